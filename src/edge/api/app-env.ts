@@ -1,0 +1,16 @@
+import type { ApiVersion } from '../../shared/api-version.js';
+import type { Config } from '../../shared/config/index.js';
+import type { Env } from '../env.js';
+
+/** What every handler sees: bindings, the validated configuration and the request's edge facts. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    config: Config;
+    /** The version the request was routed as; internal routes see `undefined`. */
+    apiVersion: ApiVersion | undefined;
+    /** Set by the edge from the request's Host header (nginz `Z-Host`). */
+    zHost: string;
+    requestId: string;
+  };
+}

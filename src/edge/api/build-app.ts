@@ -1,0 +1,60 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { z } from 'zod';
+import type { ApiVersion } from '../../shared/api-version.js';
+import type { Config } from '../../shared/config/index.js';
+import type { AppEnv } from './app-env.js';
+import type { Endpoint } from './endpoint.js';
+import { ApiError } from './errors/api-error.js';
+import { commonErrors } from './errors/common.js';
+import { installErrorHandling, type MethodIndex } from './errors/render.js';
+
+export const REQUEST_ID_HEADER = 'request-id';
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+/** `/users/{domain}/{id}` → a pattern matching concrete paths, for 405 detection. */
+function pathPattern(openApiPath: string): RegExp {
+  const escaped = openApiPath
+    .split(/\{[^}]+\}/)
+    .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+export interface ApiAppOptions {
+  config: Config;
+  endpoints: readonly Endpoint[];
+  /** The version this app serves; `undefined` for the unversioned internal API. */
+  version: ApiVersion | undefined;
+}
+
+/**
+ * One Hono app serving a set of endpoints: validation failures become 400 `bad-request`,
+ * thrown `ApiError`s become Wire's error body, anything else a logged 500.
+ */
+export function buildApiApp({ config, endpoints, version }: ApiAppOptions): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw new ApiError(commonErrors.badRequest, describeIssues(result.error));
+    },
+  });
+  app.use(async (c, next) => {
+    c.set('config', config);
+    c.set('apiVersion', version);
+    c.set('zHost', c.req.header('z-host') ?? '');
+    c.set('requestId', c.req.header(REQUEST_ID_HEADER) ?? crypto.randomUUID());
+    await next();
+  });
+  for (const e of endpoints) app.openapi(e.route, e.handler);
+  const methods: MethodIndex = endpoints.map((e) => ({
+    method: e.route.method.toUpperCase(),
+    pattern: pathPattern(e.route.path),
+  }));
+  installErrorHandling(app, methods);
+  return app;
+}

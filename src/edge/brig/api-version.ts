@@ -1,0 +1,34 @@
+import { z } from '@hono/zod-openapi';
+import { API_VERSIONS, enabledVersions } from '../../shared/api-version.js';
+import { endpoint } from '../api/endpoint.js';
+
+const versionNumber = z.int().refine((n) => (API_VERSIONS as readonly number[]).includes(n)).openapi('VersionNumber');
+
+export const versionInfo = z
+  .object({
+    supported: z.array(versionNumber),
+    development: z.array(versionNumber),
+    federation: z.boolean(),
+    domain: z.string(),
+  })
+  .openapi('VersionInfo');
+
+/** `GET /api-version`: the enabled versions (disabled ones are in neither list). */
+export const getApiVersion = endpoint(
+  {
+    name: 'get-version',
+    method: 'get',
+    path: '/api-version',
+    responses: {
+      200: { description: 'Supported and development versions', content: { 'application/json': { schema: versionInfo } } },
+    },
+  },
+  (c) => {
+    const { brig } = c.get('config');
+    const { supported, development } = enabledVersions(brig.optSettings.setDisabledAPIVersions);
+    return c.json(
+      { supported, development, federation: brig.enableFederation, domain: brig.optSettings.setFederationDomain },
+      200,
+    );
+  },
+);

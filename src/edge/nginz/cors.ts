@@ -1,0 +1,45 @@
+import type { NginzConfig } from '../../shared/config/schemas/nginz.js';
+
+type NginxConf = NginzConfig['nginx_conf'];
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The origins nginz allows, as wire-server's chart builds them: `https://<origin>.<domain>` for
+ * each allow-listed origin label and each external domain, full names listed for staging, and
+ * host names at any port (local development).
+ */
+export function corsMatcher(conf: NginxConf): (origin: string) => boolean {
+  const exact = new Set<string>();
+  for (const domain of [conf.external_env_domain, ...conf.additional_external_env_domains])
+    for (const label of conf.allowlisted_origins) exact.add(`https://${label}.${domain}`);
+  for (const fqdn of conf.allowlisted_fqdn_origins) exact.add(`https://${fqdn}`);
+  const anyPort = conf.randomport_allowlisted_origins.map(
+    (h) => new RegExp(`^https?://${escape(h)}(:[0-9]{2,5})?$`, 'i'),
+  );
+  return (origin) => exact.has(origin.toLowerCase()) || anyPort.some((r) => r.test(origin));
+}
+
+export const EXPOSED_HEADERS = 'Request-Id, Location, Replay-Nonce, Reply-Nonce';
+const ALLOWED_HEADERS =
+  'DNT, X-Mx-ReqToken, Keep-Alive, User-Agent, X-Requested-With, If-Modified-Since, Cache-Control, Content-Type, Authorization';
+
+/** Headers for an allowed origin's response (no headers at all for other origins). */
+export function corsHeaders(origin: string, allowCredentials: boolean): Record<string, string> {
+  const h: Record<string, string> = {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': EXPOSED_HEADERS,
+    vary: 'Origin',
+  };
+  if (allowCredentials) h['access-control-allow-credentials'] = 'true';
+  return h;
+}
+
+/** The preflight answer nginz gives on every location: 204 with methods and headers. */
+export function preflightHeaders(requestedHeaders: string | undefined): Record<string, string> {
+  return {
+    'access-control-allow-methods': 'GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS',
+    'access-control-allow-headers': requestedHeaders ? `${requestedHeaders}, ${ALLOWED_HEADERS}` : ALLOWED_HEADERS,
+    'access-control-max-age': '86400',
+  };
+}

@@ -1,0 +1,99 @@
+import { ApiError } from '../api/errors/api-error.js';
+import { commonErrors } from '../api/errors/common.js';
+import { errorResponse, logUnexpected } from '../api/errors/render.js';
+import { REQUEST_ID_HEADER } from '../api/build-app.js';
+import { tocPage } from '../docs/toc.js';
+import type { Env } from '../env.js';
+import type { Runtime } from '../runtime.js';
+import { limitBody } from './body-limit.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
+import { forwardRequest, withHeaders, zHostOf } from './forward.js';
+import { findLocation } from './locations.js';
+import { takeToken } from './rate-limit.js';
+import { splitVersion, servedWhenDisabled } from './version-prefix.js';
+
+const unsupported = (word: string) =>
+  errorResponse(new ApiError(commonErrors.unsupportedVersion, `Version ${word} is not supported`));
+const internalUnversioned = () =>
+  errorResponse(
+    new ApiError(commonErrors.unsupportedVersion, 'Internal APIs (`/i/...`) are not under version control'),
+  );
+
+function newRequestId(): string {
+  return crypto.randomUUID().replaceAll('-', '');
+}
+
+/** The caller a rate-limit bucket is keyed by: the authenticated user, else the client address. */
+function callerOf(req: Request, key: 'zuser' | 'addr', user: string | undefined): string {
+  return (key === 'zuser' ? user : undefined) ?? req.headers.get('cf-connecting-ip') ?? 'unknown';
+}
+
+/**
+ * The public ingress, nginz's job: CORS, Z-Host, payload limit, rate limits, then the version
+ * prefix decides which version's app serves the request (the version check precedes routing).
+ */
+export async function servePublic(req: Request, env: Env, ctx: ExecutionContext, rt: Runtime): Promise<Response> {
+  const requestId = newRequestId();
+  const conf = rt.config.nginz.nginx_conf;
+  const url = new URL(req.url);
+  const split = splitVersion(url.pathname);
+  const path = 'path' in split ? split.path : url.pathname;
+  const location = findLocation(conf, path);
+  const origin = req.headers.get('origin');
+  const cors = origin !== null && rt.corsAllowed(origin) ? corsHeaders(origin, location?.allow_credentials ?? false) : {};
+  const finish = (res: Response) => withHeaders(res, { [REQUEST_ID_HEADER]: requestId, ...cors });
+  try {
+    if (req.method === 'OPTIONS')
+      return finish(new Response(null, { status: 204, headers: preflightHeaders(req.headers.get('access-control-request-headers') ?? undefined) }));
+
+    const zoneName = location?.specific_user_rate_limit;
+    const zone = zoneName === undefined ? undefined : conf.rate_limit_zones[zoneName];
+    if (zoneName !== undefined && zone !== undefined) {
+      const decision = await takeToken(env, zoneName, zone, callerOf(req, zone.key, undefined));
+      if (!decision.allowed) {
+        const spec = { ...commonErrors.tooManyRequests, status: conf.rate_limit_status };
+        return finish(errorResponse(new ApiError(spec), { 'retry-after': String(decision.retryAfterSeconds) }));
+      }
+    }
+
+    const limited = await limitBody(req, location?.max_body_size ?? conf.default_client_max_body_size);
+    if (limited === undefined) return finish(errorResponse(new ApiError(commonErrors.payloadTooLarge)));
+
+    switch (split.kind) {
+      case 'versioned-internal':
+        return finish(internalUnversioned());
+      case 'unknown-version':
+        return finish(unsupported(split.word));
+      case 'versioned': {
+        if (!rt.enabled.has(split.version) && !servedWhenDisabled(split.path)) return finish(unsupported(`v${split.version}`));
+        break;
+      }
+      case 'unversioned':
+        if (split.path === '/api/swagger-ui') return finish(tocPage());
+    }
+    const version = split.kind === 'versioned' ? split.version : 0;
+    const forwarded = forwardRequest(limited, path, { 'z-host': zHostOf(req), [REQUEST_ID_HEADER]: requestId });
+    return finish(await rt.versionApp(version).fetch(forwarded, env, ctx));
+  } catch (err) {
+    logUnexpected(requestId, err);
+    return finish(errorResponse(new ApiError(commonErrors.internalServerError)));
+  }
+}
+
+/** The internal ingress: unversioned `/i/...` routes only, never reachable from the public one. */
+export async function serveInternal(req: Request, env: Env, ctx: ExecutionContext, rt: Runtime): Promise<Response> {
+  const requestId = newRequestId();
+  const url = new URL(req.url);
+  const split = splitVersion(url.pathname);
+  const finish = (res: Response) => withHeaders(res, { [REQUEST_ID_HEADER]: requestId });
+  try {
+    if (split.kind === 'versioned-internal') return finish(internalUnversioned());
+    if (split.kind !== 'unversioned' || !/^\/i(\/|$)/.test(split.path))
+      return finish(errorResponse(new ApiError(commonErrors.noEndpoint)));
+    const forwarded = forwardRequest(req, split.path, { 'z-host': zHostOf(req), [REQUEST_ID_HEADER]: requestId });
+    return finish(await rt.internalApp.fetch(forwarded, env, ctx));
+  } catch (err) {
+    logUnexpected(requestId, err);
+    return finish(errorResponse(new ApiError(commonErrors.internalServerError)));
+  }
+}

@@ -1,0 +1,8 @@
+import type { Endpoint } from './api/endpoint.js';
+import { brigInternal, brigPublic } from './brig/routes.js';
+
+/** Every public endpoint, each declared once with its version range. */
+export const publicEndpoints: readonly Endpoint[] = [...brigPublic];
+
+/** Every internal (`/i/...`) endpoint: unversioned, served on the internal listener only. */
+export const internalEndpoints: readonly Endpoint[] = [...brigInternal];

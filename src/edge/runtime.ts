@@ -1,0 +1,79 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { enabledVersions, type ApiVersion } from '../shared/api-version.js';
+import { formatProblem, loadConfig, type Config, type ConfigTexts, type Problem } from '../shared/config/index.js';
+import type { AppEnv } from './api/app-env.js';
+import { buildApiApp } from './api/build-app.js';
+import { existsIn } from './api/endpoint.js';
+import { mountDocs } from './docs/mount.js';
+import { corsMatcher } from './nginz/cors.js';
+import { internalEndpoints, publicEndpoints } from './routes.js';
+import type { Env } from './env.js';
+
+/** Everything derived once per isolate from the configuration. */
+export interface Runtime {
+  config: Config;
+  /** The versions `disabledAPIVersions` leaves on. */
+  enabled: ReadonlySet<ApiVersion>;
+  corsAllowed: (origin: string) => boolean;
+  versionApp: (v: ApiVersion) => OpenAPIHono<AppEnv>;
+  internalApp: OpenAPIHono<AppEnv>;
+}
+
+export type RuntimeResult = { ok: true; runtime: Runtime } | { ok: false; problems: Problem[] };
+
+function parseTexts(source: string | undefined): { texts: ConfigTexts } | { problem: Problem } {
+  const problem = (message: string) => ({ problem: { file: 'SVC_CONFIG', path: '', message } });
+  if (source === undefined || source === '') return problem('the SVC_CONFIG binding is missing');
+  try {
+    const value: unknown = JSON.parse(source);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { texts: value as ConfigTexts };
+  } catch {
+    // reported below
+  }
+  return problem('SVC_CONFIG must be a JSON object of file name to YAML text');
+}
+
+function buildRuntime(config: Config): Runtime {
+  const internalApp = buildApiApp({ config, endpoints: internalEndpoints, version: undefined });
+  const apps = new Map<ApiVersion, OpenAPIHono<AppEnv>>();
+  const runtime: Runtime = {
+    config,
+    enabled: new Set(Object.values(enabledVersions(config.brig.optSettings.setDisabledAPIVersions)).flat()),
+    corsAllowed: corsMatcher(config.nginz.nginx_conf),
+    internalApp,
+    versionApp: (v) => {
+      let app = apps.get(v);
+      if (!app) {
+        const endpoints = publicEndpoints.filter((e) => existsIn(e, v));
+        app = buildApiApp({ config, endpoints, version: v });
+        mountDocs(app, v, internalApp);
+        apps.set(v, app);
+      }
+      return app;
+    },
+  };
+  return runtime;
+}
+
+let cache: { source: string | undefined; result: RuntimeResult } | undefined;
+
+/** Parses and validates the configuration once per isolate; never serves on an invalid one. */
+export function runtimeFor(env: Env): RuntimeResult {
+  if (cache && cache.source === env.SVC_CONFIG) return cache.result;
+  const parsed = parseTexts(env.SVC_CONFIG);
+  let result: RuntimeResult;
+  if ('problem' in parsed) {
+    result = { ok: false, problems: [parsed.problem] };
+  } else {
+    const loaded = loadConfig(parsed.texts);
+    for (const w of loaded.warnings) console.warn(JSON.stringify({ level: 'warn', msg: formatProblem(w) }));
+    result = loaded.ok ? { ok: true, runtime: buildRuntime(loaded.config) } : { ok: false, problems: loaded.problems };
+  }
+  if (!result.ok)
+    console.error(
+      JSON.stringify({ level: 'error', msg: 'invalid configuration', problems: result.problems.map(formatProblem) }),
+    );
+  cache = { source: env.SVC_CONFIG, result };
+  return result;
+}
+

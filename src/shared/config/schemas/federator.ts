@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { positiveInt } from './common.js';
+
+const endpoint = z.strictObject({ host: z.string().min(1), port: z.int().min(1).max(65535) });
+
+export const federatorConfig = z.strictObject({
+  federatorInternal: endpoint,
+  federatorExternal: endpoint,
+  optSettings: z
+    .strictObject({
+      useSystemCAStore: z.boolean(),
+      remoteCAStore: z.string().min(1).optional(),
+      clientCertificate: z.string().min(1).optional(),
+      clientPrivateKey: z.string().min(1).optional(),
+      tcpConnectionTimeout: positiveInt.default(5_000_000),
+      dnsHost: z.string().min(1).optional(),
+      dnsPort: z.int().min(1).max(65535).optional(),
+    })
+    .superRefine((o, ctx) => {
+      if (o.clientCertificate !== undefined && o.clientPrivateKey === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['clientPrivateKey'],
+          message: 'required when clientCertificate is set',
+        });
+      if (o.clientPrivateKey !== undefined && o.clientCertificate === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['clientPrivateKey'],
+          message: 'a client private key without clientCertificate is an error',
+        });
+    }),
+});
+
+export type FederatorConfig = z.infer<typeof federatorConfig>;

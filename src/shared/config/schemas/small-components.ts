@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { disabledApiVersions, httpUrl, positiveInt } from './common.js';
+
+export const cannonConfig = z.strictObject({
+  disabledAPIVersions: disabledApiVersions,
+  drainOpts: z.strictObject({ gracePeriodSeconds: positiveInt.default(30) }).default({ gracePeriodSeconds: 30 }),
+});
+
+export const proxyConfig = z.strictObject({
+  disabledAPIVersions: disabledApiVersions,
+  secretsConfig: z.string().min(1).optional(),
+});
+
+const serviceProvider = z.strictObject({
+  spAppUri: httpUrl,
+  spSsoUri: httpUrl,
+});
+
+export const sparConfig = z.strictObject({
+  disabledAPIVersions: disabledApiVersions,
+  saml: serviceProvider.optional(),
+  /** Multi-ingress: domain → service provider settings, replacing the single `saml` block. */
+  domainConfigs: z.record(z.string().min(1), serviceProvider).optional(),
+  scimBaseUri: httpUrl,
+  maxScimTokens: positiveInt.default(8),
+}).superRefine((c, ctx) => {
+  if (c.saml === undefined && c.domainConfigs === undefined)
+    ctx.addIssue({ code: 'custom', path: ['saml'], message: 'one of saml or domainConfigs is required' });
+  if (c.saml !== undefined && c.domainConfigs !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['domainConfigs'], message: 'domainConfigs replaces saml: set only one' });
+});
+
+export const backgroundWorkerConfig = z.strictObject({
+  enableFederation: z.boolean().default(false),
+  backendNotificationPusher: z
+    .strictObject({
+      pushBackoffMinWait: positiveInt,
+      pushBackoffMaxWait: positiveInt,
+      remotesRefreshInterval: positiveInt,
+    })
+    .optional(),
+});
+
+export type CannonConfig = z.infer<typeof cannonConfig>;
+export type ProxyConfig = z.infer<typeof proxyConfig>;
+export type SparConfig = z.infer<typeof sparConfig>;
+export type BackgroundWorkerConfig = z.infer<typeof backgroundWorkerConfig>;

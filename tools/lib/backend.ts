@@ -1,0 +1,67 @@
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { Log, LogLevel, Miniflare } from 'miniflare';
+import { unstable_getMiniflareWorkerOptions } from 'wrangler';
+import { readConfigTexts } from './config-dir.js';
+import { applyMigrations } from './migrations.js';
+import { ROOT } from './bundle.js';
+
+export interface BackendOptions {
+  /** Public listener; 0 picks a free port. */
+  port: number;
+  /** Internal listener (`/i/...`); 0 picks a free port. */
+  internalPort: number;
+  configDir: string;
+  /** All local state (D1, Durable Objects) lives below this folder. */
+  stateDir: string;
+  /** The bundled worker (see bundle.ts). */
+  scriptPath: string;
+  host?: string;
+  /** Apply D1 migrations before serving (default true). */
+  migrate?: boolean;
+  /** Receives every line the worker logs. */
+  onLog?: (line: string) => void;
+}
+
+export interface Backend {
+  publicUrl: URL;
+  internalUrl: URL;
+  mf: Miniflare;
+  stop(): Promise<void>;
+}
+
+function lines(stream: Readable, onLine: (l: string) => void): void {
+  createInterface({ input: stream }).on('line', onLine);
+}
+
+/** The whole backend on miniflare: the worker with its D1 database and Durable Objects. */
+export async function startBackend(o: BackendOptions): Promise<Backend> {
+  const host = o.host ?? '127.0.0.1';
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
+  const persist = join(resolve(o.stateDir), 'v3');
+  const onLog = o.onLog ?? ((l: string) => console.log(l));
+  const mf = new Miniflare({
+    ...workerOptions,
+    name: 'svc-backend',
+    modules: true,
+    scriptPath: o.scriptPath,
+    modulesRoot: ROOT,
+    bindings: { SVC_CONFIG: JSON.stringify(readConfigTexts(o.configDir)) },
+    host,
+    port: o.port,
+    unsafeDirectSockets: [{ host, port: o.internalPort, entrypoint: 'InternalApi', proxy: false }],
+    d1Persist: join(persist, 'd1'),
+    durableObjectsPersist: join(persist, 'do'),
+    cf: false, // no network here: use miniflare's placeholder cf object
+    log: new Log(LogLevel.WARN),
+    handleRuntimeStdio: (stdout, stderr) => {
+      lines(stdout, onLog);
+      lines(stderr, onLog);
+    },
+  } as ConstructorParameters<typeof Miniflare>[0]);
+  const publicUrl = await mf.ready;
+  if (o.migrate ?? true) await applyMigrations(await mf.getD1Database('DB'), join(ROOT, 'migrations'));
+  const internalUrl = await mf.unsafeGetDirectURL(undefined, 'InternalApi');
+  return { publicUrl, internalUrl, mf, stop: () => mf.dispose() };
+}
