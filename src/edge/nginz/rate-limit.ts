@@ -1,13 +1,9 @@
+import type { TakeResult } from '../../objects/token-bucket.js';
 import type { RateLimitZone } from '../../shared/config/schemas/nginz.js';
 import type { Env } from '../env.js';
 
-export interface RateDecision {
-  allowed: boolean;
-  retryAfterSeconds: number;
-}
-
 /** Takes one token from the zone's bucket for this caller (one Durable Object per bucket key). */
-export function takeToken(env: Env, zoneName: string, zone: RateLimitZone, caller: string): Promise<RateDecision> {
+export function takeToken(env: Env, zoneName: string, zone: RateLimitZone, caller: string): Promise<TakeResult> {
   const refillPerSecond = zone.rate.requests / zone.rate.perSeconds;
   const capacity = zone.burst ?? zone.rate.requests;
   const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`${zoneName}:${caller}`));

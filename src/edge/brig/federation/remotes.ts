@@ -1,0 +1,88 @@
+import { z } from '@hono/zod-openapi';
+import type { Config } from '../../../shared/config/index.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { database } from '../../db/client.js';
+import { federationDomainConfig, federationDomainConfigs, type FederationDomainConfig } from './remote-config.js';
+import { remotesStore } from './remotes-store.js';
+
+const json = <S extends z.ZodType>(schema: S) => ({ content: { 'application/json': { schema } } });
+
+/** Remotes from brig's static list, honoured while operators move to the dynamic one. */
+function configuredRemotes(config: Config): FederationDomainConfig[] {
+  return config.brig.optSettings.setFederationDomainConfigs.map((r) => ({ ...r, restriction: { tag: 'allow_all' } }));
+}
+
+/** A remote in the static list may be added to the dynamic one only with the same settings. */
+function refuseDiverging(config: Config, remote: FederationDomainConfig): void {
+  const listed = config.brig.optSettings.setFederationDomainConfigs.find((r) => r.domain === remote.domain);
+  const same = listed?.search_policy === remote.search_policy && remote.restriction.tag === 'allow_all';
+  if (listed && !same) throw new ApiError(brigErrors.federationRemoteDivergingConfig);
+}
+
+export const getFederationRemotes = endpoint(
+  {
+    name: 'get-federation-remotes',
+    method: 'get',
+    path: '/i/federation/remotes',
+    responses: { 200: { description: 'Strategy and remote backends', ...json(federationDomainConfigs) } },
+  },
+  async (c) => {
+    const config = c.get('config');
+    const fromConfig = configuredRemotes(config);
+    const known = new Set(fromConfig.map((r) => r.domain));
+    const dynamic = (await remotesStore.list(database(c.env.DB))).filter((r) => !known.has(r.domain));
+    return c.json(
+      {
+        strategy: config.brig.optSettings.setFederationStrategy,
+        remotes: [...fromConfig, ...dynamic],
+        update_interval: config.brig.optSettings.setFederationDomainConfigsUpdateFreq,
+      },
+      200,
+    );
+  },
+);
+
+export const addFederationRemote = endpoint(
+  {
+    name: 'add-federation-remotes',
+    method: 'post',
+    path: '/i/federation/remotes',
+    request: { body: { required: true, ...json(federationDomainConfig) } },
+    errors: [brigErrors.federationRemoteDivergingConfig],
+    responses: { 200: { description: 'Added (or replaced)' } },
+  },
+  async (c) => {
+    const remote = c.req.valid('json');
+    refuseDiverging(c.get('config'), remote);
+    await remotesStore.upsert(database(c.env.DB), remote);
+    return c.body(null, 200);
+  },
+);
+
+export const updateFederationRemote = endpoint(
+  {
+    name: 'update-federation-remotes',
+    method: 'put',
+    path: '/i/federation/remotes/{domain}',
+    request: {
+      params: z.object({ domain: z.string() }),
+      body: { required: true, ...json(federationDomainConfig) },
+    },
+    errors: [
+      brigErrors.federationDomainMismatch,
+      brigErrors.federationRemoteDivergingConfig,
+      brigErrors.federationRemoteNotFound,
+    ],
+    responses: { 200: { description: 'Updated' } },
+  },
+  async (c) => {
+    const remote = c.req.valid('json');
+    if (remote.domain !== c.req.valid('param').domain) throw new ApiError(brigErrors.federationDomainMismatch);
+    refuseDiverging(c.get('config'), remote);
+    if (!(await remotesStore.update(database(c.env.DB), remote)))
+      throw new ApiError(brigErrors.federationRemoteNotFound);
+    return c.body(null, 200);
+  },
+);
