@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { Log, LogLevel, Miniflare } from 'miniflare';
@@ -46,7 +46,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     name: 'svc-backend',
     modules: true,
     scriptPath: o.scriptPath,
-    modulesRoot: ROOT,
+    modulesRoot: dirname(o.scriptPath),
     bindings: { SVC_CONFIG: JSON.stringify(readConfigTexts(o.configDir)) },
     host,
     port: o.port,
@@ -55,7 +55,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     durableObjectsPersist: join(persist, 'do'),
     cf: false, // no network here: use miniflare's placeholder cf object
     log: new Log(LogLevel.WARN),
-    handleRuntimeStdio: (stdout, stderr) => {
+    handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
       lines(stdout, onLog);
       lines(stderr, onLog);
     },

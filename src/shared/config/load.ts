@@ -20,6 +20,15 @@ function parseYaml(file: string, text: string): { value?: unknown; problems: Pro
   return { value, problems: [] };
 }
 
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
 function loadComponent<C extends Component>(
   component: C,
   text: string | undefined,
@@ -31,7 +40,11 @@ function loadComponent<C extends Component>(
   const result = COMPONENT_SCHEMAS[component].safeParse(yaml.value);
   if (result.success) return { value: result.data as Config[C], problems: [] };
   return {
-    problems: result.error.issues.map((i) => ({ file, path: keyPath(i.path), message: i.message })),
+    problems: result.error.issues.map((i) => ({
+      file,
+      path: keyPath(i.path),
+      message: i.code !== 'custom' && valueAt(yaml.value, i.path) === undefined ? 'is required' : i.message,
+    })),
   };
 }
 

@@ -23,8 +23,11 @@ function fromHttpException(e: HTTPException): ApiError {
 
 /** Logs one structured line; exception text goes to the log, never to a response body. */
 export function logUnexpected(requestId: string, err: unknown): void {
-  const error = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
-  console.error(JSON.stringify({ level: 'error', msg: 'unexpected exception', request_id: requestId, error }));
+  const describe = (e: unknown): string =>
+    e instanceof Error
+      ? `${e.stack ?? `${e.name}: ${e.message}`}${e.cause === undefined ? '' : `\ncaused by: ${describe(e.cause)}`}`
+      : String(e);
+  console.error(JSON.stringify({ level: 'error', msg: 'unexpected exception', request_id: requestId, error: describe(err) }));
 }
 
 export function handleError(err: unknown, c: Context<AppEnv>): Response {

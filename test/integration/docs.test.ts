@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { sharedBackend } from '../helpers/backend.js';
+import { call, wireError } from '../helpers/http.js';
+
+const { publicUrl } = sharedBackend();
+
+describe('generated API documentation', () => {
+  it('has one OpenAPI document per version, generated from the routes in range', async () => {
+    const v2 = await call(publicUrl, '/v2/api/swagger.json');
+    const v8 = await call(publicUrl, '/v8/api/swagger.json');
+    expect(v8.body.openapi).toBe('3.0.0');
+    expect(v8.body.servers).toEqual([{ url: '/v8' }]);
+    expect(Object.keys(v8.body.paths)).toEqual(expect.arrayContaining(['/api-version', '/system/settings/unauthorized']));
+    expect(Object.keys(v2.body.paths)).toContain('/api-version');
+    expect(Object.keys(v2.body.paths)).not.toContain('/system/settings/unauthorized');
+    expect(v8.body.paths['/api-version'].get.operationId).toBe('get-version');
+    expect(v8.body.components.schemas.VersionInfo.required).toEqual(['supported', 'development', 'federation', 'domain']);
+  });
+
+  it('serves the development version document although v9 is disabled', async () => {
+    expect((await call(publicUrl, '/v9/api/swagger.json')).status).toBe(200);
+    expect((await call(publicUrl, '/v10/api/swagger.json')).body).toEqual(wireError(404, 'unsupported-version'));
+  });
+
+  it('documents internal routes and their declared errors', async () => {
+    const doc = await call(publicUrl, '/v8/api-internal/swagger.json');
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/i/status', '/i/federation/remotes']));
+    const put = doc.body.paths['/i/federation/remotes/{domain}'].put;
+    expect(put.responses['404'].description).toMatch(/federation-remote-not-found/);
+    expect(put.responses['409'].description).toMatch(/federation-remote-diverging-config/);
+  });
+
+  it('has swagger UIs and a table of contents', async () => {
+    const ui = await call(publicUrl, '/v5/api/swagger-ui');
+    expect(ui.headers.get('content-type')).toMatch(/text\/html/);
+    expect(ui.text).toContain('/v5/api/swagger.json');
+    expect((await call(publicUrl, '/v5/api-internal/swagger-ui')).text).toContain('/v5/api-internal/swagger.json');
+    const toc = await call(publicUrl, '/api/swagger-ui');
+    expect(toc.text).toContain('href="/v9/api/swagger-ui"');
+    expect((await call(publicUrl, '/api/swagger.json')).body.info.version).toBe('v0');
+  });
+
+  it('serves the event notification schemas as JSON', async () => {
+    const r = await call(publicUrl, '/api/event-notification-schemas');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/application\/json/);
+  });
+});
