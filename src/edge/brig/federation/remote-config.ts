@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { searchPolicy as configSearchPolicy } from '../../../shared/config/schemas/brig.js';
 import { federationDomain } from '../../../shared/config/schemas/common.js';
 
-export const searchPolicy = z.enum(['no_search', 'exact_handle_search', 'full_search']).openapi('FederatedUserSearchPolicy');
+export const searchPolicy = configSearchPolicy.openapi('FederatedUserSearchPolicy');
 
 const restriction = z
   .discriminatedUnion('tag', [
