@@ -36,7 +36,7 @@ export function corsHeaders(origin: string, allowCredentials: boolean): Record<s
 }
 
 /** The preflight answer nginz gives on every location: 204 with methods and headers. */
-export function preflightHeaders(requestedHeaders: string | undefined): Record<string, string> {
+export function preflightHeaders(requestedHeaders: string | null): Record<string, string> {
   return {
     'access-control-allow-methods': 'GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS',
     'access-control-allow-headers': requestedHeaders ? `${requestedHeaders}, ${ALLOWED_HEADERS}` : ALLOWED_HEADERS,

@@ -44,7 +44,9 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
   const finish = (res: Response) => withHeaders(res, { [REQUEST_ID_HEADER]: requestId, ...cors });
   try {
     if (req.method === 'OPTIONS')
-      return finish(new Response(null, { status: 204, headers: preflightHeaders(req.headers.get('access-control-request-headers') ?? undefined) }));
+      return finish(
+        new Response(null, { status: 204, headers: preflightHeaders(req.headers.get('access-control-request-headers')) }),
+      );
 
     const zoneName = location?.specific_user_rate_limit;
     const zone = zoneName === undefined ? undefined : conf.rate_limit_zones[zoneName];
