@@ -4,6 +4,8 @@ import type { RateLimiter } from '../objects/RateLimiter.js';
 export interface Env {
   /** JSON object: component file name → YAML text (see tools/lib/config-dir.ts). */
   SVC_CONFIG: string;
+  /** JSON array of Ed25519 private JWKs signing tokens and cookies (see src/edge/auth/keys.ts). */
+  ZAUTH_KEYS: string;
   DB: D1Database;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
 }

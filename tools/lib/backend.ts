@@ -6,6 +6,7 @@ import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { readConfigTexts } from './config-dir.js';
 import { applyMigrations } from './migrations.js';
 import { ROOT } from './bundle.js';
+import { localZauthKeys } from './zauth-keys.js';
 
 export interface BackendOptions {
   /** Public listener; 0 picks a free port. */
@@ -47,7 +48,10 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     modules: true,
     scriptPath: o.scriptPath,
     modulesRoot: dirname(o.scriptPath),
-    bindings: { SVC_CONFIG: JSON.stringify(readConfigTexts(o.configDir)) },
+    bindings: {
+      SVC_CONFIG: JSON.stringify(readConfigTexts(o.configDir)),
+      ZAUTH_KEYS: await localZauthKeys(o.stateDir),
+    },
     host,
     port: o.port,
     unsafeDirectSockets: [{ host, port: o.internalPort, entrypoint: 'InternalApi', proxy: false }],

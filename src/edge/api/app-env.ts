@@ -1,5 +1,6 @@
 import type { ApiVersion } from '../../shared/api-version.js';
 import type { Config } from '../../shared/config/index.js';
+import type { AccessClaims } from '../auth/tokens.js';
 import type { Env } from '../env.js';
 
 /** What every handler sees: bindings, the validated configuration and the request's edge facts. */
@@ -12,5 +13,7 @@ export interface AppEnv {
     /** Set by the edge from the request's Host header (nginz `Z-Host`). */
     zHost: string;
     requestId: string;
+    /** The caller nginz authenticated (Z-User, Z-Client, Z-Connection); absent without a valid token. */
+    self: AccessClaims | undefined;
   };
 }

@@ -2,6 +2,11 @@ import { createRoute, z, type RouteConfig, type RouteHandler } from '@hono/zod-o
 import type { ApiVersion } from '../../shared/api-version.js';
 import type { ErrorSpec } from './errors/api-error.js';
 import type { AppEnv } from './app-env.js';
+import { ApiError } from './errors/api-error.js';
+import { commonErrors } from './errors/common.js';
+
+/** The OpenAPI security scheme of routes that need an access token. */
+export const ZAUTH_SCHEME = 'ZAuth';
 
 /** Wire's error body, as documented on every declared error. */
 export const errorBodySchema = z
@@ -17,6 +22,11 @@ interface EndpointMeta {
   until?: ApiVersion;
   /** The catalogue errors the handler may raise; they are listed in the generated docs. */
   errors?: readonly ErrorSpec[];
+  /**
+   * `user` (default for public routes): the caller must present a valid access token; the handler
+   * reads it with `self(c)`. `none` (default for internal `/i/...` routes): no token needed.
+   */
+  auth?: 'user' | 'none';
 }
 
 /** A route declared once: path, method, version range, schemas, errors, bound to its handler. */
@@ -47,19 +57,20 @@ export function endpoint<const R extends RouteConfig>(
   spec: EndpointMeta & R,
   handler: RouteHandler<R, AppEnv>,
 ): Endpoint {
-  const { name, from = 0, until, errors = [], ...route } = spec;
+  const { name, from = 0, until, errors = [], auth, ...route } = spec;
+  const needsUser = (auth ?? (route.path.startsWith('/i/') ? 'none' : 'user')) === 'user';
   const config = createRoute({
     ...route,
     operationId: name,
-    responses: documentErrors(route as RouteConfig, errors),
+    ...(needsUser ? { security: [{ [ZAUTH_SCHEME]: [] }] } : {}),
+    responses: documentErrors(route as RouteConfig, needsUser ? [...errors, commonErrors.unauthorized] : errors),
   } as RouteConfig);
-  return {
-    name,
-    from,
-    until,
-    route: config,
-    handler: handler as unknown as RouteHandler<RouteConfig, AppEnv>,
+  const inner = handler as unknown as RouteHandler<RouteConfig, AppEnv>;
+  const guarded: RouteHandler<RouteConfig, AppEnv> = (c, next) => {
+    if (needsUser && c.get('self') === undefined) throw new ApiError(commonErrors.unauthorized);
+    return inner(c, next);
   };
+  return { name, from, until, route: config, handler: guarded };
 }
 
 export function existsIn(e: Endpoint, v: ApiVersion): boolean {

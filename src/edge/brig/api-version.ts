@@ -17,6 +17,7 @@ export const versionInfo = z
 export const getApiVersion = endpoint(
   {
     name: 'get-version',
+    auth: 'none',
     method: 'get',
     path: '/api-version',
     responses: {

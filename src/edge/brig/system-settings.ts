@@ -11,6 +11,7 @@ export const systemSettingsPublic = z
 export const getSystemSettingsUnauthorized = endpoint(
   {
     name: 'get-system-settings-unauthorized',
+    auth: 'none',
     from: 3,
     summary: 'Returns a curated set of system configuration settings.',
     method: 'get',

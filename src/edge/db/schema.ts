@@ -1,4 +1,4 @@
-import { sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** The drizzle view of the D1 schema; every table here has its migration in migrations/. */
 export const federationRemotes = sqliteTable('federation_remotes', {
@@ -6,4 +6,104 @@ export const federationRemotes = sqliteTable('federation_remotes', {
   searchPolicy: text('search_policy', { enum: ['no_search', 'exact_handle_search', 'full_search'] }).notNull(),
   restriction: text('restriction', { enum: ['allow_all', 'restrict_by_team'] }).notNull(),
   restrictionTeams: text('restriction_teams', { mode: 'json' }).$type<string[]>().notNull().default([]),
+});
+
+export type UserStatus = 'active' | 'suspended' | 'deleted' | 'ephemeral' | 'pending-invitation';
+export interface AssetRef {
+  key: string;
+  type: 'image';
+  size?: 'preview' | 'complete';
+}
+
+export const users = sqliteTable('users', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  textStatus: text('text_status'),
+  accentId: integer('accent_id').notNull().default(0),
+  assets: text('assets', { mode: 'json' }).$type<AssetRef[]>().notNull().default([]),
+  locale: text('locale').notNull(),
+  status: text('status').$type<UserStatus>().notNull(),
+  activated: integer('activated', { mode: 'boolean' }).notNull().default(false),
+  email: text('email'),
+  emailKey: text('email_key').unique(),
+  emailUnvalidated: text('email_unvalidated'),
+  handle: text('handle').unique(),
+  password: text('password'),
+  team: text('team'),
+  managedBy: text('managed_by', { enum: ['wire', 'scim'] }).notNull().default('wire'),
+  supportedProtocols: text('supported_protocols', { mode: 'json' })
+    .$type<Array<'proteus' | 'mls'>>()
+    .notNull()
+    .default(['proteus']),
+  userType: text('user_type', { enum: ['regular', 'app', 'bot'] }).notNull().default('regular'),
+  ssoId: text('sso_id', { mode: 'json' }).$type<unknown>(),
+  expiresAt: integer('expires_at'),
+  searchable: integer('searchable', { mode: 'boolean' }).notNull().default(true),
+  createdAt: integer('created_at').notNull(),
+});
+
+export const teams = sqliteTable('teams', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  icon: text('icon').notNull(),
+  iconKey: text('icon_key'),
+  creator: text('creator').notNull(),
+  status: text('status').notNull().default('active'),
+  createdAt: integer('created_at').notNull(),
+});
+
+export type TeamRole = 'owner' | 'admin' | 'member' | 'partner';
+
+export const teamMembers = sqliteTable(
+  'team_members',
+  {
+    team: text('team').notNull(),
+    user: text('user').notNull(),
+    role: text('role').$type<TeamRole>().notNull(),
+    invitedBy: text('invited_by'),
+    invitedAt: integer('invited_at'),
+  },
+  (t) => [primaryKey({ columns: [t.team, t.user] })],
+);
+
+export const cookies = sqliteTable(
+  'cookies',
+  {
+    user: text('user').notNull(),
+    id: integer('id').notNull(),
+    kind: text('kind', { enum: ['persistent', 'session'] }).notNull(),
+    label: text('label'),
+    /** ms since the epoch */
+    createdAt: integer('created_at').notNull(),
+    /** s since the epoch */
+    expiresAt: integer('expires_at').notNull(),
+    successor: integer('successor'),
+  },
+  (t) => [primaryKey({ columns: [t.user, t.id] })],
+);
+
+export const codes = sqliteTable(
+  'codes',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    code: text('code').notNull(),
+    user: text('user'),
+    email: text('email'),
+    retries: integer('retries').notNull().default(0),
+    /** ms since the epoch */
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+);
+
+export const mailOutbox = sqliteTable('mail_outbox', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  recipient: text('recipient').notNull(),
+  sender: text('sender').notNull(),
+  subject: text('subject').notNull(),
+  textBody: text('text_body').notNull(),
+  htmlBody: text('html_body').notNull(),
+  createdAt: integer('created_at').notNull(),
 });

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { swaggerUI } from '@hono/swagger-ui';
 import type { ApiVersion } from '../../shared/api-version.js';
 import type { AppEnv } from '../api/app-env.js';
+import { ZAUTH_SCHEME } from '../api/endpoint.js';
 import { eventNotificationSchemas } from '../events/registry.js';
 
 const TITLE = 'Team messaging backend API';
@@ -9,6 +10,11 @@ const TITLE = 'Team messaging backend API';
 /** Adds the generated documentation of one version (and of the internal API) to its app. */
 export function mountDocs(app: OpenAPIHono<AppEnv>, v: ApiVersion, internalApp: OpenAPIHono<AppEnv>): void {
   let publicDoc: unknown;
+  app.openAPIRegistry.registerComponent('securitySchemes', ZAUTH_SCHEME, {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An access token from POST /login or POST /access (also accepted as ?access_token=)',
+  });
   let internalDoc: unknown;
   app.get('/api/swagger.json', (c) =>
     c.json(

@@ -1,13 +1,7 @@
-/**
- * Enforces the ingress payload limit. A declared Content-Length is judged before reading;
- * a body without one is read up to the limit and handed on buffered.
- * Returns the request to pass on, or `undefined` when the body is too large.
- */
-export async function limitBody(req: Request, limit: number): Promise<Request | undefined> {
-  if (!Number.isFinite(limit) || req.body === null) return req;
-  const declared = req.headers.get('content-length');
-  if (declared !== null) return Number(declared) > limit ? undefined : req;
-  const reader = req.body.getReader();
+export type LimitedBody = Request | 'too-large' | 'malformed';
+
+async function readUpTo(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | undefined> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -26,5 +20,36 @@ export async function limitBody(req: Request, limit: number): Promise<Request | 
     body.set(c, offset);
     offset += c.byteLength;
   }
-  return new Request(req, { body });
+  return body;
+}
+
+function decodedRequest(req: Request, body: BodyInit): Request {
+  const out = new Request(req, { body });
+  out.headers.delete('content-encoding');
+  out.headers.delete('content-length');
+  return out;
+}
+
+/**
+ * Enforces the ingress payload limit and undoes `Content-Encoding: gzip` (the official clients
+ * compress JSON bodies). A plain body's declared Content-Length is judged before reading; other
+ * bodies are read up to the limit, counting decompressed bytes, and handed on buffered.
+ */
+export async function limitBody(req: Request, limit: number): Promise<LimitedBody> {
+  if (req.body === null) return req;
+  const gzip = req.headers.get('content-encoding')?.trim().toLowerCase() === 'gzip';
+  if (!gzip) {
+    if (!Number.isFinite(limit)) return req;
+    const declared = req.headers.get('content-length');
+    if (declared !== null) return Number(declared) > limit ? 'too-large' : req;
+  }
+  const stream = gzip ? req.body.pipeThrough(new DecompressionStream('gzip')) : req.body;
+  if (!Number.isFinite(limit)) return decodedRequest(req, stream);
+  try {
+    const body = await readUpTo(stream, limit);
+    if (body === undefined) return 'too-large';
+    return gzip ? decodedRequest(req, body) : new Request(req, { body });
+  } catch {
+    return 'malformed';
+  }
 }

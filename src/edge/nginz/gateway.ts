@@ -3,8 +3,11 @@ import { commonErrors } from '../api/errors/common.js';
 import { errorResponse, logUnexpected } from '../api/errors/render.js';
 import { REQUEST_ID_HEADER } from '../api/build-app.js';
 import { tocPage } from '../docs/toc.js';
+import { MAILBOX_PATH, serveMailbox } from '../brig/email/mailbox.js';
 import type { Env } from '../env.js';
 import type { Runtime } from '../runtime.js';
+import { zauthKeys } from '../auth/keys.js';
+import { authenticate, identityHeaders } from './authenticate.js';
 import { limitBody } from './body-limit.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { forwardRequest, withHeaders, zHostOf } from './forward.js';
@@ -48,10 +51,11 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
         new Response(null, { status: 204, headers: preflightHeaders(req.headers.get('access-control-request-headers')) }),
       );
 
+    const identity = await authenticate(req, url, await zauthKeys(env, rt.config.brig.zauth.keyIndex));
     const zoneName = location?.specific_user_rate_limit;
     const zone = zoneName === undefined ? undefined : conf.rate_limit_zones[zoneName];
     if (zoneName !== undefined && zone !== undefined) {
-      const decision = await takeToken(env, zoneName, zone, callerOf(req, zone.key, undefined));
+      const decision = await takeToken(env, zoneName, zone, callerOf(req, zone.key, identity?.user));
       if (!decision.allowed) {
         const spec = { ...commonErrors.tooManyRequests, status: conf.rate_limit_status };
         return finish(errorResponse(new ApiError(spec), { 'retry-after': String(decision.retryAfterSeconds) }));
@@ -59,7 +63,9 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
     }
 
     const limited = await limitBody(req, location?.max_body_size ?? conf.default_client_max_body_size);
-    if (limited === undefined) return finish(errorResponse(new ApiError(commonErrors.payloadTooLarge)));
+    if (limited === 'too-large') return finish(errorResponse(new ApiError(commonErrors.payloadTooLarge)));
+    if (limited === 'malformed')
+      return finish(errorResponse(new ApiError(commonErrors.badRequest, 'The request body is not valid gzip')));
 
     switch (split.kind) {
       case 'versioned-internal':
@@ -70,11 +76,18 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
         if (!rt.enabled.has(split.version) && !servedWhenDisabled(split.path)) return finish(unsupported(`v${split.version}`));
         break;
       }
-      case 'unversioned':
+      case 'unversioned': {
         if (split.path === '/api/swagger-ui') return finish(tocPage());
+        const mail = split.path === MAILBOX_PATH ? await serveMailbox(req, url, env, rt.config) : undefined;
+        if (mail !== undefined) return finish(mail);
+      }
     }
     const version = split.kind === 'versioned' ? split.version : 0;
-    const forwarded = forwardRequest(limited, path, { 'z-host': zHostOf(req), [REQUEST_ID_HEADER]: requestId });
+    const forwarded = forwardRequest(limited, path, {
+      'z-host': zHostOf(req),
+      [REQUEST_ID_HEADER]: requestId,
+      ...identityHeaders(identity),
+    });
     return finish(await rt.versionApp(version).fetch(forwarded, env, ctx));
   } catch (err) {
     logUnexpected(requestId, err);

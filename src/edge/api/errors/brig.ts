@@ -2,6 +2,7 @@ import { defineErrors } from './api-error.js';
 
 /** brig's error catalogue. */
 export const brigErrors = defineErrors({
+  rateLimitExceeded: { status: 429, label: 'too-many-requests', message: 'Please try again later.' },
   federationRemoteDivergingConfig: {
     status: 409,
     label: 'federation-remote-diverging-config',

@@ -1,13 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import type { Config } from '../../../shared/config/index.js';
 import { endpoint } from '../../api/endpoint.js';
+import { json } from '../../api/schemas/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { database } from '../../db/client.js';
 import { federationDomainConfig, federationDomainConfigs, type FederationDomainConfig } from './remote-config.js';
 import { remotesStore } from './remotes-store.js';
 
-const json = <S extends z.ZodType>(schema: S) => ({ content: { 'application/json': { schema } } });
 
 /** Remotes from brig's static list, honoured while operators move to the dynamic one. */
 function configuredRemotes(config: Config): FederationDomainConfig[] {

@@ -51,6 +51,23 @@ const optSettings = z
     setPasswordHashingOptions: passwordHashingOptions.default({ algorithm: 'scrypt' }),
     setPasswordHashingRateLimit: passwordHashingRateLimit,
     setEnterpriseLoginAuditEmail: z.email().optional(),
+    /** Lifetime of email activation codes (seconds). */
+    setActivationTimeout: positiveInt.default(1209600),
+    /** Lifetime of second-factor verification codes (seconds). */
+    setVerificationTimeout: positiveInt.default(600),
+    /** Local development only: cookies without the `Secure` attribute, so they travel over http. */
+    setCookieInsecure: z.boolean().default(false),
+    setUserCookieLimit: positiveInt.default(32),
+    /** A cookie older than this (seconds) is replaced by a successor when used at `/access`. */
+    setUserCookieRenewAge: positiveInt.default(1209600),
+    /** Failed logins: after `retryLimit` failures within `timeout` seconds, logins are refused until it passes. */
+    setLimitFailedLogins: z.strictObject({ timeout: positiveInt, retryLimit: positiveInt }).optional(),
+    setUserMaxPermClients: positiveInt.default(7),
+    setUserMaxConnections: positiveInt.default(1000),
+    setMaxConvSize: positiveInt.default(500),
+    setPropertyMaxKeyLen: positiveInt.default(256),
+    setPropertyMaxValueLen: positiveInt.default(524288),
+    setMaxProperties: positiveInt.default(16),
   })
   .superRefine((o, ctx) => {
     const listed = o.setFederationDomainConfigs.length > 0;
@@ -61,6 +78,29 @@ const optSettings = z
         message: 'allowNone federates with nobody: the list must be empty (use allowList)',
       });
   });
+
+/** Access tokens and cookies (wire-server's zauth); the signing keys are the ZAUTH_KEYS secret. */
+const zauth = z.strictObject({
+  /** 1-based index of the signing key in ZAUTH_KEYS; every listed key still verifies. */
+  keyIndex: positiveInt.default(1),
+  accessTokenTimeout: positiveInt.default(900),
+  userTokenTimeout: positiveInt.default(4838400),
+  sessionTokenTimeout: positiveInt.default(86400),
+});
+
+/** How mail leaves: kept in the outbox (local; readable at /mailbox with basic auth) or POSTed to an HTTP API. */
+const mailDelivery = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('outbox'),
+    mailbox: z.strictObject({ username: z.string().min(1), password: z.string().min(8) }).optional(),
+  }),
+  z.strictObject({
+    type: z.literal('http'),
+    url: httpUrl,
+    /** Sent as the Authorization header, e.g. `Bearer <key>`. */
+    authorization: z.string().min(1).optional(),
+  }),
+]);
 
 const teamEmailUrls = z.strictObject({
   tInvitationUrl: z.string().min(1),
@@ -74,12 +114,12 @@ export const brigConfig = z
   .strictObject({
     enableFederation: z.boolean(),
     optSettings,
-    emailSMS: z
-      .strictObject({
-        general: z.strictObject({ emailSender: z.email(), templateDir: z.string().optional() }),
-        team: teamEmailUrls.optional(),
-      })
-      .optional(),
+    zauth: zauth.default({ keyIndex: 1, accessTokenTimeout: 900, userTokenTimeout: 4838400, sessionTokenTimeout: 86400 }),
+    emailSMS: z.strictObject({
+      general: z.strictObject({ emailSender: z.email(), templateDir: z.string().optional() }),
+      team: teamEmailUrls.optional(),
+      delivery: mailDelivery.default({ type: 'outbox' }),
+    }),
     externalUrls: z.strictObject({
       nginz: httpUrl,
       teamSettings: httpUrl.optional(),

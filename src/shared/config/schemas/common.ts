@@ -87,6 +87,8 @@ export const passwordHashingRateLimit = z.strictObject({
   ipv4CidrBlock: z.int().min(1).max(32).default(32),
   ipv6CidrBlock: z.int().min(1).max(128).default(64),
   ipAddressExceptions: z.array(cidrBlock).default([]),
+  /** wire-server's in-memory LRU bound; accepted for compatibility (here every key is its own object). */
+  maxRateLimitedKeys: positiveInt.optional(),
 });
 
 export const protocol = z.enum(['proteus', 'mls']);

@@ -1,0 +1,109 @@
+import { and, asc, eq, inArray, lt, or } from 'drizzle-orm';
+import type { Config } from '../../../shared/config/index.js';
+import type { ZauthKeys } from '../../auth/keys.js';
+import { signCookie } from '../../auth/tokens.js';
+import type { Db } from '../../db/client.js';
+import { cookies } from '../../db/schema.js';
+
+export type CookieRow = typeof cookies.$inferSelect;
+export type CookieKind = CookieRow['kind'];
+
+export const COOKIE_NAME = 'zuid';
+
+export interface IssuedCookie {
+  token: string;
+  row: CookieRow;
+}
+
+function randomCookieId(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0]!;
+}
+
+/** Signs a new cookie for a user and records it (the row is what `/cookies/remove` revokes). */
+export async function issueCookie(
+  db: Db,
+  keys: ZauthKeys,
+  config: Config,
+  user: string,
+  o: { kind: CookieKind; label?: string | undefined },
+): Promise<IssuedCookie> {
+  const { zauth, optSettings } = config.brig;
+  const now = Date.now();
+  const lifetime = o.kind === 'persistent' ? zauth.userTokenTimeout : zauth.sessionTokenTimeout;
+  const row: CookieRow = {
+    user,
+    id: randomCookieId(),
+    kind: o.kind,
+    label: o.label ?? null,
+    createdAt: now,
+    expiresAt: Math.floor(now / 1000) + lifetime,
+    successor: null,
+  };
+  await db.insert(cookies).values(row);
+  await evictBeyondLimit(db, user, optSettings.setUserCookieLimit);
+  const token = await signCookie(keys, { user, id: row.id, session: o.kind === 'session' }, row.expiresAt);
+  return { token, row };
+}
+
+/** Expired cookies go first, then the oldest, until the user holds at most `limit`. */
+async function evictBeyondLimit(db: Db, user: string, limit: number): Promise<void> {
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  await db.delete(cookies).where(and(eq(cookies.user, user), lt(cookies.expiresAt, nowSeconds)));
+  const rows = await db
+    .select({ id: cookies.id })
+    .from(cookies)
+    .where(eq(cookies.user, user))
+    .orderBy(asc(cookies.createdAt), asc(cookies.id));
+  const excess = rows.slice(0, Math.max(0, rows.length - limit)).map((r) => r.id);
+  if (excess.length > 0) await db.delete(cookies).where(and(eq(cookies.user, user), inArray(cookies.id, excess)));
+}
+
+export const cookieStore = {
+  async find(db: Db, user: string, id: number): Promise<CookieRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(cookies)
+      .where(and(eq(cookies.user, user), eq(cookies.id, id)));
+    return row;
+  },
+  async list(db: Db, user: string): Promise<CookieRow[]> {
+    return db.select().from(cookies).where(eq(cookies.user, user)).orderBy(asc(cookies.createdAt));
+  },
+  async setSuccessor(db: Db, user: string, id: number, successor: number): Promise<void> {
+    await db
+      .update(cookies)
+      .set({ successor })
+      .where(and(eq(cookies.user, user), eq(cookies.id, id)));
+  },
+  /** Revokes the cookies matching any of the ids or labels (all of them when both are empty). */
+  async revoke(db: Db, user: string, o: { ids?: number[]; labels?: string[] } = {}): Promise<void> {
+    const ids = o.ids ?? [];
+    const labels = o.labels ?? [];
+    const which =
+      ids.length === 0 && labels.length === 0
+        ? undefined
+        : or(
+            ...(ids.length > 0 ? [inArray(cookies.id, ids)] : []),
+            ...(labels.length > 0 ? [inArray(cookies.label, labels)] : []),
+          );
+    await db.delete(cookies).where(which === undefined ? eq(cookies.user, user) : and(eq(cookies.user, user), which));
+  },
+};
+
+/** The `Set-Cookie` value: HttpOnly, only sent to `/access`, Secure unless the local setting drops it. */
+export function setCookieHeader(config: Config, issued: IssuedCookie): string {
+  const parts = [`${COOKIE_NAME}=${issued.token}`, 'Path=/access', 'HttpOnly'];
+  if (issued.row.kind === 'persistent') parts.push(`Expires=${new Date(issued.row.expiresAt * 1000).toUTCString()}`);
+  if (!config.brig.optSettings.setCookieInsecure) parts.push('Secure');
+  return parts.join('; ');
+}
+
+/** Every `zuid` value of a Cookie header (a browser may send more than one). */
+export function cookieTokensOf(header: string | undefined): string[] {
+  if (header === undefined) return [];
+  return header
+    .split(';')
+    .map((p) => p.trim())
+    .filter((p) => p.startsWith(`${COOKIE_NAME}=`))
+    .map((p) => p.slice(COOKIE_NAME.length + 1));
+}

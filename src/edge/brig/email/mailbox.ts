@@ -1,0 +1,39 @@
+import type { Config } from '../../../shared/config/index.js';
+import { database } from '../../db/client.js';
+import type { Env } from '../../env.js';
+import { outboxStore } from './outbox-store.js';
+
+export const MAILBOX_PATH = '/mailbox';
+
+function authorized(req: Request, creds: { username: string; password: string }): boolean {
+  const m = /^Basic\s+(\S+)$/i.exec(req.headers.get('authorization') ?? '');
+  if (!m) return false;
+  try {
+    return atob(m[1]!) === `${creds.username}:${creds.password}`;
+  } catch {
+    return false;
+  }
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+/**
+ * The fake mail ingress: `GET /mailbox?to=<email>[&after=<id>]` lists the outbox's mails to an
+ * address, newest first, behind basic auth. Served only when the outbox sender has credentials.
+ */
+export async function serveMailbox(req: Request, url: URL, env: Env, config: Config): Promise<Response | undefined> {
+  const delivery = config.brig.emailSMS.delivery;
+  if (delivery.type !== 'outbox' || delivery.mailbox === undefined) return undefined;
+  if (!authorized(req, delivery.mailbox))
+    return json(401, { code: 401, label: 'unauthorized', message: 'Basic authentication required' }, {
+      'www-authenticate': 'Basic realm="mailbox"',
+    });
+  if (req.method !== 'GET')
+    return json(405, { code: 405, label: 'method-not-allowed', message: 'The mailbox is read-only' });
+  const to = url.searchParams.get('to');
+  const after = Number(url.searchParams.get('after') ?? 0);
+  if (to === null || to === '' || !Number.isSafeInteger(after))
+    return json(400, { code: 400, label: 'bad-request', message: 'Query parameter `to` (an email address) is required' });
+  return json(200, { messages: await outboxStore.list(database(env.DB), to, after) });
+}

@@ -1,0 +1,15 @@
+/** The mails brig sends, each with the values its template needs. */
+export type MailKind =
+  | { kind: 'activation'; name?: string | undefined; code: string }
+  | { kind: 'password-reset'; code: string }
+  | { kind: 'verification'; action: string; code: string }
+  | { kind: 'deletion'; name: string; code: string };
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** One locale's templates. */
+export type TemplateSet = (mail: MailKind) => { subject: string; lines: string[] };

@@ -1,0 +1,38 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+import type { UserRow } from './user-json.js';
+
+/** The lookup key of an email address: one account per address, whatever its case. */
+export const emailKeyOf = (email: string) => email.trim().toLowerCase();
+
+/** A plausible address: local part, `@`, a domain with a dot; no spaces. What `invalid-email` refuses. */
+export function isValidEmail(email: string): boolean {
+  return email.length <= 256 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/.test(email);
+}
+
+/** Users in D1 (table users). */
+export const userStore = {
+  async byId(db: Db, id: string): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.id, id));
+    return row;
+  },
+  async byIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return db.select().from(users).where(inArray(users.id, [...ids]));
+  },
+  async byEmail(db: Db, email: string): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.emailKey, emailKeyOf(email)));
+    return row;
+  },
+  async byHandle(db: Db, handle: string): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.handle, handle));
+    return row;
+  },
+  insert(db: Db, row: typeof users.$inferInsert) {
+    return db.insert(users).values(row);
+  },
+  update(db: Db, id: string, patch: Partial<typeof users.$inferInsert>) {
+    return db.update(users).set(patch).where(eq(users.id, id));
+  },
+};

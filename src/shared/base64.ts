@@ -1,0 +1,22 @@
+/** Base64 helpers over bytes (standard alphabet, as Wire's JSON uses them). */
+export function toBase64(bytes: Uint8Array, opts: { pad?: boolean } = {}): string {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  const out = btoa(s);
+  return opts.pad === false ? out.replace(/=+$/, '') : out;
+}
+
+/** Decodes standard or unpadded base64; `undefined` when the text is not base64. */
+export function fromBase64(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+  try {
+    const s = atob(text.padEnd(Math.ceil(text.length / 4) * 4, '='));
+    return Uint8Array.from(s, (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
+
+export function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
