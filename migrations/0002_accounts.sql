@@ -55,6 +55,8 @@ CREATE TABLE cookies (
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
   successor INTEGER,
+  -- the client the cookie's access tokens are bound to (set by the first POST /access?client_id=)
+  client TEXT,
   PRIMARY KEY (user, id)
 );
 

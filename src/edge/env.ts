@@ -1,4 +1,5 @@
 import type { RateLimiter } from '../objects/RateLimiter.js';
+import type { UserNotifications } from '../objects/UserNotifications.js';
 
 /** Bindings of the edge worker, as declared in wrangler.toml. */
 export interface Env {
@@ -8,4 +9,6 @@ export interface Env {
   ZAUTH_KEYS: string;
   DB: D1Database;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One object per user: notification stream and websockets. */
+  USER_NOTIFICATIONS: DurableObjectNamespace<UserNotifications>;
 }

@@ -7,6 +7,7 @@ import { serveInternal, servePublic } from './nginz/gateway.js';
 import { runtimeFor } from './runtime.js';
 
 export { RateLimiter } from '../objects/RateLimiter.js';
+export { UserNotifications } from '../objects/UserNotifications.js';
 
 type Ingress = typeof servePublic;
 

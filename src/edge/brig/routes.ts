@@ -1,13 +1,57 @@
 import type { Endpoint } from '../api/endpoint.js';
+import { getActivate, getActivationCode, postActivate, sendActivation } from './accounts/activate.js';
+import { register } from './accounts/register.js';
 import { getApiVersion } from './api-version.js';
+import { logout, postAccess } from './auth/access.js';
+import { listCookies, removeCookies } from './auth/cookies.js';
+import { login } from './auth/login.js';
+import { getVerificationCode, sendVerificationCode } from './auth/verification-code.js';
 import { addFederationRemote, getFederationRemotes, updateFederationRemote } from './federation/remotes.js';
+import { changePassword, headSelfPassword } from './password/self-password.js';
 import { getStatus } from './status.js';
-import { getSystemSettingsUnauthorized } from './system-settings.js';
+import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
+import { checkHandle, checkHandles, checkHandleV6, putHandle } from './users/handles.js';
+import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './users/profiles.js';
+import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self.js';
 
-export const brigPublic: Endpoint[] = [getApiVersion, getSystemSettingsUnauthorized];
+export const brigPublic: Endpoint[] = [
+  getApiVersion,
+  getSystemSettingsUnauthorized,
+  getSystemSettings,
+  // accounts
+  register,
+  postActivate,
+  getActivate,
+  sendActivation,
+  // authentication
+  login,
+  postAccess,
+  logout,
+  listCookies,
+  removeCookies,
+  sendVerificationCode,
+  // the user
+  getSelf,
+  putSelf,
+  putLocale,
+  putSupportedProtocols,
+  headSelfPassword,
+  changePassword,
+  putHandle,
+  checkHandle,
+  checkHandleV6,
+  checkHandles,
+  getUser,
+  getSupportedProtocols,
+  listUsersV3,
+  listUsersV4,
+];
+
 export const brigInternal: Endpoint[] = [
   getStatus,
   getFederationRemotes,
   addFederationRemote,
   updateFederationRemote,
+  getActivationCode,
+  getVerificationCode,
 ];

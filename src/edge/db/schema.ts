@@ -78,6 +78,7 @@ export const cookies = sqliteTable(
     /** s since the epoch */
     expiresAt: integer('expires_at').notNull(),
     successor: integer('successor'),
+    client: text('client'),
   },
   (t) => [primaryKey({ columns: [t.user, t.id] })],
 );
@@ -107,3 +108,35 @@ export const mailOutbox = sqliteTable('mail_outbox', {
   htmlBody: text('html_body').notNull(),
   createdAt: integer('created_at').notNull(),
 });
+
+export type ClientType = 'permanent' | 'temporary' | 'legalhold';
+export type ClientClass = 'phone' | 'tablet' | 'desktop' | 'legalhold';
+
+export const clients = sqliteTable(
+  'clients',
+  {
+    user: text('user').notNull(),
+    id: text('id').notNull(),
+    type: text('type').$type<ClientType>().notNull(),
+    class: text('class').$type<ClientClass>(),
+    label: text('label'),
+    model: text('model'),
+    cookie: text('cookie'),
+    capabilities: text('capabilities', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    mlsPublicKeys: text('mls_public_keys', { mode: 'json' }).$type<Record<string, string>>().notNull().default({}),
+    createdAt: integer('created_at').notNull(),
+    lastActive: integer('last_active'),
+  },
+  (t) => [primaryKey({ columns: [t.user, t.id] })],
+);
+
+export const prekeys = sqliteTable(
+  'prekeys',
+  {
+    user: text('user').notNull(),
+    client: text('client').notNull(),
+    id: integer('id').notNull(),
+    key: text('key').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.user, t.client, t.id] })],
+);

@@ -1,6 +1,6 @@
 import { defineErrors } from './api-error.js';
 
-/** brig's error catalogue. */
+/** brig's error catalogue: accounts, authentication, users, clients, connections, properties. */
 export const brigErrors = defineErrors({
   rateLimitExceeded: { status: 429, label: 'too-many-requests', message: 'Please try again later.' },
   federationRemoteDivergingConfig: {
@@ -18,4 +18,74 @@ export const brigErrors = defineErrors({
     label: 'federation-remote-not-found',
     message: 'The remote backend is not in the list and cannot be updated',
   },
+  // registration and activation
+  keyExists: { status: 409, label: 'key-exists', message: 'The given e-mail address is in use.' },
+  invalidEmail: { status: 400, label: 'invalid-email', message: 'Invalid e-mail address.' },
+  invalidPhone: { status: 400, label: 'invalid-phone', message: 'Phone numbers are not supported' },
+  invalidActivationCode: { status: 404, label: 'invalid-code', message: 'Invalid activation code' },
+  activationKeyNotFound: { status: 404, label: 'not-found', message: 'Activation key not found.' },
+  activationUserMissing: { status: 404, label: 'invalid-code', message: 'User does not exist' },
+  userCreationRestricted: {
+    status: 403,
+    label: 'user-creation-restricted',
+    message: 'This instance does not allow creation of personal users or teams.',
+  },
+  ephemeralUserCreationDisabled: {
+    status: 403,
+    label: 'ephemeral-user-creation-disabled',
+    message: 'Ephemeral user creation is disabled on this instance',
+  },
+  invalidInvitationCode: { status: 400, label: 'invalid-invitation-code', message: 'Invalid invitation code.' },
+  missingIdentity: {
+    status: 403,
+    label: 'missing-identity',
+    message: 'Using an invitation code requires registering the given email.',
+  },
+  // authentication
+  invalidCredentials: { status: 403, label: 'invalid-credentials', message: 'Authentication failed' },
+  pendingActivation: { status: 403, label: 'pending-activation', message: 'Account pending activation' },
+  suspended: { status: 403, label: 'suspended', message: 'Account suspended' },
+  ephemeral: { status: 403, label: 'ephemeral', message: 'Account is ephemeral' },
+  tooManyFailedLogins: { status: 403, label: 'client-error', message: 'Too many failed logins' },
+  codeAuthenticationRequired: {
+    status: 403,
+    label: 'code-authentication-required',
+    message: 'Code authentication is required',
+  },
+  codeAuthenticationFailed: { status: 403, label: 'code-authentication-failed', message: 'Code authentication failed' },
+  verificationCodeThrottled: {
+    status: 429,
+    label: 'too-many-requests',
+    message: 'Too many request to generate a verification code.',
+  },
+  missingAuth: { status: 403, label: 'missing-auth', message: 'Re-authentication via password required' },
+  // passwords and account lifecycle
+  noIdentity: { status: 403, label: 'no-identity', message: 'The user has no verified email' },
+  passwordMustDiffer: {
+    status: 409,
+    label: 'password-must-differ',
+    message: 'For password change, new and old password must be different.',
+  },
+  invalidPasswordResetCode: { status: 400, label: 'invalid-code', message: 'Invalid password reset code.' },
+  invalidPasswordResetKey: { status: 400, label: 'invalid-key', message: 'Invalid email or mobile number for password reset.' },
+  invalidDeletionCode: { status: 403, label: 'invalid-code', message: 'Invalid verification code' },
+  noSelfDeleteForTeamOwner: {
+    status: 403,
+    label: 'no-self-delete-for-team-owner',
+    message: 'Team owners are not allowed to delete themselves; ask a fellow owner',
+  },
+  // users, handles
+  userNotFound: { status: 404, label: 'not-found', message: 'User not found' },
+  handleNotFound: { status: 404, label: 'not-found', message: 'Handle not found' },
+  invalidHandle: { status: 400, label: 'invalid-handle', message: 'The given handle is invalid (2-256 characters of a-z0-9_.-)' },
+  handleExists: { status: 409, label: 'handle-exists', message: 'The given handle is already taken' },
+  managedByScim: { status: 403, label: 'managed-by-scim', message: 'Updating name/handle is disabled for SCIM-managed users' },
+  mlsCannotBeRemoved: { status: 409, label: 'mls-protocol-error', message: 'MLS protocol cannot be removed' },
+  invalidUser: { status: 400, label: 'invalid-user', message: 'Invalid user' },
+  // properties
+  propertyKeyTooLarge: { status: 403, label: 'property-key-too-large', message: 'The property key is too large.' },
+  propertyValueTooLarge: { status: 403, label: 'property-value-too-large', message: 'The property value is too large' },
+  tooManyProperties: { status: 403, label: 'too-many-properties', message: 'Too many properties' },
+  invalidPropertyKey: { status: 400, label: 'bad-request', message: 'Property keys must be printable ASCII' },
+  propertyNotFound: { status: 404, label: 'not-found', message: 'Property not found' },
 });

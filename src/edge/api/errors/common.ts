@@ -9,6 +9,7 @@ export const commonErrors = defineErrors({
     message: 'The method is not allowed for this endpoint',
   },
   unauthorized: { status: 401, label: 'client-error', message: 'Missing, invalid or expired access token' },
+  websocketRequired: { status: 400, label: 'bad-request', message: 'This endpoint expects a websocket upgrade' },
   badRequest: { status: 400, label: 'bad-request', message: 'Malformed request' },
   unsupportedVersion: { status: 404, label: 'unsupported-version', message: 'Version is not supported' },
   payloadTooLarge: { status: 413, label: 'client-error', message: 'Request body too large' },

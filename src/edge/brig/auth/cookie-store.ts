@@ -38,6 +38,7 @@ export async function issueCookie(
     createdAt: now,
     expiresAt: Math.floor(now / 1000) + lifetime,
     successor: null,
+    client: null,
   };
   await db.insert(cookies).values(row);
   await evictBeyondLimit(db, user, optSettings.setUserCookieLimit);
@@ -69,11 +70,21 @@ export const cookieStore = {
   async list(db: Db, user: string): Promise<CookieRow[]> {
     return db.select().from(cookies).where(eq(cookies.user, user)).orderBy(asc(cookies.createdAt));
   },
+  async bindClient(db: Db, user: string, id: number, client: string): Promise<void> {
+    await db
+      .update(cookies)
+      .set({ client })
+      .where(and(eq(cookies.user, user), eq(cookies.id, id)));
+  },
   async setSuccessor(db: Db, user: string, id: number, successor: number): Promise<void> {
     await db
       .update(cookies)
       .set({ successor })
       .where(and(eq(cookies.user, user), eq(cookies.id, id)));
+  },
+  /** The statement revoking every cookie of a user, for batches. */
+  revokeStatement(db: Db, user: string) {
+    return db.delete(cookies).where(eq(cookies.user, user));
   },
   /** Revokes the cookies matching any of the ids or labels (all of them when both are empty). */
   async revoke(db: Db, user: string, o: { ids?: number[]; labels?: string[] } = {}): Promise<void> {

@@ -11,6 +11,7 @@ export interface StoredCode {
   user: string | null;
   email: string | null;
   expiresAt: number;
+  createdAt: number;
 }
 
 /** A uniformly random 6-digit code. */

@@ -29,6 +29,11 @@ export const userStore = {
     const [row] = await db.select().from(users).where(eq(users.handle, handle));
     return row;
   },
+  async takenHandles(db: Db, handles: readonly string[]): Promise<Set<string>> {
+    if (handles.length === 0) return new Set();
+    const rows = await db.select({ handle: users.handle }).from(users).where(inArray(users.handle, [...handles]));
+    return new Set(rows.map((r) => r.handle!));
+  },
   insert(db: Db, row: typeof users.$inferInsert) {
     return db.insert(users).values(row);
   },

@@ -29,6 +29,7 @@ const optSettings = z
     /** Deprecated and ignored; the loader warns when it is present. */
     setDefaultLocale: z.string().optional(),
     setRestrictUserCreation: z.boolean().default(false),
+    setEphemeralUserCreationEnabled: z.boolean().default(true),
     setOAuthEnabled: z.boolean().default(false),
     setOAuthAuthCodeExpirationTimeSecs: positiveInt.optional(),
     setOAuthAccessTokenExpirationTimeSecs: positiveInt.optional(),
@@ -55,6 +56,8 @@ const optSettings = z
     setActivationTimeout: positiveInt.default(1209600),
     /** Lifetime of second-factor verification codes (seconds). */
     setVerificationTimeout: positiveInt.default(600),
+    /** A new second-factor code can be requested this many seconds after the previous one. */
+    set2FACodeGenerationDelaySecs: positiveInt.default(300),
     /** Local development only: cookies without the `Secure` attribute, so they travel over http. */
     setCookieInsecure: z.boolean().default(false),
     setUserCookieLimit: positiveInt.default(32),
@@ -65,7 +68,7 @@ const optSettings = z
     setUserMaxPermClients: positiveInt.default(7),
     setUserMaxConnections: positiveInt.default(1000),
     setMaxConvSize: positiveInt.default(500),
-    setPropertyMaxKeyLen: positiveInt.default(256),
+    setPropertyMaxKeyLen: positiveInt.default(1024),
     setPropertyMaxValueLen: positiveInt.default(524288),
     setMaxProperties: positiveInt.default(16),
   })

@@ -1,0 +1,39 @@
+import type { Config } from '../../../shared/config/index.js';
+import { toBase64 } from '../../../shared/base64.js';
+import type { Db } from '../../db/client.js';
+import type { Env } from '../../env.js';
+import { codeStore, type StoredCode } from '../codes/code-store.js';
+import { sendMail } from '../email/mailer.js';
+import { emailKeyOf } from '../users/user-store.js';
+
+export const ACTIVATION_RETRIES = 3;
+
+/** The activation key of an address: base64url(SHA-256(lower-cased address)), as `/activate` takes it. */
+export async function activationKeyOf(email: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(emailKeyOf(email))));
+  return toBase64(digest, { pad: false }).replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+/**
+ * Mails an activation code for the address: a fresh one bound to the user (registration), or,
+ * with `resend`, the code still pending for the address if there is one.
+ */
+export async function sendActivationCode(
+  env: Env,
+  db: Db,
+  config: Config,
+  to: { email: string; user?: string | undefined; name?: string | undefined; locale?: string | undefined },
+  o: { resend?: boolean } = {},
+): Promise<StoredCode> {
+  const key = await activationKeyOf(to.email);
+  const pending = o.resend ? await codeStore.live(db, 'activation', key) : undefined;
+  const stored =
+    pending ??
+    (await codeStore.issue(db, 'activation', key, {
+      ...(to.user ? { user: to.user } : {}),
+      email: to.email,
+      ttlSeconds: config.brig.optSettings.setActivationTimeout,
+    }));
+  await sendMail(env, config, { email: to.email, locale: to.locale }, { kind: 'activation', name: to.name, code: stored.code });
+  return stored;
+}

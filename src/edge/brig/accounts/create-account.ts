@@ -1,0 +1,75 @@
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Config } from '../../../shared/config/index.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { AssetRef } from '../../db/schema.js';
+import { teamStore } from '../../galley/teams/team-store.js';
+import type { UserRow } from '../users/user-json.js';
+import { emailKeyOf, userStore } from '../users/user-store.js';
+
+export interface AccountInput {
+  name: string;
+  email?: string | undefined;
+  /** Whether the email is verified (claimed now) or waits for activation. */
+  emailVerified: boolean;
+  passwordHash?: string | undefined;
+  locale?: string | undefined;
+  accentId?: number | undefined;
+  assets?: AssetRef[] | undefined;
+  supportedProtocols?: Array<'proteus' | 'mls'> | undefined;
+  /** Seconds until an identity-less user expires (defaults to the session cookie lifetime). */
+  expiresIn?: number | undefined;
+  newTeam?: { name: string; icon: string; iconKey?: string | undefined } | undefined;
+}
+
+/** Default locale of new profiles: `setDefaultUserLocale`, else `setDefaultTemplateLocale`. */
+export function defaultUserLocale(config: Config): string {
+  const o = config.brig.optSettings;
+  return o.setDefaultUserLocale ?? o.setDefaultTemplateLocale;
+}
+
+/**
+ * Writes a new user (and the team it creates, with the user as owner) in one batch: all or
+ * nothing. A verified email is claimed here; losing that race is 409 `key-exists`.
+ */
+export async function createAccount(db: Db, config: Config, input: AccountInput): Promise<UserRow> {
+  const now = Date.now();
+  const id = crypto.randomUUID();
+  const ephemeral = input.email === undefined;
+  const teamId = input.newTeam === undefined ? null : crypto.randomUUID();
+  const row: UserRow = {
+    id,
+    name: input.name,
+    textStatus: null,
+    accentId: input.accentId ?? 0,
+    assets: input.assets ?? [],
+    locale: input.locale ?? defaultUserLocale(config),
+    status: ephemeral ? 'ephemeral' : 'active',
+    activated: input.email !== undefined && input.emailVerified,
+    email: input.emailVerified ? (input.email ?? null) : null,
+    emailKey: input.emailVerified && input.email !== undefined ? emailKeyOf(input.email) : null,
+    emailUnvalidated: input.email ?? null,
+    handle: null,
+    password: input.passwordHash ?? null,
+    team: teamId,
+    managedBy: 'wire',
+    supportedProtocols: input.supportedProtocols ?? ['proteus'],
+    userType: 'regular',
+    ssoId: null,
+    expiresAt: ephemeral ? now + (input.expiresIn ?? config.brig.zauth.sessionTokenTimeout) * 1000 : null,
+    searchable: true,
+    createdAt: now,
+  };
+  const statements: BatchItem<'sqlite'>[] = [userStore.insert(db, row)];
+  if (input.newTeam !== undefined && teamId !== null)
+    statements.push(...teamStore.create(db, { id: teamId, ...input.newTeam, creator: id }));
+  try {
+    await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+  } catch (err) {
+    if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
+    throw err;
+  }
+  return row;
+}

@@ -1,0 +1,99 @@
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { database } from '../../db/client.js';
+import { publish } from '../../events/publish.js';
+import { userEvents } from '../../events/user-events.js';
+import { newCookieHeader } from '../auth/session.js';
+import { codeStore } from '../codes/code-store.js';
+import { newPasswordHash } from '../password/passwords.js';
+import { clientIp } from '../password/rate-limit.js';
+import { selfJson, selfUser } from '../users/user-json.js';
+import { userStore } from '../users/user-store.js';
+import { ACTIVATION_RETRIES, activationKeyOf, sendActivationCode } from './activation.js';
+import { createAccount } from './create-account.js';
+import { newUser, validateNewUser } from './new-user.js';
+
+/**
+ * `POST /register`: a personal user, a team creator (`team`), or an identity-less ephemeral user.
+ * With `email_code` the address is verified now; without it the account waits for activation
+ * and an activation code is mailed.
+ */
+export const register = endpoint(
+  {
+    name: 'register',
+    method: 'post',
+    path: '/register',
+    auth: 'none',
+    request: jsonBody(newUser),
+    errors: [
+      brigErrors.invalidEmail,
+      brigErrors.invalidPhone,
+      brigErrors.invalidInvitationCode,
+      brigErrors.userCreationRestricted,
+      brigErrors.ephemeralUserCreationDisabled,
+      brigErrors.missingIdentity,
+      brigErrors.invalidActivationCode,
+      brigErrors.keyExists,
+      brigErrors.rateLimitExceeded,
+    ],
+    responses: { 201: { description: 'User created and pending activation', ...json(selfUser) } },
+  },
+  async (c) => {
+    const body = c.req.valid('json');
+    const config = c.get('config');
+    const { optSettings } = config.brig;
+    const db = database(c.env.DB);
+    validateNewUser(body);
+
+    const ephemeral = body.email === undefined;
+    if (optSettings.setRestrictUserCreation && !ephemeral && body.team_code === undefined)
+      throw new ApiError(brigErrors.userCreationRestricted);
+    if (ephemeral && !optSettings.setEphemeralUserCreationEnabled)
+      throw new ApiError(brigErrors.ephemeralUserCreationDisabled);
+    if (body.team_code !== undefined) {
+      if (body.email === undefined) throw new ApiError(brigErrors.missingIdentity);
+      // Team invitations are looked up here once teams can invite; no code is valid before that.
+      throw new ApiError(brigErrors.invalidInvitationCode);
+    }
+    if (body.email !== undefined && (await userStore.byEmail(db, body.email))?.activated)
+      throw new ApiError(brigErrors.keyExists);
+
+    let verified = false;
+    if (body.email !== undefined && body.email_code !== undefined) {
+      const key = await activationKeyOf(body.email);
+      const check = await codeStore.check(db, 'activation', key, body.email_code, ACTIVATION_RETRIES);
+      if (!check.ok) throw new ApiError(brigErrors.invalidActivationCode);
+      verified = true;
+    }
+
+    const passwordHash =
+      body.password === undefined
+        ? undefined
+        : await newPasswordHash(c.env, config, { ip: clientIp(c.req.raw) }, body.password);
+    const user = await createAccount(db, config, {
+      name: body.name,
+      email: body.email,
+      emailVerified: verified,
+      passwordHash,
+      locale: body.locale,
+      accentId: body.accent_id,
+      assets: body.assets,
+      supportedProtocols: body.supported_protocols,
+      expiresIn: body.expires_in,
+      newTeam: body.team && { name: body.team.name, icon: body.team.icon, iconKey: body.team.icon_key },
+    });
+
+    const domain = optSettings.setFederationDomain;
+    if (body.email !== undefined && !verified)
+      await sendActivationCode(c.env, db, config, { email: body.email, user: user.id, name: user.name, locale: user.locale });
+    if (verified) await publish(c.env, config, [{ user: user.id }], userEvents.activate(selfJson(user, domain)));
+
+    const cookie = await newCookieHeader(c, user.id, { kind: ephemeral ? 'session' : 'persistent', label: body.label });
+    c.header('set-cookie', cookie);
+    c.header('location', user.id);
+    // The new record's address is shown even before activation (GET /self shows it once verified).
+    return c.json({ ...selfJson(user, domain), ...(body.email === undefined ? {} : { email: body.email }) }, 201);
+  },
+);

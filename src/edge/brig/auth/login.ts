@@ -1,0 +1,90 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { commonErrors } from '../../api/errors/common.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { database, type Db } from '../../db/client.js';
+import { activationKeyOf } from '../accounts/activation.js';
+import { codeStore } from '../codes/code-store.js';
+import { checkUserPassword } from '../password/passwords.js';
+import type { UserRow } from '../users/user-json.js';
+import { userStore } from '../users/user-store.js';
+import { accessTokenJson, issueAccessToken } from './access-token.js';
+import { recordFailedLogin, refuseIfLoginBlocked } from './failed-logins.js';
+import { keysOf, newCookieHeader } from './session.js';
+import { enforceVerificationCode } from './verification-code.js';
+
+export const loginBody = z
+  .object({
+    email: z.string().optional(),
+    handle: z.string().optional(),
+    password: z.string().min(6).max(1024),
+    label: z.string().optional(),
+    verification_code: z.string().optional(),
+  })
+  .openapi('Login');
+
+/** The account a login names; an address still waiting for activation says so. */
+async function resolveLogin(db: Db, body: z.infer<typeof loginBody>): Promise<UserRow> {
+  const user =
+    body.email !== undefined ? await userStore.byEmail(db, body.email) : await userStore.byHandle(db, body.handle!);
+  if (user !== undefined && (body.email === undefined || user.activated)) return user;
+  if (body.email !== undefined) {
+    const pending = await codeStore.live(db, 'activation', await activationKeyOf(body.email));
+    if (pending?.user) throw new ApiError(brigErrors.pendingActivation);
+  }
+  throw new ApiError(brigErrors.invalidCredentials);
+}
+
+function refuseByStatus(user: UserRow): void {
+  if (user.status === 'deleted' || user.password === null) throw new ApiError(brigErrors.invalidCredentials);
+  if (user.status === 'suspended') throw new ApiError(brigErrors.suspended);
+  if (user.status === 'ephemeral') throw new ApiError(brigErrors.ephemeral);
+  if (user.status === 'pending-invitation') throw new ApiError(brigErrors.pendingActivation);
+}
+
+/** `POST /login`: email or handle and password; a session cookie, or a persistent one with `persist=true`. */
+export const login = endpoint(
+  {
+    name: 'login',
+    method: 'post',
+    path: '/login',
+    auth: 'none',
+    request: { query: z.object({ persist: z.enum(['true', 'false']).optional() }), ...jsonBody(loginBody) },
+    errors: [
+      brigErrors.invalidCredentials,
+      brigErrors.pendingActivation,
+      brigErrors.suspended,
+      brigErrors.ephemeral,
+      brigErrors.tooManyFailedLogins,
+      brigErrors.codeAuthenticationRequired,
+      brigErrors.codeAuthenticationFailed,
+      brigErrors.rateLimitExceeded,
+    ],
+    responses: { 200: { description: 'Logged in', ...json(accessTokenJson) } },
+  },
+  async (c) => {
+    const body = c.req.valid('json');
+    if (body.email === undefined && body.handle === undefined)
+      throw new ApiError(commonErrors.badRequest, "'email' or 'handle' required");
+    const config = c.get('config');
+    const db = database(c.env.DB);
+    const user = await resolveLogin(db, body);
+    await refuseIfLoginBlocked(c.env, config, user.id);
+    refuseByStatus(user);
+    if (!(await checkUserPassword(c.env, db, config, { user: user.id }, user, body.password))) {
+      await recordFailedLogin(c.env, config, user.id);
+      throw new ApiError(brigErrors.invalidCredentials);
+    }
+    try {
+      await enforceVerificationCode(db, config, user, 'login', body.verification_code);
+    } catch (err) {
+      await recordFailedLogin(c.env, config, user.id);
+      throw err;
+    }
+    const persist = c.req.valid('query').persist === 'true';
+    c.header('set-cookie', await newCookieHeader(c, user.id, { kind: persist ? 'persistent' : 'session', label: body.label }));
+    return c.json(await issueAccessToken(await keysOf(c), config, user.id), 200);
+  },
+);

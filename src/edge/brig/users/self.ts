@@ -1,0 +1,115 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { json, jsonBody, locale } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { database } from '../../db/client.js';
+import { publish } from '../../events/publish.js';
+import { userEvents, type UserUpdateData } from '../../events/user-events.js';
+import { baseProtocol, selfJson, selfUser, userAsset, type UserRow } from './user-json.js';
+import { userStore } from './user-store.js';
+import { contactsOf } from './contacts.js';
+
+/** The caller's record; a token of a vanished user is as good as none. */
+export async function selfRow(c: Context<AppEnv>): Promise<UserRow> {
+  const row = await userStore.byId(database(c.env.DB), self(c).user);
+  if (row === undefined || row.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
+  return row;
+}
+
+/** `user.update` to the user (other sessions) and, when `toContacts`, to their connections. */
+export async function announceUpdate(c: Context<AppEnv>, data: UserUpdateData, toContacts: boolean): Promise<void> {
+  const me = self(c);
+  const contacts = toContacts ? await contactsOf(database(c.env.DB), me.user) : [];
+  const recipients = [me.user, ...contacts].map((user) => ({ user }));
+  await publish(c.env, c.get('config'), recipients, userEvents.update(data), { origin: me });
+}
+
+export const getSelf = endpoint(
+  {
+    name: 'get-self',
+    method: 'get',
+    path: '/self',
+    errors: [brigErrors.userNotFound],
+    responses: { 200: { description: 'The caller’s profile', ...json(selfUser) } },
+  },
+  async (c) => c.json(selfJson(await selfRow(c), c.get('config').brig.optSettings.setFederationDomain), 200),
+);
+
+export const putSelf = endpoint(
+  {
+    name: 'put-self',
+    method: 'put',
+    path: '/self',
+    request: jsonBody(
+      z
+        .object({
+          name: z.string().min(1).max(128).optional(),
+          text_status: z.string().min(1).max(256).optional(),
+          accent_id: z.int().optional(),
+          assets: z.array(userAsset).optional(),
+          picture: z.array(z.unknown()).optional(),
+        })
+        .openapi('UserUpdate'),
+    ),
+    errors: [brigErrors.managedByScim],
+    responses: { 200: { description: 'Profile updated' } },
+  },
+  async (c) => {
+    const body = c.req.valid('json');
+    const user = await selfRow(c);
+    if (body.name !== undefined && body.name !== user.name && user.managedBy === 'scim')
+      throw new ApiError(brigErrors.managedByScim);
+    await userStore.update(database(c.env.DB), user.id, {
+      ...(body.name === undefined ? {} : { name: body.name }),
+      ...(body.text_status === undefined ? {} : { textStatus: body.text_status }),
+      ...(body.accent_id === undefined ? {} : { accentId: body.accent_id }),
+      ...(body.assets === undefined ? {} : { assets: body.assets }),
+    });
+    const { picture: _legacy, ...changed } = body;
+    await announceUpdate(c, { id: user.id, ...changed }, true);
+    return c.body(null, 200);
+  },
+);
+
+export const putLocale = endpoint(
+  {
+    name: 'put-locale',
+    method: 'put',
+    path: '/self/locale',
+    request: jsonBody(z.object({ locale }).openapi('LocaleUpdate')),
+    errors: [brigErrors.managedByScim],
+    responses: { 200: { description: 'Locale changed' } },
+  },
+  async (c) => {
+    const { locale: next } = c.req.valid('json');
+    const user = await selfRow(c);
+    if (user.managedBy === 'scim') throw new ApiError(brigErrors.managedByScim);
+    await userStore.update(database(c.env.DB), user.id, { locale: next });
+    await announceUpdate(c, { id: user.id, locale: next }, false);
+    return c.body(null, 200);
+  },
+);
+
+export const putSupportedProtocols = endpoint(
+  {
+    name: 'put-supported-protocols',
+    method: 'put',
+    path: '/self/supported-protocols',
+    request: jsonBody(z.object({ supported_protocols: z.array(baseProtocol) }).openapi('SupportedProtocolUpdate')),
+    errors: [brigErrors.mlsCannotBeRemoved],
+    responses: { 200: { description: 'Supported protocols changed' } },
+  },
+  async (c) => {
+    const next = [...new Set(c.req.valid('json').supported_protocols)];
+    const user = await selfRow(c);
+    if (user.supportedProtocols.includes('mls') && !next.includes('mls'))
+      throw new ApiError(brigErrors.mlsCannotBeRemoved);
+    await userStore.update(database(c.env.DB), user.id, { supportedProtocols: next });
+    await announceUpdate(c, { id: user.id, supported_protocols: next }, true);
+    return c.body(null, 200);
+  },
+);

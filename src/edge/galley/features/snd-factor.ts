@@ -1,0 +1,17 @@
+import type { Config } from '../../../shared/config/index.js';
+
+/** What the second-factor rule needs to know about a user. */
+export interface SndFactorSubject {
+  team: string | null;
+  ssoId: unknown;
+}
+
+/**
+ * Whether the team feature `sndFactorPasswordChallenge` applies to this user: the one place that
+ * decides when login, adding a client and SCIM tokens need a verification code. Personal users
+ * and SSO users never do. Teams use the galley default until per-team feature settings exist.
+ */
+export async function sndFactorRequired(config: Config, user: SndFactorSubject): Promise<boolean> {
+  if (user.team === null || (user.ssoId !== null && user.ssoId !== undefined)) return false;
+  return config.galley.settings.featureFlags.sndFactorPasswordChallenge.defaults.status === 'enabled';
+}

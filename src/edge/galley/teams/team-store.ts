@@ -1,0 +1,28 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { teamMembers, teams, type TeamRole } from '../../db/schema.js';
+
+export type TeamRow = typeof teams.$inferSelect;
+
+/** Teams and their members (D1 tables teams, team_members). */
+export const teamStore = {
+  /** The statements creating a team with its owner, for batches that create the owner too. */
+  create(db: Db, t: { id: string; name: string; icon: string; iconKey?: string | undefined; creator: string }) {
+    const now = Date.now();
+    return [
+      db.insert(teams).values({ id: t.id, name: t.name, icon: t.icon, iconKey: t.iconKey ?? null, creator: t.creator, createdAt: now }),
+      db.insert(teamMembers).values({ team: t.id, user: t.creator, role: 'owner', invitedBy: null, invitedAt: null }),
+    ] as const;
+  },
+  async byId(db: Db, id: string): Promise<TeamRow | undefined> {
+    const [row] = await db.select().from(teams).where(eq(teams.id, id));
+    return row;
+  },
+  async roleOf(db: Db, team: string, user: string): Promise<TeamRole | undefined> {
+    const [row] = await db
+      .select({ role: teamMembers.role })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.team, team), eq(teamMembers.user, user)));
+    return row?.role;
+  },
+};

@@ -1,0 +1,4 @@
+import type { Endpoint } from '../api/endpoint.js';
+import { getNotification, lastNotification, listNotifications, listNotificationsV2 } from './notifications.js';
+
+export const gundeckPublic: Endpoint[] = [listNotifications, listNotificationsV2, lastNotification, getNotification];

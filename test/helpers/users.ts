@@ -1,0 +1,76 @@
+import { expect } from 'vitest';
+import { call, type Reply } from './http.js';
+
+/** A registered, activated and logged-in user. */
+export interface TestUser {
+  id: string;
+  name: string;
+  email: string;
+  password: string;
+  /** Access token */
+  token: string;
+  /** The `zuid=...` cookie pair for `/access` */
+  cookie: string;
+}
+
+let counter = 0;
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${Date.now().toString(36)}-${++counter}@example.com`;
+
+/** JSON request helper; `token` adds the Bearer header. */
+export function api(base: string, token?: string) {
+  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
+    call(base, path, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  return {
+    get: (path: string, headers?: Record<string, string>) => send('GET', path, undefined, headers),
+    head: (path: string) => send('HEAD', path),
+    del: (path: string, body?: unknown) => send('DELETE', path, body),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => send('POST', path, body, headers),
+    put: (path: string, body?: unknown) => send('PUT', path, body),
+  };
+}
+
+/** The `zuid=<token>` pair of a response's Set-Cookie. */
+export function cookieOf(r: Reply): string {
+  const setCookie = r.headers.get('set-cookie') ?? '';
+  const m = /zuid=[^;]+/.exec(setCookie);
+  expect(m, `no zuid cookie in "${setCookie}"`).not.toBeNull();
+  return m![0];
+}
+
+/** The activation code the backend mailed (read through the internal API). */
+export async function activationCode(internal: string, email: string): Promise<string> {
+  const r = await call(internal, `/i/users/activation-code?email=${encodeURIComponent(email)}`);
+  expect(r.status).toBe(200);
+  return r.body.code as string;
+}
+
+export async function login(pub: string, email: string, password: string, persist = true) {
+  const r = await api(pub).post(`/v8/login${persist ? '?persist=true' : ''}`, { email, password });
+  expect(r.status, r.text).toBe(200);
+  return { token: r.body.access_token as string, cookie: cookieOf(r) };
+}
+
+/** Registers a user with a verified email (code from /activate/send), then logs in. */
+export async function createUser(
+  pub: string,
+  internal: string,
+  o: { name?: string; password?: string; extra?: Record<string, unknown> } = {},
+): Promise<TestUser> {
+  const email = uniqueEmail();
+  const password = o.password ?? 'secret-password';
+  const name = o.name ?? 'Test User';
+  expect((await api(pub).post('/v8/activate/send', { email })).status).toBe(200);
+  const email_code = await activationCode(internal, email);
+  const r = await api(pub).post('/v8/register', { name, email, password, email_code, ...o.extra });
+  expect(r.status, r.text).toBe(201);
+  const { token, cookie } = await login(pub, email, password);
+  return { id: r.body.id, name, email, password, token, cookie };
+}

@@ -1,0 +1,65 @@
+import WebSocket from 'ws';
+
+/** A websocket that collects every message, with a way to await one that matches. */
+export interface TestSocket {
+  messages: unknown[];
+  next(match?: (m: any) => boolean, timeoutMs?: number): Promise<any>;
+  send(data: string | Buffer): void;
+  /** Resolves when the server closes the socket, with the close code. */
+  closed: Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Opens a websocket on the public ingress (http(s) → ws(s)); JSON frames are parsed, others kept as text. */
+export function openSocket(base: string, path: string): Promise<TestSocket> {
+  const ws = new WebSocket(base.replace(/^http/, 'ws') + path);
+  const messages: unknown[] = [];
+  const waiters: Array<{ match: (m: any) => boolean; resolve: (m: unknown) => void }> = [];
+  ws.on('message', (data: Buffer) => {
+    const text = data.toString('utf8');
+    let m: unknown = text;
+    try {
+      m = JSON.parse(text);
+    } catch {
+      // plain text ("pong")
+    }
+    messages.push(m);
+    const i = waiters.findIndex((w) => w.match(m));
+    if (i >= 0) waiters.splice(i, 1)[0]!.resolve(m);
+  });
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+    ws.once('open', () =>
+      resolve({
+        messages,
+        next(match = () => true, timeoutMs = 10_000) {
+          const seen = messages.find(match);
+          if (seen !== undefined) {
+            messages.splice(messages.indexOf(seen), 1);
+            return Promise.resolve(seen);
+          }
+          return new Promise((res, rej) => {
+            const timer = setTimeout(() => rej(new Error('no matching websocket message')), timeoutMs);
+            waiters.push({
+              match,
+              resolve: (m) => {
+                clearTimeout(timer);
+                messages.splice(messages.indexOf(m), 1);
+                res(m);
+              },
+            });
+          });
+        },
+        send: (data) => ws.send(data),
+        closed,
+        close: async () => {
+          if (ws.readyState === WebSocket.CLOSED) return;
+          ws.close();
+          await closed;
+        },
+      }),
+    );
+  });
+}
