@@ -10,6 +10,10 @@ export interface TestBackend {
   internalUrl: string;
   /** Every line the worker logged. */
   logs: string[];
+  /** Where its D1 database and objects live; pass it to another backend to restart on the same state. */
+  stateDir: string;
+  /** Reads the backend's D1 database directly (assertions about what is stored). */
+  query<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
   stop(): Promise<void>;
 }
 
@@ -24,8 +28,12 @@ function writeConfig(dir: string, texts: ConfigTexts): void {
 }
 
 /** A backend of its own, with the shipped configuration edited, on free ports and fresh state. */
-export async function startEditedBackend(edits: Edit[], opts: { migrate?: boolean } = {}): Promise<TestBackend> {
+export async function startEditedBackend(
+  edits: Edit[],
+  opts: { migrate?: boolean; stateDir?: string } = {},
+): Promise<TestBackend> {
   const root = mkdtempSync(join(inject('tmpRoot'), 'backend-'));
+  const stateDir = opts.stateDir ?? join(root, 'state');
   const configDir = join(root, 'config');
   writeConfig(configDir, editedTexts(edits));
   const logs: string[] = [];
@@ -33,7 +41,7 @@ export async function startEditedBackend(edits: Edit[], opts: { migrate?: boolea
     port: 0,
     internalPort: 0,
     configDir,
-    stateDir: join(root, 'state'),
+    stateDir,
     scriptPath: inject('workerScript'),
     migrate: opts.migrate ?? true,
     onLog: (l) => logs.push(l),
@@ -42,6 +50,11 @@ export async function startEditedBackend(edits: Edit[], opts: { migrate?: boolea
     publicUrl: backend.publicUrl.origin,
     internalUrl: backend.internalUrl.origin,
     logs,
+    stateDir,
+    query: async <T,>(sql: string, ...params: unknown[]) => {
+      const db = await backend.mf.getD1Database('DB');
+      return (await db.prepare(sql).bind(...params).all<T>()).results;
+    },
     stop: backend.stop,
   };
 }

@@ -12,7 +12,7 @@ export async function call(base: string, path: string, init: RequestInit = {}): 
   const res = await fetch(base + path, init);
   const text = await res.text();
   let body: unknown = text;
-  if (res.headers.get('content-type')?.includes('application/json')) body = JSON.parse(text);
+  if (text !== '' && res.headers.get('content-type')?.includes('application/json')) body = JSON.parse(text);
   return { status: res.status, headers: res.headers, body, text };
 }
 

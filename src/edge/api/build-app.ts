@@ -61,7 +61,19 @@ export function buildApiApp({ config, endpoints, version }: ApiAppOptions): Open
     c.set('self', identityOf(c.req.raw.headers));
     await next();
   });
-  for (const e of endpoints) app.openapi(e.route, e.handler);
+  for (const e of endpoints) {
+    if (e.route.method !== 'head') {
+      app.openapi(e.route, e.handler);
+      continue;
+    }
+    // Hono answers HEAD with the GET route of the path: register the handler as a hidden GET that
+    // only HEAD may use, and document the route as HEAD.
+    app.openapi({ ...e.route, method: 'get', hide: true }, (c, next) => {
+      if (c.req.method !== 'HEAD') throw new ApiError(commonErrors.methodNotAllowed);
+      return e.handler(c, next);
+    });
+    app.openAPIRegistry.registerPath(e.route);
+  }
   const methods: MethodIndex = endpoints.map((e) => ({
     method: e.route.method.toUpperCase(),
     pattern: pathPattern(e.route.path),

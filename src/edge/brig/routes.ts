@@ -1,5 +1,6 @@
 import type { Endpoint } from '../api/endpoint.js';
 import { getActivate, getActivationCode, postActivate, sendActivation } from './accounts/activate.js';
+import { createUserNoVerify, putUserStatus } from './accounts/internal-users.js';
 import { register } from './accounts/register.js';
 import { getApiVersion } from './api-version.js';
 import { logout, postAccess } from './auth/access.js';
@@ -54,4 +55,6 @@ export const brigInternal: Endpoint[] = [
   updateFederationRemote,
   getActivationCode,
   getVerificationCode,
+  createUserNoVerify,
+  putUserStatus,
 ];

@@ -16,7 +16,9 @@ export class Sockets {
   /** Attachments read back after hibernation, so each is deserialized once per wake-up. */
   private readonly attachments = new WeakMap<WebSocket, Attachment>();
 
-  constructor(private readonly ctx: DurableObjectState) {}
+  constructor(private readonly ctx: DurableObjectState) {
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, 'pong'));
+  }
 
   accept(kind: SocketKind, session: Omit<Attachment, 'kind'>): Response {
     const pair = new WebSocketPair();
@@ -54,9 +56,11 @@ export class Sockets {
     }
   }
 
+  /** An application-level `ping` gets `pong` in the same frame type (text pings are answered without waking us). */
   onMessage(ws: WebSocket, message: string | ArrayBuffer): void {
-    const text = typeof message === 'string' ? message : new TextDecoder().decode(message);
-    if (text === PING) ws.send(encoder.encode('pong'));
+    if (typeof message === 'string') {
+      if (message === PING) ws.send('pong');
+    } else if (new TextDecoder().decode(message) === PING) ws.send(encoder.encode('pong'));
   }
 
   onClose(ws: WebSocket, code: number, reason: string): void {

@@ -42,7 +42,8 @@ export const brigErrors = defineErrors({
     message: 'Using an invitation code requires registering the given email.',
   },
   // authentication
-  invalidCredentials: { status: 403, label: 'invalid-credentials', message: 'Authentication failed' },
+  // The official clients tell a wrong password ("Authentication failed.") from a dead session by this text.
+  invalidCredentials: { status: 403, label: 'invalid-credentials', message: 'Authentication failed.' },
   pendingActivation: { status: 403, label: 'pending-activation', message: 'Account pending activation' },
   suspended: { status: 403, label: 'suspended', message: 'Account suspended' },
   ephemeral: { status: 403, label: 'ephemeral', message: 'Account is ephemeral' },

@@ -80,7 +80,9 @@ export const login = endpoint(
     try {
       await enforceVerificationCode(db, config, user, 'login', body.verification_code);
     } catch (err) {
-      await recordFailedLogin(c.env, config, user.id);
+      // A wrong code is a failed attempt; a missing one is the first step of every 2FA login.
+      if (err instanceof ApiError && err.spec === brigErrors.codeAuthenticationFailed)
+        await recordFailedLogin(c.env, config, user.id);
       throw err;
     }
     const persist = c.req.valid('query').persist === 'true';

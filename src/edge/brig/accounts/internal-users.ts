@@ -1,0 +1,79 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { json, jsonBody, locale } from '../../api/schemas/common.js';
+import { database } from '../../db/client.js';
+import { cookieStore } from '../auth/cookie-store.js';
+import { newPasswordHash } from '../password/passwords.js';
+import { baseProtocol, selfJson, selfUser } from '../users/user-json.js';
+import { isValidEmail, userStore } from '../users/user-store.js';
+import { createAccount } from './create-account.js';
+import { newTeam } from './new-user.js';
+
+/** `POST /i/users`: an account with a verified email (no code, no cookie), for operators and tests. */
+export const createUserNoVerify = endpoint(
+  {
+    name: 'create-user-no-verify',
+    method: 'post',
+    path: '/i/users',
+    request: jsonBody(
+      z.object({
+        name: z.string().min(1).max(128),
+        email: z.string().optional(),
+        password: z.string().min(8).max(1024).optional(),
+        locale: locale.optional(),
+        supported_protocols: z.array(baseProtocol).optional(),
+        team: newTeam.optional(),
+      }),
+    ),
+    errors: [brigErrors.invalidEmail, brigErrors.keyExists],
+    responses: { 201: { description: 'User created', ...json(selfUser) } },
+  },
+  async (c) => {
+    const body = c.req.valid('json');
+    if (body.email !== undefined && !isValidEmail(body.email)) throw new ApiError(brigErrors.invalidEmail);
+    const config = c.get('config');
+    const db = database(c.env.DB);
+    if (body.email !== undefined && (await userStore.byEmail(db, body.email))?.activated)
+      throw new ApiError(brigErrors.keyExists);
+    const passwordHash = body.password && (await newPasswordHash(c.env, config, 'internal', body.password));
+    const user = await createAccount(db, config, {
+      name: body.name,
+      email: body.email,
+      emailVerified: true,
+      passwordHash,
+      locale: body.locale,
+      supportedProtocols: body.supported_protocols,
+      newTeam: body.team && { name: body.team.name, icon: body.team.icon, iconKey: body.team.icon_key },
+    });
+    c.header('location', user.id);
+    return c.json(selfJson(user, config.brig.optSettings.setFederationDomain), 201);
+  },
+);
+
+/** `PUT /i/users/{uid}/status`: suspend (revoking every cookie) or reactivate an account. */
+export const putUserStatus = endpoint(
+  {
+    name: 'put-user-status',
+    method: 'put',
+    path: '/i/users/{uid}/status',
+    request: {
+      params: z.object({ uid: z.uuid() }),
+      ...jsonBody(z.object({ status: z.enum(['active', 'suspended']) })),
+    },
+    errors: [brigErrors.userNotFound],
+    responses: { 200: { description: 'Status changed' } },
+  },
+  async (c) => {
+    const { uid } = c.req.valid('param');
+    const { status } = c.req.valid('json');
+    const db = database(c.env.DB);
+    const user = await userStore.byId(db, uid);
+    if (user === undefined || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
+    const update = userStore.update(db, uid, { status });
+    if (status === 'suspended') await db.batch([update, cookieStore.revokeStatement(db, uid)]);
+    else await update;
+    return c.body(null, 200);
+  },
+);

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
+import { api, cookieOf, createUser, login } from '../../helpers/users.js';
+import { openSocket } from '../../helpers/websocket.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+
+const typeOf = (n: any) => n.payload[0].type;
+
+describe('the notification stream', () => {
+  it('lists notifications in order, `since` exclusive, with has_more and paging', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const me = api(publicUrl, u.token);
+    for (const locale of ['de', 'fr', 'en']) expect((await me.put('/v8/self/locale', { locale })).status).toBe(200);
+    const all = await me.get('/v8/notifications');
+    expect(all.status).toBe(200);
+    expect(all.body.has_more).toBe(false);
+    expect(all.body.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const updates = all.body.notifications.filter((n: any) => typeOf(n) === 'user.update');
+    expect(updates.map((n: any) => n.payload[0].user.locale)).toEqual(['de', 'fr', 'en']);
+    expect(updates[0].id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-/);
+
+    const after = await me.get(`/v8/notifications?since=${updates[0].id}`);
+    expect(after.body.notifications.map((n: any) => n.payload[0].user.locale)).toEqual(['fr', 'en']);
+    const last = await me.get('/v8/notifications/last');
+    expect(last.body).toEqual(updates[2]);
+    expect((await me.get(`/v8/notifications/${updates[1].id}`)).body).toEqual(updates[1]);
+  });
+
+  it('answers unknown and invalid ids per version', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const me = api(publicUrl, u.token);
+    await me.put('/v8/self/locale', { locale: 'de' });
+    const unknown = '0b0b0b0b-0b0b-11ee-8b0b-0b0b0b0b0b0b';
+    expect(await me.get(`/v8/notifications?since=${unknown}`)).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+    const v2 = await me.get(`/v2/notifications?since=${unknown}`);
+    expect(v2.status).toBe(404);
+    expect(v2.body.notifications.length).toBeGreaterThan(0);
+    expect(await me.get('/v8/notifications?since=6f1d2a0e-8c33-4b8e-9f3a-0d1c2b3a4f5e')).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
+    expect((await me.get('/v8/notifications?size=5')).status).toBe(400);
+    expect((await me.get('/v8/notifications?size=20000')).status).toBe(400);
+    expect(await me.get(`/v8/notifications/${unknown}`)).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+    // An ephemeral user's stream starts empty: no last notification.
+    const guest = await api(publicUrl).post('/v8/register', { name: 'Guest' });
+    const access = await api(publicUrl).post('/access', undefined, { cookie: cookieOf(guest) });
+    const none = await api(publicUrl, access.body.access_token).get('/v8/notifications/last');
+    expect(none).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+  });
+
+  it('pushes events to /await as binary frames, not back to the connection that caused them', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const other = await login(publicUrl, u.email, u.password);
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${u.token}`);
+    const otherSocket = await openSocket(publicUrl, `/v8/await?access_token=${other.token}`);
+
+    expect((await api(publicUrl, u.token).put('/v8/self', { name: 'Renamed' })).status).toBe(200);
+    const seen = await otherSocket.next((m) => m.payload?.[0]?.type === 'user.update');
+    expect(seen).toEqual({
+      id: expect.any(String),
+      transient: false,
+      payload: [{ type: 'user.update', user: { id: u.id, name: 'Renamed' } }],
+    });
+    // The socket of the token that made the change gets nothing; a change from elsewhere arrives.
+    expect((await api(publicUrl, other.token).put('/v8/self', { name: 'Again' })).status).toBe(200);
+    const mine = await socket.next((m) => m.payload?.[0]?.type === 'user.update');
+    expect(mine.payload[0].user.name).toBe('Again');
+    expect(socket.messages).toEqual([]);
+
+    socket.send('ping');
+    expect(await socket.next((m) => m === 'pong')).toBe('pong');
+    socket.send(Buffer.from('ping'));
+    expect(await socket.next((m) => m === 'pong')).toBe('pong');
+    await socket.close();
+    await otherSocket.close();
+  });
+
+  it('refuses /await without a token or without an upgrade', async () => {
+    await expect(openSocket(publicUrl, '/v8/await')).rejects.toThrow(/401/);
+    const u = await createUser(publicUrl, internalUrl);
+    expect(await api(publicUrl, u.token).get('/v8/await')).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+  });
+});
