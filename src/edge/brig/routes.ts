@@ -9,6 +9,14 @@ import { login } from './auth/login.js';
 import { getVerificationCode, sendVerificationCode } from './auth/verification-code.js';
 import { addFederationRemote, getFederationRemotes, updateFederationRemote } from './federation/remotes.js';
 import { changePassword, headSelfPassword } from './password/self-password.js';
+import {
+  clearProperties,
+  deleteProperty,
+  getProperty,
+  listPropertiesValues,
+  listPropertyKeys,
+  setProperty,
+} from './properties/properties.js';
 import { getStatus } from './status.js';
 import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
 import { checkHandle, checkHandles, checkHandleV6, putHandle } from './users/handles.js';
@@ -46,6 +54,13 @@ export const brigPublic: Endpoint[] = [
   getSupportedProtocols,
   listUsersV3,
   listUsersV4,
+  // properties
+  setProperty,
+  getProperty,
+  listPropertyKeys,
+  listPropertiesValues,
+  deleteProperty,
+  clearProperties,
 ];
 
 export const brigInternal: Endpoint[] = [

@@ -140,3 +140,14 @@ export const prekeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.user, t.client, t.id] })],
 );
+
+export const userProperties = sqliteTable(
+  'user_properties',
+  {
+    user: text('user').notNull(),
+    key: text('key').notNull(),
+    /** The JSON value as the client sent it */
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.user, t.key] })],
+);

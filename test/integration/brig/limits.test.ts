@@ -17,12 +17,13 @@ async function internalUser(b: TestBackend, extra: Record<string, unknown> = {})
   return { id: r.body.id as string, email, team: r.body.team as string | undefined };
 }
 
-describe('limits and switches of authentication', () => {
+describe('limits and switches of brig', () => {
   let b: TestBackend;
   beforeAll(async () => {
     b = await startEditedBackend([
       opt('setLimitFailedLogins', { timeout: 30, retryLimit: 2 }),
       opt('setUserCookieLimit', 2),
+      opt('setPropertyMaxValueLen', 64),
       [B, ['optSettings', 'setPasswordHashingRateLimit', 'ipAddrLimit'], { burst: 1, inverseRate: 600000000 }],
       [B, ['optSettings', 'setPasswordHashingRateLimit', 'ipAddressExceptions'], []],
       [G, ['settings', 'featureFlags', 'sndFactorPasswordChallenge', 'defaults', 'status'], 'enabled'],
@@ -83,6 +84,17 @@ describe('limits and switches of authentication', () => {
     const personal = await internalUser(b);
     expect((await anon.post('/v8/login', { email: personal.email, password })).status).toBe(200);
     expect((await anon.post('/v8/verification-code/send', { action: 'login', email: 'nobody@example.com' })).status).toBe(200);
+  });
+
+  it('refuses property values beyond setPropertyMaxValueLen', async () => {
+    const u = await internalUser(b);
+    const token = (await api(b.publicUrl).post('/v8/login', { email: u.email, password })).body.access_token;
+    const me = api(b.publicUrl, token);
+    expect((await me.put('/v8/properties/fits', 'x'.repeat(62))).status).toBe(200); // 64 bytes with the quotes
+    expect(await me.put('/v8/properties/big', 'x'.repeat(63))).toMatchObject({
+      status: 403,
+      body: wireError(403, 'property-value-too-large'),
+    });
   });
 
   it('refuses suspended accounts', async () => {
