@@ -18,6 +18,10 @@ import {
   setProperty,
 } from './properties/properties.js';
 import { getStatus } from './status.js';
+import { addClient } from './clients/add-client.js';
+import { getClientPrekey, getUserPrekeys, listPrekeys, listPrekeysV3 } from './clients/prekey-routes.js';
+import { deleteClient, getClient, getClientPrekeyIds, listClients, putClient } from './clients/self-clients.js';
+import { getUserClient, getUserClients, listUsersClients } from './clients/user-clients.js';
 import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
 import { checkHandle, checkHandles, checkHandleV6, putHandle } from './users/handles.js';
 import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './users/profiles.js';
@@ -54,6 +58,20 @@ export const brigPublic: Endpoint[] = [
   getSupportedProtocols,
   listUsersV3,
   listUsersV4,
+  // clients and prekeys
+  addClient,
+  listClients,
+  getClient,
+  putClient,
+  deleteClient,
+  getClientPrekeyIds,
+  getUserClients,
+  getUserClient,
+  listUsersClients,
+  getUserPrekeys,
+  getClientPrekey,
+  listPrekeys,
+  listPrekeysV3,
   // properties
   setProperty,
   getProperty,

@@ -83,6 +83,37 @@ export const brigErrors = defineErrors({
   managedByScim: { status: 403, label: 'managed-by-scim', message: 'Updating name/handle is disabled for SCIM-managed users' },
   mlsCannotBeRemoved: { status: 409, label: 'mls-protocol-error', message: 'MLS protocol cannot be removed' },
   invalidUser: { status: 400, label: 'invalid-user', message: 'Invalid user' },
+  // clients and prekeys
+  malformedPrekeys: { status: 400, label: 'bad-request', message: 'Malformed prekeys uploaded' },
+  malformedCapabilities: {
+    status: 400,
+    label: 'bad-request',
+    message: 'The capability consumable-notifications exists from API version 8 on',
+  },
+  legalholdClientManually: {
+    status: 400,
+    label: 'client-error',
+    message: 'LegalHold clients cannot be added manually. LegalHold must be enabled on this user by an admin',
+  },
+  tooManyClients: {
+    status: 403,
+    label: 'too-many-clients',
+    message: 'Too many clients',
+  },
+  clientNotFound: { status: 404, label: 'client-not-found', message: 'Client not found' },
+  capabilitiesCannotBeRemoved: {
+    status: 409,
+    label: 'client-capabilities-cannot-be-removed',
+    message: 'You can only add capabilities to a client, not remove them.',
+  },
+  mlsDuplicatePublicKey: {
+    status: 400,
+    label: 'mls-duplicate-public-key',
+    message: 'MLS public key for the given signature scheme already exists',
+  },
+  prekeyNotFound: { status: 404, label: 'not-found', message: 'prekey not found' },
+  userClientNotFound: { status: 404, label: 'not-found', message: 'client not found' },
+  tooManyClientsRequested: { status: 403, label: 'too-many-clients', message: 'Too many clients requested' },
   // properties
   propertyKeyTooLarge: { status: 403, label: 'property-key-too-large', message: 'The property key is too large.' },
   propertyValueTooLarge: { status: 403, label: 'property-value-too-large', message: 'The property value is too large' },

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { clients } from '../../db/schema.js';
 
@@ -15,5 +15,23 @@ export const clientStore = {
   },
   async list(db: Db, user: string): Promise<ClientRow[]> {
     return db.select().from(clients).where(eq(clients.user, user)).orderBy(clients.createdAt);
+  },
+  async listMany(db: Db, users: readonly string[]): Promise<ClientRow[]> {
+    if (users.length === 0) return [];
+    return db.select().from(clients).where(inArray(clients.user, [...users])).orderBy(clients.createdAt);
+  },
+  /** Statement writing a client; registering the same id again replaces its details, keeping last_active. */
+  upsert(db: Db, row: ClientRow) {
+    const { user: _u, id: _i, lastActive: _l, ...details } = row;
+    return db.insert(clients).values(row).onConflictDoUpdate({ target: [clients.user, clients.id], set: details });
+  },
+  update(db: Db, user: string, id: string, patch: Partial<ClientRow>) {
+    return db
+      .update(clients)
+      .set(patch)
+      .where(and(eq(clients.user, user), eq(clients.id, id)));
+  },
+  delete(db: Db, user: string, id: string) {
+    return db.delete(clients).where(and(eq(clients.user, user), eq(clients.id, id)));
   },
 };

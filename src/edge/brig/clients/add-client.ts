@@ -1,0 +1,99 @@
+import type { BatchItem } from 'drizzle-orm/batch';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { database } from '../../db/client.js';
+import { clientEvents } from '../../events/client-events.js';
+import { publish } from '../../events/publish.js';
+import { enforceVerificationCode } from '../auth/verification-code.js';
+import { checkUserPassword } from '../password/passwords.js';
+import { selfRow } from '../users/self.js';
+import { clientIdFromLastKey } from './client-id.js';
+import { clientJson, clientJsonFor } from './client-json.js';
+import { clientStore, type ClientRow } from './client-store.js';
+import { checkCapabilities, checkPrekeys, newClient } from './new-client.js';
+import { prekeyStore } from './prekey-store.js';
+
+/**
+ * `POST /clients`: registers a device. Its id comes from the last-resort key, so registering the
+ * same key again updates that client. A second client of a type needs the password; permanent
+ * clients are limited to `setUserMaxPermClients`; a new temporary client replaces the old one.
+ */
+export const addClient = endpoint(
+  {
+    name: 'add-client',
+    method: 'post',
+    path: '/clients',
+    request: jsonBody(newClient),
+    errors: [
+      brigErrors.malformedPrekeys,
+      brigErrors.malformedCapabilities,
+      brigErrors.legalholdClientManually,
+      brigErrors.missingAuth,
+      brigErrors.invalidCredentials,
+      brigErrors.tooManyClients,
+      brigErrors.codeAuthenticationRequired,
+      brigErrors.codeAuthenticationFailed,
+    ],
+    responses: { 201: { description: 'Client registered', ...json(clientJson) } },
+  },
+  async (c) => {
+    const body = c.req.valid('json');
+    const version = c.get('apiVersion') ?? 0;
+    checkCapabilities(body.capabilities, version);
+    if (body.type === 'legalhold') throw new ApiError(brigErrors.legalholdClientManually);
+    const config = c.get('config');
+    const db = database(c.env.DB);
+    const user = await selfRow(c);
+    await enforceVerificationCode(db, config, user, 'login', body.verification_code);
+
+    const id = await clientIdFromLastKey(body.lastkey.key);
+    const all = await clientStore.list(db, user.id);
+    const existing = all.find((cl) => cl.id === id);
+    const sameType = all.filter((cl) => cl.id !== id && cl.type === body.type);
+    if (existing === undefined && sameType.length > 0 && user.ssoId === null) {
+      if (body.password === undefined) throw new ApiError(brigErrors.missingAuth);
+      if (!(await checkUserPassword(c.env, db, config, { user: user.id }, user, body.password)))
+        throw new ApiError(brigErrors.invalidCredentials);
+    }
+    const maxPermanent = config.brig.optSettings.setUserMaxPermClients;
+    if (existing === undefined && body.type === 'permanent' && sameType.length >= maxPermanent)
+      throw new ApiError(brigErrors.tooManyClients);
+    checkPrekeys(body.prekeys, body.lastkey);
+    const mlsKeys = { ...(existing?.mlsPublicKeys ?? {}) };
+    for (const [scheme, key] of Object.entries(body.mls_public_keys ?? {})) {
+      if (mlsKeys[scheme] !== undefined) throw new ApiError(brigErrors.mlsDuplicatePublicKey);
+      mlsKeys[scheme] = key;
+    }
+
+    const row: ClientRow = {
+      user: user.id,
+      id,
+      type: body.type,
+      class: body.class ?? null,
+      label: body.label ?? null,
+      model: body.model ?? null,
+      cookie: body.cookie ?? null,
+      capabilities: [...new Set(body.capabilities ?? [])],
+      mlsPublicKeys: mlsKeys,
+      createdAt: Date.now(),
+      lastActive: existing?.lastActive ?? null,
+    };
+    // Only one temporary client: the new one replaces any other.
+    const replaced = body.type === 'temporary' ? sameType : [];
+    const statements: BatchItem<'sqlite'>[] = [
+      clientStore.upsert(db, row),
+      ...prekeyStore.upsert(db, user.id, id, [...body.prekeys, body.lastkey]),
+      ...replaced.flatMap((old) => [clientStore.delete(db, user.id, old.id), prekeyStore.deleteAll(db, user.id, old.id)]),
+    ];
+    await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+
+    const origin = self(c);
+    for (const old of replaced) await publish(c.env, config, [{ user: user.id }], clientEvents.remove(old.id), { origin });
+    await publish(c.env, config, [{ user: user.id }], clientEvents.add(row), { origin });
+    c.header('location', id);
+    return c.json(clientJsonFor({ ...row, lastActive: null }, version), 201);
+  },
+);

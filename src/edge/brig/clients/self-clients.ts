@@ -1,0 +1,137 @@
+import { z } from '@hono/zod-openapi';
+import type { BatchItem } from 'drizzle-orm/batch';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { database } from '../../db/client.js';
+import { clientEvents } from '../../events/client-events.js';
+import { publish } from '../../events/publish.js';
+import { checkUserPassword } from '../password/passwords.js';
+import { selfRow } from '../users/self.js';
+import { CLIENT_ID_PATTERN } from './client-id.js';
+import { clientJson, clientJsonFor } from './client-json.js';
+import { clientStore } from './client-store.js';
+import { checkCapabilities, checkPrekeys, updateClient } from './new-client.js';
+import { prekeyStore } from './prekey-store.js';
+
+const clientParam = { params: z.object({ client: z.string().regex(CLIENT_ID_PATTERN) }) };
+
+export const listClients = endpoint(
+  {
+    name: 'list-clients',
+    method: 'get',
+    path: '/clients',
+    responses: { 200: { description: 'The caller’s clients', ...json(z.array(clientJson)) } },
+  },
+  async (c) => {
+    const rows = await clientStore.list(database(c.env.DB), self(c).user);
+    return c.json(rows.map((r) => clientJsonFor(r, c.get('apiVersion') ?? 0)), 200);
+  },
+);
+
+export const getClient = endpoint(
+  {
+    name: 'get-client',
+    method: 'get',
+    path: '/clients/{client}',
+    request: clientParam,
+    responses: {
+      200: { description: 'The client', ...json(clientJson) },
+      404: { description: 'No such client (empty body)' },
+    },
+  },
+  async (c) => {
+    const row = await clientStore.get(database(c.env.DB), self(c).user, c.req.valid('param').client);
+    if (row === undefined) return c.body(null, 404);
+    return c.json(clientJsonFor(row, c.get('apiVersion') ?? 0), 200);
+  },
+);
+
+export const getClientPrekeyIds = endpoint(
+  {
+    name: 'get-client-prekeys',
+    method: 'get',
+    path: '/clients/{client}/prekeys',
+    request: clientParam,
+    responses: { 200: { description: 'Ids of the prekeys not yet claimed', ...json(z.array(z.int())) } },
+  },
+  async (c) => c.json(await prekeyStore.ids(database(c.env.DB), self(c).user, c.req.valid('param').client), 200),
+);
+
+export const putClient = endpoint(
+  {
+    name: 'update-client',
+    method: 'put',
+    path: '/clients/{client}',
+    request: { ...clientParam, ...jsonBody(updateClient) },
+    errors: [
+      brigErrors.clientNotFound,
+      brigErrors.malformedPrekeys,
+      brigErrors.malformedCapabilities,
+      brigErrors.capabilitiesCannotBeRemoved,
+      brigErrors.mlsDuplicatePublicKey,
+    ],
+    responses: { 200: { description: 'Client updated' } },
+  },
+  async (c) => {
+    const body = c.req.valid('json');
+    const { client } = c.req.valid('param');
+    checkCapabilities(body.capabilities, c.get('apiVersion'));
+    const db = database(c.env.DB);
+    const me = self(c).user;
+    const row = await clientStore.get(db, me, client);
+    if (row === undefined) throw new ApiError(brigErrors.clientNotFound);
+    const wanted: readonly string[] | undefined = body.capabilities;
+    if (wanted !== undefined && !row.capabilities.every((cap) => wanted.includes(cap)))
+      throw new ApiError(brigErrors.capabilitiesCannotBeRemoved);
+    checkPrekeys(body.prekeys ?? [], body.lastkey);
+    const mlsKeys = { ...row.mlsPublicKeys };
+    for (const [scheme, key] of Object.entries(body.mls_public_keys ?? {})) {
+      if (mlsKeys[scheme] !== undefined) throw new ApiError(brigErrors.mlsDuplicatePublicKey);
+      mlsKeys[scheme] = key;
+    }
+    const patch = {
+      ...(body.label === undefined ? {} : { label: body.label }),
+      ...(body.capabilities === undefined ? {} : { capabilities: [...new Set(body.capabilities)] }),
+      mlsPublicKeys: mlsKeys,
+    };
+    const keys = [...(body.prekeys ?? []), ...(body.lastkey === undefined ? [] : [body.lastkey])];
+    await db.batch([clientStore.update(db, me, client, patch), ...prekeyStore.upsert(db, me, client, keys)]);
+    return c.body(null, 200);
+  },
+);
+
+export const deleteClient = endpoint(
+  {
+    name: 'delete-client',
+    method: 'delete',
+    path: '/clients/{client}',
+    request: {
+      ...clientParam,
+      body: { required: false, ...json(z.object({ password: z.string().min(6).max(1024).nullable().optional() }).openapi('DeleteClient')) },
+    },
+    errors: [brigErrors.clientNotFound, brigErrors.legalholdClientManually, brigErrors.missingAuth, brigErrors.invalidCredentials],
+    responses: { 200: { description: 'Client deleted' } },
+  },
+  async (c) => {
+    const { client } = c.req.valid('param');
+    const password = (c.req.valid('json') as { password?: string | null } | undefined)?.password ?? undefined;
+    const config = c.get('config');
+    const db = database(c.env.DB);
+    const user = await selfRow(c);
+    const row = await clientStore.get(db, user.id, client);
+    if (row === undefined) throw new ApiError(brigErrors.clientNotFound);
+    if (row.type === 'legalhold') throw new ApiError(brigErrors.legalholdClientManually);
+    if (row.type !== 'temporary' && user.password !== null && user.ssoId === null) {
+      if (password === undefined) throw new ApiError(brigErrors.missingAuth);
+      if (!(await checkUserPassword(c.env, db, config, { user: user.id }, user, password)))
+        throw new ApiError(brigErrors.invalidCredentials);
+    }
+    const statements: BatchItem<'sqlite'>[] = [clientStore.delete(db, user.id, client), prekeyStore.deleteAll(db, user.id, client)];
+    await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    await publish(c.env, config, [{ user: user.id }], clientEvents.remove(client), { origin: self(c) });
+    return c.body(null, 200);
+  },
+);

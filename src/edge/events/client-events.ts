@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { clientJsonFor } from '../brig/clients/client-json.js';
+import type { ClientRow } from '../brig/clients/client-store.js';
+import { registerEvent } from './registry.js';
+
+const schemas = {
+  'user.client-add': z.object({ type: z.literal('user.client-add'), client: z.record(z.string(), z.unknown()) }),
+  'user.client-remove': z.object({ type: z.literal('user.client-remove'), client: z.object({ id: z.string() }) }),
+} as const;
+for (const [type, schema] of Object.entries(schemas)) registerEvent(type, schema);
+
+/** Client events; event payloads are not versioned, so the client keeps its v6 shape. */
+export const clientEvents = {
+  add: (client: ClientRow) => ({ type: 'user.client-add' as const, client: clientJsonFor(client, 6) }),
+  remove: (id: string) => ({ type: 'user.client-remove' as const, client: { id } }),
+};
