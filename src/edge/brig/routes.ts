@@ -18,6 +18,7 @@ import {
   setProperty,
 } from './properties/properties.js';
 import { getStatus } from './status.js';
+import { createConnection, getConnection, listConnections, updateConnection } from './connections/connections.js';
 import { addClient } from './clients/add-client.js';
 import { getClientPrekey, getUserPrekeys, listPrekeys, listPrekeysV3 } from './clients/prekey-routes.js';
 import { deleteClient, getClient, getClientPrekeyIds, listClients, putClient } from './clients/self-clients.js';
@@ -72,6 +73,11 @@ export const brigPublic: Endpoint[] = [
   getClientPrekey,
   listPrekeys,
   listPrekeysV3,
+  // connections
+  createConnection,
+  updateConnection,
+  getConnection,
+  listConnections,
   // properties
   setProperty,
   getProperty,

@@ -151,3 +151,20 @@ export const userProperties = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.user, t.key] })],
 );
+
+export type Relation = 'accepted' | 'blocked' | 'pending' | 'ignored' | 'sent' | 'cancelled' | 'missing-legalhold-consent';
+
+export const connections = sqliteTable(
+  'connections',
+  {
+    fromUser: text('from_user').notNull(),
+    toDomain: text('to_domain').notNull(),
+    toUser: text('to_user').notNull(),
+    status: text('status').$type<Relation>().notNull(),
+    convDomain: text('conv_domain'),
+    convId: text('conv_id'),
+    /** ms since the epoch */
+    lastUpdate: integer('last_update').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fromUser, t.toDomain, t.toUser] })],
+);

@@ -114,6 +114,16 @@ export const brigErrors = defineErrors({
   prekeyNotFound: { status: 404, label: 'not-found', message: 'prekey not found' },
   userClientNotFound: { status: 404, label: 'not-found', message: 'client not found' },
   tooManyClientsRequested: { status: 403, label: 'too-many-clients', message: 'Too many clients requested' },
+  // connections
+  connectionLimit: { status: 403, label: 'connection-limit', message: 'Too many sent/accepted connections' },
+  badConnUpdate: { status: 403, label: 'bad-conn-update', message: 'Invalid status transition' },
+  notConnected: { status: 403, label: 'not-connected', message: 'Users are not connected' },
+  sameBindingTeamUsers: {
+    status: 403,
+    label: 'same-binding-team-users',
+    message: 'Operation not allowed to binding team users.',
+  },
+  invalidPagingState: { status: 400, label: 'bad-request', message: 'Invalid paging state' },
   // properties
   propertyKeyTooLarge: { status: 403, label: 'property-key-too-large', message: 'The property key is too large.' },
   propertyValueTooLarge: { status: 403, label: 'property-value-too-large', message: 'The property value is too large' },

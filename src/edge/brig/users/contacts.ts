@@ -1,11 +1,7 @@
 import type { Db } from '../../db/client.js';
+import { connectionStore } from '../connections/connection-store.js';
 
-/**
- * The users who see this user's profile changes: accepted connections and team mates. Filled in
- * by the connections module; until a user has any, the list is empty.
- */
+/** The users who see this user's profile changes: their accepted connections. */
 export async function contactsOf(db: Db, user: string): Promise<string[]> {
-  void db;
-  void user;
-  return [];
+  return (await connectionStore.withStatus(db, user, ['accepted'])).map((r) => r.toUser);
 }

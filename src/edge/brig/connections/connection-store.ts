@@ -1,0 +1,56 @@
+import { and, asc, count, eq, gt, inArray, or } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { connections, type Relation } from '../../db/schema.js';
+
+export type ConnectionRow = typeof connections.$inferSelect;
+
+const key = (from: string, domain: string, to: string) =>
+  and(eq(connections.fromUser, from), eq(connections.toDomain, domain), eq(connections.toUser, to));
+
+/** Connections in D1 (table connections), one row per direction. */
+export const connectionStore = {
+  async get(db: Db, from: string, domain: string, to: string): Promise<ConnectionRow | undefined> {
+    const [row] = await db.select().from(connections).where(key(from, domain, to));
+    return row;
+  },
+  /** Statement writing one direction's status. */
+  put(db: Db, row: ConnectionRow) {
+    return db
+      .insert(connections)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [connections.fromUser, connections.toDomain, connections.toUser],
+        set: { status: row.status, lastUpdate: row.lastUpdate },
+      });
+  },
+  /** Connections counting against `setUserMaxConnections`: accepted and sent. */
+  async countActive(db: Db, user: string): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(connections)
+      .where(and(eq(connections.fromUser, user), inArray(connections.status, ['accepted', 'sent'])));
+    return row?.n ?? 0;
+  },
+  async withStatus(db: Db, user: string, statuses: Relation[]): Promise<ConnectionRow[]> {
+    return db
+      .select()
+      .from(connections)
+      .where(and(eq(connections.fromUser, user), inArray(connections.status, statuses)));
+  },
+  /** A page of the user's connections ordered by (domain, user), after the given position. */
+  async page(db: Db, user: string, size: number, after?: { domain: string; user: string }): Promise<ConnectionRow[]> {
+    const position =
+      after === undefined
+        ? undefined
+        : or(
+            gt(connections.toDomain, after.domain),
+            and(eq(connections.toDomain, after.domain), gt(connections.toUser, after.user)),
+          );
+    return db
+      .select()
+      .from(connections)
+      .where(position === undefined ? eq(connections.fromUser, user) : and(eq(connections.fromUser, user), position))
+      .orderBy(asc(connections.toDomain), asc(connections.toUser))
+      .limit(size);
+  },
+};

@@ -1,0 +1,205 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { federationErrors } from '../../api/errors/federation.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { database } from '../../db/client.js';
+import type { Relation } from '../../db/schema.js';
+import { connectionEvent } from '../../events/connection-events.js';
+import { publish } from '../../events/publish.js';
+import { localDomainOf, requireLocalDomain, userParams } from '../clients/user-clients.js';
+import { selfRow } from '../users/self.js';
+import type { UserRow } from '../users/user-json.js';
+import { userStore } from '../users/user-store.js';
+import { connectionJson, relation, userConnection } from './connection-json.js';
+import { connectionStore, type ConnectionRow } from './connection-store.js';
+import { onConnect, onUpdate, type Outcome, type Refusal } from './rules.js';
+
+const refusals: Record<Refusal, ApiError> = {
+  'bad-conn-update': new ApiError(brigErrors.badConnUpdate),
+  'not-connected': new ApiError(brigErrors.notConnected),
+};
+
+/** The other user must be a different, activated local user outside the caller's team. */
+async function counterpart(c: Context<AppEnv>, me: UserRow, domain: string, uid: string): Promise<UserRow> {
+  requireLocalDomain(c, domain);
+  if (uid === me.id) throw new ApiError(brigErrors.invalidUser);
+  if (!me.activated) throw new ApiError(brigErrors.noIdentity);
+  const other = await userStore.byId(database(c.env.DB), uid);
+  if (other === undefined || !other.activated || other.status === 'deleted') throw new ApiError(brigErrors.invalidUser);
+  if (me.team !== null && me.team === other.team) throw new ApiError(brigErrors.sameBindingTeamUsers);
+  return other;
+}
+
+/**
+ * Writes an outcome of the connection rules: both rows in one batch, then `user.connection` to
+ * the caller and, when the other user is asked or accepted (or the request is cancelled), to them.
+ */
+async function apply(c: Context<AppEnv>, me: UserRow, other: UserRow, rows: { self?: ConnectionRow; other?: ConnectionRow }, out: Outcome) {
+  const db = database(c.env.DB);
+  const config = c.get('config');
+  if (out.checkLimit && (await connectionStore.countActive(db, me.id)) >= config.brig.optSettings.setUserMaxConnections)
+    throw new ApiError(brigErrors.connectionLimit);
+  const domain = localDomainOf(c);
+  const now = Date.now();
+  const row = (from: UserRow, to: UserRow, status: Relation, prev?: ConnectionRow): ConnectionRow => ({
+    fromUser: from.id,
+    toDomain: domain,
+    toUser: to.id,
+    status,
+    convDomain: prev?.convDomain ?? null,
+    convId: prev?.convId ?? null,
+    lastUpdate: now,
+  });
+  const mine = out.self === undefined ? rows.self : row(me, other, out.self, rows.self);
+  const theirs = out.other === undefined ? undefined : row(other, me, out.other, rows.other);
+  const writes = [mine !== rows.self ? mine : undefined, theirs].filter((r): r is ConnectionRow => r !== undefined);
+  if (writes.length > 0) {
+    const [first, ...rest] = writes.map((r) => connectionStore.put(db, r));
+    await db.batch([first!, ...rest]);
+  }
+  if (mine !== undefined && mine !== rows.self)
+    await publish(c.env, config, [{ user: me.id }], connectionEvent(mine), { origin: self(c) });
+  if (theirs !== undefined && theirs.status !== rows.other?.status) {
+    const named = theirs.status === 'pending' || theirs.status === 'accepted';
+    await publish(c.env, config, [{ user: other.id }], connectionEvent(theirs, named ? me.name : undefined));
+  }
+  return mine!;
+}
+
+async function bothRows(c: Context<AppEnv>, me: string, other: string) {
+  const db = database(c.env.DB);
+  const domain = localDomainOf(c);
+  return {
+    self: await connectionStore.get(db, me, domain, other),
+    other: await connectionStore.get(db, other, domain, me),
+  };
+}
+
+const connectionErrors: ErrorSpec[] = [
+  brigErrors.invalidUser,
+  brigErrors.noIdentity,
+  brigErrors.connectionLimit,
+  brigErrors.badConnUpdate,
+  brigErrors.sameBindingTeamUsers,
+  federationErrors.federationNotEnabled,
+];
+
+export const createConnection = endpoint(
+  {
+    name: 'create-connection',
+    method: 'post',
+    path: '/connections/{domain}/{uid}',
+    request: { params: userParams },
+    errors: connectionErrors,
+    responses: {
+      200: { description: 'The connection existed (and may have been accepted)', ...json(userConnection) },
+      201: { description: 'Connection requested', ...json(userConnection) },
+    },
+  },
+  async (c) => {
+    const { domain, uid } = c.req.valid('param');
+    const me = await selfRow(c);
+    const other = await counterpart(c, me, domain, uid);
+    const rows = await bothRows(c, me.id, other.id);
+    const out = onConnect({ self: rows.self?.status, other: rows.other?.status });
+    if (typeof out === 'string') throw refusals[out];
+    const result = connectionJson(await apply(c, me, other, rows, out));
+    return out.status === 201 ? c.json(result, 201) : c.json(result, 200);
+  },
+);
+
+export const updateConnection = endpoint(
+  {
+    name: 'update-connection',
+    method: 'put',
+    path: '/connections/{domain}/{uid}',
+    request: { params: userParams, ...jsonBody(z.object({ status: relation }).openapi('ConnectionUpdate')) },
+    errors: [brigErrors.notConnected, ...connectionErrors],
+    responses: {
+      200: { description: 'Connection updated', ...json(userConnection) },
+      204: { description: 'No change' },
+    },
+  },
+  async (c) => {
+    const { domain, uid } = c.req.valid('param');
+    requireLocalDomain(c, domain);
+    const me = await selfRow(c);
+    const rows = await bothRows(c, me.id, uid);
+    const out = onUpdate({ self: rows.self?.status, other: rows.other?.status }, c.req.valid('json').status);
+    if (typeof out === 'string') throw refusals[out];
+    if (out.status === 204) return c.body(null, 204);
+    const other = await userStore.byId(database(c.env.DB), uid);
+    if (other === undefined) throw new ApiError(brigErrors.notConnected);
+    return c.json(connectionJson(await apply(c, me, other, rows, out)), 200);
+  },
+);
+
+export const getConnection = endpoint(
+  {
+    name: 'get-connection',
+    method: 'get',
+    path: '/connections/{domain}/{uid}',
+    request: { params: userParams },
+    responses: {
+      200: { description: 'The connection', ...json(userConnection) },
+      404: { description: 'No connection (empty body)' },
+    },
+  },
+  async (c) => {
+    const { domain, uid } = c.req.valid('param');
+    const row = await connectionStore.get(database(c.env.DB), self(c).user, domain, uid);
+    return row === undefined ? c.body(null, 404) : c.json(connectionJson(row), 200);
+  },
+);
+
+const pagingState = (r: ConnectionRow) => btoa(JSON.stringify([r.toDomain, r.toUser])).replace(/=+$/, '');
+
+function afterOf(state: string | undefined): { domain: string; user: string } | undefined {
+  if (state === undefined) return undefined;
+  try {
+    const [domain, user] = JSON.parse(atob(state)) as [unknown, unknown];
+    if (typeof domain === 'string' && typeof user === 'string') return { domain, user };
+  } catch {
+    // refused below
+  }
+  throw new ApiError(brigErrors.invalidPagingState);
+}
+
+export const listConnections = endpoint(
+  {
+    name: 'list-connections',
+    method: 'post',
+    path: '/list-connections',
+    request: jsonBody(
+      z.object({ size: z.int().min(1).max(500).default(100), paging_state: z.string().optional() }).openapi('GetPaginated_Connections'),
+    ),
+    errors: [brigErrors.invalidPagingState],
+    responses: {
+      200: {
+        description: 'A page of connections',
+        ...json(
+          z.object({ connections: z.array(userConnection), has_more: z.boolean(), paging_state: z.string() }).openapi('Connections_Page'),
+        ),
+      },
+    },
+  },
+  async (c) => {
+    const { size, paging_state } = c.req.valid('json');
+    const rows = await connectionStore.page(database(c.env.DB), self(c).user, size + 1, afterOf(paging_state));
+    const page = rows.slice(0, size);
+    const last = page.at(-1);
+    return c.json(
+      {
+        connections: page.map(connectionJson),
+        has_more: rows.length > size,
+        paging_state: last === undefined ? (paging_state ?? '') : pagingState(last),
+      },
+      200,
+    );
+  },
+);

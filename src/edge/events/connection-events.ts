@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { connectionJson } from '../brig/connections/connection-json.js';
+import type { ConnectionRow } from '../brig/connections/connection-store.js';
+import { registerEvent } from './registry.js';
+
+registerEvent(
+  'user.connection',
+  z.object({
+    type: z.literal('user.connection'),
+    connection: z.record(z.string(), z.unknown()),
+    user: z.object({ name: z.string() }).optional(),
+  }),
+);
+
+/** `user.connection`, sent to the row's owner; `name` is the other user's, when they acted. */
+export const connectionEvent = (row: ConnectionRow, name?: string) => ({
+  type: 'user.connection' as const,
+  connection: connectionJson(row),
+  ...(name === undefined ? {} : { user: { name } }),
+});
