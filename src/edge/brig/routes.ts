@@ -2,6 +2,8 @@ import type { Endpoint } from '../api/endpoint.js';
 import { getActivate, getActivationCode, postActivate, sendActivation } from './accounts/activate.js';
 import { createUserNoVerify, putUserStatus } from './accounts/internal-users.js';
 import { register } from './accounts/register.js';
+import { deleteSelf, verifyDelete } from './accounts/delete-self.js';
+import { completePasswordReset, getPasswordResetCode, startPasswordReset } from './accounts/password-reset.js';
 import { getApiVersion } from './api-version.js';
 import { logout, postAccess } from './auth/access.js';
 import { listCookies, removeCookies } from './auth/cookies.js';
@@ -37,6 +39,10 @@ export const brigPublic: Endpoint[] = [
   postActivate,
   getActivate,
   sendActivation,
+  startPasswordReset,
+  completePasswordReset,
+  deleteSelf,
+  verifyDelete,
   // authentication
   login,
   postAccess,
@@ -96,4 +102,5 @@ export const brigInternal: Endpoint[] = [
   getVerificationCode,
   createUserNoVerify,
   putUserStatus,
+  getPasswordResetCode,
 ];

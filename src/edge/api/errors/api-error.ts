@@ -16,16 +16,19 @@ export interface ErrorBody {
 export class ApiError extends Error {
   readonly spec: ErrorSpec;
   readonly headers: Record<string, string>;
+  /** Keys some errors carry beside code, label and message (e.g. `expires_in` of pending-delete). */
+  readonly extra: Record<string, unknown>;
 
-  constructor(spec: ErrorSpec, message?: string, headers: Record<string, string> = {}) {
+  constructor(spec: ErrorSpec, message?: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
     super(message ?? spec.message);
     this.name = 'ApiError';
     this.spec = spec;
     this.headers = headers;
+    this.extra = extra;
   }
 
-  body(): ErrorBody {
-    return { code: this.spec.status, label: this.spec.label, message: this.message };
+  body(): ErrorBody & Record<string, unknown> {
+    return { code: this.spec.status, label: this.spec.label, message: this.message, ...this.extra };
   }
 }
 

@@ -70,6 +70,11 @@ export const brigErrors = defineErrors({
   invalidPasswordResetCode: { status: 400, label: 'invalid-code', message: 'Invalid password reset code.' },
   invalidPasswordResetKey: { status: 400, label: 'invalid-key', message: 'Invalid email or mobile number for password reset.' },
   invalidDeletionCode: { status: 403, label: 'invalid-code', message: 'Invalid verification code' },
+  pendingDelete: {
+    status: 403,
+    label: 'pending-delete',
+    message: 'A verification code for account deletion is still pending.',
+  },
   noSelfDeleteForTeamOwner: {
     status: 403,
     label: 'no-self-delete-for-team-owner',

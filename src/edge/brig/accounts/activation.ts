@@ -1,8 +1,8 @@
 import type { Config } from '../../../shared/config/index.js';
-import { toBase64 } from '../../../shared/base64.js';
 import type { Db } from '../../db/client.js';
 import type { Env } from '../../env.js';
 import { codeStore, type StoredCode } from '../codes/code-store.js';
+import { base64url, sha256 } from '../codes/keys.js';
 import { sendMail } from '../email/mailer.js';
 import { emailKeyOf } from '../users/user-store.js';
 
@@ -10,8 +10,7 @@ export const ACTIVATION_RETRIES = 3;
 
 /** The activation key of an address: base64url(SHA-256(lower-cased address)), as `/activate` takes it. */
 export async function activationKeyOf(email: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(emailKeyOf(email))));
-  return toBase64(digest, { pad: false }).replace(/\+/g, '-').replace(/\//g, '_');
+  return base64url(await sha256(emailKeyOf(email)));
 }
 
 /**

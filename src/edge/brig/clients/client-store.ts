@@ -31,6 +31,9 @@ export const clientStore = {
       .set(patch)
       .where(and(eq(clients.user, user), eq(clients.id, id)));
   },
+  deleteAllOf(db: Db, user: string) {
+    return db.delete(clients).where(eq(clients.user, user));
+  },
   delete(db: Db, user: string, id: string) {
     return db.delete(clients).where(and(eq(clients.user, user), eq(clients.id, id)));
   },

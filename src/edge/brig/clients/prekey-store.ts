@@ -17,6 +17,9 @@ export const prekeyStore = {
   deleteAll(db: Db, user: string, client: string) {
     return db.delete(prekeys).where(and(eq(prekeys.user, user), eq(prekeys.client, client)));
   },
+  deleteAllOf(db: Db, user: string) {
+    return db.delete(prekeys).where(eq(prekeys.user, user));
+  },
   async ids(db: Db, user: string, client: string): Promise<number[]> {
     const rows = await db
       .select({ id: prekeys.id })

@@ -36,18 +36,18 @@ export const codeStore = {
     return row !== undefined && row.expiresAt > Date.now() ? row : undefined;
   },
 
-  /** Stores a fresh code, replacing any previous one for the key. */
+  /** Stores a fresh code (6 digits unless given), replacing any previous one for the key. */
   async issue(
     db: Db,
     scope: CodeScope,
     key: string,
-    o: { user?: string; email?: string; ttlSeconds: number },
+    o: { user?: string; email?: string; ttlSeconds: number; code?: string },
   ): Promise<StoredCode> {
     const now = Date.now();
     const row = {
       scope,
       key,
-      code: sixDigitCode(),
+      code: o.code ?? sixDigitCode(),
       user: o.user ?? null,
       email: o.email ?? null,
       retries: 0,

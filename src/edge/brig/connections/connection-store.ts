@@ -23,6 +23,10 @@ export const connectionStore = {
         set: { status: row.status, lastUpdate: row.lastUpdate },
       });
   },
+  /** Statement removing every connection of a user, in both directions. */
+  deleteAllOf(db: Db, user: string) {
+    return db.delete(connections).where(or(eq(connections.fromUser, user), eq(connections.toUser, user)));
+  },
   /** Connections counting against `setUserMaxConnections`: accepted and sent. */
   async countActive(db: Db, user: string): Promise<number> {
     const [row] = await db

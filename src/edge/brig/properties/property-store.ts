@@ -35,6 +35,9 @@ export const propertyStore = {
     await db.delete(userProperties).where(and(eq(userProperties.user, user), eq(userProperties.key, key)));
   },
   async clear(db: Db, user: string): Promise<void> {
-    await db.delete(userProperties).where(eq(userProperties.user, user));
+    await this.clearStatement(db, user);
+  },
+  clearStatement(db: Db, user: string) {
+    return db.delete(userProperties).where(eq(userProperties.user, user));
   },
 };

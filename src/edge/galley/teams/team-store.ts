@@ -14,6 +14,10 @@ export const teamStore = {
       db.insert(teamMembers).values({ team: t.id, user: t.creator, role: 'owner', invitedBy: null, invitedAt: null }),
     ] as const;
   },
+  /** Statement removing a user from every team (account deletion). */
+  removeMember(db: Db, user: string) {
+    return db.delete(teamMembers).where(eq(teamMembers.user, user));
+  },
   async byId(db: Db, id: string): Promise<TeamRow | undefined> {
     const [row] = await db.select().from(teams).where(eq(teams.id, id));
     return row;

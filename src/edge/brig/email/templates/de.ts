@@ -26,7 +26,7 @@ export const de: TemplateSet = (m) => {
     case 'deletion':
       return {
         subject: 'Konto löschen',
-        lines: [`Hallo ${m.name},`, `dein Code zum Löschen des Kontos lautet ${m.code}.`, 'Falls du ihn nicht angefordert hast, ändere dein Passwort.'],
+        lines: [`Hallo ${m.name},`, `bestätige das Löschen deines Kontos mit Schlüssel ${m.key} und Code ${m.code}.`, 'Falls du es nicht angefordert hast, ändere dein Passwort.'],
       };
   }
 };

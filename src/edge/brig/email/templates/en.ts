@@ -23,7 +23,7 @@ export const en: TemplateSet = (m) => {
     case 'deletion':
       return {
         subject: 'Delete your account',
-        lines: [`Hello ${m.name},`, `Your account deletion code is ${m.code}.`, 'If you did not ask for it, change your password.'],
+        lines: [`Hello ${m.name},`, `To delete your account, confirm with key ${m.key} and code ${m.code}.`, 'If you did not ask for it, change your password.'],
       };
   }
 };

@@ -1,0 +1,53 @@
+import type { Config } from '../../../shared/config/index.js';
+import type { AccessClaims } from '../../auth/tokens.js';
+import type { Db } from '../../db/client.js';
+import type { Env } from '../../env.js';
+import { connectionEvent } from '../../events/connection-events.js';
+import { publish } from '../../events/publish.js';
+import { userEvents } from '../../events/user-events.js';
+import { teamStore } from '../../galley/teams/team-store.js';
+import { cookieStore } from '../auth/cookie-store.js';
+import { clientStore } from '../clients/client-store.js';
+import { prekeyStore } from '../clients/prekey-store.js';
+import { connectionStore } from '../connections/connection-store.js';
+import { propertyStore } from '../properties/property-store.js';
+import type { UserRow } from '../users/user-json.js';
+import { userStore } from '../users/user-store.js';
+
+/**
+ * Deletes an account for good, in one batch: the profile becomes a tombstone (status deleted,
+ * placeholder name, email and handle freed), and its clients, prekeys, cookies, properties,
+ * connections and team membership go. Then `user.delete` reaches the user and their contacts,
+ * and users the account had asked to connect see the request cancelled.
+ */
+export async function deleteAccount(env: Env, db: Db, config: Config, user: UserRow, origin?: AccessClaims): Promise<void> {
+  const rows = await connectionStore.withStatus(db, user.id, ['accepted', 'sent']);
+  await db.batch([
+    userStore.update(db, user.id, {
+      status: 'deleted',
+      name: 'default',
+      accentId: 0,
+      assets: [],
+      handle: null,
+      email: null,
+      emailKey: null,
+      emailUnvalidated: null,
+      password: null,
+      ssoId: null,
+    }),
+    clientStore.deleteAllOf(db, user.id),
+    prekeyStore.deleteAllOf(db, user.id),
+    cookieStore.revokeStatement(db, user.id),
+    propertyStore.clearStatement(db, user.id),
+    connectionStore.deleteAllOf(db, user.id),
+    teamStore.removeMember(db, user.id),
+  ]);
+  const domain = config.brig.optSettings.setFederationDomain;
+  const contacts = rows.filter((r) => r.status === 'accepted').map((r) => ({ user: r.toUser }));
+  await publish(env, config, [{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });
+  const now = Date.now();
+  for (const asked of rows.filter((r) => r.status === 'sent')) {
+    const cancelled = { ...asked, fromUser: asked.toUser, toUser: user.id, toDomain: domain, status: 'cancelled' as const, lastUpdate: now };
+    await publish(env, config, [{ user: asked.toUser }], connectionEvent(cancelled), { transient: true });
+  }
+}

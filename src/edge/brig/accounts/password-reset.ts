@@ -1,0 +1,121 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { commonErrors } from '../../api/errors/common.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { database, type Db } from '../../db/client.js';
+import { cookieStore } from '../auth/cookie-store.js';
+import { codeStore } from '../codes/code-store.js';
+import { base64url, randomToken, sha256 } from '../codes/keys.js';
+import { sendMail } from '../email/mailer.js';
+import { verifyPassword } from '../password/hash.js';
+import { newPasswordHash } from '../password/passwords.js';
+import { clientIp } from '../password/rate-limit.js';
+import type { UserRow } from '../users/user-json.js';
+import { userStore } from '../users/user-store.js';
+
+const RESET_TTL_SECONDS = 3600;
+const RESET_RETRIES = 3;
+
+export const passwordResetKeyOf = async (user: string) => base64url(await sha256(user));
+
+async function activeUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  const user = await userStore.byEmail(db, email);
+  return user?.activated && user.status === 'active' ? user : undefined;
+}
+
+/** `POST /password-reset`: mails a reset code. Always 201, so nobody learns which addresses exist. */
+export const startPasswordReset = endpoint(
+  {
+    name: 'post-password-reset',
+    method: 'post',
+    path: '/password-reset',
+    auth: 'none',
+    request: jsonBody(z.object({ email: z.string().optional(), phone: z.unknown().optional() }).openapi('NewPasswordReset')),
+    errors: [brigErrors.invalidPhone],
+    responses: { 201: { description: 'Password reset code created and sent by email' } },
+  },
+  async (c) => {
+    const body = c.req.valid('json');
+    if (body.phone !== undefined) throw new ApiError(brigErrors.invalidPhone);
+    if (body.email === undefined) throw new ApiError(commonErrors.badRequest, 'email is required');
+    const db = database(c.env.DB);
+    const user = await activeUserByEmail(db, body.email);
+    if (user === undefined) return c.body(null, 201);
+    const key = await passwordResetKeyOf(user.id);
+    const stored =
+      (await codeStore.live(db, 'password-reset', key)) ??
+      (await codeStore.issue(db, 'password-reset', key, { user: user.id, ttlSeconds: RESET_TTL_SECONDS, code: randomToken(24) }));
+    await sendMail(c.env, c.get('config'), { email: user.email!, locale: user.locale }, { kind: 'password-reset', code: stored.code });
+    return c.body(null, 201);
+  },
+);
+
+export const completePasswordReset = endpoint(
+  {
+    name: 'post-password-reset-complete',
+    method: 'post',
+    path: '/password-reset/complete',
+    auth: 'none',
+    request: jsonBody(
+      z
+        .object({
+          key: z.string().optional(),
+          email: z.string().optional(),
+          phone: z.unknown().optional(),
+          code: z.string().min(1),
+          password: z.string().min(8).max(1024),
+        })
+        .openapi('CompletePasswordReset'),
+    ),
+    errors: [brigErrors.invalidPasswordResetCode, brigErrors.invalidPasswordResetKey, brigErrors.passwordMustDiffer],
+    responses: { 200: { description: 'Password changed; every cookie is revoked' } },
+  },
+  async (c) => {
+    const body = c.req.valid('json');
+    if (body.phone !== undefined) throw new ApiError(brigErrors.invalidPhone);
+    const config = c.get('config');
+    const db = database(c.env.DB);
+    let key = body.key;
+    if (key === undefined) {
+      if (body.email === undefined) throw new ApiError(commonErrors.badRequest, 'key or email is required');
+      const user = await activeUserByEmail(db, body.email);
+      if (user === undefined) throw new ApiError(brigErrors.invalidPasswordResetKey);
+      key = await passwordResetKeyOf(user.id);
+    }
+    const check = await codeStore.check(db, 'password-reset', key, body.code, RESET_RETRIES);
+    if (!check.ok || check.stored.user === null) throw new ApiError(brigErrors.invalidPasswordResetCode);
+    const user = await userStore.byId(db, check.stored.user);
+    if (user === undefined || user.status !== 'active') throw new ApiError(brigErrors.invalidPasswordResetCode);
+    const options = config.brig.optSettings.setPasswordHashingOptions;
+    if (user.password !== null && (await verifyPassword(body.password, user.password, options)).ok)
+      throw new ApiError(brigErrors.passwordMustDiffer);
+    const hash = await newPasswordHash(c.env, config, { ip: clientIp(c.req.raw) }, body.password);
+    await db.batch([
+      userStore.update(db, user.id, { password: hash }),
+      codeStore.consume(db, 'password-reset', key),
+      cookieStore.revokeStatement(db, user.id),
+    ]);
+    return c.body(null, 200);
+  },
+);
+
+export const getPasswordResetCode = endpoint(
+  {
+    name: 'get-password-reset-code',
+    method: 'get',
+    path: '/i/users/password-reset-code',
+    request: { query: z.object({ email: z.string() }) },
+    errors: [brigErrors.invalidPasswordResetKey],
+    responses: { 200: { description: 'The pending reset', ...json(z.object({ key: z.string(), code: z.string() })) } },
+  },
+  async (c) => {
+    const db = database(c.env.DB);
+    const user = await activeUserByEmail(db, c.req.valid('query').email);
+    const key = user === undefined ? undefined : await passwordResetKeyOf(user.id);
+    const stored = key === undefined ? undefined : await codeStore.live(db, 'password-reset', key);
+    if (key === undefined || stored === undefined) throw new ApiError(brigErrors.invalidPasswordResetKey);
+    return c.json({ key, code: stored.code }, 200);
+  },
+);

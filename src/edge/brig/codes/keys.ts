@@ -1,0 +1,10 @@
+import { toBase64 } from '../../../shared/base64.js';
+
+export const base64url = (bytes: Uint8Array) => toBase64(bytes, { pad: false }).replace(/\+/g, '-').replace(/\//g, '_');
+
+export async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+}
+
+/** A random base64url token of `bytes` random bytes (long codes sent by mail: password reset, deletion). */
+export const randomToken = (bytes: number) => base64url(crypto.getRandomValues(new Uint8Array(bytes)));

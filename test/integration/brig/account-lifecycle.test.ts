@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { call, wireError } from '../../helpers/http.js';
+import { lastMail } from '../../helpers/mailbox.js';
+import { proteusKeys } from '../../helpers/prekeys.js';
+import { api, createUser, login } from '../../helpers/users.js';
+import { openSocket } from '../../helpers/websocket.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+const anon = api(publicUrl);
+
+describe('password reset', () => {
+  it('resets with the mailed code, revoking cookies; wrong inputs fail cleanly', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    expect((await anon.post('/v8/password-reset', { email: u.email })).status).toBe(201);
+    expect((await anon.post('/v8/password-reset', { email: 'nobody@example.com' })).status).toBe(201);
+    expect(await anon.post('/v8/password-reset', { phone: '+4915112345678' })).toMatchObject({ status: 400, body: wireError(400, 'invalid-phone') });
+    const { key, code } = (await call(internalUrl, `/i/users/password-reset-code?email=${encodeURIComponent(u.email)}`)).body;
+    expect((await lastMail(publicUrl, u.email)).text).toContain(code);
+
+    expect(await anon.post('/v8/password-reset/complete', { key, code: 'wrong', password: 'brand-new-password' })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'invalid-code'),
+    });
+    expect(await anon.post('/v8/password-reset/complete', { key, code, password: u.password })).toMatchObject({
+      status: 409,
+      body: wireError(409, 'password-must-differ'),
+    });
+    expect(await anon.post('/v8/password-reset/complete', { email: 'nobody@example.com', code, password: 'brand-new-password' })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'invalid-key'),
+    });
+    expect((await anon.post('/v8/password-reset/complete', { key, code, password: 'brand-new-password' })).status).toBe(200);
+    expect((await anon.post('/v8/access', undefined, { cookie: u.cookie })).status).toBe(403);
+    await login(publicUrl, u.email, 'brand-new-password');
+    // The code is spent.
+    expect((await anon.post('/v8/password-reset/complete', { key, code, password: 'third-password' })).status).toBe(400);
+  });
+});
+
+describe('account deletion', () => {
+  it('deletes with the password: tombstone profile, events to contacts, address and handle freed', async () => {
+    const u = await createUser(publicUrl, internalUrl, { name: 'Leaving' });
+    const friend = await createUser(publicUrl, internalUrl);
+    const asked = await createUser(publicUrl, internalUrl);
+    await api(publicUrl, u.token).post(`/v8/connections/example.com/${friend.id}`);
+    await api(publicUrl, friend.token).put(`/v8/connections/example.com/${u.id}`, { status: 'accepted' });
+    await api(publicUrl, u.token).post(`/v8/connections/example.com/${asked.id}`);
+    await api(publicUrl, u.token).put('/v8/self/handle', { handle: `bye-${u.id.slice(0, 8)}` });
+    await api(publicUrl, u.token).post('/v8/clients', { type: 'permanent', ...(await proteusKeys(1)) });
+    const friendSocket = await openSocket(publicUrl, `/v8/await?access_token=${friend.token}`);
+    const askedSocket = await openSocket(publicUrl, `/v8/await?access_token=${asked.token}`);
+
+    expect(await api(publicUrl, u.token).del('/v8/self', { password: 'wrong-password' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'invalid-credentials'),
+    });
+    expect((await api(publicUrl, u.token).del('/v8/self', { password: u.password })).status).toBe(200);
+
+    expect((await friendSocket.next((m) => m.payload[0].type === 'user.delete')).payload[0]).toEqual({
+      type: 'user.delete',
+      id: u.id,
+      qualified_id: { id: u.id, domain: 'example.com' },
+    });
+    const cancelled = await askedSocket.next((m) => m.payload[0].type === 'user.connection');
+    expect(cancelled).toMatchObject({ transient: true, payload: [{ connection: { from: asked.id, to: u.id, status: 'cancelled' } }] });
+    expect((await api(publicUrl, friend.token).get(`/v8/users/example.com/${u.id}`)).body).toMatchObject({
+      id: u.id,
+      name: 'default',
+      deleted: true,
+    });
+    expect((await api(publicUrl, friend.token).head(`/v8/handles/bye-${u.id.slice(0, 8)}`)).status).toBe(404);
+    expect((await anon.post('/v8/access', undefined, { cookie: u.cookie })).status).toBe(403);
+    expect((await anon.post('/v8/login', { email: u.email, password: u.password })).status).toBe(403);
+    expect((await api(publicUrl, friend.token).get(`/v8/connections/example.com/${u.id}`)).status).toBe(404);
+    await friendSocket.close();
+    await askedSocket.close();
+  });
+
+  it('without a password mails a key and code; POST /delete finishes', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const first = await api(publicUrl, u.token).del('/v8/self', {});
+    expect(first).toMatchObject({ status: 202, body: { expires_in: 600 } });
+    const again = await api(publicUrl, u.token).del('/v8/self', {});
+    expect(again).toMatchObject({ status: 403, body: { ...wireError(403, 'pending-delete'), expires_in: expect.any(Number) } });
+    const mail = (await lastMail(publicUrl, u.email)).text;
+    const [, key, code] = /key (\S+) and code (\S+)\./.exec(mail)!;
+    expect(await anon.post('/v8/delete', { key, code: 'wrong-code' })).toMatchObject({ status: 403, body: wireError(403, 'invalid-code') });
+    expect((await anon.post('/v8/delete', { key, code })).status).toBe(200);
+    expect((await anon.post('/v8/login', { email: u.email, password: u.password })).status).toBe(403);
+  });
+
+  it('refuses team owners', async () => {
+    const email = `owner-${Date.now()}@example.com`;
+    const owner = await api(internalUrl).post('/i/users', { name: 'Owner', email, password: 'secret-password', team: { name: 'T', icon: 'default' } });
+    const { token } = await login(publicUrl, email, 'secret-password');
+    expect(await api(publicUrl, token).del('/v8/self', { password: 'secret-password' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'no-self-delete-for-team-owner'),
+    });
+    expect(owner.status).toBe(201);
+  });
+});
