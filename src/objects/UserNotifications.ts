@@ -1,48 +1,65 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../edge/env.js';
+import { EventsChannel } from './notifications/events-channel.js';
+import { QueueStore } from './notifications/queue-store.js';
+import { Sockets, type SocketKind } from './notifications/sockets.js';
 import { StreamStore } from './notifications/stream-store.js';
 import type { ListQuery, ListResult, NotificationInput, QueuedNotification } from './notifications/types.js';
 import { UuidV1Generator } from './notifications/uuid-v1.js';
-import { Sockets, type SocketKind } from './notifications/sockets.js';
 
 /**
- * One user's notification stream and websocket sessions. Every event for the user is appended
- * here (ordered, v1 UUID ids, kept for the notification TTL) and pushed to the user's sockets;
- * sockets use the hibernation API, so an idle user costs nothing.
+ * One user's notification stream, client queues and websocket sessions. Every event for the user
+ * is appended here (ordered, v1 UUID ids, kept for the notification TTL), queued for clients that
+ * consume notifications, and pushed to live sockets. Sockets use the hibernation API, so an idle
+ * user costs nothing.
  */
 export class UserNotifications extends DurableObject<Env> {
-  private readonly store: StreamStore;
-  private readonly ids = new UuidV1Generator();
+  private readonly stream: StreamStore;
+  private readonly queues: QueueStore;
   private readonly sockets: Sockets;
+  private readonly events: EventsChannel;
+  private readonly ids = new UuidV1Generator();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.store = new StreamStore(ctx.storage.sql);
+    this.stream = new StreamStore(ctx.storage.sql);
+    this.queues = new QueueStore(ctx.storage.sql);
     this.sockets = new Sockets(ctx);
+    this.events = new EventsChannel(this.sockets, this.queues);
   }
 
-  /** Appends notifications (transient ones are only pushed) and delivers them to live sockets. */
+  /** Appends notifications (transient ones are only pushed) and delivers them. */
   append(inputs: NotificationInput[], ttlSeconds: number): string[] {
     const now = Date.now();
-    this.store.purge(ttlSeconds, now);
-    return inputs.map((n) => {
-      const id = this.ids.next(now);
-      if (!n.transient) this.store.append(id, n, now);
-      this.sockets.deliver({ id, payload: n.payload }, n);
-      return id;
+    this.stream.purge(ttlSeconds, now);
+    return inputs.map((input) => {
+      const n = { id: this.ids.next(now), payload: input.payload };
+      if (!input.transient) this.stream.append(n.id, input, now);
+      this.sockets.deliverAwait(n, input);
+      this.events.deliver(n, input, now);
+      return n.id;
     });
   }
 
   list(q: ListQuery): ListResult {
-    return this.store.list(q);
+    return this.stream.list(q);
   }
 
-  last(client: string | undefined): QueuedNotification | undefined {
-    return this.store.last(client);
+  last(client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
+    return this.stream.last(client, ttlSeconds);
   }
 
-  get(id: string, client: string | undefined): QueuedNotification | undefined {
-    return this.store.get(id, client);
+  get(id: string, client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
+    return this.stream.get(id, client, ttlSeconds);
+  }
+
+  /** A client that consumes notifications gets a durable queue (capability `consumable-notifications`). */
+  enableQueue(client: string): void {
+    this.queues.enable(client);
+  }
+
+  dropQueue(client: string): void {
+    this.queues.drop(client);
   }
 
   /** Websocket upgrades, forwarded by cannon's routes with the session facts in headers. */
@@ -50,17 +67,28 @@ export class UserNotifications extends DurableObject<Env> {
     const kind = req.headers.get('x-socket-kind') as SocketKind | null;
     if (req.headers.get('upgrade')?.toLowerCase() !== 'websocket' || (kind !== 'await' && kind !== 'events'))
       return new Response('expected a websocket upgrade', { status: 400 });
-    return this.sockets.accept(kind, {
+    const attachment = {
+      kind,
       client: req.headers.get('z-client') ?? undefined,
       connection: req.headers.get('z-connection') ?? undefined,
-    });
+      marker: req.headers.get('x-sync-marker') ?? undefined,
+    };
+    const { response, socket } = this.sockets.accept(attachment);
+    if (kind === 'events') this.events.onConnect(socket, attachment, Number(req.headers.get('x-notification-ttl')));
+    return response;
   }
 
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
-    this.sockets.onMessage(ws, message);
+    const a = this.sockets.attachment(ws);
+    if (Sockets.isBinaryPing(message)) return ws.send(new TextEncoder().encode('pong'));
+    if (a.kind === 'events') this.events.onMessage(ws, a, typeof message === 'string' ? message : new TextDecoder().decode(message));
   }
 
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
-    this.sockets.onClose(ws, code, reason);
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
   }
 }

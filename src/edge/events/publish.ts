@@ -26,8 +26,10 @@ export interface PublishOptions {
 export interface UserStreamApi {
   append(inputs: NotificationInput[], ttlSeconds: number): Promise<string[]>;
   list(q: ListQuery): Promise<ListResult>;
-  last(client: string | undefined): Promise<QueuedNotification | undefined>;
-  get(id: string, client: string | undefined): Promise<QueuedNotification | undefined>;
+  last(client: string | undefined, ttlSeconds: number): Promise<QueuedNotification | undefined>;
+  get(id: string, client: string | undefined, ttlSeconds: number): Promise<QueuedNotification | undefined>;
+  enableQueue(client: string): Promise<void>;
+  dropQueue(client: string): Promise<void>;
   fetch(req: Request): Promise<Response>;
 }
 

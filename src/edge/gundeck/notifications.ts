@@ -81,7 +81,8 @@ export const lastNotification = endpoint(
     responses: { 200: { description: 'The newest notification', ...json(queuedNotification) } },
   },
   async (c) => {
-    const n = await userStream(c.env, self(c).user).last(c.req.valid('query').client);
+    const ttl = c.get('config').gundeck.settings.notificationTTL;
+    const n = await userStream(c.env, self(c).user).last(c.req.valid('query').client, ttl);
     if (n === undefined) throw new ApiError(gundeckErrors.notificationNotFound);
     return c.json(n, 200);
   },
@@ -97,7 +98,8 @@ export const getNotification = endpoint(
     responses: { 200: { description: 'The notification', ...json(queuedNotification) } },
   },
   async (c) => {
-    const n = await userStream(c.env, self(c).user).get(c.req.valid('param').id, c.req.valid('query').client);
+    const ttl = c.get('config').gundeck.settings.notificationTTL;
+    const n = await userStream(c.env, self(c).user).get(c.req.valid('param').id, c.req.valid('query').client, ttl);
     if (n === undefined) throw new ApiError(gundeckErrors.notificationNotFound);
     return c.json(n, 200);
   },

@@ -2,16 +2,29 @@ import type { NotificationInput, QueuedNotification } from './types.js';
 
 export type SocketKind = 'await' | 'events';
 
-interface Attachment {
+export interface Attachment {
   kind: SocketKind;
   client?: string | undefined;
   connection?: string | undefined;
+  /** `/events`: the marker id the client asked for (`sync_marker`). */
+  marker?: string | undefined;
+  /** `/events`: `notifications_missed` was sent; only `ack_full_sync` may come next. */
+  awaitingFullSync?: boolean | undefined;
 }
 
 const encoder = new TextEncoder();
-const PING = 'ping';
+export const PING = 'ping';
 
-/** The user's websockets (hibernatable): who they are, and what each one is sent. */
+/** Sends a JSON message as a binary frame, as cannon does; a socket closing under us is ignored. */
+export function sendJson(ws: WebSocket, message: unknown): void {
+  try {
+    ws.send(encoder.encode(JSON.stringify(message)));
+  } catch {
+    // closing; its close handler cleans up
+  }
+}
+
+/** The user's websockets (hibernatable): who they are, and the legacy `/await` delivery. */
 export class Sockets {
   /** Attachments read back after hibernation, so each is deserialized once per wake-up. */
   private readonly attachments = new WeakMap<WebSocket, Attachment>();
@@ -20,17 +33,20 @@ export class Sockets {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, 'pong'));
   }
 
-  accept(kind: SocketKind, session: Omit<Attachment, 'kind'>): Response {
+  accept(attachment: Attachment): { response: Response; socket: WebSocket } {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server, [kind]);
-    const attachment: Attachment = { kind, ...session };
-    server.serializeAttachment(attachment);
-    this.attachments.set(server, attachment);
-    return new Response(null, { status: 101, webSocket: client });
+    this.ctx.acceptWebSocket(server, [attachment.kind]);
+    this.update(server, attachment);
+    return { response: new Response(null, { status: 101, webSocket: client }), socket: server };
   }
 
-  private attachment(ws: WebSocket): Attachment {
+  update(ws: WebSocket, attachment: Attachment): void {
+    ws.serializeAttachment(attachment);
+    this.attachments.set(ws, attachment);
+  }
+
+  attachment(ws: WebSocket): Attachment {
     let a = this.attachments.get(ws);
     if (a === undefined) {
       a = ws.deserializeAttachment() as Attachment;
@@ -39,9 +55,13 @@ export class Sockets {
     return a;
   }
 
+  of(kind: SocketKind): WebSocket[] {
+    return this.ctx.getWebSockets(kind);
+  }
+
   /** `/await`: a binary `{id, transient, payload}` frame to every socket the notification is for. */
-  deliver(n: QueuedNotification, input: NotificationInput): void {
-    const sockets = this.ctx.getWebSockets('await');
+  deliverAwait(n: QueuedNotification, input: NotificationInput): void {
+    const sockets = this.of('await');
     if (sockets.length === 0) return;
     const frame = encoder.encode(JSON.stringify({ id: n.id, transient: input.transient === true, payload: n.payload }));
     for (const ws of sockets) {
@@ -51,23 +71,13 @@ export class Sockets {
       try {
         ws.send(frame);
       } catch {
-        // a socket closing under us; its close handler cleans up
+        // closing
       }
     }
   }
 
-  /** An application-level `ping` gets `pong` in the same frame type (text pings are answered without waking us). */
-  onMessage(ws: WebSocket, message: string | ArrayBuffer): void {
-    if (typeof message === 'string') {
-      if (message === PING) ws.send('pong');
-    } else if (new TextDecoder().decode(message) === PING) ws.send(encoder.encode('pong'));
-  }
-
-  onClose(ws: WebSocket, code: number, reason: string): void {
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
-    } catch {
-      // already closed
-    }
+  /** A binary application-level `ping` gets a binary `pong` (text pings are answered without waking us). */
+  static isBinaryPing(message: string | ArrayBuffer): boolean {
+    return typeof message !== 'string' && new TextDecoder().decode(message) === PING;
   }
 }

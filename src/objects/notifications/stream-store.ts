@@ -45,8 +45,10 @@ export class StreamStore {
     this.sql.exec('DELETE FROM notifications WHERE created_at < ?', now - ttlSeconds * 1000);
   }
 
-  private seqOf(id: string): number | undefined {
-    return this.sql.exec<{ seq: number }>('SELECT seq FROM notifications WHERE id = ?', id).toArray()[0]?.seq;
+  private seqOf(id: string, ttlSeconds: number): number | undefined {
+    const cutoff = Date.now() - ttlSeconds * 1000;
+    return this.sql.exec<{ seq: number }>('SELECT seq FROM notifications WHERE id = ? AND created_at >= ?', id, cutoff).toArray()[0]
+      ?.seq;
   }
 
   /** Untargeted rows, or targeted at the client; without a client every row is visible (as gundeck does). */
@@ -54,12 +56,13 @@ export class StreamStore {
 
   list(q: ListQuery): ListResult {
     this.purge(q.ttlSeconds, Date.now());
-    const sinceSeq = q.since === undefined ? 0 : this.seqOf(q.since);
+    const sinceSeq = q.since === undefined ? 0 : this.seqOf(q.since, q.ttlSeconds);
     const client = q.client ?? null;
     const rows = this.sql
       .exec<Row>(
-        `SELECT seq, id, payload FROM notifications WHERE seq > ? AND ${StreamStore.visibleTo} ORDER BY seq LIMIT ?`,
+        `SELECT seq, id, payload FROM notifications WHERE seq > ? AND created_at >= ? AND ${StreamStore.visibleTo} ORDER BY seq LIMIT ?`,
         sinceSeq ?? 0,
+        Date.now() - q.ttlSeconds * 1000,
         client,
         client,
         q.size + 1,
@@ -69,18 +72,30 @@ export class StreamStore {
     return { found: sinceSeq !== undefined, notifications, hasMore: rows.length > q.size };
   }
 
-  last(client: string | undefined): QueuedNotification | undefined {
+  /** Rows older than the TTL count as gone even before the next purge. */
+  last(client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
     const c = client ?? null;
     const row = this.sql
-      .exec<Row>(`SELECT seq, id, payload FROM notifications WHERE ${StreamStore.visibleTo} ORDER BY seq DESC LIMIT 1`, c, c)
+      .exec<Row>(
+        `SELECT seq, id, payload FROM notifications WHERE created_at >= ? AND ${StreamStore.visibleTo} ORDER BY seq DESC LIMIT 1`,
+        Date.now() - ttlSeconds * 1000,
+        c,
+        c,
+      )
       .toArray()[0];
     return row === undefined ? undefined : toNotification(row);
   }
 
-  get(id: string, client: string | undefined): QueuedNotification | undefined {
+  get(id: string, client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
     const c = client ?? null;
     const row = this.sql
-      .exec<Row>(`SELECT seq, id, payload FROM notifications WHERE id = ? AND ${StreamStore.visibleTo}`, id, c, c)
+      .exec<Row>(
+        `SELECT seq, id, payload FROM notifications WHERE id = ? AND created_at >= ? AND ${StreamStore.visibleTo}`,
+        id,
+        Date.now() - ttlSeconds * 1000,
+        c,
+        c,
+      )
       .toArray()[0];
     return row === undefined ? undefined : toNotification(row);
   }

@@ -6,12 +6,12 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { clientEvents } from '../../events/client-events.js';
-import { publish } from '../../events/publish.js';
+import { publish, userStream } from '../../events/publish.js';
 import { enforceVerificationCode } from '../auth/verification-code.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { selfRow } from '../users/self.js';
 import { clientIdFromLastKey } from './client-id.js';
-import { clientJson, clientJsonFor } from './client-json.js';
+import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor } from './client-json.js';
 import { clientStore, type ClientRow } from './client-store.js';
 import { checkCapabilities, checkPrekeys, newClient } from './new-client.js';
 import { prekeyStore } from './prekey-store.js';
@@ -90,6 +90,9 @@ export const addClient = endpoint(
     ];
     await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
 
+    const stream = userStream(c.env, user.id);
+    for (const old of replaced) await stream.dropQueue(old.id);
+    if (row.capabilities.includes(CONSUMABLE_NOTIFICATIONS)) await stream.enableQueue(id);
     const origin = self(c);
     for (const old of replaced) await publish(c.env, config, [{ user: user.id }], clientEvents.remove(old.id), { origin });
     await publish(c.env, config, [{ user: user.id }], clientEvents.add(row), { origin });

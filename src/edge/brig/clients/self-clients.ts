@@ -7,11 +7,11 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { clientEvents } from '../../events/client-events.js';
-import { publish } from '../../events/publish.js';
+import { publish, userStream } from '../../events/publish.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { selfRow } from '../users/self.js';
 import { CLIENT_ID_PATTERN } from './client-id.js';
-import { clientJson, clientJsonFor } from './client-json.js';
+import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor } from './client-json.js';
 import { clientStore } from './client-store.js';
 import { checkCapabilities, checkPrekeys, updateClient } from './new-client.js';
 import { prekeyStore } from './prekey-store.js';
@@ -99,6 +99,7 @@ export const putClient = endpoint(
     };
     const keys = [...(body.prekeys ?? []), ...(body.lastkey === undefined ? [] : [body.lastkey])];
     await db.batch([clientStore.update(db, me, client, patch), ...prekeyStore.upsert(db, me, client, keys)]);
+    if (wanted?.includes(CONSUMABLE_NOTIFICATIONS)) await userStream(c.env, me).enableQueue(client);
     return c.body(null, 200);
   },
 );
@@ -131,6 +132,7 @@ export const deleteClient = endpoint(
     }
     const statements: BatchItem<'sqlite'>[] = [clientStore.delete(db, user.id, client), prekeyStore.deleteAll(db, user.id, client)];
     await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    await userStream(c.env, user.id).dropQueue(client);
     await publish(c.env, config, [{ user: user.id }], clientEvents.remove(client), { origin: self(c) });
     return c.body(null, 200);
   },

@@ -1,0 +1,83 @@
+import type { QueueStore } from './queue-store.js';
+import { sendJson, type Attachment, type Sockets } from './sockets.js';
+import type { NotificationInput, QueuedNotification } from './types.js';
+
+type ClientMessage = { type: 'ack'; data: { delivery_tag: number; multiple?: boolean } } | { type: 'ack_full_sync' };
+
+function parse(text: string): ClientMessage | undefined {
+  try {
+    const m = JSON.parse(text) as { type?: unknown; data?: { delivery_tag?: unknown; multiple?: unknown } };
+    if (m.type === 'ack_full_sync') return { type: 'ack_full_sync' };
+    if (m.type === 'ack' && Number.isSafeInteger(m.data?.delivery_tag) && (m.data?.multiple === undefined || typeof m.data.multiple === 'boolean'))
+      return { type: 'ack', data: { delivery_tag: m.data!.delivery_tag as number, multiple: m.data!.multiple as boolean | undefined } };
+  } catch {
+    // refused below
+  }
+  return undefined;
+}
+
+/**
+ * `GET /events`: queue-consuming clients get their durable queue (backlog redelivered until
+ * acked, then a synchronization marker, then live events); a socket without a client gets live
+ * events only, and only those whose recipients include no queue-consuming client.
+ */
+export class EventsChannel {
+  /** Delivery tags of sockets without a queue: nothing to acknowledge, just increasing. */
+  private liveTag = 0;
+
+  constructor(
+    private readonly sockets: Sockets,
+    private readonly queues: QueueStore,
+  ) {}
+
+  onConnect(ws: WebSocket, a: Attachment, ttlSeconds: number): void {
+    if (a.client === undefined || !this.queues.has(a.client)) return;
+    this.queues.expire(ttlSeconds, Date.now());
+    if (this.queues.missed(a.client)) {
+      this.sockets.update(ws, { ...a, awaitingFullSync: true });
+      sendJson(ws, { type: 'notifications_missed' });
+      return;
+    }
+    this.sendBacklog(ws, a.client, a.marker);
+  }
+
+  private sendBacklog(ws: WebSocket, client: string, marker: string | undefined): void {
+    for (const entry of this.queues.pending(client)) {
+      if (entry.kind === 'event') sendJson(ws, { type: 'event', data: { event: entry.event, delivery_tag: entry.tag } });
+    }
+    const markerId = marker ?? crypto.randomUUID();
+    const tag = this.queues.pushMarker(client, markerId, Date.now());
+    sendJson(ws, { type: 'synchronization', data: { marker_id: markerId, delivery_tag: tag } });
+  }
+
+  /** Queues the notification for its queue-consuming recipients and pushes it to connected sockets. */
+  deliver(n: QueuedNotification, input: NotificationInput, now: number): void {
+    const queueClients = this.queues.clients();
+    const targets = input.clients === undefined ? queueClients : queueClients.filter((c) => input.clients!.includes(c));
+    const tags = new Map<string, number>();
+    // Transient events are not queued: tag 0 acknowledges nothing.
+    for (const client of targets) tags.set(client, input.transient ? 0 : this.queues.push(client, n, now));
+    const sockets = this.sockets.of('events');
+    if (sockets.length === 0) return;
+    // Temporary (client-less) sockets only get notifications no queue-consuming client receives.
+    const forTemporary = targets.length === 0;
+    for (const ws of sockets) {
+      const a = this.sockets.attachment(ws);
+      if (a.awaitingFullSync) continue;
+      const tag = a.client === undefined ? (forTemporary ? ++this.liveTag : undefined) : tags.get(a.client);
+      if (tag !== undefined) sendJson(ws, { type: 'event', data: { event: n, delivery_tag: tag } });
+    }
+  }
+
+  onMessage(ws: WebSocket, a: Attachment, text: string): void {
+    const m = parse(text);
+    if (m === undefined) return ws.close(1003, 'failed-to-parse');
+    if (a.awaitingFullSync) {
+      if (m.type !== 'ack_full_sync') return ws.close(1003, 'unexpected-ack');
+      this.queues.clearMissed(a.client!);
+      this.sockets.update(ws, { ...a, awaitingFullSync: false });
+      return this.sendBacklog(ws, a.client!, a.marker);
+    }
+    if (m.type === 'ack' && a.client !== undefined) this.queues.ack(a.client, m.data.delivery_tag, m.data.multiple === true);
+  }
+}

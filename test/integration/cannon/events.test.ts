@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import { proteusKeys } from '../../helpers/prekeys.js';
+import { api, createUser, login, type TestUser } from '../../helpers/users.js';
+import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+
+const shared = sharedBackend();
+
+async function consumingClient(base: string, u: TestUser): Promise<string> {
+  const keys = await proteusKeys(1);
+  const r = await api(base, u.token).post('/v8/clients', { type: 'permanent', ...keys, capabilities: ['consumable-notifications'] });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+
+const isEvent = (type: string) => (m: any) => m.type === 'event' && m.data.event.payload[0].type === type;
+const changeLocale = (base: string, token: string, locale: string) => api(base, token).put('/v8/self/locale', { locale });
+
+describe('GET /events', () => {
+  const { publicUrl, internalUrl } = shared;
+
+  it('delivers the queue: a sync marker, live events with tags, redelivery of what was not acked', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const cid = await consumingClient(publicUrl, u);
+    const other = await login(publicUrl, u.email, u.password);
+    let socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    const sync = await socket.next((m) => m.type === 'synchronization');
+    expect(sync).toEqual({ type: 'synchronization', data: { marker_id: expect.any(String), delivery_tag: expect.any(Number) } });
+    socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: sync.data.delivery_tag, multiple: false } }));
+
+    await changeLocale(publicUrl, other.token, 'de');
+    const first = await socket.next(isEvent('user.update'));
+    expect(first.data.event).toEqual({ id: expect.any(String), payload: [{ type: 'user.update', user: { id: u.id, locale: 'de' } }] });
+    socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: first.data.delivery_tag, multiple: false } }));
+    await changeLocale(publicUrl, other.token, 'fr');
+    const second = await socket.next(isEvent('user.update'));
+    expect(second.data.delivery_tag).toBeGreaterThan(first.data.delivery_tag);
+    await socket.close(); // 'fr' was never acknowledged
+
+    socket = await openSocket(publicUrl, `/v8/events?client_id=${cid}&sync_marker=after-reconnect&access_token=${u.token}`);
+    // The backlog comes first: what was never acknowledged (the client-add and 'fr', not 'de').
+    const backlog = [await socket.next(), await socket.next()];
+    expect(backlog.map((m) => m.data.event.payload[0].type)).toEqual(['user.client-add', 'user.update']);
+    expect(backlog[1].data.event).toEqual(second.data.event);
+    const marker = await socket.next();
+    expect(marker.type).toBe('synchronization');
+    expect(marker.data.marker_id).toBe('after-reconnect');
+    // multiple: true acknowledges everything up to the tag.
+    socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: marker.data.delivery_tag, multiple: true } }));
+    await socket.close();
+    socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    expect(await socket.next()).toMatchObject({ type: 'synchronization' });
+    await socket.close();
+  });
+
+  it('gives a client-less socket live events only when no queue-consuming client is a recipient', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const other = await login(publicUrl, u.email, u.password);
+    const temporary = await openSocket(publicUrl, `/v8/events?access_token=${u.token}`);
+    await changeLocale(publicUrl, other.token, 'de');
+    expect((await temporary.next(isEvent('user.update'))).data.event.payload[0].user.locale).toBe('de');
+
+    const cid = await consumingClient(publicUrl, u); // its client-add goes to the new queue, not here
+    await changeLocale(publicUrl, other.token, 'fr'); // neither: the consuming client is a recipient
+    expect((await api(publicUrl, u.token).del(`/v8/clients/${cid}`, { password: u.password })).status).toBe(200);
+    // With the queue gone, the client-remove event is for no consuming client: it is the next message.
+    const next: any = await temporary.next();
+    expect(next.data.event.payload[0]).toEqual({ type: 'user.client-remove', client: { id: cid } });
+    await temporary.close();
+  });
+
+  it('closes on messages it cannot parse', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const cid = await consumingClient(publicUrl, u);
+    const socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    await socket.next((m) => m.type === 'synchronization');
+    socket.send('{"type":"nonsense"}');
+    expect(await socket.closed).toBe(1003);
+  });
+
+  it('does not exist before v8', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    await expect(openSocket(publicUrl, `/v7/events?access_token=${u.token}`)).rejects.toThrow(/404/);
+  });
+
+  it('marks a client active when it fetches notifications, to the next whole week', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const cid = await consumingClient(publicUrl, u);
+    expect((await api(publicUrl, u.token).get(`/v8/clients/${cid}`)).body.last_active).toBeUndefined();
+    await api(publicUrl, u.token).get(`/v8/notifications?client=${cid}`);
+    const lastActive = (await api(publicUrl, u.token).get(`/v8/clients/${cid}`)).body.last_active;
+    expect(lastActive).toMatch(/^\d{4}-\d\d-\d\dT00:00:00Z$/);
+    const week = 7 * 24 * 3600 * 1000;
+    expect(Date.parse(lastActive) % week).toBe(0);
+    expect(Date.parse(lastActive)).toBeGreaterThan(Date.now());
+    expect(Date.parse(lastActive) - Date.now()).toBeLessThanOrEqual(week);
+  });
+});
+
+describe('GET /events after notifications expired', () => {
+  let b: TestBackend;
+  beforeAll(async () => {
+    b = await startEditedBackend([['gundeck.yaml', ['settings', 'notificationTTL'], 1]]);
+  });
+  afterAll(() => b?.stop());
+
+  it('says notifications were missed until the client acknowledges a full sync', async () => {
+    const email = `ttl-${Date.now()}@example.com`;
+    await api(b.internalUrl).post('/i/users', { name: 'TTL', email, password: 'secret-password' });
+    const { token } = await login(b.publicUrl, email, 'secret-password');
+    const u = { token } as TestUser;
+    const cid = await consumingClient(b.publicUrl, u);
+    await changeLocale(b.publicUrl, token, 'de');
+    // The notification TTL is one second: the queued event expires unread.
+    await new Promise((r) => setTimeout(r, 1100));
+
+    let socket: TestSocket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&access_token=${token}`);
+    expect(await socket.next()).toEqual({ type: 'notifications_missed' });
+    socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: 1, multiple: true } }));
+    expect(await socket.closed).toBe(1003);
+
+    socket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&access_token=${token}`);
+    expect(await socket.next()).toEqual({ type: 'notifications_missed' });
+    socket.send(JSON.stringify({ type: 'ack_full_sync' }));
+    expect(await socket.next()).toMatchObject({ type: 'synchronization' });
+    await socket.close();
+    socket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&access_token=${token}`);
+    expect(await socket.next()).toMatchObject({ type: 'synchronization' });
+    await socket.close();
+    // The stream forgot it too.
+    expect((await api(b.publicUrl, token).get('/v8/notifications')).body.notifications).toEqual([]);
+  });
+});
