@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startBackend, type Backend } from '../../tools/lib/backend.js';
+import { bundleWorker } from '../../tools/lib/bundle.js';
+
+/** A fresh backend (shipped config, empty state) on free ports, removed on stop. */
+export async function benchBackend(): Promise<Backend & { dispose(): Promise<void> }> {
+  const root = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const scriptPath = await bundleWorker(join(root, 'build'));
+  const backend = await startBackend({
+    port: 0,
+    internalPort: 0,
+    configDir: 'config',
+    stateDir: join(root, 'state'),
+    scriptPath,
+    onLog: () => {},
+  });
+  return {
+    ...backend,
+    dispose: async () => {
+      await backend.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
