@@ -1,3 +1,4 @@
+import { WorkerMailer } from 'worker-mailer';
 import type { Config } from '../../../shared/config/index.js';
 import { database } from '../../db/client.js';
 import type { Env } from '../../env.js';
@@ -12,7 +13,8 @@ export interface Recipient {
 
 /**
  * Renders and delivers one mail through the configured sender: the outbox (local development,
- * tests) or an HTTP mail API that takes `{from, to, subject, text, html}` as JSON.
+ * tests), an HTTP mail API that takes `{from, to, subject, text, html}` as JSON, or an SMTP
+ * relay (worker-mailer speaks SMTP over the Workers TCP socket API).
  */
 export async function sendMail(env: Env, config: Config, to: Recipient, mail: MailKind): Promise<void> {
   const { emailSMS, optSettings } = config.brig;
@@ -24,6 +26,19 @@ export async function sendMail(env: Env, config: Config, to: Recipient, mail: Ma
   const delivery = emailSMS.delivery;
   if (delivery.type === 'outbox') {
     await outboxStore.add(database(env.DB), message);
+    return;
+  }
+  if (delivery.type === 'smtp') {
+    await WorkerMailer.send(
+      {
+        host: delivery.host,
+        port: delivery.port,
+        secure: delivery.secure,
+        startTls: delivery.startTls,
+        ...(delivery.credentials === undefined ? {} : { credentials: delivery.credentials, authType: ['plain', 'login'] }),
+      },
+      message,
+    );
     return;
   }
   const res = await fetch(delivery.url, {

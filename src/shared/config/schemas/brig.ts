@@ -91,7 +91,7 @@ const zauth = z.strictObject({
   sessionTokenTimeout: positiveInt.default(86400),
 });
 
-/** How mail leaves: kept in the outbox (local; readable at /mailbox with basic auth) or POSTed to an HTTP API. */
+/** How mail leaves: kept in the outbox (local; readable at /mailbox with basic auth), POSTed to an HTTP API, or sent over SMTP. */
 const mailDelivery = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('outbox'),
@@ -102,6 +102,16 @@ const mailDelivery = z.discriminatedUnion('type', [
     url: httpUrl,
     /** Sent as the Authorization header, e.g. `Bearer <key>`. */
     authorization: z.string().min(1).optional(),
+  }),
+  z.strictObject({
+    type: z.literal('smtp'),
+    host: z.string().min(1),
+    port: z.int().min(1).max(65535),
+    /** TLS from the first byte (port 465) */
+    secure: z.boolean().default(false),
+    /** Upgrade with STARTTLS (port 587) */
+    startTls: z.boolean().default(true),
+    credentials: z.strictObject({ username: z.string().min(1), password: z.string().min(1) }).optional(),
   }),
 ]);
 
