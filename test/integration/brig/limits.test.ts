@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import type { Edit } from '../../helpers/config-files.js';
 import { call, wireError } from '../../helpers/http.js';
+import { proteusKeys } from '../../helpers/prekeys.js';
 import { api, cookieOf, uniqueEmail } from '../../helpers/users.js';
 
 const B = 'brig.yaml';
@@ -94,6 +95,29 @@ describe('limits and switches of brig', () => {
     expect(await me.put('/v8/properties/big', 'x'.repeat(63))).toMatchObject({
       status: 403,
       body: wireError(403, 'property-value-too-large'),
+    });
+  });
+
+  it('asks for the code when a team member adds a client, and a code survives only 3 wrong tries', async () => {
+    const owner = await internalUser(b, { team: { name: 'Clients', icon: 'default' } });
+    const anon = api(b.publicUrl);
+    await anon.post('/v8/verification-code/send', { action: 'login', email: owner.email });
+    const code = (await call(b.internalUrl, `/i/users/${owner.id}/verification-code/login`)).body as string;
+    const token = (await anon.post('/v8/login', { email: owner.email, password, verification_code: code })).body.access_token;
+    const keys = await proteusKeys(1);
+    const me = api(b.publicUrl, token);
+    expect(await me.post('/v8/clients', { type: 'permanent', ...keys })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'code-authentication-required'),
+    });
+    expect((await me.post('/v8/clients', { type: 'permanent', ...keys, verification_code: code })).status).toBe(201);
+
+    const wrong = code === '000000' ? '000001' : '000000';
+    for (let i = 0; i < 3; i++)
+      expect((await me.post('/v8/clients', { type: 'temporary', ...keys, verification_code: wrong })).status).toBe(403);
+    expect(await me.post('/v8/clients', { type: 'temporary', ...keys, verification_code: code })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'code-authentication-failed'),
     });
   });
 
