@@ -16,48 +16,38 @@ export const baseProtocol = z.enum(['proteus', 'mls']).openapi('BaseProtocol');
 const name = z.string().min(1).max(128);
 const textStatus = z.string().min(1).max(256);
 
+/** Fields both views share. */
+const profileFields = {
+  id: uuid,
+  qualified_id: qualifiedUserId,
+  name,
+  text_status: textStatus.optional(),
+  accent_id: z.int(),
+  assets: z.array(userAsset),
+  picture: z.array(z.unknown()),
+  handle: z.string().optional(),
+  team: uuid.optional(),
+  email: z.string().optional(),
+  supported_protocols: z.array(baseProtocol),
+  expires_at: z.string().optional(),
+  deleted: z.boolean().optional(),
+};
+
 /** The self view (`GET /self`): private fields included, `managed_by` reported here only. */
 export const selfUser = z
   .object({
-    id: uuid,
-    qualified_id: qualifiedUserId,
-    name,
-    text_status: textStatus.optional(),
-    accent_id: z.int(),
-    assets: z.array(userAsset),
-    picture: z.array(z.unknown()),
+    ...profileFields,
     locale,
     status: z.enum(['active', 'suspended', 'deleted', 'ephemeral', 'pending-invitation']),
-    email: z.string().optional(),
     email_unvalidated: z.string().optional(),
-    handle: z.string().optional(),
-    team: uuid.optional(),
     managed_by: z.enum(['wire', 'scim']),
-    supported_protocols: z.array(baseProtocol),
-    expires_at: z.string().optional(),
     sso_id: z.record(z.string(), z.string()).optional(),
-    deleted: z.boolean().optional(),
   })
   .openapi('User');
 
 /** What others see (`GET /users/{domain}/{uid}`). */
 export const userProfile = z
-  .object({
-    id: uuid,
-    qualified_id: qualifiedUserId,
-    name,
-    text_status: textStatus.optional(),
-    accent_id: z.int(),
-    assets: z.array(userAsset),
-    picture: z.array(z.unknown()),
-    handle: z.string().optional(),
-    team: uuid.optional(),
-    email: z.string().optional(),
-    supported_protocols: z.array(baseProtocol),
-    legalhold_status: z.enum(['enabled', 'pending', 'disabled', 'no_consent']),
-    expires_at: z.string().optional(),
-    deleted: z.boolean().optional(),
-  })
+  .object({ ...profileFields, legalhold_status: z.enum(['enabled', 'pending', 'disabled', 'no_consent']) })
   .openapi('UserProfile');
 
 export type SelfUser = z.infer<typeof selfUser>;
