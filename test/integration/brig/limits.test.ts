@@ -25,6 +25,7 @@ describe('limits and switches of brig', () => {
       opt('setLimitFailedLogins', { timeout: 30, retryLimit: 2 }),
       opt('setUserCookieLimit', 2),
       opt('setPropertyMaxValueLen', 64),
+      [B, ['zauth', 'accessTokenTimeout'], 120],
       [B, ['optSettings', 'setPasswordHashingRateLimit', 'ipAddrLimit'], { burst: 1, inverseRate: 600000000 }],
       [B, ['optSettings', 'setPasswordHashingRateLimit', 'ipAddressExceptions'], []],
       [G, ['settings', 'featureFlags', 'sndFactorPasswordChallenge', 'defaults', 'status'], 'enabled'],
@@ -119,6 +120,11 @@ describe('limits and switches of brig', () => {
       status: 403,
       body: wireError(403, 'code-authentication-failed'),
     });
+  });
+
+  it('issues access tokens with the configured lifetime', async () => {
+    const u = await internalUser(b);
+    expect((await api(b.publicUrl).post('/v8/login', { email: u.email, password })).body.expires_in).toBe(120);
   });
 
   it('refuses suspended accounts', async () => {

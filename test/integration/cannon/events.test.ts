@@ -69,6 +69,18 @@ describe('GET /events', () => {
     await temporary.close();
   });
 
+  it('sets up a queue for a client through the internal API', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const keys = await proteusKeys(1);
+    const cid = (await api(publicUrl, u.token).post('/v8/clients', { type: 'permanent', ...keys })).body.id;
+    expect((await api(internalUrl).post(`/i/users/${u.id}/clients/${cid}/consumable-notifications`)).status).toBe(200);
+    const socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    expect(await socket.next()).toMatchObject({ type: 'synchronization' });
+    await changeLocale(publicUrl, (await login(publicUrl, u.email, u.password)).token, 'de');
+    expect((await socket.next(isEvent('user.update'))).data.delivery_tag).toEqual(expect.any(Number));
+    await socket.close();
+  });
+
   it('closes on messages it cannot parse', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const cid = await consumingClient(publicUrl, u);
