@@ -2,6 +2,7 @@ import type { Endpoint } from '../api/endpoint.js';
 import { getActivate, getActivationCode, postActivate, sendActivation } from './accounts/activate.js';
 import { createUserNoVerify, putUserStatus } from './accounts/internal-users.js';
 import { register } from './accounts/register.js';
+import { changeEmail } from './accounts/change-email.js';
 import { deleteSelf, verifyDelete } from './accounts/delete-self.js';
 import { completePasswordReset, getPasswordResetCode, startPasswordReset } from './accounts/password-reset.js';
 import { getApiVersion } from './api-version.js';
@@ -39,6 +40,7 @@ export const brigPublic: Endpoint[] = [
   postActivate,
   getActivate,
   sendActivation,
+  changeEmail,
   startPasswordReset,
   completePasswordReset,
   deleteSelf,

@@ -101,3 +101,32 @@ describe('account deletion', () => {
     expect(owner.status).toBe(201);
   });
 });
+
+describe('email change', () => {
+  it('needs cookie and token, mails a code to the new address, and switches on activation', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const next = `changed-${u.email}`;
+    const me = api(publicUrl, u.token);
+    expect(await me.put('/access/self/email', { email: next })).toMatchObject({ status: 403, body: wireError(403, 'invalid-credentials') });
+    const withCookie = (email: string) =>
+      call(publicUrl, '/access/self/email', {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${u.token}`, cookie: u.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ email }),
+      });
+    expect((await withCookie(u.email)).status).toBe(204);
+    expect(await withCookie('not-an-email')).toMatchObject({ status: 400, body: wireError(400, 'invalid-email') });
+    expect((await withCookie(next)).status).toBe(202);
+    expect((await me.get('/v8/self')).body).toMatchObject({ email: u.email, email_unvalidated: next });
+
+    const { key, code } = (await call(internalUrl, `/i/users/activation-code?email=${encodeURIComponent(next)}`)).body;
+    expect(await anon.post('/v8/activate', { key, code, dryrun: false })).toMatchObject({ status: 200, body: { email: next, first: false } });
+    const self = (await me.get('/v8/self')).body;
+    expect(self.email).toBe(next);
+    expect(self.email_unvalidated).toBeUndefined();
+    const events = (await me.get('/v8/notifications')).body.notifications.map((n: any) => n.payload[0]);
+    expect(events).toContainEqual({ type: 'user.update', user: { id: u.id, email: next } });
+    await login(publicUrl, next, u.password);
+    expect((await anon.post('/v8/login', { email: u.email, password: u.password })).status).toBe(403);
+  });
+});

@@ -14,6 +14,7 @@ import { codeStore } from '../codes/code-store.js';
 import { selfJson } from '../users/user-json.js';
 import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
 import { ACTIVATION_RETRIES, activationKeyOf, sendActivationCode } from './activation.js';
+import { passwordResetKeyOf } from './password-reset.js';
 
 const activationErrors = [brigErrors.invalidActivationCode, brigErrors.activationUserMissing, brigErrors.keyExists];
 
@@ -21,7 +22,7 @@ export const activationResponse = z
   .object({ email: z.string().optional(), first: z.boolean().optional() })
   .openapi('ActivationResponse');
 
-type Outcome = { kind: 'activated'; email: string } | { kind: 'already' } | { kind: 'dryrun' };
+type Outcome = { kind: 'activated'; email: string; first: boolean } | { kind: 'already' } | { kind: 'dryrun' };
 
 /** Checks an activation code and, unless it is a dry run, verifies the address for its user. */
 async function activate(c: Context<AppEnv>, key: string, code: string, dryrun: boolean): Promise<Outcome> {
@@ -37,22 +38,25 @@ async function activate(c: Context<AppEnv>, key: string, code: string, dryrun: b
   const owner = await userStore.byEmail(db, email);
   if (owner !== undefined && owner.id !== user.id && owner.activated) throw new ApiError(brigErrors.keyExists);
   if (dryrun) return { kind: 'dryrun' };
+  const verified = { activated: true, email, emailKey: emailKeyOf(email), emailUnvalidated: null };
   try {
-    await userStore.update(db, user.id, { activated: true, email, emailKey: emailKeyOf(email), emailUnvalidated: null });
+    // A changed address also ends any password reset started for the old one.
+    await db.batch([userStore.update(db, user.id, verified), codeStore.consume(db, 'password-reset', await passwordResetKeyOf(user.id))]);
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     throw err;
   }
-  const activated = { ...user, activated: true, email, emailKey: emailKeyOf(email), emailUnvalidated: null };
+  const first = !user.activated;
   const domain = config.brig.optSettings.setFederationDomain;
-  await publish(c.env, config, [{ user: user.id }], userEvents.activate(selfJson(activated, domain)));
-  return { kind: 'activated', email };
+  const event = first ? userEvents.activate(selfJson({ ...user, ...verified }, domain)) : userEvents.update({ id: user.id, email });
+  await publish(c.env, config, [{ user: user.id }], event);
+  return { kind: 'activated', email, first };
 }
 
 function respond(c: Context<AppEnv>, outcome: Outcome) {
   if (outcome.kind === 'already') return c.body(null, 204);
   if (outcome.kind === 'dryrun') return c.body(null, 200);
-  return c.json({ email: outcome.email, first: true }, 200);
+  return c.json({ email: outcome.email, first: outcome.first }, 200);
 }
 
 export const postActivate = endpoint(

@@ -50,7 +50,7 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
     activated: input.email !== undefined && input.emailVerified,
     email: input.emailVerified ? (input.email ?? null) : null,
     emailKey: input.emailVerified && input.email !== undefined ? emailKeyOf(input.email) : null,
-    emailUnvalidated: input.email ?? null,
+    emailUnvalidated: input.emailVerified ? null : (input.email ?? null),
     handle: null,
     password: input.passwordHash ?? null,
     team: teamId,

@@ -17,7 +17,7 @@ import { keysOf, newCookie } from './session.js';
 const refuse = (message: string) => new ApiError(brigErrors.invalidCredentials, message);
 
 /** The first `zuid` cookie that verifies and is still on record (a superseded one stands for its successor). */
-async function validCookie(db: Db, keys: ZauthKeys, header: string | undefined): Promise<CookieRow> {
+export async function validCookie(db: Db, keys: ZauthKeys, header: string | undefined): Promise<CookieRow> {
   const tokens = cookieTokensOf(header);
   if (tokens.length === 0) throw refuse('Missing cookie');
   for (const token of tokens) {

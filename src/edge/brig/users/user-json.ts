@@ -70,7 +70,7 @@ export function selfJson(u: UserRow, domain: string): SelfUser {
     locale: u.locale,
     status: u.status,
     ...opt('email', u.email),
-    ...opt('email_unvalidated', u.activated ? null : u.emailUnvalidated),
+    ...opt('email_unvalidated', u.emailUnvalidated),
     ...opt('handle', u.handle),
     ...opt('team', u.team),
     managed_by: u.managedBy,

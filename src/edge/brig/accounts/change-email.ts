@@ -1,0 +1,45 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { jsonBody } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { database } from '../../db/client.js';
+import { validCookie } from '../auth/access.js';
+import { keysOf } from '../auth/session.js';
+import { selfRow } from '../users/self.js';
+import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
+import { sendActivationCode } from './activation.js';
+
+/**
+ * `PUT /access/self/email`: a new address for the caller, who must present both the cookie and
+ * the access token. The address is mailed an activation code; `/activate` with it makes the
+ * change (`first: false`, and a `user.update`).
+ */
+export const changeEmail = endpoint(
+  {
+    name: 'change-self-email',
+    method: 'put',
+    path: '/access/self/email',
+    request: jsonBody(z.object({ email: z.string() }).openapi('EmailUpdate')),
+    errors: [brigErrors.invalidEmail, brigErrors.invalidCredentials, brigErrors.keyExists, brigErrors.noIdentity],
+    responses: {
+      202: { description: 'Update accepted and pending activation of the new email' },
+      204: { description: 'No update, current and new email address are the same' },
+    },
+  },
+  async (c) => {
+    const { email } = c.req.valid('json');
+    if (!isValidEmail(email)) throw new ApiError(brigErrors.invalidEmail);
+    const db = database(c.env.DB);
+    const cookie = await validCookie(db, await keysOf(c), c.req.header('cookie'));
+    if (cookie.user !== self(c).user) throw new ApiError(brigErrors.invalidCredentials, 'Invalid zauth token');
+    const user = await selfRow(c);
+    if (!user.activated) throw new ApiError(brigErrors.noIdentity);
+    if (user.emailKey === emailKeyOf(email)) return c.body(null, 204);
+    if ((await userStore.byEmail(db, email))?.activated) throw new ApiError(brigErrors.keyExists);
+    await userStore.update(db, user.id, { emailUnvalidated: email });
+    await sendActivationCode(c.env, db, c.get('config'), { email, user: user.id, name: user.name, locale: user.locale });
+    return c.body(null, 202);
+  },
+);
