@@ -168,3 +168,64 @@ export const connections = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.fromUser, t.toDomain, t.toUser] })],
 );
+
+export type ConvType = 0 | 1 | 2 | 3;
+export type ConvProtocol = 'proteus' | 'mls' | 'mixed';
+
+export const conversations = sqliteTable(
+  'conversations',
+  {
+    domain: text('domain').notNull(),
+    id: text('id').notNull(),
+    type: integer('type').$type<ConvType>().notNull(),
+    creator: text('creator'),
+    name: text('name'),
+    access: text('access', { mode: 'json' }).$type<string[]>().notNull(),
+    accessRole: text('access_role', { mode: 'json' }).$type<string[]>().notNull(),
+    team: text('team'),
+    messageTimer: integer('message_timer'),
+    receiptMode: integer('receipt_mode'),
+    protocol: text('protocol').$type<ConvProtocol>().notNull(),
+    groupId: text('group_id'),
+    epoch: integer('epoch').notNull().default(0),
+    cipherSuite: integer('cipher_suite'),
+    cellsState: text('cells_state', { enum: ['disabled', 'pending', 'ready'] }).notNull(),
+    groupConvType: text('group_conv_type'),
+    addPermission: text('add_permission'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domain, t.id] })],
+);
+
+export const conversationMembers = sqliteTable(
+  'conversation_members',
+  {
+    convDomain: text('conv_domain').notNull(),
+    convId: text('conv_id').notNull(),
+    userDomain: text('user_domain').notNull(),
+    userId: text('user_id').notNull(),
+    role: text('role').notNull(),
+    otrMutedStatus: integer('otr_muted_status'),
+    otrMutedRef: text('otr_muted_ref'),
+    otrArchived: integer('otr_archived', { mode: 'boolean' }).notNull().default(false),
+    otrArchivedRef: text('otr_archived_ref'),
+    hidden: integer('hidden', { mode: 'boolean' }).notNull().default(false),
+    hiddenRef: text('hidden_ref'),
+    joinedAt: integer('joined_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.convDomain, t.convId, t.userDomain, t.userId] })],
+);
+
+export const conversationCodes = sqliteTable(
+  'conversation_codes',
+  {
+    convDomain: text('conv_domain').notNull(),
+    convId: text('conv_id').notNull(),
+    key: text('key').notNull().unique(),
+    code: text('code').notNull(),
+    password: text('password'),
+    /** ms since the epoch */
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.convDomain, t.convId] })],
+);

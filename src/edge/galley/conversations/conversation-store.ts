@@ -1,0 +1,86 @@
+import { and, asc, eq, gt, inArray, or } from 'drizzle-orm';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import type { Db } from '../../db/client.js';
+import { conversationMembers, conversations } from '../../db/schema.js';
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MemberRow = typeof conversationMembers.$inferSelect;
+
+const convKey = (c: QualifiedId) => and(eq(conversations.domain, c.domain), eq(conversations.id, c.id));
+const membersOfKey = (c: QualifiedId) => and(eq(conversationMembers.convDomain, c.domain), eq(conversationMembers.convId, c.id));
+const memberKey = (c: QualifiedId, u: QualifiedId) =>
+  and(membersOfKey(c), eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id));
+
+/** Conversations and their members (D1 tables conversations, conversation_members). */
+export const conversationStore = {
+  async get(db: Db, c: QualifiedId): Promise<ConversationRow | undefined> {
+    const [row] = await db.select().from(conversations).where(convKey(c));
+    return row;
+  },
+  async getMany(db: Db, ids: readonly QualifiedId[]): Promise<ConversationRow[]> {
+    if (ids.length === 0) return [];
+    return db
+      .select()
+      .from(conversations)
+      .where(or(...ids.map(convKey)));
+  },
+  async members(db: Db, c: QualifiedId): Promise<MemberRow[]> {
+    return db.select().from(conversationMembers).where(membersOfKey(c)).orderBy(asc(conversationMembers.joinedAt));
+  },
+  /** Members of several conversations at once, for listings. */
+  async membersOfMany(db: Db, ids: readonly QualifiedId[]): Promise<MemberRow[]> {
+    if (ids.length === 0) return [];
+    return db
+      .select()
+      .from(conversationMembers)
+      .where(or(...ids.map(membersOfKey)));
+  },
+  async member(db: Db, c: QualifiedId, u: QualifiedId): Promise<MemberRow | undefined> {
+    const [row] = await db.select().from(conversationMembers).where(memberKey(c, u));
+    return row;
+  },
+  insert(db: Db, row: ConversationRow) {
+    return db.insert(conversations).values(row);
+  },
+  update(db: Db, c: QualifiedId, patch: Partial<ConversationRow>) {
+    return db.update(conversations).set(patch).where(convKey(c));
+  },
+  delete(db: Db, c: QualifiedId) {
+    return [db.delete(conversationMembers).where(membersOfKey(c)), db.delete(conversations).where(convKey(c))] as const;
+  },
+  addMembers(db: Db, rows: MemberRow[]) {
+    return db.insert(conversationMembers).values(rows).onConflictDoNothing();
+  },
+  updateMember(db: Db, c: QualifiedId, u: QualifiedId, patch: Partial<MemberRow>) {
+    return db.update(conversationMembers).set(patch).where(memberKey(c, u));
+  },
+  removeMembers(db: Db, c: QualifiedId, users: readonly QualifiedId[]) {
+    return db
+      .delete(conversationMembers)
+      .where(and(membersOfKey(c), or(...users.map((u) => and(eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id))))));
+  },
+  /** The user's conversations ordered by (domain, id), after a position: the list-ids pages. */
+  async idsOf(db: Db, user: QualifiedId, size: number, after?: QualifiedId): Promise<QualifiedId[]> {
+    const position =
+      after === undefined
+        ? undefined
+        : or(gt(conversationMembers.convDomain, after.domain), and(eq(conversationMembers.convDomain, after.domain), gt(conversationMembers.convId, after.id)));
+    const mine = and(eq(conversationMembers.userDomain, user.domain), eq(conversationMembers.userId, user.id));
+    const rows = await db
+      .select({ domain: conversationMembers.convDomain, id: conversationMembers.convId })
+      .from(conversationMembers)
+      .where(position === undefined ? mine : and(mine, position))
+      .orderBy(asc(conversationMembers.convDomain), asc(conversationMembers.convId))
+      .limit(size);
+    return rows;
+  },
+  /** Which of these users are members (local member check for many users at once). */
+  async whichAreMembers(db: Db, c: QualifiedId, users: readonly string[]): Promise<Set<string>> {
+    if (users.length === 0) return new Set();
+    const rows = await db
+      .select({ id: conversationMembers.userId })
+      .from(conversationMembers)
+      .where(and(membersOfKey(c), inArray(conversationMembers.userId, [...users])));
+    return new Set(rows.map((r) => r.id));
+  },
+};

@@ -1,0 +1,106 @@
+import { proteus } from '@wireapp/protocol-messaging/web/otr.js';
+import Long from 'long';
+import * as protobuf from 'protobufjs/minimal.js';
+
+// The bundled worker cannot `require('long')` dynamically: without this, uint64 client ids would
+// decode as lossy numbers.
+protobuf.util.Long = Long;
+protobuf.configure();
+
+/** Wire's form of a client id: lowercase hex, no leading zeros. */
+export const clientIdHex = (v: Long | number) => (Long.isLong(v) ? v : Long.fromValue(v)).toUnsigned().toString(16);
+export const clientIdLong = (hex: string) => Long.fromString(hex, true, 16);
+
+export type MismatchStrategy =
+  | { kind: 'report_all' }
+  | { kind: 'ignore_all' }
+  | { kind: 'report_only'; users: Array<{ id: string; domain: string }> }
+  | { kind: 'ignore_only'; users: Array<{ id: string; domain: string }> };
+
+/** One ciphertext for one client of one user. */
+export interface OtrRecipient {
+  domain: string;
+  user: string;
+  client: string;
+  text: Uint8Array;
+}
+
+export interface OtrMessage {
+  sender: string;
+  recipients: OtrRecipient[];
+  nativePush: boolean;
+  transient: boolean;
+  priority: 'low' | 'high' | undefined;
+  blob: Uint8Array | undefined;
+  strategy: MismatchStrategy | undefined;
+}
+
+export class OtrDecodeError extends Error {}
+
+function uuidFromBytes(bytes: Uint8Array): string {
+  if (bytes.length !== 16) throw new OtrDecodeError('Invalid UUID');
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+/** Decodes `QualifiedNewOtrMessage` (otr.proto, as published in @wireapp/protocol-messaging). */
+export function decodeQualifiedOtr(bytes: Uint8Array): OtrMessage {
+  let m: proteus.QualifiedNewOtrMessage;
+  try {
+    m = proteus.QualifiedNewOtrMessage.decode(bytes);
+  } catch (err) {
+    throw new OtrDecodeError(err instanceof Error ? err.message : 'malformed protobuf');
+  }
+  const recipients: OtrRecipient[] = [];
+  for (const r of m.recipients)
+    for (const e of r.entries ?? [])
+      for (const c of e.clients ?? [])
+        recipients.push({ domain: r.domain, user: uuidFromBytes(e.user.uuid), client: clientIdHex(c.client.client as Long), text: c.text });
+  const only = (list: proteus.IQualifiedUserId[] | null | undefined) => (list ?? []).map((u) => ({ id: u.id, domain: u.domain }));
+  const strategy: MismatchStrategy | undefined =
+    m.clientMismatchStrategy === 'reportAll'
+      ? { kind: 'report_all' }
+      : m.clientMismatchStrategy === 'ignoreAll'
+        ? { kind: 'ignore_all' }
+        : m.clientMismatchStrategy === 'reportOnly'
+          ? { kind: 'report_only', users: only(m.reportOnly?.userIds) }
+          : m.clientMismatchStrategy === 'ignoreOnly'
+            ? { kind: 'ignore_only', users: only(m.ignoreOnly?.userIds) }
+            : undefined;
+  return {
+    sender: clientIdHex(m.sender.client as Long),
+    recipients,
+    nativePush: m.nativePush,
+    transient: m.transient,
+    priority: has(m, 'nativePriority') ? (m.nativePriority === proteus.Priority.HIGH_PRIORITY ? 'high' : 'low') : undefined,
+    blob: m.blob !== undefined && m.blob !== null && m.blob.length > 0 ? m.blob : undefined,
+    strategy,
+  };
+}
+
+/** Decodes the legacy unqualified `NewOtrMessage`; users are local. */
+export function decodeLegacyOtr(bytes: Uint8Array, domain: string): OtrMessage & { reportMissing: string[] | undefined } {
+  let m: proteus.NewOtrMessage;
+  try {
+    m = proteus.NewOtrMessage.decode(bytes);
+  } catch (err) {
+    throw new OtrDecodeError(err instanceof Error ? err.message : 'malformed protobuf');
+  }
+  const recipients: OtrRecipient[] = [];
+  for (const e of m.recipients)
+    for (const c of e.clients ?? [])
+      recipients.push({ domain, user: uuidFromBytes(e.user.uuid), client: clientIdHex(c.client.client as Long), text: c.text });
+  const reportMissing = (m.reportMissing ?? []).map((u) => uuidFromBytes(u.uuid));
+  return {
+    sender: clientIdHex(m.sender.client as Long),
+    recipients,
+    nativePush: m.nativePush,
+    transient: m.transient,
+    priority: has(m, 'nativePriority') ? (m.nativePriority === proteus.Priority.HIGH_PRIORITY ? 'high' : 'low') : undefined,
+    blob: m.blob !== undefined && m.blob !== null && m.blob.length > 0 ? m.blob : undefined,
+    strategy: undefined,
+    reportMissing: reportMissing.length > 0 ? reportMissing : undefined,
+  };
+}

@@ -1,0 +1,63 @@
+import { proteus } from '@wireapp/protocol-messaging/web/otr.js';
+import { describe, expect, it } from 'vitest';
+import { clientIdLong, decodeLegacyOtr, decodeQualifiedOtr, OtrDecodeError } from '../../../src/shared/codecs/otr.js';
+
+const user = '0b0b0b0b-1111-4222-8333-444455556666';
+const uuidBytes = (u: string) => Buffer.from(u.replace(/-/g, ''), 'hex');
+
+function qualified(extra: Record<string, unknown>): Uint8Array {
+  return proteus.QualifiedNewOtrMessage.encode(
+    proteus.QualifiedNewOtrMessage.create({
+      sender: { client: clientIdLong('a1b2c3d4e5f60718') },
+      recipients: [
+        {
+          domain: 'example.com',
+          entries: [{ user: { uuid: uuidBytes(user) }, clients: [{ client: { client: clientIdLong('ffffffffffffffff') }, text: Buffer.from('hi') }] }],
+        },
+      ],
+      ...extra,
+    }),
+  ).finish();
+}
+
+describe('otr.proto messages', () => {
+  it('decodes QualifiedNewOtrMessage with 64-bit client ids and the strategy', () => {
+    const m = decodeQualifiedOtr(qualified({ reportOnly: { userIds: [{ id: user, domain: 'example.com' }] }, blob: Buffer.from('x') }));
+    expect(m).toMatchObject({
+      sender: 'a1b2c3d4e5f60718',
+      recipients: [{ domain: 'example.com', user, client: 'ffffffffffffffff' }],
+      nativePush: true,
+      transient: false,
+      priority: undefined,
+      strategy: { kind: 'report_only', users: [{ id: user, domain: 'example.com' }] },
+    });
+    expect(Buffer.from(m.recipients[0]!.text).toString()).toBe('hi');
+    expect(Buffer.from(m.blob!).toString()).toBe('x');
+  });
+
+  it('reports a missing strategy as undefined, and refuses malformed bytes', () => {
+    expect(decodeQualifiedOtr(qualified({})).strategy).toBeUndefined();
+    expect(decodeQualifiedOtr(qualified({ ignoreAll: {}, nativePriority: 2, transient: true }))).toMatchObject({
+      strategy: { kind: 'ignore_all' },
+      priority: 'high',
+      transient: true,
+    });
+    expect(() => decodeQualifiedOtr(new Uint8Array([0x0a, 0xff, 0xff]))).toThrow(OtrDecodeError);
+    expect(() => decodeQualifiedOtr(new Uint8Array([]))).toThrow(OtrDecodeError); // sender is required
+  });
+
+  it('decodes the legacy NewOtrMessage with report_missing', () => {
+    const bytes = proteus.NewOtrMessage.encode(
+      proteus.NewOtrMessage.create({
+        sender: { client: clientIdLong('1') },
+        recipients: [{ user: { uuid: uuidBytes(user) }, clients: [{ client: { client: clientIdLong('2') }, text: Buffer.from('t') }] }],
+        reportMissing: [{ uuid: uuidBytes(user) }],
+      }),
+    ).finish();
+    expect(decodeLegacyOtr(bytes, 'example.com')).toMatchObject({
+      sender: '1',
+      recipients: [{ domain: 'example.com', user, client: '2' }],
+      reportMissing: [user],
+    });
+  });
+});
