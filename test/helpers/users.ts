@@ -74,3 +74,9 @@ export async function createUser(
   const { token, cookie } = await login(pub, email, password);
   return { id: r.body.id, name, email, password, token, cookie };
 }
+
+/** Makes two users connected (a asks, b accepts). */
+export async function connect(pub: string, a: TestUser, b: TestUser): Promise<void> {
+  expect((await api(pub, a.token).post(`/v8/connections/example.com/${b.id}`)).status).toBe(201);
+  expect((await api(pub, b.token).put(`/v8/connections/example.com/${a.id}`, { status: 'accepted' })).status).toBe(200);
+}

@@ -23,6 +23,20 @@ export const connectionStore = {
         set: { status: row.status, lastUpdate: row.lastUpdate },
       });
   },
+  /** Of these local users, those connected to `user` in both directions (both rows accepted). */
+  async connectedWith(db: Db, user: string, domain: string, others: readonly string[]): Promise<Set<string>> {
+    if (others.length === 0) return new Set();
+    const mine = await db
+      .select({ to: connections.toUser })
+      .from(connections)
+      .where(and(eq(connections.fromUser, user), eq(connections.toDomain, domain), eq(connections.status, 'accepted'), inArray(connections.toUser, [...others])));
+    const theirs = await db
+      .select({ from: connections.fromUser })
+      .from(connections)
+      .where(and(inArray(connections.fromUser, [...others]), eq(connections.toDomain, domain), eq(connections.toUser, user), eq(connections.status, 'accepted')));
+    const back = new Set(theirs.map((r) => r.from));
+    return new Set(mine.map((r) => r.to).filter((u) => back.has(u)));
+  },
   /** Statement removing every connection of a user, in both directions. */
   deleteAllOf(db: Db, user: string) {
     return db.delete(connections).where(or(eq(connections.fromUser, user), eq(connections.toUser, user)));

@@ -9,7 +9,7 @@ export const CONVERSATION_ACTIONS = [
   'modify_other_conversation_member',
   'leave_conversation',
   'delete_conversation',
-  'modify_add_permissions',
+  'modify_add_permission',
 ] as const;
 export type ConversationAction = (typeof CONVERSATION_ACTIONS)[number];
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { teamMembers, teams, type TeamRole } from '../../db/schema.js';
 
@@ -21,6 +21,15 @@ export const teamStore = {
   async byId(db: Db, id: string): Promise<TeamRow | undefined> {
     const [row] = await db.select().from(teams).where(eq(teams.id, id));
     return row;
+  },
+  /** Which of these users are members of the team. */
+  async membersAmong(db: Db, team: string, users: readonly string[]): Promise<Set<string>> {
+    if (users.length === 0) return new Set();
+    const rows = await db
+      .select({ user: teamMembers.user })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.team, team), inArray(teamMembers.user, [...users])));
+    return new Set(rows.map((r) => r.user));
   },
   async roleOf(db: Db, team: string, user: string): Promise<TeamRole | undefined> {
     const [row] = await db

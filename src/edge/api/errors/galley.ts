@@ -1,0 +1,29 @@
+import { defineErrors } from './api-error.js';
+
+/** galley's error catalogue: conversations and messaging. */
+export const galleyErrors = defineErrors({
+  noConversation: { status: 404, label: 'no-conversation', message: 'Conversation not found' },
+  noConversationMember: { status: 404, label: 'no-conversation-member', message: 'Conversation member not found' },
+  accessDenied: { status: 403, label: 'access-denied', message: 'Conversation access denied' },
+  actionDenied: { status: 403, label: 'action-denied', message: 'Insufficient authorization' },
+  operationDenied: { status: 403, label: 'operation-denied', message: 'Insufficient permissions' },
+  notConnected: { status: 403, label: 'not-connected', message: 'Users are not connected' },
+  noTeamMember: { status: 403, label: 'no-team-member', message: 'Requesting user is not a team member' },
+  invalidOp: { status: 403, label: 'invalid-op', message: 'Invalid operation' },
+  tooManyMembers: { status: 403, label: 'too-many-members', message: 'Maximum number of members per conversation reached' },
+  convSizeOutOfRange: { status: 400, label: 'client-error', message: 'Too many users for one conversation' },
+  nonEmptyMemberList: {
+    status: 400,
+    label: 'non-empty-member-list',
+    message: 'Attempting to add group members outside MLS',
+  },
+  mlsNotEnabled: { status: 400, label: 'mls-not-enabled', message: 'MLS is not configured on this backend' },
+  mlsReceiptsNotAllowed: {
+    status: 403,
+    label: 'mls-receipts-not-allowed',
+    message: 'Read receipts on MLS conversations are not allowed',
+  },
+  unknownClient: { status: 403, label: 'unknown-client', message: 'Unknown Client' },
+  invalidPagingState: { status: 400, label: 'bad-request', message: 'Invalid paging state' },
+  invalidUuidV4: { status: 400, label: 'client-error', message: 'Invalid UUID v4 format' },
+});

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { QualifiedId } from '../api/schemas/common.js';
+import { registerEvent } from './registry.js';
+
+const qid = z.object({ id: z.string(), domain: z.string() });
+const envelope = (type: string, data: z.ZodType) =>
+  z.object({
+    type: z.literal(type),
+    conversation: z.string(),
+    qualified_conversation: qid,
+    from: z.string(),
+    qualified_from: qid,
+    time: z.string(),
+    via: z.enum(['user', 'scim']),
+    team: z.string().optional(),
+    data,
+  });
+
+const anyObject = z.record(z.string(), z.unknown());
+const dataSchemas: Record<string, z.ZodType> = {
+  'conversation.create': anyObject,
+  'conversation.delete': z.null(),
+  'conversation.member-join': z.object({
+    users: z.array(z.object({ qualified_id: qid, id: z.string(), conversation_role: z.string() })),
+    user_ids: z.array(z.string()),
+    add_type: z.enum(['internal_add', 'external_add']),
+  }),
+  'conversation.member-leave': z.object({
+    qualified_user_ids: z.array(qid),
+    user_ids: z.array(z.string()),
+    reason: z.enum(['left', 'removed', 'user-deleted']),
+  }),
+  'conversation.member-update': anyObject,
+  'conversation.rename': z.object({ name: z.string() }),
+  'conversation.access-update': z.object({ access: z.array(z.string()), access_role: z.string(), access_role_v2: z.array(z.string()) }),
+  'conversation.message-timer-update': z.object({ message_timer: z.int().nullable() }),
+  'conversation.receipt-mode-update': z.object({ receipt_mode: z.int() }),
+  'conversation.code-update': z.object({ key: z.string(), code: z.string(), uri: z.string(), has_password: z.boolean() }),
+  'conversation.code-delete': z.null(),
+  'conversation.typing': z.object({ status: z.enum(['started', 'stopped']) }),
+  'conversation.connect-request': anyObject,
+  'conversation.otr-message-add': z.object({ sender: z.string(), recipient: z.string(), text: z.string(), data: z.string() }),
+};
+for (const [type, data] of Object.entries(dataSchemas)) registerEvent(type, envelope(type, data));
+
+export type ConversationEventType = keyof typeof dataSchemas;
+
+/** Milliseconds ISO time, as conversation events carry it. */
+export const eventTime = (ms = Date.now()) => new Date(ms).toISOString();
+
+/** A conversation event: the conversation, who caused it, when, and the type's data. */
+export function conversationEvent(
+  type: ConversationEventType,
+  conv: QualifiedId,
+  from: QualifiedId,
+  data: unknown,
+  o: { team?: string | null; time?: string } = {},
+) {
+  return {
+    type,
+    conversation: conv.id,
+    qualified_conversation: { id: conv.id, domain: conv.domain },
+    from: from.id,
+    qualified_from: { id: from.id, domain: from.domain },
+    time: o.time ?? eventTime(),
+    via: 'user' as const,
+    ...(o.team ? { team: o.team } : {}),
+    data,
+  };
+}

@@ -1,0 +1,45 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { database } from '../../db/client.js';
+import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
+import { roleAllows, type ConversationAction } from './roles.js';
+
+export interface Membership {
+  conv: ConversationRow;
+  members: MemberRow[];
+  me: MemberRow;
+}
+
+export const selfQualified = (c: Context<AppEnv>): QualifiedId => ({
+  id: self(c).user,
+  domain: c.get('config').brig.optSettings.setFederationDomain,
+});
+
+/**
+ * The conversation and the caller's membership: 404 `no-conversation` when it does not exist,
+ * `whenNotMember` (404 for actions, 403 `access-denied` for reading) when the caller is not in it.
+ */
+export async function requireMember(
+  c: Context<AppEnv>,
+  id: QualifiedId,
+  whenNotMember: ErrorSpec = galleyErrors.noConversation,
+): Promise<Membership> {
+  const db = database(c.env.DB);
+  const conv = await conversationStore.get(db, id);
+  if (conv === undefined) throw new ApiError(galleyErrors.noConversation);
+  const members = await conversationStore.members(db, id);
+  const me = selfQualified(c);
+  const mine = members.find((m) => m.userId === me.id && m.userDomain === me.domain);
+  if (mine === undefined) throw new ApiError(whenNotMember);
+  return { conv, members, me: mine };
+}
+
+/** 403 `action-denied` naming the action the caller's conversation role lacks. */
+export function requireAction(m: MemberRow, action: ConversationAction): void {
+  if (!roleAllows(m.role, action))
+    throw new ApiError(galleyErrors.actionDenied, `Insufficient authorization (missing ${action})`);
+}

@@ -1,0 +1,80 @@
+import type { ApiVersion } from '../../../shared/api-version.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { toLegacyAccessRole } from './access.js';
+import type { ConversationRow, MemberRow } from './conversation-store.js';
+
+const EPOCH_ZERO = '1970-01-01T00:00:00.000Z';
+
+/** The viewer's own membership, every key present as galley writes it. */
+export function selfMemberJson(m: MemberRow) {
+  return {
+    qualified_id: { id: m.userId, domain: m.userDomain },
+    id: m.userId,
+    conversation_role: m.role,
+    service: null,
+    status: 0,
+    status_ref: '0.0',
+    status_time: EPOCH_ZERO,
+    otr_muted_status: m.otrMutedStatus,
+    otr_muted_ref: m.otrMutedRef,
+    otr_archived: m.otrArchived,
+    otr_archived_ref: m.otrArchivedRef,
+    hidden: m.hidden,
+    hidden_ref: m.hiddenRef,
+  };
+}
+
+export const otherMemberJson = (m: MemberRow) => ({
+  qualified_id: { id: m.userId, domain: m.userDomain },
+  id: m.userId,
+  conversation_role: m.role,
+  status: 0,
+});
+
+/** Access roles as a version writes them: a list from v3, the legacy value plus `access_role_v2` before. */
+function accessRoles(roles: string[], v: ApiVersion | 'event') {
+  return v !== 'event' && v >= 3 ? { access_role: roles } : { access_role: toLegacyAccessRole(roles), access_role_v2: roles };
+}
+
+/** MLS state: group id and epoch always; epoch time and suite before v6 always, from v6 once the epoch moved. */
+function protocolFields(c: ConversationRow, v: ApiVersion | 'event') {
+  if (c.protocol === 'proteus') return {};
+  const early = v === 'event' || v < 6;
+  const moved = c.epoch > 0;
+  return {
+    group_id: c.groupId,
+    epoch: c.epoch,
+    ...(early || moved ? { epoch_timestamp: null, cipher_suite: c.cipherSuite ?? (early ? 1 : undefined) } : {}),
+  };
+}
+
+/**
+ * A conversation as `viewer` sees it in API version `v` (`event`: the fixed v2 shape that events
+ * carry). `self` is the viewer's membership; the others are everybody else.
+ */
+export function conversationJson(c: ConversationRow, members: readonly MemberRow[], viewer: QualifiedId, v: ApiVersion | 'event') {
+  const mine = members.find((m) => m.userId === viewer.id && m.userDomain === viewer.domain);
+  const others = members.filter((m) => m !== mine);
+  return {
+    qualified_id: { id: c.id, domain: c.domain },
+    id: c.id,
+    type: c.type,
+    creator: c.creator,
+    access: c.access,
+    ...accessRoles(c.accessRole, v),
+    name: c.name,
+    team: c.team,
+    message_timer: c.messageTimer,
+    receipt_mode: c.receiptMode,
+    group_conv_type: c.type === 0 ? (c.groupConvType ?? 'group_conversation') : null,
+    add_permission: c.addPermission,
+    parent: null,
+    history: null,
+    last_event: '0.0',
+    last_event_time: EPOCH_ZERO,
+    cells_state: c.cellsState,
+    members: { ...(mine === undefined ? {} : { self: selfMemberJson(mine) }), others: others.map(otherMemberJson) },
+    protocol: c.protocol,
+    ...protocolFields(c, v),
+  };
+}

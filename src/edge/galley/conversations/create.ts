@@ -1,0 +1,150 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { commonErrors } from '../../api/errors/common.js';
+import { federationErrors } from '../../api/errors/federation.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { connectionStore } from '../../brig/connections/connection-store.js';
+import { userStore } from '../../brig/users/user-store.js';
+import { database, type Db } from '../../db/client.js';
+import { publish } from '../../events/publish.js';
+import { teamStore } from '../teams/team-store.js';
+import { conversationJson } from './conversation-json.js';
+import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { invitedRole, newConv, requestedAccess, requestedAccessRoles, type NewConv } from './new-conv.js';
+import { ROLE_ADMIN } from './roles.js';
+
+/** The checks of who may create a conversation with whom (wire-server's order). */
+async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees: QualifiedId[]): Promise<void> {
+  const config = c.get('config');
+  const domain = config.brig.optSettings.setFederationDomain;
+  const maxSize = config.galley.settings.maxConvSize;
+  if (body.protocol === 'mls' && invitees.length > 0) throw new ApiError(galleyErrors.nonEmptyMemberList);
+  if (invitees.length > maxSize - 1)
+    throw new ApiError(galleyErrors.convSizeOutOfRange, `outside range [0, ${maxSize - 1}]`);
+  if (invitees.some((u) => u.domain !== domain)) throw new ApiError(federationErrors.federationNotEnabled);
+  const me = self(c).user;
+  const creator = await userStore.byId(db, me);
+  if (creator === undefined || !creator.activated) throw new ApiError(galleyErrors.operationDenied);
+  let outsiders = invitees.map((u) => u.id);
+  if (body.team !== undefined) {
+    const role = await teamStore.roleOf(db, body.team.teamid, me);
+    if (role === undefined) throw new ApiError(galleyErrors.noTeamMember);
+    if (role === 'partner' && invitees.length > 1) throw new ApiError(galleyErrors.operationDenied);
+    const roles = requestedAccessRoles(body);
+    if (roles.length === 0) throw new ApiError(galleyErrors.accessDenied);
+    const teammates = await teamStore.membersAmong(db, body.team.teamid, outsiders);
+    outsiders = outsiders.filter((u) => !teammates.has(u));
+    if (outsiders.length > 0 && !roles.includes('non_team_member')) throw new ApiError(galleyErrors.noTeamMember);
+  } else if (body.group_conv_type === 'channel') throw new ApiError(galleyErrors.operationDenied);
+  const connected = await connectionStore.connectedWith(db, me, domain, outsiders);
+  if (outsiders.some((u) => !connected.has(u))) throw new ApiError(galleyErrors.notConnected);
+  if (body.protocol === 'mls' && config.galley.settings.mlsPrivateKeyPaths === undefined)
+    throw new ApiError(galleyErrors.mlsNotEnabled);
+}
+
+function newGroupRow(body: NewConv, domain: string, creator: string): ConversationRow {
+  const id = crypto.randomUUID();
+  const mls = body.protocol === 'mls';
+  return {
+    domain,
+    id,
+    type: 0,
+    creator,
+    name: body.name ?? null,
+    access: requestedAccess(body),
+    accessRole: requestedAccessRoles(body),
+    team: body.team?.teamid ?? null,
+    messageTimer: body.message_timer ?? null,
+    receiptMode: mls ? 0 : (body.receipt_mode ?? null),
+    protocol: mls ? 'mls' : 'proteus',
+    groupId: mls ? btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))) : null,
+    epoch: 0,
+    cipherSuite: null,
+    cellsState: body.cells ? 'pending' : 'disabled',
+    groupConvType: body.group_conv_type ?? 'group_conversation',
+    addPermission: null,
+    createdAt: Date.now(),
+  };
+}
+
+/** Announces a new conversation: every local member gets `conversation.create` with their own view. */
+export async function announceCreated(c: Context<AppEnv>, conv: ConversationRow, members: MemberRow[], from: QualifiedId) {
+  const domain = c.get('config').brig.optSettings.setFederationDomain;
+  const time = new Date().toISOString();
+  for (const m of members.filter((m) => m.userDomain === domain)) {
+    const viewer = { id: m.userId, domain };
+    const event = conversationEvent('conversation.create', conv, from, conversationJson(conv, members, viewer, 'event'), { time });
+    await publish(c.env, c.get('config'), [{ user: m.userId }], event, { origin: self(c) });
+  }
+}
+
+export const memberRow = (conv: QualifiedId, user: QualifiedId, role: string, now = Date.now()): MemberRow => ({
+  convDomain: conv.domain,
+  convId: conv.id,
+  userDomain: user.domain,
+  userId: user.id,
+  role,
+  otrMutedStatus: null,
+  otrMutedRef: null,
+  otrArchived: false,
+  otrArchivedRef: null,
+  hidden: false,
+  hiddenRef: null,
+  joinedAt: now,
+});
+
+const createdConversation = z.record(z.string(), z.unknown()).openapi('CreateGroupConversation');
+
+export const createGroupConversation = endpoint(
+  {
+    name: 'create-group-conversation',
+    method: 'post',
+    path: '/conversations',
+    request: jsonBody(newConv),
+    errors: [
+      galleyErrors.nonEmptyMemberList,
+      galleyErrors.convSizeOutOfRange,
+      galleyErrors.operationDenied,
+      galleyErrors.noTeamMember,
+      galleyErrors.accessDenied,
+      galleyErrors.notConnected,
+      galleyErrors.mlsNotEnabled,
+      federationErrors.federationNotEnabled,
+    ],
+    responses: {
+      201: { description: 'Conversation created', ...json(createdConversation) },
+    },
+  },
+  async (c) => {
+    const body = c.req.valid('json');
+    const version = c.get('apiVersion') ?? 0;
+    if (version >= 3 && typeof body.access_role === 'string')
+      throw new ApiError(commonErrors.badRequest, 'access_role: a list of access roles is expected');
+    const db = database(c.env.DB);
+    const domain = c.get('config').brig.optSettings.setFederationDomain;
+    const me = { id: self(c).user, domain };
+    const invitees = dedupe([...(body.users ?? []).map((id) => ({ id, domain })), ...(body.qualified_users ?? [])]).filter(
+      (u) => !(u.id === me.id && u.domain === domain),
+    );
+    await checkCreation(c, db, body, invitees);
+
+    const conv = newGroupRow(body, domain, me.id);
+    const now = Date.now();
+    const members = [memberRow(conv, me, ROLE_ADMIN, now), ...invitees.map((u) => memberRow(conv, u, invitedRole(body), now))];
+    await db.batch([conversationStore.insert(db, conv), conversationStore.addMembers(db, members)]);
+    await announceCreated(c, conv, members, me);
+    c.header('location', conv.id);
+    return c.json({ ...conversationJson(conv, members, me, version), ...(version >= 4 ? { failed_to_add: [] } : {}) }, 201);
+  },
+);
+
+function dedupe(ids: QualifiedId[]): QualifiedId[] {
+  const seen = new Set<string>();
+  return ids.filter((u) => (seen.has(`${u.domain}/${u.id}`) ? false : (seen.add(`${u.domain}/${u.id}`), true)));
+}

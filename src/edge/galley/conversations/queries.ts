@@ -1,0 +1,138 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
+import { database } from '../../db/client.js';
+import { requireMember, selfQualified } from './access-check.js';
+import { conversationJson } from './conversation-json.js';
+import { conversationStore } from './conversation-store.js';
+import { builtInRoles } from './roles.js';
+
+export const qualifiedConvId = z.object({ id: z.uuid(), domain: z.string() }).openapi('Qualified_ConvId');
+export const convParams = z.object({ cnv_domain: z.string(), cnv: z.uuid() });
+const conversation = z.record(z.string(), z.unknown()).openapi('Conversation');
+
+export const getConversation = endpoint(
+  {
+    name: 'get-conversation',
+    method: 'get',
+    path: '/conversations/{cnv_domain}/{cnv}',
+    request: { params: convParams },
+    errors: [galleyErrors.noConversation, galleyErrors.accessDenied],
+    responses: { 200: { description: 'The conversation', ...json(conversation) } },
+  },
+  async (c) => {
+    const { cnv_domain, cnv } = c.req.valid('param');
+    const { conv, members } = await requireMember(c, { id: cnv, domain: cnv_domain }, galleyErrors.accessDenied);
+    return c.json(conversationJson(conv, members, selfQualified(c), c.get('apiVersion') ?? 0), 200);
+  },
+);
+
+/** Paging state: base64url of the last id returned. */
+const encodeState = (q: QualifiedId) => btoa(JSON.stringify([q.domain, q.id])).replace(/\+/g, '-').replace(/\//g, '_');
+function decodeState(state: string): QualifiedId {
+  try {
+    const [domain, id] = JSON.parse(atob(state.replace(/-/g, '+').replace(/_/g, '/'))) as [unknown, unknown];
+    if (typeof domain === 'string' && typeof id === 'string') return { domain, id };
+  } catch {
+    // refused below
+  }
+  throw new ApiError(galleyErrors.invalidPagingState);
+}
+
+export const listConversationIds = endpoint(
+  {
+    name: 'list-conversation-ids',
+    method: 'post',
+    path: '/conversations/list-ids',
+    request: jsonBody(
+      z
+        .object({ size: z.int().min(1).max(1000).default(1000), paging_state: z.string().optional() })
+        .openapi('GetPaginated_ConversationIds'),
+    ),
+    errors: [galleyErrors.invalidPagingState],
+    responses: {
+      200: {
+        description: 'A page of the caller’s conversation ids',
+        ...json(
+          z
+            .object({ qualified_conversations: z.array(qualifiedConvId), has_more: z.boolean(), paging_state: z.string() })
+            .openapi('ConversationIds_Page'),
+        ),
+      },
+    },
+  },
+  async (c) => {
+    const { size, paging_state } = c.req.valid('json');
+    const after = paging_state === undefined ? undefined : decodeState(paging_state);
+    const ids = await conversationStore.idsOf(database(c.env.DB), selfQualified(c), size + 1, after);
+    const page = ids.slice(0, size);
+    const last = page.at(-1) ?? after;
+    return c.json(
+      { qualified_conversations: page, has_more: ids.length > size, paging_state: last === undefined ? '' : encodeState(last) },
+      200,
+    );
+  },
+);
+
+export const listConversations = endpoint(
+  {
+    name: 'list-conversations',
+    method: 'post',
+    path: '/conversations/list',
+    from: 2,
+    request: jsonBody(z.object({ qualified_ids: z.array(qualifiedConvId).min(1).max(1000) }).openapi('ListConversations')),
+    responses: {
+      200: {
+        description: 'Conversations found, not found and failed',
+        ...json(
+          z
+            .object({ found: z.array(conversation), not_found: z.array(qualifiedConvId), failed: z.array(qualifiedConvId) })
+            .openapi('ConversationsResponse'),
+        ),
+      },
+    },
+  },
+  async (c) => {
+    const asked = c.req.valid('json').qualified_ids;
+    const db = database(c.env.DB);
+    const me = selfQualified(c);
+    const convs = await conversationStore.getMany(db, asked);
+    const members = await conversationStore.membersOfMany(db, convs);
+    const found = [];
+    const key = (q: QualifiedId) => `${q.domain}/${q.id}`;
+    const seen = new Set<string>();
+    for (const conv of convs) {
+      const mine = members.filter((m) => m.convId === conv.id && m.convDomain === conv.domain);
+      if (!mine.some((m) => m.userId === me.id && m.userDomain === me.domain)) continue;
+      seen.add(key(conv));
+      found.push(conversationJson(conv, mine, me, c.get('apiVersion') ?? 0));
+    }
+    return c.json({ found, not_found: asked.filter((q) => !seen.has(key(q))), failed: [] }, 200);
+  },
+);
+
+export const getRoles = endpoint(
+  {
+    name: 'get-conversation-roles',
+    method: 'get',
+    path: '/conversations/{cnv}/roles',
+    request: { params: z.object({ cnv: z.uuid() }) },
+    errors: [galleyErrors.noConversation, galleyErrors.accessDenied],
+    responses: {
+      200: {
+        description: 'The roles of the conversation and their actions',
+        ...json(
+          z
+            .object({ conversation_roles: z.array(z.object({ conversation_role: z.string(), actions: z.array(z.string()) })) })
+            .openapi('ConversationRolesList'),
+        ),
+      },
+    },
+  },
+  async (c) => {
+    await requireMember(c, { id: c.req.valid('param').cnv, domain: selfQualified(c).domain }, galleyErrors.accessDenied);
+    return c.json({ conversation_roles: builtInRoles() }, 200);
+  },
+);

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
+import { api, connect, createUser } from '../../helpers/users.js';
+import { openSocket } from '../../helpers/websocket.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+const q = (id: string) => ({ id, domain: 'example.com' });
+
+describe('creating and reading conversations', () => {
+  it('creates a group with connected users; every member gets conversation.create with their own view', async () => {
+    const a = await createUser(publicUrl, internalUrl, { name: 'A' });
+    const b = await createUser(publicUrl, internalUrl, { name: 'B' });
+    await connect(publicUrl, a, b);
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${b.token}`);
+    const r = await api(publicUrl, a.token).post('/v8/conversations', { name: 'Team chat', qualified_users: [q(b.id)], conversation_role: 'wire_member' });
+    expect(r.status).toBe(201);
+    const id = r.body.qualified_id.id;
+    expect(r.headers.get('location')).toBe(id);
+    expect(r.body).toMatchObject({
+      qualified_id: { id, domain: 'example.com' },
+      id,
+      type: 0,
+      creator: a.id,
+      name: 'Team chat',
+      access: ['invite'],
+      access_role: ['team_member', 'non_team_member', 'service'],
+      protocol: 'proteus',
+      cells_state: 'disabled',
+      last_event: '0.0',
+      last_event_time: '1970-01-01T00:00:00.000Z',
+      failed_to_add: [],
+      members: {
+        self: { qualified_id: q(a.id), id: a.id, conversation_role: 'wire_admin', otr_muted_status: null, otr_archived: false, hidden: false, status: 0 },
+        others: [{ qualified_id: q(b.id), id: b.id, conversation_role: 'wire_member', status: 0 }],
+      },
+    });
+    expect(r.body.group_id).toBeUndefined();
+    expect(r.body.cipher_suite).toBeUndefined();
+
+    const created = await socket.next((m) => m.payload[0].type === 'conversation.create');
+    const event = created.payload[0];
+    expect(event).toMatchObject({
+      conversation: id,
+      qualified_conversation: { id, domain: 'example.com' },
+      from: a.id,
+      qualified_from: q(a.id),
+      time: expect.stringMatching(/\.\d{3}Z$/),
+    });
+    // Events carry the v2 shape: legacy access_role plus access_role_v2, and B's own view.
+    expect(event.data).toMatchObject({ id, access_role: 'activated', access_role_v2: ['team_member', 'non_team_member', 'service'] });
+    expect(event.data.members.self.id).toBe(b.id);
+    await socket.close();
+
+    const bView = await api(publicUrl, b.token).get(`/v8/conversations/example.com/${id}`);
+    expect(bView.body.members.self).toMatchObject({ id: b.id, conversation_role: 'wire_member' });
+    const v2 = await api(publicUrl, b.token).get(`/v2/conversations/example.com/${id}`);
+    expect(v2.body).toMatchObject({ access_role: 'activated', access_role_v2: ['team_member', 'non_team_member', 'service'] });
+  });
+
+  it('refuses unconnected users, MLS with members, oversize lists and non-members reading', async () => {
+    const a = await createUser(publicUrl, internalUrl);
+    const stranger = await createUser(publicUrl, internalUrl);
+    const me = api(publicUrl, a.token);
+    expect(await me.post('/v8/conversations', { qualified_users: [q(stranger.id)] })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'not-connected'),
+    });
+    expect(await me.post('/v8/conversations', { protocol: 'mls', qualified_users: [q(stranger.id)] })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'non-empty-member-list'),
+    });
+    expect(await me.post('/v8/conversations', { protocol: 'mls' })).toMatchObject({ status: 400, body: wireError(400, 'mls-not-enabled') });
+    expect(await me.post('/v8/conversations', { protocol: 'mixed' })).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    expect(await me.post('/v8/conversations', { name: '' })).toMatchObject({ status: 400 });
+    expect(await me.post('/v8/conversations', { access_role: 'activated' })).toMatchObject({ status: 400 });
+    expect(await me.post('/v8/conversations', { qualified_users: [q('not-a-uuid')] })).toMatchObject({ status: 400 });
+    const many = Array.from({ length: 500 }, () => q(crypto.randomUUID()));
+    expect(await me.post('/v8/conversations', { qualified_users: many })).toMatchObject({ status: 400, body: wireError(400, 'client-error') });
+
+    const mine = (await me.post('/v8/conversations', { name: 'Mine' })).body.qualified_id.id;
+    expect(await api(publicUrl, stranger.token).get(`/v8/conversations/example.com/${mine}`)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'access-denied'),
+    });
+    expect(await me.get(`/v8/conversations/example.com/${crypto.randomUUID()}`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
+  });
+
+  it('creates the self conversation once, with the user id', async () => {
+    const a = await createUser(publicUrl, internalUrl);
+    const first = await api(publicUrl, a.token).post('/v8/conversations/self');
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ qualified_id: q(a.id), type: 1, access: ['private'], access_role: [] });
+    expect((await api(publicUrl, a.token).post('/v8/conversations/self')).status).toBe(200);
+  });
+
+  it('lists conversation ids in pages and fetches them', async () => {
+    const a = await createUser(publicUrl, internalUrl);
+    const me = api(publicUrl, a.token);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await me.post('/v8/conversations', { name: `c${i}` })).body.qualified_id);
+    const first = await me.post('/v8/conversations/list-ids', { size: 2 });
+    expect(first.body).toMatchObject({ has_more: true, paging_state: expect.any(String) });
+    const second = await me.post('/v8/conversations/list-ids', { size: 2, paging_state: first.body.paging_state });
+    expect(second.body.has_more).toBe(false);
+    const listed = [...first.body.qualified_conversations, ...second.body.qualified_conversations];
+    expect(listed.map((x: any) => x.id).sort()).toEqual(ids.map((x) => x.id).sort());
+
+    const unknown = q(crypto.randomUUID());
+    const fetched = await me.post('/v8/conversations/list', { qualified_ids: [...ids, unknown] });
+    expect(fetched.body.found.map((x: any) => x.name).sort()).toEqual(['c0', 'c1', 'c2']);
+    expect(fetched.body.not_found).toEqual([unknown]);
+    expect(fetched.body.failed).toEqual([]);
+
+    const roles = await me.get(`/v8/conversations/${ids[0].id}/roles`);
+    expect(roles.body.conversation_roles).toEqual([
+      { conversation_role: 'wire_admin', actions: expect.arrayContaining(['add_conversation_member', 'modify_add_permission']) },
+      { conversation_role: 'wire_member', actions: ['leave_conversation'] },
+    ]);
+  });
+});
