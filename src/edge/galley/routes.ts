@@ -1,7 +1,9 @@
 import type { Endpoint } from '../api/endpoint.js';
 import { createGroupConversation } from './conversations/create.js';
 import { getConversation, getRoles, listConversationIds, listConversations } from './conversations/queries.js';
+import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
 import { createSelfConversation } from './conversations/self-conversation.js';
+import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
   // order matters where paths overlap: /conversations/self and /list-ids before /{domain}/{id}
@@ -11,4 +13,13 @@ export const galleyPublic: Endpoint[] = [
   listConversations,
   getRoles,
   getConversation,
+  addMembers,
+  removeMember,
+  updateOtherMember,
+  updateSelfMember,
+  renameConversation,
+  updateMessageTimer,
+  updateReceiptMode,
+  updateAccess,
+  typing,
 ];

@@ -1,0 +1,32 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { userStore } from '../../brig/users/user-store.js';
+import { database } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { teamStore } from '../teams/team-store.js';
+import { selfQualified } from './access-check.js';
+import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
+import { notifyMembers } from './notify.js';
+
+/**
+ * After an access change: members the new access roles no longer admit leave, with reason
+ * `removed` from the user who made the change. Guests (users without a verified identity) need
+ * `guest`; in team conversations, non-members of the team need `non_team_member`.
+ */
+export async function kickDisallowedMembers(c: Context<AppEnv>, conv: ConversationRow, members: MemberRow[]): Promise<void> {
+  const db = database(c.env.DB);
+  const users = await userStore.byIds(db, members.map((m) => m.userId));
+  const guests = new Set(users.filter((u) => !u.activated).map((u) => u.id));
+  const inTeam = conv.team === null ? new Set<string>() : await teamStore.membersAmong(db, conv.team, members.map((m) => m.userId));
+  const out = members.filter(
+    (m) =>
+      (guests.has(m.userId) && !conv.accessRole.includes('guest')) ||
+      (conv.team !== null && !inTeam.has(m.userId) && !conv.accessRole.includes('non_team_member')) ||
+      (conv.team !== null && inTeam.has(m.userId) && !conv.accessRole.includes('team_member')),
+  );
+  if (out.length === 0) return;
+  const targets = out.map((m) => ({ id: m.userId, domain: m.userDomain }));
+  await conversationStore.removeMembers(db, conv, targets).run();
+  const data = { qualified_user_ids: targets, user_ids: targets.map((t) => t.id), reason: 'removed' };
+  await notifyMembers(c, members, conversationEvent('conversation.member-leave', conv, selfQualified(c), data, { team: conv.team }));
+}

@@ -1,0 +1,188 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { federationErrors } from '../../api/errors/federation.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
+import { connectionStore } from '../../brig/connections/connection-store.js';
+import { database } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { teamStore } from '../teams/team-store.js';
+import { requireAction, requireMember, selfQualified } from './access-check.js';
+import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
+import { memberRow } from './create.js';
+import { notifyMembers } from './notify.js';
+import { convParams } from './queries.js';
+import { ROLE_ADMIN, ROLE_MEMBER } from './roles.js';
+
+const event = z.record(z.string(), z.unknown()).openapi('Event');
+const sameUser = (m: MemberRow, u: QualifiedId) => m.userId === u.id && m.userDomain === u.domain;
+
+export const memberJoinData = (added: MemberRow[]) => ({
+  users: added.map((m) => ({ qualified_id: { id: m.userId, domain: m.userDomain }, id: m.userId, conversation_role: m.role })),
+  user_ids: added.map((m) => m.userId),
+  add_type: 'internal_add' as const,
+});
+
+/** Invitees must be reachable, connected (or teammates in a team conversation) and allowed by the access roles. */
+async function checkInvitees(db: ReturnType<typeof database>, conv: ConversationRow, me: QualifiedId, users: QualifiedId[]) {
+  if (users.some((u) => u.domain !== me.domain)) throw new ApiError(federationErrors.federationNotEnabled);
+  let outsiders = users.map((u) => u.id);
+  if (conv.team !== null) {
+    const teammates = await teamStore.membersAmong(db, conv.team, outsiders);
+    outsiders = outsiders.filter((u) => !teammates.has(u));
+    if (outsiders.length > 0 && !conv.accessRole.includes('non_team_member')) throw new ApiError(galleyErrors.noTeamMember);
+  }
+  const connected = await connectionStore.connectedWith(db, me.id, me.domain, outsiders);
+  if (outsiders.some((u) => !connected.has(u))) throw new ApiError(galleyErrors.notConnected);
+}
+
+export const addMembers = endpoint(
+  {
+    name: 'add-members-to-conversation',
+    method: 'post',
+    path: '/conversations/{cnv_domain}/{cnv}/members',
+    request: {
+      params: convParams,
+      ...jsonBody(z.object({ qualified_users: z.array(qualifiedUserId).min(1), conversation_role: z.string().optional() }).openapi('InviteQualified')),
+    },
+    errors: [
+      galleyErrors.noConversation,
+      galleyErrors.invalidOp,
+      galleyErrors.actionDenied,
+      galleyErrors.tooManyMembers,
+      galleyErrors.accessDenied,
+      galleyErrors.noTeamMember,
+      galleyErrors.notConnected,
+    ],
+    responses: { 200: { description: 'Members added', ...json(event) }, 204: { description: 'Everyone was already a member' } },
+  },
+  async (c) => {
+    const { cnv_domain, cnv } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { conv, members, me } = await requireMember(c, { id: cnv, domain: cnv_domain });
+    if (conv.protocol === 'mls') throw new ApiError(galleyErrors.invalidOp);
+    requireAction(me, 'add_conversation_member');
+    if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
+    const role = body.conversation_role ?? ROLE_ADMIN;
+    if (role !== ROLE_ADMIN && role !== ROLE_MEMBER)
+      throw new ApiError(galleyErrors.actionDenied, 'Insufficient authorization (missing add_conversation_member)');
+    const fresh = body.qualified_users.filter((u, i, all) => !members.some((m) => sameUser(m, u)) && all.findIndex((x) => x.id === u.id && x.domain === u.domain) === i);
+    if (fresh.length === 0) return c.body(null, 204);
+    if (members.length + fresh.length > c.get('config').galley.settings.maxConvSize) throw new ApiError(galleyErrors.tooManyMembers);
+    if (!conv.access.includes('invite')) throw new ApiError(galleyErrors.accessDenied);
+    const db = database(c.env.DB);
+    const actor = selfQualified(c);
+    await checkInvitees(db, conv, actor, fresh);
+    const added = fresh.map((u) => memberRow(conv, u, role));
+    await conversationStore.addMembers(db, added).run();
+    const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added), { team: conv.team });
+    await notifyMembers(c, [...members, ...added], joined);
+    return c.json(joined, 200);
+  },
+);
+
+export const removeMember = endpoint(
+  {
+    name: 'remove-member',
+    method: 'delete',
+    path: '/conversations/{cnv_domain}/{cnv}/members/{usr_domain}/{usr}',
+    request: { params: convParams.extend({ usr_domain: z.string(), usr: z.uuid() }) },
+    errors: [galleyErrors.noConversation, galleyErrors.actionDenied, galleyErrors.invalidOp],
+    responses: { 200: { description: 'Member removed', ...json(event) }, 204: { description: 'The user was not a member' } },
+  },
+  async (c) => {
+    const { cnv_domain, cnv, usr_domain, usr } = c.req.valid('param');
+    const { conv, members, me } = await requireMember(c, { id: cnv, domain: cnv_domain });
+    const actor = selfQualified(c);
+    const target = { id: usr, domain: usr_domain };
+    const leaving = usr === actor.id && usr_domain === actor.domain;
+    requireAction(me, leaving ? 'leave_conversation' : 'remove_conversation_member');
+    if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
+    if (!members.some((m) => sameUser(m, target))) return c.body(null, 204);
+    await conversationStore.removeMembers(database(c.env.DB), conv, [target]).run();
+    const left = conversationEvent(
+      'conversation.member-leave',
+      conv,
+      actor,
+      { qualified_user_ids: [target], user_ids: [target.id], reason: leaving ? 'left' : 'removed' },
+      { team: conv.team },
+    );
+    await notifyMembers(c, members, left);
+    return c.json(left, 200);
+  },
+);
+
+export const updateOtherMember = endpoint(
+  {
+    name: 'update-other-member',
+    method: 'put',
+    path: '/conversations/{cnv_domain}/{cnv}/members/{usr_domain}/{usr}',
+    request: {
+      params: convParams.extend({ usr_domain: z.string(), usr: z.uuid() }),
+      ...jsonBody(z.object({ conversation_role: z.string().min(2).max(128) }).openapi('OtherMemberUpdate')),
+    },
+    errors: [galleyErrors.noConversation, galleyErrors.actionDenied, galleyErrors.invalidOp, galleyErrors.noConversationMember],
+    responses: { 200: { description: 'Role changed' } },
+  },
+  async (c) => {
+    const { cnv_domain, cnv, usr_domain, usr } = c.req.valid('param');
+    const { conversation_role } = c.req.valid('json');
+    const { conv, members, me } = await requireMember(c, { id: cnv, domain: cnv_domain });
+    requireAction(me, 'modify_other_conversation_member');
+    const actor = selfQualified(c);
+    const target = { id: usr, domain: usr_domain };
+    if (conv.type !== 0 || (usr === actor.id && usr_domain === actor.domain)) throw new ApiError(galleyErrors.invalidOp, 'Invalid target');
+    if (!members.some((m) => sameUser(m, target))) throw new ApiError(galleyErrors.noConversationMember);
+    if (conversation_role !== ROLE_ADMIN && conversation_role !== ROLE_MEMBER) throw new ApiError(galleyErrors.invalidOp, 'Unknown role');
+    await conversationStore.updateMember(database(c.env.DB), conv, target, { role: conversation_role }).run();
+    const data = { qualified_target: target, target: target.id, conversation_role };
+    await notifyMembers(c, members, conversationEvent('conversation.member-update', conv, actor, data, { team: conv.team }));
+    return c.body(null, 200);
+  },
+);
+
+export const updateSelfMember = endpoint(
+  {
+    name: 'update-conversation-self',
+    method: 'put',
+    path: '/conversations/{cnv_domain}/{cnv}/self',
+    request: {
+      params: convParams,
+      ...jsonBody(
+        z
+          .object({
+            otr_muted_status: z.int().nullable().optional(),
+            otr_muted_ref: z.string().nullable().optional(),
+            otr_archived: z.boolean().optional(),
+            otr_archived_ref: z.string().nullable().optional(),
+            hidden: z.boolean().optional(),
+            hidden_ref: z.string().nullable().optional(),
+          })
+          .refine((u) => Object.keys(u).length > 0, { message: 'One of { \'hidden\', \'otr_muted_ref\', \'otr_archived\', ...} required.' })
+          .openapi('MemberUpdate'),
+      ),
+    },
+    errors: [galleyErrors.noConversation],
+    responses: { 200: { description: 'Own membership updated' } },
+  },
+  async (c) => {
+    const { cnv_domain, cnv } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { conv, me } = await requireMember(c, { id: cnv, domain: cnv_domain });
+    const actor = selfQualified(c);
+    await conversationStore
+      .updateMember(database(c.env.DB), conv, actor, {
+        ...(body.otr_muted_status === undefined ? {} : { otrMutedStatus: body.otr_muted_status }),
+        ...(body.otr_muted_ref === undefined ? {} : { otrMutedRef: body.otr_muted_ref }),
+        ...(body.otr_archived === undefined ? {} : { otrArchived: body.otr_archived }),
+        ...(body.otr_archived_ref === undefined ? {} : { otrArchivedRef: body.otr_archived_ref }),
+        ...(body.hidden === undefined ? {} : { hidden: body.hidden }),
+        ...(body.hidden_ref === undefined ? {} : { hiddenRef: body.hidden_ref }),
+      })
+      .run();
+    const data = { qualified_target: actor, target: actor.id, ...body };
+    await notifyMembers(c, [me], conversationEvent('conversation.member-update', conv, actor, data));
+    return c.body(null, 200);
+  },
+);

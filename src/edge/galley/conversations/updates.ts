@@ -1,0 +1,156 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { database } from '../../db/client.js';
+import { conversationEvent, type ConversationEventType } from '../../events/conversation-events.js';
+import { publish } from '../../events/publish.js';
+import { access, accessRole, toLegacyAccessRole } from './access.js';
+import { requireAction, requireMember, selfQualified, type Membership } from './access-check.js';
+import { conversationStore, type ConversationRow } from './conversation-store.js';
+import { localMembers, notifyMembers } from './notify.js';
+import { convParams } from './queries.js';
+import type { ConversationAction } from './roles.js';
+import { kickDisallowedMembers } from './access-effects.js';
+
+const event = z.record(z.string(), z.unknown()).openapi('Event');
+const changed = { 200: { description: 'Updated', ...json(event) }, 204: { description: 'Nothing changed' } };
+const commonErrors = [galleyErrors.noConversation, galleyErrors.actionDenied, galleyErrors.invalidOp];
+
+/** The shared path of metadata changes: membership, the role's action, then the change and its event. */
+async function change(
+  c: Context<AppEnv>,
+  action: ConversationAction,
+  o: { groupOnly: boolean },
+  apply: (m: Membership) => Promise<{ type: ConversationEventType; data: unknown; patch: Partial<ConversationRow> } | 'unchanged'>,
+): Promise<Response> {
+  const { cnv_domain, cnv } = c.req.param() as { cnv_domain: string; cnv: string };
+  const m = await requireMember(c, { id: cnv, domain: cnv_domain });
+  requireAction(m.me, action);
+  if (o.groupOnly && m.conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
+  const outcome = await apply(m);
+  if (outcome === 'unchanged') return c.body(null, 204);
+  await conversationStore.update(database(c.env.DB), m.conv, outcome.patch).run();
+  const ev = conversationEvent(outcome.type, m.conv, selfQualified(c), outcome.data, { team: m.conv.team });
+  await notifyMembers(c, m.members, ev);
+  return c.json(ev, 200);
+}
+
+export const renameConversation = endpoint(
+  {
+    name: 'update-conversation-name',
+    method: 'put',
+    path: '/conversations/{cnv_domain}/{cnv}/name',
+    request: { params: convParams, ...jsonBody(z.object({ name: z.string().min(1).max(256) }).openapi('ConversationRename')) },
+    errors: commonErrors,
+    responses: changed,
+  },
+  (c) => {
+    const { name } = c.req.valid('json');
+    return change(c, 'modify_conversation_name', { groupOnly: false }, async () => ({
+      type: 'conversation.rename',
+      data: { name },
+      patch: { name },
+    }));
+  },
+);
+
+export const updateMessageTimer = endpoint(
+  {
+    name: 'update-conversation-message-timer',
+    method: 'put',
+    path: '/conversations/{cnv_domain}/{cnv}/message-timer',
+    request: {
+      params: convParams,
+      ...jsonBody(z.object({ message_timer: z.int().min(0).nullable() }).openapi('ConversationMessageTimerUpdate')),
+    },
+    errors: commonErrors,
+    responses: changed,
+  },
+  (c) => {
+    const { message_timer } = c.req.valid('json');
+    return change(c, 'modify_conversation_message_timer', { groupOnly: true }, async ({ conv }) =>
+      conv.messageTimer === message_timer
+        ? 'unchanged'
+        : { type: 'conversation.message-timer-update', data: { message_timer }, patch: { messageTimer: message_timer } },
+    );
+  },
+);
+
+export const updateReceiptMode = endpoint(
+  {
+    name: 'update-conversation-receipt-mode',
+    method: 'put',
+    path: '/conversations/{cnv_domain}/{cnv}/receipt-mode',
+    request: { params: convParams, ...jsonBody(z.object({ receipt_mode: z.int() }).openapi('ConversationReceiptModeUpdate')) },
+    errors: [galleyErrors.mlsReceiptsNotAllowed, ...commonErrors],
+    responses: changed,
+  },
+  (c) => {
+    const { receipt_mode } = c.req.valid('json');
+    return change(c, 'modify_conversation_receipt_mode', { groupOnly: true }, async ({ conv }) => {
+      if (conv.protocol === 'mls') throw new ApiError(galleyErrors.mlsReceiptsNotAllowed);
+      return conv.receiptMode === receipt_mode
+        ? 'unchanged'
+        : { type: 'conversation.receipt-mode-update', data: { receipt_mode }, patch: { receiptMode: receipt_mode } };
+    });
+  },
+);
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+
+export const updateAccess = endpoint(
+  {
+    name: 'update-conversation-access',
+    method: 'put',
+    path: '/conversations/{cnv_domain}/{cnv}/access',
+    from: 3,
+    request: {
+      params: convParams,
+      ...jsonBody(z.object({ access: z.array(access), access_role: z.array(accessRole) }).openapi('ConversationAccessData')),
+    },
+    errors: commonErrors,
+    responses: changed,
+  },
+  (c) => {
+    const body = c.req.valid('json');
+    const nextAccess = [...new Set(body.access)];
+    const nextRoles = [...new Set(body.access_role)];
+    return change(c, 'modify_conversation_access', { groupOnly: true }, async (m) => {
+      if (nextAccess.includes('private') || nextRoles.length === 0) throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+      if (m.conv.team === null && sameSet(nextRoles, ['team_member'])) throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+      if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
+      // Members the new roles exclude are removed after the change is announced.
+      c.executionCtx.waitUntil(kickDisallowedMembers(c, { ...m.conv, access: nextAccess, accessRole: nextRoles }, m.members));
+      return {
+        type: 'conversation.access-update',
+        data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },
+        patch: { access: nextAccess, accessRole: nextRoles },
+      };
+    });
+  },
+);
+
+export const typing = endpoint(
+  {
+    name: 'member-typing-qualified',
+    method: 'post',
+    path: '/conversations/{cnv_domain}/{cnv}/typing',
+    request: { params: convParams, ...jsonBody(z.object({ status: z.enum(['started', 'stopped']) }).openapi('TypingData')) },
+    errors: [galleyErrors.noConversation],
+    responses: { 200: { description: 'Typing status sent' } },
+  },
+  async (c) => {
+    const { cnv_domain, cnv } = c.req.valid('param');
+    const { conv, members } = await requireMember(c, { id: cnv, domain: cnv_domain });
+    const me = selfQualified(c);
+    const ev = conversationEvent('conversation.typing', conv, me, { status: c.req.valid('json').status });
+    // Not to the typing user's own clients, and never stored.
+    const recipients = localMembers(c, members).filter((m) => m.userId !== me.id).map((m) => ({ user: m.userId }));
+    await publish(c.env, c.get('config'), recipients, ev, { transient: true });
+    return c.body(null, 200);
+  },
+);
