@@ -2,12 +2,15 @@ import type { Endpoint } from '../api/endpoint.js';
 import { createGroupConversation } from './conversations/create.js';
 import { getConversation, getRoles, listConversationIds, listConversations } from './conversations/queries.js';
 import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
+import { createOne2One, createOne2OneV6 } from './conversations/one2one-routes.js';
 import { createSelfConversation } from './conversations/self-conversation.js';
 import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
   // order matters where paths overlap: /conversations/self and /list-ids before /{domain}/{id}
   createSelfConversation,
+  createOne2OneV6,
+  createOne2One,
   createGroupConversation,
   listConversationIds,
   listConversations,

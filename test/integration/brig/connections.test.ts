@@ -28,6 +28,8 @@ describe('connections', () => {
       qualified_to: { id: b.id, domain: 'example.com' },
       status: 'sent',
       last_update: expect.any(String),
+      conversation: expect.any(String),
+      qualified_conversation: { id: expect.any(String), domain: 'example.com' },
     });
     const pending = await socket.next((m) => m.payload[0].type === 'user.connection');
     expect(pending.payload[0]).toEqual({
@@ -50,6 +52,14 @@ describe('connections', () => {
     const none = await api(publicUrl, a.token).get(`/v8/connections/example.com/${a.id.replace(/.$/, '0')}`);
     expect(none.status).toBe(404);
     expect(none.text).toBe('');
+
+    // The request opened the connect conversation; the acceptance made it their 1:1.
+    const convId = sent.body.conversation;
+    const aTypes = (await api(publicUrl, a.token).get('/v8/notifications')).body.notifications.map((n: any) => n.payload[0].type);
+    expect(aTypes).toEqual(expect.arrayContaining(['conversation.create', 'conversation.connect-request', 'conversation.member-join']));
+    const one2one = await api(publicUrl, b.token).get(`/v8/conversations/example.com/${convId}`);
+    expect(one2one.body).toMatchObject({ type: 2, members: { self: { id: b.id }, others: [{ id: a.id }] } });
+    expect(accepted.body.conversation).toBe(convId);
 
     // Accepted contacts see profile changes.
     await api(publicUrl, a.token).put('/v8/self', { name: 'Annie' });

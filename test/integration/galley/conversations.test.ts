@@ -122,3 +122,32 @@ describe('creating and reading conversations', () => {
     ]);
   });
 });
+
+describe('1:1 conversations', () => {
+  it('POST /one2one-conversations finds the 1:1 of connected users (same id from both sides)', async () => {
+    const a = await createUser(publicUrl, internalUrl);
+    const b = await createUser(publicUrl, internalUrl);
+    const stranger = await createUser(publicUrl, internalUrl);
+    await connect(publicUrl, a, b);
+    const fromA = await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [q(b.id)] });
+    expect(fromA.status).toBe(200); // the connection already made it
+    expect(fromA.body).toMatchObject({ type: 2, members: { self: { id: a.id }, others: [{ id: b.id }] } });
+    const fromB = await api(publicUrl, b.token).post('/v6/conversations/one2one', { qualified_users: [q(a.id)] });
+    expect(fromB.body.qualified_id).toEqual(fromA.body.qualified_id);
+    expect(await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [q(stranger.id)] })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'not-connected'),
+    });
+    expect(await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [q(a.id)] })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'invalid-op'),
+    });
+    expect(await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [] })).toMatchObject({ status: 400 });
+    // Members of a 1:1 cannot be added to it.
+    const path = `/v8/conversations/example.com/${fromA.body.qualified_id.id}`;
+    expect(await api(publicUrl, a.token).post(`${path}/members`, { qualified_users: [q(stranger.id)] })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'invalid-op'),
+    });
+  });
+});

@@ -24,6 +24,7 @@ export const galleyErrors = defineErrors({
     message: 'Read receipts on MLS conversations are not allowed',
   },
   unknownClient: { status: 403, label: 'unknown-client', message: 'Unknown Client' },
+  one2OneSize: { status: 400, label: 'client-error', message: 'A 1:1 conversation needs exactly one other user' },
   invalidPagingState: { status: 400, label: 'bad-request', message: 'Invalid paging state' },
   invalidUuidV4: { status: 400, label: 'client-error', message: 'Invalid UUID v4 format' },
 });

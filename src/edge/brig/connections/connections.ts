@@ -18,6 +18,7 @@ import { userStore } from '../users/user-store.js';
 import { connectionJson, relation, userConnection } from './connection-json.js';
 import { connectionStore, type ConnectionRow } from './connection-store.js';
 import { onConnect, onUpdate, type Outcome, type Refusal } from './rules.js';
+import { acceptOne2One, openConnectConversation } from '../../galley/conversations/one2one.js';
 
 const refusals: Record<Refusal, ApiError> = {
   'bad-conn-update': new ApiError(brigErrors.badConnUpdate),
@@ -46,13 +47,14 @@ async function apply(c: Context<AppEnv>, me: UserRow, other: UserRow, rows: { se
     throw new ApiError(brigErrors.connectionLimit);
   const domain = localDomainOf(c);
   const now = Date.now();
+  const conv = await one2OneFor(c, me, other, out);
   const row = (from: UserRow, to: UserRow, status: Relation, prev?: ConnectionRow): ConnectionRow => ({
     fromUser: from.id,
     toDomain: domain,
     toUser: to.id,
     status,
-    convDomain: prev?.convDomain ?? null,
-    convId: prev?.convId ?? null,
+    convDomain: conv?.domain ?? prev?.convDomain ?? null,
+    convId: conv?.id ?? prev?.convId ?? null,
     lastUpdate: now,
   });
   const mine = out.self === undefined ? rows.self : row(me, other, out.self, rows.self);
@@ -69,6 +71,15 @@ async function apply(c: Context<AppEnv>, me: UserRow, other: UserRow, rows: { se
     await publish(c.env, config, [{ user: other.id }], connectionEvent(theirs, named ? me.name : undefined));
   }
   return mine!;
+}
+
+/** A request opens the connect conversation; an acceptance turns it into the 1:1 of both users. */
+async function one2OneFor(c: Context<AppEnv>, me: UserRow, other: UserRow, out: Outcome) {
+  const domain = localDomainOf(c);
+  const [a, b] = [{ id: me.id, domain }, { id: other.id, domain }];
+  if (out.self === 'sent' && out.other === 'pending') return openConnectConversation(c, a, b);
+  if (out.self === 'accepted' && out.other === 'accepted') return acceptOne2One(c, a, b);
+  return undefined;
 }
 
 async function bothRows(c: Context<AppEnv>, me: string, other: string) {
