@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
 import { clients } from '../../db/schema.js';
 
@@ -17,8 +18,7 @@ export const clientStore = {
     return db.select().from(clients).where(eq(clients.user, user)).orderBy(clients.createdAt);
   },
   async listMany(db: Db, users: readonly string[]): Promise<ClientRow[]> {
-    if (users.length === 0) return [];
-    return db.select().from(clients).where(inArray(clients.user, [...users])).orderBy(clients.createdAt);
+    return inChunks(users, 1, (chunk) => db.select().from(clients).where(inArray(clients.user, chunk)).orderBy(clients.createdAt));
   },
   /** Statement writing a client; registering the same id again replaces its details, keeping last_active. */
   upsert(db: Db, row: ClientRow) {

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, gt, inArray, or } from 'drizzle-orm';
+import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
 import { connections, type Relation } from '../../db/schema.js';
 
@@ -25,15 +26,18 @@ export const connectionStore = {
   },
   /** Of these local users, those connected to `user` in both directions (both rows accepted). */
   async connectedWith(db: Db, user: string, domain: string, others: readonly string[]): Promise<Set<string>> {
-    if (others.length === 0) return new Set();
-    const mine = await db
-      .select({ to: connections.toUser })
-      .from(connections)
-      .where(and(eq(connections.fromUser, user), eq(connections.toDomain, domain), eq(connections.status, 'accepted'), inArray(connections.toUser, [...others])));
-    const theirs = await db
-      .select({ from: connections.fromUser })
-      .from(connections)
-      .where(and(inArray(connections.fromUser, [...others]), eq(connections.toDomain, domain), eq(connections.toUser, user), eq(connections.status, 'accepted')));
+    const mine = await inChunks(others, 1, (chunk) =>
+      db
+        .select({ to: connections.toUser })
+        .from(connections)
+        .where(and(eq(connections.fromUser, user), eq(connections.toDomain, domain), eq(connections.status, 'accepted'), inArray(connections.toUser, chunk))),
+    );
+    const theirs = await inChunks(others, 1, (chunk) =>
+      db
+        .select({ from: connections.fromUser })
+        .from(connections)
+        .where(and(inArray(connections.fromUser, chunk), eq(connections.toDomain, domain), eq(connections.toUser, user), eq(connections.status, 'accepted'))),
+    );
     const back = new Set(theirs.map((r) => r.from));
     return new Set(mine.map((r) => r.to).filter((u) => back.has(u)));
   },

@@ -1,4 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
+import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import type { UserRow } from './user-json.js';
@@ -18,8 +19,7 @@ export const userStore = {
     return row;
   },
   async byIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
-    if (ids.length === 0) return [];
-    return db.select().from(users).where(inArray(users.id, [...ids]));
+    return inChunks(ids, 1, (chunk) => db.select().from(users).where(inArray(users.id, chunk)));
   },
   async byEmail(db: Db, email: string): Promise<UserRow | undefined> {
     const [row] = await db.select().from(users).where(eq(users.emailKey, emailKeyOf(email)));

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { userStore } from '../../brig/users/user-store.js';
-import { database } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { teamStore } from '../teams/team-store.js';
 import { selfQualified } from './access-check.js';
@@ -26,7 +26,7 @@ export async function kickDisallowedMembers(c: Context<AppEnv>, conv: Conversati
   );
   if (out.length === 0) return;
   const targets = out.map((m) => ({ id: m.userId, domain: m.userDomain }));
-  await conversationStore.removeMembers(db, conv, targets).run();
+  await runBatch(db, conversationStore.removeMembers(db, conv, targets));
   const data = { qualified_user_ids: targets, user_ids: targets.map((t) => t.id), reason: 'removed' };
   await notifyMembers(c, members, conversationEvent('conversation.member-leave', conv, selfQualified(c), data, { team: conv.team }));
 }

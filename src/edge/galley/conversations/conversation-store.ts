@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, or } from 'drizzle-orm';
 import type { QualifiedId } from '../../api/schemas/common.js';
+import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
 import { conversationMembers, conversations } from '../../db/schema.js';
 
@@ -18,22 +19,24 @@ export const conversationStore = {
     return row;
   },
   async getMany(db: Db, ids: readonly QualifiedId[]): Promise<ConversationRow[]> {
-    if (ids.length === 0) return [];
-    return db
-      .select()
-      .from(conversations)
-      .where(or(...ids.map(convKey)));
+    return inChunks(ids, 2, (chunk) =>
+      db
+        .select()
+        .from(conversations)
+        .where(or(...chunk.map(convKey))),
+    );
   },
   async members(db: Db, c: QualifiedId): Promise<MemberRow[]> {
     return db.select().from(conversationMembers).where(membersOfKey(c)).orderBy(asc(conversationMembers.joinedAt));
   },
   /** Members of several conversations at once, for listings. */
   async membersOfMany(db: Db, ids: readonly QualifiedId[]): Promise<MemberRow[]> {
-    if (ids.length === 0) return [];
-    return db
-      .select()
-      .from(conversationMembers)
-      .where(or(...ids.map(membersOfKey)));
+    return inChunks(ids, 2, (chunk) =>
+      db
+        .select()
+        .from(conversationMembers)
+        .where(or(...chunk.map(membersOfKey))),
+    );
   },
   async member(db: Db, c: QualifiedId, u: QualifiedId): Promise<MemberRow | undefined> {
     const [row] = await db.select().from(conversationMembers).where(memberKey(c, u));
@@ -48,16 +51,27 @@ export const conversationStore = {
   delete(db: Db, c: QualifiedId) {
     return [db.delete(conversationMembers).where(membersOfKey(c)), db.delete(conversations).where(convKey(c))] as const;
   },
+  /** Statements adding members, in chunks that stay under D1's parameter limit. */
   addMembers(db: Db, rows: MemberRow[]) {
-    return db.insert(conversationMembers).values(rows).onConflictDoNothing();
+    const perRow = 12;
+    const size = Math.floor(90 / perRow);
+    const statements = [];
+    for (let i = 0; i < rows.length; i += size)
+      statements.push(db.insert(conversationMembers).values(rows.slice(i, i + size)).onConflictDoNothing());
+    return statements;
   },
   updateMember(db: Db, c: QualifiedId, u: QualifiedId, patch: Partial<MemberRow>) {
     return db.update(conversationMembers).set(patch).where(memberKey(c, u));
   },
+  /** Statements removing members, in chunks that stay under D1's parameter limit. */
   removeMembers(db: Db, c: QualifiedId, users: readonly QualifiedId[]) {
-    return db
-      .delete(conversationMembers)
-      .where(and(membersOfKey(c), or(...users.map((u) => and(eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id))))));
+    const statements = [];
+    for (let i = 0; i < users.length; i += 40) {
+      const chunk = users.slice(i, i + 40);
+      const who = or(...chunk.map((u) => and(eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id))));
+      statements.push(db.delete(conversationMembers).where(and(membersOfKey(c), who)));
+    }
+    return statements;
   },
   /** The user's conversations ordered by (domain, id), after a position: the list-ids pages. */
   async idsOf(db: Db, user: QualifiedId, size: number, after?: QualifiedId): Promise<QualifiedId[]> {
@@ -76,11 +90,12 @@ export const conversationStore = {
   },
   /** Which of these users are members (local member check for many users at once). */
   async whichAreMembers(db: Db, c: QualifiedId, users: readonly string[]): Promise<Set<string>> {
-    if (users.length === 0) return new Set();
-    const rows = await db
-      .select({ id: conversationMembers.userId })
-      .from(conversationMembers)
-      .where(and(membersOfKey(c), inArray(conversationMembers.userId, [...users])));
+    const rows = await inChunks(users, 1, (chunk) =>
+      db
+        .select({ id: conversationMembers.userId })
+        .from(conversationMembers)
+        .where(and(membersOfKey(c), inArray(conversationMembers.userId, chunk))),
+    );
     return new Set(rows.map((r) => r.id));
   },
 };

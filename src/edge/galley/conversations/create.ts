@@ -10,7 +10,7 @@ import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { connectionStore } from '../../brig/connections/connection-store.js';
 import { userStore } from '../../brig/users/user-store.js';
-import { database, type Db } from '../../db/client.js';
+import { database, runBatch, type Db } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationJson } from './conversation-json.js';
@@ -137,7 +137,7 @@ export const createGroupConversation = endpoint(
     const conv = newGroupRow(body, domain, me.id);
     const now = Date.now();
     const members = [memberRow(conv, me, ROLE_ADMIN, now), ...invitees.map((u) => memberRow(conv, u, invitedRole(body), now))];
-    await db.batch([conversationStore.insert(db, conv), conversationStore.addMembers(db, members)]);
+    await runBatch(db, [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, members)]);
     await announceCreated(c, conv, members, me);
     c.header('location', conv.id);
     return c.json({ ...conversationJson(conv, members, me, version), ...(version >= 4 ? { failed_to_add: [] } : {}) }, 201);

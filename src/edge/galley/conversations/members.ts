@@ -5,7 +5,7 @@ import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { connectionStore } from '../../brig/connections/connection-store.js';
-import { database } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { teamStore } from '../teams/team-store.js';
 import { requireAction, requireMember, selfQualified } from './access-check.js';
@@ -75,7 +75,7 @@ export const addMembers = endpoint(
     const actor = selfQualified(c);
     await checkInvitees(db, conv, actor, fresh);
     const added = fresh.map((u) => memberRow(conv, u, role));
-    await conversationStore.addMembers(db, added).run();
+    await runBatch(db, conversationStore.addMembers(db, added));
     const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added), { team: conv.team });
     await notifyMembers(c, [...members, ...added], joined);
     return c.json(joined, 200);
@@ -100,7 +100,7 @@ export const removeMember = endpoint(
     requireAction(me, leaving ? 'leave_conversation' : 'remove_conversation_member');
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
     if (!members.some((m) => sameUser(m, target))) return c.body(null, 204);
-    await conversationStore.removeMembers(database(c.env.DB), conv, [target]).run();
+    await runBatch(database(c.env.DB), conversationStore.removeMembers(database(c.env.DB), conv, [target]));
     const left = conversationEvent(
       'conversation.member-leave',
       conv,

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { announceCreated, memberRow } from './create.js';
@@ -45,7 +45,7 @@ export async function openConnectConversation(c: Context<AppEnv>, from: Qualifie
   if ((await conversationStore.get(db, id)) !== undefined) return id;
   const conv = one2OneRow(id.id, id.domain, from.id, 3);
   const members = [memberRow(conv, from, ROLE_ADMIN)];
-  await db.batch([conversationStore.insert(db, conv).onConflictDoNothing(), conversationStore.addMembers(db, members)]);
+  await runBatch(db, [conversationStore.insert(db, conv).onConflictDoNothing(), ...conversationStore.addMembers(db, members)]);
   await announceCreated(c, conv, members, from);
   const request = { qualified_recipient: to, recipient: to.id, message: null, name: null, email: null };
   await publish(c.env, c.get('config'), [{ user: from.id }], conversationEvent('conversation.connect-request', conv, from, request), {
@@ -65,14 +65,14 @@ export async function acceptOne2One(c: Context<AppEnv>, acceptor: QualifiedId, o
   if (conv === undefined) {
     const fresh = one2OneRow(id.id, id.domain, other.id, 2);
     const members = [memberRow(fresh, other, ROLE_ADMIN), memberRow(fresh, acceptor, ROLE_ADMIN)];
-    await db.batch([conversationStore.insert(db, fresh).onConflictDoNothing(), conversationStore.addMembers(db, members)]);
+    await runBatch(db, [conversationStore.insert(db, fresh).onConflictDoNothing(), ...conversationStore.addMembers(db, members)]);
     await announceCreated(c, fresh, members, acceptor);
     return id;
   }
   const members = await conversationStore.members(db, id);
   if (members.some((m) => m.userId === acceptor.id)) return id;
   const joined = memberRow(conv, acceptor, ROLE_ADMIN);
-  await db.batch([conversationStore.addMembers(db, [joined]), conversationStore.update(db, id, { type: 2 })]);
+  await runBatch(db, [...conversationStore.addMembers(db, [joined]), conversationStore.update(db, id, { type: 2 })]);
   await notifyMembers(c, [...members, joined], conversationEvent('conversation.member-join', conv, acceptor, memberJoinData([joined])));
   return id;
 }

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { json } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import { selfQualified } from './access-check.js';
 import { conversationJson } from './conversation-json.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
@@ -47,7 +47,7 @@ export const createSelfConversation = endpoint(
       createdAt: Date.now(),
     };
     const members = [memberRow(conv, me, ROLE_ADMIN)];
-    await db.batch([conversationStore.insert(db, conv).onConflictDoNothing(), conversationStore.addMembers(db, members)]);
+    await runBatch(db, [conversationStore.insert(db, conv).onConflictDoNothing(), ...conversationStore.addMembers(db, members)]);
     return c.json(conversationJson(conv, members, me, version), 201);
   },
 );

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
 import { teamMembers, teams, type TeamRole } from '../../db/schema.js';
 
@@ -24,11 +25,12 @@ export const teamStore = {
   },
   /** Which of these users are members of the team. */
   async membersAmong(db: Db, team: string, users: readonly string[]): Promise<Set<string>> {
-    if (users.length === 0) return new Set();
-    const rows = await db
-      .select({ user: teamMembers.user })
-      .from(teamMembers)
-      .where(and(eq(teamMembers.team, team), inArray(teamMembers.user, [...users])));
+    const rows = await inChunks(users, 1, (chunk) =>
+      db
+        .select({ user: teamMembers.user })
+        .from(teamMembers)
+        .where(and(eq(teamMembers.team, team), inArray(teamMembers.user, chunk))),
+    );
     return new Set(rows.map((r) => r.user));
   },
   async roleOf(db: Db, team: string, user: string): Promise<TeamRole | undefined> {
