@@ -1,4 +1,5 @@
 import type { RateLimiter } from '../objects/RateLimiter.js';
+import type { Conversation } from '../objects/Conversation.js';
 import type { UserNotifications } from '../objects/UserNotifications.js';
 
 /** Bindings of the edge worker, as declared in wrangler.toml. */
@@ -11,4 +12,6 @@ export interface Env {
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** One object per user: notification stream and websockets. */
   USER_NOTIFICATIONS: DurableObjectNamespace<UserNotifications>;
+  /** One object per conversation: the ordering point of its messages. */
+  CONVERSATIONS: DurableObjectNamespace<Conversation>;
 }

@@ -8,6 +8,7 @@ import { runtimeFor } from './runtime.js';
 
 export { RateLimiter } from '../objects/RateLimiter.js';
 export { UserNotifications } from '../objects/UserNotifications.js';
+export { Conversation } from '../objects/Conversation.js';
 
 type Ingress = typeof servePublic;
 

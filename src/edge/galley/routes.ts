@@ -2,6 +2,7 @@ import type { Endpoint } from '../api/endpoint.js';
 import { createGroupConversation } from './conversations/create.js';
 import { getConversation, getRoles, listConversationIds, listConversations } from './conversations/queries.js';
 import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
+import { postProteusMessage } from './messaging/proteus.js';
 import { createOne2One, createOne2OneV6 } from './conversations/one2one-routes.js';
 import { createSelfConversation } from './conversations/self-conversation.js';
 import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
@@ -25,4 +26,5 @@ export const galleyPublic: Endpoint[] = [
   updateReceiptMode,
   updateAccess,
   typing,
+  postProteusMessage,
 ];

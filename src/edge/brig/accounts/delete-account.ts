@@ -5,6 +5,7 @@ import type { Env } from '../../env.js';
 import { connectionEvent } from '../../events/connection-events.js';
 import { publish } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
+import { leaveAllConversations } from '../../galley/conversations/user-deleted.js';
 import { teamStore } from '../../galley/teams/team-store.js';
 import { cookieStore } from '../auth/cookie-store.js';
 import { clientStore } from '../clients/client-store.js';
@@ -43,6 +44,7 @@ export async function deleteAccount(env: Env, db: Db, config: Config, user: User
     teamStore.removeMember(db, user.id),
   ]);
   const domain = config.brig.optSettings.setFederationDomain;
+  await leaveAllConversations(env, config, db, { id: user.id, domain });
   const contacts = rows.filter((r) => r.status === 'accepted').map((r) => ({ user: r.toUser }));
   await publish(env, config, [{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });
   const now = Date.now();

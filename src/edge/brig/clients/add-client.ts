@@ -7,6 +7,7 @@ import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { clientEvents } from '../../events/client-events.js';
 import { publish, userStream } from '../../events/publish.js';
+import { clientsChanged } from '../../galley/messaging/conversation-object.js';
 import { enforceVerificationCode } from '../auth/verification-code.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { selfRow } from '../users/self.js';
@@ -93,6 +94,7 @@ export const addClient = endpoint(
     const stream = userStream(c.env, user.id);
     for (const old of replaced) await stream.dropQueue(old.id);
     if (row.capabilities.includes(CONSUMABLE_NOTIFICATIONS)) await stream.enableQueue(id);
+    await clientsChanged(c.env, db, { id: user.id, domain: c.get('config').brig.optSettings.setFederationDomain });
     const origin = self(c);
     for (const old of replaced) await publish(c.env, config, [{ user: user.id }], clientEvents.remove(old.id), { origin });
     await publish(c.env, config, [{ user: user.id }], clientEvents.add(row), { origin });

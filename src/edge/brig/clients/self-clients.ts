@@ -8,6 +8,7 @@ import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { clientEvents } from '../../events/client-events.js';
 import { publish, userStream } from '../../events/publish.js';
+import { clientsChanged } from '../../galley/messaging/conversation-object.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { selfRow } from '../users/self.js';
 import { CLIENT_ID_PATTERN } from './client-id.js';
@@ -133,6 +134,7 @@ export const deleteClient = endpoint(
     const statements: BatchItem<'sqlite'>[] = [clientStore.delete(db, user.id, client), prekeyStore.deleteAll(db, user.id, client)];
     await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
     await userStream(c.env, user.id).dropQueue(client);
+    await clientsChanged(c.env, db, { id: user.id, domain: config.brig.optSettings.setFederationDomain });
     await publish(c.env, config, [{ user: user.id }], clientEvents.remove(client), { origin: self(c) });
     return c.body(null, 200);
   },

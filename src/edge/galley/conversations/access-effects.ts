@@ -7,6 +7,7 @@ import { teamStore } from '../teams/team-store.js';
 import { selfQualified } from './access-check.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { notifyMembers } from './notify.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
 
 /**
  * After an access change: members the new access roles no longer admit leave, with reason
@@ -27,6 +28,7 @@ export async function kickDisallowedMembers(c: Context<AppEnv>, conv: Conversati
   if (out.length === 0) return;
   const targets = out.map((m) => ({ id: m.userId, domain: m.userDomain }));
   await runBatch(db, conversationStore.removeMembers(db, conv, targets));
+  await membershipChanged(c.env, conv);
   const data = { qualified_user_ids: targets, user_ids: targets.map((t) => t.id), reason: 'removed' };
   await notifyMembers(c, members, conversationEvent('conversation.member-leave', conv, selfQualified(c), data, { team: conv.team }));
 }

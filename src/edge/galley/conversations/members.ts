@@ -12,6 +12,7 @@ import { requireAction, requireMember, selfQualified } from './access-check.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { memberRow } from './create.js';
 import { notifyMembers } from './notify.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
 import { convParams } from './queries.js';
 import { ROLE_ADMIN, ROLE_MEMBER } from './roles.js';
 
@@ -76,6 +77,7 @@ export const addMembers = endpoint(
     await checkInvitees(db, conv, actor, fresh);
     const added = fresh.map((u) => memberRow(conv, u, role));
     await runBatch(db, conversationStore.addMembers(db, added));
+    await membershipChanged(c.env, conv);
     const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added), { team: conv.team });
     await notifyMembers(c, [...members, ...added], joined);
     return c.json(joined, 200);
@@ -101,6 +103,7 @@ export const removeMember = endpoint(
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
     if (!members.some((m) => sameUser(m, target))) return c.body(null, 204);
     await runBatch(database(c.env.DB), conversationStore.removeMembers(database(c.env.DB), conv, [target]));
+    await membershipChanged(c.env, conv);
     const left = conversationEvent(
       'conversation.member-leave',
       conv,

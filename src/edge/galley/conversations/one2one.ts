@@ -11,6 +11,7 @@ import { memberJoinData } from './members.js';
 import { notifyMembers } from './notify.js';
 import { localOne2OneId } from './one2one-id.js';
 import { ROLE_ADMIN } from './roles.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
 
 function one2OneRow(id: string, domain: string, creator: string, type: 2 | 3): ConversationRow {
   return {
@@ -73,6 +74,7 @@ export async function acceptOne2One(c: Context<AppEnv>, acceptor: QualifiedId, o
   if (members.some((m) => m.userId === acceptor.id)) return id;
   const joined = memberRow(conv, acceptor, ROLE_ADMIN);
   await runBatch(db, [...conversationStore.addMembers(db, [joined]), conversationStore.update(db, id, { type: 2 })]);
+  await membershipChanged(c.env, id);
   await notifyMembers(c, [...members, joined], conversationEvent('conversation.member-join', conv, acceptor, memberJoinData([joined])));
   return id;
 }

@@ -1,0 +1,31 @@
+import type { Config } from '../../../shared/config/index.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { runBatch, type Db } from '../../db/client.js';
+import type { Env } from '../../env.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { publish } from '../../events/publish.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
+import { conversationStore } from './conversation-store.js';
+
+/** A deleted user leaves every conversation; the remaining members get `member-leave` (reason `user-deleted`). */
+export async function leaveAllConversations(env: Env, config: Config, db: Db, user: QualifiedId): Promise<void> {
+  const convs: QualifiedId[] = [];
+  for (let after: QualifiedId | undefined; ; ) {
+    const page = await conversationStore.idsOf(db, user, 500, after);
+    convs.push(...page);
+    if (page.length < 500) break;
+    after = page.at(-1);
+  }
+  for (const id of convs) {
+    const conv = await conversationStore.get(db, id);
+    if (conv === undefined) continue;
+    const members = await conversationStore.members(db, id);
+    await runBatch(db, conversationStore.removeMembers(db, id, [user]));
+    await membershipChanged(env, id);
+    const remaining = members.filter((m) => !(m.userId === user.id && m.userDomain === user.domain) && m.userDomain === user.domain);
+    if (remaining.length === 0 || conv.type === 1) continue;
+    const data = { qualified_user_ids: [user], user_ids: [user.id], reason: 'user-deleted' };
+    const event = conversationEvent('conversation.member-leave', conv, user, data, { team: conv.team });
+    await publish(env, config, remaining.map((m) => ({ user: m.userId })), event);
+  }
+}

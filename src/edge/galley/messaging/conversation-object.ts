@@ -1,0 +1,29 @@
+import type { ProteusSend, ProteusSendResult } from '../../../objects/conversation/types.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import type { Db } from '../../db/client.js';
+import type { Env } from '../../env.js';
+import { conversationStore } from '../conversations/conversation-store.js';
+
+/** The RPC surface of a conversation's object, typed plainly (the stub's mapped types are too deep for tsc). */
+export interface ConversationApi {
+  sendProteus(req: ProteusSend, localDomain: string): Promise<ProteusSendResult>;
+  invalidate(): Promise<void>;
+}
+
+export function conversationObject(env: Env, conv: QualifiedId): ConversationApi {
+  return env.CONVERSATIONS.get(env.CONVERSATIONS.idFromName(`${conv.domain}/${conv.id}`)) as unknown as ConversationApi;
+}
+
+/** Membership changed: the conversation's object reads its members again. */
+export const membershipChanged = (env: Env, conv: QualifiedId) => conversationObject(env, conv).invalidate();
+
+/** A user's clients changed: every conversation of theirs reads members and clients again. */
+export async function clientsChanged(env: Env, db: Db, user: QualifiedId): Promise<void> {
+  let after: QualifiedId | undefined;
+  for (;;) {
+    const page = await conversationStore.idsOf(db, user, 500, after);
+    await Promise.all(page.map((conv) => membershipChanged(env, conv)));
+    if (page.length < 500) return;
+    after = page.at(-1);
+  }
+}

@@ -1,0 +1,73 @@
+import type { MismatchStrategy, OtrRecipient } from '../../shared/codecs/otr.js';
+import { userKey, type ConversationState } from './members-cache.js';
+import type { ClientMap, QualifiedRef } from './types.js';
+
+export interface Classified {
+  /** What the strategy reports as missing; non-empty means 412 and nothing sent. */
+  missing: ClientMap;
+  redundant: ClientMap;
+  deleted: ClientMap;
+  /** The recipients that get the message: expected and provided. */
+  deliver: OtrRecipient[];
+}
+
+function add(map: ClientMap, domain: string, user: string, client: string): void {
+  ((map[domain] ??= {})[user] ??= []).push(client);
+}
+
+/** Client ids sorted by numeric value, as wire-server lists them. */
+function sortMap(map: ClientMap): ClientMap {
+  for (const users of Object.values(map))
+    for (const [user, clients] of Object.entries(users))
+      users[user] = clients.sort((a, b) => (BigInt(`0x${a}`) < BigInt(`0x${b}`) ? -1 : 1));
+  return map;
+}
+
+function selected(strategy: MismatchStrategy, domain: string, user: string): boolean {
+  const listed = (users: QualifiedRef[]) => users.some((u) => u.id === user && u.domain === domain);
+  switch (strategy.kind) {
+    case 'report_all':
+      return true;
+    case 'ignore_all':
+      return false;
+    case 'report_only':
+      return listed(strategy.users);
+    case 'ignore_only':
+      return !listed(strategy.users);
+  }
+}
+
+/**
+ * Expected = every client of every member except the sending client. Missing = expected not
+ * provided (as far as the strategy asks); provided but not expected is `deleted` when the user is
+ * a member, else `redundant` (the sending client itself included).
+ */
+export function classify(
+  state: ConversationState,
+  sender: QualifiedRef & { client: string },
+  provided: readonly OtrRecipient[],
+  strategy: MismatchStrategy,
+): Classified {
+  const out: Classified = { missing: {}, redundant: {}, deleted: {}, deliver: [] };
+  const given = new Set(provided.map((r) => `${userKey(r.domain, r.user)}/${r.client}`));
+  const senderKey = userKey(sender.domain, sender.id);
+  for (const [key, clients] of state.clients) {
+    const [domain, user] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+    if (!selected(strategy, domain, user)) continue;
+    for (const client of clients) {
+      if (key === senderKey && client === sender.client) continue;
+      if (!given.has(`${key}/${client}`)) add(out.missing, domain, user, client);
+    }
+  }
+  for (const r of provided) {
+    const key = userKey(r.domain, r.user);
+    const isSender = key === senderKey && r.client === sender.client;
+    const expected = !isSender && state.clients.get(key)?.has(r.client) === true;
+    if (expected) out.deliver.push(r);
+    else add(state.clients.has(key) && !isSender ? out.deleted : out.redundant, r.domain, r.user, r.client);
+  }
+  sortMap(out.missing);
+  sortMap(out.redundant);
+  sortMap(out.deleted);
+  return out;
+}

@@ -1,0 +1,56 @@
+import { proteus } from '@wireapp/protocol-messaging/web/otr.js';
+import Long from 'long';
+import * as protobuf from 'protobufjs/minimal.js';
+import { call, type Reply } from './http.js';
+
+protobuf.util.Long = Long;
+protobuf.configure();
+
+export interface Ciphertext {
+  user: string;
+  client: string;
+  text: string | Uint8Array;
+  domain?: string;
+}
+
+export type Strategy =
+  | { reportAll: Record<string, never> }
+  | { ignoreAll: Record<string, never> }
+  | { reportOnly: { userIds: Array<{ id: string; domain: string }> } }
+  | { ignoreOnly: { userIds: Array<{ id: string; domain: string }> } }
+  | Record<string, never>;
+
+const uuidBytes = (u: string) => Buffer.from(u.replace(/-/g, ''), 'hex');
+const clientId = (hex: string) => Long.fromString(hex, true, 16);
+
+/** A QualifiedNewOtrMessage as the official clients encode it. */
+export function otrMessage(sender: string, recipients: Ciphertext[], strategy: Strategy = { reportAll: {} }, extra: Record<string, unknown> = {}) {
+  const byDomain = new Map<string, Map<string, Ciphertext[]>>();
+  for (const r of recipients) {
+    const users = byDomain.get(r.domain ?? 'example.com') ?? new Map<string, Ciphertext[]>();
+    users.set(r.user, [...(users.get(r.user) ?? []), r]);
+    byDomain.set(r.domain ?? 'example.com', users);
+  }
+  return proteus.QualifiedNewOtrMessage.encode(
+    proteus.QualifiedNewOtrMessage.create({
+      sender: { client: clientId(sender) },
+      recipients: [...byDomain].map(([domain, users]) => ({
+        domain,
+        entries: [...users].map(([user, list]) => ({
+          user: { uuid: uuidBytes(user) },
+          clients: list.map((r) => ({ client: { client: clientId(r.client) }, text: typeof r.text === 'string' ? Buffer.from(r.text) : r.text })),
+        })),
+      })),
+      ...strategy,
+      ...extra,
+    }),
+  ).finish();
+}
+
+export function postOtr(base: string, token: string, conv: string, body: Uint8Array | string): Promise<Reply> {
+  return call(base, `/v8/conversations/example.com/${conv}/proteus/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf' },
+    body: typeof body === 'string' ? body : Buffer.from(body),
+  });
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
+import { otrMessage, postOtr } from '../../helpers/otr.js';
+import { proteusKeys } from '../../helpers/prekeys.js';
+import { api, connect, createUser, login, type TestUser } from '../../helpers/users.js';
+import { openSocket } from '../../helpers/websocket.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+const q = (id: string) => ({ id, domain: 'example.com' });
+
+async function addClient(u: TestUser, password?: string): Promise<string> {
+  const r = await api(publicUrl, u.token).post('/v8/clients', { type: 'permanent', ...(await proteusKeys(1)), ...(password ? { password } : {}) });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+
+/** A with two clients, B and C with one each, in one group. */
+async function setup() {
+  const [a, b, c] = [await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl)];
+  await connect(publicUrl, a, b);
+  await connect(publicUrl, a, c);
+  const a1 = await addClient(a);
+  const a2 = await addClient(a, a.password);
+  const b1 = await addClient(b);
+  const c1 = await addClient(c);
+  const conv = (await api(publicUrl, a.token).post('/v8/conversations', { qualified_users: [q(b.id), q(c.id)] })).body.qualified_id.id;
+  return { a, b, c, a1, a2, b1, c1, conv };
+}
+
+const otrEvents = async (u: TestUser, client: string) =>
+  (await api(publicUrl, u.token).get(`/v8/notifications?client=${client}`)).body.notifications
+    .map((n: any) => n.payload[0])
+    .filter((e: any) => e.type === 'conversation.otr-message-add');
+
+describe('Proteus messages', () => {
+  it('answers 412 naming the missing clients and sends nothing; then delivers one event per client', async () => {
+    const { a, b, c, a1, a2, b1, c1, conv } = await setup();
+    const first = await postOtr(publicUrl, a.token, conv, otrMessage(a1, [{ user: b.id, client: b1, text: 'to b' }]));
+    expect(first.status).toBe(412);
+    expect(first.body).toEqual({
+      time: expect.stringMatching(/\.\d{3}Z$/),
+      missing: { 'example.com': { [a.id]: [a2], [c.id]: [c1] } },
+      redundant: {},
+      deleted: {},
+      failed_to_send: {},
+      failed_to_confirm_clients: {},
+    });
+    expect(await otrEvents(b, b1)).toEqual([]);
+
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${b.token}&client=${b1}`);
+    const all = [
+      { user: a.id, client: a2, text: 'to a2' },
+      { user: b.id, client: b1, text: 'to b1' },
+      { user: c.id, client: c1, text: 'to c1' },
+    ];
+    const sent = await postOtr(publicUrl, a.token, conv, otrMessage(a1, all, { reportAll: {} }, { blob: Buffer.from('shared') }));
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ missing: {}, redundant: {}, deleted: {} });
+    const live = await socket.next((m) => m.payload[0].type === 'conversation.otr-message-add');
+    expect(live.payload[0]).toEqual({
+      type: 'conversation.otr-message-add',
+      conversation: conv,
+      qualified_conversation: q(conv),
+      from: a.id,
+      qualified_from: q(a.id),
+      time: sent.body.time,
+      via: 'user',
+      data: { sender: a1, recipient: b1, text: Buffer.from('to b1').toString('base64'), data: Buffer.from('shared').toString('base64') },
+    });
+    expect((await otrEvents(c, c1)).map((e: any) => e.data.recipient)).toEqual([c1]);
+    expect((await otrEvents(a, a2)).map((e: any) => Buffer.from(e.data.text, 'base64').toString())).toEqual(['to a2']);
+    // Each ciphertext reaches only its client.
+    expect(await otrEvents(a, a1)).toEqual([]);
+    await socket.close();
+  });
+
+  it('applies the mismatch strategies and reports redundant and deleted clients', async () => {
+    const { a, b, c, a1, a2, b1, c1, conv } = await setup();
+    const onlyB = [{ user: b.id, client: b1, text: 'x' }];
+    expect((await postOtr(publicUrl, a.token, conv, otrMessage(a1, onlyB, { ignoreAll: {} }))).status).toBe(201);
+    const reportC = await postOtr(publicUrl, a.token, conv, otrMessage(a1, onlyB, { reportOnly: { userIds: [q(c.id)] } }));
+    expect(reportC).toMatchObject({ status: 412, body: { missing: { 'example.com': { [c.id]: [c1] } } } });
+    const ignoreAC = await postOtr(publicUrl, a.token, conv, otrMessage(a1, onlyB, { ignoreOnly: { userIds: [q(a.id), q(c.id)] } }));
+    expect(ignoreAC.status).toBe(201);
+
+    const outsider = crypto.randomUUID();
+    const extras = [
+      { user: a.id, client: a2, text: 'x' },
+      { user: b.id, client: b1, text: 'x' },
+      { user: c.id, client: c1, text: 'x' },
+      { user: b.id, client: 'abcdef', text: 'x' }, // not B's client: deleted
+      { user: outsider, client: '1', text: 'x' }, // not a member: redundant
+      { user: a.id, client: a1, text: 'x' }, // the sending client itself: redundant
+    ];
+    const r = await postOtr(publicUrl, a.token, conv, otrMessage(a1, extras));
+    expect(r.status).toBe(201);
+    expect(r.body.deleted).toEqual({ 'example.com': { [b.id]: ['abcdef'] } });
+    expect(r.body.redundant).toEqual({ 'example.com': { [outsider]: ['1'], [a.id]: [a1] } });
+  });
+
+  it('refuses bad input: malformed protobuf, no strategy, unknown conversation, non-members, unknown clients', async () => {
+    const { a, b, a1, b1, conv } = await setup();
+    const msg = otrMessage(a1, [{ user: b.id, client: b1, text: 'x' }], { ignoreAll: {} });
+    expect(await postOtr(publicUrl, a.token, conv, new Uint8Array([0x0a, 0xff, 0xff, 0x01]))).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
+    expect(await postOtr(publicUrl, a.token, conv, otrMessage(a1, [], {}))).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    expect(await postOtr(publicUrl, a.token, crypto.randomUUID(), msg)).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
+    const outsider = await createUser(publicUrl, internalUrl);
+    const o1 = await addClient(outsider);
+    expect(await postOtr(publicUrl, outsider.token, conv, otrMessage(o1, [], { ignoreAll: {} }))).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
+    expect(await postOtr(publicUrl, a.token, conv, otrMessage('deadbeef', [], { ignoreAll: {} }))).toMatchObject({
+      status: 403,
+      body: wireError(403, 'unknown-client'),
+    });
+  });
+
+  it('keeps transient messages out of the stream but delivers them live', async () => {
+    const { a, b, a1, b1, conv } = await setup();
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${b.token}&client=${b1}`);
+    const msg = otrMessage(a1, [{ user: b.id, client: b1, text: 'ephemeral' }], { ignoreAll: {} }, { transient: true });
+    expect((await postOtr(publicUrl, a.token, conv, msg)).status).toBe(201);
+    expect(await socket.next((m) => m.payload[0].type === 'conversation.otr-message-add')).toMatchObject({ transient: true });
+    expect(await otrEvents(b, b1)).toEqual([]);
+    await socket.close();
+  });
+
+  it('sees new clients and members at once (the conversation object re-reads them)', async () => {
+    const { a, b, c, a1, a2, b1, c1, conv } = await setup();
+    const everyone = [
+      { user: a.id, client: a2, text: 'x' },
+      { user: b.id, client: b1, text: 'x' },
+      { user: c.id, client: c1, text: 'x' },
+    ];
+    expect((await postOtr(publicUrl, a.token, conv, otrMessage(a1, everyone))).status).toBe(201);
+    const bAgain = await login(publicUrl, b.email, b.password);
+    const b2 = await addClient({ ...b, token: bAgain.token }, b.password);
+    expect((await postOtr(publicUrl, a.token, conv, otrMessage(a1, everyone))).body.missing).toEqual({ 'example.com': { [b.id]: [b2] } });
+    await api(publicUrl, a.token).del(`/v8/conversations/example.com/${conv}/members/example.com/${c.id}`);
+    const r = await postOtr(publicUrl, a.token, conv, otrMessage(a1, [...everyone, { user: b.id, client: b2, text: 'x' }]));
+    expect(r.status).toBe(201);
+    expect(r.body.redundant).toEqual({ 'example.com': { [c.id]: [c1] } });
+  });
+});
