@@ -1,12 +1,9 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../edge/env.js';
-import type { UserStreamApi } from '../edge/events/publish.js';
-import { conversationEvent } from '../edge/events/conversation-events.js';
-import { toBase64 } from '../shared/base64.js';
 import { loadState, userKey, type ConversationState } from './conversation/members-cache.js';
 import { classify } from './conversation/recipients.js';
 import type { ProteusSend, ProteusSendResult } from './conversation/types.js';
-import type { NotificationInput } from './notifications/types.js';
+import { fanOutOtr } from './conversation/fan-out.js';
 
 /**
  * One conversation's ordering point. It keeps the members and their clients in memory (read once
@@ -40,25 +37,15 @@ export class Conversation extends DurableObject<Env> {
     const status = { time, missing: c.missing, redundant: c.redundant, deleted: c.deleted, failed_to_send: {}, failed_to_confirm_clients: {} };
     if (Object.keys(c.missing).length > 0) return { kind: 'missing-clients', status };
 
-    const byUser = new Map<string, NotificationInput[]>();
-    const blob = req.message.blob === undefined ? '' : toBase64(req.message.blob);
-    for (const r of c.deliver) {
-      if (r.domain !== localDomain) continue; // remote recipients: through federation, later
-      const data = { sender: req.sender.client, recipient: r.client, text: toBase64(r.text), data: blob };
-      const event = conversationEvent('conversation.otr-message-add', req.conv, req.sender, data, { time });
-      const inputs = byUser.get(r.user) ?? [];
-      inputs.push({
-        payload: [event],
-        clients: [r.client],
-        transient: req.message.transient,
-        ...(r.user === req.sender.id ? { originConnection: req.sender.connection } : {}),
-      });
-      byUser.set(r.user, inputs);
-    }
-    const ns = this.env.USER_NOTIFICATIONS;
-    await Promise.all(
-      [...byUser].map(([user, inputs]) => (ns.get(ns.idFromName(user)) as unknown as UserStreamApi).append(inputs, req.ttlSeconds)),
-    );
+    await fanOutOtr(this.env.USER_NOTIFICATIONS, c.deliver, {
+      conversationOf: () => req.conv,
+      sender: req.sender,
+      blob: req.message.blob,
+      transient: req.message.transient,
+      time,
+      ttlSeconds: req.ttlSeconds,
+      localDomain,
+    });
     return { kind: 'sent', status };
   }
 }

@@ -2,6 +2,7 @@ import type { Endpoint } from '../api/endpoint.js';
 import { createGroupConversation } from './conversations/create.js';
 import { getConversation, getRoles, listConversationIds, listConversations } from './conversations/queries.js';
 import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
+import { postLegacyOtrMessage } from './messaging/legacy-otr.js';
 import { postProteusMessage } from './messaging/proteus.js';
 import { createOne2One, createOne2OneV6 } from './conversations/one2one-routes.js';
 import { createSelfConversation } from './conversations/self-conversation.js';
@@ -27,4 +28,5 @@ export const galleyPublic: Endpoint[] = [
   updateAccess,
   typing,
   postProteusMessage,
+  postLegacyOtrMessage,
 ];

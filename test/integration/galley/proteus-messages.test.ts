@@ -147,3 +147,23 @@ describe('Proteus messages', () => {
     expect(r.body.redundant).toEqual({ 'example.com': { [c.id]: [c1] } });
   });
 });
+
+describe('legacy /conversations/{cnv}/otr/messages', () => {
+  it('takes JSON with unqualified maps and answers ClientMismatch', async () => {
+    const { a, b, c, a1, a2, b1, c1, conv } = await setup();
+    const me = api(publicUrl, a.token);
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    const partial = { sender: a1, recipients: { [b.id]: { [b1]: b64('hi b') } } };
+    const blocked = await me.post(`/v8/conversations/${conv}/otr/messages`, partial);
+    expect(blocked).toMatchObject({ status: 412, body: { missing: { [a.id]: [a2], [c.id]: [c1] }, redundant: {}, deleted: {} } });
+    expect(blocked.body.failed_to_send).toBeUndefined();
+    expect((await me.post(`/v8/conversations/${conv}/otr/messages?ignore_missing=true`, partial)).status).toBe(201);
+    expect((await me.post(`/v8/conversations/${conv}/otr/messages?report_missing=${b.id}`, partial)).status).toBe(201);
+    expect((await me.post(`/v8/conversations/${conv}/otr/messages`, { ...partial, report_missing: [c.id] })).body.missing).toEqual({ [c.id]: [c1] });
+    expect((await otrEvents(b, b1)).map((e: any) => Buffer.from(e.data.text, 'base64').toString())).toEqual(['hi b', 'hi b']);
+    expect(await me.post(`/v8/conversations/${conv}/otr/messages`, { sender: a1, recipients: { [b.id]: { [b1]: '%%%' } } })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
+  });
+});

@@ -1,0 +1,41 @@
+import type { OtrRecipient } from '../../shared/codecs/otr.js';
+import { toBase64 } from '../../shared/base64.js';
+import type { Env } from '../../edge/env.js';
+import type { UserStreamApi } from '../../edge/events/publish.js';
+import { conversationEvent } from '../../edge/events/conversation-events.js';
+import type { NotificationInput } from '../notifications/types.js';
+import type { QualifiedRef } from './types.js';
+
+export interface OtrFanOut {
+  /** The conversation each recipient sees the message in (broadcasts use the recipient's own id). */
+  conversationOf: (r: OtrRecipient) => QualifiedRef;
+  sender: QualifiedRef & { client: string; connection: string };
+  blob: Uint8Array | undefined;
+  transient: boolean;
+  time: string;
+  ttlSeconds: number;
+  localDomain: string;
+}
+
+/**
+ * One `conversation.otr-message-add` per recipient client, targeted at that client, appended to
+ * the recipients' notification objects with one call per user.
+ */
+export async function fanOutOtr(ns: Env['USER_NOTIFICATIONS'], deliver: readonly OtrRecipient[], o: OtrFanOut): Promise<void> {
+  const byUser = new Map<string, NotificationInput[]>();
+  const blob = o.blob === undefined ? '' : toBase64(o.blob);
+  for (const r of deliver) {
+    if (r.domain !== o.localDomain) continue; // remote recipients: through federation, later
+    const data = { sender: o.sender.client, recipient: r.client, text: toBase64(r.text), data: blob };
+    const event = conversationEvent('conversation.otr-message-add', o.conversationOf(r), o.sender, data, { time: o.time });
+    const inputs = byUser.get(r.user) ?? [];
+    inputs.push({
+      payload: [event],
+      clients: [r.client],
+      transient: o.transient,
+      ...(r.user === o.sender.id ? { originConnection: o.sender.connection } : {}),
+    });
+    byUser.set(r.user, inputs);
+  }
+  await Promise.all([...byUser].map(([user, inputs]) => (ns.get(ns.idFromName(user)) as unknown as UserStreamApi).append(inputs, o.ttlSeconds)));
+}
