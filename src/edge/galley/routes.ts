@@ -2,6 +2,7 @@ import type { Endpoint } from '../api/endpoint.js';
 import { createGroupConversation } from './conversations/create.js';
 import { getConversation, getRoles, listConversationIds, listConversations } from './conversations/queries.js';
 import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
+import { postBroadcast } from './messaging/broadcast.js';
 import { postLegacyOtrMessage } from './messaging/legacy-otr.js';
 import { postProteusMessage } from './messaging/proteus.js';
 import { createOne2One, createOne2OneV6 } from './conversations/one2one-routes.js';
@@ -29,4 +30,5 @@ export const galleyPublic: Endpoint[] = [
   typing,
   postProteusMessage,
   postLegacyOtrMessage,
+  postBroadcast,
 ];

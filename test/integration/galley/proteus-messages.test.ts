@@ -167,3 +167,31 @@ describe('legacy /conversations/{cnv}/otr/messages', () => {
     });
   });
 });
+
+describe('POST /broadcast/proteus/messages', () => {
+  it('reaches the team and contacts in their self conversations; personal users have no team', async () => {
+    const email = `broadcaster-${Date.now()}@example.com`;
+    const created = await api(internalUrl).post('/i/users', { name: 'Owner', email, password: 'secret-password', team: { name: 'T', icon: 'default' } });
+    const owner: TestUser = { id: created.body.id, name: 'Owner', email, password: 'secret-password', ...(await login(publicUrl, email, 'secret-password')) };
+    const contact = await createUser(publicUrl, internalUrl);
+    await connect(publicUrl, owner, contact);
+    const o1 = await addClient(owner);
+    const k1 = await addClient(contact);
+    const post = (token: string, body: Uint8Array) =>
+      fetch(`${publicUrl}/v8/broadcast/proteus/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf' },
+        body: Buffer.from(body),
+      });
+    const missing = await post(owner.token, otrMessage(o1, []));
+    expect(missing.status).toBe(412);
+    expect((await missing.json()).missing).toEqual({ 'example.com': { [contact.id]: [k1] } });
+    const sent = await post(owner.token, otrMessage(o1, [{ user: contact.id, client: k1, text: 'status' }]));
+    expect(sent.status).toBe(201);
+    const [event] = await otrEvents(contact, k1);
+    expect(event).toMatchObject({ conversation: contact.id, qualified_conversation: q(contact.id), from: owner.id });
+    const personal = await post(contact.token, otrMessage(k1, []));
+    expect(personal.status).toBe(404);
+    expect((await personal.json()).label).toBe('no-team');
+  });
+});

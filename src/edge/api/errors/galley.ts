@@ -25,6 +25,12 @@ export const galleyErrors = defineErrors({
   },
   unknownClient: { status: 403, label: 'unknown-client', message: 'Unknown Client' },
   one2OneSize: { status: 400, label: 'client-error', message: 'A 1:1 conversation needs exactly one other user' },
+  noTeam: { status: 404, label: 'no-team', message: 'Team not found' },
+  tooManyUsersToBroadcast: {
+    status: 400,
+    label: 'too-many-users-to-broadcast',
+    message: 'Too many users to fan out the broadcast event to',
+  },
   invalidPagingState: { status: 400, label: 'bad-request', message: 'Invalid paging state' },
   invalidUuidV4: { status: 400, label: 'client-error', message: 'Invalid UUID v4 format' },
 });

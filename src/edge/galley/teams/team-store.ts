@@ -23,6 +23,11 @@ export const teamStore = {
     const [row] = await db.select().from(teams).where(eq(teams.id, id));
     return row;
   },
+  /** Up to `limit` members of the team (user ids). */
+  async memberIds(db: Db, team: string, limit: number): Promise<string[]> {
+    const rows = await db.select({ user: teamMembers.user }).from(teamMembers).where(eq(teamMembers.team, team)).limit(limit);
+    return rows.map((r) => r.user);
+  },
   /** Which of these users are members of the team. */
   async membersAmong(db: Db, team: string, users: readonly string[]): Promise<Set<string>> {
     const rows = await inChunks(users, 1, (chunk) =>

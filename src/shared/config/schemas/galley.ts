@@ -44,6 +44,8 @@ const settings = z
       .default(604800),
     maxConvSize: positiveInt.default(500),
     maxTeamSize: positiveInt.default(10000),
+    /** Most users one broadcast may reach (wire-server's default: 2000). */
+    maxFanoutSize: positiveInt.default(2000),
     exposeInvitationURLsTeamAllowlist: z.array(z.uuid()).default([]),
     mlsPrivateKeyPaths: mlsPrivateKeyPaths.optional(),
     passwordHashingOptions: passwordHashingOptions.default({ algorithm: 'scrypt' }),
