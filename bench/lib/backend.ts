@@ -5,19 +5,21 @@ import { startBackend, type Backend } from '../../tools/lib/backend.js';
 import { bundleWorker } from '../../tools/lib/bundle.js';
 
 /** A fresh backend (shipped config, empty state) on free ports, removed on stop. */
-export async function benchBackend(): Promise<Backend & { dispose(): Promise<void> }> {
+export async function benchBackend(): Promise<Backend & { stateDir: string; dispose(): Promise<void> }> {
   const root = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const scriptPath = await bundleWorker(join(root, 'build'));
+  const stateDir = join(root, 'state');
   const backend = await startBackend({
     port: 0,
     internalPort: 0,
     configDir: 'config',
-    stateDir: join(root, 'state'),
+    stateDir,
     scriptPath,
-    onLog: () => {},
+    onLog: process.env.BENCH_LOGS ? (l) => console.error(l) : () => {},
   });
   return {
     ...backend,
+    stateDir,
     dispose: async () => {
       await backend.stop();
       rmSync(root, { recursive: true, force: true });

@@ -1,0 +1,53 @@
+import type { Miniflare } from 'miniflare';
+import { importZauthKeys } from '../../src/edge/auth/keys.js';
+import { newConnectionId, signAccessToken } from '../../src/edge/auth/tokens.js';
+import { localZauthKeys } from '../../tools/lib/zauth-keys.js';
+
+export interface SeededUser {
+  id: string;
+  clients: string[];
+  token: string;
+}
+
+const hex16 = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('').replace(/^0+/, '') || '1';
+
+/**
+ * Benchmark fixture: users with clients, all members of one group conversation, written straight
+ * into the backend's D1 (creating thousands through the API would measure password hashing), and
+ * an access token per user signed with the backend's own key.
+ */
+export async function seedConversation(
+  mf: Miniflare,
+  stateDir: string,
+  o: { members: number; clientsPerUser: (i: number) => number; domain: string },
+): Promise<{ conv: string; users: SeededUser[] }> {
+  const db = await mf.getD1Database('DB');
+  const keys = await importZauthKeys(await localZauthKeys(stateDir), 1);
+  const now = Date.now();
+  const conv = crypto.randomUUID();
+  const users: SeededUser[] = [];
+  for (let i = 0; i < o.members; i++) {
+    const id = crypto.randomUUID();
+    const clients = Array.from({ length: o.clientsPerUser(i) }, hex16);
+    const token = await signAccessToken(keys, { user: id, connection: newConnectionId() }, Math.floor(now / 1000) + 3600);
+    users.push({ id, clients, token });
+  }
+  const statements = [
+    db
+      .prepare('INSERT INTO conversations (domain, id, type, creator, name, created_at) VALUES (?, ?, 0, ?, ?, ?)')
+      .bind(o.domain, conv, users[0]!.id, `bench ${o.members}`, now),
+  ];
+  for (const u of users) {
+    statements.push(
+      db
+        .prepare("INSERT INTO users (id, name, locale, status, activated, created_at) VALUES (?, 'Bench', 'en', 'active', 1, ?)")
+        .bind(u.id, now),
+      db
+        .prepare('INSERT INTO conversation_members (conv_domain, conv_id, user_domain, user_id, role, joined_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .bind(o.domain, conv, o.domain, u.id, 'wire_admin', now),
+      ...u.clients.map((cl) => db.prepare("INSERT INTO clients (user, id, type, created_at) VALUES (?, ?, 'permanent', ?)").bind(u.id, cl, now)),
+    );
+  }
+  for (let i = 0; i < statements.length; i += 500) await db.batch(statements.slice(i, i + 500));
+  return { conv, users };
+}
