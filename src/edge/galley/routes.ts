@@ -1,6 +1,8 @@
 import type { Endpoint } from '../api/endpoint.js';
 import { createGroupConversation } from './conversations/create.js';
 import { getConversation, getRoles, listConversationIds, listConversations } from './conversations/queries.js';
+import { checkCode, joinByCode, joinPreview } from './conversations/guest-join.js';
+import { createCode, deleteCode, getCode } from './conversations/guest-links.js';
 import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
 import { postBroadcast } from './messaging/broadcast.js';
 import { postLegacyOtrMessage } from './messaging/legacy-otr.js';
@@ -15,9 +17,15 @@ export const galleyPublic: Endpoint[] = [
   createOne2OneV6,
   createOne2One,
   createGroupConversation,
+  checkCode,
+  joinPreview,
+  joinByCode,
   listConversationIds,
   listConversations,
   getRoles,
+  createCode,
+  getCode,
+  deleteCode,
   getConversation,
   addMembers,
   removeMember,

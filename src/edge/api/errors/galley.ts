@@ -31,6 +31,14 @@ export const galleyErrors = defineErrors({
     label: 'too-many-users-to-broadcast',
     message: 'Too many users to fan out the broadcast event to',
   },
+  guestLinksDisabled: { status: 409, label: 'guest-links-disabled', message: 'The guest link feature is disabled and all guest links have been revoked' },
+  codeConflict: {
+    status: 409,
+    label: 'create-conv-code-conflict',
+    message: 'Conversation code already exists with a different password setting than the requested one.',
+  },
+  noConversationCode: { status: 404, label: 'no-conversation-code', message: 'Conversation code not found' },
+  invalidConversationPassword: { status: 403, label: 'invalid-conversation-password', message: 'Invalid conversation password' },
   invalidPagingState: { status: 400, label: 'bad-request', message: 'Invalid paging state' },
   invalidUuidV4: { status: 400, label: 'client-error', message: 'Invalid UUID v4 format' },
 });

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, or } from 'drizzle-orm';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
-import { conversationMembers, conversations } from '../../db/schema.js';
+import { conversationCodes, conversationMembers, conversations } from '../../db/schema.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MemberRow = typeof conversationMembers.$inferSelect;
@@ -11,6 +11,32 @@ const convKey = (c: QualifiedId) => and(eq(conversations.domain, c.domain), eq(c
 const membersOfKey = (c: QualifiedId) => and(eq(conversationMembers.convDomain, c.domain), eq(conversationMembers.convId, c.id));
 const memberKey = (c: QualifiedId, u: QualifiedId) =>
   and(membersOfKey(c), eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id));
+
+export type CodeRow = typeof conversationCodes.$inferSelect;
+
+/** Guest links (D1 table conversation_codes), one per conversation. */
+export const codeStore = {
+  async of(db: Db, c: QualifiedId): Promise<CodeRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(conversationCodes)
+      .where(and(eq(conversationCodes.convDomain, c.domain), eq(conversationCodes.convId, c.id)));
+    return row !== undefined && row.expiresAt > Date.now() ? row : undefined;
+  },
+  async byKey(db: Db, key: string): Promise<CodeRow | undefined> {
+    const [row] = await db.select().from(conversationCodes).where(eq(conversationCodes.key, key));
+    return row !== undefined && row.expiresAt > Date.now() ? row : undefined;
+  },
+  put(db: Db, row: CodeRow) {
+    return db
+      .insert(conversationCodes)
+      .values(row)
+      .onConflictDoUpdate({ target: [conversationCodes.convDomain, conversationCodes.convId], set: row });
+  },
+  remove(db: Db, c: QualifiedId) {
+    return db.delete(conversationCodes).where(and(eq(conversationCodes.convDomain, c.domain), eq(conversationCodes.convId, c.id)));
+  },
+};
 
 /** Conversations and their members (D1 tables conversations, conversation_members). */
 export const conversationStore = {

@@ -1,0 +1,120 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { verifyPassword } from '../../brig/password/hash.js';
+import { userStore } from '../../brig/users/user-store.js';
+import { database, runBatch } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { guestLinksEnabled } from '../features/guest-links.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
+import { selfQualified } from './access-check.js';
+import { codeStore, conversationStore, type CodeRow, type ConversationRow } from './conversation-store.js';
+import { memberRow } from './create.js';
+import { memberJoinData } from './members.js';
+import { notifyMembers } from './notify.js';
+import { ROLE_MEMBER } from './roles.js';
+
+const keyAndCode = z.object({ key: z.string().min(1), code: z.string().min(1) });
+
+/** The conversation a key and code open; 404 `no-conversation-code` for a wrong pair or disabled links. */
+async function resolveCode(c: Context<AppEnv>, key: string, code: string): Promise<{ row: CodeRow; conv: ConversationRow }> {
+  const db = database(c.env.DB);
+  const row = await codeStore.byKey(db, key);
+  if (row === undefined || row.code !== code) throw new ApiError(galleyErrors.noConversationCode);
+  const conv = await conversationStore.get(db, { id: row.convId, domain: row.convDomain });
+  if (conv === undefined) throw new ApiError(galleyErrors.noConversationCode);
+  return { row, conv };
+}
+
+export const checkCode = endpoint(
+  {
+    name: 'code-check',
+    method: 'post',
+    path: '/conversations/code-check',
+    auth: 'none',
+    request: jsonBody(keyAndCode.extend({ password: z.string().optional() }).openapi('ConversationCode')),
+    errors: [galleyErrors.noConversationCode],
+    responses: { 200: { description: 'Valid' } },
+  },
+  async (c) => {
+    const { key, code } = c.req.valid('json');
+    const { conv } = await resolveCode(c, key, code);
+    if (!guestLinksEnabled(c.get('config'), conv.team)) throw new ApiError(galleyErrors.noConversationCode);
+    return c.body(null, 200);
+  },
+);
+
+export const joinPreview = endpoint(
+  {
+    name: 'get-conversation-by-reusable-code',
+    method: 'get',
+    path: '/conversations/join',
+    request: { query: keyAndCode },
+    errors: [galleyErrors.noConversationCode, galleyErrors.guestLinksDisabled, galleyErrors.accessDenied],
+    responses: {
+      200: {
+        description: 'What the link opens',
+        ...json(z.object({ id: z.uuid(), name: z.string().nullable(), has_password: z.boolean() }).openapi('ConversationCoverView')),
+      },
+    },
+  },
+  async (c) => {
+    const { key, code } = c.req.valid('query');
+    const { row, conv } = await resolveCode(c, key, code);
+    if (!guestLinksEnabled(c.get('config'), conv.team)) throw new ApiError(galleyErrors.guestLinksDisabled);
+    if (!conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
+    return c.json({ id: conv.id, name: conv.name, has_password: row.password !== null }, 200);
+  },
+);
+
+export const joinByCode = endpoint(
+  {
+    name: 'join-conversation-by-code-unqualified',
+    method: 'post',
+    path: '/conversations/join',
+    request: jsonBody(keyAndCode.extend({ password: z.string().optional() }).openapi('JoinConversationByCode')),
+    errors: [
+      galleyErrors.noConversationCode,
+      galleyErrors.guestLinksDisabled,
+      galleyErrors.invalidConversationPassword,
+      galleyErrors.accessDenied,
+      galleyErrors.invalidOp,
+      galleyErrors.tooManyMembers,
+    ],
+    responses: {
+      200: { description: 'Joined', ...json(z.record(z.string(), z.unknown()).openapi('Event')) },
+      204: { description: 'Already a member' },
+    },
+  },
+  async (c) => {
+    const { key, code, password } = c.req.valid('json');
+    const { row, conv } = await resolveCode(c, key, code);
+    const config = c.get('config');
+    if (!guestLinksEnabled(config, conv.team)) throw new ApiError(galleyErrors.guestLinksDisabled);
+    if (row.password !== null) {
+      const ok = password !== undefined && (await verifyPassword(password, row.password, config.galley.settings.passwordHashingOptions)).ok;
+      if (!ok) throw new ApiError(galleyErrors.invalidConversationPassword);
+    }
+    if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
+    if (!conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
+    const db = database(c.env.DB);
+    const me = selfQualified(c);
+    const joiner = await userStore.byId(db, me.id);
+    const role = joiner?.activated ? 'non_team_member' : 'guest';
+    const allowed = conv.accessRole.includes(role) || (conv.team !== null && joiner?.team === conv.team && conv.accessRole.includes('team_member'));
+    if (!allowed) throw new ApiError(galleyErrors.accessDenied);
+    const members = await conversationStore.members(db, conv);
+    if (members.some((m) => m.userId === me.id && m.userDomain === me.domain)) return c.body(null, 204);
+    if (members.length + 1 > config.galley.settings.maxConvSize) throw new ApiError(galleyErrors.tooManyMembers);
+    const joined = memberRow(conv, me, ROLE_MEMBER);
+    await runBatch(db, conversationStore.addMembers(db, [joined]));
+    await membershipChanged(c.env, conv);
+    const ev = conversationEvent('conversation.member-join', conv, me, memberJoinData([joined]), { team: conv.team });
+    await notifyMembers(c, [...members, joined], ev);
+    return c.json(ev, 200);
+  },
+);
