@@ -12,6 +12,8 @@ import { fanOutOtr } from './conversation/fan-out.js';
  */
 export class Conversation extends DurableObject<Env> {
   private state: Promise<ConversationState> | undefined;
+  /** Messages are checked and fanned out one after the other: the conversation's order. */
+  private tail: Promise<unknown> = Promise.resolve();
 
   /** Membership or a member's clients changed: read them again on the next message. */
   invalidate(): void {
@@ -26,7 +28,13 @@ export class Conversation extends DurableObject<Env> {
     return loading;
   }
 
-  async sendProteus(req: ProteusSend, localDomain: string): Promise<ProteusSendResult> {
+  sendProteus(req: ProteusSend, localDomain: string): Promise<ProteusSendResult> {
+    const run = this.tail.then(() => this.processProteus(req, localDomain));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async processProteus(req: ProteusSend, localDomain: string): Promise<ProteusSendResult> {
     const state = await this.current(req, localDomain);
     if (!state.exists || state.protocol === 'mls') return { kind: 'no-conversation' };
     const senderClients = state.clients.get(userKey(req.sender.domain, req.sender.id));

@@ -37,5 +37,15 @@ export async function fanOutOtr(ns: Env['USER_NOTIFICATIONS'], deliver: readonly
     });
     byUser.set(r.user, inputs);
   }
-  await Promise.all([...byUser].map(([user, inputs]) => (ns.get(ns.idFromName(user)) as unknown as UserStreamApi).append(inputs, o.ttlSeconds)));
+  // A bounded number of appends in flight: thousands of simultaneous calls overwhelm the runtime.
+  const work = [...byUser];
+  const lane = async () => {
+    for (let next = work.pop(); next !== undefined; next = work.pop()) {
+      const [user, inputs] = next;
+      await (ns.get(ns.idFromName(user)) as unknown as UserStreamApi).append(inputs, o.ttlSeconds);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FAN_OUT_LANES, work.length) }, lane));
 }
+
+const FAN_OUT_LANES = 128;
