@@ -67,7 +67,6 @@ async function send(base: string, conv: string, sender: SeededUser, body: Uint8A
 
 const b = await benchBackend();
 try {
-  const base = b.publicUrl.origin;
   console.log('members  clients  messages  in flight  accepted msg/s  delivered events/s  p50 ms  p99 ms');
   for (const n of SIZES) {
     try {

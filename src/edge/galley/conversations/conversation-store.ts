@@ -14,6 +14,30 @@ const memberKey = (c: QualifiedId, u: QualifiedId) =>
 
 export type CodeRow = typeof conversationCodes.$inferSelect;
 
+/** A private conversation (self, connect or 1:1): no name, no team, closed to joining. */
+export function privateConversationRow(c: QualifiedId, creator: string, type: 1 | 2 | 3): ConversationRow {
+  return {
+    domain: c.domain,
+    id: c.id,
+    type,
+    creator,
+    name: null,
+    access: ['private'],
+    accessRole: [],
+    team: null,
+    messageTimer: null,
+    receiptMode: null,
+    protocol: 'proteus',
+    groupId: null,
+    epoch: 0,
+    cipherSuite: null,
+    cellsState: 'disabled',
+    groupConvType: null,
+    addPermission: null,
+    createdAt: Date.now(),
+  };
+}
+
 /** Guest links (D1 table conversation_codes), one per conversation. */
 export const codeStore = {
   async of(db: Db, c: QualifiedId): Promise<CodeRow | undefined> {

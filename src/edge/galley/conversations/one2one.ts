@@ -6,35 +6,14 @@ import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { announceCreated, memberRow } from './create.js';
-import { conversationStore, type ConversationRow } from './conversation-store.js';
+import { conversationStore, privateConversationRow } from './conversation-store.js';
 import { memberJoinData } from './members.js';
 import { notifyMembers } from './notify.js';
 import { localOne2OneId } from './one2one-id.js';
 import { ROLE_ADMIN } from './roles.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
 
-function one2OneRow(id: string, domain: string, creator: string, type: 2 | 3): ConversationRow {
-  return {
-    domain,
-    id,
-    type,
-    creator,
-    name: null,
-    access: ['private'],
-    accessRole: [],
-    team: null,
-    messageTimer: null,
-    receiptMode: null,
-    protocol: 'proteus',
-    groupId: null,
-    epoch: 0,
-    cipherSuite: null,
-    cellsState: 'disabled',
-    groupConvType: null,
-    addPermission: null,
-    createdAt: Date.now(),
-  };
-}
+const one2OneRow = (id: string, domain: string, creator: string, type: 2 | 3) => privateConversationRow({ id, domain }, creator, type);
 
 /**
  * A connection request opens the pending 1:1 (type 3, connect) with the requester alone, who

@@ -4,7 +4,7 @@ import { json } from '../../api/schemas/common.js';
 import { database, runBatch } from '../../db/client.js';
 import { selfQualified } from './access-check.js';
 import { conversationJson } from './conversation-json.js';
-import { conversationStore, type ConversationRow } from './conversation-store.js';
+import { conversationStore, privateConversationRow } from './conversation-store.js';
 import { memberRow } from './create.js';
 import { ROLE_ADMIN } from './roles.js';
 
@@ -26,26 +26,7 @@ export const createSelfConversation = endpoint(
     c.header('location', me.id);
     const existing = await conversationStore.get(db, me);
     if (existing !== undefined) return c.json(conversationJson(existing, await conversationStore.members(db, me), me, version), 200);
-    const conv: ConversationRow = {
-      domain: me.domain,
-      id: me.id,
-      type: 1,
-      creator: me.id,
-      name: null,
-      access: ['private'],
-      accessRole: [],
-      team: null,
-      messageTimer: null,
-      receiptMode: null,
-      protocol: 'proteus',
-      groupId: null,
-      epoch: 0,
-      cipherSuite: null,
-      cellsState: 'disabled',
-      groupConvType: null,
-      addPermission: null,
-      createdAt: Date.now(),
-    };
+    const conv = privateConversationRow(me, me.id, 1);
     const members = [memberRow(conv, me, ROLE_ADMIN)];
     await runBatch(db, [conversationStore.insert(db, conv).onConflictDoNothing(), ...conversationStore.addMembers(db, members)]);
     return c.json(conversationJson(conv, members, me, version), 201);

@@ -1,7 +1,6 @@
 import { fanOutOtr } from '../../../objects/conversation/fan-out.js';
 import { classify } from '../../../objects/conversation/recipients.js';
 import { userKey } from '../../../objects/conversation/members-cache.js';
-import { decodeQualifiedOtr, OtrDecodeError } from '../../../shared/codecs/otr.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
@@ -13,7 +12,7 @@ import { contactsOf } from '../../brig/users/contacts.js';
 import { userStore } from '../../brig/users/user-store.js';
 import { database } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
-import { messageSendingStatus } from './proteus.js';
+import { messageSendingStatus, readQualifiedOtr } from './proteus.js';
 import { z } from '@hono/zod-openapi';
 
 /**
@@ -33,14 +32,7 @@ export const postBroadcast = endpoint(
     },
   },
   async (c) => {
-    let message;
-    try {
-      message = decodeQualifiedOtr(new Uint8Array(await c.req.arrayBuffer()));
-    } catch (err) {
-      if (err instanceof OtrDecodeError) throw new ApiError(commonErrors.badRequest, `Malformed QualifiedNewOtrMessage: ${err.message}`);
-      throw err;
-    }
-    if (message.strategy === undefined) throw new ApiError(commonErrors.badRequest, 'ClientMismatchStrategy not specified!');
+    const message = await readQualifiedOtr(c);
     const config = c.get('config');
     const { settings } = config.galley;
     const domain = config.brig.optSettings.setFederationDomain;

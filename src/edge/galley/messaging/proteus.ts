@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { decodeQualifiedOtr, OtrDecodeError } from '../../../shared/codecs/otr.js';
+import type { Context } from 'hono';
+import { decodeQualifiedOtr, OtrDecodeError, type MismatchStrategy, type OtrMessage } from '../../../shared/codecs/otr.js';
+import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
@@ -20,6 +22,19 @@ export const messageSendingStatus = z
     failed_to_confirm_clients: clientMap,
   })
   .openapi('MessageSendingStatus');
+
+/** The request's `QualifiedNewOtrMessage`, with a strategy: anything else is 400 `bad-request`. */
+export async function readQualifiedOtr(c: Context<AppEnv>): Promise<OtrMessage & { strategy: MismatchStrategy }> {
+  let message: OtrMessage;
+  try {
+    message = decodeQualifiedOtr(new Uint8Array(await c.req.arrayBuffer()));
+  } catch (err) {
+    if (err instanceof OtrDecodeError) throw new ApiError(commonErrors.badRequest, `Malformed QualifiedNewOtrMessage: ${err.message}`);
+    throw err;
+  }
+  if (message.strategy === undefined) throw new ApiError(commonErrors.badRequest, 'ClientMismatchStrategy not specified!');
+  return { ...message, strategy: message.strategy };
+}
 
 /**
  * `POST /conversations/{domain}/{cnv}/proteus/messages`: a protobuf `QualifiedNewOtrMessage`,
@@ -42,14 +57,7 @@ export const postProteusMessage = endpoint(
   },
   async (c) => {
     const { cnv_domain, cnv } = c.req.valid('param');
-    let message;
-    try {
-      message = decodeQualifiedOtr(new Uint8Array(await c.req.arrayBuffer()));
-    } catch (err) {
-      if (err instanceof OtrDecodeError) throw new ApiError(commonErrors.badRequest, `Malformed QualifiedNewOtrMessage: ${err.message}`);
-      throw err;
-    }
-    if (message.strategy === undefined) throw new ApiError(commonErrors.badRequest, 'ClientMismatchStrategy not specified!');
+    const message = await readQualifiedOtr(c);
     const me = self(c);
     const config = c.get('config');
     const domain = config.brig.optSettings.setFederationDomain;
