@@ -34,8 +34,9 @@ export class UserNotifications extends DurableObject<Env> {
     this.stream.purge(ttlSeconds, now);
     return inputs.map((input) => {
       const n = { id: this.ids.next(now), payload: input.payload };
-      if (!input.transient) this.stream.append(n.id, input, now);
-      this.sockets.deliverAwait(n, input);
+      const payloadJson = JSON.stringify(input.payload);
+      if (!input.transient) this.stream.append(n.id, input, payloadJson, now);
+      this.sockets.deliverAwait(n, input, payloadJson);
       this.events.deliver(n, input, now);
       return n.id;
     });

@@ -16,6 +16,9 @@ interface EntryRow extends Record<string, SqlStorageValue> {
  * notifications until it acknowledges a full sync.
  */
 export class QueueStore {
+  /** The queue-consuming clients, read once per wake-up: every append needs them. */
+  private cachedClients: string[] | undefined;
+
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`CREATE TABLE IF NOT EXISTS queues (
       client TEXT PRIMARY KEY,
@@ -33,15 +36,17 @@ export class QueueStore {
 
   enable(client: string): void {
     this.sql.exec('INSERT INTO queues (client) VALUES (?) ON CONFLICT (client) DO NOTHING', client);
+    this.cachedClients = undefined;
   }
 
   drop(client: string): void {
+    this.cachedClients = undefined;
     this.sql.exec('DELETE FROM queues WHERE client = ?', client);
     this.sql.exec('DELETE FROM queue_entries WHERE client = ?', client);
   }
 
   clients(): string[] {
-    return this.sql.exec<{ client: string }>('SELECT client FROM queues').toArray().map((r) => r.client);
+    return (this.cachedClients ??= this.sql.exec<{ client: string }>('SELECT client FROM queues').toArray().map((r) => r.client));
   }
 
   has(client: string): boolean {

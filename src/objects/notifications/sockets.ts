@@ -60,10 +60,10 @@ export class Sockets {
   }
 
   /** `/await`: a binary `{id, transient, payload}` frame to every socket the notification is for. */
-  deliverAwait(n: QueuedNotification, input: NotificationInput): void {
+  deliverAwait(n: QueuedNotification, input: NotificationInput, payloadJson: string): void {
     const sockets = this.of('await');
     if (sockets.length === 0) return;
-    const frame = encoder.encode(JSON.stringify({ id: n.id, transient: input.transient === true, payload: n.payload }));
+    const frame = encoder.encode(`{"id":${JSON.stringify(n.id)},"transient":${input.transient === true},"payload":${payloadJson}}`);
     for (const ws of sockets) {
       const a = this.attachment(ws);
       if (input.originConnection !== undefined && a.connection === input.originConnection) continue;

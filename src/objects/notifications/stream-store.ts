@@ -24,13 +24,14 @@ export class StreamStore {
     sql.exec('CREATE INDEX IF NOT EXISTS notifications_created ON notifications (created_at)');
   }
 
-  append(id: string, n: NotificationInput, now: number): number {
+  /** Stores a notification whose payload is already JSON text. */
+  append(id: string, n: NotificationInput, payloadJson: string, now: number): number {
     const clients = n.clients === undefined ? null : JSON.stringify(n.clients);
     const row = this.sql
       .exec<{ seq: number }>(
         'INSERT INTO notifications (id, payload, clients, created_at) VALUES (?, ?, ?, ?) RETURNING seq',
         id,
-        JSON.stringify(n.payload),
+        payloadJson,
         clients,
         now,
       )
