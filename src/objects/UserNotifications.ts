@@ -33,12 +33,12 @@ export class UserNotifications extends DurableObject<Env> {
     const now = Date.now();
     this.stream.purge(ttlSeconds, now);
     return inputs.map((input) => {
-      const n = { id: this.ids.next(now), payload: input.payload };
-      const payloadJson = JSON.stringify(input.payload);
-      if (!input.transient) this.stream.append(n.id, input, payloadJson, now);
-      this.sockets.deliverAwait(n, input, payloadJson);
-      this.events.deliver(n, input, now);
-      return n.id;
+      const id = this.ids.next(now);
+      const payloadJson = input.payloadJson ?? JSON.stringify(input.payload ?? []);
+      if (!input.transient) this.stream.append(id, input, payloadJson, now);
+      this.sockets.deliverAwait(id, input, payloadJson);
+      this.events.deliver(`{"id":${JSON.stringify(id)},"payload":${payloadJson}}`, input, now);
+      return id;
     });
   }
 

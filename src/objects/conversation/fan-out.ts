@@ -22,15 +22,28 @@ export interface OtrFanOut {
  * the recipients' notification objects with one call per user.
  */
 export async function fanOutOtr(ns: Env['USER_NOTIFICATIONS'], deliver: readonly OtrRecipient[], o: OtrFanOut): Promise<void> {
+  // The event text is built once per conversation and completed per recipient: with thousands of
+  // recipients, serialising a whole event each time is most of the work.
+  const prefixes = new Map<string, string>();
+  const prefixOf = (conv: QualifiedRef) => {
+    const key = `${conv.domain}/${conv.id}`;
+    let prefix = prefixes.get(key);
+    if (prefix === undefined) {
+      const whole = JSON.stringify(conversationEvent('conversation.otr-message-add', conv, o.sender, null, { time: o.time }));
+      prefix = whole.slice(0, -'null}'.length); // `data` is the envelope's last key
+      prefixes.set(key, prefix);
+    }
+    return prefix;
+  };
+  const senderJson = JSON.stringify(o.sender.client);
+  const blobJson = JSON.stringify(o.blob === undefined ? '' : toBase64(o.blob));
   const byUser = new Map<string, NotificationInput[]>();
-  const blob = o.blob === undefined ? '' : toBase64(o.blob);
   for (const r of deliver) {
     if (r.domain !== o.localDomain) continue; // remote recipients: through federation, later
-    const data = { sender: o.sender.client, recipient: r.client, text: toBase64(r.text), data: blob };
-    const event = conversationEvent('conversation.otr-message-add', o.conversationOf(r), o.sender, data, { time: o.time });
+    const data = `{"sender":${senderJson},"recipient":${JSON.stringify(r.client)},"text":"${toBase64(r.text)}","data":${blobJson}}`;
     const inputs = byUser.get(r.user) ?? [];
     inputs.push({
-      payload: [event],
+      payloadJson: `[${prefixOf(o.conversationOf(r))}${data}}]`,
       clients: [r.client],
       transient: o.transient,
       ...(r.user === o.sender.id ? { originConnection: o.sender.connection } : {}),

@@ -1,6 +1,6 @@
 import type { QueueStore } from './queue-store.js';
-import { sendJson, type Attachment, type Sockets } from './sockets.js';
-import type { NotificationInput, QueuedNotification } from './types.js';
+import { sendJson, sendText, type Attachment, type Sockets } from './sockets.js';
+import type { NotificationInput } from './types.js';
 
 type ClientMessage = { type: 'ack'; data: { delivery_tag: number; multiple?: boolean } } | { type: 'ack_full_sync' };
 
@@ -50,13 +50,13 @@ export class EventsChannel {
     sendJson(ws, { type: 'synchronization', data: { marker_id: markerId, delivery_tag: tag } });
   }
 
-  /** Queues the notification for its queue-consuming recipients and pushes it to connected sockets. */
-  deliver(n: QueuedNotification, input: NotificationInput, now: number): void {
+  /** Queues the notification (`{id, payload}` JSON) for its queue-consuming recipients and pushes it to connected sockets. */
+  deliver(eventJson: string, input: NotificationInput, now: number): void {
     const queueClients = this.queues.clients();
     const targets = input.clients === undefined ? queueClients : queueClients.filter((c) => input.clients!.includes(c));
     const tags = new Map<string, number>();
     // Transient events are not queued: tag 0 acknowledges nothing.
-    for (const client of targets) tags.set(client, input.transient ? 0 : this.queues.push(client, n, now));
+    for (const client of targets) tags.set(client, input.transient ? 0 : this.queues.push(client, eventJson, now));
     const sockets = this.sockets.of('events');
     if (sockets.length === 0) return;
     // Temporary (client-less) sockets only get notifications no queue-consuming client receives.
@@ -65,7 +65,7 @@ export class EventsChannel {
       const a = this.sockets.attachment(ws);
       if (a.awaitingFullSync) continue;
       const tag = a.client === undefined ? (forTemporary ? ++this.liveTag : undefined) : tags.get(a.client);
-      if (tag !== undefined) sendJson(ws, { type: 'event', data: { event: n, delivery_tag: tag } });
+      if (tag !== undefined) sendText(ws, `{"type":"event","data":{"event":${eventJson},"delivery_tag":${tag}}}`);
     }
   }
 

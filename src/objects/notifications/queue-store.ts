@@ -53,15 +53,10 @@ export class QueueStore {
     return this.sql.exec('SELECT 1 FROM queues WHERE client = ?', client).toArray().length > 0;
   }
 
-  /** Queues an event for the client; returns its delivery tag. */
-  push(client: string, event: QueuedNotification, now: number): number {
+  /** Queues an event (`{id, payload}` as JSON text) for the client; returns its delivery tag. */
+  push(client: string, eventJson: string, now: number): number {
     return this.sql
-      .exec<{ tag: number }>(
-        'INSERT INTO queue_entries (client, body, created_at) VALUES (?, ?, ?) RETURNING tag',
-        client,
-        JSON.stringify(event),
-        now,
-      )
+      .exec<{ tag: number }>('INSERT INTO queue_entries (client, body, created_at) VALUES (?, ?, ?) RETURNING tag', client, eventJson, now)
       .one().tag;
   }
 

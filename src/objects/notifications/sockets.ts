@@ -1,4 +1,4 @@
-import type { NotificationInput, QueuedNotification } from './types.js';
+import type { NotificationInput } from './types.js';
 
 export type SocketKind = 'await' | 'events';
 
@@ -15,14 +15,16 @@ export interface Attachment {
 const encoder = new TextEncoder();
 export const PING = 'ping';
 
-/** Sends a JSON message as a binary frame, as cannon does; a socket closing under us is ignored. */
-export function sendJson(ws: WebSocket, message: unknown): void {
+/** Sends JSON text as a binary frame, as cannon does; a socket closing under us is ignored. */
+export function sendText(ws: WebSocket, json: string): void {
   try {
-    ws.send(encoder.encode(JSON.stringify(message)));
+    ws.send(encoder.encode(json));
   } catch {
     // closing; its close handler cleans up
   }
 }
+
+export const sendJson = (ws: WebSocket, message: unknown) => sendText(ws, JSON.stringify(message));
 
 /** The user's websockets (hibernatable): who they are, and the legacy `/await` delivery. */
 export class Sockets {
@@ -60,10 +62,10 @@ export class Sockets {
   }
 
   /** `/await`: a binary `{id, transient, payload}` frame to every socket the notification is for. */
-  deliverAwait(n: QueuedNotification, input: NotificationInput, payloadJson: string): void {
+  deliverAwait(id: string, input: NotificationInput, payloadJson: string): void {
     const sockets = this.of('await');
     if (sockets.length === 0) return;
-    const frame = encoder.encode(`{"id":${JSON.stringify(n.id)},"transient":${input.transient === true},"payload":${payloadJson}}`);
+    const frame = encoder.encode(`{"id":${JSON.stringify(id)},"transient":${input.transient === true},"payload":${payloadJson}}`);
     for (const ws of sockets) {
       const a = this.attachment(ws);
       if (input.originConnection !== undefined && a.connection === input.originConnection) continue;

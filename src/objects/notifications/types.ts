@@ -7,7 +7,9 @@ export type EventPayload = { [key: string]: any };
 
 /** A notification to append to a user's stream. */
 export interface NotificationInput {
-  payload: EventPayload[];
+  /** The events; or, already serialised, `payloadJson` (a JSON array): fan-outs build it once per message. */
+  payload?: EventPayload[];
+  payloadJson?: string;
   /** Only these clients get it (untargeted when absent). */
   clients?: string[] | undefined;
   /** The Z-Connection of the request that caused it: that websocket does not get it back. */
