@@ -80,48 +80,46 @@ try {
 }
 
 async function run(n: number): Promise<void> {
-  {
-    const base = b.publicUrl.origin;
-    const { conv, users } = await seedConversation(b.mf, b.stateDir, { members: n, clientsPerUser: (i) => 1 + (i % 2), domain: DOMAIN });
-    const sender = users[0]!;
-    const recipientClients = users.reduce((sum, u) => sum + u.clients.length, 0) - 1;
-    const count = Math.max(5, Math.min(200, Math.ceil(DELIVERIES_PER_SIZE / recipientClients)));
-    const sentAt: number[] = [];
-    const latencies: number[] = [];
-    let delivered = 0;
-    let lastDelivery = 0;
-    let finish: () => void = () => {};
-    const finished = new Promise<void>((r) => (finish = r));
-    const sockets = await openAll(base, users, (index) => {
-      if (index === count) return; // the warm-up message
-      delivered += 1;
-      lastDelivery = performance.now();
-      latencies.push(lastDelivery - sentAt[index]!);
-      if (delivered === count * recipientClients) finish();
-    });
-    const bodies = Array.from({ length: count }, (_, i) => message(sender, users, i));
-    // One message first, not counted: it wakes every member's notification object.
-    await send(base, conv, sender, message(sender, users, count));
-    delivered = 0;
-    latencies.length = 0;
-    const start = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: inFlight(n) }, async () => {
-        while (next < count) {
-          const i = next++;
-          sentAt[i] = performance.now();
-          await send(base, conv, sender, bodies[i]!);
-        }
-      }),
-    );
-    const accepted = performance.now();
-    await finished;
-    latencies.sort((x, y) => x - y);
-    const clients = recipientClients + 1;
-    console.log(
-      `${String(n).padStart(7)}  ${String(clients).padStart(7)}  ${String(count).padStart(8)}  ${String(inFlight(n)).padStart(9)}  ${(count / ((accepted - start) / 1000)).toFixed(1).padStart(14)}  ${(delivered / ((lastDelivery - start) / 1000)).toFixed(0).padStart(18)}  ${percentile(latencies, 50).toFixed(1).padStart(6)}  ${percentile(latencies, 99).toFixed(1).padStart(6)}`,
-    );
-    for (const ws of sockets) ws.close();
-  }
+  const base = b.publicUrl.origin;
+  const { conv, users } = await seedConversation(b.mf, b.stateDir, { members: n, clientsPerUser: (i) => 1 + (i % 2), domain: DOMAIN });
+  const sender = users[0]!;
+  const recipientClients = users.reduce((sum, u) => sum + u.clients.length, 0) - 1;
+  const count = Math.max(5, Math.min(200, Math.ceil(DELIVERIES_PER_SIZE / recipientClients)));
+  const sentAt: number[] = [];
+  const latencies: number[] = [];
+  let delivered = 0;
+  let lastDelivery = 0;
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((r) => (finish = r));
+  const sockets = await openAll(base, users, (index) => {
+    if (index === count) return; // the warm-up message
+    delivered += 1;
+    lastDelivery = performance.now();
+    latencies.push(lastDelivery - sentAt[index]!);
+    if (delivered === count * recipientClients) finish();
+  });
+  const bodies = Array.from({ length: count }, (_, i) => message(sender, users, i));
+  // One message first, not counted: it wakes every member's notification object.
+  await send(base, conv, sender, message(sender, users, count));
+  delivered = 0;
+  latencies.length = 0;
+  const start = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight(n) }, async () => {
+      while (next < count) {
+        const i = next++;
+        sentAt[i] = performance.now();
+        await send(base, conv, sender, bodies[i]!);
+      }
+    }),
+  );
+  const accepted = performance.now();
+  await finished;
+  latencies.sort((x, y) => x - y);
+  const clients = recipientClients + 1;
+  console.log(
+    `${String(n).padStart(7)}  ${String(clients).padStart(7)}  ${String(count).padStart(8)}  ${String(inFlight(n)).padStart(9)}  ${(count / ((accepted - start) / 1000)).toFixed(1).padStart(14)}  ${(delivered / ((lastDelivery - start) / 1000)).toFixed(0).padStart(18)}  ${percentile(latencies, 50).toFixed(1).padStart(6)}  ${percentile(latencies, 99).toFixed(1).padStart(6)}`,
+  );
+  for (const ws of sockets) ws.close();
 }

@@ -45,61 +45,66 @@ function uuidFromBytes(bytes: Uint8Array): string {
 
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
-/** Decodes `QualifiedNewOtrMessage` (otr.proto, as published in @wireapp/protocol-messaging). */
-export function decodeQualifiedOtr(bytes: Uint8Array): OtrMessage {
-  let m: proteus.QualifiedNewOtrMessage;
+function decodeWith<T>(decode: (b: Uint8Array) => T, bytes: Uint8Array): T {
   try {
-    m = proteus.QualifiedNewOtrMessage.decode(bytes);
+    return decode(bytes);
   } catch (err) {
     throw new OtrDecodeError(err instanceof Error ? err.message : 'malformed protobuf');
   }
-  const recipients: OtrRecipient[] = [];
-  for (const r of m.recipients)
-    for (const e of r.entries ?? [])
-      for (const c of e.clients ?? [])
-        recipients.push({ domain: r.domain, user: uuidFromBytes(e.user.uuid), client: clientIdHex(c.client.client as Long), text: c.text });
-  const only = (list: proteus.IQualifiedUserId[] | null | undefined) => (list ?? []).map((u) => ({ id: u.id, domain: u.domain }));
-  const strategy: MismatchStrategy | undefined =
-    m.clientMismatchStrategy === 'reportAll'
-      ? { kind: 'report_all' }
-      : m.clientMismatchStrategy === 'ignoreAll'
-        ? { kind: 'ignore_all' }
-        : m.clientMismatchStrategy === 'reportOnly'
-          ? { kind: 'report_only', users: only(m.reportOnly?.userIds) }
-          : m.clientMismatchStrategy === 'ignoreOnly'
-            ? { kind: 'ignore_only', users: only(m.ignoreOnly?.userIds) }
-            : undefined;
+}
+
+type Common = Pick<proteus.INewOtrMessage, 'nativePush' | 'transient' | 'nativePriority' | 'blob'> & { sender: proteus.IClientId };
+
+/** The fields both message forms share. */
+function commonFields(m: Common): Omit<OtrMessage, 'recipients' | 'strategy'> {
   return {
     sender: clientIdHex(m.sender.client as Long),
-    recipients,
-    nativePush: m.nativePush,
-    transient: m.transient,
+    nativePush: m.nativePush ?? true,
+    transient: m.transient ?? false,
     priority: has(m, 'nativePriority') ? (m.nativePriority === proteus.Priority.HIGH_PRIORITY ? 'high' : 'low') : undefined,
     blob: m.blob !== undefined && m.blob !== null && m.blob.length > 0 ? m.blob : undefined,
-    strategy,
+  };
+}
+
+function recipientsOf(domain: string, entries: proteus.IUserEntry[] | null | undefined): OtrRecipient[] {
+  return (entries ?? []).flatMap((e) =>
+    (e.clients ?? []).map((c) => ({ domain, user: uuidFromBytes(e.user.uuid), client: clientIdHex(c.client.client as Long), text: c.text })),
+  );
+}
+
+function strategyOf(m: proteus.QualifiedNewOtrMessage): MismatchStrategy | undefined {
+  const only = (list: proteus.IQualifiedUserId[] | null | undefined) => (list ?? []).map((u) => ({ id: u.id, domain: u.domain }));
+  switch (m.clientMismatchStrategy) {
+    case 'reportAll':
+      return { kind: 'report_all' };
+    case 'ignoreAll':
+      return { kind: 'ignore_all' };
+    case 'reportOnly':
+      return { kind: 'report_only', users: only(m.reportOnly?.userIds) };
+    case 'ignoreOnly':
+      return { kind: 'ignore_only', users: only(m.ignoreOnly?.userIds) };
+    default:
+      return undefined;
+  }
+}
+
+/** Decodes `QualifiedNewOtrMessage` (otr.proto, as published in @wireapp/protocol-messaging). */
+export function decodeQualifiedOtr(bytes: Uint8Array): OtrMessage {
+  const m = decodeWith((b) => proteus.QualifiedNewOtrMessage.decode(b), bytes);
+  return {
+    ...commonFields(m),
+    recipients: m.recipients.flatMap((r) => recipientsOf(r.domain, r.entries)),
+    strategy: strategyOf(m),
   };
 }
 
 /** Decodes the legacy unqualified `NewOtrMessage`; users are local. */
 export function decodeLegacyOtr(bytes: Uint8Array, domain: string): OtrMessage & { reportMissing: string[] | undefined } {
-  let m: proteus.NewOtrMessage;
-  try {
-    m = proteus.NewOtrMessage.decode(bytes);
-  } catch (err) {
-    throw new OtrDecodeError(err instanceof Error ? err.message : 'malformed protobuf');
-  }
-  const recipients: OtrRecipient[] = [];
-  for (const e of m.recipients)
-    for (const c of e.clients ?? [])
-      recipients.push({ domain, user: uuidFromBytes(e.user.uuid), client: clientIdHex(c.client.client as Long), text: c.text });
+  const m = decodeWith((b) => proteus.NewOtrMessage.decode(b), bytes);
   const reportMissing = (m.reportMissing ?? []).map((u) => uuidFromBytes(u.uuid));
   return {
-    sender: clientIdHex(m.sender.client as Long),
-    recipients,
-    nativePush: m.nativePush,
-    transient: m.transient,
-    priority: has(m, 'nativePriority') ? (m.nativePriority === proteus.Priority.HIGH_PRIORITY ? 'high' : 'low') : undefined,
-    blob: m.blob !== undefined && m.blob !== null && m.blob.length > 0 ? m.blob : undefined,
+    ...commonFields(m),
+    recipients: recipientsOf(domain, m.recipients),
     strategy: undefined,
     reportMissing: reportMissing.length > 0 ? reportMissing : undefined,
   };

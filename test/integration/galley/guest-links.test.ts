@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { api, cookieOf, createUser } from '../../helpers/users.js';
+import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const openAccess = { access: ['invite', 'code'], access_role: ['team_member', 'non_team_member', 'guest', 'service'] };
@@ -70,5 +71,27 @@ describe('guest links', () => {
     expect(await visitor.post('/v8/conversations/join', { key, code })).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
     const personal = await createUser(publicUrl, internalUrl);
     expect((await api(publicUrl, personal.token).post('/v8/conversations/join', { key, code })).status).toBe(200);
+  });
+});
+
+describe('access changes', () => {
+  it('remove members the new access roles exclude (reason removed, from the user who changed it)', async () => {
+    const owner = await createUser(publicUrl, internalUrl);
+    const me = api(publicUrl, owner.token);
+    const conv = (await me.post('/v8/conversations', { name: 'Closing', ...openAccess })).body.qualified_id.id;
+    const { key, code } = (await me.post(`/v8/conversations/${conv}/code`, {})).body.data;
+    const guestToken = await guest();
+    expect((await api(publicUrl, guestToken).post('/v8/conversations/join', { key, code })).status).toBe(200);
+    const guestId = (await api(publicUrl, guestToken).get('/v8/self')).body.id;
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${guestToken}`);
+    const update = await me.put(`/v8/conversations/example.com/${conv}/access`, {
+      access: ['invite', 'code'],
+      access_role: ['team_member', 'non_team_member', 'service'],
+    });
+    expect(update.status).toBe(200);
+    const left = await socket.next((m) => m.payload[0].type === 'conversation.member-leave');
+    expect(left.payload[0]).toMatchObject({ from: owner.id, data: { user_ids: [guestId], reason: 'removed' } });
+    expect((await api(publicUrl, guestToken).get(`/v8/conversations/example.com/${conv}`)).status).toBe(403);
+    await socket.close();
   });
 });

@@ -1,8 +1,7 @@
-import type { BatchItem } from 'drizzle-orm/batch';
 import type { Config } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import type { Db } from '../../db/client.js';
+import { runBatch, type Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AssetRef } from '../../db/schema.js';
 import { teamStore } from '../../galley/teams/team-store.js';
@@ -62,11 +61,11 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
     searchable: true,
     createdAt: now,
   };
-  const statements: BatchItem<'sqlite'>[] = [userStore.insert(db, row)];
+  const statements: unknown[] = [userStore.insert(db, row)];
   if (input.newTeam !== undefined && teamId !== null)
     statements.push(...teamStore.create(db, { id: teamId, ...input.newTeam, creator: id }));
   try {
-    await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    await runBatch(db, statements);
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     throw err;

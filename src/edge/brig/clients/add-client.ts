@@ -1,10 +1,9 @@
-import type { BatchItem } from 'drizzle-orm/batch';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import { clientEvents } from '../../events/client-events.js';
 import { publish, userStream } from '../../events/publish.js';
 import { clientsChanged } from '../../galley/messaging/conversation-object.js';
@@ -84,12 +83,12 @@ export const addClient = endpoint(
     };
     // Only one temporary client: the new one replaces any other.
     const replaced = body.type === 'temporary' ? sameType : [];
-    const statements: BatchItem<'sqlite'>[] = [
+    const statements = [
       clientStore.upsert(db, row),
       ...prekeyStore.upsert(db, user.id, id, [...body.prekeys, body.lastkey]),
       ...replaced.flatMap((old) => [clientStore.delete(db, user.id, old.id), prekeyStore.deleteAll(db, user.id, old.id)]),
     ];
-    await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    await runBatch(db, statements);
 
     const stream = userStream(c.env, user.id);
     for (const old of replaced) await stream.dropQueue(old.id);

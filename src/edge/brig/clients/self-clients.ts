@@ -1,11 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import type { BatchItem } from 'drizzle-orm/batch';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import { clientEvents } from '../../events/client-events.js';
 import { publish, userStream } from '../../events/publish.js';
 import { clientsChanged } from '../../galley/messaging/conversation-object.js';
@@ -131,8 +130,8 @@ export const deleteClient = endpoint(
       if (!(await checkUserPassword(c.env, db, config, { user: user.id }, user, password)))
         throw new ApiError(brigErrors.invalidCredentials);
     }
-    const statements: BatchItem<'sqlite'>[] = [clientStore.delete(db, user.id, client), prekeyStore.deleteAll(db, user.id, client)];
-    await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    const statements = [clientStore.delete(db, user.id, client), prekeyStore.deleteAll(db, user.id, client)];
+    await runBatch(db, statements);
     await userStream(c.env, user.id).dropQueue(client);
     await clientsChanged(c.env, db, { id: user.id, domain: config.brig.optSettings.setFederationDomain });
     await publish(c.env, config, [{ user: user.id }], clientEvents.remove(client), { origin: self(c) });

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, gt, or } from 'drizzle-orm';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
@@ -98,9 +98,6 @@ export const conversationStore = {
   update(db: Db, c: QualifiedId, patch: Partial<ConversationRow>) {
     return db.update(conversations).set(patch).where(convKey(c));
   },
-  delete(db: Db, c: QualifiedId) {
-    return [db.delete(conversationMembers).where(membersOfKey(c)), db.delete(conversations).where(convKey(c))] as const;
-  },
   /** Statements adding members, in chunks that stay under D1's parameter limit. */
   addMembers(db: Db, rows: MemberRow[]) {
     const perRow = 12;
@@ -137,15 +134,5 @@ export const conversationStore = {
       .orderBy(asc(conversationMembers.convDomain), asc(conversationMembers.convId))
       .limit(size);
     return rows;
-  },
-  /** Which of these users are members (local member check for many users at once). */
-  async whichAreMembers(db: Db, c: QualifiedId, users: readonly string[]): Promise<Set<string>> {
-    const rows = await inChunks(users, 1, (chunk) =>
-      db
-        .select({ id: conversationMembers.userId })
-        .from(conversationMembers)
-        .where(and(membersOfKey(c), inArray(conversationMembers.userId, chunk))),
-    );
-    return new Set(rows.map((r) => r.id));
   },
 };

@@ -55,9 +55,8 @@ export const createCode = endpoint(
   async (c) => {
     const password = (c.req.valid('json') as { password?: string } | undefined)?.password;
     const { conv, members, me } = await localMember(c);
-    if (!guestLinksEnabled(c.get('config'), conv.team)) throw new ApiError(galleyErrors.guestLinksDisabled);
-    if (me.role !== ROLE_ADMIN) throw new ApiError(galleyErrors.accessDenied);
     requireLinkable(c, conv);
+    if (me.role !== ROLE_ADMIN) throw new ApiError(galleyErrors.accessDenied);
     if (!conv.accessRole.includes('guest') && !conv.accessRole.includes('non_team_member')) throw new ApiError(galleyErrors.accessDenied);
     if (uriPrefix(c) === undefined) throw new ApiError(galleyErrors.accessDenied);
     const db = database(c.env.DB);

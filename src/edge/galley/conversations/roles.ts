@@ -29,7 +29,3 @@ export function roleAllows(role: string, action: ConversationAction): boolean {
   return builtIn[role]?.includes(action) ?? false;
 }
 
-/** Custom role names are 2–128 characters of a-z, 0-9 and _; the `wire_` prefix is reserved. */
-export function isValidRoleName(role: string): boolean {
-  return role in builtIn || (/^[a-z0-9_]{2,128}$/.test(role) && !role.startsWith('wire_'));
-}
