@@ -15,6 +15,7 @@ export async function benchBackend(): Promise<Backend & { stateDir: string; disp
     configDir: 'config',
     stateDir,
     scriptPath,
+    ...(process.env.BENCH_INSPECTOR ? { inspectorPort: Number(process.env.BENCH_INSPECTOR) } : {}),
     onLog: process.env.BENCH_LOGS ? (l) => console.error(l) : () => {},
   });
   return {

@@ -1,6 +1,6 @@
 import type { RateLimiter } from '../objects/RateLimiter.js';
 import type { Conversation } from '../objects/Conversation.js';
-import type { UserNotifications } from '../objects/UserNotifications.js';
+import type { NotificationShard } from '../objects/NotificationShard.js';
 
 /** Bindings of the edge worker, as declared in wrangler.toml. */
 export interface Env {
@@ -10,8 +10,10 @@ export interface Env {
   ZAUTH_KEYS: string;
   DB: D1Database;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
-  /** One object per user: notification stream and websockets. */
-  USER_NOTIFICATIONS: DurableObjectNamespace<UserNotifications>;
+  /** Users' notification streams and websockets, in shards (see objects/notifications/sharding.ts). */
+  NOTIFICATIONS: DurableObjectNamespace<NotificationShard>;
+  /** How many notification shards (wrangler.toml); never changed on a running deployment. */
+  NOTIFICATION_SHARDS?: string;
   /** One object per conversation: the ordering point of its messages. */
   CONVERSATIONS: DurableObjectNamespace<Conversation>;
 }

@@ -7,7 +7,7 @@ import { serveInternal, servePublic } from './nginz/gateway.js';
 import { runtimeFor } from './runtime.js';
 
 export { RateLimiter } from '../objects/RateLimiter.js';
-export { UserNotifications } from '../objects/UserNotifications.js';
+export { NotificationShard } from '../objects/NotificationShard.js';
 export { Conversation } from '../objects/Conversation.js';
 
 type Ingress = typeof servePublic;

@@ -4,6 +4,7 @@ import { loadState, userKey, type ConversationState } from './conversation/membe
 import { classify } from './conversation/recipients.js';
 import type { ProteusSend, ProteusSendResult } from './conversation/types.js';
 import { fanOutOtr } from './conversation/fan-out.js';
+import { NotificationShards } from '../edge/events/shards.js';
 
 /**
  * One conversation's ordering point. It keeps the members and their clients in memory (read once
@@ -14,6 +15,7 @@ export class Conversation extends DurableObject<Env> {
   private state: Promise<ConversationState> | undefined;
   /** Messages are checked and fanned out one after the other: the conversation's order. */
   private tail: Promise<unknown> = Promise.resolve();
+  private readonly shards = new NotificationShards(this.env);
 
   /** Membership or a member's clients changed: read them again on the next message. */
   invalidate(): void {
@@ -28,24 +30,31 @@ export class Conversation extends DurableObject<Env> {
     return loading;
   }
 
-  sendProteus(req: ProteusSend, localDomain: string): Promise<ProteusSendResult> {
+  /**
+   * Checks are serial, in arrival order, and each message's appends are started before the next
+   * message is looked at; the shards receive them in that order (see NotificationShards). The
+   * sender's answer waits until its message is stored for every recipient.
+   */
+  async sendProteus(req: ProteusSend, localDomain: string): Promise<ProteusSendResult> {
     const run = this.tail.then(() => this.processProteus(req, localDomain));
     this.tail = run.catch(() => undefined);
-    return run;
+    const { result, stored } = await run;
+    await stored;
+    return result;
   }
 
-  private async processProteus(req: ProteusSend, localDomain: string): Promise<ProteusSendResult> {
+  private async processProteus(req: ProteusSend, localDomain: string): Promise<{ result: ProteusSendResult; stored?: Promise<void> }> {
     const state = await this.current(req, localDomain);
-    if (!state.exists || state.protocol === 'mls') return { kind: 'no-conversation' };
+    if (!state.exists || state.protocol === 'mls') return { result: { kind: 'no-conversation' } };
     const senderClients = state.clients.get(userKey(req.sender.domain, req.sender.id));
-    if (senderClients === undefined) return { kind: 'no-conversation' };
-    if (!senderClients.has(req.sender.client)) return { kind: 'unknown-client' };
+    if (senderClients === undefined) return { result: { kind: 'no-conversation' } };
+    if (!senderClients.has(req.sender.client)) return { result: { kind: 'unknown-client' } };
     const c = classify(state, req.sender, req.message.recipients, req.message.strategy ?? { kind: 'report_all' });
     const time = new Date().toISOString();
     const status = { time, missing: c.missing, redundant: c.redundant, deleted: c.deleted, failed_to_send: {}, failed_to_confirm_clients: {} };
-    if (Object.keys(c.missing).length > 0) return { kind: 'missing-clients', status };
+    if (Object.keys(c.missing).length > 0) return { result: { kind: 'missing-clients', status } };
 
-    await fanOutOtr(this.env.USER_NOTIFICATIONS, c.deliver, {
+    const stored = fanOutOtr(this.shards, c.deliver, {
       conversationOf: () => req.conv,
       sender: req.sender,
       blob: req.message.blob,
@@ -54,6 +63,6 @@ export class Conversation extends DurableObject<Env> {
       ttlSeconds: req.ttlSeconds,
       localDomain,
     });
-    return { kind: 'sent', status };
+    return { result: { kind: 'sent', status }, stored };
   }
 }

@@ -23,6 +23,8 @@ export interface BackendOptions {
   migrate?: boolean;
   /** Receives every line the worker logs. */
   onLog?: (line: string) => void;
+  /** Opens the V8 inspector on this port (profiling the benchmarks). */
+  inspectorPort?: number;
 }
 
 export interface Backend {
@@ -49,6 +51,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     scriptPath: o.scriptPath,
     modulesRoot: dirname(o.scriptPath),
     bindings: {
+      ...workerOptions.bindings,
       SVC_CONFIG: JSON.stringify(readConfigTexts(o.configDir)),
       ZAUTH_KEYS: await localZauthKeys(o.stateDir),
     },
@@ -57,8 +60,9 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     unsafeDirectSockets: [{ host, port: o.internalPort, entrypoint: 'InternalApi', proxy: false }],
     d1Persist: join(persist, 'd1'),
     durableObjectsPersist: join(persist, 'do'),
+    ...(o.inspectorPort === undefined ? {} : { inspectorPort: o.inspectorPort }),
     cf: false, // no network here: use miniflare's placeholder cf object
-    log: new Log(LogLevel.WARN),
+    log: new Log(process.env.MINIFLARE_LOG === "debug" ? LogLevel.DEBUG : LogLevel.WARN),
     handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
       lines(stdout, onLog);
       lines(stderr, onLog);

@@ -21,5 +21,5 @@ export function upgradeToStream(
   headers.delete('z-client');
   if (session.client !== undefined) headers.set('z-client', session.client);
   if (session.marker !== undefined) headers.set('x-sync-marker', session.marker);
-  return userStream(c.env, me.user).fetch(new Request(c.req.raw.url, { headers }));
+  return userStream(c.env, me.user).upgrade(new Request(c.req.raw.url, { headers }));
 }

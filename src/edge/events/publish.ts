@@ -1,13 +1,8 @@
 import type { Config } from '../../shared/config/index.js';
 import type { AccessClaims } from '../auth/tokens.js';
 import type { Env } from '../env.js';
-import type {
-  EventPayload,
-  ListQuery,
-  ListResult,
-  NotificationInput,
-  QueuedNotification,
-} from '../../objects/notifications/types.js';
+import type { EventPayload, ListQuery, UserNotifications } from '../../objects/notifications/types.js';
+import { NotificationShards } from './shards.js';
 
 /** Who gets an event: a local user, optionally only some of their clients. */
 export interface Recipient {
@@ -22,19 +17,20 @@ export interface PublishOptions {
   transient?: boolean;
 }
 
-/** The RPC surface of a user's stream object, typed plainly (the stub's mapped types are too deep for tsc). */
-export interface UserStreamApi {
-  append(inputs: NotificationInput[], ttlSeconds: number): Promise<string[]>;
-  list(q: ListQuery): Promise<ListResult>;
-  last(client: string | undefined, ttlSeconds: number): Promise<QueuedNotification | undefined>;
-  get(id: string, client: string | undefined, ttlSeconds: number): Promise<QueuedNotification | undefined>;
-  enableQueue(client: string): Promise<void>;
-  dropQueue(client: string): Promise<void>;
-  fetch(req: Request): Promise<Response>;
-}
-
-export function userStream(env: Env, user: string): UserStreamApi {
-  return env.USER_NOTIFICATIONS.get(env.USER_NOTIFICATIONS.idFromName(user)) as unknown as UserStreamApi;
+/** One user's view of their shard: stream reads, queues, websocket upgrades (`z-user` is set here). */
+export function userStream(env: Env, user: string) {
+  const s = new NotificationShards(env).of(user);
+  return {
+    list: (q: ListQuery) => s.list(user, q),
+    last: (client: string | undefined, ttlSeconds: number) => s.last(user, client, ttlSeconds),
+    get: (id: string, client: string | undefined, ttlSeconds: number) => s.get(user, id, client, ttlSeconds),
+    enableQueue: (client: string) => s.enableQueue(user, client),
+    dropQueue: (client: string) => s.dropQueue(user, client),
+    upgrade: (req: Request) => {
+      req.headers.set('z-user', user);
+      return s.fetch(req);
+    },
+  };
 }
 
 /**
@@ -52,15 +48,16 @@ export async function publish(
   // Events are built from zod schemas of JSON values; the stream stores them as JSON.
   const payload = event as unknown as EventPayload;
   const ttl = config.gundeck.settings.notificationTTL;
-  await Promise.all(
-    recipients.map((r) => {
-      const input: NotificationInput = {
+  const entries = recipients.map((r): UserNotifications => ({
+    user: r.user,
+    inputs: [
+      {
         payload: [payload],
         clients: r.clients,
         originConnection: opts.origin?.user === r.user ? opts.origin.connection : undefined,
         transient: opts.transient,
-      };
-      return userStream(env, r.user).append([input], ttl);
-    }),
-  );
+      },
+    ],
+  }));
+  await new NotificationShards(env).append(entries, ttl);
 }

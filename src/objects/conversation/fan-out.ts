@@ -1,7 +1,6 @@
 import type { OtrRecipient } from '../../shared/codecs/otr.js';
 import { toBase64 } from '../../shared/base64.js';
-import type { Env } from '../../edge/env.js';
-import type { UserStreamApi } from '../../edge/events/publish.js';
+import type { NotificationShards } from '../../edge/events/shards.js';
 import { conversationEvent } from '../../edge/events/conversation-events.js';
 import type { NotificationInput } from '../notifications/types.js';
 import type { QualifiedRef } from './types.js';
@@ -19,9 +18,10 @@ export interface OtrFanOut {
 
 /**
  * One `conversation.otr-message-add` per recipient client, targeted at that client, appended to
- * the recipients' notification objects with one call per user.
+ * the recipients' notification shards with one call per shard. The calls are made before this
+ * returns (the caller's order is the recipients' order); the promise settles once all are stored.
  */
-export async function fanOutOtr(ns: Env['USER_NOTIFICATIONS'], deliver: readonly OtrRecipient[], o: OtrFanOut): Promise<void> {
+export function fanOutOtr(shards: NotificationShards, deliver: readonly OtrRecipient[], o: OtrFanOut): Promise<void> {
   // The event text is built once per conversation and completed per recipient: with thousands of
   // recipients, serialising a whole event each time is most of the work.
   const prefixes = new Map<string, string>();
@@ -50,15 +50,8 @@ export async function fanOutOtr(ns: Env['USER_NOTIFICATIONS'], deliver: readonly
     });
     byUser.set(r.user, inputs);
   }
-  // A bounded number of appends in flight: thousands of simultaneous calls overwhelm the runtime.
-  const work = [...byUser];
-  const lane = async () => {
-    for (let next = work.pop(); next !== undefined; next = work.pop()) {
-      const [user, inputs] = next;
-      await (ns.get(ns.idFromName(user)) as unknown as UserStreamApi).append(inputs, o.ttlSeconds);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FAN_OUT_LANES, work.length) }, lane));
+  return shards.append(
+    Array.from(byUser, ([user, inputs]) => ({ user, inputs })),
+    o.ttlSeconds,
+  );
 }
-
-const FAN_OUT_LANES = 128;

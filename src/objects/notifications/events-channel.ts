@@ -31,33 +31,33 @@ export class EventsChannel {
   ) {}
 
   onConnect(ws: WebSocket, a: Attachment, ttlSeconds: number): void {
-    if (a.client === undefined || !this.queues.has(a.client)) return;
-    this.queues.expire(ttlSeconds, Date.now());
-    if (this.queues.missed(a.client)) {
+    if (a.client === undefined || !this.queues.has(a.user, a.client)) return;
+    this.queues.expire(a.user, ttlSeconds, Date.now());
+    if (this.queues.missed(a.user, a.client)) {
       this.sockets.update(ws, { ...a, awaitingFullSync: true });
       sendJson(ws, { type: 'notifications_missed' });
       return;
     }
-    this.sendBacklog(ws, a.client, a.marker);
+    this.sendBacklog(ws, a.user, a.client, a.marker);
   }
 
-  private sendBacklog(ws: WebSocket, client: string, marker: string | undefined): void {
-    for (const entry of this.queues.pending(client)) {
+  private sendBacklog(ws: WebSocket, user: string, client: string, marker: string | undefined): void {
+    for (const entry of this.queues.pending(user, client)) {
       if (entry.kind === 'event') sendJson(ws, { type: 'event', data: { event: entry.event, delivery_tag: entry.tag } });
     }
     const markerId = marker ?? crypto.randomUUID();
-    const tag = this.queues.pushMarker(client, markerId, Date.now());
+    const tag = this.queues.pushMarker(user, client, markerId, Date.now());
     sendJson(ws, { type: 'synchronization', data: { marker_id: markerId, delivery_tag: tag } });
   }
 
   /** Queues the notification (`{id, payload}` JSON) for its queue-consuming recipients and pushes it to connected sockets. */
-  deliver(eventJson: string, input: NotificationInput, now: number): void {
-    const queueClients = this.queues.clients();
+  deliver(user: string, eventJson: string, input: NotificationInput, now: number): void {
+    const queueClients = this.queues.clients(user);
     const targets = input.clients === undefined ? queueClients : queueClients.filter((c) => input.clients!.includes(c));
     const tags = new Map<string, number>();
     // Transient events are not queued: tag 0 acknowledges nothing.
-    for (const client of targets) tags.set(client, input.transient ? 0 : this.queues.push(client, eventJson, now));
-    const sockets = this.sockets.of('events');
+    for (const client of targets) tags.set(client, input.transient ? 0 : this.queues.push(user, client, eventJson, now));
+    const sockets = this.sockets.of('events', user);
     if (sockets.length === 0) return;
     // Temporary (client-less) sockets only get notifications no queue-consuming client receives.
     const forTemporary = targets.length === 0;
@@ -74,10 +74,10 @@ export class EventsChannel {
     if (m === undefined) return ws.close(1003, 'failed-to-parse');
     if (a.awaitingFullSync) {
       if (m.type !== 'ack_full_sync') return ws.close(1003, 'unexpected-ack');
-      this.queues.clearMissed(a.client!);
+      this.queues.clearMissed(a.user, a.client!);
       this.sockets.update(ws, { ...a, awaitingFullSync: false });
-      return this.sendBacklog(ws, a.client!, a.marker);
+      return this.sendBacklog(ws, a.user, a.client!, a.marker);
     }
-    if (m.type === 'ack' && a.client !== undefined) this.queues.ack(a.client, m.data.delivery_tag, m.data.multiple === true);
+    if (m.type === 'ack' && a.client !== undefined) this.queues.ack(a.user, a.client, m.data.delivery_tag, m.data.multiple === true);
   }
 }

@@ -4,6 +4,7 @@ export type SocketKind = 'await' | 'events';
 
 export interface Attachment {
   kind: SocketKind;
+  user: string;
   client?: string | undefined;
   connection?: string | undefined;
   /** `/events`: the marker id the client asked for (`sync_marker`). */
@@ -13,6 +14,13 @@ export interface Attachment {
 }
 
 const encoder = new TextEncoder();
+const tag = (kind: SocketKind, user: string) => `${kind}:${user}`;
+
+function add(map: Map<string, WebSocket[]>, key: string, ws: WebSocket): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [ws]);
+  else list.push(ws);
+}
 export const PING = 'ping';
 
 /** Sends JSON text as a binary frame, as cannon does; a socket closing under us is ignored. */
@@ -26,10 +34,12 @@ export function sendText(ws: WebSocket, json: string): void {
 
 export const sendJson = (ws: WebSocket, message: unknown) => sendText(ws, JSON.stringify(message));
 
-/** The user's websockets (hibernatable): who they are, and the legacy `/await` delivery. */
+/** The websockets of a shard's users (hibernatable): whose they are, and the legacy `/await` delivery. */
 export class Sockets {
   /** Attachments read back after hibernation, so each is deserialized once per wake-up. */
   private readonly attachments = new WeakMap<WebSocket, Attachment>();
+  /** Open sockets by kind and user, built once per wake-up: every append looks its users' up. */
+  private byTag: Map<string, WebSocket[]> | undefined;
 
   constructor(private readonly ctx: DurableObjectState) {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, 'pong'));
@@ -38,8 +48,9 @@ export class Sockets {
   accept(attachment: Attachment): { response: Response; socket: WebSocket } {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server, [attachment.kind]);
+    this.ctx.acceptWebSocket(server, [tag(attachment.kind, attachment.user)]);
     this.update(server, attachment);
+    if (this.byTag !== undefined) add(this.byTag, tag(attachment.kind, attachment.user), server);
     return { response: new Response(null, { status: 101, webSocket: client }), socket: server };
   }
 
@@ -57,13 +68,30 @@ export class Sockets {
     return a;
   }
 
-  of(kind: SocketKind): WebSocket[] {
-    return this.ctx.getWebSockets(kind);
+  of(kind: SocketKind, user: string): readonly WebSocket[] {
+    if (this.byTag === undefined) {
+      this.byTag = new Map();
+      for (const ws of this.ctx.getWebSockets()) {
+        const a = this.attachment(ws);
+        add(this.byTag, tag(a.kind, a.user), ws);
+      }
+    }
+    return this.byTag.get(tag(kind, user)) ?? [];
+  }
+
+  /** A socket closed or failed: no more deliveries to it. */
+  forget(ws: WebSocket): void {
+    if (this.byTag === undefined) return;
+    const a = this.attachment(ws);
+    const t = tag(a.kind, a.user);
+    const rest = (this.byTag.get(t) ?? []).filter((s) => s !== ws);
+    if (rest.length === 0) this.byTag.delete(t);
+    else this.byTag.set(t, rest);
   }
 
   /** `/await`: a binary `{id, transient, payload}` frame to every socket the notification is for. */
-  deliverAwait(id: string, input: NotificationInput, payloadJson: string): void {
-    const sockets = this.of('await');
+  deliverAwait(user: string, id: string, input: NotificationInput, payloadJson: string): void {
+    const sockets = this.of('await', user);
     if (sockets.length === 0) return;
     const frame = encoder.encode(`{"id":${JSON.stringify(id)},"transient":${input.transient === true},"payload":${payloadJson}}`);
     for (const ws of sockets) {

@@ -35,3 +35,9 @@ export type ListResult =
   | { found: true; notifications: QueuedNotification[]; hasMore: boolean }
   /** `since` is not (or no longer) in the stream; the list starts at the beginning. */
   | { found: false; notifications: QueuedNotification[]; hasMore: boolean };
+
+/** A user's share of an append to their shard. */
+export interface UserNotifications {
+  user: string;
+  inputs: NotificationInput[];
+}

@@ -8,7 +8,13 @@ protobuf.util.Long = Long;
 protobuf.configure();
 
 /** Wire's form of a client id: lowercase hex, no leading zeros. */
-export const clientIdHex = (v: Long | number) => (Long.isLong(v) ? v : Long.fromValue(v)).toUnsigned().toString(16);
+/** A client id's hex form, from its two 32-bit halves (Long's own radix conversion divides). */
+export function clientIdHex(v: Long | number): string {
+  const l = Long.isLong(v) ? v : Long.fromValue(v);
+  const high = l.high >>> 0;
+  const low = l.low >>> 0;
+  return high === 0 ? low.toString(16) : high.toString(16) + low.toString(16).padStart(8, '0');
+}
 export const clientIdLong = (hex: string) => Long.fromString(hex, true, 16);
 
 export type MismatchStrategy =
@@ -37,10 +43,13 @@ export interface OtrMessage {
 
 export class OtrDecodeError extends Error {}
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 function uuidFromBytes(bytes: Uint8Array): string {
   if (bytes.length !== 16) throw new OtrDecodeError('Invalid UUID');
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  let s = '';
+  for (let i = 0; i < 16; i++) s += (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + HEX[bytes[i]!];
+  return s;
 }
 
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
@@ -67,9 +76,10 @@ function commonFields(m: Common): Omit<OtrMessage, 'recipients' | 'strategy'> {
 }
 
 function recipientsOf(domain: string, entries: proteus.IUserEntry[] | null | undefined): OtrRecipient[] {
-  return (entries ?? []).flatMap((e) =>
-    (e.clients ?? []).map((c) => ({ domain, user: uuidFromBytes(e.user.uuid), client: clientIdHex(c.client.client as Long), text: c.text })),
-  );
+  return (entries ?? []).flatMap((e) => {
+    const user = uuidFromBytes(e.user.uuid);
+    return (e.clients ?? []).map((c) => ({ domain, user, client: clientIdHex(c.client.client as Long), text: c.text }));
+  });
 }
 
 function strategyOf(m: proteus.QualifiedNewOtrMessage): MismatchStrategy | undefined {

@@ -1,4 +1,5 @@
 import { fanOutOtr } from '../../../objects/conversation/fan-out.js';
+import { NotificationShards } from '../../events/shards.js';
 import { classify } from '../../../objects/conversation/recipients.js';
 import { userKey } from '../../../objects/conversation/members-cache.js';
 import { endpoint } from '../../api/endpoint.js';
@@ -54,7 +55,7 @@ export const postBroadcast = endpoint(
     const time = new Date().toISOString();
     const status = { time, missing: cls.missing, redundant: cls.redundant, deleted: cls.deleted, failed_to_send: {}, failed_to_confirm_clients: {} };
     if (Object.keys(cls.missing).length > 0) return c.json(status, 412);
-    await fanOutOtr(c.env.USER_NOTIFICATIONS, cls.deliver, {
+    await fanOutOtr(new NotificationShards(c.env), cls.deliver, {
       conversationOf: (r) => ({ id: r.user, domain }),
       sender,
       blob: message.blob,

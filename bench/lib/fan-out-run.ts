@@ -1,0 +1,114 @@
+import WebSocket from 'ws';
+import { percentile } from './backend.js';
+
+/** Where a run sends its messages and opens its sockets: our backend, or the bare baseline. */
+export interface FanOutTarget {
+  /** Socket URLs, one per receiving client. */
+  socketUrls: string[];
+  /** Sends message `index` (resolves when the server accepted it). */
+  send(index: number): Promise<void>;
+}
+
+export interface RunResult {
+  deliveriesPerSecond: number;
+  messagesPerSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** A paced run gives up when this many sends wait: the server cannot take the load. */
+const MAX_OUTSTANDING = 200;
+
+/** Every frame carries `payload[0].data.data`: the message index, base64 of a little-endian u32. */
+function indexOf(frame: Buffer): number | undefined {
+  const e = JSON.parse(frame.toString('utf8')).payload?.[0];
+  return e?.type === 'conversation.otr-message-add' ? Buffer.from(e.data.data, 'base64').readUInt32LE(0) : undefined;
+}
+
+async function openAll(urls: string[], onIndex: (i: number) => void): Promise<WebSocket[]> {
+  return Promise.all(
+    urls.map(
+      (url) =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(url, { perMessageDeflate: false });
+          ws.on('message', (data: Buffer) => {
+            const i = indexOf(data);
+            if (i !== undefined) onIndex(i);
+          });
+          ws.once('open', () => resolve(ws));
+          ws.once('error', reject);
+        }),
+    ),
+  );
+}
+
+/**
+ * Sends `count` messages and waits until every socket got each one. `closed: k` keeps k sends in
+ * flight (maximum throughput); `rate: r` starts one send every 1/r s whatever the server does
+ * (latency at a given load). Message `count` goes first, uncounted: it wakes the objects.
+ */
+export async function runFanOut(t: FanOutTarget, count: number, mode: { closed: number } | { rate: number }): Promise<RunResult> {
+  const sentAt: number[] = [];
+  const latencies: number[] = [];
+  let delivered = 0;
+  let last = 0;
+  let warm: () => void = () => {};
+  let finish: () => void = () => {};
+  const warmed = new Promise<void>((r) => (warm = r));
+  const finished = new Promise<void>((r) => (finish = r));
+  let warmSeen = 0;
+  const expected = count * t.socketUrls.length;
+  const sockets = await openAll(t.socketUrls, (i) => {
+    if (i === count) {
+      if (++warmSeen === t.socketUrls.length) warm();
+      return;
+    }
+    delivered += 1;
+    last = performance.now();
+    latencies.push(last - sentAt[i]!);
+    if (delivered === expected) finish();
+  });
+  try {
+    await t.send(count);
+    await warmed;
+    const start = performance.now();
+    if ('closed' in mode) {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: mode.closed }, async () => {
+          while (next < count) {
+            const i = next++;
+            sentAt[i] = performance.now();
+            await t.send(i);
+          }
+        }),
+      );
+    } else {
+      const sends: Array<Promise<void>> = [];
+      let outstanding = 0;
+      for (let i = 0; i < count; i++) {
+        if (outstanding > MAX_OUTSTANDING) throw new Error(`cannot keep up: ${outstanding} sends outstanding after ${i} of ${count}`);
+        const due = start + (i * 1000) / mode.rate;
+        const wait = due - performance.now();
+        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+        sentAt[i] = performance.now();
+        outstanding += 1;
+        const sent = t.send(i).finally(() => (outstanding -= 1));
+        sent.catch(() => {}); // reported by Promise.all below, not as an unhandled rejection now
+        sends.push(sent);
+      }
+      await Promise.all(sends);
+    }
+    const accepted = performance.now();
+    await finished;
+    latencies.sort((x, y) => x - y);
+    return {
+      deliveriesPerSecond: delivered / ((last - start) / 1000),
+      messagesPerSecond: count / ((accepted - start) / 1000),
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+    };
+  } finally {
+    for (const ws of sockets) ws.close();
+  }
+}

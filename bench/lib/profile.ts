@@ -1,0 +1,51 @@
+import WebSocket from 'ws';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+}
+
+/**
+ * CPU profile of the backend's isolate over `during()` (BENCH_INSPECTOR=<port>): prints the
+ * functions with the most self time. For finding per-message work on the fan-out path.
+ */
+export async function profileWorker<T>(port: number, during: () => Promise<T>, top = 25): Promise<T> {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as Array<{ id: string; webSocketDebuggerUrl: string; title: string }>;
+  const target = targets.find((t) => t.title.includes('svc-backend')) ?? targets[0]!;
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((r) => ws.once('open', r));
+  let next = 1;
+  const pending = new Map<number, (v: unknown) => void>();
+  ws.on('message', (d: Buffer) => {
+    const m = JSON.parse(d.toString()) as { id?: number; result?: unknown };
+    if (m.id !== undefined) pending.get(m.id)?.(m.result);
+  });
+  const call = (method: string, params: object = {}) =>
+    new Promise<any>((resolve) => {
+      const id = next++;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await call('Profiler.enable');
+  await call('Profiler.setSamplingInterval', { interval: 200 });
+  await call('Profiler.start');
+  const result = await during();
+  const { profile } = (await call('Profiler.stop')) as { profile: Profile };
+  ws.close();
+  const self = new Map<number, number>();
+  for (const s of profile.samples) self.set(s, (self.get(s) ?? 0) + 1);
+  const byFn = new Map<string, number>();
+  for (const n of profile.nodes) {
+    const key = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+    byFn.set(key, (byFn.get(key) ?? 0) + (self.get(n.id) ?? 0));
+  }
+  const total = profile.samples.length;
+  console.log(`profile: ${total} samples`);
+  for (const [fn, n] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((n / total) * 100).toFixed(1).padStart(5)}%  ${fn}`);
+  return result;
+}

@@ -1,0 +1,113 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { Env } from '../edge/env.js';
+import { EventsChannel } from './notifications/events-channel.js';
+import { QueueStore } from './notifications/queue-store.js';
+import { Sockets, type SocketKind } from './notifications/sockets.js';
+import { StreamStore } from './notifications/stream-store.js';
+import type { ListQuery, ListResult, QueuedNotification, UserNotifications } from './notifications/types.js';
+import { UuidV1Generator } from './notifications/uuid-v1.js';
+
+/**
+ * The notification streams, client queues and websocket sessions of the users of one shard (see
+ * notifications/sharding.ts). Every event for a user is appended here (ordered, v1 UUID ids, kept
+ * for the notification TTL), queued for the clients that consume notifications, and pushed to
+ * the user's live sockets. Sockets use the hibernation API, so idle users cost nothing.
+ */
+export class NotificationShard extends DurableObject<Env> {
+  private readonly stream: StreamStore;
+  private readonly queues: QueueStore;
+  private readonly sockets: Sockets;
+  private readonly events: EventsChannel;
+  private readonly ids = new UuidV1Generator();
+  private lastExpiry = 0;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.stream = new StreamStore(ctx.storage.sql);
+    this.queues = new QueueStore(ctx.storage.sql);
+    this.sockets = new Sockets(ctx);
+    this.events = new EventsChannel(this.sockets, this.queues);
+  }
+
+  /** Appends notifications for some of the shard's users (transient ones are only pushed) and delivers them. */
+  append(batch: UserNotifications[], ttlSeconds: number): void {
+    // One transaction for the batch: a commit per row would dominate the cost of a fan-out.
+    this.ctx.storage.transactionSync(() => this.appendNow(batch, ttlSeconds));
+  }
+
+  private appendNow(batch: UserNotifications[], ttlSeconds: number): void {
+    const now = Date.now();
+    this.stream.purge(ttlSeconds, now);
+    if (now - this.lastExpiry > 60_000) {
+      this.lastExpiry = now;
+      this.queues.expire(undefined, ttlSeconds, now);
+    }
+    for (const { user, inputs } of batch) {
+      for (const input of inputs) {
+        const id = this.ids.next(now);
+        const payloadJson = input.payloadJson ?? JSON.stringify(input.payload ?? []);
+        if (!input.transient) this.stream.append(user, id, input, payloadJson);
+        this.sockets.deliverAwait(user, id, input, payloadJson);
+        this.events.deliver(user, `{"id":${JSON.stringify(id)},"payload":${payloadJson}}`, input, now);
+      }
+    }
+  }
+
+  list(user: string, q: ListQuery): ListResult {
+    return this.stream.list(user, q);
+  }
+
+  last(user: string, client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
+    return this.stream.last(user, client, ttlSeconds);
+  }
+
+  get(user: string, id: string, client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
+    return this.stream.get(user, id, client, ttlSeconds);
+  }
+
+  /** A client that consumes notifications gets a durable queue (capability `consumable-notifications`). */
+  enableQueue(user: string, client: string): void {
+    this.queues.enable(user, client);
+  }
+
+  dropQueue(user: string, client: string): void {
+    this.queues.drop(user, client);
+  }
+
+  /** Websocket upgrades, forwarded by cannon's routes with the session facts in headers. */
+  override fetch(req: Request): Response {
+    const kind = req.headers.get('x-socket-kind') as SocketKind | null;
+    const user = req.headers.get('z-user');
+    if (req.headers.get('upgrade')?.toLowerCase() !== 'websocket' || (kind !== 'await' && kind !== 'events') || user === null)
+      return new Response('expected a websocket upgrade', { status: 400 });
+    const attachment = {
+      kind,
+      user,
+      client: req.headers.get('z-client') ?? undefined,
+      connection: req.headers.get('z-connection') ?? undefined,
+      marker: req.headers.get('x-sync-marker') ?? undefined,
+    };
+    const { response, socket } = this.sockets.accept(attachment);
+    if (kind === 'events') this.events.onConnect(socket, attachment, Number(req.headers.get('x-notification-ttl')));
+    return response;
+  }
+
+  override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
+    const a = this.sockets.attachment(ws);
+    if (Sockets.isBinaryPing(message)) return ws.send(new TextEncoder().encode('pong'));
+    if (a.kind === 'events') this.events.onMessage(ws, a, typeof message === 'string' ? message : new TextDecoder().decode(message));
+  }
+
+  override webSocketError(ws: WebSocket): void {
+    this.sockets.forget(ws);
+  }
+
+  override webSocketClose(ws: WebSocket, code: number, reason: string): void {
+    this.sockets.forget(ws);
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+}
