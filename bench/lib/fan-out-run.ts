@@ -19,10 +19,15 @@ export interface RunResult {
 /** A paced run gives up when this many sends wait: the server cannot take the load. */
 const MAX_OUTSTANDING = 200;
 
-/** Every frame carries `payload[0].data.data`: the message index, base64 of a little-endian u32. */
+/**
+ * The message index a frame carries: an otr message's `data` (base64 of a little-endian u32), or
+ * a rename's name, `bench-<index>`.
+ */
 function indexOf(frame: Buffer): number | undefined {
   const e = JSON.parse(frame.toString('utf8')).payload?.[0];
-  return e?.type === 'conversation.otr-message-add' ? Buffer.from(e.data.data, 'base64').readUInt32LE(0) : undefined;
+  if (e?.type === 'conversation.otr-message-add') return Buffer.from(e.data.data, 'base64').readUInt32LE(0);
+  if (e?.type === 'conversation.rename') return Number(String(e.data.name).slice('bench-'.length));
+  return undefined;
 }
 
 async function openAll(urls: string[], onIndex: (i: number) => void): Promise<WebSocket[]> {
@@ -109,6 +114,7 @@ export async function runFanOut(t: FanOutTarget, count: number, mode: { closed: 
       p99: percentile(latencies, 99),
     };
   } finally {
-    for (const ws of sockets) ws.close();
+    // Closed for good before the next run opens as many again.
+    await Promise.all(sockets.map((ws) => new Promise((r) => (ws.once('close', r), ws.close()))));
   }
 }
