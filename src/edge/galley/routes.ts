@@ -9,6 +9,7 @@ import { postLegacyOtrMessage } from './messaging/legacy-otr.js';
 import { postProteusMessage } from './messaging/proteus.js';
 import { createOne2One, createOne2OneV6 } from './conversations/one2one-routes.js';
 import { createSelfConversation } from './conversations/self-conversation.js';
+import { deleteTeamConversation } from './conversations/delete.js';
 import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
@@ -36,6 +37,7 @@ export const galleyPublic: Endpoint[] = [
   updateReceiptMode,
   updateAccess,
   typing,
+  deleteTeamConversation,
   postProteusMessage,
   postLegacyOtrMessage,
   postBroadcast,

@@ -98,6 +98,10 @@ export const conversationStore = {
   update(db: Db, c: QualifiedId, patch: Partial<ConversationRow>) {
     return db.update(conversations).set(patch).where(convKey(c));
   },
+  /** The conversation row and all its members. */
+  remove(db: Db, c: QualifiedId) {
+    return [db.delete(conversationMembers).where(membersOfKey(c)), db.delete(conversations).where(convKey(c))];
+  },
   /** Statements adding members, in chunks that stay under D1's parameter limit. */
   addMembers(db: Db, rows: MemberRow[]) {
     const perRow = 12;
