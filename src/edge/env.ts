@@ -14,6 +14,8 @@ export interface Env {
   NOTIFICATIONS: DurableObjectNamespace<NotificationShard>;
   /** How many notification shards (wrangler.toml); never changed on a running deployment. */
   NOTIFICATION_SHARDS?: string;
+  /** Conversation events for the Cells service (see galley/conversations/cells.ts). */
+  CELLS_EVENTS?: Queue<unknown>;
   /** One object per conversation: the ordering point of its messages. */
   CONVERSATIONS: DurableObjectNamespace<Conversation>;
 }

@@ -30,7 +30,7 @@ function writeConfig(dir: string, texts: ConfigTexts): void {
 /** A backend of its own, with the shipped configuration edited, on free ports and fresh state. */
 export async function startEditedBackend(
   edits: Edit[],
-  opts: { migrate?: boolean; stateDir?: string } = {},
+  opts: { migrate?: boolean; stateDir?: string; extraWorkers?: Array<Record<string, unknown>> } = {},
 ): Promise<TestBackend> {
   const root = mkdtempSync(join(inject('tmpRoot'), 'backend-'));
   const stateDir = opts.stateDir ?? join(root, 'state');
@@ -44,6 +44,7 @@ export async function startEditedBackend(
     stateDir,
     scriptPath: inject('workerScript'),
     migrate: opts.migrate ?? true,
+    ...(opts.extraWorkers === undefined ? {} : { extraWorkers: opts.extraWorkers }),
     onLog: (l) => logs.push(l),
   });
   return {

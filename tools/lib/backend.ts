@@ -25,6 +25,11 @@ export interface BackendOptions {
   onLog?: (line: string) => void;
   /** Opens the V8 inspector on this port (profiling the benchmarks). */
   inspectorPort?: number;
+  /**
+   * More workers in the same runtime, after the backend: tests use one to stand in for what
+   * consumes the backend's queues (the Cells service).
+   */
+  extraWorkers?: Array<Record<string, unknown>>;
 }
 
 export interface Backend {
@@ -44,7 +49,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
   const persist = join(resolve(o.stateDir), 'v3');
   const onLog = o.onLog ?? ((l: string) => console.log(l));
-  const mf = new Miniflare({
+  const backend = {
     ...workerOptions,
     name: 'svc-backend',
     modules: true,
@@ -55,14 +60,19 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       SVC_CONFIG: JSON.stringify(readConfigTexts(o.configDir)),
       ZAUTH_KEYS: await localZauthKeys(o.stateDir),
     },
+    unsafeDirectSockets: [{ host, port: o.internalPort, entrypoint: 'InternalApi', proxy: false }],
+  };
+  const mf = new Miniflare({
+    // The backend first: it serves `port`, and D1/object lookups default to it.
+    workers: [backend, ...(o.extraWorkers ?? [])],
     host,
     port: o.port,
-    unsafeDirectSockets: [{ host, port: o.internalPort, entrypoint: 'InternalApi', proxy: false }],
     d1Persist: join(persist, 'd1'),
     durableObjectsPersist: join(persist, 'do'),
+    queuesPersist: join(persist, 'queues'),
     ...(o.inspectorPort === undefined ? {} : { inspectorPort: o.inspectorPort }),
     cf: false, // no network here: use miniflare's placeholder cf object
-    log: new Log(process.env.MINIFLARE_LOG === "debug" ? LogLevel.DEBUG : LogLevel.WARN),
+    log: new Log(process.env.MINIFLARE_LOG === 'debug' ? LogLevel.DEBUG : LogLevel.WARN),
     handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
       lines(stdout, onLog);
       lines(stderr, onLog);

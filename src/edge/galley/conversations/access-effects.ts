@@ -30,5 +30,5 @@ export async function kickDisallowedMembers(c: Context<AppEnv>, conv: Conversati
   await runBatch(db, conversationStore.removeMembers(db, conv, targets));
   await membershipChanged(c.env, conv);
   const data = { qualified_user_ids: targets, user_ids: targets.map((t) => t.id), reason: 'removed' };
-  await notifyMembers(c, members, conversationEvent('conversation.member-leave', conv, selfQualified(c), data, { team: conv.team }));
+  await notifyMembers(c, conv, members, conversationEvent('conversation.member-leave', conv, selfQualified(c), data, { team: conv.team }));
 }

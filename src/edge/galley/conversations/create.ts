@@ -13,6 +13,7 @@ import { userStore } from '../../brig/users/user-store.js';
 import { database, runBatch, type Db } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { teamStore } from '../teams/team-store.js';
+import { cellsCreateEvent, forwardToCells } from './cells.js';
 import { conversationJson } from './conversation-json.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { conversationEvent } from '../../events/conversation-events.js';
@@ -73,7 +74,10 @@ function newGroupRow(body: NewConv, domain: string, creator: string): Conversati
   };
 }
 
-/** Announces a new conversation: every local member gets `conversation.create` with their own view. */
+/**
+ * Announces a new conversation: every local member gets `conversation.create` with their own
+ * view; Cells, when the conversation has cells, gets one data-less `conversation.create`.
+ */
 export async function announceCreated(c: Context<AppEnv>, conv: ConversationRow, members: MemberRow[], from: QualifiedId) {
   const domain = c.get('config').brig.optSettings.setFederationDomain;
   const time = new Date().toISOString();
@@ -82,6 +86,7 @@ export async function announceCreated(c: Context<AppEnv>, conv: ConversationRow,
     const event = conversationEvent('conversation.create', conv, from, conversationJson(conv, members, viewer, 'event'), { time });
     await publish(c.env, c.get('config'), [{ user: m.userId }], event, { origin: self(c) });
   }
+  await forwardToCells(c.env, c.get('config'), conv, cellsCreateEvent(conv, from, time));
 }
 
 export const memberRow = (conv: QualifiedId, user: QualifiedId, role: string, now = Date.now()): MemberRow => ({

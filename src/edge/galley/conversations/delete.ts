@@ -36,7 +36,7 @@ export const deleteTeamConversation = endpoint(
 
     await runBatch(db, [codeStore.remove(db, id), ...conversationStore.remove(db, id)]);
     await membershipChanged(c.env, id);
-    await notifyMembers(c, members, conversationEvent('conversation.delete', conv, selfQualified(c), null, { team: conv.team }));
+    await notifyMembers(c, conv, members, conversationEvent('conversation.delete', conv, selfQualified(c), null, { team: conv.team }));
     return c.body(null, 200);
   },
 );

@@ -114,7 +114,7 @@ export const joinByCode = endpoint(
     await runBatch(db, conversationStore.addMembers(db, [joined]));
     await membershipChanged(c.env, conv);
     const ev = conversationEvent('conversation.member-join', conv, me, memberJoinData([joined]), { team: conv.team });
-    await notifyMembers(c, [...members, joined], ev);
+    await notifyMembers(c, conv, [...members, joined], ev);
     return c.json(ev, 200);
   },
 );

@@ -76,7 +76,7 @@ export const createCode = endpoint(
     };
     await codeStore.put(db, row).run();
     const ev = conversationEvent('conversation.code-update', conv, selfQualified(c), codeJson(c, row));
-    await notifyMembers(c, members, ev);
+    await notifyMembers(c, conv, members, ev);
     return c.json(ev, 201);
   },
 );
@@ -113,7 +113,7 @@ export const deleteCode = endpoint(
     if (me.role !== ROLE_ADMIN || !conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
     await codeStore.remove(database(c.env.DB), conv).run();
     const ev = conversationEvent('conversation.code-delete', conv, selfQualified(c), null);
-    await notifyMembers(c, members, ev);
+    await notifyMembers(c, conv, members, ev);
     return c.json(ev, 200);
   },
 );

@@ -79,7 +79,7 @@ export const addMembers = endpoint(
     await runBatch(db, conversationStore.addMembers(db, added));
     await membershipChanged(c.env, conv);
     const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added), { team: conv.team });
-    await notifyMembers(c, [...members, ...added], joined);
+    await notifyMembers(c, conv, [...members, ...added], joined);
     return c.json(joined, 200);
   },
 );
@@ -111,7 +111,7 @@ export const removeMember = endpoint(
       { qualified_user_ids: [target], user_ids: [target.id], reason: leaving ? 'left' : 'removed' },
       { team: conv.team },
     );
-    await notifyMembers(c, members, left);
+    await notifyMembers(c, conv, members, left);
     return c.json(left, 200);
   },
 );
@@ -140,7 +140,7 @@ export const updateOtherMember = endpoint(
     if (conversation_role !== ROLE_ADMIN && conversation_role !== ROLE_MEMBER) throw new ApiError(galleyErrors.invalidOp, 'Unknown role');
     await conversationStore.updateMember(database(c.env.DB), conv, target, { role: conversation_role }).run();
     const data = { qualified_target: target, target: target.id, conversation_role };
-    await notifyMembers(c, members, conversationEvent('conversation.member-update', conv, actor, data, { team: conv.team }));
+    await notifyMembers(c, conv, members, conversationEvent('conversation.member-update', conv, actor, data, { team: conv.team }));
     return c.body(null, 200);
   },
 );
@@ -185,7 +185,7 @@ export const updateSelfMember = endpoint(
       })
       .run();
     const data = { qualified_target: actor, target: actor.id, ...body };
-    await notifyMembers(c, [me], conversationEvent('conversation.member-update', conv, actor, data));
+    await notifyMembers(c, conv, [me], conversationEvent('conversation.member-update', conv, actor, data));
     return c.body(null, 200);
   },
 );

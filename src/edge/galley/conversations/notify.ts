@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { self } from '../../api/self.js';
 import { publish } from '../../events/publish.js';
-import type { MemberRow } from './conversation-store.js';
+import { forwardToCells } from './cells.js';
+import type { ConversationRow, MemberRow } from './conversation-store.js';
 
 /** Local members of a conversation; remote ones are reached through federation (not yet). */
 export function localMembers(c: Context<AppEnv>, members: readonly MemberRow[]): MemberRow[] {
@@ -10,8 +11,17 @@ export function localMembers(c: Context<AppEnv>, members: readonly MemberRow[]):
   return members.filter((m) => m.userDomain === domain);
 }
 
-/** Sends one event to every local member given, the caller's websocket connection excepted. */
-export async function notifyMembers(c: Context<AppEnv>, members: readonly MemberRow[], event: { type: string }): Promise<void> {
+/**
+ * Sends one event of the conversation to every local member given, the caller's websocket
+ * connection excepted, and to the Cells queue when the conversation has cells.
+ */
+export async function notifyMembers(
+  c: Context<AppEnv>,
+  conv: Pick<ConversationRow, 'cellsState'>,
+  members: readonly MemberRow[],
+  event: { type: string },
+): Promise<void> {
   const recipients = localMembers(c, members).map((m) => ({ user: m.userId }));
   await publish(c.env, c.get('config'), recipients, event, { origin: self(c) });
+  await forwardToCells(c.env, c.get('config'), conv, event);
 }

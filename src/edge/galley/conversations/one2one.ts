@@ -54,7 +54,7 @@ export async function acceptOne2One(c: Context<AppEnv>, acceptor: QualifiedId, o
   const joined = memberRow(conv, acceptor, ROLE_ADMIN);
   await runBatch(db, [...conversationStore.addMembers(db, [joined]), conversationStore.update(db, id, { type: 2 })]);
   await membershipChanged(c.env, id);
-  await notifyMembers(c, [...members, joined], conversationEvent('conversation.member-join', conv, acceptor, memberJoinData([joined])));
+  await notifyMembers(c, conv, [...members, joined], conversationEvent('conversation.member-join', conv, acceptor, memberJoinData([joined])));
   return id;
 }
 

@@ -35,7 +35,7 @@ async function change(
   if (outcome === 'unchanged') return c.body(null, 204);
   await conversationStore.update(database(c.env.DB), m.conv, outcome.patch).run();
   const ev = conversationEvent(outcome.type, m.conv, selfQualified(c), outcome.data, { team: m.conv.team });
-  await notifyMembers(c, m.members, ev);
+  await notifyMembers(c, m.conv, m.members, ev);
   return c.json(ev, 200);
 }
 
