@@ -168,6 +168,26 @@ describe('legacy /conversations/{cnv}/otr/messages', () => {
   });
 });
 
+describe('Proteus message order', () => {
+  it('gives every recipient the same order when one sender sends many messages at once', async () => {
+    const { a, b, c, a1, a2, b1, c1, conv } = await setup();
+    const texts = Array.from({ length: 24 }, (_, i) => `m${i}`);
+    // All in flight together: the conversation object picks an order, and every recipient,
+    // whichever shard holds them, must see that same order.
+    const sent = await Promise.all(
+      texts.map((t) =>
+        postOtr(publicUrl, a.token, conv, otrMessage(a1, [{ user: a.id, client: a2, text: t }, { user: b.id, client: b1, text: t }, { user: c.id, client: c1, text: t }])),
+      ),
+    );
+    expect(sent.map((r) => r.status)).toEqual(texts.map(() => 201));
+    const order = async (u: TestUser, client: string) => (await otrEvents(u, client)).map((e: any) => Buffer.from(e.data.text, 'base64').toString());
+    const seenByB = await order(b, b1);
+    expect([...seenByB].sort()).toEqual([...texts].sort());
+    expect(await order(c, c1)).toEqual(seenByB);
+    expect(await order(a, a2)).toEqual(seenByB);
+  });
+});
+
 describe('POST /broadcast/proteus/messages', () => {
   it('reaches the team and contacts in their self conversations; personal users have no team', async () => {
     const email = `broadcaster-${Date.now()}@example.com`;
