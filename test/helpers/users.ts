@@ -34,6 +34,7 @@ export function api(base: string, token?: string) {
     del: (path: string, body?: unknown) => send('DELETE', path, body),
     post: (path: string, body?: unknown, headers?: Record<string, string>) => send('POST', path, body, headers),
     put: (path: string, body?: unknown) => send('PUT', path, body),
+    patch: (path: string, body?: unknown) => send('PATCH', path, body),
   };
 }
 

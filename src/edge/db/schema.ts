@@ -66,6 +66,19 @@ export const teamMembers = sqliteTable(
   (t) => [primaryKey({ columns: [t.team, t.user] })],
 );
 
+/** Per-team overrides of team features; NULL columns fall back to the server default. */
+export const teamFeatures = sqliteTable(
+  'team_features',
+  {
+    team: text('team').notNull(),
+    name: text('name').notNull(),
+    status: text('status', { enum: ['enabled', 'disabled'] }),
+    lockStatus: text('lock_status', { enum: ['locked', 'unlocked'] }),
+    config: text('config', { mode: 'json' }).$type<Record<string, unknown>>(),
+  },
+  (t) => [primaryKey({ columns: [t.team, t.name] })],
+);
+
 export const cookies = sqliteTable(
   'cookies',
   {

@@ -10,6 +10,8 @@ import { postProteusMessage } from './messaging/proteus.js';
 import { createOne2One, createOne2OneV6 } from './conversations/one2one-routes.js';
 import { createSelfConversation } from './conversations/self-conversation.js';
 import { deleteTeamConversation } from './conversations/delete.js';
+import { featureInternalEndpoints } from './features/internal-routes.js';
+import { featureEndpoints } from './features/routes.js';
 import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
@@ -41,4 +43,7 @@ export const galleyPublic: Endpoint[] = [
   postProteusMessage,
   postLegacyOtrMessage,
   postBroadcast,
+  ...featureEndpoints,
 ];
+
+export const galleyInternal: Endpoint[] = [...featureInternalEndpoints];

@@ -26,6 +26,11 @@ export const galleyErrors = defineErrors({
   unknownClient: { status: 403, label: 'unknown-client', message: 'Unknown Client' },
   one2OneSize: { status: 400, label: 'client-error', message: 'A 1:1 conversation needs exactly one other user' },
   noTeam: { status: 404, label: 'no-team', message: 'Team not found' },
+  featureLocked: {
+    status: 409,
+    label: 'feature-locked',
+    message: 'Feature config cannot be updated (e.g. because it is configured to be locked, or because you need to upgrade your plan)',
+  },
   tooManyUsersToBroadcast: {
     status: 400,
     label: 'too-many-users-to-broadcast',

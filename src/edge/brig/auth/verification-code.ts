@@ -28,7 +28,7 @@ export async function enforceVerificationCode(
   action: VerificationAction,
   code: string | undefined,
 ): Promise<void> {
-  if (!(await sndFactorRequired(config, user))) return;
+  if (!(await sndFactorRequired(db, config, user))) return;
   if (code === undefined) throw new ApiError(brigErrors.codeAuthenticationRequired);
   if (user.email === null) throw new ApiError(brigErrors.codeAuthenticationFailed);
   const check = await codeStore.check(db, `verify:${action}`, user.id, code, CODE_RETRIES);
@@ -52,7 +52,7 @@ export const sendVerificationCode = endpoint(
     const db = database(c.env.DB);
     const user = await userStore.byEmail(db, email);
     // Unknown addresses and users without the feature get the same answer: nothing is revealed.
-    if (user === undefined || !user.activated || !(await sndFactorRequired(config, user))) return c.body(null, 200);
+    if (user === undefined || !user.activated || !(await sndFactorRequired(db, config, user))) return c.body(null, 200);
     const previous = await codeStore.live(db, `verify:${action}`, user.id);
     const waited = previous === undefined ? Infinity : (Date.now() - previous.createdAt) / 1000;
     if (waited < optSettings.set2FACodeGenerationDelaySecs) {

@@ -43,7 +43,7 @@ export const checkCode = endpoint(
   async (c) => {
     const { key, code } = c.req.valid('json');
     const { conv } = await resolveCode(c, key, code);
-    if (!guestLinksEnabled(c.get('config'), conv.team)) throw new ApiError(galleyErrors.noConversationCode);
+    if (!(await guestLinksEnabled(database(c.env.DB), c.get('config'), conv.team))) throw new ApiError(galleyErrors.noConversationCode);
     return c.body(null, 200);
   },
 );
@@ -65,7 +65,7 @@ export const joinPreview = endpoint(
   async (c) => {
     const { key, code } = c.req.valid('query');
     const { row, conv } = await resolveCode(c, key, code);
-    if (!guestLinksEnabled(c.get('config'), conv.team)) throw new ApiError(galleyErrors.guestLinksDisabled);
+    if (!(await guestLinksEnabled(database(c.env.DB), c.get('config'), conv.team))) throw new ApiError(galleyErrors.guestLinksDisabled);
     if (!conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
     return c.json({ id: conv.id, name: conv.name, has_password: row.password !== null }, 200);
   },
@@ -94,7 +94,7 @@ export const joinByCode = endpoint(
     const { key, code, password } = c.req.valid('json');
     const { row, conv } = await resolveCode(c, key, code);
     const config = c.get('config');
-    if (!guestLinksEnabled(config, conv.team)) throw new ApiError(galleyErrors.guestLinksDisabled);
+    if (!(await guestLinksEnabled(database(c.env.DB), config, conv.team))) throw new ApiError(galleyErrors.guestLinksDisabled);
     if (row.password !== null) {
       const ok = password !== undefined && (await verifyPassword(password, row.password, config.galley.settings.passwordHashingOptions)).ok;
       if (!ok) throw new ApiError(galleyErrors.invalidConversationPassword);

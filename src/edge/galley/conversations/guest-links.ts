@@ -34,8 +34,8 @@ export function codeJson(c: Context<AppEnv>, row: CodeRow) {
 }
 
 /** Links need the feature, `code` in the access modes and guests or non-team members admitted. */
-function requireLinkable(c: Context<AppEnv>, conv: ConversationRow): void {
-  if (!guestLinksEnabled(c.get('config'), conv.team)) throw new ApiError(galleyErrors.guestLinksDisabled);
+async function requireLinkable(c: Context<AppEnv>, conv: ConversationRow): Promise<void> {
+  if (!(await guestLinksEnabled(database(c.env.DB), c.get('config'), conv.team))) throw new ApiError(galleyErrors.guestLinksDisabled);
   if (!conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
 }
 
@@ -55,7 +55,7 @@ export const createCode = endpoint(
   async (c) => {
     const password = (c.req.valid('json') as { password?: string } | undefined)?.password;
     const { conv, members, me } = await localMember(c);
-    requireLinkable(c, conv);
+    await requireLinkable(c, conv);
     if (me.role !== ROLE_ADMIN) throw new ApiError(galleyErrors.accessDenied);
     if (!conv.accessRole.includes('guest') && !conv.accessRole.includes('non_team_member')) throw new ApiError(galleyErrors.accessDenied);
     if (uriPrefix(c) === undefined) throw new ApiError(galleyErrors.accessDenied);
@@ -92,7 +92,7 @@ export const getCode = endpoint(
   },
   async (c) => {
     const { conv } = await localMember(c);
-    requireLinkable(c, conv);
+    await requireLinkable(c, conv);
     const row = await codeStore.of(database(c.env.DB), conv);
     if (row === undefined) throw new ApiError(galleyErrors.noConversationCode);
     return c.json(codeJson(c, row), 200);

@@ -1,0 +1,58 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { commonErrors } from '../../api/errors/common.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import type { Db } from '../../db/client.js';
+import { featureConfigUpdate } from '../../events/feature-events.js';
+import { publish } from '../../events/publish.js';
+import { teamStore } from '../teams/team-store.js';
+import { featureDef, type FeatureName, type FeatureStatus, type LockableFeature, type LockStatus } from './registry.js';
+import { featureStore, teamFeature } from './team-features.js';
+
+export interface FeaturePatch {
+  status?: FeatureStatus | undefined;
+  lockStatus?: LockStatus | undefined;
+  config?: Record<string, unknown> | undefined;
+}
+
+/** The most team members a feature change event is sent to. */
+const EVENT_FANOUT_LIMIT = 100_000;
+
+/**
+ * Changes a team's feature and tells the team (`feature-config.update`). Team admins go through
+ * the lock (`respectLock`: 409 `feature-locked`); internal callers do not. A config must match
+ * the feature's shape; `requireConfig` makes it mandatory (team admins' changes).
+ */
+export async function changeFeature(
+  c: Context<AppEnv>,
+  db: Db,
+  team: string,
+  name: FeatureName,
+  patch: FeaturePatch,
+  o: { respectLock: boolean; requireConfig: boolean },
+): Promise<LockableFeature> {
+  const config = c.get('config');
+  const def = featureDef(name);
+  let featureConfig: Record<string, unknown> | undefined;
+  if (def.config !== undefined && (patch.config !== undefined || o.requireConfig)) {
+    const parsed = def.config.safeParse(patch.config);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ApiError(commonErrors.badRequest, `Error in $.config${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}`);
+    }
+    featureConfig = parsed.data;
+  }
+  if (o.respectLock && (await teamFeature(db, config, team, name)).lockStatus === 'locked') throw new ApiError(galleyErrors.featureLocked);
+  await featureStore
+    .set(db, team, name, {
+      ...(patch.status === undefined ? {} : { status: patch.status }),
+      ...(patch.lockStatus === undefined ? {} : { lockStatus: patch.lockStatus }),
+      ...(featureConfig === undefined ? {} : { config: featureConfig }),
+    })
+    .run();
+  const now = await teamFeature(db, config, team, name);
+  const members = await teamStore.memberIds(db, team, EVENT_FANOUT_LIMIT);
+  await publish(c.env, config, members.map((user) => ({ user })), featureConfigUpdate(team, name, now));
+  return now;
+}

@@ -1,0 +1,87 @@
+import { endpoint, type Endpoint } from '../../api/endpoint.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { database } from '../../db/client.js';
+import { userStore } from '../../brig/users/user-store.js';
+import { requireFeatureAdmin, requireTeamMember } from './access.js';
+import { changeFeature } from './change.js';
+import { FEATURE_NAMES, featureDef, type FeatureName } from './registry.js';
+import { allFeatures, featureChange, lockableFeature, teamParam } from './schemas.js';
+import { allTeamFeatures, serverFeatures, teamFeature } from './team-features.js';
+
+/** `GET /feature-configs`: the caller's team's features, or the server's for personal users. */
+export const getFeatureConfigs = endpoint(
+  {
+    name: 'get-all-feature-configs-for-user',
+    method: 'get',
+    path: '/feature-configs',
+    responses: { 200: { description: 'All feature configs', ...json(allFeatures) } },
+  },
+  async (c) => {
+    const db = database(c.env.DB);
+    const team = (await userStore.byId(db, self(c).user))?.team ?? null;
+    return c.json(team === null ? serverFeatures(c.get('config')) : await allTeamFeatures(db, c.get('config'), team), 200);
+  },
+);
+
+export const getTeamFeatures = endpoint(
+  {
+    name: 'get-all-feature-configs-for-team',
+    method: 'get',
+    path: '/teams/{tid}/features',
+    request: { params: teamParam },
+    errors: [galleyErrors.noTeamMember],
+    responses: { 200: { description: 'All feature configs of the team', ...json(allFeatures) } },
+  },
+  async (c) => {
+    const { tid } = c.req.valid('param');
+    const { db } = await requireTeamMember(c, tid);
+    return c.json(await allTeamFeatures(db, c.get('config'), tid), 200);
+  },
+);
+
+function getOne(name: FeatureName): Endpoint {
+  return endpoint(
+    {
+      name: `get-feature-${name}`,
+      method: 'get',
+      path: `/teams/{tid}/features/${name}`,
+      request: { params: teamParam },
+      errors: [galleyErrors.noTeamMember],
+      responses: { 200: { description: `The team's ${name} feature`, ...json(lockableFeature) } },
+    },
+    async (c) => {
+      const { tid } = c.req.valid('param');
+      const { db } = await requireTeamMember(c, tid);
+      return c.json(await teamFeature(db, c.get('config'), tid, name), 200);
+    },
+  );
+}
+
+function putOne(name: FeatureName): Endpoint {
+  return endpoint(
+    {
+      name: `put-feature-${name}`,
+      method: 'put',
+      path: `/teams/{tid}/features/${name}`,
+      request: { params: teamParam, ...jsonBody(featureChange) },
+      errors: [galleyErrors.noTeamMember, galleyErrors.operationDenied, galleyErrors.featureLocked],
+      responses: { 200: { description: `The team's ${name} feature, changed`, ...json(lockableFeature) } },
+    },
+    async (c) => {
+      const { tid } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const db = await requireFeatureAdmin(c, tid);
+      const now = await changeFeature(c, db, tid, name, { status: body.status, config: body.config }, { respectLock: true, requireConfig: true });
+      return c.json(now, 200);
+    },
+  );
+}
+
+export const featureEndpoints: Endpoint[] = [
+  getFeatureConfigs,
+  getTeamFeatures,
+  ...FEATURE_NAMES.map(getOne),
+  ...FEATURE_NAMES.filter((n) => featureDef(n).teamSettable).map(putOne),
+];

@@ -1,0 +1,72 @@
+import { and, eq } from 'drizzle-orm';
+import type { Config } from '../../../shared/config/index.js';
+import type { Db } from '../../db/client.js';
+import { teamFeatures } from '../../db/schema.js';
+import { FEATURE_NAMES, featureDef, type FeatureName, type FeatureStatus, type LockableFeature, type LockStatus } from './registry.js';
+
+export type TeamOverride = typeof teamFeatures.$inferSelect;
+export type AllFeatures = Record<FeatureName, LockableFeature>;
+
+/** The server's features, computed once per configuration (it is parsed once per isolate). */
+const serverCache = new WeakMap<Config, AllFeatures>();
+
+export function serverFeatures(config: Config): AllFeatures {
+  let all = serverCache.get(config);
+  if (all === undefined) {
+    const flags = config.galley.settings.featureFlags;
+    all = Object.fromEntries(FEATURE_NAMES.map((n) => [n, featureDef(n).serverDefault(flags)])) as AllFeatures;
+    serverCache.set(config, all);
+  }
+  return all;
+}
+
+/**
+ * A team's value: its own lock status if set, else the server's; while locked, the server's
+ * status and config apply whatever the team chose before.
+ */
+export function resolveFeature(server: LockableFeature, o: TeamOverride | undefined): LockableFeature {
+  const lockStatus = o?.lockStatus ?? server.lockStatus;
+  if (o === undefined || lockStatus === 'locked') return { ...server, lockStatus };
+  return {
+    status: o.status ?? server.status,
+    lockStatus,
+    ttl: 'unlimited',
+    ...(server.config === undefined ? {} : { config: o.config ?? server.config }),
+  };
+}
+
+const key = (team: string, name: FeatureName) => and(eq(teamFeatures.team, team), eq(teamFeatures.name, name));
+
+export const featureStore = {
+  async all(db: Db, team: string): Promise<Map<string, TeamOverride>> {
+    const rows = await db.select().from(teamFeatures).where(eq(teamFeatures.team, team));
+    return new Map(rows.map((r) => [r.name, r]));
+  },
+  async one(db: Db, team: string, name: FeatureName): Promise<TeamOverride | undefined> {
+    const [row] = await db.select().from(teamFeatures).where(key(team, name));
+    return row;
+  },
+  /** Sets the given columns of the team's override, creating it. */
+  set(db: Db, team: string, name: FeatureName, patch: { status?: FeatureStatus; lockStatus?: LockStatus; config?: Record<string, unknown> }) {
+    return db
+      .insert(teamFeatures)
+      .values({ team, name, status: patch.status ?? null, lockStatus: patch.lockStatus ?? null, config: patch.config ?? null })
+      .onConflictDoUpdate({ target: [teamFeatures.team, teamFeatures.name], set: patch });
+  },
+};
+
+export async function teamFeature(db: Db, config: Config, team: string, name: FeatureName): Promise<LockableFeature> {
+  return resolveFeature(serverFeatures(config)[name], await featureStore.one(db, team, name));
+}
+
+export async function allTeamFeatures(db: Db, config: Config, team: string): Promise<AllFeatures> {
+  const overrides = await featureStore.all(db, team);
+  const server = serverFeatures(config);
+  return Object.fromEntries(FEATURE_NAMES.map((n) => [n, resolveFeature(server[n], overrides.get(n))])) as AllFeatures;
+}
+
+/** Whether a feature is on for a user's team, or on the server for users without one. */
+export async function featureEnabled(db: Db, config: Config, team: string | null, name: FeatureName): Promise<boolean> {
+  const f = team === null ? serverFeatures(config)[name] : await teamFeature(db, config, team, name);
+  return f.status === 'enabled';
+}

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
+import { api, createUser, login, type TestUser } from '../../helpers/users.js';
+import { openSocket } from '../../helpers/websocket.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+const internal = api(internalUrl);
+
+const CONTRACT_FEATURES = [
+  'appLock', 'cells', 'channels', 'classifiedDomains', 'conferenceCalling', 'conversationGuestLinks', 'digitalSignatures',
+  'domainRegistration', 'enforceFileDownloadLocation', 'exposeInvitationURLsToTeamAdmin', 'fileSharing', 'legalhold',
+  'limitedEventFanout', 'mls', 'mlsE2EId', 'mlsMigration', 'outlookCalIntegration', 'searchVisibility', 'searchVisibilityInbound',
+  'selfDeletingMessages', 'sndFactorPasswordChallenge', 'sso', 'validateSAMLemails',
+];
+
+async function teamOwner(): Promise<TestUser & { team: string }> {
+  const email = `features-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+  const created = await internal.post('/i/users', { name: 'Owner', email, password: 'secret-password', team: { name: 'T', icon: 'default' } });
+  expect(created.status, created.text).toBe(201);
+  return { id: created.body.id, name: 'Owner', email, password: 'secret-password', ...(await login(publicUrl, email, 'secret-password')), team: created.body.team };
+}
+
+describe('team features', () => {
+  it('shows personal users the server defaults, every feature of the contract in its shape', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const r = await api(publicUrl, u.token).get('/v8/feature-configs');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual([...CONTRACT_FEATURES].sort());
+    expect(r.body.fileSharing).toEqual({ status: 'enabled', lockStatus: 'unlocked', ttl: 'unlimited' });
+    expect(r.body.channels).toEqual({
+      status: 'disabled',
+      lockStatus: 'locked',
+      ttl: 'unlimited',
+      config: { allowed_to_create_channels: 'team-members', allowed_to_open_channels: 'team-members' },
+    });
+    expect(r.body.cells).toMatchObject({ status: 'disabled', lockStatus: 'locked' });
+    expect(r.body.mls.config).toMatchObject({ defaultProtocol: 'proteus', supportedProtocols: expect.any(Array) });
+  });
+
+  it('lets owners change an unlocked feature, tells the team, and refuses while locked', async () => {
+    const owner = await teamOwner();
+    const me = api(publicUrl, owner.token);
+    const path = `/v8/teams/${owner.team}/features/fileSharing`;
+    expect((await me.get(path)).body).toEqual({ status: 'enabled', lockStatus: 'unlocked', ttl: 'unlimited' });
+
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`);
+    try {
+      const changed = await me.put(path, { status: 'disabled' });
+      expect(changed).toMatchObject({ status: 200, body: { status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' } });
+      const frame = await socket.next((m) => m.payload?.[0]?.type === 'feature-config.update');
+      expect(frame.payload[0]).toEqual({
+        type: 'feature-config.update',
+        name: 'fileSharing',
+        team: owner.team,
+        data: { status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' },
+      });
+    } finally {
+      await socket.close();
+    }
+    expect((await me.get(`/v8/teams/${owner.team}/features`)).body.fileSharing.status).toBe('disabled');
+    expect((await me.get('/v8/feature-configs')).body.fileSharing.status).toBe('disabled');
+
+    // Locked by an operator: the server's value applies and the owner cannot change it.
+    expect(await internal.put(`/i/teams/${owner.team}/features/fileSharing/locked`)).toMatchObject({ status: 200, body: { lockStatus: 'locked' } });
+    expect((await me.get(path)).body).toEqual({ status: 'enabled', lockStatus: 'locked', ttl: 'unlimited' });
+    expect(await me.put(path, { status: 'disabled' })).toMatchObject({ status: 409, body: wireError(409, 'feature-locked') });
+    // Unlocked again: the team's own choice is back.
+    expect((await internal.put(`/i/teams/${owner.team}/features/fileSharing/unlocked`)).status).toBe(200);
+    expect((await me.get(path)).body.status).toBe('disabled');
+  });
+
+  it('keeps teams apart and checks changes', async () => {
+    const a = await teamOwner();
+    const b = await teamOwner();
+    const stranger = api(publicUrl, b.token);
+    for (const r of [
+      await stranger.get(`/v8/teams/${a.team}/features`),
+      await stranger.get(`/v8/teams/${a.team}/features/fileSharing`),
+      await stranger.put(`/v8/teams/${a.team}/features/fileSharing`, { status: 'disabled' }),
+    ])
+      expect(r).toMatchObject({ status: 403, body: wireError(403, 'no-team-member') });
+    expect((await api(publicUrl, a.token).get(`/v8/teams/${a.team}/features/fileSharing`)).body.status).toBe('enabled');
+
+    const me = api(publicUrl, a.token);
+    expect((await me.put(`/v8/teams/${a.team}/features/sso`, { status: 'enabled' })).status).toBe(405);
+    const appLock = `/v8/teams/${a.team}/features/appLock`;
+    expect(await me.put(appLock, { status: 'enabled' })).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    expect(await me.put(appLock, { status: 'enabled', config: { enforceAppLock: true, inactivityTimeoutSecs: 10 } })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
+    const ok = await me.put(appLock, { status: 'enabled', config: { enforceAppLock: true, inactivityTimeoutSecs: 30 } });
+    expect(ok).toMatchObject({ status: 200, body: { config: { enforceAppLock: true, inactivityTimeoutSecs: 30 } } });
+    // mlsE2EId (locked by default): once unlocked, a change through the team API must name a CRL proxy.
+    expect((await internal.put(`/i/teams/${a.team}/features/mlsE2EId/unlocked`)).status).toBe(200);
+    const e2ei = `/v8/teams/${a.team}/features/mlsE2EId`;
+    expect((await me.put(e2ei, { status: 'enabled', config: { verificationExpiration: 86400 } })).status).toBe(400);
+    const withProxy = await me.put(e2ei, { status: 'enabled', config: { verificationExpiration: 86400, crlProxy: 'https://crl.example.com' } });
+    expect(withProxy).toMatchObject({ status: 200, body: { status: 'enabled', config: { crlProxy: 'https://crl.example.com' } } });
+  });
+
+  it('internal API: any feature of an existing team, with PATCH and lock changes', async () => {
+    const owner = await teamOwner();
+    const base = `/i/teams/${owner.team}/features`;
+    expect(await internal.get(`/i/teams/${crypto.randomUUID()}/features/fileSharing`)).toMatchObject({ status: 404, body: wireError(404, 'no-team') });
+    expect((await internal.get(`${base}/cells`)).body).toEqual({ status: 'disabled', lockStatus: 'locked', ttl: 'unlimited' });
+    expect((await internal.patch(`${base}/cells`, { status: 'enabled', lockStatus: 'unlocked' })).body).toEqual({
+      status: 'enabled',
+      lockStatus: 'unlocked',
+      ttl: 'unlimited',
+    });
+    expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/features/cells`)).body.status).toBe('enabled');
+    expect((await internal.put(`${base}/limitedEventFanout`, { status: 'enabled' })).body.status).toBe('enabled');
+    expect((await internal.get(`${base}/notAFeature`)).status).toBe(400);
+  });
+
+  it('feeds behaviour: guest links and the second factor follow the team value', async () => {
+    const owner = await teamOwner();
+    const me = api(publicUrl, owner.token);
+    const conv = await me.post('/v8/conversations', {
+      name: 'Linkable',
+      qualified_users: [],
+      team: { teamid: owner.team, managed: false },
+      access: ['invite', 'code'],
+      access_role: ['team_member', 'non_team_member', 'guest'],
+    });
+    expect(conv.status, conv.text).toBe(201);
+    const codePath = `/v8/conversations/${conv.body.qualified_id.id}/code`;
+    expect((await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'disabled' })).status).toBe(200);
+    expect(await me.post(codePath, {})).toMatchObject({ status: 409, body: wireError(409, 'guest-links-disabled') });
+    expect((await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'enabled' })).status).toBe(200);
+    expect((await me.post(codePath, {})).status).toBe(201);
+
+    // Locked by default: while locked the server's "disabled" applies, whatever the team's status.
+    const snd = `/i/teams/${owner.team}/features/sndFactorPasswordChallenge`;
+    expect((await internal.put(snd, { status: 'enabled' })).body).toMatchObject({ status: 'disabled', lockStatus: 'locked' });
+    expect((await api(publicUrl).post('/v8/login', { email: owner.email, password: owner.password })).status).toBe(200);
+    expect((await internal.put(`${snd}/unlocked`)).status).toBe(200);
+    expect(await api(publicUrl).post('/v8/login', { email: owner.email, password: owner.password })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'code-authentication-required'),
+    });
+  });
+});
