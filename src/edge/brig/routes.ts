@@ -1,4 +1,6 @@
 import type { Endpoint } from '../api/endpoint.js';
+import { acceptInvitation, invitationByEmail, invitationInfo } from './invitations/invitee.js';
+import { createInvitation, deleteInvitation, getInvitation, listInvitations } from './invitations/team-invitations.js';
 import { getActivate, getActivationCode, postActivate, sendActivation } from './accounts/activate.js';
 import { createUserNoVerify, putUserStatus } from './accounts/internal-users.js';
 import { register } from './accounts/register.js';
@@ -32,6 +34,14 @@ import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './user
 import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self.js';
 
 export const brigPublic: Endpoint[] = [
+  // invitations: the fixed /teams/invitations/... paths before galley's /teams/{tid}/...
+  invitationInfo,
+  invitationByEmail,
+  acceptInvitation,
+  createInvitation,
+  listInvitations,
+  getInvitation,
+  deleteInvitation,
   getApiVersion,
   getSystemSettingsUnauthorized,
   getSystemSettings,

@@ -47,6 +47,7 @@ export const teams = sqliteTable('teams', {
   name: text('name').notNull(),
   icon: text('icon').notNull(),
   iconKey: text('icon_key'),
+  splashScreen: text('splash_screen'),
   creator: text('creator').notNull(),
   status: text('status').notNull().default('active'),
   createdAt: integer('created_at').notNull(),
@@ -65,6 +66,20 @@ export const teamMembers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.team, t.user] })],
 );
+
+/** Pending invitations to join a team; the code is what the invitee presents. */
+export const teamInvitations = sqliteTable('team_invitations', {
+  id: text('id').primaryKey(),
+  team: text('team').notNull(),
+  email: text('email').notNull(),
+  role: text('role').$type<TeamRole>().notNull(),
+  name: text('name'),
+  locale: text('locale'),
+  code: text('code').notNull(),
+  createdBy: text('created_by'),
+  createdAt: integer('created_at').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+});
 
 /** Per-team overrides of team features; NULL columns fall back to the server default. */
 export const teamFeatures = sqliteTable(

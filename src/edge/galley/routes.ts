@@ -12,6 +12,8 @@ import { createSelfConversation } from './conversations/self-conversation.js';
 import { deleteTeamConversation } from './conversations/delete.js';
 import { featureInternalEndpoints } from './features/internal-routes.js';
 import { featureEndpoints } from './features/routes.js';
+import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
+import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
 import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
@@ -44,6 +46,13 @@ export const galleyPublic: Endpoint[] = [
   postLegacyOtrMessage,
   postBroadcast,
   ...featureEndpoints,
+  getTeam,
+  updateTeam,
+  getTeamSize,
+  getTeamMembers,
+  getTeamMember,
+  getTeamMembersByIds,
+  updateTeamMember,
 ];
 
 export const galleyInternal: Endpoint[] = [...featureInternalEndpoints];

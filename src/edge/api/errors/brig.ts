@@ -19,6 +19,13 @@ export const brigErrors = defineErrors({
     message: 'The remote backend is not in the list and cannot be updated',
   },
   // registration and activation
+  insufficientPermissions: { status: 403, label: 'insufficient-permissions', message: 'Insufficient team permissions' },
+  tooManyTeamInvitations: { status: 403, label: 'too-many-team-invitations', message: 'Too many team invitations for this team' },
+  tooManyTeamMembers: { status: 403, label: 'too-many-team-members', message: 'Too many members in this team.' },
+  noEmail: { status: 403, label: 'no-email', message: 'This operation requires the user to have a verified email address.' },
+  invitationNotFound: { status: 404, label: 'not-found', message: 'No pending invitations exists.' },
+  conflictingInvitations: { status: 409, label: 'conflicting-invitations', message: 'Multiple conflicting invitations to different teams exists.' },
+  cannotJoinMultipleTeams: { status: 403, label: 'cannot-join-multiple-teams', message: 'Cannot accept invitations from multiple teams.' },
   keyExists: { status: 409, label: 'key-exists', message: 'The given e-mail address is in use.' },
   invalidEmail: { status: 400, label: 'invalid-email', message: 'Invalid e-mail address.' },
   invalidPhone: { status: 400, label: 'invalid-phone', message: 'Phone numbers are not supported' },

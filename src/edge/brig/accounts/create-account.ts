@@ -5,6 +5,8 @@ import { runBatch, type Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AssetRef } from '../../db/schema.js';
 import { teamStore } from '../../galley/teams/team-store.js';
+import type { InvitationRow } from '../invitations/invitation-store.js';
+import { joinStatements } from '../invitations/join-team.js';
 import type { UserRow } from '../users/user-json.js';
 import { emailKeyOf, userStore } from '../users/user-store.js';
 
@@ -21,6 +23,8 @@ export interface AccountInput {
   /** Seconds until an identity-less user expires (defaults to the session cookie lifetime). */
   expiresIn?: number | undefined;
   newTeam?: { name: string; icon: string; iconKey?: string | undefined } | undefined;
+  /** The invitation the user registers with: they join its team, and it is used up. */
+  invitation?: InvitationRow | undefined;
 }
 
 /** Default locale of new profiles: `setDefaultUserLocale`, else `setDefaultTemplateLocale`. */
@@ -37,7 +41,7 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
   const now = Date.now();
   const id = crypto.randomUUID();
   const ephemeral = input.email === undefined;
-  const teamId = input.newTeam === undefined ? null : crypto.randomUUID();
+  const teamId = input.newTeam === undefined ? (input.invitation?.team ?? null) : crypto.randomUUID();
   const row: UserRow = {
     id,
     name: input.name,
@@ -64,6 +68,7 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
   const statements: unknown[] = [userStore.insert(db, row)];
   if (input.newTeam !== undefined && teamId !== null)
     statements.push(...teamStore.create(db, { id: teamId, ...input.newTeam, creator: id }));
+  if (input.invitation !== undefined) statements.push(...joinStatements(db, id, input.invitation));
   try {
     await runBatch(db, statements);
   } catch (err) {

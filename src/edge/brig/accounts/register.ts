@@ -1,4 +1,7 @@
 import { endpoint } from '../../api/endpoint.js';
+import { invitationStore, type InvitationRow } from '../invitations/invitation-store.js';
+import { announceJoin } from '../invitations/join-team.js';
+import { teamStore } from '../../galley/teams/team-store.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
@@ -28,6 +31,7 @@ export const register = endpoint(
     auth: 'none',
     request: jsonBody(newUser),
     errors: [
+      brigErrors.tooManyTeamMembers,
       brigErrors.invalidEmail,
       brigErrors.invalidPhone,
       brigErrors.invalidInvitationCode,
@@ -52,16 +56,20 @@ export const register = endpoint(
       throw new ApiError(brigErrors.userCreationRestricted);
     if (ephemeral && !optSettings.setEphemeralUserCreationEnabled)
       throw new ApiError(brigErrors.ephemeralUserCreationDisabled);
+    // A team invitation: the address it was sent to is the one registered, and it counts as verified.
+    let invitation: InvitationRow | undefined;
     if (body.team_code !== undefined) {
       if (body.email === undefined) throw new ApiError(brigErrors.missingIdentity);
-      // Team invitations are looked up here once teams can invite; no code is valid before that.
-      throw new ApiError(brigErrors.invalidInvitationCode);
+      invitation = await invitationStore.byCode(db, body.team_code);
+      if (invitation === undefined || invitation.email.toLowerCase() !== body.email.toLowerCase())
+        throw new ApiError(brigErrors.invalidInvitationCode);
+      if ((await teamStore.size(db, invitation.team)) >= config.galley.settings.maxTeamSize) throw new ApiError(brigErrors.tooManyTeamMembers);
     }
     if (body.email !== undefined && (await userStore.byEmail(db, body.email))?.activated)
       throw new ApiError(brigErrors.keyExists);
 
-    let verified = false;
-    if (body.email !== undefined && body.email_code !== undefined) {
+    let verified = invitation !== undefined;
+    if (!verified && body.email !== undefined && body.email_code !== undefined) {
       const key = await activationKeyOf(body.email);
       const check = await codeStore.check(db, 'activation', key, body.email_code, ACTIVATION_RETRIES);
       if (!check.ok) throw new ApiError(brigErrors.invalidActivationCode);
@@ -83,7 +91,9 @@ export const register = endpoint(
       supportedProtocols: body.supported_protocols,
       expiresIn: body.expires_in,
       newTeam: body.team && { name: body.team.name, icon: body.team.icon, iconKey: body.team.icon_key },
+      invitation,
     });
+    if (invitation !== undefined) await announceJoin(c.env, db, config, invitation.team, user.id);
 
     const domain = optSettings.setFederationDomain;
     if (body.email !== undefined && !verified)

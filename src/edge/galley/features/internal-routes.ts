@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { requireTeam } from './access.js';
+import { requireTeam } from '../teams/team-access.js';
 import { changeFeature } from './change.js';
 import { featureChange, featureNameParam, featurePatch, lockableFeature, lockStatus } from './schemas.js';
 import { teamFeature } from './team-features.js';

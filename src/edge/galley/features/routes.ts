@@ -4,7 +4,7 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { userStore } from '../../brig/users/user-store.js';
-import { requireFeatureAdmin, requireTeamMember } from './access.js';
+import { requireFeatureAdmin, requireTeamMember } from '../teams/team-access.js';
 import { changeFeature } from './change.js';
 import { FEATURE_NAMES, featureDef, type FeatureName } from './registry.js';
 import { allFeatures, featureChange, lockableFeature, teamParam } from './schemas.js';

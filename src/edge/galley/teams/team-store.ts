@@ -1,9 +1,10 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
 import { teamMembers, teams, type TeamRole } from '../../db/schema.js';
 
 export type TeamRow = typeof teams.$inferSelect;
+export type TeamMemberRow = typeof teamMembers.$inferSelect;
 
 /** Teams and their members (D1 tables teams, team_members). */
 export const teamStore = {
@@ -37,6 +38,41 @@ export const teamStore = {
         .where(and(eq(teamMembers.team, team), inArray(teamMembers.user, chunk))),
     );
     return new Set(rows.map((r) => r.user));
+  },
+  update(db: Db, id: string, patch: Partial<Pick<TeamRow, 'name' | 'icon' | 'iconKey' | 'splashScreen'>>) {
+    return db.update(teams).set(patch).where(eq(teams.id, id));
+  },
+  /** A page of members ordered by user id, after a position. */
+  async members(db: Db, team: string, size: number, after?: string): Promise<TeamMemberRow[]> {
+    const where = after === undefined ? eq(teamMembers.team, team) : and(eq(teamMembers.team, team), gt(teamMembers.user, after));
+    return db.select().from(teamMembers).where(where).orderBy(asc(teamMembers.user)).limit(size);
+  },
+  async member(db: Db, team: string, user: string): Promise<TeamMemberRow | undefined> {
+    const [row] = await db.select().from(teamMembers).where(and(eq(teamMembers.team, team), eq(teamMembers.user, user)));
+    return row;
+  },
+  async membersByIds(db: Db, team: string, users: readonly string[]): Promise<TeamMemberRow[]> {
+    return inChunks(users, 1, (chunk) =>
+      db
+        .select()
+        .from(teamMembers)
+        .where(and(eq(teamMembers.team, team), inArray(teamMembers.user, chunk))),
+    );
+  },
+  async size(db: Db, team: string): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(teamMembers).where(eq(teamMembers.team, team));
+    return row?.n ?? 0;
+  },
+  /** Members holding one of these roles (who gets team events). */
+  async withRoles(db: Db, team: string, roles: readonly TeamRole[]): Promise<string[]> {
+    const rows = await db
+      .select({ user: teamMembers.user })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.team, team), inArray(teamMembers.role, [...roles])));
+    return rows.map((r) => r.user);
+  },
+  setRole(db: Db, team: string, user: string, role: TeamRole) {
+    return db.update(teamMembers).set({ role }).where(and(eq(teamMembers.team, team), eq(teamMembers.user, user)));
   },
   async roleOf(db: Db, team: string, user: string): Promise<TeamRole | undefined> {
     const [row] = await db

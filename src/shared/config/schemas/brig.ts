@@ -54,6 +54,7 @@ const optSettings = z
     setEnterpriseLoginAuditEmail: z.email().optional(),
     /** Lifetime of email activation codes (seconds). */
     setActivationTimeout: positiveInt.default(1209600),
+    setTeamInvitationTimeout: positiveInt.default(1814400),
     /** Lifetime of second-factor verification codes (seconds). */
     setVerificationTimeout: positiveInt.default(600),
     /** A new second-factor code can be requested this many seconds after the previous one. */

@@ -28,5 +28,10 @@ export const de: TemplateSet = (m) => {
         subject: 'Konto löschen',
         lines: [`Hallo ${m.name},`, `bestätige das Löschen deines Kontos mit Schlüssel ${m.key} und Code ${m.code}.`, 'Falls du es nicht angefordert hast, ändere dein Passwort.'],
       };
+    case 'team-invitation':
+      return {
+        subject: `Einladung in das Team ${m.team}`,
+        lines: [`${m.inviter} hat dich in das Team ${m.team} eingeladen.`, `Nimm die Einladung hier an: ${m.url}`],
+      };
   }
 };

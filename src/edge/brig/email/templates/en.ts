@@ -25,5 +25,10 @@ export const en: TemplateSet = (m) => {
         subject: 'Delete your account',
         lines: [`Hello ${m.name},`, `To delete your account, confirm with key ${m.key} and code ${m.code}.`, 'If you did not ask for it, change your password.'],
       };
+    case 'team-invitation':
+      return {
+        subject: `You have been invited to join ${m.team}`,
+        lines: [`${m.inviter} invited you to join the team ${m.team}.`, `Accept the invitation here: ${m.url}`],
+      };
   }
 };

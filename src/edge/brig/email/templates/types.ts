@@ -3,7 +3,8 @@ export type MailKind =
   | { kind: 'activation'; name?: string | undefined; code: string }
   | { kind: 'password-reset'; code: string }
   | { kind: 'verification'; action: string; code: string }
-  | { kind: 'deletion'; name: string; key: string; code: string };
+  | { kind: 'deletion'; name: string; key: string; code: string }
+  | { kind: 'team-invitation'; inviter: string; team: string; url: string };
 
 export interface RenderedMail {
   subject: string;

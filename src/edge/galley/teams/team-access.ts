@@ -5,10 +5,13 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { self } from '../../api/self.js';
 import { database, type Db } from '../../db/client.js';
 import type { TeamRole } from '../../db/schema.js';
-import { teamStore } from '../teams/team-store.js';
+import { teamStore } from './team-store.js';
 
 /** Roles holding wire's `ChangeTeamFeature` (a hidden permission of owners and admins). */
 const CHANGE_FEATURES: readonly TeamRole[] = ['owner', 'admin'];
+
+/** Who gets the team's member events (join, leave, update). */
+export const TEAM_ADMINS: readonly TeamRole[] = ['owner', 'admin'];
 
 /** The caller's role in the team: 403 `no-team-member` when they have none (also for unknown teams). */
 export async function requireTeamMember(c: Context<AppEnv>, team: string): Promise<{ db: Db; role: TeamRole }> {

@@ -1,0 +1,139 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { publish } from '../../events/publish.js';
+import { teamEvent } from '../../events/team-events.js';
+import { canGrant, hasPerm, permissionsOf, roleOfBits } from './permissions.js';
+import { TEAM_ADMINS, requireTeamMember } from './team-access.js';
+import { permissionsSchema, teamMemberJson, teamMemberSchema } from './team-json.js';
+import { teamStore } from './team-store.js';
+
+const params = z.object({ tid: z.uuid() });
+const MAX_PAGE = 2000;
+const memberList = z.object({ members: z.array(teamMemberSchema), hasMore: z.boolean() }).openapi('TeamMemberList');
+
+/** Paging positions are opaque to clients: the last user id of the page, base64url. */
+const encodeState = (user: string) => btoa(user).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+function decodeState(state: string): string {
+  try {
+    const user = atob(state.replace(/-/g, '+').replace(/_/g, '/'));
+    if (z.uuid().safeParse(user).success) return user;
+  } catch {
+    // refused below
+  }
+  throw new ApiError(galleyErrors.badRequestPagingState);
+}
+
+export const getTeamMembers = endpoint(
+  {
+    name: 'get-team-members',
+    method: 'get',
+    path: '/teams/{tid}/members',
+    request: {
+      params,
+      query: z.object({ maxResults: z.coerce.number().int().min(1).max(MAX_PAGE).optional(), pagingState: z.string().optional() }),
+    },
+    errors: [galleyErrors.noTeamMember],
+    responses: {
+      200: {
+        description: 'A page of members',
+        ...json(z.object({ members: z.array(teamMemberSchema), hasMore: z.boolean(), pagingState: z.string() }).openapi('TeamMembersPage')),
+      },
+    },
+  },
+  async (c) => {
+    const { tid } = c.req.valid('param');
+    const { maxResults = MAX_PAGE, pagingState } = c.req.valid('query');
+    const { db, role } = await requireTeamMember(c, tid);
+    const rows = await teamStore.members(db, tid, maxResults + 1, pagingState === undefined ? undefined : decodeState(pagingState));
+    const page = rows.slice(0, maxResults);
+    const visible = hasPerm(role, 'GetMemberPermissions');
+    const last = page.at(-1)?.user;
+    return c.json(
+      { members: page.map((m) => teamMemberJson(m, visible)), hasMore: rows.length > maxResults, pagingState: last === undefined ? (pagingState ?? '') : encodeState(last) },
+      200,
+    );
+  },
+);
+
+export const getTeamMember = endpoint(
+  {
+    name: 'get-team-member',
+    method: 'get',
+    path: '/teams/{tid}/members/{uid}',
+    request: { params: params.extend({ uid: z.uuid() }) },
+    errors: [galleyErrors.noTeamMember, galleyErrors.noTeamMemberFound],
+    responses: { 200: { description: 'The member', ...json(teamMemberSchema) } },
+  },
+  async (c) => {
+    const { tid, uid } = c.req.valid('param');
+    const { db, role } = await requireTeamMember(c, tid);
+    const member = await teamStore.member(db, tid, uid);
+    if (member === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
+    return c.json(teamMemberJson(member, hasPerm(role, 'GetMemberPermissions')), 200);
+  },
+);
+
+export const getTeamMembersByIds = endpoint(
+  {
+    name: 'get-team-members-by-ids',
+    method: 'post',
+    path: '/teams/{tid}/get-members-by-ids-using-post',
+    request: {
+      params,
+      query: z.object({ maxResults: z.coerce.number().int().min(1).max(MAX_PAGE).optional() }),
+      ...jsonBody(z.object({ user_ids: z.array(z.uuid()) }).openapi('UserIdList')),
+    },
+    errors: [galleyErrors.noTeamMember, galleyErrors.tooManyUids],
+    responses: { 200: { description: 'The members among the ids', ...json(memberList) } },
+  },
+  async (c) => {
+    const { tid } = c.req.valid('param');
+    const { maxResults = MAX_PAGE } = c.req.valid('query');
+    const { user_ids } = c.req.valid('json');
+    if (user_ids.length > MAX_PAGE) throw new ApiError(galleyErrors.tooManyUids);
+    const { db, role } = await requireTeamMember(c, tid);
+    const rows = await teamStore.membersByIds(db, tid, user_ids.slice(0, maxResults));
+    return c.json({ members: rows.map((m) => teamMemberJson(m, hasPerm(role, 'GetMemberPermissions'))), hasMore: false }, 200);
+  },
+);
+
+/**
+ * `PUT /teams/{tid}/members`: changes a member's role. The caller needs SetMemberPermissions, may
+ * only hand out permissions it holds, may not change an owner unless it is one, and the last
+ * owner stays an owner. Owners and admins get `team.member-update`.
+ */
+export const updateTeamMember = endpoint(
+  {
+    name: 'update-team-member',
+    method: 'put',
+    path: '/teams/{tid}/members',
+    request: {
+      params,
+      ...jsonBody(z.object({ member: z.object({ user: z.uuid(), permissions: permissionsSchema }) }).openapi('NewTeamMember')),
+    },
+    errors: [galleyErrors.noTeamMember, galleyErrors.operationDenied, galleyErrors.invalidPermissions, galleyErrors.noOtherOwner, galleyErrors.noTeamMemberFound],
+    responses: { 200: { description: 'Member updated' } },
+  },
+  async (c) => {
+    const { tid } = c.req.valid('param');
+    const { user, permissions } = c.req.valid('json').member;
+    const { db, role: mine } = await requireTeamMember(c, tid);
+    if (!hasPerm(mine, 'SetMemberPermissions')) throw new ApiError(galleyErrors.operationDenied);
+    const role = roleOfBits(permissions.self, permissions.copy);
+    if (role === undefined) throw new ApiError(galleyErrors.invalidPermissions);
+    const target = await teamStore.member(db, tid, user);
+    if (target === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
+    if (!canGrant(mine, role) || (target.role === 'owner' && mine !== 'owner')) throw new ApiError(galleyErrors.operationDenied);
+    if (target.role === 'owner' && role !== 'owner' && (await teamStore.withRoles(db, tid, ['owner'])).length <= 1)
+      throw new ApiError(galleyErrors.noOtherOwner);
+    await teamStore.setRole(db, tid, user, role).run();
+    const admins = await teamStore.withRoles(db, tid, TEAM_ADMINS);
+    const event = teamEvent('team.member-update', tid, { user, permissions: permissionsOf(role) });
+    await publish(c.env, c.get('config'), admins.map((u) => ({ user: u })), event, { origin: self(c) });
+    return c.body(null, 200);
+  },
+);

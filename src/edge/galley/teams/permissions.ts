@@ -1,0 +1,34 @@
+import type { TeamRole } from '../../db/schema.js';
+
+/** wire-server's team permission bits. */
+export const Perm = {
+  CreateConversation: 0x1,
+  DeleteConversation: 0x2,
+  AddTeamMember: 0x4,
+  RemoveTeamMember: 0x8,
+  AddRemoveConvMember: 0x10,
+  ModifyConvName: 0x20,
+  GetBilling: 0x40,
+  SetBilling: 0x80,
+  SetTeamData: 0x100,
+  GetMemberPermissions: 0x200,
+  GetTeamConversations: 0x400,
+  DeleteTeam: 0x800,
+  SetMemberPermissions: 0x1000,
+} as const;
+export type PermName = keyof typeof Perm;
+
+/** A role is all the API knows: `self` = `copy` = one of four values. */
+export const ROLE_BITS: Record<TeamRole, number> = { owner: 8191, admin: 5951, member: 1587, partner: 1025 };
+
+export const permissionsOf = (role: TeamRole) => ({ self: ROLE_BITS[role], copy: ROLE_BITS[role] });
+
+export function roleOfBits(self: number, copy: number): TeamRole | undefined {
+  if (self !== copy) return undefined;
+  return (Object.keys(ROLE_BITS) as TeamRole[]).find((r) => ROLE_BITS[r] === self);
+}
+
+export const hasPerm = (role: TeamRole, p: PermName) => (ROLE_BITS[role] & Perm[p]) !== 0;
+
+/** Whether a role may hand out another: only permissions it holds itself. */
+export const canGrant = (granter: TeamRole, role: TeamRole) => (ROLE_BITS[role] & ~ROLE_BITS[granter]) === 0;

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
+import { lastMail } from '../../helpers/mailbox.js';
+import { api, createUser, login, uniqueEmail, type TestUser } from '../../helpers/users.js';
+import { openSocket } from '../../helpers/websocket.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+const password = 'secret-password';
+const ROLE = { owner: { self: 8191, copy: 8191 }, admin: { self: 5951, copy: 5951 }, member: { self: 1587, copy: 1587 }, partner: { self: 1025, copy: 1025 } };
+
+async function teamOwner(): Promise<TestUser & { team: string }> {
+  const email = uniqueEmail('owner');
+  const created = await api(internalUrl).post('/i/users', { name: 'Owner', email, password, team: { name: 'Acme', icon: 'default' } });
+  expect(created.status, created.text).toBe(201);
+  return { id: created.body.id, name: 'Owner', email, password, ...(await login(publicUrl, email, password)), team: created.body.team };
+}
+
+/** The invitation code from the mail sent to the address. */
+async function mailedCode(email: string): Promise<string> {
+  const mail = await lastMail(publicUrl, email);
+  const m = /team-code=([A-Za-z0-9_%-]+)/.exec(mail.text);
+  expect(m, mail.text).not.toBeNull();
+  return decodeURIComponent(m![1]!);
+}
+
+/** Invites a new address and registers it with the code: a member of the team. */
+async function invitedMember(owner: TestUser & { team: string }, role: keyof typeof ROLE = 'member'): Promise<TestUser> {
+  const email = uniqueEmail(role);
+  expect((await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email, role })).status).toBe(201);
+  const r = await api(publicUrl).post('/v8/register', { name: role, email, password, team_code: await mailedCode(email) });
+  expect(r.status, r.text).toBe(201);
+  return { id: r.body.id, name: role, email, password, ...(await login(publicUrl, email, password)) };
+}
+
+describe('teams and invitations', () => {
+  it('invites a new address: mail, info with the inviter, registration joins the team and admins hear of it', async () => {
+    const owner = await teamOwner();
+    const me = api(publicUrl, owner.token);
+    const email = uniqueEmail('invitee');
+    const sent = await me.post(`/v8/teams/${owner.team}/invitations`, { email, role: 'member', name: 'Invitee' });
+    expect(sent.status, sent.text).toBe(201);
+    expect(sent.body).toEqual({ id: expect.any(String), team: owner.team, email, role: 'member', name: 'Invitee', created_at: expect.any(String), created_by: owner.id });
+    expect(sent.headers.get('location')).toBe(`/teams/${owner.team}/invitations/${sent.body.id}`);
+    const code = await mailedCode(email);
+    const info = await api(publicUrl).get(`/v8/teams/invitations/info?code=${encodeURIComponent(code)}`);
+    expect(info.body).toMatchObject({ id: sent.body.id, team: owner.team, email, created_by_email: owner.email });
+    expect((await api(publicUrl).head(`/v8/teams/invitations/by-email?email=${encodeURIComponent(email)}`)).status).toBe(200);
+    expect((await me.get(`/v8/teams/${owner.team}/invitations`)).body).toMatchObject({ invitations: [{ id: sent.body.id }], has_more: false });
+
+    // A different address cannot use the code.
+    expect(await api(publicUrl).post('/v8/register', { name: 'X', email: uniqueEmail(), password, team_code: code })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'invalid-invitation-code'),
+    });
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`);
+    try {
+      const r = await api(publicUrl).post('/v8/register', { name: 'Invitee', email, password, team_code: code });
+      expect(r.status, r.text).toBe(201);
+      expect(r.body).toMatchObject({ team: owner.team, email });
+      const joined = await socket.next((m) => m.payload?.[0]?.type === 'team.member-join');
+      expect(joined.payload[0]).toMatchObject({ team: owner.team, data: { user: r.body.id } });
+    } finally {
+      await socket.close();
+    }
+    expect((await api(publicUrl).head(`/v8/teams/invitations/by-email?email=${encodeURIComponent(email)}`)).status).toBe(404);
+    expect((await me.get(`/v8/teams/${owner.team}/size`)).body).toEqual({ teamSize: 2 });
+    const members = await me.get(`/v8/teams/${owner.team}/members`);
+    expect(members.body.hasMore).toBe(false);
+    expect(members.body.members).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ user: owner.id, permissions: ROLE.owner }),
+        expect.objectContaining({ user: members.body.members.find((m: any) => m.user !== owner.id).user, permissions: ROLE.member, created_by: owner.id }),
+      ]),
+    );
+  });
+
+  it('lets an existing personal user accept with the password, only when invited with allow_existing', async () => {
+    const owner = await teamOwner();
+    const me = api(publicUrl, owner.token);
+    const personal = await createUser(publicUrl, internalUrl);
+    expect(await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email })).toMatchObject({
+      status: 409,
+      body: wireError(409, 'key-exists'),
+    });
+    expect((await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status).toBe(201);
+    const code = await mailedCode(personal.email);
+    const them = api(publicUrl, personal.token);
+    expect(await them.post('/v8/teams/invitations/accept', { code, password: 'wrong-password' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'invalid-credentials'),
+    });
+    expect((await them.post('/v8/teams/invitations/accept', { code, password: personal.password })).status).toBe(200);
+    expect((await them.get('/v8/self')).body.team).toBe(owner.team);
+    expect((await me.get(`/v8/teams/${owner.team}/members/${personal.id}`)).body).toMatchObject({ user: personal.id, permissions: ROLE.member });
+    expect(await them.post('/v8/teams/invitations/accept', { code, password: personal.password })).toMatchObject({
+      status: 404,
+      body: wireError(404, 'not-found'),
+    });
+  });
+
+  it('enforces permissions: members cannot invite, change team data or features; roles change within limits', async () => {
+    const owner = await teamOwner();
+    const member = await invitedMember(owner);
+    const admin = await invitedMember(owner, 'admin');
+    const asMember = api(publicUrl, member.token);
+    expect(await asMember.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail() })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'insufficient-permissions'),
+    });
+    expect(await asMember.put(`/v8/teams/${owner.team}`, { name: 'Mine' })).toMatchObject({ status: 403, body: wireError(403, 'operation-denied') });
+    expect(await asMember.put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'disabled' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'operation-denied'),
+    });
+    expect((await asMember.get(`/v8/teams/${owner.team}`)).body).toMatchObject({ id: owner.team, name: 'Acme', creator: owner.id, binding: true });
+
+    // Admins: may invite members, may not hand out ownership or change owners.
+    const asAdmin = api(publicUrl, admin.token);
+    expect(await asAdmin.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail(), role: 'owner' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'insufficient-permissions'),
+    });
+    expect(await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: member.id, permissions: ROLE.owner } })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'operation-denied'),
+    });
+    expect(await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: owner.id, permissions: ROLE.member } })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'operation-denied'),
+    });
+    expect(await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: member.id, permissions: { self: 1587, copy: 1 } } })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'invalid-permissions'),
+    });
+
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`);
+    try {
+      expect((await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: member.id, permissions: ROLE.partner } })).status).toBe(200);
+      const update = await socket.next((m) => m.payload?.[0]?.type === 'team.member-update');
+      expect(update.payload[0]).toMatchObject({ team: owner.team, data: { user: member.id, permissions: ROLE.partner } });
+    } finally {
+      await socket.close();
+    }
+    // Partners cannot see permissions.
+    const seen = await api(publicUrl, member.token).get(`/v8/teams/${owner.team}/members/${owner.id}`);
+    expect(seen.body).toEqual({ user: owner.id, legalhold_status: 'disabled' });
+    // The last owner stays an owner.
+    expect(await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/members`, { member: { user: owner.id, permissions: ROLE.admin } })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'no-other-owner'),
+    });
+    const renamed = await api(publicUrl, admin.token).put(`/v8/teams/${owner.team}`, { name: 'Acme 2', icon: 'new-icon' });
+    expect(renamed.status).toBe(200);
+    expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}`)).body).toMatchObject({ name: 'Acme 2', icon: 'new-icon' });
+  });
+
+  it('keeps teams apart', async () => {
+    const a = await teamOwner();
+    const b = await teamOwner();
+    const stranger = api(publicUrl, b.token);
+    expect(await stranger.get(`/v8/teams/${a.team}`)).toMatchObject({ status: 404, body: wireError(404, 'no-team') });
+    for (const r of [
+      await stranger.get(`/v8/teams/${a.team}/members`),
+      await stranger.get(`/v8/teams/${a.team}/members/${a.id}`),
+      await stranger.get(`/v8/teams/${a.team}/size`),
+      await stranger.post(`/v8/teams/${a.team}/get-members-by-ids-using-post`, { user_ids: [a.id] }),
+      await stranger.put(`/v8/teams/${a.team}`, { name: 'Hijacked' }),
+    ])
+      expect(r).toMatchObject({ status: 403, body: wireError(403, 'no-team-member') });
+    for (const r of [await stranger.get(`/v8/teams/${a.team}/invitations`), await stranger.post(`/v8/teams/${a.team}/invitations`, { email: uniqueEmail() })])
+      expect(r).toMatchObject({ status: 403, body: wireError(403, 'insufficient-permissions') });
+    const byIds = await api(publicUrl, a.token).post(`/v8/teams/${a.team}/get-members-by-ids-using-post`, { user_ids: [a.id, b.id] });
+    expect(byIds.body).toEqual({ members: [expect.objectContaining({ user: a.id })], hasMore: false });
+  });
+});
