@@ -88,16 +88,63 @@ describe('team features', () => {
     expect(await me.put(appLock, { status: 'enabled' })).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
     expect(await me.put(appLock, { status: 'enabled', config: { enforceAppLock: true, inactivityTimeoutSecs: 10 } })).toMatchObject({
       status: 400,
-      body: wireError(400, 'bad-request'),
+      body: wireError(400, 'inactivity-timeout-too-low'),
     });
     const ok = await me.put(appLock, { status: 'enabled', config: { enforceAppLock: true, inactivityTimeoutSecs: 30 } });
     expect(ok).toMatchObject({ status: 200, body: { config: { enforceAppLock: true, inactivityTimeoutSecs: 30 } } });
     // mlsE2EId (locked by default): once unlocked, a change through the team API must name a CRL proxy.
     expect((await internal.put(`/i/teams/${a.team}/features/mlsE2EId/unlocked`)).status).toBe(200);
     const e2ei = `/v8/teams/${a.team}/features/mlsE2EId`;
-    expect((await me.put(e2ei, { status: 'enabled', config: { verificationExpiration: 86400 } })).status).toBe(400);
+    expect(await me.put(e2ei, { status: 'enabled', config: { verificationExpiration: 86400 } })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'mls-e2eid-missing-crl-proxy'),
+    });
     const withProxy = await me.put(e2ei, { status: 'enabled', config: { verificationExpiration: 86400, crlProxy: 'https://crl.example.com' } });
     expect(withProxy).toMatchObject({ status: 200, body: { status: 'enabled', config: { crlProxy: 'https://crl.example.com' } } });
+  });
+
+  it('applies the per-feature rules', async () => {
+    const owner = await teamOwner();
+    const me = api(publicUrl, owner.token);
+    const base = `/i/teams/${owner.team}/features`;
+    const mls = (defaultProtocol: string, supportedProtocols: string[]) => ({
+      protocolToggleUsers: [],
+      defaultProtocol,
+      supportedProtocols,
+      allowedCipherSuites: [2],
+      defaultCipherSuite: 2,
+    });
+    // mls: the default protocol must be supported; mlsMigration needs mls on, and keeps it on.
+    const mlsPath = `/v8/teams/${owner.team}/features/mls`;
+    expect(await me.put(mlsPath, { status: 'enabled', config: mls('mls', ['proteus']) })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'mls-protocol-mismatch'),
+    });
+    expect((await internal.put(`${base}/mlsMigration/unlocked`)).status).toBe(200);
+    const migration = `/v8/teams/${owner.team}/features/mlsMigration`;
+    expect(await me.put(migration, { status: 'enabled', config: {} })).toMatchObject({ status: 400, body: wireError(400, 'mls-protocol-mismatch') });
+    expect((await me.put(mlsPath, { status: 'enabled', config: mls('mls', ['proteus', 'mls']) })).status).toBe(200);
+    expect((await me.put(migration, { status: 'enabled', config: {} })).status).toBe(200);
+    expect(await me.put(mlsPath, { status: 'disabled', config: mls('proteus', ['proteus', 'mls']) })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'mls-protocol-mismatch'),
+    });
+    // sso is switched on once by the back office, never off.
+    expect(await internal.put(`${base}/sso`, { status: 'disabled' })).toMatchObject({ status: 403, body: wireError(403, 'not-implemented') });
+    expect((await internal.put(`${base}/sso`, { status: 'enabled' })).body.status).toBe('enabled');
+    // An empty download location is refused.
+    expect((await internal.put(`${base}/enforceFileDownloadLocation/unlocked`)).status).toBe(200);
+    expect(
+      await me.put(`/v8/teams/${owner.team}/features/enforceFileDownloadLocation`, { status: 'enabled', config: { enforcedDownloadLocation: '' } }),
+    ).toMatchObject({ status: 400, body: wireError(400, 'empty-download-location') });
+    // Outside galley's allow-list, invitation URLs stay hidden: off and locked, even for operators.
+    const expose = `/v8/teams/${owner.team}/features/exposeInvitationURLsToTeamAdmin`;
+    expect((await me.get(expose)).body).toEqual({ status: 'disabled', lockStatus: 'locked', ttl: 'unlimited' });
+    expect(await me.put(expose, { status: 'enabled' })).toMatchObject({ status: 409, body: wireError(409, 'feature-locked') });
+    expect((await internal.patch(`${base}/exposeInvitationURLsToTeamAdmin`, { status: 'enabled', lockStatus: 'unlocked' })).body).toMatchObject({
+      status: 'disabled',
+      lockStatus: 'locked',
+    });
   });
 
   it('internal API: any feature of an existing team, with PATCH and lock changes', async () => {

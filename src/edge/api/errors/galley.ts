@@ -35,6 +35,16 @@ export const galleyErrors = defineErrors({
     message: 'You are trying to remove or downgrade the last owner. Promote somebody else first.',
   },
   invalidPermissions: { status: 403, label: 'invalid-permissions', message: 'The specified permissions are invalid' },
+  legalholdNotEnabled: { status: 403, label: 'legalhold-not-enabled', message: 'Legal hold is not enabled for this wire instance' },
+  ssoDisableNotImplemented: {
+    status: 403,
+    label: 'not-implemented',
+    message: 'The SSO feature flag is disabled by default. It can only be enabled once for any team, never disabled.',
+  },
+  inactivityTimeoutTooLow: { status: 400, label: 'inactivity-timeout-too-low', message: 'Applock inactivity timeout must be at least 30 seconds' },
+  mlsProtocolMismatch: { status: 400, label: 'mls-protocol-mismatch', message: 'The default protocol needs to be part of the supported protocols' },
+  mlsE2eidMissingCrlProxy: { status: 400, label: 'mls-e2eid-missing-crl-proxy', message: "The field 'crlProxy' is missing in the request payload" },
+  emptyDownloadLocation: { status: 400, label: 'empty-download-location', message: 'Download location cannot be empty' },
   featureLocked: {
     status: 409,
     label: 'feature-locked',

@@ -8,6 +8,7 @@ import { featureConfigUpdate } from '../../events/feature-events.js';
 import { publish } from '../../events/publish.js';
 import { teamStore } from '../teams/team-store.js';
 import { featureDef, type FeatureName, type FeatureStatus, type LockableFeature, type LockStatus } from './registry.js';
+import { checkChange } from './rules.js';
 import { featureStore, teamFeature } from './team-features.js';
 
 export interface FeaturePatch {
@@ -43,7 +44,17 @@ export async function changeFeature(
     }
     featureConfig = parsed.data;
   }
-  if (o.respectLock && (await teamFeature(db, config, team, name)).lockStatus === 'locked') throw new ApiError(galleyErrors.featureLocked);
+  const before = await teamFeature(db, config, team, name);
+  if (o.respectLock && before.lockStatus === 'locked') throw new ApiError(galleyErrors.featureLocked);
+  await checkChange(name, {
+    db,
+    config,
+    team,
+    status: patch.status ?? before.status,
+    requestedStatus: patch.status,
+    featureConfig: featureConfig ?? before.config,
+    viaTeamApi: o.respectLock,
+  });
   await featureStore
     .set(db, team, name, {
       ...(patch.status === undefined ? {} : { status: patch.status }),

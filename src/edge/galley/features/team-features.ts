@@ -55,14 +55,31 @@ export const featureStore = {
   },
 };
 
+/**
+ * exposeInvitationURLsToTeamAdmin exists only for teams in galley's allow-list: for them it is
+ * unlocked (off until enabled); for every other team it is off and locked.
+ */
+function forTeam(config: Config, team: string, name: FeatureName, server: LockableFeature): LockableFeature {
+  if (name !== 'exposeInvitationURLsToTeamAdmin') return server;
+  return config.galley.settings.exposeInvitationURLsTeamAllowlist.includes(team)
+    ? { ...server, lockStatus: 'unlocked' }
+    : { ...server, status: 'disabled', lockStatus: 'locked' };
+}
+
+function teamValue(config: Config, team: string, name: FeatureName, o: TeamOverride | undefined): LockableFeature {
+  const server = forTeam(config, team, name, serverFeatures(config)[name]);
+  // Outside the allow-list nothing a team (or an operator) stored applies.
+  if (name === 'exposeInvitationURLsToTeamAdmin' && server.lockStatus === 'locked') return server;
+  return resolveFeature(server, o);
+}
+
 export async function teamFeature(db: Db, config: Config, team: string, name: FeatureName): Promise<LockableFeature> {
-  return resolveFeature(serverFeatures(config)[name], await featureStore.one(db, team, name));
+  return teamValue(config, team, name, await featureStore.one(db, team, name));
 }
 
 export async function allTeamFeatures(db: Db, config: Config, team: string): Promise<AllFeatures> {
   const overrides = await featureStore.all(db, team);
-  const server = serverFeatures(config);
-  return Object.fromEntries(FEATURE_NAMES.map((n) => [n, resolveFeature(server[n], overrides.get(n))])) as AllFeatures;
+  return Object.fromEntries(FEATURE_NAMES.map((n) => [n, teamValue(config, team, n, overrides.get(n))])) as AllFeatures;
 }
 
 /** Whether a feature is on for a user's team, or on the server for users without one. */

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
+import { lastMail } from '../../helpers/mailbox.js';
+import { api, login, uniqueEmail } from '../../helpers/users.js';
+
+/** Feature rules that depend on galley's configuration: the allow-list and legal hold. */
+describe('team features under galley configuration', () => {
+  let b: TestBackend;
+  let owner: { token: string; team: string };
+  const password = 'secret-password';
+
+  beforeAll(async () => {
+    // A team first, then the backend again on the same state with that team allow-listed.
+    const first = await startEditedBackend([]);
+    const email = uniqueEmail('owner');
+    const created = await api(first.internalUrl).post('/i/users', { name: 'Owner', email, password, team: { name: 'T', icon: 'default' } });
+    await first.stop();
+    b = await startEditedBackend(
+      [
+        ['galley.yaml', ['settings', 'exposeInvitationURLsTeamAllowlist'], [created.body.team]],
+        ['galley.yaml', ['settings', 'featureFlags', 'legalhold'], 'disabled-permanently'],
+      ],
+      { stateDir: first.stateDir },
+    );
+    owner = { team: created.body.team, token: (await login(b.publicUrl, email, password)).token };
+  });
+  afterAll(async () => b?.stop());
+
+  it('shows invitation URLs to allow-listed teams once they enable exposeInvitationURLsToTeamAdmin', async () => {
+    const me = api(b.publicUrl, owner.token);
+    const expose = `/v8/teams/${owner.team}/features/exposeInvitationURLsToTeamAdmin`;
+    expect((await me.get(expose)).body).toEqual({ status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' });
+    const email = uniqueEmail('invitee');
+    const sent = await me.post(`/v8/teams/${owner.team}/invitations`, { email });
+    expect(sent.body.url).toBeUndefined();
+    expect((await me.put(expose, { status: 'enabled' })).status).toBe(200);
+    const listed = await me.get(`/v8/teams/${owner.team}/invitations`);
+    const code = /team-code=([^\s&]+)/.exec((await lastMail(b.publicUrl, email)).text)![1]!;
+    expect(listed.body.invitations[0].url).toBe(`http://127.0.0.1:8080/join/?team-code=${code}`);
+  });
+
+  it('refuses legal hold changes when the instance disables it permanently', async () => {
+    expect(await api(b.publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'legalhold-not-enabled'),
+    });
+  });
+});
