@@ -1,4 +1,5 @@
 import type { Endpoint } from '../api/endpoint.js';
+import { refreshIndex, searchContacts } from './search/search-routes.js';
 import { acceptInvitation, invitationByEmail, invitationInfo } from './invitations/invitee.js';
 import { createInvitation, deleteInvitation, getInvitation, listInvitations } from './invitations/team-invitations.js';
 import { getActivate, getActivationCode, postActivate, sendActivation } from './accounts/activate.js';
@@ -34,6 +35,7 @@ import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './user
 import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self.js';
 
 export const brigPublic: Endpoint[] = [
+  searchContacts,
   // invitations: the fixed /teams/invitations/... paths before galley's /teams/{tid}/...
   invitationInfo,
   invitationByEmail,
@@ -106,6 +108,7 @@ export const brigPublic: Endpoint[] = [
 ];
 
 export const brigInternal: Endpoint[] = [
+  refreshIndex,
   getStatus,
   getFederationRemotes,
   addFederationRemote,

@@ -48,6 +48,7 @@ export const teams = sqliteTable('teams', {
   icon: text('icon').notNull(),
   iconKey: text('icon_key'),
   splashScreen: text('splash_screen'),
+  searchVisibility: text('search_visibility', { enum: ['standard', 'no-name-outside-team'] }).notNull().default('standard'),
   creator: text('creator').notNull(),
   status: text('status').notNull().default('active'),
   createdAt: integer('created_at').notNull(),

@@ -14,6 +14,7 @@ import { featureInternalEndpoints } from './features/internal-routes.js';
 import { featureEndpoints } from './features/routes.js';
 import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
 import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
+import { getSearchVisibility, setSearchVisibility } from './teams/search-visibility.js';
 import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
@@ -53,6 +54,8 @@ export const galleyPublic: Endpoint[] = [
   getTeamMember,
   getTeamMembersByIds,
   updateTeamMember,
+  getSearchVisibility,
+  setSearchVisibility,
 ];
 
 export const galleyInternal: Endpoint[] = [...featureInternalEndpoints];

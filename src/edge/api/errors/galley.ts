@@ -45,6 +45,11 @@ export const galleyErrors = defineErrors({
   mlsProtocolMismatch: { status: 400, label: 'mls-protocol-mismatch', message: 'The default protocol needs to be part of the supported protocols' },
   mlsE2eidMissingCrlProxy: { status: 400, label: 'mls-e2eid-missing-crl-proxy', message: "The field 'crlProxy' is missing in the request payload" },
   emptyDownloadLocation: { status: 400, label: 'empty-download-location', message: 'Download location cannot be empty' },
+  teamSearchVisibilityNotEnabled: {
+    status: 403,
+    label: 'team-search-visibility-not-enabled',
+    message: 'Custom search is not available for this team',
+  },
   featureLocked: {
     status: 409,
     label: 'feature-locked',

@@ -63,6 +63,8 @@ export async function changeFeature(
     })
     .run();
   const now = await teamFeature(db, config, team, name);
+  // Without the feature, a team's search visibility is back to standard.
+  if (name === 'searchVisibility' && now.status === 'disabled') await teamStore.update(db, team, { searchVisibility: 'standard' }).run();
   const members = await teamStore.memberIds(db, team, EVENT_FANOUT_LIMIT);
   await publish(c.env, config, members.map((user) => ({ user })), featureConfigUpdate(team, name, now));
   return now;

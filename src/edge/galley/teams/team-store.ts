@@ -39,7 +39,7 @@ export const teamStore = {
     );
     return new Set(rows.map((r) => r.user));
   },
-  update(db: Db, id: string, patch: Partial<Pick<TeamRow, 'name' | 'icon' | 'iconKey' | 'splashScreen'>>) {
+  update(db: Db, id: string, patch: Partial<Pick<TeamRow, 'name' | 'icon' | 'iconKey' | 'splashScreen' | 'searchVisibility'>>) {
     return db.update(teams).set(patch).where(eq(teams.id, id));
   },
   /** A page of members ordered by user id, after a position. */

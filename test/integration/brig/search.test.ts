@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
+import { lastMail } from '../../helpers/mailbox.js';
+import { api, createUser, login, uniqueEmail, type TestUser } from '../../helpers/users.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+const password = 'secret-password';
+
+async function teamOwner(name: string): Promise<TestUser & { team: string }> {
+  const email = uniqueEmail('owner');
+  const created = await api(internalUrl).post('/i/users', { name, email, password, team: { name: 'T', icon: 'default' } });
+  expect(created.status, created.text).toBe(201);
+  return { id: created.body.id, name, email, password, ...(await login(publicUrl, email, password)), team: created.body.team };
+}
+
+async function teammate(owner: TestUser & { team: string }, name: string): Promise<TestUser> {
+  const email = uniqueEmail('mate');
+  expect((await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email })).status).toBe(201);
+  const code = decodeURIComponent(/team-code=([^\s&]+)/.exec((await lastMail(publicUrl, email)).text)![1]!);
+  const r = await api(publicUrl).post('/v8/register', { name, email, password, team_code: code });
+  expect(r.status, r.text).toBe(201);
+  return { id: r.body.id, name, email, password, ...(await login(publicUrl, email, password)) };
+}
+
+async function setHandle(u: TestUser, handle: string): Promise<void> {
+  expect((await api(publicUrl, u.token).put('/v8/self/handle', { handle })).status).toBe(200);
+}
+
+const found = async (u: TestUser, q: string) =>
+  ((await api(publicUrl, u.token).get(`/v8/search/contacts?q=${encodeURIComponent(q)}`)).body.documents as Array<{ id: string }>).map((d) => d.id);
+
+describe('GET /search/contacts', () => {
+  it('finds by name and handle prefixes, honours inbound visibility, and always finds exact handles', async () => {
+    const word = `zq${Math.random().toString(36).slice(2, 8)}`;
+    const personal = await createUser(publicUrl, internalUrl, { name: `${word}personal Smith` });
+    const other = await createUser(publicUrl, internalUrl, { name: 'Searcher' });
+    const owner = await teamOwner(`${word}owner Jones`);
+    const mate = await teammate(owner, `${word}mate Brown`);
+    await setHandle(owner, `${word}.boss`);
+
+    const r = await api(publicUrl, other.token).get(`/v8/search/contacts?q=${word}`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ found: 1, returned: 1, search_policy: 'full_search', took: expect.any(Number) });
+    expect(r.body.documents).toEqual([{ id: personal.id, qualified_id: { id: personal.id, domain: 'example.com' }, name: `${word}personal Smith`, accent_id: 0 }]);
+    // The team is searchable by its own members only (searchVisibilityInbound off by default)...
+    expect(await found(mate, word)).toEqual(expect.arrayContaining([owner.id, personal.id]));
+    // ...but an exact handle is found by anyone, and first.
+    const byHandle = await api(publicUrl, other.token).get(`/v8/search/contacts?q=@${word}.boss`);
+    expect(byHandle.body.documents[0]).toMatchObject({ id: owner.id, handle: `${word}.boss`, team: owner.team });
+    // Searchable by all teams once the team says so.
+    expect((await api(internalUrl).put(`/i/teams/${owner.team}/features/searchVisibilityInbound`, { status: 'enabled' })).status).toBe(200);
+    expect(await found(other, word)).toEqual(expect.arrayContaining([personal.id, owner.id, mate.id]));
+    expect(await found(other, `${word}mate bro`)).toEqual([mate.id]);
+    expect((await api(publicUrl).get(`/v8/search/contacts?q=${word}`)).status).toBe(401);
+    expect(await found(other, '"*^()')).toEqual([]);
+  });
+
+  it('hides everyone outside the team for no-name-outside-team, exact handles included', async () => {
+    const word = `zq${Math.random().toString(36).slice(2, 8)}`;
+    const outsider = await createUser(publicUrl, internalUrl, { name: `${word}outsider` });
+    await setHandle(outsider, `${word}.out`);
+    const owner = await teamOwner(`${word}owner`);
+    const mate = await teammate(owner, `${word}mate`);
+    const me = api(publicUrl, owner.token);
+    const visibility = `/v8/teams/${owner.team}/search-visibility`;
+    expect((await me.get(visibility)).body).toEqual({ search_visibility: 'standard' });
+    expect(await me.put(visibility, { search_visibility: 'no-name-outside-team' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'team-search-visibility-not-enabled'),
+    });
+    expect((await me.put(`/v8/teams/${owner.team}/features/searchVisibility`, { status: 'enabled' })).status).toBe(200);
+    expect(await api(publicUrl, mate.token).put(visibility, { search_visibility: 'no-name-outside-team' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'operation-denied'),
+    });
+    expect((await me.put(visibility, { search_visibility: 'no-name-outside-team' })).status).toBe(204);
+    expect(await found(mate, word)).toEqual([owner.id]);
+    expect(await found(mate, `${word}.out`)).toEqual([]);
+    // Turning the feature off puts the team back to standard.
+    expect((await me.put(`/v8/teams/${owner.team}/features/searchVisibility`, { status: 'disabled' })).status).toBe(200);
+    expect((await me.get(visibility)).body).toEqual({ search_visibility: 'standard' });
+    expect(await found(mate, `${word}.out`)).toEqual([outsider.id]);
+  });
+});
