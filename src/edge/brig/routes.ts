@@ -1,4 +1,5 @@
 import type { Endpoint } from '../api/endpoint.js';
+import { upgradePersonalToTeam } from './accounts/upgrade-to-team.js';
 import { refreshIndex, searchContacts } from './search/search-routes.js';
 import { acceptInvitation, invitationByEmail, invitationInfo } from './invitations/invitee.js';
 import { createInvitation, deleteInvitation, getInvitation, listInvitations } from './invitations/team-invitations.js';
@@ -36,6 +37,7 @@ import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self
 
 export const brigPublic: Endpoint[] = [
   searchContacts,
+  upgradePersonalToTeam,
   // invitations: the fixed /teams/invitations/... paths before galley's /teams/{tid}/...
   invitationInfo,
   invitationByEmail,

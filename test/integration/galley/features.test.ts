@@ -176,6 +176,10 @@ describe('team features', () => {
     const codePath = `/v8/conversations/${conv.body.qualified_id.id}/code`;
     expect((await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'disabled' })).status).toBe(200);
     expect(await me.post(codePath, {})).toMatchObject({ status: 409, body: wireError(409, 'guest-links-disabled') });
+    const convFeature = `/v8/conversations/${conv.body.qualified_id.id}/features/conversationGuestLinks`;
+    expect((await me.get(convFeature)).body).toEqual({ status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' });
+    const outsider = await createUser(publicUrl, internalUrl);
+    expect(await api(publicUrl, outsider.token).get(convFeature)).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
     expect((await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'enabled' })).status).toBe(200);
     expect((await me.post(codePath, {})).status).toBe(201);
 

@@ -174,3 +174,26 @@ describe('teams and invitations', () => {
     expect(byIds.body).toEqual({ members: [expect.objectContaining({ user: a.id })], hasMore: false });
   });
 });
+
+describe('POST /upgrade-personal-to-team', () => {
+  it('makes a personal user the owner of a new team, once', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const me = api(publicUrl, u.token);
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${u.token}`);
+    try {
+      const r = await me.post('/v8/upgrade-personal-to-team', { name: 'Grown up', icon: 'default' });
+      expect(r.status, r.text).toBe(200);
+      expect(r.body).toEqual({ team_id: expect.any(String), team_name: 'Grown up' });
+      const created = await socket.next((m) => m.payload?.[0]?.type === 'team.create');
+      expect(created.payload[0]).toMatchObject({ team: r.body.team_id, data: { id: r.body.team_id, creator: u.id, name: 'Grown up' } });
+      expect((await me.get('/v8/self')).body.team).toBe(r.body.team_id);
+      expect((await me.get(`/v8/teams/${r.body.team_id}/members/${u.id}`)).body).toMatchObject({ permissions: ROLE.owner });
+      expect(await me.post('/v8/upgrade-personal-to-team', { name: 'Again', icon: 'default' })).toMatchObject({
+        status: 403,
+        body: wireError(403, 'user-already-in-a-team'),
+      });
+    } finally {
+      await socket.close();
+    }
+  });
+});

@@ -26,6 +26,7 @@ export const brigErrors = defineErrors({
   invitationNotFound: { status: 404, label: 'not-found', message: 'No pending invitations exists.' },
   conflictingInvitations: { status: 409, label: 'conflicting-invitations', message: 'Multiple conflicting invitations to different teams exists.' },
   cannotJoinMultipleTeams: { status: 403, label: 'cannot-join-multiple-teams', message: 'Cannot accept invitations from multiple teams.' },
+  userAlreadyInATeam: { status: 403, label: 'user-already-in-a-team', message: 'Switching teams is not allowed' },
   keyExists: { status: 409, label: 'key-exists', message: 'The given e-mail address is in use.' },
   invalidEmail: { status: 400, label: 'invalid-email', message: 'Invalid e-mail address.' },
   invalidPhone: { status: 400, label: 'invalid-phone', message: 'Phone numbers are not supported' },

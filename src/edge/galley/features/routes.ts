@@ -1,4 +1,6 @@
+import { z } from '@hono/zod-openapi';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
+import { requireMember, selfQualified } from '../conversations/access-check.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
@@ -79,7 +81,29 @@ function putOne(name: FeatureName): Endpoint {
   );
 }
 
+/**
+ * `GET /conversations/{cnv}/features/conversationGuestLinks`: whether guest links work in this
+ * conversation: its team's value, or the server's for conversations without a team. Members only.
+ */
+export const getConversationGuestLinks = endpoint(
+  {
+    name: 'get-conversation-guest-links-status',
+    method: 'get',
+    path: '/conversations/{cnv}/features/conversationGuestLinks',
+    request: { params: z.object({ cnv: z.uuid() }) },
+    errors: [galleyErrors.noConversation, galleyErrors.accessDenied],
+    responses: { 200: { description: 'The guest links feature of the conversation', ...json(lockableFeature) } },
+  },
+  async (c) => {
+    const { conv } = await requireMember(c, { id: c.req.valid('param').cnv, domain: selfQualified(c).domain }, galleyErrors.accessDenied);
+    const config = c.get('config');
+    const db = database(c.env.DB);
+    return c.json(conv.team === null ? serverFeatures(config).conversationGuestLinks : await teamFeature(db, config, conv.team, 'conversationGuestLinks'), 200);
+  },
+);
+
 export const featureEndpoints: Endpoint[] = [
+  getConversationGuestLinks,
   getFeatureConfigs,
   getTeamFeatures,
   ...FEATURE_NAMES.map(getOne),

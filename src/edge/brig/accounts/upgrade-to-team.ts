@@ -1,0 +1,48 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { database, runBatch } from '../../db/client.js';
+import { userEvents } from '../../events/user-events.js';
+import { publish } from '../../events/publish.js';
+import { teamEvent } from '../../events/team-events.js';
+import { teamJson } from '../../galley/teams/team-json.js';
+import { teamStore } from '../../galley/teams/team-store.js';
+import { userStore } from '../users/user-store.js';
+
+const icon = z.string().min(1).max(256);
+
+/**
+ * `POST /upgrade-personal-to-team`: a personal user creates a team and becomes its owner, in one
+ * batch. Their sessions get `team.create` and `user.update` with the team.
+ */
+export const upgradePersonalToTeam = endpoint(
+  {
+    name: 'upgrade-personal-to-team',
+    method: 'post',
+    path: '/upgrade-personal-to-team',
+    request: jsonBody(
+      z.object({ name: z.string().min(1).max(256), icon, icon_key: icon.optional(), currency: z.string().optional() }).openapi('BindingNewTeamUser'),
+    ),
+    errors: [brigErrors.userAlreadyInATeam, brigErrors.userNotFound],
+    responses: {
+      200: { description: 'Team created', ...json(z.object({ team_id: z.uuid(), team_name: z.string() }).openapi('CreateUserTeam')) },
+    },
+  },
+  async (c) => {
+    const body = c.req.valid('json');
+    const db = database(c.env.DB);
+    const me = await userStore.byId(db, self(c).user);
+    if (me === undefined || !me.activated) throw new ApiError(brigErrors.userNotFound);
+    if (me.team !== null) throw new ApiError(brigErrors.userAlreadyInATeam);
+    const id = crypto.randomUUID();
+    await runBatch(db, [...teamStore.create(db, { id, name: body.name, icon: body.icon, iconKey: body.icon_key, creator: me.id }), userStore.update(db, me.id, { team: id })]);
+    const team = (await teamStore.byId(db, id))!;
+    const config = c.get('config');
+    await publish(c.env, config, [{ user: me.id }], teamEvent('team.create', id, teamJson(team)));
+    await publish(c.env, config, [{ user: me.id }], userEvents.update({ id: me.id, team: id }));
+    return c.json({ team_id: id, team_name: team.name }, 200);
+  },
+);
