@@ -183,6 +183,12 @@ describe('team features', () => {
     expect((await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'enabled' })).status).toBe(200);
     expect((await me.post(codePath, {})).status).toBe(201);
 
+    // Channels: the feature first, then MLS.
+    const channel = { name: 'Channel', qualified_users: [], team: { teamid: owner.team, managed: false }, group_conv_type: 'channel' };
+    expect(await me.post('/v8/conversations', channel)).toMatchObject({ status: 403, body: wireError(403, 'channels-not-enabled') });
+    expect((await internal.patch(`/i/teams/${owner.team}/features/channels`, { status: 'enabled', lockStatus: 'unlocked' })).status).toBe(200);
+    expect(await me.post('/v8/conversations', channel)).toMatchObject({ status: 403, body: wireError(403, 'not-mls-conversation') });
+
     // Locked by default: while locked the server's "disabled" applies, whatever the team's status.
     const snd = `/i/teams/${owner.team}/features/sndFactorPasswordChallenge`;
     expect((await internal.put(snd, { status: 'enabled' })).body).toMatchObject({ status: 'disabled', lockStatus: 'locked' });

@@ -50,6 +50,8 @@ export const galleyErrors = defineErrors({
     label: 'team-search-visibility-not-enabled',
     message: 'Custom search is not available for this team',
   },
+  channelsNotEnabled: { status: 403, label: 'channels-not-enabled', message: 'The channels feature is not enabled for this team' },
+  notAnMlsConversation: { status: 403, label: 'not-mls-conversation', message: 'This operation requires an MLS conversation' },
   featureLocked: {
     status: 409,
     label: 'feature-locked',

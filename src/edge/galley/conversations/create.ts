@@ -13,6 +13,10 @@ import { userStore } from '../../brig/users/user-store.js';
 import { database, runBatch, type Db } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { teamStore } from '../teams/team-store.js';
+import { hasPerm } from '../teams/permissions.js';
+import { teamFeature } from '../features/team-features.js';
+import type { TeamRole } from '../../db/schema.js';
+import type { Config } from '../../../shared/config/index.js';
 import { cellsCreateEvent, forwardToCells } from './cells.js';
 import { conversationJson } from './conversation-json.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
@@ -42,11 +46,22 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
     const teammates = await teamStore.membersAmong(db, body.team.teamid, outsiders);
     outsiders = outsiders.filter((u) => !teammates.has(u));
     if (outsiders.length > 0 && !roles.includes('non_team_member')) throw new ApiError(galleyErrors.noTeamMember);
+    if (body.group_conv_type === 'channel') await requireChannelCreation(db, config, body.team.teamid, role, body.protocol);
   } else if (body.group_conv_type === 'channel') throw new ApiError(galleyErrors.operationDenied);
   const connected = await connectionStore.connectedWith(db, me, domain, outsiders);
   if (outsiders.some((u) => !connected.has(u))) throw new ApiError(galleyErrors.notConnected);
   if (body.protocol === 'mls' && config.galley.settings.mlsPrivateKeyPaths === undefined)
     throw new ApiError(galleyErrors.mlsNotEnabled);
+}
+
+/** Channels: the team's channels feature on, MLS, and the role its config allows to create them. */
+async function requireChannelCreation(db: Db, config: Config, team: string, role: TeamRole, protocol: string | undefined): Promise<void> {
+  const channels = await teamFeature(db, config, team, 'channels');
+  if (channels.status !== 'enabled') throw new ApiError(galleyErrors.channelsNotEnabled);
+  if (protocol !== 'mls') throw new ApiError(galleyErrors.notAnMlsConversation);
+  const allowed = channels.config?.allowed_to_create_channels;
+  if (allowed === 'team-members' ? !hasPerm(role, 'AddRemoveConvMember') : allowed === 'admins' && role !== 'owner' && role !== 'admin')
+    throw new ApiError(galleyErrors.operationDenied);
 }
 
 function newGroupRow(body: NewConv, domain: string, creator: string): ConversationRow {
@@ -117,6 +132,8 @@ export const createGroupConversation = endpoint(
       galleyErrors.convSizeOutOfRange,
       galleyErrors.operationDenied,
       galleyErrors.noTeamMember,
+      galleyErrors.channelsNotEnabled,
+      galleyErrors.notAnMlsConversation,
       galleyErrors.accessDenied,
       galleyErrors.notConnected,
       galleyErrors.mlsNotEnabled,
