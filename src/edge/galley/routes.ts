@@ -15,6 +15,7 @@ import { featureEndpoints } from './features/routes.js';
 import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
 import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
 import { getSearchVisibility, setSearchVisibility } from './teams/search-visibility.js';
+import { getTeamMembersCsv } from './teams/members-csv.js';
 import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
@@ -51,6 +52,7 @@ export const galleyPublic: Endpoint[] = [
   updateTeam,
   getTeamSize,
   getTeamMembers,
+  getTeamMembersCsv,
   getTeamMember,
   getTeamMembersByIds,
   updateTeamMember,

@@ -197,3 +197,25 @@ describe('POST /upgrade-personal-to-team', () => {
     }
   });
 });
+
+describe('GET /teams/{tid}/members/csv', () => {
+  it('streams every member to owners and admins, with devices, last activity and status, formulas defused', async () => {
+    const owner = await teamOwner();
+    expect((await api(publicUrl, owner.token).put('/v8/self/handle', { handle: `boss-${owner.id.slice(0, 8)}` })).status).toBe(200);
+    const member = await invitedMember(owner);
+    expect((await api(publicUrl, member.token).put('/v8/self', { name: '=HYPERLINK("x")' })).status).toBe(200);
+    const res = await fetch(`${publicUrl}/v8/teams/${owner.team}/members/csv`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv');
+    const lines = (await res.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('display_name,handle,email,role,created_on,invited_by,idp_issuer,managed_by,saml_name_id,scim_external_id,scim_rich_info,user_id,num_devices,last_active,status');
+    expect(lines).toHaveLength(3);
+    const row = lines.find((l) => l.includes(member.id))!;
+    expect(row).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(row).toContain(`"member","`);
+    expect(row).toContain(`"boss-${owner.id.slice(0, 8)}"`);
+    expect(row.endsWith(`"${member.id}","0","","active"`)).toBe(true);
+    const denied = await api(publicUrl, member.token).get(`/v8/teams/${owner.team}/members/csv`);
+    expect(denied).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
+  });
+});
