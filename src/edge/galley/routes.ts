@@ -16,6 +16,7 @@ import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } 
 import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
 import { getSearchVisibility, setSearchVisibility } from './teams/search-visibility.js';
 import { getTeamMembersCsv } from './teams/members-csv.js';
+import { removeTeamMember } from './teams/remove-member.js';
 import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
@@ -54,6 +55,7 @@ export const galleyPublic: Endpoint[] = [
   getTeamMembers,
   getTeamMembersCsv,
   getTeamMember,
+  removeTeamMember,
   getTeamMembersByIds,
   updateTeamMember,
   getSearchVisibility,

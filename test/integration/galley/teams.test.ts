@@ -219,3 +219,42 @@ describe('GET /teams/{tid}/members/csv', () => {
     expect(denied).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
   });
 });
+
+describe('DELETE /teams/{tid}/members/{uid}', () => {
+  it('removes and deletes a member after re-authentication; admins hear of the team and of each conversation', async () => {
+    const owner = await teamOwner();
+    const admin = await invitedMember(owner, 'admin');
+    const member = await invitedMember(owner);
+    const conv = await api(publicUrl, owner.token).post('/v8/conversations', {
+      name: 'Room',
+      qualified_users: [{ id: member.id, domain: 'example.com' }],
+      team: { teamid: owner.team, managed: false },
+    });
+    expect(conv.status, conv.text).toBe(201);
+    const path = `/v8/teams/${owner.team}/members/${member.id}`;
+    expect(await api(publicUrl, member.token).del(`/v8/teams/${owner.team}/members/${admin.id}`, { password })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'operation-denied'),
+    });
+    expect(await api(publicUrl, admin.token).del(`/v8/teams/${owner.team}/members/${owner.id}`, { password })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'operation-denied'),
+    });
+    expect(await api(publicUrl, owner.token).del(path, {})).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
+    expect(await api(publicUrl, owner.token).del(path, { password: 'wrong-password' })).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
+
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${admin.token}`);
+    try {
+      expect((await api(publicUrl, owner.token).del(path, { password })).status).toBe(202);
+      const left = await socket.next((m) => m.payload?.[0]?.type === 'team.member-leave');
+      expect(left.payload[0]).toMatchObject({ team: owner.team, data: { user: member.id } });
+      const convLeft = await socket.next((m) => m.payload?.[0]?.type === 'conversation.member-leave');
+      expect(convLeft.payload[0]).toMatchObject({ qualified_conversation: conv.body.qualified_id, data: { user_ids: [member.id], reason: 'user-deleted' } });
+    } finally {
+      await socket.close();
+    }
+    expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/size`)).body).toEqual({ teamSize: 2 });
+    expect(await api(publicUrl, owner.token).get(path)).toMatchObject({ status: 404, body: wireError(404, 'no-team-member') });
+    expect((await api(publicUrl).post('/v8/login', { email: member.email, password })).status).toBe(403);
+  });
+});

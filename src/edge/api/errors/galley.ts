@@ -53,6 +53,7 @@ export const galleyErrors = defineErrors({
   channelsNotEnabled: { status: 403, label: 'channels-not-enabled', message: 'The channels feature is not enabled for this team' },
   notAnMlsConversation: { status: 403, label: 'not-mls-conversation', message: 'This operation requires an MLS conversation' },
   csvAccessDenied: { status: 403, label: 'access-denied', message: 'You do not have permission to access this resource' },
+  reauthRequired: { status: 403, label: 'access-denied', message: 'This operation requires reauthentication' },
   featureLocked: {
     status: 409,
     label: 'feature-locked',

@@ -21,7 +21,15 @@ import { userStore } from '../users/user-store.js';
  * connections and team membership go. Then `user.delete` reaches the user and their contacts,
  * and users the account had asked to connect see the request cancelled.
  */
-export async function deleteAccount(env: Env, db: Db, config: Config, user: UserRow, origin?: AccessClaims): Promise<void> {
+export async function deleteAccount(
+  env: Env,
+  db: Db,
+  config: Config,
+  user: UserRow,
+  origin?: AccessClaims,
+  /** Team admins told of every conversation the user leaves (team member removal). */
+  teamAdmins: readonly string[] = [],
+): Promise<void> {
   const rows = await connectionStore.withStatus(db, user.id, ['accepted', 'sent']);
   await db.batch([
     userStore.update(db, user.id, {
@@ -44,7 +52,7 @@ export async function deleteAccount(env: Env, db: Db, config: Config, user: User
     teamStore.removeMember(db, user.id),
   ]);
   const domain = config.brig.optSettings.setFederationDomain;
-  await leaveAllConversations(env, config, db, { id: user.id, domain });
+  await leaveAllConversations(env, config, db, { id: user.id, domain }, teamAdmins);
   const contacts = rows.filter((r) => r.status === 'accepted').map((r) => ({ user: r.toUser }));
   await publish(env, config, [{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });
   const now = Date.now();
