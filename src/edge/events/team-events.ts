@@ -12,6 +12,7 @@ const dataSchemas = {
     icon_key: z.string().optional(),
     splash_screen: z.string().optional(),
   }),
+  'team.delete': z.null(),
   'team.member-join': z.object({ user: z.string() }),
   'team.member-leave': z.object({ user: z.string() }),
   'team.member-update': z.object({ user: z.string(), permissions: permissions.optional() }),

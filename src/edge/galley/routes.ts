@@ -17,6 +17,7 @@ import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
 import { getSearchVisibility, setSearchVisibility } from './teams/search-visibility.js';
 import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
+import { deleteTeam } from './teams/delete-team.js';
 import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
@@ -51,6 +52,7 @@ export const galleyPublic: Endpoint[] = [
   ...featureEndpoints,
   getTeam,
   updateTeam,
+  deleteTeam,
   getTeamSize,
   getTeamMembers,
   getTeamMembersCsv,

@@ -258,3 +258,45 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
     expect((await api(publicUrl).post('/v8/login', { email: member.email, password })).status).toBe(403);
   });
 });
+
+describe('DELETE /teams/{tid}', () => {
+  it('lets the owner delete the team with password and second factor: members, conversations and data go', async () => {
+    const owner = await teamOwner();
+    const member = await invitedMember(owner);
+    const guest = await createUser(publicUrl, internalUrl);
+    expect((await api(publicUrl, owner.token).post(`/v8/connections/example.com/${guest.id}`)).status).toBe(201);
+    expect((await api(publicUrl, guest.token).put(`/v8/connections/example.com/${owner.id}`, { status: 'accepted' })).status).toBe(200);
+    const conv = await api(publicUrl, owner.token).post('/v8/conversations', {
+      name: 'Room',
+      qualified_users: [{ id: member.id, domain: 'example.com' }, { id: guest.id, domain: 'example.com' }],
+      team: { teamid: owner.team, managed: false },
+      access_role: ['team_member', 'non_team_member'],
+    });
+    expect(conv.status, conv.text).toBe(201);
+    const path = `/v8/teams/${owner.team}`;
+    expect(await api(publicUrl, member.token).del(path, { password })).toMatchObject({ status: 403, body: wireError(403, 'operation-denied') });
+    expect(await api(publicUrl, owner.token).del(path, {})).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
+    // With the second factor on for the team, a code is needed too.
+    const snd = `/i/teams/${owner.team}/features/sndFactorPasswordChallenge`;
+    expect((await api(internalUrl).patch(snd, { status: 'enabled', lockStatus: 'unlocked' })).status).toBe(200);
+    expect(await api(publicUrl, owner.token).del(path, { password })).toMatchObject({ status: 403, body: wireError(403, 'code-authentication-required') });
+    expect((await api(publicUrl).post('/v8/verification-code/send', { action: 'delete_team', email: owner.email })).status).toBe(200);
+    const code = (await api(internalUrl).get(`/i/users/${owner.id}/verification-code/delete_team`)).body as string;
+
+    const memberSocket = await openSocket(publicUrl, `/v8/await?access_token=${member.token}`);
+    const guestSocket = await openSocket(publicUrl, `/v8/await?access_token=${guest.token}`);
+    try {
+      expect((await api(publicUrl, owner.token).del(path, { password, verification_code: code })).status).toBe(202);
+      expect((await memberSocket.next((m) => m.payload?.[0]?.type === 'team.delete')).payload[0]).toMatchObject({ team: owner.team, data: null });
+      const deleted = await guestSocket.next((m) => m.payload?.[0]?.type === 'conversation.delete');
+      expect(deleted.payload[0]).toMatchObject({ qualified_conversation: conv.body.qualified_id, team: owner.team });
+    } finally {
+      await memberSocket.close();
+      await guestSocket.close();
+    }
+    expect((await api(publicUrl).post('/v8/login', { email: owner.email, password })).status).toBe(403);
+    expect((await api(publicUrl).post('/v8/login', { email: member.email, password })).status).toBe(403);
+    expect((await api(publicUrl, guest.token).get(`/v8/conversations/example.com/${conv.body.qualified_id.id}`)).status).toBe(404);
+    expect((await api(publicUrl, guest.token).get('/v8/self')).status).toBe(200);
+  });
+});

@@ -98,6 +98,10 @@ export const conversationStore = {
   update(db: Db, c: QualifiedId, patch: Partial<ConversationRow>) {
     return db.update(conversations).set(patch).where(convKey(c));
   },
+  /** The conversations of a team (ids only). */
+  async ofTeam(db: Db, team: string): Promise<QualifiedId[]> {
+    return db.select({ domain: conversations.domain, id: conversations.id }).from(conversations).where(eq(conversations.team, team));
+  },
   /** The conversation row and all its members. */
   remove(db: Db, c: QualifiedId) {
     return [db.delete(conversationMembers).where(membersOfKey(c)), db.delete(conversations).where(convKey(c))];

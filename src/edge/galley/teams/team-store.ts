@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
-import { teamMembers, teams, type TeamRole } from '../../db/schema.js';
+import { teamFeatures, teamInvitations, teamMembers, teams, type TeamRole } from '../../db/schema.js';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type TeamMemberRow = typeof teamMembers.$inferSelect;
@@ -73,6 +73,15 @@ export const teamStore = {
   },
   setRole(db: Db, team: string, user: string, role: TeamRole) {
     return db.update(teamMembers).set({ role }).where(and(eq(teamMembers.team, team), eq(teamMembers.user, user)));
+  },
+  /** The team row, its members, feature overrides and invitations. */
+  remove(db: Db, team: string) {
+    return [
+      db.delete(teamMembers).where(eq(teamMembers.team, team)),
+      db.delete(teamFeatures).where(eq(teamFeatures.team, team)),
+      db.delete(teamInvitations).where(eq(teamInvitations.team, team)),
+      db.delete(teams).where(eq(teams.id, team)),
+    ];
   },
   async roleOf(db: Db, team: string, user: string): Promise<TeamRole | undefined> {
     const [row] = await db

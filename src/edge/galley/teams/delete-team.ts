@@ -1,0 +1,73 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { jsonBody } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { deleteAccount } from '../../brig/accounts/delete-account.js';
+import { enforceVerificationCode } from '../../brig/auth/verification-code.js';
+import { userStore } from '../../brig/users/user-store.js';
+import { runBatch } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { publish } from '../../events/publish.js';
+import { teamEvent } from '../../events/team-events.js';
+import { codeStore, conversationStore } from '../conversations/conversation-store.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
+import { hasPerm } from './permissions.js';
+import { requireReauth } from './remove-member.js';
+import { requireTeamMember } from './team-access.js';
+import { teamStore } from './team-store.js';
+
+/**
+ * `DELETE /teams/{tid}`: the owner, with password (and a code when the second factor applies),
+ * deletes the team: its members get `team.delete`, its conversations end with
+ * `conversation.delete`, every member account is deleted, and the team's data goes.
+ */
+export const deleteTeam = endpoint(
+  {
+    name: 'delete-team',
+    method: 'delete',
+    path: '/teams/{tid}',
+    request: {
+      params: z.object({ tid: z.uuid() }),
+      ...jsonBody(z.object({ password: z.string().min(6).max(1024).optional(), verification_code: z.string().optional() }).openapi('TeamDeleteData')),
+    },
+    errors: [
+      galleyErrors.noTeamMember,
+      galleyErrors.operationDenied,
+      galleyErrors.reauthRequired,
+      brigErrors.codeAuthenticationRequired,
+      brigErrors.codeAuthenticationFailed,
+    ],
+    responses: { 202: { description: 'Team is scheduled for removal' } },
+  },
+  async (c) => {
+    const { tid } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const config = c.get('config');
+    const { db, role } = await requireTeamMember(c, tid);
+    if (!hasPerm(role, 'DeleteTeam')) throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing DeleteTeam)');
+    await requireReauth(c, db, body.password);
+    const me = await userStore.byId(db, self(c).user);
+    await enforceVerificationCode(db, config, me!, 'delete_team', body.verification_code);
+
+    const members = await teamStore.memberIds(db, tid, config.galley.settings.maxTeamSize);
+    await publish(c.env, config, members.map((user) => ({ user })), teamEvent('team.delete', tid, null));
+    const from = { id: me!.id, domain: config.brig.optSettings.setFederationDomain };
+    for (const id of await conversationStore.ofTeam(db, tid)) {
+      const conv = (await conversationStore.get(db, id))!;
+      const convMembers = await conversationStore.members(db, id);
+      await runBatch(db, [codeStore.remove(db, id), ...conversationStore.remove(db, id)]);
+      await membershipChanged(c.env, id);
+      const local = convMembers.filter((m) => m.userDomain === from.domain).map((m) => ({ user: m.userId }));
+      await publish(c.env, config, local, conversationEvent('conversation.delete', conv, from, null, { team: tid }));
+    }
+    for (const id of members) {
+      const user = await userStore.byId(db, id);
+      if (user !== undefined) await deleteAccount(c.env, db, config, user);
+    }
+    await runBatch(db, teamStore.remove(db, tid));
+    return c.body(null, 202);
+  },
+);
