@@ -39,6 +39,7 @@ export const users = sqliteTable('users', {
   ssoId: text('sso_id', { mode: 'json' }).$type<unknown>(),
   expiresAt: integer('expires_at'),
   searchable: integer('searchable', { mode: 'boolean' }).notNull().default(true),
+  conferenceCalling: text('conference_calling', { enum: ['enabled', 'disabled'] }),
   createdAt: integer('created_at').notNull(),
 });
 

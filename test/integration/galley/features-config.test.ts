@@ -8,6 +8,7 @@ import { api, login, uniqueEmail } from '../../helpers/users.js';
 describe('team features under galley configuration', () => {
   let b: TestBackend;
   let owner: { token: string; team: string };
+  let earlier: { email: string };
   const password = 'secret-password';
 
   beforeAll(async () => {
@@ -15,11 +16,14 @@ describe('team features under galley configuration', () => {
     const first = await startEditedBackend([]);
     const email = uniqueEmail('owner');
     const created = await api(first.internalUrl).post('/i/users', { name: 'Owner', email, password, team: { name: 'T', icon: 'default' } });
+    earlier = { email: uniqueEmail('earlier') };
+    expect((await api(first.internalUrl).post('/i/users', { name: 'Earlier', email: earlier.email, password })).status).toBe(201);
     await first.stop();
     b = await startEditedBackend(
       [
         ['galley.yaml', ['settings', 'exposeInvitationURLsTeamAllowlist'], [created.body.team]],
         ['galley.yaml', ['settings', 'featureFlags', 'legalhold'], 'disabled-permanently'],
+        ['brig.yaml', ['optSettings', 'setFeatureFlags', 'conferenceCalling'], { defaultForNew: { status: 'enabled' }, defaultForNull: { status: 'disabled' } }],
       ],
       { stateDir: first.stateDir },
     );
@@ -45,5 +49,14 @@ describe('team features under galley configuration', () => {
       status: 403,
       body: wireError(403, 'legalhold-not-enabled'),
     });
+  });
+
+  it("gives personal users brig's conference calling: their own value, else defaultForNull", async () => {
+    const before = await login(b.publicUrl, earlier.email, password);
+    expect((await api(b.publicUrl, before.token).get('/v8/feature-configs')).body.conferenceCalling.status).toBe('disabled');
+    const email = uniqueEmail('later');
+    expect((await api(b.internalUrl).post('/i/users', { name: 'Later', email, password })).status).toBe(201);
+    const after = await login(b.publicUrl, email, password);
+    expect((await api(b.publicUrl, after.token).get('/v8/feature-configs')).body.conferenceCalling.status).toBe('enabled');
   });
 });

@@ -63,6 +63,7 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
     ssoId: null,
     expiresAt: ephemeral ? now + (input.expiresIn ?? config.brig.zauth.sessionTokenTimeout) * 1000 : null,
     searchable: true,
+    conferenceCalling: config.brig.optSettings.setFeatureFlags?.conferenceCalling?.defaultForNew?.status ?? null,
     createdAt: now,
   };
   const statements: unknown[] = [userStore.insert(db, row)];

@@ -22,8 +22,14 @@ export const getFeatureConfigs = endpoint(
   },
   async (c) => {
     const db = database(c.env.DB);
-    const team = (await userStore.byId(db, self(c).user))?.team ?? null;
-    return c.json(team === null ? serverFeatures(c.get('config')) : await allTeamFeatures(db, c.get('config'), team), 200);
+    const config = c.get('config');
+    const me = await userStore.byId(db, self(c).user);
+    if (me?.team) return c.json(await allTeamFeatures(db, config, me.team), 200);
+    // Personal users: the server's features, conference calling from their own record (brig's defaults).
+    const server = serverFeatures(config);
+    const calling = config.brig.optSettings.setFeatureFlags?.conferenceCalling;
+    const status = me?.conferenceCalling ?? calling?.defaultForNull.status ?? 'enabled';
+    return c.json({ ...server, conferenceCalling: { ...server.conferenceCalling, status } }, 200);
   },
 );
 
