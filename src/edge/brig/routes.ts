@@ -1,4 +1,5 @@
 import type { Endpoint } from '../api/endpoint.js';
+import { searchTeam } from './search/team-search.js';
 import { upgradePersonalToTeam } from './accounts/upgrade-to-team.js';
 import { refreshIndex, searchContacts } from './search/search-routes.js';
 import { acceptInvitation, invitationByEmail, invitationInfo } from './invitations/invitee.js';
@@ -37,6 +38,7 @@ import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self
 
 export const brigPublic: Endpoint[] = [
   searchContacts,
+  searchTeam,
   upgradePersonalToTeam,
   // invitations: the fixed /teams/invitations/... paths before galley's /teams/{tid}/...
   invitationInfo,

@@ -300,3 +300,32 @@ describe('DELETE /teams/{tid}', () => {
     expect((await api(publicUrl, guest.token).get('/v8/self')).status).toBe(200);
   });
 });
+
+describe('GET /teams/{tid}/search', () => {
+  it('pages through members by a unique key, filters by role and prefix, for admins only', async () => {
+    const owner = await teamOwner();
+    const members = [await invitedMember(owner), await invitedMember(owner), await invitedMember(owner, 'admin')];
+    const me = api(publicUrl, owner.token);
+    const all = new Set<string>();
+    let state: string | undefined;
+    for (let pages = 0; pages < 5; pages++) {
+      const r = await me.get(`/v8/teams/${owner.team}/search?size=1&sortby=name${state ? `&pagingState=${encodeURIComponent(state)}` : ''}`);
+      expect(r.status, r.text).toBe(200);
+      expect(r.body).toMatchObject({ found: 4, returned: r.body.documents.length, search_policy: 'full_search' });
+      for (const d of r.body.documents) all.add(d.id);
+      state = r.body.paging_state;
+      if (!r.body.has_more) break;
+    }
+    // Several members share a name (the role): the key still gives each exactly once.
+    expect([...all].sort()).toEqual([owner.id, ...members.map((m) => m.id)].sort());
+    const admins = await me.get(`/v8/teams/${owner.team}/search?frole=admin&frole=owner`);
+    expect(admins.body.documents.map((d: any) => d.role).sort()).toEqual(['admin', 'owner']);
+    const byName = await me.get(`/v8/teams/${owner.team}/search?q=adm`);
+    expect(byName.body.documents).toEqual([expect.objectContaining({ id: members[2]!.id, name: 'admin', role: 'admin', team: owner.team })]);
+    expect(await api(publicUrl, members[0]!.token).get(`/v8/teams/${owner.team}/search`)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'insufficient-permissions'),
+    });
+    expect((await me.get(`/v8/teams/${owner.team}/search?pagingState=nonsense`)).status).toBe(400);
+  });
+});
