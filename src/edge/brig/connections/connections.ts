@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
+import { decodePagingState, encodePagingState, isStringPair } from '../../api/paging-state.js';
 import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { federationErrors } from '../../api/errors/federation.js';
@@ -168,17 +169,12 @@ export const getConnection = endpoint(
   },
 );
 
-const pagingState = (r: ConnectionRow) => btoa(JSON.stringify([r.toDomain, r.toUser])).replace(/=+$/, '');
+const pagingState = (r: ConnectionRow) => encodePagingState([r.toDomain, r.toUser]);
 
 function afterOf(state: string | undefined): { domain: string; user: string } | undefined {
   if (state === undefined) return undefined;
-  try {
-    const [domain, user] = JSON.parse(atob(state)) as [unknown, unknown];
-    if (typeof domain === 'string' && typeof user === 'string') return { domain, user };
-  } catch {
-    // refused below
-  }
-  throw new ApiError(brigErrors.invalidPagingState);
+  const [domain, user] = decodePagingState(state, isStringPair, brigErrors.invalidPagingState);
+  return { domain, user };
 }
 
 export const listConnections = endpoint(

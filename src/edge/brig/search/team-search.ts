@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
+import { decodePagingState, encodePagingState } from '../../api/paging-state.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json } from '../../api/schemas/common.js';
@@ -47,18 +48,10 @@ const teamContact = z
   })
   .openapi('TeamContact');
 
-/** Paging positions: the last row's sort value and id (unique together), opaque to clients. */
-const encode = (key: string | number, id: string) => btoa(JSON.stringify([key, id]));
-function decode(state: string): [string | number, string] {
-  try {
-    const v = JSON.parse(atob(state)) as unknown;
-    if (Array.isArray(v) && v.length === 2 && (typeof v[0] === 'string' || typeof v[0] === 'number') && typeof v[1] === 'string')
-      return [v[0], v[1]];
-  } catch {
-    // refused below
-  }
-  throw new ApiError(brigErrors.invalidPagingState);
-}
+/** Paging positions: the last row's sort value and id, unique together. */
+type Position = [string | number, string];
+const isPosition = (v: unknown): v is Position =>
+  Array.isArray(v) && v.length === 2 && (typeof v[0] === 'string' || typeof v[0] === 'number') && typeof v[1] === 'string';
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -120,7 +113,7 @@ export const searchTeam = endpoint(
     const filter = `m.team = ?1 AND u.status != 'deleted' AND m.role IN (SELECT value FROM json_each(?2))
       AND (?3 = '' OR lower(u.name) LIKE ?4 ESCAPE '\\' OR lower(u.name) LIKE ?5 ESCAPE '\\' OR u.handle LIKE ?4 ESCAPE '\\' OR lower(coalesce(u.email, '')) LIKE ?4 ESCAPE '\\')`;
     const base = [tid, JSON.stringify(roles), q, prefix, wordPrefix];
-    const after = query.pagingState === undefined ? undefined : decode(query.pagingState);
+    const after = query.pagingState === undefined ? undefined : decodePagingState(query.pagingState, isPosition, brigErrors.invalidPagingState);
     const paging = after === undefined ? '' : `AND (${sortKey}, u.id) ${desc ? '<' : '>'} (?6, ?7)`;
     const order = desc ? 'DESC' : 'ASC';
     const db = c.env.DB;
@@ -156,7 +149,7 @@ export const searchTeam = endpoint(
         returned: documents.length,
         took: Date.now() - started,
         search_policy: 'full_search' as const,
-        ...(last === undefined ? {} : { paging_state: encode(last.sort_key, last.id) }),
+        ...(last === undefined ? {} : { paging_state: encodePagingState([last.sort_key, last.id]) }),
         has_more: results.length > size,
       },
       200,

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
+import { decodePagingState, encodePagingState, isStringPair } from '../../api/paging-state.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
@@ -30,15 +31,10 @@ export const getConversation = endpoint(
 );
 
 /** Paging state: base64url of the last id returned. */
-const encodeState = (q: QualifiedId) => btoa(JSON.stringify([q.domain, q.id])).replace(/\+/g, '-').replace(/\//g, '_');
+const encodeState = (q: QualifiedId) => encodePagingState([q.domain, q.id]);
 function decodeState(state: string): QualifiedId {
-  try {
-    const [domain, id] = JSON.parse(atob(state.replace(/-/g, '+').replace(/_/g, '/'))) as [unknown, unknown];
-    if (typeof domain === 'string' && typeof id === 'string') return { domain, id };
-  } catch {
-    // refused below
-  }
-  throw new ApiError(galleyErrors.invalidPagingState);
+  const [domain, id] = decodePagingState(state, isStringPair, galleyErrors.invalidPagingState);
+  return { domain, id };
 }
 
 export const listConversationIds = endpoint(

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
+import { decodePagingState, encodePagingState } from '../../api/paging-state.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
@@ -15,17 +16,8 @@ const params = z.object({ tid: z.uuid() });
 const MAX_PAGE = 2000;
 const memberList = z.object({ members: z.array(teamMemberSchema), hasMore: z.boolean() }).openapi('TeamMemberList');
 
-/** Paging positions are opaque to clients: the last user id of the page, base64url. */
-const encodeState = (user: string) => btoa(user).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-function decodeState(state: string): string {
-  try {
-    const user = atob(state.replace(/-/g, '+').replace(/_/g, '/'));
-    if (z.uuid().safeParse(user).success) return user;
-  } catch {
-    // refused below
-  }
-  throw new ApiError(galleyErrors.badRequestPagingState);
-}
+const isUserId = (v: unknown): v is string => typeof v === 'string' && z.uuid().safeParse(v).success;
+const decodeState = (state: string) => decodePagingState(state, isUserId, galleyErrors.invalidPagingState);
 
 export const getTeamMembers = endpoint(
   {
@@ -53,7 +45,7 @@ export const getTeamMembers = endpoint(
     const visible = hasPerm(role, 'GetMemberPermissions');
     const last = page.at(-1)?.user;
     return c.json(
-      { members: page.map((m) => teamMemberJson(m, visible)), hasMore: rows.length > maxResults, pagingState: last === undefined ? (pagingState ?? '') : encodeState(last) },
+      { members: page.map((m) => teamMemberJson(m, visible)), hasMore: rows.length > maxResults, pagingState: last === undefined ? (pagingState ?? '') : encodePagingState(last) },
       200,
     );
   },
