@@ -99,6 +99,8 @@ describe('team features', () => {
       status: 400,
       body: wireError(400, 'mls-e2eid-missing-crl-proxy'),
     });
+    const badAcme = { verificationExpiration: 86400, crlProxy: 'https://crl.example.com', acmeDiscoveryUrl: 'https://example.com/acme' };
+    expect(await me.put(e2ei, { status: 'enabled', config: badAcme })).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
     const withProxy = await me.put(e2ei, { status: 'enabled', config: { verificationExpiration: 86400, crlProxy: 'https://crl.example.com' } });
     expect(withProxy).toMatchObject({ status: 200, body: { status: 'enabled', config: { crlProxy: 'https://crl.example.com' } } });
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../../shared/config/index.js';
 import { protocol } from '../../../shared/config/schemas/common.js';
+import { ACME_DISCOVERY } from '../../../shared/config/schemas/galley-features.js';
 
 export type FeatureStatus = 'enabled' | 'disabled';
 export type LockStatus = 'locked' | 'unlocked';
@@ -104,7 +105,7 @@ export const FEATURES = {
     serverDefault: fromDefaults('disabled', 'locked', (f) => f.mlsE2EId, { verificationExpiration: 86400, useProxyOnMobile: false }),
     config: z.strictObject({
       verificationExpiration: z.int().positive(),
-      acmeDiscoveryUrl: z.string().optional(),
+      acmeDiscoveryUrl: z.string().regex(ACME_DISCOVERY).optional(),
       crlProxy: z.url().optional(),
       useProxyOnMobile: z.boolean().optional(),
     }),

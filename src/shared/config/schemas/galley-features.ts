@@ -43,7 +43,7 @@ export const mlsConfig = z
       });
   });
 
-const ACME_DISCOVERY = /^https:\/\/acme\.[^/]+\/acme\/[^/]+\/discovery$/;
+export const ACME_DISCOVERY = /^https:\/\/acme\.[^/]+\/acme\/[^/]+\/discovery$/;
 
 const channelRole = z.enum(['everyone', 'team-members', 'admins']);
 
