@@ -23,6 +23,7 @@ describe('team features under galley configuration', () => {
       [
         ['galley.yaml', ['settings', 'exposeInvitationURLsTeamAllowlist'], [created.body.team]],
         ['galley.yaml', ['settings', 'featureFlags', 'legalhold'], 'disabled-permanently'],
+        ['galley.yaml', ['settings', 'maxTeamSize'], 3],
         ['brig.yaml', ['optSettings', 'setFeatureFlags', 'conferenceCalling'], { defaultForNew: { status: 'enabled' }, defaultForNull: { status: 'disabled' } }],
       ],
       { stateDir: first.stateDir },
@@ -58,5 +59,21 @@ describe('team features under galley configuration', () => {
     expect((await api(b.internalUrl).post('/i/users', { name: 'Later', email, password })).status).toBe(201);
     const after = await login(b.publicUrl, email, password);
     expect((await api(b.publicUrl, after.token).get('/v8/feature-configs')).body.conferenceCalling.status).toBe('enabled');
+  });
+
+  it('keeps pending invitations within the team size limit', async () => {
+    const me = api(b.publicUrl, owner.token);
+    for (const inv of (await me.get(`/v8/teams/${owner.team}/invitations`)).body.invitations)
+      expect((await me.del(`/v8/teams/${owner.team}/invitations/${inv.id}`)).status).toBe(200);
+    // A team of one (maximum 3) has room for two pending invitations.
+    expect((await me.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail('second') })).status).toBe(201);
+    const sent = await me.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail('third') });
+    expect(sent.status, sent.text).toBe(201);
+    expect(await me.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail('fourth') })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'too-many-team-invitations'),
+    });
+    expect((await me.del(`/v8/teams/${owner.team}/invitations/${sent.body.id}`)).status).toBe(200);
+    expect((await me.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail('fifth') })).status).toBe(201);
   });
 });

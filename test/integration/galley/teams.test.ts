@@ -84,6 +84,8 @@ describe('teams and invitations', () => {
       body: wireError(409, 'key-exists'),
     });
     expect((await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status).toBe(201);
+    // Existing users are sent below the account pages (no emailSMS.team in the shipped config).
+    expect((await lastMail(publicUrl, personal.email)).text).toContain('http://127.0.0.1:8080/account/accept-invitation/?team-code=');
     const code = await mailedCode(personal.email);
     const them = api(publicUrl, personal.token);
     expect(await them.post('/v8/teams/invitations/accept', { code, password: 'wrong-password' })).toMatchObject({
@@ -256,6 +258,28 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
     expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/size`)).body).toEqual({ teamSize: 2 });
     expect(await api(publicUrl, owner.token).get(path)).toMatchObject({ status: 404, body: wireError(404, 'no-team-member') });
     expect((await api(publicUrl).post('/v8/login', { email: member.email, password })).status).toBe(403);
+  });
+
+  it('tells every member of a removal, or only owners and admins with limitedEventFanout', async () => {
+    const owner = await teamOwner();
+    const watcher = await invitedMember(owner);
+    const socket = await openSocket(publicUrl, `/v8/await?access_token=${watcher.token}`);
+    try {
+      const first = await invitedMember(owner);
+      expect((await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${first.id}`, { password })).status).toBe(202);
+      expect((await socket.next((m) => m.payload?.[0]?.type === 'team.member-leave')).payload[0].data).toEqual({ user: first.id });
+
+      expect((await api(internalUrl).put(`/i/teams/${owner.team}/features/limitedEventFanout`, { status: 'enabled' })).status).toBe(200);
+      const second = await invitedMember(owner);
+      expect((await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${second.id}`, { password })).status).toBe(202);
+      // Events are stored before the removal is answered: the streams can be read right away.
+      const ownerView = await api(publicUrl, owner.token).get('/v8/notifications');
+      expect(ownerView.body.notifications.map((n: any) => n.payload[0]).some((e: any) => e.type === 'team.member-leave' && e.data.user === second.id)).toBe(true);
+      const watcherView = await api(publicUrl, watcher.token).get('/v8/notifications');
+      expect(watcherView.body.notifications.map((n: any) => n.payload[0]).some((e: any) => e.type === 'team.member-leave' && e.data.user === second.id)).toBe(false);
+    } finally {
+      await socket.close();
+    }
   });
 });
 
