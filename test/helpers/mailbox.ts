@@ -10,3 +10,11 @@ export async function lastMail(base: string, email: string): Promise<{ subject: 
   expect(r.body.messages.length).toBeGreaterThan(0);
   return r.body.messages[0];
 }
+
+/** The team invitation code in the newest mail to an address. */
+export async function invitationCode(base: string, email: string): Promise<string> {
+  const mail = await lastMail(base, email);
+  const m = /team-code=([A-Za-z0-9_%-]+)/.exec(mail.text);
+  expect(m, mail.text).not.toBeNull();
+  return decodeURIComponent(m![1]!);
+}

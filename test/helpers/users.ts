@@ -81,3 +81,14 @@ export async function connect(pub: string, a: TestUser, b: TestUser): Promise<vo
   expect((await api(pub, a.token).post(`/v8/connections/example.com/${b.id}`)).status).toBe(201);
   expect((await api(pub, b.token).put(`/v8/connections/example.com/${a.id}`, { status: 'accepted' })).status).toBe(200);
 }
+
+export type TeamOwner = TestUser & { team: string };
+
+/** A team created with its owner through the internal API (no activation mail round trip). */
+export async function teamOwner(pub: string, internal: string, name = 'Owner', teamName = 'T'): Promise<TeamOwner> {
+  const email = uniqueEmail('owner');
+  const password = 'secret-password';
+  const created = await api(internal).post('/i/users', { name, email, password, team: { name: teamName, icon: 'default' } });
+  expect(created.status, created.text).toBe(201);
+  return { id: created.body.id, name, email, password, ...(await login(pub, email, password)), team: created.body.team };
+}

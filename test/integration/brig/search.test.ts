@@ -1,23 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
-import { lastMail } from '../../helpers/mailbox.js';
-import { api, createUser, login, uniqueEmail, type TestUser } from '../../helpers/users.js';
+import { invitationCode } from '../../helpers/mailbox.js';
+import { api, createUser, login, teamOwner, uniqueEmail, type TeamOwner, type TestUser } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
 
-async function teamOwner(name: string): Promise<TestUser & { team: string }> {
-  const email = uniqueEmail('owner');
-  const created = await api(internalUrl).post('/i/users', { name, email, password, team: { name: 'T', icon: 'default' } });
-  expect(created.status, created.text).toBe(201);
-  return { id: created.body.id, name, email, password, ...(await login(publicUrl, email, password)), team: created.body.team };
-}
-
-async function teammate(owner: TestUser & { team: string }, name: string): Promise<TestUser> {
+async function teammate(owner: TeamOwner, name: string): Promise<TestUser> {
   const email = uniqueEmail('mate');
   expect((await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email })).status).toBe(201);
-  const code = decodeURIComponent(/team-code=([^\s&]+)/.exec((await lastMail(publicUrl, email)).text)![1]!);
+  const code = await invitationCode(publicUrl, email);
   const r = await api(publicUrl).post('/v8/register', { name, email, password, team_code: code });
   expect(r.status, r.text).toBe(201);
   return { id: r.body.id, name, email, password, ...(await login(publicUrl, email, password)) };
@@ -35,7 +28,7 @@ describe('GET /search/contacts', () => {
     const word = `zq${Math.random().toString(36).slice(2, 8)}`;
     const personal = await createUser(publicUrl, internalUrl, { name: `${word}personal Smith` });
     const other = await createUser(publicUrl, internalUrl, { name: 'Searcher' });
-    const owner = await teamOwner(`${word}owner Jones`);
+    const owner = await teamOwner(publicUrl, internalUrl, `${word}owner Jones`);
     const mate = await teammate(owner, `${word}mate Brown`);
     await setHandle(owner, `${word}.boss`);
 
@@ -60,7 +53,7 @@ describe('GET /search/contacts', () => {
     const word = `zq${Math.random().toString(36).slice(2, 8)}`;
     const outsider = await createUser(publicUrl, internalUrl, { name: `${word}outsider` });
     await setHandle(outsider, `${word}.out`);
-    const owner = await teamOwner(`${word}owner`);
+    const owner = await teamOwner(publicUrl, internalUrl, `${word}owner`);
     const mate = await teammate(owner, `${word}mate`);
     const me = api(publicUrl, owner.token);
     const visibility = `/v8/teams/${owner.team}/search-visibility`;

@@ -1,33 +1,15 @@
-import { APIClient } from '@wireapp/api-client';
-import type { Cookie } from '@wireapp/api-client/lib/auth/Cookie.js';
-import { CookieStore } from '@wireapp/api-client/lib/auth/CookieStore.js';
 import { ClientClassification, ClientType } from '@wireapp/api-client/lib/client/index.js';
 import { ConnectionStatus } from '@wireapp/api-client/lib/connection/index.js';
 import type { Notification } from '@wireapp/api-client/lib/notification/index.js';
 import { WebSocketClient } from '@wireapp/api-client/lib/tcp/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Account } from '../../helpers/api-client.js';
 import { sharedBackend } from '../../helpers/backend.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
 import { activationCode, api, uniqueEmail } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
-
-/**
- * One user driven by the official client library. The library keeps the zuid cookie in a
- * process-wide store, so each user's cookie is put back before calls that use it.
- */
-class Account {
-  readonly api = new APIClient({ urls: { name: 'local', rest: publicUrl, ws: publicUrl.replace(/^http/, 'ws') } });
-  cookie: Cookie | undefined;
-
-  async as<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.cookie !== undefined) CookieStore.setCookie(this.cookie);
-    const result = await fn();
-    this.cookie = CookieStore.getCookie() ?? this.cookie;
-    return result;
-  }
-}
 
 async function verifiedEmail(): Promise<{ email: string; email_code: string }> {
   const email = uniqueEmail('e2e');
@@ -41,8 +23,8 @@ async function proteusClient() {
 
 describe('the official @wireapp/api-client against this backend', () => {
   const previousEnv = process.env.NODE_ENV;
-  const alice = new Account();
-  const bob = new Account();
+  const alice = new Account(publicUrl);
+  const bob = new Account(publicUrl);
 
   beforeAll(() => {
     // Outside tests the library gzips JSON bodies; let it, to go through that path too.

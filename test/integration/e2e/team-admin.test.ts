@@ -1,34 +1,18 @@
-import { APIClient } from '@wireapp/api-client';
-import type { Cookie } from '@wireapp/api-client/lib/auth/Cookie.js';
-import { CookieStore } from '@wireapp/api-client/lib/auth/CookieStore.js';
 import { ClientType } from '@wireapp/api-client/lib/client/index.js';
 import { FeatureStatus } from '@wireapp/api-client/lib/team/feature/index.js';
 import { describe, expect, it } from 'vitest';
+import { Account } from '../../helpers/api-client.js';
 import { sharedBackend } from '../../helpers/backend.js';
-import { lastMail } from '../../helpers/mailbox.js';
+import { invitationCode } from '../../helpers/mailbox.js';
 import { activationCode, api, createUser, uniqueEmail } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
 
-/** One user driven by the official client library (its cookie store is process-wide). */
-class Account {
-  readonly api = new APIClient({ urls: { name: 'local', rest: publicUrl, ws: publicUrl.replace(/^http/, 'ws') } });
-  cookie: Cookie | undefined;
-  async as<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.cookie !== undefined) CookieStore.setCookie(this.cookie);
-    const result = await fn();
-    this.cookie = CookieStore.getCookie() ?? this.cookie;
-    return result;
-  }
-}
-
-const codeFromMail = async (email: string) => decodeURIComponent(/team-code=([^\s&]+)/.exec((await lastMail(publicUrl, email)).text)![1]!);
-
 describe('a team run with the official @wireapp/api-client', () => {
   it('owner registers a team, invites a new and an existing user, both join; a locked feature stays locked', async () => {
-    const owner = new Account();
-    const member = new Account();
+    const owner = new Account(publicUrl);
+    const member = new Account(publicUrl);
     await owner.api.useVersion(0, 9);
     await member.api.useVersion(0, 9);
     const email = uniqueEmail('team-owner');
@@ -43,7 +27,7 @@ describe('a team run with the official @wireapp/api-client', () => {
     const memberEmail = uniqueEmail('team-member');
     const invitation = await owner.as(() => owner.api.api.teams.invitation.postInvitation(teamId, { email: memberEmail, role: 'member' } as never));
     expect(invitation).toMatchObject({ team: teamId, email: memberEmail });
-    const code = await codeFromMail(memberEmail);
+    const code = await invitationCode(publicUrl, memberEmail);
     expect(await member.api.api.teams.invitation.getInvitationFromCode(code)).toMatchObject({ id: invitation.id, created_by_email: email });
     await member.as(() => member.api.register({ name: 'Member', email: memberEmail, password, team_code: code } as never));
     await member.as(() => member.api.login({ email: memberEmail, password, clientType: ClientType.PERMANENT }));
@@ -51,7 +35,7 @@ describe('a team run with the official @wireapp/api-client', () => {
     // An existing personal user: invited with allow_existing, accepts with the password.
     const personal = await createUser(publicUrl, internalUrl);
     await owner.as(() => owner.api.api.teams.invitation.postInvitation(teamId, { email: personal.email, allow_existing: true } as never));
-    expect((await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', { code: await codeFromMail(personal.email), password: personal.password })).status).toBe(200);
+    expect((await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', { code: await invitationCode(publicUrl, personal.email), password: personal.password })).status).toBe(200);
 
     const members = await owner.as(() => owner.api.api.teams.member.getAllMembers(teamId));
     expect(members.members.map((m) => m.user).sort()).toEqual([owner.api.context!.userId, member.api.context!.userId, personal.id].sort());

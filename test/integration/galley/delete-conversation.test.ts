@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
-import { api, connect, createUser, login, type TestUser } from '../../helpers/users.js';
+import { api, connect, createUser, teamOwner } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const q = (id: string) => ({ id, domain: 'example.com' });
 
-async function teamOwner(): Promise<TestUser & { team: string }> {
-  const email = `owner-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-  const created = await api(internalUrl).post('/i/users', { name: 'Owner', email, password: 'secret-password', team: { name: 'T', icon: 'default' } });
-  expect(created.status, created.text).toBe(201);
-  const owner = { id: created.body.id, name: 'Owner', email, password: 'secret-password', ...(await login(publicUrl, email, 'secret-password')) };
-  return { ...owner, team: created.body.team as string };
-}
-
 describe('DELETE /teams/{tid}/conversations/{cid}', () => {
   it('lets a team member with delete_conversation remove it; members get conversation.delete', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl);
     const guest = await createUser(publicUrl, internalUrl);
     await connect(publicUrl, owner, guest);
     const created = await api(publicUrl, owner.token).post('/v8/conversations', {
@@ -46,7 +38,7 @@ describe('DELETE /teams/{tid}/conversations/{cid}', () => {
       status: 404,
       body: wireError(404, 'no-conversation'),
     });
-    const stranger = await teamOwner();
+    const stranger = await teamOwner(publicUrl, internalUrl);
     expect((await api(publicUrl, stranger.token).del(path)).status).toBe(404);
 
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${guest.token}`);

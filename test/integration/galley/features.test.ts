@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
-import { api, createUser, login, type TestUser } from '../../helpers/users.js';
+import { api, createUser, teamOwner } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
@@ -13,13 +13,6 @@ const CONTRACT_FEATURES = [
   'limitedEventFanout', 'mls', 'mlsE2EId', 'mlsMigration', 'outlookCalIntegration', 'searchVisibility', 'searchVisibilityInbound',
   'selfDeletingMessages', 'sndFactorPasswordChallenge', 'sso', 'validateSAMLemails',
 ];
-
-async function teamOwner(): Promise<TestUser & { team: string }> {
-  const email = `features-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-  const created = await internal.post('/i/users', { name: 'Owner', email, password: 'secret-password', team: { name: 'T', icon: 'default' } });
-  expect(created.status, created.text).toBe(201);
-  return { id: created.body.id, name: 'Owner', email, password: 'secret-password', ...(await login(publicUrl, email, 'secret-password')), team: created.body.team };
-}
 
 describe('team features', () => {
   it('shows personal users the server defaults, every feature of the contract in its shape', async () => {
@@ -39,7 +32,7 @@ describe('team features', () => {
   });
 
   it('lets owners change an unlocked feature, tells the team, and refuses while locked', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl);
     const me = api(publicUrl, owner.token);
     const path = `/v8/teams/${owner.team}/features/fileSharing`;
     expect((await me.get(path)).body).toEqual({ status: 'enabled', lockStatus: 'unlocked', ttl: 'unlimited' });
@@ -71,8 +64,8 @@ describe('team features', () => {
   });
 
   it('keeps teams apart and checks changes', async () => {
-    const a = await teamOwner();
-    const b = await teamOwner();
+    const a = await teamOwner(publicUrl, internalUrl);
+    const b = await teamOwner(publicUrl, internalUrl);
     const stranger = api(publicUrl, b.token);
     for (const r of [
       await stranger.get(`/v8/teams/${a.team}/features`),
@@ -106,7 +99,7 @@ describe('team features', () => {
   });
 
   it('applies the per-feature rules', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl);
     const me = api(publicUrl, owner.token);
     const base = `/i/teams/${owner.team}/features`;
     const mls = (defaultProtocol: string, supportedProtocols: string[]) => ({
@@ -150,7 +143,7 @@ describe('team features', () => {
   });
 
   it('internal API: any feature of an existing team, with PATCH and lock changes', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl);
     const base = `/i/teams/${owner.team}/features`;
     expect(await internal.get(`/i/teams/${crypto.randomUUID()}/features/fileSharing`)).toMatchObject({ status: 404, body: wireError(404, 'no-team') });
     expect((await internal.get(`${base}/cells`)).body).toEqual({ status: 'disabled', lockStatus: 'locked', ttl: 'unlimited' });
@@ -165,7 +158,7 @@ describe('team features', () => {
   });
 
   it('feeds behaviour: guest links and the second factor follow the team value', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl);
     const me = api(publicUrl, owner.token);
     const conv = await me.post('/v8/conversations', {
       name: 'Linkable',

@@ -1,48 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
-import { lastMail } from '../../helpers/mailbox.js';
-import { api, createUser, login, uniqueEmail, type TestUser } from '../../helpers/users.js';
+import { invitationCode, lastMail } from '../../helpers/mailbox.js';
+import { api, createUser, login, teamOwner, uniqueEmail, type TeamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
 const ROLE = { owner: { self: 8191, copy: 8191 }, admin: { self: 5951, copy: 5951 }, member: { self: 1587, copy: 1587 }, partner: { self: 1025, copy: 1025 } };
 
-async function teamOwner(): Promise<TestUser & { team: string }> {
-  const email = uniqueEmail('owner');
-  const created = await api(internalUrl).post('/i/users', { name: 'Owner', email, password, team: { name: 'Acme', icon: 'default' } });
-  expect(created.status, created.text).toBe(201);
-  return { id: created.body.id, name: 'Owner', email, password, ...(await login(publicUrl, email, password)), team: created.body.team };
-}
-
-/** The invitation code from the mail sent to the address. */
-async function mailedCode(email: string): Promise<string> {
-  const mail = await lastMail(publicUrl, email);
-  const m = /team-code=([A-Za-z0-9_%-]+)/.exec(mail.text);
-  expect(m, mail.text).not.toBeNull();
-  return decodeURIComponent(m![1]!);
-}
-
 /** Invites a new address and registers it with the code: a member of the team. */
-async function invitedMember(owner: TestUser & { team: string }, role: keyof typeof ROLE = 'member'): Promise<TestUser> {
+async function invitedMember(owner: TeamOwner, role: keyof typeof ROLE = 'member'): Promise<TestUser> {
   const email = uniqueEmail(role);
   expect((await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email, role })).status).toBe(201);
-  const r = await api(publicUrl).post('/v8/register', { name: role, email, password, team_code: await mailedCode(email) });
+  const r = await api(publicUrl).post('/v8/register', { name: role, email, password, team_code: await invitationCode(publicUrl, email) });
   expect(r.status, r.text).toBe(201);
   return { id: r.body.id, name: role, email, password, ...(await login(publicUrl, email, password)) };
 }
 
 describe('teams and invitations', () => {
   it('invites a new address: mail, info with the inviter, registration joins the team and admins hear of it', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const me = api(publicUrl, owner.token);
     const email = uniqueEmail('invitee');
     const sent = await me.post(`/v8/teams/${owner.team}/invitations`, { email, role: 'member', name: 'Invitee' });
     expect(sent.status, sent.text).toBe(201);
     expect(sent.body).toEqual({ id: expect.any(String), team: owner.team, email, role: 'member', name: 'Invitee', created_at: expect.any(String), created_by: owner.id });
     expect(sent.headers.get('location')).toBe(`/teams/${owner.team}/invitations/${sent.body.id}`);
-    const code = await mailedCode(email);
+    const code = await invitationCode(publicUrl, email);
     const info = await api(publicUrl).get(`/v8/teams/invitations/info?code=${encodeURIComponent(code)}`);
     expect(info.body).toMatchObject({ id: sent.body.id, team: owner.team, email, created_by_email: owner.email });
     expect((await api(publicUrl).head(`/v8/teams/invitations/by-email?email=${encodeURIComponent(email)}`)).status).toBe(200);
@@ -76,7 +61,7 @@ describe('teams and invitations', () => {
   });
 
   it('lets an existing personal user accept with the password, only when invited with allow_existing', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const me = api(publicUrl, owner.token);
     const personal = await createUser(publicUrl, internalUrl);
     expect(await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email })).toMatchObject({
@@ -86,7 +71,7 @@ describe('teams and invitations', () => {
     expect((await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status).toBe(201);
     // Existing users are sent below the account pages (no emailSMS.team in the shipped config).
     expect((await lastMail(publicUrl, personal.email)).text).toContain('http://127.0.0.1:8080/account/accept-invitation/?team-code=');
-    const code = await mailedCode(personal.email);
+    const code = await invitationCode(publicUrl, personal.email);
     const them = api(publicUrl, personal.token);
     expect(await them.post('/v8/teams/invitations/accept', { code, password: 'wrong-password' })).toMatchObject({
       status: 403,
@@ -102,7 +87,7 @@ describe('teams and invitations', () => {
   });
 
   it('enforces permissions: members cannot invite, change team data or features; roles change within limits', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const member = await invitedMember(owner);
     const admin = await invitedMember(owner, 'admin');
     const asMember = api(publicUrl, member.token);
@@ -158,8 +143,8 @@ describe('teams and invitations', () => {
   });
 
   it('keeps teams apart', async () => {
-    const a = await teamOwner();
-    const b = await teamOwner();
+    const a = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
+    const b = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const stranger = api(publicUrl, b.token);
     expect(await stranger.get(`/v8/teams/${a.team}`)).toMatchObject({ status: 404, body: wireError(404, 'no-team') });
     for (const r of [
@@ -202,7 +187,7 @@ describe('POST /upgrade-personal-to-team', () => {
 
 describe('GET /teams/{tid}/members/csv', () => {
   it('streams every member to owners and admins, with devices, last activity and status, formulas defused', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     expect((await api(publicUrl, owner.token).put('/v8/self/handle', { handle: `boss-${owner.id.slice(0, 8)}` })).status).toBe(200);
     const member = await invitedMember(owner);
     expect((await api(publicUrl, member.token).put('/v8/self', { name: '=HYPERLINK("x")' })).status).toBe(200);
@@ -224,7 +209,7 @@ describe('GET /teams/{tid}/members/csv', () => {
 
 describe('DELETE /teams/{tid}/members/{uid}', () => {
   it('removes and deletes a member after re-authentication; admins hear of the team and of each conversation', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const admin = await invitedMember(owner, 'admin');
     const member = await invitedMember(owner);
     const conv = await api(publicUrl, owner.token).post('/v8/conversations', {
@@ -261,7 +246,7 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
   });
 
   it('tells every member of a removal, or only owners and admins with limitedEventFanout', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const watcher = await invitedMember(owner);
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${watcher.token}`);
     try {
@@ -285,7 +270,7 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
 
 describe('DELETE /teams/{tid}', () => {
   it('lets the owner delete the team with password and second factor: members, conversations and data go', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const member = await invitedMember(owner);
     const guest = await createUser(publicUrl, internalUrl);
     expect((await api(publicUrl, owner.token).post(`/v8/connections/example.com/${guest.id}`)).status).toBe(201);
@@ -327,7 +312,7 @@ describe('DELETE /teams/{tid}', () => {
 
 describe('GET /teams/{tid}/search', () => {
   it('pages through members by a unique key, filters by role and prefix, for admins only', async () => {
-    const owner = await teamOwner();
+    const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const members = [await invitedMember(owner), await invitedMember(owner), await invitedMember(owner, 'admin')];
     const me = api(publicUrl, owner.token);
     const all = new Set<string>();
