@@ -1,0 +1,382 @@
+// A real S3-compatible server on loopback, for tests and local runs: Ceph RADOS Gateway (radosgw,
+// Debian's 16.2.x) over a throwaway one-monitor, one-OSD cluster whose OSD keeps everything in
+// memory (memstore). RGW verifies SigV4 signatures (headers and presigned query strings), which
+// is the point of using it rather than a mock.
+//
+// Install the daemons once with `bash tools/object-store/install.sh` (Debian, root).
+//
+// Everything (config, monitor store, OSD metadata, admin sockets, logs) lives below `stateDir`;
+// nothing reads or writes /etc/ceph, /var/lib/ceph, /var/log/ceph or /run/ceph. The daemons run
+// in the foreground as children of this process: `stop()` kills them, and so does this process
+// exiting (an 'exit' hook, plus a parent-death signal set through setpriv(1) when available, which
+// also covers this process being killed).
+
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { delimiter, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface ObjectStore {
+  /** e.g. `http://127.0.0.1:41234`; use path-style addressing (`forcePathStyle: true`). */
+  endpoint: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Any region signs fine; this one makes the SDK omit CreateBucket's LocationConstraint. */
+  region: string;
+  stop(): Promise<void>;
+}
+
+export interface ObjectStoreOptions {
+  /** Wiped of a previous cluster and filled with a fresh one. */
+  stateDir: string;
+  /** The S3 port on 127.0.0.1; 0 or undefined picks a free one. */
+  port?: number;
+  /** Receives every line the daemons log (prefixed with the daemon's name). */
+  onLog?: (line: string) => void;
+}
+
+const HOST = '127.0.0.1';
+const BINARIES = ['ceph-mon', 'ceph-osd', 'radosgw', 'radosgw-admin', 'ceph', 'monmaptool'] as const;
+/** Startup budget (each step has its own timeout as well). */
+const START_TIMEOUT_MS = 90_000;
+const REGION = 'us-east-1';
+
+function findBinary(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/sbin', '/bin', '/sbin'];
+  for (const d of dirs) {
+    if (!d) continue;
+    const p = join(d, name);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // next
+    }
+  }
+  return undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, HOST, () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => (port ? res(port) : rej(new Error('could not pick a free port'))));
+    });
+  });
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', () => res(false));
+    srv.listen(port, HOST, () => srv.close(() => res(true)));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Children of every store in this process, killed when the process exits. */
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const c of live) {
+      try {
+        c.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+function cephConf(o: { dir: string; fsid: string; monPort: number; s3Port: number }): string {
+  const d = o.dir;
+  // Comments here are documentation: ceph ignores lines starting with '#'.
+  return `[global]
+fsid = ${o.fsid}
+mon host = [v2:${HOST}:${o.monPort}]
+mon initial members = a
+public addr = ${HOST}
+cluster addr = ${HOST}
+public network = ${HOST}/32
+# messenger v2 only: one port per daemon, nothing on 0.0.0.0
+ms bind msgr1 = false
+ms bind msgr2 = true
+# a port taken meanwhile fails in 2 s (then startObjectStore retries with another), not 10
+ms bind retry count = 2
+ms bind retry delay = 1
+# no cephx: a throwaway loopback-only cluster (S3 clients still authenticate: SigV4 is RGW's own)
+auth cluster required = none
+auth service required = none
+auth client required = none
+# radosgw defaults this to "secure", which needs cephx; without it every mon connection is refused (-13)
+ms mon client mode = crc
+# keep every path under the state dir
+run dir = ${d}/run
+admin socket = ${d}/run/$name.asok
+pid file =
+log file = ${d}/log/$name.log
+crash dir = ${d}/crash
+keyring = ${d}/keyring
+mon data = ${d}/mon
+osd data = ${d}/osd
+osd journal = ${d}/osd/journal
+mgr data = ${d}/mgr
+mon debug dump location = ${d}/log/$name.tdump
+rgw data = ${d}/rgw
+rgw luarocks location = ${d}/rgw/luarocks
+mon cluster log to file = false
+mon cluster log file = ${d}/log/cluster.log
+# a tiny single-OSD cluster
+osd objectstore = memstore
+memstore device bytes = ${4 * 1024 ** 3}
+osd pool default size = 1
+osd pool default min size = 1
+osd pool default pg num = 4
+osd pool default pgp num = 4
+osd pool default pg autoscale mode = off
+osd crush chooseleaf type = 0
+mon allow pool delete = true
+mon allow pool size one = true
+mon warn on insecure global id reclaim allowed = false
+auth allow insecure global id reclaim = false
+mon warn on pool no redundancy = false
+mon max pg per osd = 1000
+# faster map updates (each pool creation is a paxos round: about 2 s each with the defaults)
+paxos propose interval = 0.05
+paxos min wait = 0.01
+mon tick interval = 1
+osd mon report interval = 1
+# small and quiet
+osd op num shards = 2
+osd op num threads per shard = 2
+debug ms = 0
+debug mon = 0
+debug paxos = 0
+debug osd = 0
+debug rgw = 1
+debug auth = 0
+debug monc = 0
+debug objecter = 0
+debug rados = 0
+debug rocksdb = 0
+debug memstore = 0
+debug filestore = 0
+
+[client]
+# ceph / radosgw-admin: no admin socket, no log file
+admin socket =
+log file =
+
+[client.rgw]
+admin socket = ${d}/run/$name.asok
+log file = ${d}/log/$name.log
+rgw frontends = beast endpoint=${HOST}:${o.s3Port}
+rgw thread pool size = 64
+rgw enable usage log = false
+rgw enable ops log = false
+# reclaim deleted data (memory!) after a minute rather than two hours
+rgw gc obj min wait = 60
+rgw gc processor period = 60
+rgw gc processor max time = 60
+`;
+}
+
+/** Spawn through setpriv(1) when there is one, so the child gets SIGKILL when this process dies. */
+function withDeathSignal(bin: string, args: string[]): [string, string[]] {
+  const setpriv = findBinary('setpriv');
+  return setpriv ? [setpriv, ['--pdeathsig', 'KILL', '--', bin, ...args]] : [bin, args];
+}
+
+function track(child: ChildProcess, mine: Set<ChildProcess>): ChildProcess {
+  live.add(child);
+  mine.add(child);
+  child.on('exit', () => {
+    live.delete(child);
+    mine.delete(child);
+  });
+  return child;
+}
+
+/** One ceph daemon in the foreground (`-d`: logs to stderr). */
+function daemon(
+  bin: string,
+  args: string[],
+  name: string,
+  log: (l: string) => void,
+  mine: Set<ChildProcess>,
+): ChildProcess {
+  const child = track(spawn(...withDeathSignal(bin, args), { stdio: ['ignore', 'pipe', 'pipe'] }), mine);
+  for (const s of [child.stdout, child.stderr]) {
+    if (s) createInterface({ input: s }).on('line', (l) => l && log(`${name}: ${l}`));
+  }
+  return child;
+}
+
+/** A one-shot command (ceph, radosgw-admin, ...); its output, or an error with its stderr. */
+function run(bin: string, args: string[], timeoutMs: number, mine: Set<ChildProcess>): Promise<string> {
+  return new Promise((res, rej) => {
+    const [cmd, argv] = withDeathSignal(bin, args);
+    const opts = { timeout: timeoutMs, killSignal: 'SIGKILL' as const, maxBuffer: 16 * 1024 * 1024 };
+    track(
+      execFile(cmd, argv, opts, (err, stdout, stderr) => {
+        if (err) rej(new Error(`${bin} ${args.join(' ')} failed: ${err.message}\n${stderr}`.trim()));
+        else res(stdout);
+      }),
+      mine,
+    );
+  });
+}
+
+/** A fresh cluster plus gateway; see the file comment. */
+export async function startObjectStore(o: ObjectStoreOptions): Promise<ObjectStore> {
+  const bins = Object.fromEntries(BINARIES.map((b) => [b, findBinary(b)])) as Record<
+    (typeof BINARIES)[number],
+    string | undefined
+  >;
+  const missing = BINARIES.filter((b) => !bins[b]);
+  if (missing.length) {
+    throw new Error(
+      `object store: missing ${missing.join(', ')} (Ceph RADOS Gateway); run \`bash tools/object-store/install.sh\` as root`,
+    );
+  }
+  const bin = bins as Record<(typeof BINARIES)[number], string>;
+  if (o.port && !(await portFree(o.port))) {
+    throw new Error(`object store: ${HOST}:${o.port} is already in use`);
+  }
+  // A port we picked may be taken by someone else before the daemon binds it: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(o, bin);
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt >= 3) throw e;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnce(
+  o: ObjectStoreOptions,
+  bin: Record<(typeof BINARIES)[number], string>,
+): Promise<ObjectStore> {
+  installExitHook();
+  const dir = resolve(o.stateDir);
+  for (const sub of ['mon', 'osd', 'rgw', 'run', 'log', 'crash', 'ceph.conf', 'monmap', 'keyring']) {
+    rmSync(join(dir, sub), { recursive: true, force: true });
+  }
+  for (const sub of ['mon', 'osd', 'rgw', 'run', 'log', 'crash']) mkdirSync(join(dir, sub), { recursive: true });
+  writeFileSync(join(dir, 'keyring'), '');
+
+  const tail: string[] = [];
+  const log = (l: string) => {
+    tail.push(l);
+    if (tail.length > 40) tail.shift();
+    o.onLog?.(l);
+  };
+  const fsid = randomUUID();
+  const monPort = await freePort();
+  const s3Port = o.port ? o.port : await freePort();
+  const conf = join(dir, 'ceph.conf');
+  writeFileSync(conf, cephConf({ dir, fsid, monPort, s3Port }));
+  const c = ['-c', conf];
+  // Daemons, and commands under way: stop() kills them all.
+  const children = new Set<ChildProcess>();
+  let stopped = false;
+  let failure: Error | undefined;
+  let fail!: (e: Error) => void;
+  // Rejects as soon as a daemon dies: steps that wait on the cluster race it to fail fast.
+  const failed = new Promise<never>((_, rej) => (fail = rej));
+  failed.catch(() => {});
+
+  const stop = async () => {
+    stopped = true;
+    // SIGKILL: the data is throwaway, and a clean memstore shutdown would first write all of it to disk.
+    await Promise.all(
+      [...children].map(
+        (ch) =>
+          new Promise<void>((res) => {
+            if (ch.exitCode !== null || ch.signalCode !== null) return res();
+            ch.once('exit', () => res());
+            ch.kill('SIGKILL');
+          }),
+      ),
+    );
+  };
+  const watch = (ch: ChildProcess, name: string) => {
+    ch.on('exit', (code, signal) => {
+      if (stopped) return;
+      const why = `${name} exited (${signal ?? code}) before the object store was stopped`;
+      log(`object-store: ${why}`);
+      const text = tail.join('\n');
+      // A port we picked was taken meanwhile (98 = EADDRINUSE): worth another try.
+      const raced = code === 98 || /address already in use|unable to bind/i.test(text);
+      const err = `${why}; last log lines:\n${text}`;
+      failure ??= raced && !(name === 'radosgw' && o.port) ? new PortTaken(err) : new Error(err);
+      fail(failure);
+    });
+    ch.on('error', (e) => {
+      failure ??= new Error(`${name}: ${e.message}`);
+      fail(failure);
+    });
+  };
+  const check = () => {
+    if (failure) throw failure;
+  };
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  /** Runs a command, or fails as soon as a daemon dies. */
+  const cmd = (b: string, args: string[], timeoutMs = Math.max(1000, deadline - Date.now())) =>
+    Promise.race([run(b, [...c, ...args], timeoutMs, children), failed]);
+  try {
+    // Monitor.
+    const monmap = join(dir, 'monmap');
+    const addr = `[v2:${HOST}:${monPort}]`;
+    await run(bin.monmaptool, ['--create', '--fsid', fsid, '--addv', 'a', addr, monmap], 10_000, children);
+    await cmd(bin['ceph-mon'], ['-i', 'a', '--mkfs', '--monmap', monmap], 30_000);
+    watch(daemon(bin['ceph-mon'], [...c, '-i', 'a', '-d'], 'mon.a', log, children), 'ceph-mon');
+
+    // OSD: register it (waits for the monitor to answer), make its store, start it.
+    const osdUuid = randomUUID();
+    const id = (await cmd(bin.ceph, ['--connect-timeout', '30', 'osd', 'new', osdUuid])).trim();
+    await cmd(bin['ceph-osd'], ['-i', id, '--mkfs', '--osd-uuid', osdUuid], 30_000);
+    watch(daemon(bin['ceph-osd'], [...c, '-i', id, '-d'], `osd.${id}`, log, children), 'ceph-osd');
+
+    // Gateway: it creates its pools itself (the bucket ones with the first bucket / multipart
+    // upload, a fraction of a second each with the quick paxos settings above).
+    watch(daemon(bin.radosgw, [...c, '-n', 'client.rgw', '-d'], 'rgw', log, children), 'radosgw');
+    const endpoint = `http://${HOST}:${s3Port}`;
+    for (;;) {
+      check();
+      if (Date.now() > deadline) throw new Error(`radosgw did not answer on ${endpoint} in time`);
+      try {
+        const r = await fetch(endpoint, { signal: AbortSignal.timeout(2000) });
+        await r.arrayBuffer();
+        if (/amz|xml/i.test(r.headers.get('content-type') ?? '') || r.headers.has('x-amz-request-id')) break;
+      } catch {
+        // not yet
+      }
+      await sleep(150);
+    }
+
+    // Hex keys: nothing that radosgw-admin's argument parser could take for an option.
+    const accessKeyId = randomBytes(10).toString('hex').toUpperCase();
+    const secretAccessKey = randomBytes(20).toString('hex');
+    const user = ['user', 'create', '--uid', 'test', '--display-name', 'test'];
+    await cmd(bin['radosgw-admin'], [...user, '--access-key', accessKeyId, '--secret', secretAccessKey]);
+    return { endpoint, accessKeyId, secretAccessKey, region: REGION, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
