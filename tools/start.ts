@@ -2,8 +2,10 @@
 import { join, resolve } from 'node:path';
 import { formatProblem, loadConfig } from '../src/shared/config/index.js';
 import { startBackend } from './lib/backend.js';
+import { ensureBucket } from './lib/bucket.js';
 import { bundleWorker } from './lib/bundle.js';
 import { configDir, readConfigTexts } from './lib/config-dir.js';
+import { localObjectStore } from './lib/local-object-store.js';
 
 const port = Number(process.env.PORT ?? 8080);
 const internalPort = Number(process.env.INTERNAL_PORT ?? 8081);
@@ -18,16 +20,20 @@ if (!checked.ok) {
   process.exit(1);
 }
 
-const scriptPath = await bundleWorker(join(stateDir, 'build'));
-const backend = await startBackend({ port, internalPort, configDir: dir, stateDir, scriptPath });
+const { objstore } = checked.config.cargohold;
+const [scriptPath, store] = await Promise.all([bundleWorker(join(stateDir, 'build')), localObjectStore(objstore, stateDir)]);
+await ensureBucket(store, objstore.bucket);
+const backend = await startBackend({ port, internalPort, configDir: dir, stateDir, scriptPath, objectStore: store });
 console.log(`config    ${dir}`);
 console.log(`state     ${stateDir}`);
 console.log(`public    ${backend.publicUrl.origin}   (try ${backend.publicUrl.origin}/api-version)`);
 console.log(`internal  ${backend.internalUrl.origin}   (/i/... only)`);
+console.log(`assets    ${store.endpoint}   (bucket ${objstore.bucket}${store.local ? ', local radosgw' : ''})`);
 console.log('ready');
 
 const stop = async () => {
   await backend.stop();
+  await store.stop();
   process.exit(0);
 };
 process.on('SIGINT', stop);

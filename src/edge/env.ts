@@ -18,4 +18,7 @@ export interface Env {
   CELLS_EVENTS?: Queue<unknown>;
   /** One object per conversation: the ordering point of its messages. */
   CONVERSATIONS: DurableObjectNamespace<Conversation>;
+  /** Object storage credentials of cargohold's bucket (secrets). */
+  AWS_ACCESS_KEY_ID?: string;
+  AWS_SECRET_ACCESS_KEY?: string;
 }

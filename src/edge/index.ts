@@ -5,6 +5,7 @@ import { errorResponse } from './api/errors/render.js';
 import type { Env } from './env.js';
 import { serveInternal, servePublic } from './nginz/gateway.js';
 import { runtimeFor } from './runtime.js';
+import { runScheduledJobs } from './scheduled.js';
 
 export { RateLimiter } from '../objects/RateLimiter.js';
 export { NotificationShard } from '../objects/NotificationShard.js';
@@ -22,9 +23,13 @@ function serve(ingress: Ingress, req: Request, env: Env, ctx: ExecutionContext):
   return ingress(req, env, ctx, result.runtime);
 }
 
-/** The public ingress (nginz). */
+/** The public ingress (nginz), and the scheduled jobs of wrangler.toml's `[triggers]`. */
 export default {
   fetch: (req, env, ctx) => serve(servePublic, req, env, ctx),
+  scheduled: async (_controller, env) => {
+    const result = runtimeFor(env);
+    if (result.ok) await runScheduledJobs(env, result.runtime.config);
+  },
 } satisfies ExportedHandler<Env>;
 
 /**

@@ -1,11 +1,18 @@
 import type { Endpoint } from './api/endpoint.js';
 import { brigInternal, brigPublic } from './brig/routes.js';
 import { cannonPublic } from './cannon/routes.js';
+import { cargoholdPublic } from './cargohold/routes.js';
 import { galleyInternal, galleyPublic } from './galley/routes.js';
 import { gundeckInternal, gundeckPublic } from './gundeck/routes.js';
 
 /** Every public endpoint, each declared once with its version range. */
-export const publicEndpoints: readonly Endpoint[] = [...brigPublic, ...galleyPublic, ...gundeckPublic, ...cannonPublic];
+export const publicEndpoints: readonly Endpoint[] = [
+  ...brigPublic,
+  ...galleyPublic,
+  ...gundeckPublic,
+  ...cannonPublic,
+  ...cargoholdPublic,
+];
 
 /** Every internal (`/i/...`) endpoint: unversioned, served on the internal listener only. */
 export const internalEndpoints: readonly Endpoint[] = [...brigInternal, ...galleyInternal, ...gundeckInternal];

@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import type { ConfigTexts } from '../../src/shared/config/index.js';
 import { startBackend } from '../../tools/lib/backend.js';
-import { editedTexts, type Edit } from './config-files.js';
+import { editedTexts, objectStoreEndpoint, writeConfig, type Edit } from './config-files.js';
 
 export interface TestBackend {
   publicUrl: string;
@@ -14,17 +13,14 @@ export interface TestBackend {
   stateDir: string;
   /** Reads the backend's D1 database directly (assertions about what is stored). */
   query<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
+  /** Runs the scheduled jobs now (the cron trigger's work). */
+  runScheduled(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** The backend every integration file shares (shipped configuration). */
 export function sharedBackend(): { publicUrl: string; internalUrl: string } {
   return { publicUrl: inject('publicUrl'), internalUrl: inject('internalUrl') };
-}
-
-function writeConfig(dir: string, texts: ConfigTexts): void {
-  mkdirSync(dir, { recursive: true });
-  for (const [file, text] of Object.entries(texts)) if (text !== undefined) writeFileSync(join(dir, file), text);
 }
 
 /** A backend of its own, with the shipped configuration edited, on free ports and fresh state. */
@@ -35,7 +31,9 @@ export async function startEditedBackend(
   const root = mkdtempSync(join(inject('tmpRoot'), 'backend-'));
   const stateDir = opts.stateDir ?? join(root, 'state');
   const configDir = join(root, 'config');
-  writeConfig(configDir, editedTexts(edits));
+  const s3 = inject('objectStore');
+  // Edits come after the test store's endpoint, so a file may point its backend elsewhere.
+  writeConfig(configDir, editedTexts([objectStoreEndpoint(s3.endpoint), ...edits]));
   const logs: string[] = [];
   const backend = await startBackend({
     port: 0,
@@ -44,6 +42,7 @@ export async function startEditedBackend(
     stateDir,
     scriptPath: inject('workerScript'),
     migrate: opts.migrate ?? true,
+    objectStore: s3,
     ...(opts.extraWorkers === undefined ? {} : { extraWorkers: opts.extraWorkers }),
     onLog: (l) => logs.push(l),
   });
@@ -56,6 +55,7 @@ export async function startEditedBackend(
       const db = await backend.mf.getD1Database('DB');
       return (await db.prepare(sql).bind(...params).all<T>()).results;
     },
+    runScheduled: backend.runScheduled,
     stop: backend.stop,
   };
 }

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Document, parseDocument } from 'yaml';
 import type { ConfigTexts } from '../../src/shared/config/index.js';
 import { configDir, readConfigTexts } from '../../tools/lib/config-dir.js';
@@ -22,4 +24,12 @@ export function editedTexts(edits: Edit[], base: ConfigTexts = defaultTexts()): 
   const out = { ...base };
   for (const [file, doc] of docs) out[file] = doc.toString();
   return out;
+}
+
+/** Points cargohold at the test object store (the shipped file names the one `npm start` runs). */
+export const objectStoreEndpoint = (endpoint: string): Edit => ['cargohold.yaml', ['objstore', 'endpoint'], endpoint];
+
+export function writeConfig(dir: string, texts: ConfigTexts): void {
+  mkdirSync(dir, { recursive: true });
+  for (const [file, text] of Object.entries(texts)) if (text !== undefined) writeFileSync(join(dir, file), text);
 }

@@ -3,7 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startBackend } from '../../tools/lib/backend.js';
+import { ensureBucket } from '../../tools/lib/bucket.js';
 import { bundleWorker } from '../../tools/lib/bundle.js';
+import { startObjectStore } from '../../tools/lib/object-store.js';
+import { editedTexts, objectStoreEndpoint, writeConfig } from '../helpers/config-files.js';
+
+export interface TestObjectStore {
+  endpoint: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** The bucket of the shipped configuration. */
+  bucket: string;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,19 +23,33 @@ declare module 'vitest' {
     internalUrl: string;
     workerScript: string;
     tmpRoot: string;
+    objectStore: TestObjectStore;
   }
 }
 
-/** One shared backend with the shipped configuration; files needing another one start their own. */
+/**
+ * The real S3 server (radosgw) every test backend stores assets in, and one shared backend with
+ * the shipped configuration; files needing another configuration start their own backend.
+ */
 export default async function setup(project: TestProject) {
   const root = mkdtempSync(join(tmpdir(), 'svc-test-'));
-  const workerScript = await bundleWorker(join(root, 'build'));
+  const [workerScript, store] = await Promise.all([
+    bundleWorker(join(root, 'build')),
+    startObjectStore({ stateDir: join(root, 'object-store'), onLog: () => {} }),
+  ]);
+  const { endpoint, region, accessKeyId, secretAccessKey } = store;
+  const objectStore: TestObjectStore = { endpoint, region, accessKeyId, secretAccessKey, bucket: 'assets' };
+  await ensureBucket(objectStore, objectStore.bucket);
+  project.provide('objectStore', objectStore);
+  const configDir = join(root, 'config');
+  writeConfig(configDir, editedTexts([objectStoreEndpoint(endpoint)]));
   const backend = await startBackend({
     port: 0,
     internalPort: 0,
-    configDir: 'config',
+    configDir,
     stateDir: join(root, 'shared-state'),
     scriptPath: workerScript,
+    objectStore,
     onLog: () => {},
   });
   project.provide('publicUrl', backend.publicUrl.origin);
@@ -32,6 +58,7 @@ export default async function setup(project: TestProject) {
   project.provide('tmpRoot', root);
   return async () => {
     await backend.stop();
+    await store.stop();
     rmSync(root, { recursive: true, force: true });
   };
 }

@@ -30,12 +30,16 @@ export interface BackendOptions {
    * consumes the backend's queues (the Cells service).
    */
   extraWorkers?: Array<Record<string, unknown>>;
+  /** Credentials of the bucket cargohold's configuration names (the worker's secrets). */
+  objectStore?: { accessKeyId: string; secretAccessKey: string };
 }
 
 export interface Backend {
   publicUrl: URL;
   internalUrl: URL;
   mf: Miniflare;
+  /** Runs the worker's scheduled jobs now, as the cron trigger would. */
+  runScheduled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,6 +63,9 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       ...workerOptions.bindings,
       SVC_CONFIG: JSON.stringify(readConfigTexts(o.configDir)),
       ZAUTH_KEYS: await localZauthKeys(o.stateDir),
+      ...(o.objectStore === undefined
+        ? {}
+        : { AWS_ACCESS_KEY_ID: o.objectStore.accessKeyId, AWS_SECRET_ACCESS_KEY: o.objectStore.secretAccessKey }),
     },
     unsafeDirectSockets: [{ host, port: o.internalPort, entrypoint: 'InternalApi', proxy: false }],
   };
@@ -81,5 +88,9 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   const publicUrl = await mf.ready;
   if (o.migrate ?? true) await applyMigrations(await mf.getD1Database('DB'), join(ROOT, 'migrations'));
   const internalUrl = await mf.unsafeGetDirectURL(undefined, 'InternalApi');
-  return { publicUrl, internalUrl, mf, stop: () => mf.dispose() };
+  const runScheduled = async () => {
+    const result = await (await mf.getWorker()).scheduled({ cron: '*/15 * * * *' });
+    if (result.outcome !== 'ok') throw new Error(`scheduled jobs ended with ${result.outcome}`);
+  };
+  return { publicUrl, internalUrl, mf, runScheduled, stop: () => mf.dispose() };
 }

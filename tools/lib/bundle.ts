@@ -4,6 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
+const XML_BUILDER_CJS = '@aws-sdk/xml-builder/dist-cjs/index.js';
+
 /** Bundles the edge worker the way wrangler does (workerd conditions, ESM, cloudflare:* external). */
 export async function bundleWorker(outDir: string): Promise<string> {
   const outfile = join(outDir, 'worker.js');
@@ -13,11 +15,13 @@ export async function bundleWorker(outDir: string): Promise<string> {
     outfile,
     bundle: true,
     format: 'esm',
-    platform: 'neutral',
+    platform: 'browser', // as wrangler: packages' `browser` file maps apply (the AWS SDK's fetch-based runtime)
     target: 'es2022',
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],
     external: ['cloudflare:*', 'node:*'],
+    // The SDK's browser build of its XML parser needs DOMParser, which workerd lacks (as in wrangler.toml).
+    alias: { '@aws-sdk/xml-builder': XML_BUILDER_CJS },
     sourcemap: 'linked',
     logLevel: 'warning',
   });

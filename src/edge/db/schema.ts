@@ -259,3 +259,16 @@ export const conversationCodes = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.convDomain, t.convId] })],
 );
+
+/** cargohold: asset metadata; the bytes live in object storage under the same key. */
+export const assets = sqliteTable('assets', {
+  key: text('key').primaryKey(),
+  owner: text('owner').notNull(),
+  /** null: public, downloadable without a token */
+  token: text('token'),
+  retention: integer('retention').notNull(),
+  size: integer('size').notNull(),
+  createdAt: integer('created_at').notNull(),
+  /** ms since the epoch; null: kept until deleted */
+  expiresAt: integer('expires_at'),
+});

@@ -1,16 +1,27 @@
 import { ClientType } from '@wireapp/api-client/lib/client/index.js';
 import { FeatureStatus } from '@wireapp/api-client/lib/team/feature/index.js';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Account } from '../../helpers/api-client.js';
-import { sharedBackend } from '../../helpers/backend.js';
+import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import type { Edit } from '../../helpers/config-files.js';
 import { invitationCode } from '../../helpers/mailbox.js';
 import { activationCode, api, createUser, uniqueEmail } from '../../helpers/users.js';
 
-const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
+// File sharing is off by this server's default, so that a lock keeps it off.
+const fileSharingOff: Edit = ['galley.yaml', ['settings', 'featureFlags', 'fileSharing', 'defaults'], { status: 'disabled', lockStatus: 'unlocked' }];
+let backend: TestBackend;
+let publicUrl: string;
+let internalUrl: string;
+
+beforeAll(async () => {
+  backend = await startEditedBackend([fileSharingOff]);
+  ({ publicUrl, internalUrl } = backend);
+});
+afterAll(() => backend?.stop());
 
 describe('a team run with the official @wireapp/api-client', () => {
-  it('owner registers a team, invites a new and an existing user, both join; a locked feature stays locked', async () => {
+  it('owner registers a team, invites a new and an existing user, both join; a locked feature refuses their files', async () => {
     const owner = new Account(publicUrl);
     const member = new Account(publicUrl);
     await owner.api.useVersion(0, 9);
@@ -40,15 +51,25 @@ describe('a team run with the official @wireapp/api-client', () => {
     const members = await owner.as(() => owner.api.api.teams.member.getAllMembers(teamId));
     expect(members.members.map((m) => m.user).sort()).toEqual([owner.api.context!.userId, member.api.context!.userId, personal.id].sort());
 
-    // The owner turns file sharing off; an operator locks it; the owner cannot change it any more.
-    const off = await owner.as(() => owner.api.api.teams.feature.putFileSharingFeature(teamId, { status: FeatureStatus.DISABLED } as never));
-    expect(off).toMatchObject({ status: 'disabled', lockStatus: 'unlocked' });
-    expect((await member.as(() => member.api.api.teams.feature.getAllFeatures())).fileSharing).toMatchObject({ status: 'disabled' });
-    expect((await api(internalUrl).patch(`/i/teams/${teamId}/features/fileSharing`, { status: 'disabled', lockStatus: 'locked' })).status).toBe(200);
+    // File sharing, off by this server's default: the owner turns it on and the member shares a file.
+    const upload = () => member.as(() => member.api.api.asset.postAsset(new Uint8Array([1, 2, 3]), { public: false }).response);
+    await expect(upload()).rejects.toMatchObject({ code: 403, label: 'file-sharing-disabled' });
+    const on = await owner.as(() => owner.api.api.teams.feature.putFileSharingFeature(teamId, { status: FeatureStatus.ENABLED } as never));
+    expect(on).toMatchObject({ status: 'enabled', lockStatus: 'unlocked' });
+    const shared = await upload();
+    const file = await owner.as(() => owner.api.api.asset.getAssetV4(shared.key, shared.domain!, shared.token).response);
+    expect(new Uint8Array(file.buffer)).toEqual(new Uint8Array([1, 2, 3]));
+
+    // An operator locks it: the server's value (disabled) applies, uploads are refused, and the
+    // owner can change nothing until the internal API unlocks it.
+    expect((await api(internalUrl).put(`/i/teams/${teamId}/features/fileSharing/locked`)).status).toBe(200);
+    expect((await member.as(() => member.api.api.teams.feature.getAllFeatures())).fileSharing).toMatchObject({ status: 'disabled', lockStatus: 'locked' });
+    await expect(upload()).rejects.toMatchObject({ code: 403, label: 'file-sharing-disabled' });
     await expect(owner.as(() => owner.api.api.teams.feature.putFileSharingFeature(teamId, { status: FeatureStatus.ENABLED } as never))).rejects.toMatchObject({
       name: 'FeatureLockedError',
     });
-    // As in wire-server, a locked feature shows the server's value (file sharing on by default).
-    expect((await member.as(() => member.api.api.teams.feature.getAllFeatures())).fileSharing).toMatchObject({ status: 'enabled', lockStatus: 'locked' });
+    expect((await api(internalUrl).put(`/i/teams/${teamId}/features/fileSharing/unlocked`)).status).toBe(200);
+    expect((await member.as(() => member.api.api.teams.feature.getAllFeatures())).fileSharing).toMatchObject({ status: 'enabled', lockStatus: 'unlocked' });
+    expect((await upload()).key).toMatch(/^3-2-/);
   });
 });

@@ -1,0 +1,89 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../api/app-env.js';
+import { endpoint } from '../api/endpoint.js';
+import { ApiError } from '../api/errors/api-error.js';
+import { cargoholdErrors } from '../api/errors/cargohold.js';
+import { federationErrors } from '../api/errors/federation.js';
+import { domain } from '../api/schemas/common.js';
+import { self } from '../api/self.js';
+import { database } from '../db/client.js';
+import { localAsset } from './asset-access.js';
+import { assetKeySchema } from './asset-key.js';
+import { objectStore } from './object-store.js';
+import { assetTokenSchema } from './tokens.js';
+
+const tokenQuery = z.object({
+  asset_token: assetTokenSchema.optional(),
+  forceCaching: z.string().optional().openapi({ description: 'Accepted for old clients; no effect' }),
+});
+const tokenHeader = z.object({ 'asset-token': assetTokenSchema.optional() });
+
+/**
+ * The host a download URL is signed for: with `multiIngress`, the entry of the request's Z-Host
+ * (none: not found, so the setup stays hidden); otherwise `downloadEndpoint`, else the store itself.
+ */
+function downloadEndpointFor(c: Context<AppEnv>): string {
+  const { objstore } = c.get('config').cargohold;
+  if (objstore.multiIngress === undefined) return objstore.downloadEndpoint ?? objstore.endpoint;
+  const mapped = objstore.multiIngress[c.get('zHost')];
+  if (mapped === undefined) throw new ApiError(cargoholdErrors.assetNotFound);
+  return mapped;
+}
+
+async function download(c: Context<AppEnv>, keyDomain: string, key: string) {
+  const config = c.get('config');
+  if (keyDomain !== config.cargohold.settings.federationDomain) throw new ApiError(federationErrors.federationNotEnabled);
+  // The header wins over the query parameter, as in wire.
+  const token = c.req.header('asset-token') ?? c.req.query('asset_token');
+  const row = await localAsset(database(c.env.DB), key);
+  // Owner, or the token given equals the stored one (none given for a public asset): else an opaque 404.
+  if (row.owner !== self(c).user && (token ?? null) !== row.token) throw new ApiError(cargoholdErrors.assetNotFound);
+  const url = await objectStore(c.env, config.cargohold.objstore).presignGet(
+    key,
+    downloadEndpointFor(c),
+    config.cargohold.settings.downloadLinkTTL,
+  );
+  return c.body(null, 302, { location: url });
+}
+
+const downloadRoute = {
+  method: 'get',
+  errors: [cargoholdErrors.assetNotFound, federationErrors.federationNotEnabled],
+  responses: { 302: { description: 'Redirect to a presigned download URL, valid `downloadLinkTTL` seconds' } },
+} as const;
+
+const qualifiedParams = z.object({ key_domain: domain, key: assetKeySchema });
+
+export const downloadAsset = endpoint(
+  {
+    name: 'assets-download',
+    path: '/assets/{key_domain}/{key}',
+    from: 2,
+    request: { params: qualifiedParams, query: tokenQuery, headers: tokenHeader },
+    ...downloadRoute,
+  },
+  (c) => download(c, c.req.valid('param').key_domain, c.req.valid('param').key),
+);
+
+export const downloadAssetV4 = endpoint(
+  {
+    name: 'assets-download-v4',
+    path: '/assets/v4/{key_domain}/{key}',
+    until: 2,
+    request: { params: qualifiedParams, query: tokenQuery, headers: tokenHeader },
+    ...downloadRoute,
+  },
+  (c) => download(c, c.req.valid('param').key_domain, c.req.valid('param').key),
+);
+
+export const downloadAssetV3 = endpoint(
+  {
+    name: 'assets-download-v3',
+    path: '/assets/v3/{key}',
+    until: 2,
+    request: { params: z.object({ key: assetKeySchema }), query: tokenQuery, headers: tokenHeader },
+    ...downloadRoute,
+  },
+  (c) => download(c, c.get('config').cargohold.settings.federationDomain, c.req.valid('param').key),
+);
