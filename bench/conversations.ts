@@ -112,7 +112,7 @@ try {
 async function run(n: number, kind: 'proteus' | 'rename'): Promise<void> {
   const base = b.publicUrl.origin;
   const ws = base.replace(/^http/, 'ws');
-  const { conv, users } = await seedConversation(b.mf, b.stateDir, { members: n, clientsPerUser: () => 1, domain: DOMAIN });
+  const { conv, users } = await seedConversation(b.db, b.stateDir, { members: n, clientsPerUser: () => 1, domain: DOMAIN });
   const [sender, ...receivers] = users as [SeededUser, ...SeededUser[]];
   const count = Math.max(10, Math.min(2000, Math.ceil(DELIVERIES_PER_RUN / receivers.length)));
 

@@ -1,4 +1,4 @@
-import type { Miniflare } from 'miniflare';
+import type { D1Admin, Statement } from '../../tools/lib/d1-admin.js';
 import { importZauthKeys } from '../../src/edge/auth/keys.js';
 import { newConnectionId, signAccessToken } from '../../src/edge/auth/tokens.js';
 import { localZauthKeys } from '../../tools/lib/zauth-keys.js';
@@ -17,11 +17,10 @@ const hex16 = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) =>
  * an access token per user signed with the backend's own key.
  */
 export async function seedConversation(
-  mf: Miniflare,
+  db: D1Admin,
   stateDir: string,
   o: { members: number; clientsPerUser: (i: number) => number; domain: string },
 ): Promise<{ conv: string; users: SeededUser[] }> {
-  const db = await mf.getD1Database('DB');
   const keys = await importZauthKeys(await localZauthKeys(stateDir), 1);
   const now = Date.now();
   const conv = crypto.randomUUID();
@@ -32,20 +31,20 @@ export async function seedConversation(
     const token = await signAccessToken(keys, { user: id, connection: newConnectionId() }, Math.floor(now / 1000) + 3600);
     users.push({ id, clients, token });
   }
-  const statements = [
-    db
-      .prepare('INSERT INTO conversations (domain, id, type, creator, name, created_at) VALUES (?, ?, 0, ?, ?, ?)')
-      .bind(o.domain, conv, users[0]!.id, `bench ${o.members}`, now),
+  const statements: Statement[] = [
+    {
+      sql: 'INSERT INTO conversations (domain, id, type, creator, name, created_at) VALUES (?, ?, 0, ?, ?, ?)',
+      params: [o.domain, conv, users[0]!.id, `bench ${o.members}`, now],
+    },
   ];
   for (const u of users) {
     statements.push(
-      db
-        .prepare("INSERT INTO users (id, name, locale, status, activated, created_at) VALUES (?, 'Bench', 'en', 'active', 1, ?)")
-        .bind(u.id, now),
-      db
-        .prepare('INSERT INTO conversation_members (conv_domain, conv_id, user_domain, user_id, role, joined_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .bind(o.domain, conv, o.domain, u.id, 'wire_admin', now),
-      ...u.clients.map((cl) => db.prepare("INSERT INTO clients (user, id, type, created_at) VALUES (?, ?, 'permanent', ?)").bind(u.id, cl, now)),
+      { sql: "INSERT INTO users (id, name, locale, status, activated, created_at) VALUES (?, 'Bench', 'en', 'active', 1, ?)", params: [u.id, now] },
+      {
+        sql: 'INSERT INTO conversation_members (conv_domain, conv_id, user_domain, user_id, role, joined_at) VALUES (?, ?, ?, ?, ?, ?)',
+        params: [o.domain, conv, o.domain, u.id, 'wire_admin', now],
+      },
+      ...u.clients.map((cl) => ({ sql: "INSERT INTO clients (user, id, type, created_at) VALUES (?, ?, 'permanent', ?)", params: [u.id, cl, now] })),
     );
   }
   for (let i = 0; i < statements.length; i += 500) await db.batch(statements.slice(i, i + 500));

@@ -51,10 +51,7 @@ export async function startEditedBackend(
     internalUrl: backend.internalUrl.origin,
     logs,
     stateDir,
-    query: async <T,>(sql: string, ...params: unknown[]) => {
-      const db = await backend.mf.getD1Database('DB');
-      return (await db.prepare(sql).bind(...params).all<T>()).results;
-    },
+    query: (sql, ...params) => backend.db.all(sql, ...params),
     runScheduled: backend.runScheduled,
     stop: backend.stop,
   };

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { readConfigTexts } from './config-dir.js';
+import { d1Admin, d1AdminWorker, type D1Admin } from './d1-admin.js';
 import { applyMigrations } from './migrations.js';
 import { ROOT } from './bundle.js';
 import { localZauthKeys } from './zauth-keys.js';
@@ -38,6 +39,8 @@ export interface Backend {
   publicUrl: URL;
   internalUrl: URL;
   mf: Miniflare;
+  /** SQL on the backend's D1 database (seeding and assertions). */
+  db: D1Admin;
   /** Runs the worker's scheduled jobs now, as the cron trigger would. */
   runScheduled(): Promise<void>;
   stop(): Promise<void>;
@@ -71,7 +74,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   };
   const mf = new Miniflare({
     // The backend first: it serves `port`, and D1/object lookups default to it.
-    workers: [backend, ...(o.extraWorkers ?? [])],
+    workers: [backend, ...(o.extraWorkers ?? []), { ...d1AdminWorker(workerOptions.d1Databases), compatibilityDate: workerOptions.compatibilityDate }],
     host,
     port: o.port,
     d1Persist: join(persist, 'd1'),
@@ -86,11 +89,12 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     },
   } as ConstructorParameters<typeof Miniflare>[0]);
   const publicUrl = await mf.ready;
-  if (o.migrate ?? true) await applyMigrations(await mf.getD1Database('DB'), join(ROOT, 'migrations'));
+  const db = d1Admin(mf);
+  if (o.migrate ?? true) await applyMigrations(db, join(ROOT, 'migrations'));
   const internalUrl = await mf.unsafeGetDirectURL(undefined, 'InternalApi');
   const runScheduled = async () => {
     const result = await (await mf.getWorker()).scheduled({ cron: '*/15 * * * *' });
     if (result.outcome !== 'ok') throw new Error(`scheduled jobs ended with ${result.outcome}`);
   };
-  return { publicUrl, internalUrl, mf, runScheduled, stop: () => mf.dispose() };
+  return { publicUrl, internalUrl, mf, db, runScheduled, stop: () => mf.dispose() };
 }
