@@ -3,18 +3,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBackend, type Backend } from '../../tools/lib/backend.js';
 import { bundleWorker } from '../../tools/lib/bundle.js';
+import { editedTexts, objectStoreEndpoint, writeConfig } from '../../tools/lib/config-edit.js';
+import type { ObjectStore } from '../../tools/lib/object-store.js';
 
-/** A fresh backend (shipped config, empty state) on free ports, removed on stop. */
-export async function benchBackend(): Promise<Backend & { stateDir: string; dispose(): Promise<void> }> {
+/**
+ * A fresh backend (shipped config, empty state) on free ports, removed on stop; with an object
+ * store, cargohold's configuration points at it.
+ */
+export async function benchBackend(o: { objectStore?: ObjectStore } = {}): Promise<Backend & { stateDir: string; dispose(): Promise<void> }> {
   // Memory-backed when the machine has it: what is measured is the server's work, not this disk's
   // fsync latency (Cloudflare's storage is not a local disk either).
   const root = mkdtempSync(join(process.env.TMPDIR ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'svc-bench-'));
   const scriptPath = await bundleWorker(join(root, 'build'));
   const stateDir = join(root, 'state');
+  const configDir = join(root, 'config');
+  writeConfig(configDir, editedTexts(o.objectStore ? [objectStoreEndpoint(o.objectStore.endpoint)] : []));
   const backend = await startBackend({
     port: 0,
     internalPort: 0,
-    configDir: 'config',
+    configDir,
+    ...(o.objectStore ? { objectStore: o.objectStore } : {}),
     stateDir,
     scriptPath,
     ...(process.env.BENCH_INSPECTOR ? { inspectorPort: Number(process.env.BENCH_INSPECTOR) } : {}),

@@ -4,7 +4,8 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { call, wireError } from '../helpers/http.js';
+import { fetchRedirect, getAsset, uploadAsset } from '../helpers/assets.js';
+import { call, postJson, wireError } from '../helpers/http.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -20,6 +21,7 @@ describe('npm start', () => {
   let child: ChildProcess;
   let port: number;
   let internalPort: number;
+  let storePort: number;
   const output: string[] = [];
 
   beforeAll(async () => {
@@ -35,7 +37,10 @@ describe('npm start', () => {
       const path = join(configDir, file);
       writeFileSync(path, readFileSync(path, 'utf8').replace(new RegExp(`${key}: example.com`), `${key}: red.example.org`));
     }
-    [port, internalPort] = [await freePort(), await freePort()];
+    [port, internalPort, storePort] = [await freePort(), await freePort(), await freePort()];
+    // Its own local object store, on a free port instead of the shipped 7480.
+    const cargohold = join(configDir, 'cargohold.yaml');
+    writeFileSync(cargohold, readFileSync(cargohold, 'utf8').replace('http://127.0.0.1:7480', `http://127.0.0.1:${storePort}`));
     child = spawn('npm', ['start'], {
       env: { ...process.env, PORT: String(port), INTERNAL_PORT: String(internalPort), CONFIG_DIR: configDir, STATE_DIR: join(root, 'state') },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,6 +69,18 @@ describe('npm start', () => {
   it('serves /i/status on INTERNAL_PORT only', async () => {
     expect((await call(`http://127.0.0.1:${internalPort}`, '/i/status')).status).toBe(200);
     expect((await call(`http://127.0.0.1:${port}`, '/i/status')).body).toEqual(wireError(404, 'no-endpoint'));
+  });
+
+  it('brings up local object storage: an asset goes in and comes back from it', async () => {
+    const pub = `http://127.0.0.1:${port}`;
+    const email = `start-${Date.now()}@example.com`;
+    expect((await postJson(`http://127.0.0.1:${internalPort}`, '/i/users', { name: 'S', email, password: 'secret-password' })).status).toBe(201);
+    const login = await postJson(pub, '/v8/login', { email, password: 'secret-password' });
+    const up = await uploadAsset(pub, login.body.access_token, Uint8Array.of(7, 8, 9));
+    expect(up.status).toBe(201);
+    const r = await getAsset(pub, `/v8/assets/red.example.org/${up.body.key}`, login.body.access_token);
+    expect(new URL(r.headers.get('location')!).port).toBe(String(storePort));
+    expect([...(await fetchRedirect(r)).bytes]).toEqual([7, 8, 9]);
   });
 
   it('applied the D1 migrations under STATE_DIR', async () => {

@@ -11,6 +11,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { CargoholdConfig } from '../../shared/config/schemas/cargohold.js';
 import { ApiError } from '../api/errors/api-error.js';
+import { WebCryptoSha256 } from './web-crypto-sha256.js';
 import { commonErrors } from '../api/errors/common.js';
 import type { Env } from '../env.js';
 
@@ -45,6 +46,7 @@ function clientFor(endpoint: string, region: string, credentials: { accessKeyId:
     region,
     credentials,
     forcePathStyle: true,
+    sha256: WebCryptoSha256,
     // No checksum of an empty body in presigned URLs, no CRC headers an older S3 server may refuse.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
