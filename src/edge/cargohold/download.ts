@@ -53,28 +53,17 @@ const downloadRoute = {
   responses: { 302: { description: 'Redirect to a presigned download URL, valid `downloadLinkTTL` seconds' } },
 } as const;
 
-const qualifiedParams = z.object({ key_domain: domain, key: assetKeySchema });
+const byQualifiedKey = {
+  request: { params: z.object({ key_domain: domain, key: assetKeySchema }), query: tokenQuery, headers: tokenHeader },
+  ...downloadRoute,
+} as const;
 
-export const downloadAsset = endpoint(
-  {
-    name: 'assets-download',
-    path: '/assets/{key_domain}/{key}',
-    from: 2,
-    request: { params: qualifiedParams, query: tokenQuery, headers: tokenHeader },
-    ...downloadRoute,
-  },
-  (c) => download(c, c.req.valid('param').key_domain, c.req.valid('param').key),
+export const downloadAsset = endpoint({ name: 'assets-download', path: '/assets/{key_domain}/{key}', from: 2, ...byQualifiedKey }, (c) =>
+  download(c, c.req.valid('param').key_domain, c.req.valid('param').key),
 );
 
-export const downloadAssetV4 = endpoint(
-  {
-    name: 'assets-download-v4',
-    path: '/assets/v4/{key_domain}/{key}',
-    until: 2,
-    request: { params: qualifiedParams, query: tokenQuery, headers: tokenHeader },
-    ...downloadRoute,
-  },
-  (c) => download(c, c.req.valid('param').key_domain, c.req.valid('param').key),
+export const downloadAssetV4 = endpoint({ name: 'assets-download-v4', path: '/assets/v4/{key_domain}/{key}', until: 2, ...byQualifiedKey }, (c) =>
+  download(c, c.req.valid('param').key_domain, c.req.valid('param').key),
 );
 
 export const downloadAssetV3 = endpoint(
