@@ -22,7 +22,7 @@ if (!checked.ok) {
 
 const { objstore } = checked.config.cargohold;
 const [scriptPath, store] = await Promise.all([bundleWorker(join(stateDir, 'build')), localObjectStore(objstore, stateDir)]);
-await ensureBucket(store, objstore.bucket);
+if (store.local) await ensureBucket(store, objstore.bucket); // a real store's bucket is the operator's
 const backend = await startBackend({ port, internalPort, configDir: dir, stateDir, scriptPath, objectStore: store });
 console.log(`config    ${dir}`);
 console.log(`state     ${stateDir}`);
