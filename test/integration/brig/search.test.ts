@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sharedBackend } from '../../helpers/backend.js';
+import { sharedBackend, startEditedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { invitationCode } from '../../helpers/mailbox.js';
 import { api, createUser, login, teamOwner, uniqueEmail, type TeamOwner, type TestUser } from '../../helpers/users.js';
@@ -74,5 +74,26 @@ describe('GET /search/contacts', () => {
     expect((await me.put(`/v8/teams/${owner.team}/features/searchVisibility`, { status: 'disabled' })).status).toBe(200);
     expect((await me.get(visibility)).body).toEqual({ search_visibility: 'standard' });
     expect(await found(mate, `${word}.out`)).toEqual([outsider.id]);
+  });
+});
+
+describe('the searchable flag', () => {
+  it('leaves non-searchable users out of name search; their exact handle still finds them', async () => {
+    // No public route sets the flag before v12, so the test sets the stored column.
+    const backend = await startEditedBackend([]);
+    try {
+      const word = `zq${Math.random().toString(36).slice(2, 8)}`;
+      const hidden = await createUser(backend.publicUrl, backend.internalUrl, { name: `${word}hidden` });
+      const searcher = await createUser(backend.publicUrl, backend.internalUrl, { name: 'Searcher' });
+      expect((await api(backend.publicUrl, hidden.token).put('/v8/self/handle', { handle: `${word}.h` })).status).toBe(200);
+      const search = async (q: string) =>
+        ((await api(backend.publicUrl, searcher.token).get(`/v8/search/contacts?q=${encodeURIComponent(q)}`)).body.documents as Array<{ id: string }>).map((d) => d.id);
+      expect(await search(word)).toEqual([hidden.id]);
+      await backend.query('UPDATE users SET searchable = 0 WHERE id = ?', hidden.id);
+      expect(await search(word)).toEqual([]);
+      expect(await search(`@${word}.h`)).toEqual([hidden.id]);
+    } finally {
+      await backend.stop();
+    }
   });
 });
