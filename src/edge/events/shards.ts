@@ -13,16 +13,35 @@ export interface ShardApi {
   fetch(req: Request): Promise<Response>;
 }
 
+interface QueuedAppend {
+  batch: UserNotifications[];
+  ttlSeconds: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/** Appends queued for one shard behind the call in flight; `busy` while a call is. */
+interface Lane {
+  busy: boolean;
+  queued: QueuedAppend[];
+}
+
+/** At most this many users' notifications in one coalesced call. */
+const MAX_USERS_PER_CALL = 4000;
+
 /**
- * The notification shards as one caller sees them. Stubs are kept: calls made on one stub arrive
- * in the order they were made, so a conversation object that keeps its `NotificationShards` can
- * start a message's appends before the previous message's have finished and still have every
- * recipient see the messages in order. (A stateless request makes its own: stubs cannot cross
+ * The notification shards as one caller sees them. Appends to a shard go one call at a time, in
+ * the order they were made: a conversation object that keeps its `NotificationShards` can start
+ * a message's appends before the previous message's have finished, and every recipient still sees
+ * the messages in order. Appends made while a shard's call is in flight are sent together in the
+ * next one, so under load a shard gets one call (one RPC, one transaction) for several messages,
+ * and when idle a call goes at once. (A stateless request makes its own: stubs cannot cross
  * requests there.)
  */
 export class NotificationShards {
   private readonly count: number;
   private readonly stubs = new Map<number, ShardApi>();
+  private readonly lanes = new Map<number, Lane>();
 
   constructor(private readonly env: Env) {
     this.count = shardCount(env.NOTIFICATION_SHARDS);
@@ -51,6 +70,47 @@ export class NotificationShards {
       if (batch === undefined) byShard.set(n, [e]);
       else batch.push(e);
     }
-    return Promise.all([...byShard].map(([n, batch]) => this.stub(n).append(batch, ttlSeconds))).then(() => undefined);
+    return Promise.all([...byShard].map(([n, batch]) => this.enqueue(n, batch, ttlSeconds))).then(() => undefined);
+  }
+
+  private enqueue(n: number, batch: UserNotifications[], ttlSeconds: number): Promise<void> {
+    let lane = this.lanes.get(n);
+    if (lane === undefined) this.lanes.set(n, (lane = { busy: false, queued: [] }));
+    const queued = lane.queued;
+    const done = new Promise<void>((resolve, reject) => queued.push({ batch, ttlSeconds, resolve, reject }));
+    if (!lane.busy) this.drain(n, lane);
+    return done;
+  }
+
+  /** Sends what is queued for a shard as one call (same TTL, bounded size), then the rest. */
+  private drain(n: number, lane: Lane): void {
+    const first = lane.queued[0];
+    if (first === undefined) {
+      lane.busy = false;
+      return;
+    }
+    lane.busy = true;
+    let take = 0;
+    let users = 0;
+    for (const q of lane.queued) {
+      if (q.ttlSeconds !== first.ttlSeconds || (take > 0 && users + q.batch.length > MAX_USERS_PER_CALL)) break;
+      users += q.batch.length;
+      take++;
+    }
+    const taken = lane.queued.splice(0, take);
+    const batch = taken.length === 1 ? first.batch : taken.flatMap((q) => q.batch);
+    // The next call starts before the callers of this one go on.
+    this.stub(n)
+      .append(batch, first.ttlSeconds)
+      .then(
+        () => {
+          this.drain(n, lane);
+          for (const q of taken) q.resolve();
+        },
+        (err: unknown) => {
+          this.drain(n, lane);
+          for (const q of taken) q.reject(err);
+        },
+      );
   }
 }

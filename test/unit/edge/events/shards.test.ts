@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { Env } from '../../../../src/edge/env.js';
+import { NotificationShards } from '../../../../src/edge/events/shards.js';
+import type { UserNotifications } from '../../../../src/objects/notifications/types.js';
+
+/** One shard whose append calls are recorded and finished by the test. */
+function oneShard() {
+  const calls: Array<{ users: string[]; finish: (err?: Error) => void }> = [];
+  const stub = {
+    append: (batch: UserNotifications[]) =>
+      new Promise<void>((resolve, reject) => calls.push({ users: batch.map((b) => b.user), finish: (err) => (err ? reject(err) : resolve()) })),
+  };
+  const env = { NOTIFICATION_SHARDS: '1', NOTIFICATIONS: { idFromName: (n: string) => n, get: () => stub } } as unknown as Env;
+  return { shards: new NotificationShards(env), calls };
+}
+
+const to = (user: string): UserNotifications[] => [{ user, inputs: [{ payloadJson: '[]' }] }];
+
+describe('NotificationShards', () => {
+  it('calls an idle shard at once, and sends what queued behind a call as one call, in order', async () => {
+    const { shards, calls } = oneShard();
+    const a = shards.append(to('a'), 60);
+    expect(calls.map((c) => c.users)).toEqual([['a']]);
+    const b = shards.append(to('b'), 60);
+    const c = shards.append(to('c'), 60);
+    expect(calls).toHaveLength(1);
+
+    calls[0]!.finish();
+    await a;
+    expect(calls.map((x) => x.users)).toEqual([['a'], ['b', 'c']]);
+    calls[1]!.finish();
+    await Promise.all([b, c]);
+
+    const d = shards.append(to('d'), 60);
+    expect(calls.map((x) => x.users)).toEqual([['a'], ['b', 'c'], ['d']]);
+    calls[2]!.finish();
+    await d;
+  });
+
+  it('fails every append of a failed call, and goes on with the next', async () => {
+    const { shards, calls } = oneShard();
+    const a = shards.append(to('a'), 60);
+    const b = shards.append(to('b'), 60);
+    const c = shards.append(to('c'), 60);
+    calls[0]!.finish();
+    await a;
+    calls[1]!.finish(new Error('shard gone'));
+    await expect(b).rejects.toThrow('shard gone');
+    await expect(c).rejects.toThrow('shard gone');
+    const d = shards.append(to('d'), 60);
+    expect(calls.map((x) => x.users)).toEqual([['a'], ['b', 'c'], ['d']]);
+    calls[2]!.finish();
+    await d;
+  });
+});
