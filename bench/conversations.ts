@@ -24,7 +24,7 @@ const protobuf = require('protobufjs/minimal.js') as { util: { Long: unknown }; 
 protobuf.util.Long = Long;
 protobuf.configure();
 
-const SIZES = (process.env.BENCH_SIZES ?? '100,1000,2000').split(',').map(Number);
+const SIZES = (process.env.BENCH_SIZES ?? '100,1000,2000').split(',').filter(Boolean).map(Number);
 /**
  * Conversations too large for a Proteus message (one ciphertext per recipient does not fit the
  * 512 KiB ingress limit) get conversation events instead: renames, one event to every member.
