@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Env } from '../../../../src/edge/env.js';
-import { NotificationShards } from '../../../../src/edge/events/shards.js';
+import { NotificationShards, type ShardBindings } from '../../../../src/edge/events/shards.js';
 import type { UserNotifications } from '../../../../src/objects/notifications/types.js';
 
 /** One shard whose append calls are recorded and finished by the test. */
@@ -10,7 +9,7 @@ function oneShard() {
     append: (batch: UserNotifications[]) =>
       new Promise<void>((resolve, reject) => calls.push({ users: batch.map((b) => b.user), finish: (err) => (err ? reject(err) : resolve()) })),
   };
-  const env = { NOTIFICATION_SHARDS: '1', NOTIFICATIONS: { idFromName: (n: string) => n, get: () => stub } } as unknown as Env;
+  const env: ShardBindings = { NOTIFICATION_SHARDS: '1', NOTIFICATIONS: { idFromName: (n: string) => n, get: () => stub } };
   return { shards: new NotificationShards(env), calls };
 }
 
