@@ -93,7 +93,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   if (o.migrate ?? true) await applyMigrations(db, join(ROOT, 'migrations'));
   const internalUrl = await mf.unsafeGetDirectURL(undefined, 'InternalApi');
   const runScheduled = async () => {
-    const result = await (await mf.getWorker()).scheduled({ cron: '*/15 * * * *' });
+    const result = await (await mf.getWorker()).scheduled();
     if (result.outcome !== 'ok') throw new Error(`scheduled jobs ended with ${result.outcome}`);
   };
   return { publicUrl, internalUrl, mf, db, runScheduled, stop: () => mf.dispose() };

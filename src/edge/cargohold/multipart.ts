@@ -67,25 +67,16 @@ async function expectLine(r: ByteReader, expected: string, what: string): Promis
   if ((await r.line(MAX_HEADER_LINE)) !== expected) throw new MalformedUpload(`Expected ${what}`);
 }
 
-/** The metadata part's JSON text: by its Content-Length, else up to the next boundary line. */
+/** The metadata part's JSON text: exactly its Content-Length bytes, then the next boundary. */
 async function readMetadata(r: ByteReader, headers: PartHeaders, delimiter: string): Promise<string> {
   const length = lengthOf(headers);
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  if (length !== undefined) {
-    if (length > MAX_METADATA) throw new MalformedUpload('The metadata part is too large');
-    const bytes = await r.exact(length);
-    if (bytes === undefined) throw new MalformedUpload('The metadata part ends early');
-    await expectLine(r, '', 'CRLF after the metadata');
-    await expectLine(r, delimiter, 'the boundary after the metadata');
-    return decode(bytes);
-  }
-  const lines: string[] = [];
-  for (let size = 0; ; ) {
-    const line = await r.line(MAX_HEADER_LINE);
-    if (line === undefined || (size += line.length) > MAX_METADATA) throw new MalformedUpload('The metadata part ends early');
-    if (line === delimiter) return decode(Uint8Array.from(lines.join('\r\n'), (ch) => ch.charCodeAt(0)));
-    lines.push(line);
-  }
+  if (length === undefined) throw new MalformedUpload('The metadata part needs a Content-Length');
+  if (length > MAX_METADATA) throw new MalformedUpload('The metadata part is too large');
+  const bytes = await r.exact(length);
+  if (bytes === undefined) throw new MalformedUpload('The metadata part ends early');
+  await expectLine(r, '', 'CRLF after the metadata');
+  await expectLine(r, delimiter, 'the boundary after the metadata');
+  return new TextDecoder().decode(bytes);
 }
 
 /** Reads the two part headers and the metadata; the data stays in the stream. */

@@ -1,11 +1,9 @@
 import { z } from '@hono/zod-openapi';
+import { toBase64 } from '../../shared/base64.js';
 
 /** A download token: 16 random bytes, base64url with padding (24 characters), as wire makes them. */
 export function newAssetToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replaceAll('+', '-').replaceAll('/', '_');
+  return toBase64(crypto.getRandomValues(new Uint8Array(16))).replaceAll('+', '-').replaceAll('/', '_');
 }
 
 export const assetTokenSchema = z

@@ -81,10 +81,14 @@ async function upload(c: Context<AppEnv>) {
   const user = await userStore.byId(db, me.user);
   const maxBytes = await uploadAllowance(db, config, user);
   const parts = await partsOf(c);
-  const meta = metadataOf(parts.metadata);
-  if (parts.length <= 0 || parts.length > maxBytes) {
-    await parts.cancel();
-    throw new ApiError(parts.length <= 0 ? cargoholdErrors.invalidLength : cargoholdErrors.assetTooLarge);
+  let meta: z.infer<typeof uploadMetadata>;
+  try {
+    meta = metadataOf(parts.metadata);
+    if (parts.length <= 0) throw new ApiError(cargoholdErrors.invalidLength);
+    if (parts.length > maxBytes) throw new ApiError(cargoholdErrors.assetTooLarge);
+  } catch (err) {
+    await parts.cancel(); // refused before a byte of the data is read
+    throw err;
   }
   const key = newAssetKey(meta.retention);
   await store(c, key, parts);

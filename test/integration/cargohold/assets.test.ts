@@ -97,6 +97,7 @@ describe('assets: upload and download', () => {
       post(`--b\r\n${part('Content-Type: application/json\r\nContent-Length: 2', '{]')}--b\r\n${data}--b--\r\n`),
       post(`--b\r\n${part('Content-Type: application/json\r\nContent-Length: 23', '{"retention":"forever"}')}--b\r\n${data}--b--\r\n`),
       post(`--b\r\n${meta}--b\r\n${part('Content-Type: application/octet-stream', 'x')}--b--\r\n`),
+      post(`--b\r\n${part('Content-Type: application/json', '{}')}--b\r\n${data}--b--\r\n`),
       post(`--b\r\n${meta}--b\r\n${data}--c--\r\n`), // the closing boundary must follow the data
     ];
     for (const r of await Promise.all(malformed)) expect(r, r.text).toMatchObject({ status: 400, body: wireError(400, 'client-error') });
