@@ -3,6 +3,9 @@ import { ApiError } from './api/errors/api-error.js';
 import { commonErrors } from './api/errors/common.js';
 import { errorResponse } from './api/errors/render.js';
 import type { Env } from './env.js';
+import type { Problem } from '../shared/config/index.js';
+import { DEFAULT_INGRESS_LIMIT } from '../shared/config/schemas/nginz.js';
+import { drainable } from './nginz/body-drain.js';
 import { serveInternal, servePublic } from './nginz/gateway.js';
 import { runtimeFor } from './runtime.js';
 import { runScheduledJobs } from './scheduled.js';
@@ -13,14 +16,19 @@ export { Conversation } from '../objects/Conversation.js';
 
 type Ingress = typeof servePublic;
 
-function serve(ingress: Ingress, req: Request, env: Env, ctx: ExecutionContext): Promise<Response> | Response {
+async function serve(ingress: Ingress, req: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const result = runtimeFor(env);
-  if (!result.ok) {
-    // Name the offending keys, not their values: the log line has the full reasons.
-    const where = result.problems.map((p) => (p.path ? `${p.file} ${p.path}` : p.file)).join('; ');
-    return errorResponse(new ApiError(commonErrors.invalidConfiguration, `Invalid configuration: ${where}`));
-  }
-  return ingress(req, env, ctx, result.runtime);
+  // Whatever the route left unread is discarded here, so the connection stays usable.
+  const body = drainable(req);
+  const res = result.ok ? await ingress(body.req, env, ctx, result.runtime) : invalidConfiguration(result.problems);
+  await body.drain(result.ok ? result.runtime.drainLimit : DEFAULT_INGRESS_LIMIT);
+  return res;
+}
+
+function invalidConfiguration(problems: readonly Problem[]): Response {
+  // Name the offending keys, not their values: the log line has the full reasons.
+  const where = problems.map((p) => (p.path ? `${p.file} ${p.path}` : p.file)).join('; ');
+  return errorResponse(new ApiError(commonErrors.invalidConfiguration, `Invalid configuration: ${where}`));
 }
 
 /** The public ingress (nginz), and the scheduled jobs of wrangler.toml's `[triggers]`. */
@@ -37,7 +45,7 @@ export default {
  * bindings (`entrypoint = "InternalApi"`); locally `npm start` exposes it on INTERNAL_PORT.
  */
 export class InternalApi extends WorkerEntrypoint<Env> {
-  override fetch(req: Request): Promise<Response> | Response {
+  override fetch(req: Request): Promise<Response> {
     return serve(serveInternal, req, this.env, this.ctx);
   }
 }

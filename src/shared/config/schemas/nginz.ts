@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { federationDomain, positiveInt } from './common.js';
 
+/** The seed's ingress payload limit (512k, raised from 256k). */
+export const DEFAULT_INGRESS_LIMIT = 512 * 1024;
+
 const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 * 1024, g: 1024 * 1024 * 1024 };
 
 /** nginx size syntax (`512k`, `10m`); `0` means unlimited, as in nginx. */
@@ -63,7 +66,7 @@ export const nginzConfig = z.strictObject({
       allowlisted_fqdn_origins: z.array(hostname).default([]),
       randomport_allowlisted_origins: z.array(hostname).default([]),
       multi_ingress_deeplink: z.record(federationDomain, z.record(z.string(), z.unknown())).optional(),
-      default_client_max_body_size: bodySize.default(512 * 1024),
+      default_client_max_body_size: bodySize.default(DEFAULT_INGRESS_LIMIT),
       rate_limit_status: z.union([z.literal(420), z.literal(429)]).default(429),
       rate_limit_zones: z.record(z.string().min(1), rateLimitZone).default({}),
       locations: z.array(location).default([]),
