@@ -40,6 +40,20 @@ describe('generated API documentation', () => {
     expect((await call(publicUrl, '/api/swagger.json')).body.info.version).toBe('v0');
   });
 
+  it('serves the UI script and stylesheet itself, so the pages work offline', async () => {
+    for (const page of ['/v8/api/swagger-ui', '/v8/api-internal/swagger-ui']) {
+      const html = (await call(publicUrl, page)).text;
+      const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      expect(refs).toEqual(['/api/swagger-ui-dist/swagger-ui.css', '/api/swagger-ui-dist/swagger-ui-bundle.js']);
+    }
+    const script = await call(publicUrl, '/api/swagger-ui-dist/swagger-ui-bundle.js');
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    expect(script.text).toContain('SwaggerUIBundle');
+    const css = await call(publicUrl, '/api/swagger-ui-dist/swagger-ui.css');
+    expect(css.headers.get('content-type')).toMatch(/text\/css/);
+    expect(css.text).toContain('.swagger-ui');
+  });
+
   it('serves the event notification schemas as JSON', async () => {
     const r = await call(publicUrl, '/api/event-notification-schemas');
     expect(r.status).toBe(200);

@@ -1,10 +1,21 @@
-import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { build, stop, type Plugin } from 'esbuild';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
 const XML_BUILDER_CJS = '@aws-sdk/xml-builder/dist-cjs/index.js';
+
+/** Files the worker imports as strings; wrangler.toml's `[[rules]]` of type Text names the same for `wrangler deploy`. */
+const TEXT_MODULES = /\/swagger-ui-dist\/swagger-ui(-bundle\.js|\.css)$/;
+
+const textModules: Plugin = {
+  name: 'text-modules',
+  setup(b) {
+    b.onLoad({ filter: TEXT_MODULES }, async (args) => ({ contents: await readFile(args.path, 'utf8'), loader: 'text' }));
+  },
+};
 
 /** Bundles the edge worker the way wrangler does (workerd conditions, ESM, cloudflare:* external). */
 export async function bundleWorker(outDir: string): Promise<string> {
@@ -22,8 +33,10 @@ export async function bundleWorker(outDir: string): Promise<string> {
     external: ['cloudflare:*', 'node:*'],
     // The SDK's browser build of its XML parser needs DOMParser, which workerd lacks (as in wrangler.toml).
     alias: { '@aws-sdk/xml-builder': XML_BUILDER_CJS },
+    plugins: [textModules],
     sourcemap: 'linked',
     logLevel: 'warning',
   });
+  await stop(); // esbuild's service process holds ~160 MB while it lives; the next build starts another
   return outfile;
 }

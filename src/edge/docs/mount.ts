@@ -4,6 +4,7 @@ import type { ApiVersion } from '../../shared/api-version.js';
 import type { AppEnv } from '../api/app-env.js';
 import { ZAUTH_SCHEME } from '../api/endpoint.js';
 import { eventNotificationSchemas } from '../events/registry.js';
+import { UI_ASSETS_BASE } from './ui-assets.js';
 
 const TITLE = 'Team messaging backend API';
 
@@ -25,7 +26,7 @@ export function mountDocs(app: OpenAPIHono<AppEnv>, v: ApiVersion, internalApp: 
       })),
     ),
   );
-  app.get('/api/swagger-ui', swaggerUI({ url: `/v${v}/api/swagger.json`, title: `${TITLE} v${v}` }));
+  app.get('/api/swagger-ui', swaggerUI({ url: `/v${v}/api/swagger.json`, title: `${TITLE} v${v}`, baseUrl: UI_ASSETS_BASE }));
   app.get('/api-internal/swagger.json', (c) =>
     c.json(
       (internalDoc ??= internalApp.getOpenAPIDocument({
@@ -34,6 +35,6 @@ export function mountDocs(app: OpenAPIHono<AppEnv>, v: ApiVersion, internalApp: 
       })),
     ),
   );
-  app.get('/api-internal/swagger-ui', swaggerUI({ url: `/v${v}/api-internal/swagger.json`, title: `${TITLE} internal` }));
+  app.get('/api-internal/swagger-ui', swaggerUI({ url: `/v${v}/api-internal/swagger.json`, title: `${TITLE} internal`, baseUrl: UI_ASSETS_BASE }));
   app.get('/api/event-notification-schemas', (c) => c.json(eventNotificationSchemas()));
 }
