@@ -5,14 +5,18 @@ import { startBackend } from './lib/backend.js';
 import { ensureBucket } from './lib/bucket.js';
 import { bundleWorker } from './lib/bundle.js';
 import { configDir, readConfigTexts } from './lib/config-dir.js';
-import { localObjectStore } from './lib/local-object-store.js';
+import { editedTexts, objectStoreEndpoint } from './lib/config-edit.js';
+import { localObjectStore, type RunningStore } from './lib/local-object-store.js';
+import { onShutdown } from './lib/shutdown.js';
+import { wranglerFacts } from './lib/wrangler-facts.js';
 
 const port = Number(process.env.PORT ?? 8080);
 const internalPort = Number(process.env.INTERNAL_PORT ?? 8081);
 const stateDir = resolve(process.env.STATE_DIR ?? '.state');
 const dir = configDir();
 
-const checked = loadConfig(readConfigTexts(dir));
+const texts = readConfigTexts(dir);
+const checked = loadConfig(texts);
 for (const w of checked.warnings) console.warn(`warning: ${formatProblem(w)}`);
 if (!checked.ok) {
   for (const p of checked.problems) console.error(formatProblem(p));
@@ -20,21 +24,26 @@ if (!checked.ok) {
   process.exit(1);
 }
 
+// Whatever has started goes down with this process, however it is asked to stop.
+const running: Array<{ stop(): Promise<void> }> = [];
+onShutdown(async () => {
+  for (const r of running.reverse()) await r.stop();
+});
+
 const { objstore } = checked.config.cargohold;
-const [scriptPath, store] = await Promise.all([bundleWorker(join(stateDir, 'build')), localObjectStore(objstore, stateDir)]);
+const [scriptPath, store] = await Promise.all([
+  bundleWorker(join(stateDir, 'build')),
+  localObjectStore(objstore, stateDir).then((s: RunningStore) => (running.push(s), s)),
+  wranglerFacts(),
+]);
 if (store.local) await ensureBucket(store, objstore.bucket); // a real store's bucket is the operator's
-const backend = await startBackend({ port, internalPort, configDir: dir, stateDir, scriptPath, objectStore: store });
+// A local store may have moved off the configured port (another backend holds it): tell the worker.
+const config = store.endpoint === objstore.endpoint ? texts : editedTexts([objectStoreEndpoint(store.endpoint)], texts);
+const backend = await startBackend({ port, internalPort, config, stateDir, scriptPath, objectStore: store });
+running.push(backend);
 console.log(`config    ${dir}`);
 console.log(`state     ${stateDir}`);
 console.log(`public    ${backend.publicUrl.origin}   (try ${backend.publicUrl.origin}/api-version)`);
 console.log(`internal  ${backend.internalUrl.origin}   (/i/... only)`);
 console.log(`assets    ${store.endpoint}   (bucket ${objstore.bucket}${store.local ? ', local radosgw' : ''})`);
 console.log('ready');
-
-const stop = async () => {
-  await backend.stop();
-  await store.stop();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBackend, type Backend } from '../../tools/lib/backend.js';
 import { bundleWorker } from '../../tools/lib/bundle.js';
-import { editedTexts, objectStoreEndpoint, writeConfig } from '../../tools/lib/config-edit.js';
+import { editedTexts, objectStoreEndpoint } from '../../tools/lib/config-edit.js';
 import type { ObjectStore } from '../../tools/lib/object-store.js';
 
 /**
@@ -16,12 +16,10 @@ export async function benchBackend(o: { objectStore?: ObjectStore } = {}): Promi
   const root = mkdtempSync(join(process.env.TMPDIR ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'svc-bench-'));
   const scriptPath = await bundleWorker(join(root, 'build'));
   const stateDir = join(root, 'state');
-  const configDir = join(root, 'config');
-  writeConfig(configDir, editedTexts(o.objectStore ? [objectStoreEndpoint(o.objectStore.endpoint)] : []));
   const backend = await startBackend({
     port: 0,
     internalPort: 0,
-    configDir,
+    config: editedTexts(o.objectStore ? [objectStoreEndpoint(o.objectStore.endpoint)] : []),
     ...(o.objectStore ? { objectStore: o.objectStore } : {}),
     stateDir,
     scriptPath,

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { startBackend } from '../../tools/lib/backend.js';
-import { editedTexts, objectStoreEndpoint, writeConfig, type Edit } from './config-files.js';
+import { editedTexts, objectStoreEndpoint, type Edit } from './config-files.js';
 
 export interface TestBackend {
   publicUrl: string;
@@ -30,15 +30,13 @@ export async function startEditedBackend(
 ): Promise<TestBackend> {
   const root = mkdtempSync(join(inject('tmpRoot'), 'backend-'));
   const stateDir = opts.stateDir ?? join(root, 'state');
-  const configDir = join(root, 'config');
   const s3 = inject('objectStore');
-  // Edits come after the test store's endpoint, so a file may point its backend elsewhere.
-  writeConfig(configDir, editedTexts([objectStoreEndpoint(s3.endpoint), ...edits]));
   const logs: string[] = [];
   const backend = await startBackend({
     port: 0,
     internalPort: 0,
-    configDir,
+    // Edits come after the test store's endpoint, so a file may point its backend elsewhere.
+    config: editedTexts([objectStoreEndpoint(s3.endpoint), ...edits]),
     stateDir,
     scriptPath: inject('workerScript'),
     migrate: opts.migrate ?? true,

@@ -6,7 +6,7 @@ import { startBackend } from '../../tools/lib/backend.js';
 import { ensureBucket } from '../../tools/lib/bucket.js';
 import { bundleWorker } from '../../tools/lib/bundle.js';
 import { startObjectStore } from '../../tools/lib/object-store.js';
-import { editedTexts, objectStoreEndpoint, writeConfig } from '../helpers/config-files.js';
+import { editedTexts, objectStoreEndpoint } from '../helpers/config-files.js';
 
 export interface TestObjectStore {
   endpoint: string;
@@ -41,12 +41,10 @@ export default async function setup(project: TestProject) {
   const objectStore: TestObjectStore = { endpoint, region, accessKeyId, secretAccessKey, bucket: 'assets' };
   await ensureBucket(objectStore, objectStore.bucket);
   project.provide('objectStore', objectStore);
-  const configDir = join(root, 'config');
-  writeConfig(configDir, editedTexts([objectStoreEndpoint(endpoint)]));
   const backend = await startBackend({
     port: 0,
     internalPort: 0,
-    configDir,
+    config: editedTexts([objectStoreEndpoint(endpoint)]),
     stateDir: join(root, 'shared-state'),
     scriptPath: workerScript,
     objectStore,

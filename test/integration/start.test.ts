@@ -1,89 +1,130 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort, npmStart, type NpmStart } from '../../tools/lib/npm-start.js';
+import { portFree } from '../../tools/lib/object-store.js';
+import { processTree, waitGone } from '../../tools/lib/process-tree.js';
 import { fetchRedirect, getAsset, uploadAsset } from '../helpers/assets.js';
 import { call, postJson, wireError } from '../helpers/http.js';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+interface Started {
+  run: NpmStart;
+  port: number;
+  internalPort: number;
+  assets: string;
+  /** What the backend answered before it said `ready` (requests made while it was starting). */
+  early: number[];
+}
+
+/**
+ * Starts `npm start` with these overrides and, until it is ready, keeps sending it a request that
+ * needs the database: nothing may be served from a half-migrated state.
+ */
+async function start(root: string, env: Record<string, string> = {}): Promise<Started> {
+  const [port, internalPort] = [await freePort(), await freePort()];
+  const run = npmStart({ PORT: String(port), INTERNAL_PORT: String(internalPort), STATE_DIR: join(root, 'state'), ...env });
+  const early: number[] = [];
+  let starting = true;
+  const probe = (async () => {
+    while (starting) {
+      try {
+        const r = await postJson(`http://127.0.0.1:${port}`, '/v8/activate/send', { email: `early-${port}@example.com` });
+        early.push(r.status);
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+  try {
+    const { assets } = await run.ready;
+    return { run, port, internalPort, assets, early };
+  } finally {
+    starting = false;
+    await probe;
+  }
+}
+
+async function roundTripsAnAsset(s: Started, domain: string): Promise<void> {
+  const pub = `http://127.0.0.1:${s.port}`;
+  const email = `start-${s.port}@example.com`;
+  expect((await postJson(`http://127.0.0.1:${s.internalPort}`, '/i/users', { name: 'S', email, password: 'secret-password' })).status).toBe(201);
+  const login = await postJson(pub, '/v8/login', { email, password: 'secret-password' });
+  const up = await uploadAsset(pub, login.body.access_token, Uint8Array.of(7, 8, 9));
+  expect(up.status).toBe(201);
+  const r = await getAsset(pub, `/v8/assets/${domain}/${up.body.key}`, login.body.access_token);
+  expect(new URL(r.headers.get('location')!).origin).toBe(s.assets);
+  expect([...(await fetchRedirect(r)).bytes]).toEqual([7, 8, 9]);
 }
 
 /** Runs `npm start` as an operator would, with the documented environment overrides. */
 describe('npm start', () => {
-  let child: ChildProcess;
-  let port: number;
-  let internalPort: number;
-  let storePort: number;
-  const output: string[] = [];
+  const all: Started[] = [];
+  let first: Started;
+  let second: Started;
+  let own: Started;
 
   beforeAll(async () => {
     const root = mkdtempSync(join(inject('tmpRoot'), 'start-'));
     const configDir = join(root, 'config');
     cpSync('config', configDir, { recursive: true });
-    const domainKeys: [string, string][] = [
+    for (const [file, key] of [
       ['brig.yaml', 'setFederationDomain'],
       ['galley.yaml', 'federationDomain'],
       ['cargohold.yaml', 'federationDomain'],
-    ];
-    for (const [file, key] of domainKeys) {
+    ] as const) {
       const path = join(configDir, file);
       writeFileSync(path, readFileSync(path, 'utf8').replace(new RegExp(`${key}: example.com`), `${key}: red.example.org`));
     }
-    [port, internalPort, storePort] = [await freePort(), await freePort(), await freePort()];
-    // Its own local object store, on a free port instead of the shipped 7480.
-    const cargohold = join(configDir, 'cargohold.yaml');
-    writeFileSync(cargohold, readFileSync(cargohold, 'utf8').replace('http://127.0.0.1:7480', `http://127.0.0.1:${storePort}`));
-    child = spawn('npm', ['start'], {
-      env: { ...process.env, PORT: String(port), INTERNAL_PORT: String(internalPort), CONFIG_DIR: configDir, STATE_DIR: join(root, 'state') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    createInterface({ input: child.stderr! }).on('line', (l) => output.push(l));
-    await new Promise<void>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).on('line', (l) => {
-        output.push(l);
-        if (l === 'ready') resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`npm start exited with ${code}: ${output.join('\n')}`)));
-    });
+    // Two on the shipped config/, differing only in PORT, INTERNAL_PORT and STATE_DIR; one on CONFIG_DIR.
+    const started = await Promise.all([
+      start(join(root, 'a')),
+      start(join(root, 'b')),
+      start(join(root, 'c'), { CONFIG_DIR: configDir }),
+    ]);
+    all.push(...started);
+    [first, second, own] = started;
   });
 
   afterAll(() => {
-    if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    for (const s of all) if (s.run.child.exitCode === null && s.run.child.signalCode === null) process.kill(-s.run.child.pid!, 'SIGKILL');
+  });
+
+  it('serves nothing before the migrations are applied', () => {
+    for (const s of all) {
+      expect(s.early.filter((status) => status !== 200)).toEqual([]);
+    }
+  });
+
+  it('runs two backends on the default configuration side by side; each stores and returns assets', async () => {
+    expect(first.assets).not.toBe(second.assets);
+    await roundTripsAnAsset(first, 'example.com');
+    await roundTripsAnAsset(second, 'example.com');
   });
 
   it('serves the public API on PORT with the configuration from CONFIG_DIR', async () => {
-    const r = await call(`http://127.0.0.1:${port}`, '/api-version');
+    const r = await call(`http://127.0.0.1:${own.port}`, '/api-version');
     expect(r.status).toBe(200);
     expect(r.body.domain).toBe('red.example.org');
+    await roundTripsAnAsset(own, 'red.example.org');
   });
 
   it('serves /i/status on INTERNAL_PORT only', async () => {
-    expect((await call(`http://127.0.0.1:${internalPort}`, '/i/status')).status).toBe(200);
-    expect((await call(`http://127.0.0.1:${port}`, '/i/status')).body).toEqual(wireError(404, 'no-endpoint'));
-  });
-
-  it('brings up local object storage: an asset goes in and comes back from it', async () => {
-    const pub = `http://127.0.0.1:${port}`;
-    const email = `start-${Date.now()}@example.com`;
-    expect((await postJson(`http://127.0.0.1:${internalPort}`, '/i/users', { name: 'S', email, password: 'secret-password' })).status).toBe(201);
-    const login = await postJson(pub, '/v8/login', { email, password: 'secret-password' });
-    const up = await uploadAsset(pub, login.body.access_token, Uint8Array.of(7, 8, 9));
-    expect(up.status).toBe(201);
-    const r = await getAsset(pub, `/v8/assets/red.example.org/${up.body.key}`, login.body.access_token);
-    expect(new URL(r.headers.get('location')!).port).toBe(String(storePort));
-    expect([...(await fetchRedirect(r)).bytes]).toEqual([7, 8, 9]);
+    expect((await call(`http://127.0.0.1:${own.internalPort}`, '/i/status')).status).toBe(200);
+    expect((await call(`http://127.0.0.1:${own.port}`, '/i/status')).body).toEqual(wireError(404, 'no-endpoint'));
   });
 
   it('applied the D1 migrations under STATE_DIR', async () => {
-    expect((await call(`http://127.0.0.1:${internalPort}`, '/i/federation/remotes')).status).toBe(200);
+    expect((await call(`http://127.0.0.1:${own.internalPort}`, '/i/federation/remotes')).status).toBe(200);
+  });
+
+  it('goes down whole when only its top process is signalled: no child left, every port free', async () => {
+    const tree = processTree(own.run.child.pid!);
+    expect(tree.map((p) => p.name)).toEqual(expect.arrayContaining(['workerd', 'radosgw', 'ceph-osd', 'ceph-mon']));
+    own.run.child.kill('SIGTERM'); // npm's pid alone, as a process manager or a closed terminal does
+    await own.run.exited;
+    expect(await waitGone(tree.map((p) => p.pid), 30_000)).toEqual([]);
+    const ports = [own.port, own.internalPort, Number(new URL(own.assets).port)];
+    expect(await Promise.all(ports.map(portFree))).toEqual(ports.map(() => true));
   });
 });

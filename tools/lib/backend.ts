@@ -1,12 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { Log, LogLevel, Miniflare } from 'miniflare';
-import { unstable_getMiniflareWorkerOptions } from 'wrangler';
-import { readConfigTexts } from './config-dir.js';
+import { Log, LogLevel, Miniflare, type MiniflareOptions } from 'miniflare';
+import type { ConfigTexts } from '../../src/shared/config/index.js';
 import { d1Admin, d1AdminWorker, type D1Admin } from './d1-admin.js';
+import { deathSignalWrapper } from './death-signal.js';
 import { applyMigrations } from './migrations.js';
-import { ROOT } from './bundle.js';
+import { wranglerFacts } from './wrangler-facts.js';
 import { localZauthKeys } from './zauth-keys.js';
 
 export interface BackendOptions {
@@ -14,13 +17,14 @@ export interface BackendOptions {
   port: number;
   /** Internal listener (`/i/...`); 0 picks a free port. */
   internalPort: number;
-  configDir: string;
+  /** The component files (file name to YAML text), as the worker receives them in SVC_CONFIG. */
+  config: ConfigTexts;
   /** All local state (D1, Durable Objects) lives below this folder. */
   stateDir: string;
   /** The bundled worker (see bundle.ts). */
   scriptPath: string;
   host?: string;
-  /** Apply D1 migrations before serving (default true). */
+  /** Apply D1 migrations before serving (default true); no listener opens before they are applied. */
   migrate?: boolean;
   /** Receives every line the worker logs. */
   onLog?: (line: string) => void;
@@ -46,25 +50,44 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
+/**
+ * Has miniflare start workerd with a parent-death signal, so the runtime goes down with this
+ * process even when it is killed outright (miniflare's own exit hook needs a chance to run).
+ */
+function workerdDiesWithUs(): void {
+  if (process.env.MINIFLARE_WORKERD_PATH !== undefined) return;
+  // The workerd binary miniflare itself would run.
+  const workerd = (createRequire(createRequire(import.meta.url).resolve('miniflare'))('workerd') as { default: string }).default;
+  const dir = mkdtempSync(join(tmpdir(), 'svc-workerd-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  process.env.MINIFLARE_WORKERD_PATH = deathSignalWrapper(workerd, dir);
+}
+
 function lines(stream: Readable, onLine: (l: string) => void): void {
   createInterface({ input: stream }).on('line', onLine);
 }
 
-/** The whole backend on miniflare: the worker with its D1 database and Durable Objects. */
+/**
+ * The whole backend on miniflare: the worker with its D1 database and Durable Objects. With
+ * `migrate`, the runtime first holds only the D1 admin worker and no listener of the backend, and
+ * is given the backend once the migrations are applied: nothing is served from a half-made schema.
+ */
 export async function startBackend(o: BackendOptions): Promise<Backend> {
   const host = o.host ?? '127.0.0.1';
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
+  workerdDiesWithUs();
+  const { workerOptions, migrations } = await wranglerFacts();
   const persist = join(resolve(o.stateDir), 'v3');
   const onLog = o.onLog ?? ((l: string) => console.log(l));
   const backend = {
     ...workerOptions,
     name: 'svc-backend',
-    modules: true,
-    scriptPath: o.scriptPath,
+    // One module, named: miniflare need not parse the 2.7 MB bundle to find its imports (that parse
+    // kept ~100 MB in this long-lived process).
+    modules: [{ type: 'ESModule', path: o.scriptPath }],
     modulesRoot: dirname(o.scriptPath),
     bindings: {
       ...workerOptions.bindings,
-      SVC_CONFIG: JSON.stringify(readConfigTexts(o.configDir)),
+      SVC_CONFIG: JSON.stringify(o.config),
       ZAUTH_KEYS: await localZauthKeys(o.stateDir),
       ...(o.objectStore === undefined
         ? {}
@@ -72,11 +95,9 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     },
     unsafeDirectSockets: [{ host, port: o.internalPort, entrypoint: 'InternalApi', proxy: false }],
   };
-  const mf = new Miniflare({
-    // The backend first: it serves `port`, and D1/object lookups default to it.
-    workers: [backend, ...(o.extraWorkers ?? []), { ...d1AdminWorker(workerOptions.d1Databases), compatibilityDate: workerOptions.compatibilityDate }],
+  const admin = { ...d1AdminWorker(workerOptions.d1Databases), compatibilityDate: workerOptions.compatibilityDate };
+  const runtime = {
     host,
-    port: o.port,
     d1Persist: join(persist, 'd1'),
     durableObjectsPersist: join(persist, 'do'),
     queuesPersist: join(persist, 'queues'),
@@ -87,14 +108,24 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       lines(stdout, onLog);
       lines(stderr, onLog);
     },
-  } as ConstructorParameters<typeof Miniflare>[0]);
+  };
+  const serving = {
+    ...runtime,
+    // The backend first: it serves `port`, and D1/object lookups default to it.
+    workers: [backend, ...(o.extraWorkers ?? []), admin],
+    port: o.port,
+  } as MiniflareOptions;
+  let mf: Miniflare;
+  if (o.migrate ?? true) {
+    mf = new Miniflare({ ...runtime, workers: [admin], port: 0 } as MiniflareOptions);
+    await applyMigrations(d1Admin(mf), migrations);
+    await mf.setOptions(serving);
+  } else mf = new Miniflare(serving);
   const publicUrl = await mf.ready;
-  const db = d1Admin(mf);
-  if (o.migrate ?? true) await applyMigrations(db, join(ROOT, 'migrations'));
   const internalUrl = await mf.unsafeGetDirectURL(undefined, 'InternalApi');
   const runScheduled = async () => {
     const result = await (await mf.getWorker()).scheduled();
     if (result.outcome !== 'ok') throw new Error(`scheduled jobs ended with ${result.outcome}`);
   };
-  return { publicUrl, internalUrl, mf, db, runScheduled, stop: () => mf.dispose() };
+  return { publicUrl, internalUrl, mf, db: d1Admin(mf), runScheduled, stop: () => mf.dispose() };
 }

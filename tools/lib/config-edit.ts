@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Document, parseDocument } from 'yaml';
 import type { ConfigTexts } from '../../src/shared/config/index.js';
 import { configDir, readConfigTexts } from './config-dir.js';
@@ -28,8 +26,3 @@ export function editedTexts(edits: Edit[], base: ConfigTexts = defaultTexts()): 
 
 /** Points cargohold at an object store other than the one the shipped file names. */
 export const objectStoreEndpoint = (endpoint: string): Edit => ['cargohold.yaml', ['objstore', 'endpoint'], endpoint];
-
-export function writeConfig(dir: string, texts: ConfigTexts): void {
-  mkdirSync(dir, { recursive: true });
-  for (const [file, text] of Object.entries(texts)) if (text !== undefined) writeFileSync(join(dir, file), text);
-}

@@ -13,10 +13,12 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { findBinary, withDeathSignal } from './death-signal.js';
+import { listensOn } from './process-tree.js';
 
 export interface ObjectStore {
   /** e.g. `http://127.0.0.1:41234`; use path-style addressing (`forcePathStyle: true`). */
@@ -33,6 +35,8 @@ export interface ObjectStoreOptions {
   stateDir: string;
   /** The S3 port on 127.0.0.1; 0 or undefined picks a free one. */
   port?: number;
+  /** When `port` is taken (by another local backend), pick a free one instead of failing. */
+  anyPortIfTaken?: boolean;
   /** Receives every line the daemons log (prefixed with the daemon's name). */
   onLog?: (line: string) => void;
 }
@@ -42,21 +46,6 @@ const BINARIES = ['ceph-mon', 'ceph-osd', 'radosgw', 'radosgw-admin', 'ceph', 'm
 /** Startup budget (each step has its own timeout as well). */
 const START_TIMEOUT_MS = 90_000;
 const REGION = 'us-east-1';
-
-function findBinary(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/sbin', '/bin', '/sbin'];
-  for (const d of dirs) {
-    if (!d) continue;
-    const p = join(d, name);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // next
-    }
-  }
-  return undefined;
-}
 
 async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -71,7 +60,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-function portFree(port: number): Promise<boolean> {
+export function portFree(port: number): Promise<boolean> {
   return new Promise((res) => {
     const srv = createServer();
     srv.unref();
@@ -192,12 +181,6 @@ rgw gc processor max time = 60
 `;
 }
 
-/** Spawn through setpriv(1) when there is one, so the child gets SIGKILL when this process dies. */
-function withDeathSignal(bin: string, args: string[]): [string, string[]] {
-  const setpriv = findBinary('setpriv');
-  return setpriv ? [setpriv, ['--pdeathsig', 'KILL', '--', bin, ...args]] : [bin, args];
-}
-
 function track(child: ChildProcess, mine: Set<ChildProcess>): ChildProcess {
   live.add(child);
   mine.add(child);
@@ -251,15 +234,18 @@ export async function startObjectStore(o: ObjectStoreOptions): Promise<ObjectSto
     );
   }
   const bin = bins as Record<(typeof BINARIES)[number], string>;
+  let opts = o;
   if (o.port && !(await portFree(o.port))) {
-    throw new Error(`object store: ${HOST}:${o.port} is already in use`);
+    if (!o.anyPortIfTaken) throw new Error(`object store: ${HOST}:${o.port} is already in use`);
+    opts = { ...o, port: 0 };
   }
-  // A port we picked may be taken by someone else before the daemon binds it: try again.
+  // A port may be taken by someone else before the daemon binds it: try again.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(o, bin);
+      return await startOnce(opts, bin);
     } catch (e) {
       if (!(e instanceof PortTaken) || attempt >= 3) throw e;
+      if (opts.anyPortIfTaken) opts = { ...opts, port: 0 };
     }
   }
 }
@@ -322,7 +308,8 @@ async function startOnce(
       // A port we picked was taken meanwhile (98 = EADDRINUSE): worth another try.
       const raced = code === 98 || /address already in use|unable to bind/i.test(text);
       const err = `${why}; last log lines:\n${text}`;
-      failure ??= raced && !(name === 'radosgw' && o.port) ? new PortTaken(err) : new Error(err);
+      const fixedPort = name === 'radosgw' && o.port && !o.anyPortIfTaken;
+      failure ??= raced && !fixedPort ? new PortTaken(err) : new Error(err);
       fail(failure);
     });
     ch.on('error', (e) => {
@@ -354,11 +341,17 @@ async function startOnce(
 
     // Gateway: it creates its pools itself (the bucket ones with the first bucket / multipart
     // upload, a fraction of a second each with the quick paxos settings above).
-    watch(daemon(bin.radosgw, [...c, '-n', 'client.rgw', '-d'], 'rgw', log, children), 'radosgw');
+    const rgw = daemon(bin.radosgw, [...c, '-n', 'client.rgw', '-d'], 'rgw', log, children);
+    watch(rgw, 'radosgw');
     const endpoint = `http://${HOST}:${s3Port}`;
     for (;;) {
       check();
       if (Date.now() > deadline) throw new Error(`radosgw did not answer on ${endpoint} in time`);
+      // Only our gateway's answer counts: another local store may hold the port (this one then exits).
+      if (!listensOn(rgw.pid!, s3Port)) {
+        await sleep(50);
+        continue;
+      }
       try {
         const r = await fetch(endpoint, { signal: AbortSignal.timeout(2000) });
         await r.arrayBuffer();

@@ -3,6 +3,7 @@ import { commonErrors } from '../api/errors/common.js';
 import { errorResponse, logUnexpected } from '../api/errors/render.js';
 import { REQUEST_ID_HEADER } from '../api/build-app.js';
 import { tocPage } from '../docs/toc.js';
+import { uiAsset } from '../docs/ui-assets.js';
 import { MAILBOX_PATH, serveMailbox } from '../brig/email/mailbox.js';
 import type { Env } from '../env.js';
 import type { Runtime } from '../runtime.js';
@@ -78,6 +79,8 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
       }
       case 'unversioned': {
         if (split.path === '/api/swagger-ui') return finish(tocPage());
+        const asset = uiAsset(split.path);
+        if (asset !== undefined) return finish(asset);
         const mail = split.path === MAILBOX_PATH ? await serveMailbox(req, url, env, rt.config) : undefined;
         if (mail !== undefined) return finish(mail);
       }
