@@ -34,3 +34,35 @@ export async function baselineServer(): Promise<{ url: URL; dispose(): Promise<v
   const url = await mf.ready;
   return { url, dispose: () => mf.dispose() };
 }
+
+/**
+ * The cheapest requests a worker can answer, on the same runtime and entry path as the backend:
+ * `/` says hello; `/d1-read` reads one row by primary key from D1 (the floor of any request that
+ * reads the database once).
+ */
+export async function helloWorldServer(stateDir: string): Promise<{ url: URL; dispose(): Promise<void> }> {
+  const mf = new Miniflare({
+    modules: true,
+    script: `export default {
+  async fetch(req, env) {
+    const path = new URL(req.url).pathname;
+    if (path === '/') return new Response('hello');
+    if (path === '/setup') {
+      await env.DB.exec('CREATE TABLE IF NOT EXISTS users (id TEXT PRIMARY KEY, name TEXT, email TEXT, handle TEXT, locale TEXT)');
+      await env.DB.prepare("INSERT OR REPLACE INTO users VALUES ('u1', 'Name', 'a@example.com', 'handle', 'en')").run();
+      return new Response('ok');
+    }
+    return Response.json(await env.DB.prepare('SELECT * FROM users WHERE id = ?').bind('u1').first());
+  },
+};`,
+    compatibilityDate: '2026-04-20',
+    d1Databases: { DB: 'baseline' },
+    d1Persist: stateDir,
+    host: '127.0.0.1',
+    port: 0,
+    cf: false,
+  });
+  const url = await mf.ready;
+  await (await fetch(new URL('/setup', url))).arrayBuffer();
+  return { url, dispose: () => mf.dispose() };
+}

@@ -16,6 +16,11 @@ describe('ingresses', () => {
     expect((await call(internalUrl, '/api-version')).body).toEqual(wireError(404, 'no-endpoint'));
   });
 
+  it('takes no identity from Z-User, Z-Connection or Z-Client headers a client sends', async () => {
+    const headers = { 'z-user': randomUUID(), 'z-connection': '1', 'z-client': 'abcdef', 'z-type': 'access' };
+    expect((await call(publicUrl, '/v8/self', { headers })).body).toEqual(wireError(401, 'client-error'));
+  });
+
   it('tags every response with a request id', async () => {
     expect((await call(publicUrl, '/api-version')).headers.get('request-id')).toMatch(/^[0-9a-f]{32}$/);
   });

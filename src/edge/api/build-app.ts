@@ -2,23 +2,14 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { z } from 'zod';
 import type { ApiVersion } from '../../shared/api-version.js';
 import type { Config } from '../../shared/config/index.js';
-import type { AccessClaims } from '../auth/tokens.js';
 import type { AppEnv } from './app-env.js';
+import { edgeFactsOf } from './edge-facts.js';
 import type { Endpoint } from './endpoint.js';
 import { ApiError } from './errors/api-error.js';
 import { commonErrors } from './errors/common.js';
 import { installErrorHandling, type MethodIndex } from './errors/render.js';
 
 export const REQUEST_ID_HEADER = 'request-id';
-
-/** The identity nginz forwarded; only the edge sets these headers (clients' values are dropped). */
-function identityOf(h: Headers): AccessClaims | undefined {
-  const user = h.get('z-user');
-  const connection = h.get('z-connection');
-  if (user === null || connection === null) return undefined;
-  const client = h.get('z-client');
-  return client === null ? { user, connection } : { user, connection, client };
-}
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -52,13 +43,16 @@ export function buildApiApp({ config, endpoints, version }: ApiAppOptions): Open
     defaultHook: (result) => {
       if (!result.success) throw new ApiError(commonErrors.badRequest, describeIssues(result.error));
     },
+    // Routes match the path the edge stripped of its version prefix.
+    getPath: (req) => edgeFactsOf(req)?.path ?? new URL(req.url).pathname,
   });
   app.use(async (c, next) => {
+    const edge = edgeFactsOf(c.req.raw);
     c.set('config', config);
     c.set('apiVersion', version);
-    c.set('zHost', c.req.header('z-host') ?? '');
-    c.set('requestId', c.req.header(REQUEST_ID_HEADER) ?? crypto.randomUUID());
-    c.set('self', identityOf(c.req.raw.headers));
+    c.set('zHost', edge?.zHost ?? '');
+    c.set('requestId', edge?.requestId ?? crypto.randomUUID());
+    c.set('self', edge?.identity);
     await next();
   });
   for (const e of endpoints) {

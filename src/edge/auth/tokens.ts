@@ -25,16 +25,36 @@ async function sign(keys: ZauthKeys, claims: Claims, expiresAt: number): Promise
     .sign(keys.signing);
 }
 
+type VerifiedClaims = Claims & { exp: number };
+
+/**
+ * Tokens whose signature this isolate has already checked, per key set, with their claims. Only
+ * the signature check is skipped on a hit: expiry is the callers' concern on every use, and
+ * revocation lives outside the token (cookie rows). Bounded: the oldest entry goes first.
+ */
+const verified = new WeakMap<ZauthKeys, Map<string, VerifiedClaims>>();
+const MAX_VERIFIED = 10_000;
+
+function remember(keys: ZauthKeys, token: string, claims: VerifiedClaims): void {
+  let cache = verified.get(keys);
+  if (cache === undefined) verified.set(keys, (cache = new Map()));
+  if (cache.size >= MAX_VERIFIED) cache.delete(cache.keys().next().value!);
+  cache.set(token, claims);
+}
+
 /** Checks the signature only; `exp` is the caller's concern (an expired token may still name its user). */
-async function verifiedClaims(keys: ZauthKeys, token: string): Promise<(Claims & { exp: number }) | undefined> {
+async function verifiedClaims(keys: ZauthKeys, token: string): Promise<VerifiedClaims | undefined> {
+  const known = verified.get(keys)?.get(token);
+  if (known !== undefined) return known;
   try {
     const { kid } = JSON.parse(atob(token.split('.')[0]!.replace(/-/g, '+').replace(/_/g, '/'))) as { kid?: string };
     const key = kid === undefined ? undefined : keys.verifying.get(kid);
     if (key === undefined) return undefined;
     await compactVerify(token, key, { algorithms: [ZAUTH_ALG] });
-    const claims = decodeJwt(token) as Partial<Claims & { exp: number }>;
+    const claims = decodeJwt(token) as Partial<VerifiedClaims>;
     if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return undefined;
-    return claims as Claims & { exp: number };
+    remember(keys, token, claims as VerifiedClaims);
+    return claims as VerifiedClaims;
   } catch {
     return undefined;
   }

@@ -21,14 +21,3 @@ export async function authenticate(req: Request, url: URL, keys: ZauthKeys): Pro
   const token = accessTokenOf(req, url);
   return token === undefined ? undefined : verifyAccessToken(keys, token);
 }
-
-/** The headers nginz forwards for an authenticated request. */
-export function identityHeaders(claims: AccessClaims | undefined): Record<string, string> {
-  if (claims === undefined) return {};
-  return {
-    'z-user': claims.user,
-    'z-connection': claims.connection,
-    'z-type': 'access',
-    ...(claims.client === undefined ? {} : { 'z-client': claims.client }),
-  };
-}

@@ -2,16 +2,17 @@ import { ApiError } from '../api/errors/api-error.js';
 import { commonErrors } from '../api/errors/common.js';
 import { errorResponse, logUnexpected } from '../api/errors/render.js';
 import { REQUEST_ID_HEADER } from '../api/build-app.js';
+import { withEdgeFacts } from '../api/edge-facts.js';
 import { tocPage } from '../docs/toc.js';
 import { uiAsset } from '../docs/ui-assets.js';
 import { MAILBOX_PATH, serveMailbox } from '../brig/email/mailbox.js';
 import type { Env } from '../env.js';
 import type { Runtime } from '../runtime.js';
 import { zauthKeys } from '../auth/keys.js';
-import { authenticate, identityHeaders } from './authenticate.js';
+import { authenticate } from './authenticate.js';
 import { limitBody } from './body-limit.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
-import { forwardRequest, withHeaders, zHostOf } from './forward.js';
+import { withHeaders, zHostOf } from './forward.js';
 import { findLocation } from './locations.js';
 import { takeToken } from './rate-limit.js';
 import { splitVersion, servedWhenDisabled } from './version-prefix.js';
@@ -86,11 +87,7 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
       }
     }
     const version = split.kind === 'versioned' ? split.version : 0;
-    const forwarded = forwardRequest(limited, path, {
-      'z-host': zHostOf(req),
-      [REQUEST_ID_HEADER]: requestId,
-      ...identityHeaders(identity),
-    });
+    const forwarded = withEdgeFacts(limited, { path, zHost: zHostOf(req), requestId, identity });
     return finish(await rt.versionApp(version).fetch(forwarded, env, ctx));
   } catch (err) {
     logUnexpected(requestId, err);
@@ -108,7 +105,7 @@ export async function serveInternal(req: Request, env: Env, ctx: ExecutionContex
     if (split.kind === 'versioned-internal') return finish(internalUnversioned());
     if (split.kind !== 'unversioned' || !/^\/i(\/|$)/.test(split.path))
       return finish(errorResponse(new ApiError(commonErrors.noEndpoint)));
-    const forwarded = forwardRequest(req, split.path, { 'z-host': zHostOf(req), [REQUEST_ID_HEADER]: requestId });
+    const forwarded = withEdgeFacts(req, { path: split.path, zHost: zHostOf(req), requestId, identity: undefined });
     return finish(await rt.internalApp.fetch(forwarded, env, ctx));
   } catch (err) {
     logUnexpected(requestId, err);

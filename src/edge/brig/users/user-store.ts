@@ -1,6 +1,6 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { inChunks } from '../../db/chunks.js';
-import type { Db } from '../../db/client.js';
+import { preparedOnce, type Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import type { UserRow } from './user-json.js';
 
@@ -12,11 +12,13 @@ export function isValidEmail(email: string): boolean {
   return email.length <= 256 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/.test(email);
 }
 
+// The read behind every authenticated request's "who is this": built once.
+const userById = preparedOnce((db) => db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare());
+
 /** Users in D1 (table users). */
 export const userStore = {
-  async byId(db: Db, id: string): Promise<UserRow | undefined> {
-    const [row] = await db.select().from(users).where(eq(users.id, id));
-    return row;
+  byId(db: Db, id: string): Promise<UserRow | undefined> {
+    return userById(db).get({ id });
   },
   async byIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
     return inChunks(ids, 1, (chunk) => db.select().from(users).where(inArray(users.id, chunk)));
