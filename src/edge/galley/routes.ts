@@ -14,6 +14,7 @@ import { featureInternalEndpoints } from './features/internal-routes.js';
 import { featureEndpoints } from './features/routes.js';
 import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
 import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
+import { getTeamNotifications } from './teams/team-notifications.js';
 import { getSearchVisibility, setSearchVisibility } from './teams/search-visibility.js';
 import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
@@ -50,6 +51,8 @@ export const galleyPublic: Endpoint[] = [
   postLegacyOtrMessage,
   postBroadcast,
   ...featureEndpoints,
+  // /teams/notifications before /teams/{tid}
+  getTeamNotifications,
   getTeam,
   updateTeam,
   deleteTeam,
