@@ -5,6 +5,7 @@ import { call, wireError } from '../../helpers/http.js';
 import { invitationCode } from '../../helpers/mailbox.js';
 import { invitedMember } from '../../helpers/teams.js';
 import { api, createUser, teamOwner, type TeamOwner } from '../../helpers/users.js';
+import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const V1 = /^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -83,6 +84,27 @@ describe('GET /teams/notifications', () => {
       expect(await queue(publicUrl, owner.token, query), query).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
     for (const query of ['?size=1', '?size=10000', `?since=${v1At(Date.now())}&size=10000`])
       expect((await queue(publicUrl, owner.token, query)).status, query).toBe(200);
+  });
+
+  it('pushes member-join live to the new member and the admins only, without storing it in their streams', async () => {
+    const owner = await teamOwner(publicUrl, internalUrl);
+    const personal = await createUser(publicUrl, internalUrl);
+    expect((await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status).toBe(201);
+    const code = await invitationCode(publicUrl, personal.email);
+    const sockets = [await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`), await openSocket(publicUrl, `/v8/await?access_token=${personal.token}`)];
+    try {
+      expect((await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', { code, password: personal.password })).status).toBe(200);
+      for (const socket of sockets) {
+        const frame = await socket.next((m) => m.payload?.[0]?.type === 'team.member-join');
+        expect(frame.payload).toEqual([memberJoin(owner.team, personal.id)]);
+      }
+    } finally {
+      for (const socket of sockets) await socket.close();
+    }
+    for (const user of [owner, personal]) {
+      const stream = await api(publicUrl, user.token).get('/v8/notifications');
+      expect(stream.body.notifications.flatMap((n: { payload: Array<{ type: string }> }) => n.payload.map((e) => e.type))).not.toContain('team.member-join');
+    }
   });
 
   it('is documented in the v8 and v9 swagger as get-team-notifications', async () => {

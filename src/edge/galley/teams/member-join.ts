@@ -8,12 +8,14 @@ import { teamStore } from './team-store.js';
 import { pushTeamEvent } from './team-queue.js';
 
 /**
- * After a user joined a team (whichever way): the team's owners and admins get `team.member-join`,
- * and it goes into the team queue, where clients read it with `GET /teams/notifications`.
+ * After a user joined a team (whichever way): `team.member-join` goes to the new member and the
+ * team's owners and admins, to their connected sockets only (as wire-server pushes it, transient),
+ * and into the team queue, where clients read it with `GET /teams/notifications`.
  */
 export async function announceMemberJoin(env: Env, db: Db, config: Config, team: string, user: string): Promise<void> {
   const event = teamEvent('team.member-join', team, { user });
   const admins = await teamStore.withRoles(db, team, TEAM_ADMINS);
-  await publish(env, config, admins.map((u) => ({ user: u })), event);
+  const recipients = [...new Set([user, ...admins])].map((u) => ({ user: u }));
+  await publish(env, config, recipients, event, { transient: true });
   await pushTeamEvent(db, team, event);
 }
