@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { sharedBackend } from '../../helpers/backend.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { invitedMember } from '../../helpers/teams.js';
 import { api, createUser, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
@@ -122,5 +122,58 @@ describe('GET /teams/{tid}/conversations[/{cid}|/roles]', () => {
       expect(doc.body.paths['/teams/{tid}/conversations/{cid}'].delete.operationId).toBe('delete-team-conversation');
       expect(doc.body.paths['/teams/{tid}/conversations/{cid}'].get.responses['404'].description).toMatch(/no-conversation/);
     }
+  });
+});
+
+describe('DELETE /teams/{tid}/conversations/{cid}, as wire-server checks it', () => {
+  it('does not consult tid: a conversation admin deletes through any team id, a team conversation or not', async () => {
+    const owner = await teamOwner(publicUrl, internalUrl);
+    const me = api(publicUrl, owner.token);
+    const conv = await teamConversation(publicUrl, owner);
+    expect((await me.del(`/v8/teams/${crypto.randomUUID()}/conversations/${conv}`)).status).toBe(200);
+    expect(await me.get(`/v8/conversations/example.com/${conv}`)).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
+
+    const personalGroup = await me.post('/v8/conversations', { name: 'No team', qualified_users: [] });
+    expect(personalGroup.status, personalGroup.text).toBe(201);
+    expect((await me.del(`/v8/teams/${owner.team}/conversations/${personalGroup.body.qualified_id.id}`)).status).toBe(200);
+  });
+
+  it('refuses a conversation that is no group with invalid-op, and non-members (team admins too) with no-conversation', async () => {
+    const owner = await teamOwner(publicUrl, internalUrl);
+    const admin = await invitedMember(publicUrl, owner, 'admin');
+    expect((await api(publicUrl, owner.token).post('/v8/conversations/self')).status).toBe(201);
+    expect(await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/conversations/${owner.id}`)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'invalid-op'),
+    });
+    const conv = await teamConversation(publicUrl, owner);
+    expect(await api(publicUrl, admin.token).del(`/v8/teams/${owner.team}/conversations/${conv}`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
+  });
+});
+
+describe('DELETE of a channel', () => {
+  let b: TestBackend;
+  beforeAll(async () => {
+    b = await startEditedBackend([]);
+  });
+  afterAll(() => b?.stop());
+
+  it('lets team admins and owners (ManageChannels) delete it whatever their conversation role; members need the role', async () => {
+    const owner = await teamOwner(b.publicUrl, b.internalUrl);
+    const admin = await invitedMember(b.publicUrl, owner, 'admin');
+    const member = await invitedMember(b.publicUrl, owner);
+    const conv = await teamConversation(b.publicUrl, owner, [admin, member]);
+    // Channels are MLS conversations, which the shipped configuration does not enable: mark a group as one.
+    await b.query(`UPDATE conversations SET group_conv_type = 'channel' WHERE id = ?`, conv);
+    const path = `/v8/teams/${owner.team}/conversations/${conv}`;
+    expect(await api(b.publicUrl, member.token).del(path)).toMatchObject({
+      status: 403,
+      body: { ...wireError(403, 'action-denied'), message: 'Insufficient authorization (missing delete_conversation)' },
+    });
+    expect((await api(b.publicUrl, admin.token).del(path)).status).toBe(200);
+    expect(await b.query('SELECT id FROM conversations WHERE id = ?', conv)).toEqual([]);
   });
 });
