@@ -1,13 +1,14 @@
+/*
+ * galley's team queue: a work-around wire-server keeps for teams too large to fan every event
+ * out to, holding only `team.member-join`. Kept for gundeck's `notificationTTL`, like the users'
+ * streams.
+ */
+
 import type { Config } from '../../../shared/config/index.js';
 import { timeKey, UuidV1Generator } from '../../../objects/notifications/uuid-v1.js';
 import type { Db } from '../../db/client.js';
 import { teamNotificationStore, type TeamEventPayload } from './team-notification-store.js';
 
-/**
- * galley's team queue: a work-around wire-server keeps for teams too large to fan every event
- * out to, holding only `team.member-join`. Kept for gundeck's `notificationTTL`, like the users'
- * streams.
- */
 let ids: UuidV1Generator | undefined;
 // Made on first use: workers may not draw random values (the node id) at global scope.
 const nextId = () => (ids ??= new UuidV1Generator()).next();
