@@ -1,9 +1,15 @@
 import type { Config } from '../shared/config/index.js';
 import { sweepExpiredAssets } from './cargohold/expiry.js';
+import { database } from './db/client.js';
 import type { Env } from './env.js';
+import { sweepExpiredTeamNotifications } from './galley/teams/team-queue.js';
+
+const logRemoved = (msg: string, count: number) => {
+  if (count > 0) console.log(JSON.stringify({ level: 'info', msg, count }));
+};
 
 /** What the cron trigger runs (background-worker's periodic jobs). */
 export async function runScheduledJobs(env: Env, config: Config): Promise<void> {
-  const removed = await sweepExpiredAssets(env, config);
-  if (removed > 0) console.log(JSON.stringify({ level: 'info', msg: 'expired assets removed', count: removed }));
+  logRemoved('expired assets removed', await sweepExpiredAssets(env, config));
+  logRemoved('expired team notifications removed', await sweepExpiredTeamNotifications(database(env.DB), config));
 }

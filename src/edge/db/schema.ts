@@ -83,6 +83,22 @@ export const teamInvitations = sqliteTable('team_invitations', {
   expiresAt: integer('expires_at').notNull(),
 });
 
+/**
+ * galley's team queue: `team.member-join` events, ordered by `key` (the time in the v1 UUID id,
+ * see objects/notifications/uuid-v1.ts), which is also what the TTL cut-off compares.
+ */
+export const teamNotifications = sqliteTable(
+  'team_notifications',
+  {
+    team: text('team').notNull(),
+    key: text('key').notNull(),
+    id: text('id').notNull(),
+    /** JSON array of events */
+    payload: text('payload', { mode: 'json' }).$type<Array<Record<string, unknown>>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.team, t.key, t.id] })],
+);
+
 /** Per-team overrides of team features; NULL columns fall back to the server default. */
 export const teamFeatures = sqliteTable(
   'team_features',

@@ -14,6 +14,8 @@ import { featureInternalEndpoints } from './features/internal-routes.js';
 import { featureEndpoints } from './features/routes.js';
 import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
 import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
+import { getTeamNotifications } from './teams/team-notifications.js';
+import { getTeamConversation, getTeamConversationRoles, getTeamConversations } from './teams/team-conversations.js';
 import { getSearchVisibility, setSearchVisibility } from './teams/search-visibility.js';
 import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
@@ -45,11 +47,17 @@ export const galleyPublic: Endpoint[] = [
   updateReceiptMode,
   updateAccess,
   typing,
+  // /teams/{tid}/conversations/roles before /teams/{tid}/conversations/{cid}
+  getTeamConversations,
+  getTeamConversationRoles,
+  getTeamConversation,
   deleteTeamConversation,
   postProteusMessage,
   postLegacyOtrMessage,
   postBroadcast,
   ...featureEndpoints,
+  // /teams/notifications before /teams/{tid}
+  getTeamNotifications,
   getTeam,
   updateTeam,
   deleteTeam,

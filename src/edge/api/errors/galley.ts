@@ -26,6 +26,7 @@ export const galleyErrors = defineErrors({
   unknownClient: { status: 403, label: 'unknown-client', message: 'Unknown Client' },
   one2OneSize: { status: 400, label: 'client-error', message: 'A 1:1 conversation needs exactly one other user' },
   noTeam: { status: 404, label: 'no-team', message: 'Team not found' },
+  invalidTeamNotificationId: { status: 400, label: 'invalid-notification-id', message: 'Could not parse notification id (must be UUIDv1).' },
   tooManyUids: { status: 400, label: 'too-many-uids', message: 'Can only process 2000 user ids per request.' },
   noTeamMemberFound: { status: 404, label: 'no-team-member', message: 'Team member not found' },
   noOtherOwner: {

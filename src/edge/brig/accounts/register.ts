@@ -1,6 +1,6 @@
 import { endpoint } from '../../api/endpoint.js';
 import { invitationStore, type InvitationRow } from '../invitations/invitation-store.js';
-import { announceJoin } from '../invitations/join-team.js';
+import { announceMemberJoin } from '../../galley/teams/member-join.js';
 import { teamStore } from '../../galley/teams/team-store.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
@@ -93,7 +93,7 @@ export const register = endpoint(
       newTeam: body.team && { name: body.team.name, icon: body.team.icon, iconKey: body.team.icon_key },
       invitation,
     });
-    if (invitation !== undefined) await announceJoin(c.env, db, config, invitation.team, user.id);
+    if (invitation !== undefined) await announceMemberJoin(c.env, db, config, invitation.team, user.id);
 
     const domain = optSettings.setFederationDomain;
     if (body.email !== undefined && !verified)

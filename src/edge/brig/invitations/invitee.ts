@@ -10,7 +10,8 @@ import { checkUserPassword } from '../password/passwords.js';
 import { userStore } from '../users/user-store.js';
 import { invitationJson, invitationSchema } from './invitation-json.js';
 import { invitationStore } from './invitation-store.js';
-import { announceJoin, joinStatements } from './join-team.js';
+import { announceMemberJoin } from '../../galley/teams/member-join.js';
+import { joinStatements } from './join-team.js';
 
 /** `GET /teams/invitations/info`: what the invitee sees before accepting, with the inviter's email. */
 export const invitationInfo = endpoint(
@@ -77,7 +78,7 @@ export const acceptInvitation = endpoint(
     if (me.team !== null) throw new ApiError(brigErrors.cannotJoinMultipleTeams);
     if ((await teamStore.size(db, inv.team)) >= config.galley.settings.maxTeamSize) throw new ApiError(brigErrors.tooManyTeamMembers);
     await runBatch(db, [userStore.update(db, me.id, { team: inv.team }), ...joinStatements(db, me.id, inv)]);
-    await announceJoin(c.env, db, config, inv.team, me.id);
+    await announceMemberJoin(c.env, db, config, inv.team, me.id);
     return c.body(null, 200);
   },
 );

@@ -19,6 +19,16 @@ export const selfQualified = (c: Context<AppEnv>): QualifiedId => ({
   domain: c.get('config').brig.optSettings.setFederationDomain,
 });
 
+/** The conversation (404 `no-conversation` when it does not exist) and the caller's membership, if any. */
+export async function loadMembership(c: Context<AppEnv>, id: QualifiedId): Promise<Omit<Membership, 'me'> & { me: MemberRow | undefined }> {
+  const db = database(c.env.DB);
+  const conv = await conversationStore.get(db, id);
+  if (conv === undefined) throw new ApiError(galleyErrors.noConversation);
+  const members = await conversationStore.members(db, id);
+  const me = selfQualified(c);
+  return { conv, members, me: members.find((m) => m.userId === me.id && m.userDomain === me.domain) };
+}
+
 /**
  * The conversation and the caller's membership: 404 `no-conversation` when it does not exist,
  * `whenNotMember` (404 for actions, 403 `access-denied` for reading) when the caller is not in it.
@@ -28,14 +38,9 @@ export async function requireMember(
   id: QualifiedId,
   whenNotMember: ErrorSpec = galleyErrors.noConversation,
 ): Promise<Membership> {
-  const db = database(c.env.DB);
-  const conv = await conversationStore.get(db, id);
-  if (conv === undefined) throw new ApiError(galleyErrors.noConversation);
-  const members = await conversationStore.members(db, id);
-  const me = selfQualified(c);
-  const mine = members.find((m) => m.userId === me.id && m.userDomain === me.domain);
-  if (mine === undefined) throw new ApiError(whenNotMember);
-  return { conv, members, me: mine };
+  const { conv, members, me } = await loadMembership(c, id);
+  if (me === undefined) throw new ApiError(whenNotMember);
+  return { conv, members, me };
 }
 
 /** 403 `action-denied` naming the action the caller's conversation role lacks. */

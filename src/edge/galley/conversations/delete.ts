@@ -2,18 +2,22 @@ import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
+import { MANAGE_CHANNELS } from '../teams/team-access.js';
 import { teamStore } from '../teams/team-store.js';
-import { requireAction, requireMember, selfQualified } from './access-check.js';
+import { loadMembership, requireAction, selfQualified } from './access-check.js';
 import { codeStore, conversationStore } from './conversation-store.js';
 import { notifyMembers } from './notify.js';
 
 /**
- * `DELETE /teams/{tid}/conversations/{cid}`: a team member whose conversation role may
- * `delete_conversation` removes a group conversation of the team, its members and its guest
- * link; every member gets `conversation.delete`.
+ * `DELETE /teams/{tid}/conversations/{cid}`: a member whose conversation role may
+ * `delete_conversation` (or, in a channel, an admin of its team) removes a group conversation, its
+ * members and its guest link; every member gets `conversation.delete`. As in wire-server, `tid` is
+ * not consulted: the checks are the conversation's, in wire-server's order, and a conversation of
+ * a team needs the caller in that team.
  */
 export const deleteTeamConversation = endpoint(
   {
@@ -25,14 +29,16 @@ export const deleteTeamConversation = endpoint(
     responses: { 200: { description: 'Conversation deleted' } },
   },
   async (c) => {
-    const { tid, cid } = c.req.valid('param');
+    const { cid } = c.req.valid('param');
     const db = database(c.env.DB);
     const id = { id: cid, domain: c.get('config').brig.optSettings.setFederationDomain };
-    const { conv, members, me } = await requireMember(c, id);
-    if (conv.team !== tid) throw new ApiError(galleyErrors.noConversation);
-    requireAction(me, 'delete_conversation');
-    if ((await teamStore.roleOf(db, tid, me.userId)) === undefined) throw new ApiError(galleyErrors.noTeamMember);
+    const { conv, members, me } = await loadMembership(c, id);
+    const teamRole = conv.team === null ? undefined : await teamStore.roleOf(db, conv.team, self(c).user);
+    const managesChannel = conv.groupConvType === 'channel' && teamRole !== undefined && MANAGE_CHANNELS.includes(teamRole);
+    if (me !== undefined && !managesChannel) requireAction(me, 'delete_conversation');
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
+    if (me === undefined) throw new ApiError(galleyErrors.noConversation);
+    if (conv.team !== null && teamRole === undefined) throw new ApiError(galleyErrors.noTeamMember);
 
     await runBatch(db, [codeStore.remove(db, id), ...conversationStore.remove(db, id)]);
     await membershipChanged(c.env, id);

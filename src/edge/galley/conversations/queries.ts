@@ -109,6 +109,11 @@ export const listConversations = endpoint(
   },
 );
 
+/** What the roles routes (of a conversation, of a team) answer. */
+export const conversationRolesList = z
+  .object({ conversation_roles: z.array(z.object({ conversation_role: z.string(), actions: z.array(z.string()) })) })
+  .openapi('ConversationRolesList');
+
 export const getRoles = endpoint(
   {
     name: 'get-conversation-roles',
@@ -119,11 +124,7 @@ export const getRoles = endpoint(
     responses: {
       200: {
         description: 'The roles of the conversation and their actions',
-        ...json(
-          z
-            .object({ conversation_roles: z.array(z.object({ conversation_role: z.string(), actions: z.array(z.string()) })) })
-            .openapi('ConversationRolesList'),
-        ),
+        ...json(conversationRolesList),
       },
     },
   },

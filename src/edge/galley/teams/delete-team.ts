@@ -17,6 +17,7 @@ import { membershipChanged } from '../messaging/conversation-object.js';
 import { hasPerm } from './permissions.js';
 import { requireReauth } from './remove-member.js';
 import { requireTeamMember } from './team-access.js';
+import { teamNotificationStore } from './team-notification-store.js';
 import { teamStore } from './team-store.js';
 
 /**
@@ -67,7 +68,7 @@ export const deleteTeam = endpoint(
       const user = await userStore.byId(db, id);
       if (user !== undefined) await deleteAccount(c.env, db, config, user);
     }
-    await runBatch(db, teamStore.remove(db, tid));
+    await runBatch(db, [...teamStore.remove(db, tid), teamNotificationStore.removeTeam(db, tid)]);
     return c.body(null, 202);
   },
 );

@@ -1,0 +1,89 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { json, uuid } from '../../api/schemas/common.js';
+import { conversationStore } from '../conversations/conversation-store.js';
+import { conversationRolesList } from '../conversations/queries.js';
+import { builtInRoles } from '../conversations/roles.js';
+import { hasPerm } from './permissions.js';
+import { requireTeamMember } from './team-access.js';
+
+const params = z.object({ tid: z.uuid() });
+
+const teamConversation = z
+  .object({
+    conversation: uuid,
+    managed: z.boolean().openapi({ description: 'This field MUST NOT be used by clients. It is here only for backwards compatibility of the interface.' }),
+  })
+  .openapi('TeamConversation');
+
+// Managed conversations are gone from wire; the key stays, always false.
+const teamConversationJson = (id: string) => ({ conversation: id, managed: false });
+
+/** Team members holding GetTeamConversations (every role has it, partners included). */
+async function requireTeamConversationsReader(c: Context<AppEnv>, team: string) {
+  const { db, role } = await requireTeamMember(c, team);
+  if (!hasPerm(role, 'GetTeamConversations')) throw new ApiError(galleyErrors.operationDenied);
+  return db;
+}
+
+/** `GET /teams/{tid}/conversations`: every conversation of the team, whether the caller is in it or not. */
+export const getTeamConversations = endpoint(
+  {
+    name: 'get-team-conversations',
+    method: 'get',
+    path: '/teams/{tid}/conversations',
+    request: { params },
+    errors: [galleyErrors.noTeamMember, galleyErrors.operationDenied],
+    responses: {
+      200: {
+        description: 'The team’s conversations',
+        ...json(z.object({ conversations: z.array(teamConversation) }).openapi('TeamConversationList')),
+      },
+    },
+  },
+  async (c) => {
+    const { tid } = c.req.valid('param');
+    const db = await requireTeamConversationsReader(c, tid);
+    const ids = await conversationStore.ofTeam(db, tid);
+    return c.json({ conversations: ids.map((q) => teamConversationJson(q.id)) }, 200);
+  },
+);
+
+/** `GET /teams/{tid}/conversations/roles`: the built-in conversation roles, to any team member. */
+export const getTeamConversationRoles = endpoint(
+  {
+    name: 'get-team-conversation-roles',
+    method: 'get',
+    path: '/teams/{tid}/conversations/roles',
+    request: { params },
+    errors: [galleyErrors.noTeamMember],
+    responses: { 200: { description: 'The roles available in the team’s conversations', ...json(conversationRolesList) } },
+  },
+  async (c) => {
+    await requireTeamMember(c, c.req.valid('param').tid);
+    return c.json({ conversation_roles: builtInRoles() }, 200);
+  },
+);
+
+/** `GET /teams/{tid}/conversations/{cid}`: one conversation of the team; 404 when it is not the team's. */
+export const getTeamConversation = endpoint(
+  {
+    name: 'get-team-conversation',
+    method: 'get',
+    path: '/teams/{tid}/conversations/{cid}',
+    request: { params: params.extend({ cid: z.uuid() }) },
+    errors: [galleyErrors.noTeamMember, galleyErrors.operationDenied, galleyErrors.noConversation],
+    responses: { 200: { description: 'The team conversation', ...json(teamConversation) } },
+  },
+  async (c) => {
+    const { tid, cid } = c.req.valid('param');
+    const db = await requireTeamConversationsReader(c, tid);
+    const conv = await conversationStore.get(db, { id: cid, domain: c.get('config').brig.optSettings.setFederationDomain });
+    if (conv?.team !== tid) throw new ApiError(galleyErrors.noConversation);
+    return c.json(teamConversationJson(cid), 200);
+  },
+);
