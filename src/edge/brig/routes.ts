@@ -33,6 +33,7 @@ import { deleteClient, getClient, getClientPrekeyIds, listClients, putClient } f
 import { getUserClient, getUserClients, listUsersClients } from './clients/user-clients.js';
 import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
 import { checkHandle, checkHandles, checkHandleV6, putHandle } from './users/handles.js';
+import { getRichInfo, putRichInfo } from './rich-info/rich-info-routes.js';
 import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './users/profiles.js';
 import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self.js';
 
@@ -79,6 +80,8 @@ export const brigPublic: Endpoint[] = [
   checkHandle,
   checkHandleV6,
   checkHandles,
+  // before /users/{domain}/{uid}, which the path would match too
+  getRichInfo,
   getUser,
   getSupportedProtocols,
   listUsersV3,
@@ -122,4 +125,5 @@ export const brigInternal: Endpoint[] = [
   createUserNoVerify,
   putUserStatus,
   getPasswordResetCode,
+  putRichInfo,
 ];

@@ -94,6 +94,7 @@ export const brigErrors = defineErrors({
   invalidHandle: { status: 400, label: 'invalid-handle', message: 'The given handle is invalid (2-256 characters of a-z0-9_.-)' },
   handleExists: { status: 409, label: 'handle-exists', message: 'The given handle is already taken' },
   managedByScim: { status: 403, label: 'managed-by-scim', message: 'Updating name/handle is disabled for SCIM-managed users' },
+  tooLargeRichInfo: { status: 413, label: 'too-large-rich-info', message: 'Rich info has exceeded the limit' },
   mlsCannotBeRemoved: { status: 409, label: 'mls-protocol-error', message: 'MLS protocol cannot be removed' },
   invalidUser: { status: 400, label: 'invalid-user', message: 'Invalid user' },
   // clients and prekeys

@@ -9,7 +9,7 @@ import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/sch
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { baseProtocol, profileJson, userProfile, type UserRow } from './user-json.js';
-import { userStore } from './user-store.js';
+import { userStore, visibleAccount as visible } from './user-store.js';
 
 const localDomain = (c: Context<AppEnv>) => c.get('config').brig.optSettings.setFederationDomain;
 
@@ -17,8 +17,6 @@ const localDomain = (c: Context<AppEnv>) => c.get('config').brig.optSettings.set
 function requireLocal(c: Context<AppEnv>, domain: string): void {
   if (domain !== localDomain(c)) throw new ApiError(federationErrors.federationNotEnabled);
 }
-
-const visible = (u: UserRow | undefined): u is UserRow => u !== undefined && u.status !== 'pending-invitation';
 
 function profilesOf(c: Context<AppEnv>, rows: UserRow[]) {
   const me = self(c).user;

@@ -72,6 +72,8 @@ const optSettings = z
     setPropertyMaxKeyLen: positiveInt.default(1024),
     setPropertyMaxValueLen: positiveInt.default(524288),
     setMaxProperties: positiveInt.default(16),
+    /** Characters (types and values together) a user's rich info may hold. */
+    setRichInfoLimit: positiveInt.default(5000),
   })
   .superRefine((o, ctx) => {
     const listed = o.setFederationDomainConfigs.length > 0;
