@@ -8,6 +8,8 @@ import { getActivate, getActivationCode, postActivate, sendActivation } from './
 import { createUserNoVerify, putUserStatus } from './accounts/internal-users.js';
 import { register } from './accounts/register.js';
 import { changeEmail } from './accounts/change-email.js';
+import { removeEmail } from './accounts/remove-email.js';
+import { updateUserEmail } from './accounts/update-user-email.js';
 import { deleteSelf, verifyDelete } from './accounts/delete-self.js';
 import { completePasswordReset, getPasswordResetCode, startPasswordReset } from './accounts/password-reset.js';
 import { getApiVersion } from './api-version.js';
@@ -58,6 +60,8 @@ export const brigPublic: Endpoint[] = [
   getActivate,
   sendActivation,
   changeEmail,
+  removeEmail,
+  updateUserEmail,
   startPasswordReset,
   completePasswordReset,
   deleteSelf,
