@@ -56,6 +56,7 @@ export const brigErrors = defineErrors({
   suspended: { status: 403, label: 'suspended', message: 'Account suspended' },
   ephemeral: { status: 403, label: 'ephemeral', message: 'Account is ephemeral' },
   tooManyFailedLogins: { status: 403, label: 'client-error', message: 'Too many failed logins' },
+  loginThrottled: { status: 429, label: 'client-error', message: 'Logins too frequent' },
   codeAuthenticationRequired: {
     status: 403,
     label: 'code-authentication-required',

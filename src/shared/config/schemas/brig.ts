@@ -61,7 +61,16 @@ const optSettings = z
     set2FACodeGenerationDelaySecs: positiveInt.default(300),
     /** Local development only: cookies without the `Secure` attribute, so they travel over http. */
     setCookieInsecure: z.boolean().default(false),
+    /** Live cookies per user and cookie type (persistent, session); issuing one evicts the oldest beyond. */
     setUserCookieLimit: positiveInt.default(32),
+    /**
+     * A login that would evict a cookie is refused (429, `Retry-After`) while the creation times of
+     * the user's cookies of that type have a standard deviation of at most `stdDev` seconds and the
+     * newest is under `retryAfter` seconds old.
+     */
+    setUserCookieThrottle: z
+      .strictObject({ stdDev: z.number().nonnegative(), retryAfter: z.int().nonnegative() })
+      .default({ stdDev: 3000, retryAfter: 86400 }),
     /** A cookie older than this (seconds) is replaced by a successor when used at `/access`. */
     setUserCookieRenewAge: positiveInt.default(1209600),
     /** Failed logins: after `retryLimit` failures within `timeout` seconds, logins are refused until it passes. */
