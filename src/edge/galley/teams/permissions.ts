@@ -37,6 +37,8 @@ export const canGrant = (granter: TeamRole, role: TeamRole) => (ROLE_BITS[role] 
 const HIDDEN_PERMS = {
   /** Change other members' profiles (their email): owners and admins. */
   ChangeTeamMemberProfiles: ['owner', 'admin'],
+  /** See teammates' emails under `visible_if_on_same_team`: everyone but external partners. */
+  ViewSameTeamEmails: ['owner', 'admin', 'member'],
 } as const satisfies Record<string, readonly TeamRole[]>;
 export type HiddenPermName = keyof typeof HIDDEN_PERMS;
 

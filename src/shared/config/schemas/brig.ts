@@ -83,6 +83,8 @@ const optSettings = z
     setMaxProperties: positiveInt.default(16),
     /** Characters (types and values together) a user's rich info may hold. */
     setRichInfoLimit: positiveInt.default(5000),
+    /** Who sees `email` in user profiles; `GET /self` always shows one's own. */
+    setEmailVisibility: z.enum(['visible_to_self', 'visible_if_on_team', 'visible_if_on_same_team']).default('visible_to_self'),
   })
   .superRefine((o, ctx) => {
     const listed = o.setFederationDomainConfigs.length > 0;
