@@ -1,14 +1,20 @@
 import { expect } from 'vitest';
 import { call } from './http.js';
 
-/** The newest mail to an address, read through the basic-auth mailbox of the local outbox. */
-export async function lastMail(base: string, email: string): Promise<{ subject: string; text: string }> {
+/** Every mail to an address, newest first. */
+export async function mailsTo(base: string, email: string): Promise<Array<{ subject: string; text: string }>> {
   const r = await call(base, `/mailbox?to=${encodeURIComponent(email)}`, {
     headers: { authorization: `Basic ${btoa('mail:local-mailbox')}` },
   });
   expect(r.status).toBe(200);
-  expect(r.body.messages.length).toBeGreaterThan(0);
-  return r.body.messages[0];
+  return r.body.messages;
+}
+
+/** The newest mail to an address, read through the basic-auth mailbox of the local outbox. */
+export async function lastMail(base: string, email: string): Promise<{ subject: string; text: string }> {
+  const messages = await mailsTo(base, email);
+  expect(messages.length).toBeGreaterThan(0);
+  return messages[0]!;
 }
 
 /** The team invitation code in the newest mail to an address. */

@@ -29,6 +29,7 @@ const jsonEndpoints: Array<[method: string, path: string, wrongTypes: unknown]> 
   ['POST', '/v8/list-connections', { size: 'many' }],
   ['POST', '/v8/cookies/remove', { password: 'secret-password', ids: ['x'] }],
   ['DELETE', '/v8/self', { password: 7 }],
+  ['PUT', `/v8/users/${someone}/email`, { email: 42 }],
 ];
 
 describe('bad input on every JSON endpoint', () => {

@@ -30,6 +30,16 @@ describe('generated API documentation', () => {
     expect(put.responses['409'].description).toMatch(/federation-remote-diverging-config/);
   });
 
+  it('lists brig’s email and rich info operations under their operationIds', async () => {
+    const pub = (await call(publicUrl, '/v8/api/swagger.json')).body;
+    expect(pub.paths['/self/email'].delete.operationId).toBe('remove-email');
+    expect(pub.paths['/users/{uid}/email'].put.operationId).toBe('update-user-email');
+    expect(pub.paths['/users/{uid}/rich-info'].get.operationId).toBe('get-rich-info');
+    const internal = (await call(publicUrl, '/v8/api-internal/swagger.json')).body;
+    expect(internal.paths['/i/users/{uid}/rich-info'].put.operationId).toBe('iPutRichInfo');
+    expect(internal.paths['/i/users/{uid}/rich-info'].put.responses['413'].description).toMatch(/too-large-rich-info/);
+  });
+
   it('has swagger UIs and a table of contents', async () => {
     const ui = await call(publicUrl, '/v5/api/swagger-ui');
     expect(ui.headers.get('content-type')).toMatch(/text\/html/);

@@ -8,6 +8,8 @@ import { getActivate, getActivationCode, postActivate, sendActivation } from './
 import { createUserNoVerify, putUserStatus } from './accounts/internal-users.js';
 import { register } from './accounts/register.js';
 import { changeEmail } from './accounts/change-email.js';
+import { removeEmail } from './accounts/remove-email.js';
+import { updateUserEmail } from './accounts/update-user-email.js';
 import { deleteSelf, verifyDelete } from './accounts/delete-self.js';
 import { completePasswordReset, getPasswordResetCode, startPasswordReset } from './accounts/password-reset.js';
 import { getApiVersion } from './api-version.js';
@@ -33,6 +35,7 @@ import { deleteClient, getClient, getClientPrekeyIds, listClients, putClient } f
 import { getUserClient, getUserClients, listUsersClients } from './clients/user-clients.js';
 import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
 import { checkHandle, checkHandles, checkHandleV6, putHandle } from './users/handles.js';
+import { getRichInfo, putRichInfo } from './rich-info/rich-info-routes.js';
 import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './users/profiles.js';
 import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self.js';
 
@@ -57,6 +60,8 @@ export const brigPublic: Endpoint[] = [
   getActivate,
   sendActivation,
   changeEmail,
+  removeEmail,
+  updateUserEmail,
   startPasswordReset,
   completePasswordReset,
   deleteSelf,
@@ -79,6 +84,8 @@ export const brigPublic: Endpoint[] = [
   checkHandle,
   checkHandleV6,
   checkHandles,
+  // before /users/{domain}/{uid}, which the path would match too
+  getRichInfo,
   getUser,
   getSupportedProtocols,
   listUsersV3,
@@ -122,4 +129,5 @@ export const brigInternal: Endpoint[] = [
   createUserNoVerify,
   putUserStatus,
   getPasswordResetCode,
+  putRichInfo,
 ];

@@ -288,3 +288,14 @@ export const assets = sqliteTable('assets', {
   /** ms since the epoch; null: kept until deleted */
   expiresAt: integer('expires_at'),
 });
+
+export interface RichField {
+  type: string;
+  value: string;
+}
+
+/** brig: rich info (profile fields set by provisioning), one list per user. */
+export const richInfo = sqliteTable('rich_info', {
+  user: text('user').primaryKey(),
+  fields: text('fields', { mode: 'json' }).$type<RichField[]>().notNull(),
+});

@@ -28,6 +28,10 @@ const schemas = {
   'user.properties-delete': z.object({ type: z.literal('user.properties-delete'), key: z.string() }),
   'user.properties-clear': z.object({ type: z.literal('user.properties-clear') }),
   'user.session-refresh-suggested': z.object({ type: z.literal('user.session-refresh-suggested') }),
+  'user.identity-remove': z.object({
+    type: z.literal('user.identity-remove'),
+    user: z.object({ id: z.string(), email: z.string().optional(), phone: z.string().optional() }),
+  }),
 } as const;
 for (const [type, schema] of Object.entries(schemas)) registerEvent(type, schema);
 
@@ -41,4 +45,5 @@ export const userEvents = {
   propertyDelete: (key: string): Payload<'user.properties-delete'> => ({ type: 'user.properties-delete', key }),
   propertiesClear: (): Payload<'user.properties-clear'> => ({ type: 'user.properties-clear' }),
   sessionRefreshSuggested: (): Payload<'user.session-refresh-suggested'> => ({ type: 'user.session-refresh-suggested' }),
+  emailRemoved: (id: string, email: string): Payload<'user.identity-remove'> => ({ type: 'user.identity-remove', user: { id, email } }),
 };

@@ -24,6 +24,7 @@ describe('limits and switches of brig', () => {
     b = await startEditedBackend([
       opt('setLimitFailedLogins', { timeout: 30, retryLimit: 2 }),
       opt('setUserCookieLimit', 2),
+      opt('setUserCookieThrottle', { stdDev: 0, retryAfter: 0 }), // eviction without throttling (see cookie-throttle.test.ts)
       opt('setPropertyMaxValueLen', 64),
       [B, ['zauth', 'accessTokenTimeout'], 120],
       [B, ['optSettings', 'setPasswordHashingRateLimit', 'ipAddrLimit'], { burst: 1, inverseRate: 600000000 }],

@@ -56,6 +56,7 @@ export const brigErrors = defineErrors({
   suspended: { status: 403, label: 'suspended', message: 'Account suspended' },
   ephemeral: { status: 403, label: 'ephemeral', message: 'Account is ephemeral' },
   tooManyFailedLogins: { status: 403, label: 'client-error', message: 'Too many failed logins' },
+  loginThrottled: { status: 429, label: 'client-error', message: 'Logins too frequent' },
   codeAuthenticationRequired: {
     status: 403,
     label: 'code-authentication-required',
@@ -70,6 +71,7 @@ export const brigErrors = defineErrors({
   missingAuth: { status: 403, label: 'missing-auth', message: 'Re-authentication via password required' },
   // passwords and account lifecycle
   noIdentity: { status: 403, label: 'no-identity', message: 'The user has no verified email' },
+  lastIdentity: { status: 403, label: 'last-identity', message: 'The last user identity cannot be removed.' },
   passwordMustDiffer: {
     status: 409,
     label: 'password-must-differ',
@@ -94,6 +96,12 @@ export const brigErrors = defineErrors({
   invalidHandle: { status: 400, label: 'invalid-handle', message: 'The given handle is invalid (2-256 characters of a-z0-9_.-)' },
   handleExists: { status: 409, label: 'handle-exists', message: 'The given handle is already taken' },
   managedByScim: { status: 403, label: 'managed-by-scim', message: 'Updating name/handle is disabled for SCIM-managed users' },
+  emailManagedByScim: {
+    status: 403,
+    label: 'managed-by-scim',
+    message: 'Updating "email" is not allowed, because it is managed by SCIM',
+  },
+  tooLargeRichInfo: { status: 413, label: 'too-large-rich-info', message: 'Rich info has exceeded the limit' },
   mlsCannotBeRemoved: { status: 409, label: 'mls-protocol-error', message: 'MLS protocol cannot be removed' },
   invalidUser: { status: 400, label: 'invalid-user', message: 'Invalid user' },
   // clients and prekeys

@@ -1,4 +1,3 @@
-import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
@@ -8,8 +7,7 @@ import { database } from '../../db/client.js';
 import { validCookie } from '../auth/access.js';
 import { keysOf } from '../auth/session.js';
 import { selfRow } from '../users/self.js';
-import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
-import { sendActivationCode } from './activation.js';
+import { emailUpdate, requestEmailChange } from './email-change.js';
 
 /**
  * `PUT /access/self/email`: a new address for the caller, who must present both the cookie and
@@ -21,8 +19,14 @@ export const changeEmail = endpoint(
     name: 'change-self-email',
     method: 'put',
     path: '/access/self/email',
-    request: jsonBody(z.object({ email: z.string() }).openapi('EmailUpdate')),
-    errors: [brigErrors.invalidEmail, brigErrors.invalidCredentials, brigErrors.keyExists, brigErrors.noIdentity],
+    request: jsonBody(emailUpdate),
+    errors: [
+      brigErrors.invalidEmail,
+      brigErrors.invalidCredentials,
+      brigErrors.keyExists,
+      brigErrors.noIdentity,
+      brigErrors.emailManagedByScim,
+    ],
     responses: {
       202: { description: 'Update accepted and pending activation of the new email' },
       204: { description: 'No update, current and new email address are the same' },
@@ -30,16 +34,12 @@ export const changeEmail = endpoint(
   },
   async (c) => {
     const { email } = c.req.valid('json');
-    if (!isValidEmail(email)) throw new ApiError(brigErrors.invalidEmail);
     const db = database(c.env.DB);
     const cookie = await validCookie(db, await keysOf(c), c.req.header('cookie'));
     if (cookie.user !== self(c).user) throw new ApiError(brigErrors.invalidCredentials, 'Invalid zauth token');
     const user = await selfRow(c);
     if (!user.activated) throw new ApiError(brigErrors.noIdentity);
-    if (user.emailKey === emailKeyOf(email)) return c.body(null, 204);
-    if ((await userStore.byEmail(db, email))?.activated) throw new ApiError(brigErrors.keyExists);
-    await userStore.update(db, user.id, { emailUnvalidated: email });
-    await sendActivationCode(c.env, db, c.get('config'), { email, user: user.id, name: user.name, locale: user.locale });
-    return c.body(null, 202);
+    const outcome = await requestEmailChange(c.env, db, c.get('config'), user, email);
+    return c.body(null, outcome === 'unchanged' ? 204 : 202);
   },
 );

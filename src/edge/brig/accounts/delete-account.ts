@@ -12,13 +12,14 @@ import { clientStore } from '../clients/client-store.js';
 import { prekeyStore } from '../clients/prekey-store.js';
 import { connectionStore } from '../connections/connection-store.js';
 import { propertyStore } from '../properties/property-store.js';
+import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 
 /**
  * Deletes an account for good, in one batch: the profile becomes a tombstone (status deleted,
  * placeholder name, email and handle freed), and its clients, prekeys, cookies, properties,
- * connections and team membership go. Then `user.delete` reaches the user and their contacts,
+ * rich info, connections and team membership go. Then `user.delete` reaches the user and their contacts,
  * and users the account had asked to connect see the request cancelled.
  */
 export async function deleteAccount(
@@ -48,6 +49,7 @@ export async function deleteAccount(
     prekeyStore.deleteAllOf(db, user.id),
     cookieStore.revokeStatement(db, user.id),
     propertyStore.clearStatement(db, user.id),
+    richInfoStore.deleteStatement(db, user.id),
     connectionStore.deleteAllOf(db, user.id),
     teamStore.removeMember(db, user.id),
   ]);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Config } from '../../../shared/config/index.js';
 import type { ZauthKeys } from '../../auth/keys.js';
 import { signCookie } from '../../auth/tokens.js';
@@ -41,20 +41,23 @@ export async function issueCookie(
     client: null,
   };
   await db.insert(cookies).values(row);
-  await evictBeyondLimit(db, user, optSettings.setUserCookieLimit);
+  await evictBeyondLimit(db, user, o.kind, optSettings.setUserCookieLimit);
   const token = await signCookie(keys, { user, id: row.id, session: o.kind === 'session' }, row.expiresAt);
   return { token, row };
 }
 
-/** Expired cookies go first, then the oldest, until the user holds at most `limit`. */
-async function evictBeyondLimit(db: Db, user: string, limit: number): Promise<void> {
+/**
+ * Expired cookies go first, then superseded ones (renewed at `/access`), then the oldest, until
+ * the user holds at most `limit` of this kind.
+ */
+async function evictBeyondLimit(db: Db, user: string, kind: CookieKind, limit: number): Promise<void> {
   const nowSeconds = Math.floor(Date.now() / 1000);
   await db.delete(cookies).where(and(eq(cookies.user, user), lt(cookies.expiresAt, nowSeconds)));
   const rows = await db
     .select({ id: cookies.id })
     .from(cookies)
-    .where(eq(cookies.user, user))
-    .orderBy(asc(cookies.createdAt), asc(cookies.id));
+    .where(and(eq(cookies.user, user), eq(cookies.kind, kind)))
+    .orderBy(sql`${cookies.successor} IS NULL`, asc(cookies.createdAt), asc(cookies.id));
   const excess = rows.slice(0, Math.max(0, rows.length - limit)).map((r) => r.id);
   if (excess.length > 0) await db.delete(cookies).where(and(eq(cookies.user, user), inArray(cookies.id, excess)));
 }

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import type { Config } from '../../../shared/config/index.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
@@ -11,6 +12,8 @@ import { checkUserPassword } from '../password/passwords.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { accessTokenJson, issueAccessToken } from './access-token.js';
+import { cookieStore, type CookieKind } from './cookie-store.js';
+import { loginWait } from './cookie-throttle.js';
 import { recordFailedLogin, refuseIfLoginBlocked } from './failed-logins.js';
 import { keysOf, newCookieHeader } from './session.js';
 import { enforceVerificationCode } from './verification-code.js';
@@ -44,6 +47,16 @@ function refuseByStatus(user: UserRow): void {
   if (user.status === 'pending-invitation') throw new ApiError(brigErrors.pendingActivation);
 }
 
+/** `setUserCookieThrottle`: 429 with `Retry-After` when a user at the cookie limit logs in too often. */
+async function refuseTooFrequentLogins(db: Db, config: Config, user: string, kind: CookieKind): Promise<void> {
+  const { setUserCookieLimit, setUserCookieThrottle } = config.brig.optSettings;
+  const now = Date.now();
+  const live = (await cookieStore.list(db, user)).filter((r) => r.kind === kind && r.expiresAt * 1000 > now);
+  if (live.length < setUserCookieLimit) return;
+  const wait = loginWait(now, setUserCookieThrottle, live.map((r) => r.createdAt));
+  if (wait !== undefined) throw new ApiError(brigErrors.loginThrottled, undefined, { 'retry-after': String(wait) });
+}
+
 /** `POST /login`: email or handle and password; a session cookie, or a persistent one with `persist=true`. */
 export const login = endpoint(
   {
@@ -58,6 +71,7 @@ export const login = endpoint(
       brigErrors.suspended,
       brigErrors.ephemeral,
       brigErrors.tooManyFailedLogins,
+      brigErrors.loginThrottled,
       brigErrors.codeAuthenticationRequired,
       brigErrors.codeAuthenticationFailed,
       brigErrors.rateLimitExceeded,
@@ -85,8 +99,9 @@ export const login = endpoint(
         await recordFailedLogin(c.env, config, user.id);
       throw err;
     }
-    const persist = c.req.valid('query').persist === 'true';
-    c.header('set-cookie', await newCookieHeader(c, user.id, { kind: persist ? 'persistent' : 'session', label: body.label }));
+    const kind = c.req.valid('query').persist === 'true' ? 'persistent' : 'session';
+    await refuseTooFrequentLogins(db, config, user.id, kind);
+    c.header('set-cookie', await newCookieHeader(c, user.id, { kind, label: body.label }));
     return c.json(await issueAccessToken(await keysOf(c), config, user.id), 200);
   },
 );

@@ -8,8 +8,10 @@ import { federationErrors } from '../../api/errors/federation.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
+import { teamStore } from '../../galley/teams/team-store.js';
+import { emailVisibleTo, type Viewer } from './email-visibility.js';
 import { baseProtocol, profileJson, userProfile, type UserRow } from './user-json.js';
-import { userStore } from './user-store.js';
+import { userStore, visibleAccount } from './user-store.js';
 
 const localDomain = (c: Context<AppEnv>) => c.get('config').brig.optSettings.setFederationDomain;
 
@@ -18,11 +20,21 @@ function requireLocal(c: Context<AppEnv>, domain: string): void {
   if (domain !== localDomain(c)) throw new ApiError(federationErrors.federationNotEnabled);
 }
 
-const visible = (u: UserRow | undefined): u is UserRow => u !== undefined && u.status !== 'pending-invitation';
+/** The caller's team membership, which decides which emails they see. */
+async function viewerOf(c: Context<AppEnv>): Promise<Viewer | undefined> {
+  const db = database(c.env.DB);
+  const me = await userStore.byId(db, self(c).user);
+  if (!visibleAccount(me) || me.team === null) return undefined;
+  const role = await teamStore.roleOf(db, me.team, me.id);
+  return role === undefined ? undefined : { team: me.team, role };
+}
 
-function profilesOf(c: Context<AppEnv>, rows: UserRow[]) {
-  const me = self(c).user;
-  return rows.filter(visible).map((u) => profileJson(u, localDomain(c), { showEmail: u.id === me }));
+async function profilesOf(c: Context<AppEnv>, rows: UserRow[]) {
+  const setting = c.get('config').brig.optSettings.setEmailVisibility;
+  const viewer = setting === 'visible_if_on_team' ? undefined : await viewerOf(c);
+  return rows
+    .filter(visibleAccount)
+    .map((u) => profileJson(u, localDomain(c), { showEmail: emailVisibleTo(setting, viewer, u) }));
 }
 
 const userParams = z.object({ domain: z.string(), uid: z.uuid() });
@@ -39,7 +51,8 @@ export const getUser = endpoint(
   async (c) => {
     const { domain, uid } = c.req.valid('param');
     requireLocal(c, domain);
-    const [profile] = profilesOf(c, [await userStore.byId(database(c.env.DB), uid)].filter(visible));
+    const user = await userStore.byId(database(c.env.DB), uid);
+    const [profile] = visibleAccount(user) ? await profilesOf(c, [user]) : [];
     if (profile === undefined) throw new ApiError(brigErrors.userNotFound);
     return c.json(profile, 200);
   },
@@ -59,7 +72,7 @@ export const getSupportedProtocols = endpoint(
     const { domain, uid } = c.req.valid('param');
     requireLocal(c, domain);
     const user = await userStore.byId(database(c.env.DB), uid);
-    if (!visible(user) || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
+    if (!visibleAccount(user) || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
     return c.json(user.supportedProtocols, 200);
   },
 );
@@ -90,7 +103,7 @@ async function listUsers(c: Context<AppEnv>, q: z.infer<typeof listUsersQuery>) 
       if (row !== undefined) rows.push(row);
     }
   }
-  return { found: profilesOf(c, rows), failed };
+  return { found: await profilesOf(c, rows), failed };
 }
 
 export const listUsersV3 = endpoint(

@@ -12,6 +12,9 @@ export function isValidEmail(email: string): boolean {
   return email.length <= 256 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/.test(email);
 }
 
+/** An account others may look at: it exists and is not a pending invitation (deleted ones show as such). */
+export const visibleAccount = (u: UserRow | undefined): u is UserRow => u !== undefined && u.status !== 'pending-invitation';
+
 // The read behind every authenticated request's "who is this": built once.
 const userById = preparedOnce((db) => db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare());
 

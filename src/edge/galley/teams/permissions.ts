@@ -32,3 +32,14 @@ export const hasPerm = (role: TeamRole, p: PermName) => (ROLE_BITS[role] & Perm[
 
 /** Whether a role may hand out another: only permissions it holds itself. */
 export const canGrant = (granter: TeamRole, role: TeamRole) => (ROLE_BITS[role] & ~ROLE_BITS[granter]) === 0;
+
+/** wire-server's hidden permissions: not among the bits, held by role. */
+const HIDDEN_PERMS = {
+  /** Change other members' profiles (their email): owners and admins. */
+  ChangeTeamMemberProfiles: ['owner', 'admin'],
+  /** See teammates' emails under `visible_if_on_same_team`: everyone but external partners. */
+  ViewSameTeamEmails: ['owner', 'admin', 'member'],
+} as const satisfies Record<string, readonly TeamRole[]>;
+export type HiddenPermName = keyof typeof HIDDEN_PERMS;
+
+export const hasHiddenPerm = (role: TeamRole, p: HiddenPermName) => (HIDDEN_PERMS[p] as readonly TeamRole[]).includes(role);

@@ -61,7 +61,16 @@ const optSettings = z
     set2FACodeGenerationDelaySecs: positiveInt.default(300),
     /** Local development only: cookies without the `Secure` attribute, so they travel over http. */
     setCookieInsecure: z.boolean().default(false),
+    /** Live cookies per user and cookie type (persistent, session); issuing one evicts the oldest beyond. */
     setUserCookieLimit: positiveInt.default(32),
+    /**
+     * A login that would evict a cookie is refused (429, `Retry-After`) while the creation times of
+     * the user's cookies of that type have a standard deviation of at most `stdDev` seconds and the
+     * newest is under `retryAfter` seconds old.
+     */
+    setUserCookieThrottle: z
+      .strictObject({ stdDev: z.number().nonnegative(), retryAfter: z.int().nonnegative() })
+      .default({ stdDev: 3000, retryAfter: 86400 }),
     /** A cookie older than this (seconds) is replaced by a successor when used at `/access`. */
     setUserCookieRenewAge: positiveInt.default(1209600),
     /** Failed logins: after `retryLimit` failures within `timeout` seconds, logins are refused until it passes. */
@@ -72,6 +81,10 @@ const optSettings = z
     setPropertyMaxKeyLen: positiveInt.default(1024),
     setPropertyMaxValueLen: positiveInt.default(524288),
     setMaxProperties: positiveInt.default(16),
+    /** Characters (types and values together) a user's rich info may hold. */
+    setRichInfoLimit: positiveInt.default(5000),
+    /** Who sees `email` in user profiles; `GET /self` always shows one's own. */
+    setEmailVisibility: z.enum(['visible_to_self', 'visible_if_on_team', 'visible_if_on_same_team']).default('visible_to_self'),
   })
   .superRefine((o, ctx) => {
     const listed = o.setFederationDomainConfigs.length > 0;

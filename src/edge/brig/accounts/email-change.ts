@@ -1,0 +1,32 @@
+import { z } from '@hono/zod-openapi';
+import type { Config } from '../../../shared/config/index.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import type { Db } from '../../db/client.js';
+import type { Env } from '../../env.js';
+import type { UserRow } from '../users/user-json.js';
+import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
+import { sendActivationCode } from './activation.js';
+
+export const emailUpdate = z.object({ email: z.string() }).openapi('EmailUpdate');
+
+/**
+ * Starts moving a user to a new address (the user's own request or a team admin's): the address
+ * is kept as unvalidated and mailed an activation code; `/activate` with it makes the switch.
+ * The current address changes nothing.
+ */
+export async function requestEmailChange(
+  env: Env,
+  db: Db,
+  config: Config,
+  user: UserRow,
+  email: string,
+): Promise<'unchanged' | 'pending-activation'> {
+  if (!isValidEmail(email)) throw new ApiError(brigErrors.invalidEmail);
+  if (user.emailKey === emailKeyOf(email)) return 'unchanged';
+  if ((await userStore.byEmail(db, email))?.activated) throw new ApiError(brigErrors.keyExists);
+  if (user.managedBy === 'scim') throw new ApiError(brigErrors.emailManagedByScim);
+  await userStore.update(db, user.id, { emailUnvalidated: email });
+  await sendActivationCode(env, db, config, { email, user: user.id, name: user.name, locale: user.locale });
+  return 'pending-activation';
+}

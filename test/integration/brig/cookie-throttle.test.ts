@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import type { Edit } from '../../helpers/config-files.js';
+import { wireError } from '../../helpers/http.js';
+import { api, cookieOf, uniqueEmail } from '../../helpers/users.js';
+
+const opt = (key: string, value: unknown): Edit => ['brig.yaml', ['optSettings', key], value];
+const password = 'secret-password';
+const retryAfter = 3600;
+
+describe('setUserCookieThrottle', () => {
+  let b: TestBackend;
+  beforeAll(async () => {
+    b = await startEditedBackend([
+      opt('setUserCookieLimit', 2),
+      opt('setUserCookieThrottle', { stdDev: 60, retryAfter }),
+      opt('setUserCookieRenewAge', 60),
+    ]);
+  });
+  afterAll(() => b?.stop());
+
+  /** A user holding `setUserCookieLimit` persistent cookies, made just now. */
+  async function userAtLimit() {
+    const email = uniqueEmail('throttled');
+    const r = await api(b.internalUrl).post('/i/users', { name: 'Throttled', email, password });
+    expect(r.status, r.text).toBe(201);
+    const cookies = [await persistentLogin(email), await persistentLogin(email)].map((l) => {
+      expect(l.status, l.text).toBe(200);
+      return cookieOf(l);
+    });
+    return { id: r.body.id as string, email, cookies };
+  }
+  const persistentLogin = (email: string) => api(b.publicUrl).post('/v8/login?persist=true', { email, password });
+  const access = (cookie: string) => api(b.publicUrl).post('/v8/access', undefined, { cookie });
+  /** Moves cookie creation into the past, as time passing would. */
+  const age = (user: string, seconds: number, which: 'all' | 'oldest' = 'all') =>
+    b.query(
+      `UPDATE cookies SET created_at = created_at - ? WHERE user = ?${
+        which === 'oldest' ? ' AND created_at = (SELECT MIN(created_at) FROM cookies WHERE user = ?)' : ''
+      }`,
+      seconds * 1000,
+      user,
+      ...(which === 'oldest' ? [user] : []),
+    );
+
+  it('refuses a login that would evict a cookie made too close to the others: 429 with Retry-After, nothing evicted, per cookie type', async () => {
+    const u = await userAtLimit();
+    const refused = await persistentLogin(u.email);
+    expect(refused).toMatchObject({ status: 429, body: { ...wireError(429, 'client-error'), message: 'Logins too frequent' } });
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(retryAfter - 60);
+    expect(wait).toBeLessThanOrEqual(retryAfter);
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    // Session cookies have their own limit: neither throttled nor evicting persistent ones.
+    expect((await api(b.publicUrl).post('/v8/login', { email: u.email, password })).status).toBe(200);
+    for (const cookie of u.cookies) expect((await access(cookie)).status).toBe(200);
+  });
+
+  it('lets the login evict the oldest cookie once the newest is retryAfter old', async () => {
+    const u = await userAtLimit();
+    await age(u.id, retryAfter + 1);
+    expect((await persistentLogin(u.email)).status).toBe(200);
+    expect((await access(u.cookies[0]!)).status).toBe(403);
+    expect((await access(u.cookies[1]!)).status).toBe(200);
+  });
+
+  it('lets the login evict the oldest cookie when creation times spread more than stdDev', async () => {
+    const u = await userAtLimit();
+    await age(u.id, 1000, 'oldest'); // two times 1000 s apart: standard deviation 707 s
+    expect((await persistentLogin(u.email)).status).toBe(200);
+    expect((await access(u.cookies[0]!)).status).toBe(403);
+    expect((await access(u.cookies[1]!)).status).toBe(200);
+  });
+
+  it('does not throttle the renewal of a cookie at /access', async () => {
+    const u = await userAtLimit();
+    await age(u.id, 120); // older than setUserCookieRenewAge, close together, younger than retryAfter
+    expect((await persistentLogin(u.email)).status).toBe(429);
+    const renewed = await access(u.cookies[0]!);
+    expect(renewed.status, renewed.text).toBe(200);
+    expect(cookieOf(renewed)).not.toBe(u.cookies[0]);
+  });
+});
