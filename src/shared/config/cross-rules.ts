@@ -37,6 +37,12 @@ const enableFederationOf: Partial<Record<Component, (c: Parsed) => { path: strin
   'background-worker': (c) => ({ path: 'enableFederation', value: c['background-worker']?.enableFederation }),
 };
 
+/** brig decides who sees emails; galley lists the same value among its feature flags (the seed wants every one). */
+const emailVisibilityOf: Partial<Record<Component, (c: Parsed) => { path: string; value?: string }>> = {
+  brig: (c) => ({ path: 'optSettings.setEmailVisibility', value: c.brig?.optSettings.setEmailVisibility }),
+  galley: (c) => ({ path: 'settings.featureFlags.emailVisibility', value: c.galley?.settings.featureFlags.emailVisibility }),
+};
+
 /** Settings that several files carry must be equal; brig's value is the reference. */
 function mustAgree<T>(
   c: Parsed,
@@ -68,6 +74,7 @@ export function crossFileProblems(c: Parsed): Problem[] {
     ...mustAgree(c, disabledVersionsOf, sameSet, show, 'disabled API versions'),
     ...mustAgree(c, federationDomainOf, (a, b) => a === b, (v) => `"${v}"`, 'the federation domain'),
     ...mustAgree(c, enableFederationOf, (a, b) => a === b, String, 'enableFederation'),
+    ...mustAgree(c, emailVisibilityOf, (a, b) => a === b, (v) => `"${v}"`, 'emailVisibility'),
   ];
   if (c.brig?.optSettings.setEnableMLS && c.galley && !c.galley.settings.mlsPrivateKeyPaths)
     problems.push({

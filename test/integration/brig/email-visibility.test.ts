@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import type { Edit } from '../../helpers/config-files.js';
 import { api, createUser, invitedMember, teamOwner, type TestUser } from '../../helpers/users.js';
 
 /** One team with every role, a second team and a personal user, on one backend. */
@@ -33,6 +34,12 @@ async function expectVisibility(base: string, c: Cast, visible: (viewer: keyof C
 
 const teamOf = (who: keyof Cast) => (who === 'personal' ? undefined : who === 'otherTeam' ? 'B' : 'A');
 const sameTeam = (viewer: keyof Cast, target: keyof Cast) => teamOf(viewer) !== undefined && teamOf(viewer) === teamOf(target);
+
+/** brig's setting and galley's feature flag, which must agree. */
+const emailVisibility = (value: string): Edit[] => [
+  ['brig.yaml', ['optSettings', 'setEmailVisibility'], value],
+  ['galley.yaml', ['settings', 'featureFlags', 'emailVisibility'], value],
+];
 
 describe('setEmailVisibility: visible_to_self (shipped)', () => {
   const { publicUrl, internalUrl } = sharedBackend();
@@ -68,7 +75,7 @@ describe('setEmailVisibility: visible_if_on_same_team', () => {
   let b: TestBackend;
   let c: Cast;
   beforeAll(async () => {
-    b = await startEditedBackend([['brig.yaml', ['optSettings', 'setEmailVisibility'], 'visible_if_on_same_team']]);
+    b = await startEditedBackend(emailVisibility('visible_if_on_same_team'));
     c = await cast(b.publicUrl, b.internalUrl);
   });
   afterAll(() => b?.stop());
@@ -88,7 +95,7 @@ describe('setEmailVisibility: visible_if_on_team', () => {
   let b: TestBackend;
   let c: Cast;
   beforeAll(async () => {
-    b = await startEditedBackend([['brig.yaml', ['optSettings', 'setEmailVisibility'], 'visible_if_on_team']]);
+    b = await startEditedBackend(emailVisibility('visible_if_on_team'));
     c = await cast(b.publicUrl, b.internalUrl);
   });
   afterAll(() => b?.stop());

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
-import { invitedMember } from '../../helpers/teams.js';
-import { api, createUser, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import { api, createUser, teamOwner, type TeamOwner, type TestUser, invitedMember } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const q = (id: string) => ({ id, domain: 'example.com' });

@@ -3,8 +3,7 @@ import { UuidV1Generator, uuidV1Key, uuidV1Time } from '../../../src/objects/not
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { invitationCode } from '../../helpers/mailbox.js';
-import { invitedMember } from '../../helpers/teams.js';
-import { api, createUser, teamOwner, type TeamOwner } from '../../helpers/users.js';
+import { api, createUser, teamOwner, type TeamOwner, invitedMember } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();

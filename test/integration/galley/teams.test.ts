@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { invitationCode, lastMail } from '../../helpers/mailbox.js';
-import { api, createUser, teamOwner, uniqueEmail } from '../../helpers/users.js';
-import { invitedMember } from '../../helpers/teams.js';
+import { api, createUser, teamOwner, uniqueEmail, invitedMember } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();

@@ -50,6 +50,7 @@ const refusals: Refusal[] = [
   { rule: 'federation domain present (cargohold)', edits: [['cargohold.yaml', ['settings', 'federationDomain'], DELETE]], file: 'cargohold.yaml', path: 'settings.federationDomain', message: /is required/ },
   { rule: 'federation domain equal', edits: [[G, ['settings', 'federationDomain'], 'other.example.com']], file: G, path: 'settings.federationDomain', message: /must equal brig.yaml/ },
   { rule: 'federation domain is DNS-shaped', edits: [[B, ['optSettings', 'setFederationDomain'], 'localhost']], file: B, path: 'optSettings.setFederationDomain', message: /DNS domain/ },
+  { rule: 'galley emailVisibility agrees with brig', edits: [[G, ['settings', 'featureFlags', 'emailVisibility'], 'visible_if_on_team']], file: G, path: 'settings.featureFlags.emailVisibility', message: /must equal brig.yaml optSettings.setEmailVisibility "visible_to_self"/ },
   { rule: 'background-worker enableFederation agrees', edits: [['background-worker.yaml', ['enableFederation'], true]], file: 'background-worker.yaml', path: 'enableFederation', message: /must equal brig.yaml enableFederation false/ },
   { rule: 'cacheUsername absent below version 6', edits: [['gundeck.yaml', ['cache'], { ...cache, version: 5, cacheUsername: 'bob' }]], file: 'gundeck.yaml', path: 'cache.cacheUsername', message: /below version 6/ },
   { rule: 'cacheUsername not null below version 6', edits: [['gundeck.yaml', ['cache'], { ...cache, version: 5, cacheUsername: null }]], file: 'gundeck.yaml', path: 'cache.cacheUsername', message: /not null or empty/ },
