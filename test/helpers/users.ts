@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { call, type Reply } from './http.js';
+import { invitationCode } from './mailbox.js';
 
 /** A registered, activated and logged-in user. */
 export interface TestUser {
@@ -91,4 +92,14 @@ export async function teamOwner(pub: string, internal: string, name = 'Owner', t
   const created = await api(internal).post('/i/users', { name, email, password, team: { name: teamName, icon: 'default' } });
   expect(created.status, created.text).toBe(201);
   return { id: created.body.id, name, email, password, ...(await login(pub, email, password)), team: created.body.team };
+}
+
+/** Invites a new address into the owner's team and registers it with the mailed code: a member with that role. */
+export async function invitedMember(pub: string, owner: TeamOwner, role: 'owner' | 'admin' | 'member' | 'partner' = 'member'): Promise<TestUser> {
+  const email = uniqueEmail(role);
+  const password = 'secret-password';
+  expect((await api(pub, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email, role })).status).toBe(201);
+  const r = await api(pub).post('/v8/register', { name: role, email, password, team_code: await invitationCode(pub, email) });
+  expect(r.status, r.text).toBe(201);
+  return { id: r.body.id, name: role, email, password, ...(await login(pub, email, password)) };
 }

@@ -4,7 +4,7 @@ import { getConversation, getRoles, listConversationIds, listConversations } fro
 import { checkCode, joinByCode, joinPreview } from './conversations/guest-join.js';
 import { createCode, deleteCode, getCode } from './conversations/guest-links.js';
 import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
-import { postBroadcast } from './messaging/broadcast.js';
+import { postBroadcast, postLegacyBroadcast } from './messaging/broadcast.js';
 import { postLegacyOtrMessage } from './messaging/legacy-otr.js';
 import { postProteusMessage } from './messaging/proteus.js';
 import { createOne2One, createOne2OneV6 } from './conversations/one2one-routes.js';
@@ -49,6 +49,7 @@ export const galleyPublic: Endpoint[] = [
   postProteusMessage,
   postLegacyOtrMessage,
   postBroadcast,
+  postLegacyBroadcast,
   ...featureEndpoints,
   getTeam,
   updateTeam,

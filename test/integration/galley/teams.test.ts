@@ -2,21 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { invitationCode, lastMail } from '../../helpers/mailbox.js';
-import { api, createUser, login, teamOwner, uniqueEmail, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import { api, createUser, invitedMember, login, teamOwner, uniqueEmail, type TeamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
 const ROLE = { owner: { self: 8191, copy: 8191 }, admin: { self: 5951, copy: 5951 }, member: { self: 1587, copy: 1587 }, partner: { self: 1025, copy: 1025 } };
-
-/** Invites a new address and registers it with the code: a member of the team. */
-async function invitedMember(owner: TeamOwner, role: keyof typeof ROLE = 'member'): Promise<TestUser> {
-  const email = uniqueEmail(role);
-  expect((await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email, role })).status).toBe(201);
-  const r = await api(publicUrl).post('/v8/register', { name: role, email, password, team_code: await invitationCode(publicUrl, email) });
-  expect(r.status, r.text).toBe(201);
-  return { id: r.body.id, name: role, email, password, ...(await login(publicUrl, email, password)) };
-}
 
 describe('teams and invitations', () => {
   it('invites a new address: mail, info with the inviter, registration joins the team and admins hear of it', async () => {
@@ -88,8 +79,8 @@ describe('teams and invitations', () => {
 
   it('enforces permissions: members cannot invite, change team data or features; roles change within limits', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
-    const member = await invitedMember(owner);
-    const admin = await invitedMember(owner, 'admin');
+    const member = await invitedMember(publicUrl, owner);
+    const admin = await invitedMember(publicUrl, owner, 'admin');
     const asMember = api(publicUrl, member.token);
     expect(await asMember.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail() })).toMatchObject({
       status: 403,
@@ -189,7 +180,7 @@ describe('GET /teams/{tid}/members/csv', () => {
   it('streams every member to owners and admins, with devices, last activity and status, formulas defused', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     expect((await api(publicUrl, owner.token).put('/v8/self/handle', { handle: `boss-${owner.id.slice(0, 8)}` })).status).toBe(200);
-    const member = await invitedMember(owner);
+    const member = await invitedMember(publicUrl, owner);
     expect((await api(publicUrl, member.token).put('/v8/self', { name: '=HYPERLINK("x")' })).status).toBe(200);
     const res = await fetch(`${publicUrl}/v8/teams/${owner.team}/members/csv`, { headers: { authorization: `Bearer ${owner.token}` } });
     expect(res.status).toBe(200);
@@ -210,8 +201,8 @@ describe('GET /teams/{tid}/members/csv', () => {
 describe('DELETE /teams/{tid}/members/{uid}', () => {
   it('removes and deletes a member after re-authentication; admins hear of the team and of each conversation', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
-    const admin = await invitedMember(owner, 'admin');
-    const member = await invitedMember(owner);
+    const admin = await invitedMember(publicUrl, owner, 'admin');
+    const member = await invitedMember(publicUrl, owner);
     const conv = await api(publicUrl, owner.token).post('/v8/conversations', {
       name: 'Room',
       qualified_users: [{ id: member.id, domain: 'example.com' }],
@@ -247,15 +238,15 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
 
   it('tells every member of a removal, or only owners and admins with limitedEventFanout', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
-    const watcher = await invitedMember(owner);
+    const watcher = await invitedMember(publicUrl, owner);
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${watcher.token}`);
     try {
-      const first = await invitedMember(owner);
+      const first = await invitedMember(publicUrl, owner);
       expect((await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${first.id}`, { password })).status).toBe(202);
       expect((await socket.next((m) => m.payload?.[0]?.type === 'team.member-leave')).payload[0].data).toEqual({ user: first.id });
 
       expect((await api(internalUrl).put(`/i/teams/${owner.team}/features/limitedEventFanout`, { status: 'enabled' })).status).toBe(200);
-      const second = await invitedMember(owner);
+      const second = await invitedMember(publicUrl, owner);
       expect((await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${second.id}`, { password })).status).toBe(202);
       // Events are stored before the removal is answered: the streams can be read right away.
       const ownerView = await api(publicUrl, owner.token).get('/v8/notifications');
@@ -271,7 +262,7 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
 describe('DELETE /teams/{tid}', () => {
   it('lets the owner delete the team with password and second factor: members, conversations and data go', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
-    const member = await invitedMember(owner);
+    const member = await invitedMember(publicUrl, owner);
     const guest = await createUser(publicUrl, internalUrl);
     expect((await api(publicUrl, owner.token).post(`/v8/connections/example.com/${guest.id}`)).status).toBe(201);
     expect((await api(publicUrl, guest.token).put(`/v8/connections/example.com/${owner.id}`, { status: 'accepted' })).status).toBe(200);
@@ -313,7 +304,7 @@ describe('DELETE /teams/{tid}', () => {
 describe('GET /teams/{tid}/search', () => {
   it('pages through members by a unique key, filters by role and prefix, for admins only', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
-    const members = [await invitedMember(owner), await invitedMember(owner), await invitedMember(owner, 'admin')];
+    const members = [await invitedMember(publicUrl, owner), await invitedMember(publicUrl, owner), await invitedMember(publicUrl, owner, 'admin')];
     const me = api(publicUrl, owner.token);
     const all = new Set<string>();
     let state: string | undefined;

@@ -30,6 +30,7 @@ const refusals: Refusal[] = [
   { rule: 'mlsE2EId acmeDiscoveryUrl shape', edits: [[G, [...flags, 'mlsE2EId', 'defaults', 'config', 'acmeDiscoveryUrl'], 'https://example.com/acme']], file: G, path: 'settings.featureFlags.mlsE2EId.defaults.config.acmeDiscoveryUrl', message: /discovery/ },
   { rule: 'guestLinkTTLSeconds > 0', edits: [[G, ['settings', 'guestLinkTTLSeconds'], 0]], file: G, path: 'settings.guestLinkTTLSeconds', message: /greater than 0/ },
   { rule: 'guestLinkTTLSeconds <= one year', edits: [[G, ['settings', 'guestLinkTTLSeconds'], 31536001]], file: G, path: 'settings.guestLinkTTLSeconds', message: /31536000/ },
+  { rule: 'maxFanoutSize <= 2000 (hard truncation limit)', edits: [[G, ['settings', 'maxFanoutSize'], 2001]], file: G, path: 'settings.maxFanoutSize', message: /at most 2000/ },
   { rule: 'multiIngress and conversationCodeURI are exclusive', edits: [[G, ['settings', 'multiIngress'], { 'red.example.com': 'https://red.example.com/join/' }]], file: G, path: 'settings.multiIngress', message: /mutually exclusive/ },
   { rule: 'MLS removal keys need every scheme', edits: [[G, ['settings', 'mlsPrivateKeyPaths'], { removal: { ed25519: '/k/ed25519.pem' } }]], file: G, path: 'settings.mlsPrivateKeyPaths.removal.ecdsa_secp256r1_sha256', message: /is required/ },
   { rule: 'MLS enabled needs removal keys', edits: [[B, ['optSettings', 'setEnableMLS'], true]], file: G, path: 'settings.mlsPrivateKeyPaths', message: /setEnableMLS/ },
