@@ -18,7 +18,7 @@ import { getSearchVisibility, setSearchVisibility } from './teams/search-visibil
 import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
 import { deleteTeam } from './teams/delete-team.js';
-import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
+import { renameConversation, typing, updateAccess, updateAddPermission, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
   // order matters where paths overlap: /conversations/self and /list-ids before /{domain}/{id}
@@ -44,6 +44,7 @@ export const galleyPublic: Endpoint[] = [
   updateMessageTimer,
   updateReceiptMode,
   updateAccess,
+  updateAddPermission,
   typing,
   deleteTeamConversation,
   postProteusMessage,

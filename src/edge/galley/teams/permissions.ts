@@ -32,3 +32,6 @@ export const hasPerm = (role: TeamRole, p: PermName) => (ROLE_BITS[role] & Perm[
 
 /** Whether a role may hand out another: only permissions it holds itself. */
 export const canGrant = (granter: TeamRole, role: TeamRole) => (ROLE_BITS[role] & ~ROLE_BITS[granter]) === 0;
+
+/** wire's hidden permission ManageChannels (team admins and owners act as admins of their team's channels). */
+export const canManageChannels = (role: TeamRole) => role === 'owner' || role === 'admin';
