@@ -4,6 +4,7 @@ import { getConversation, getRoles, listConversationIds, listConversations } fro
 import { checkCode, joinByCode, joinPreview } from './conversations/guest-join.js';
 import { createCode, deleteCode, getCode } from './conversations/guest-links.js';
 import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
+import { getSelfMember } from './conversations/self-member.js';
 import { postBroadcast, postLegacyBroadcast } from './messaging/broadcast.js';
 import { postLegacyOtrMessage } from './messaging/legacy-otr.js';
 import { postProteusMessage } from './messaging/proteus.js';
@@ -40,6 +41,7 @@ export const galleyPublic: Endpoint[] = [
   removeMember,
   updateOtherMember,
   updateSelfMember,
+  getSelfMember,
   renameConversation,
   updateMessageTimer,
   updateReceiptMode,
