@@ -53,6 +53,8 @@ const refusals: Refusal[] = [
   { rule: 'cacheUsername not null below version 6', edits: [['gundeck.yaml', ['cache'], { ...cache, version: 5, cacheUsername: null }]], file: 'gundeck.yaml', path: 'cache.cacheUsername', message: /not null or empty/ },
   { rule: 'cacheUsername not empty below version 6', edits: [['gundeck.yaml', ['cache'], { ...cache, version: 5, cacheUsername: '' }]], file: 'gundeck.yaml', path: 'cache.cacheUsername', message: /not null or empty/ },
   { rule: 'cacheUsername default with legacy auth', edits: [['gundeck.yaml', ['cache'], { ...cache, legacyAuth: true, cacheUsername: 'bob' }]], file: 'gundeck.yaml', path: 'cache.cacheUsername', message: /"default"/ },
+  { rule: 'cannon wsOpts timeouts are positive', edits: [['cannon.yaml', ['wsOpts', 'pongTimeout'], 0]], file: 'cannon.yaml', path: 'wsOpts.pongTimeout', message: /0/ },
+  { rule: 'cannon wsOpts keys are known', edits: [['cannon.yaml', ['wsOpts', 'pingFreq'], 5]], file: 'cannon.yaml', path: 'wsOpts', message: /pingFreq/ },
   { rule: 'spar scimBaseUri required', edits: [['spar.yaml', ['scimBaseUri'], DELETE]], file: 'spar.yaml', path: 'scimBaseUri', message: /is required/ },
   { rule: 'nginz zone must exist', edits: [['nginz.yaml', ['nginx_conf', 'locations', 2, 'specific_user_rate_limit'], 'nope']], file: 'nginz.yaml', path: 'nginx_conf.locations[2].specific_user_rate_limit', message: /nope/ },
   { rule: 'nginz rate syntax', edits: [['nginz.yaml', ['nginx_conf', 'rate_limit_zones', 'one2one_conv', 'rate'], 'fast']], file: 'nginz.yaml', path: 'nginx_conf.rate_limit_zones.one2one_conv.rate', message: /3000r\/m/ },
@@ -107,6 +109,11 @@ describe('configuration accepted with notes', () => {
 
   it('allows omitting the brig conferenceCalling block as a whole', () => {
     expect(loadConfig(editedTexts([[B, ['optSettings', 'setFeatureFlags', 'conferenceCalling'], DELETE]])).ok).toBe(true);
+  });
+
+  it('defaults cannon wsOpts to 20 s each, in microseconds', () => {
+    const r = loadConfig(editedTexts([['cannon.yaml', ['wsOpts'], DELETE]]));
+    expect(r.ok && r.config.cannon.wsOpts).toEqual({ activityTimeout: 20_000_000, pongTimeout: 20_000_000 });
   });
 
   it('accepts guestLinkTTLSeconds of exactly one year', () => {
