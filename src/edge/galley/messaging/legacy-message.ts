@@ -1,3 +1,4 @@
+// The unqualified `/otr/messages` forms (conversation and broadcast): body, query and answer.
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ClientMap, MessageSendingStatus } from '../../../objects/conversation/types.js';
@@ -9,8 +10,6 @@ import { commonErrors } from '../../api/errors/common.js';
 import { json } from '../../api/schemas/common.js';
 import { CLIENT_ID_PATTERN } from '../../brig/clients/client-id.js';
 import { legacyStrategy } from './legacy-strategy.js';
-
-/** The unqualified `/otr/messages` forms (conversation and broadcast): body, query and answer. */
 
 const clientMap = z.record(z.string(), z.array(z.string()));
 export const clientMismatch = z
