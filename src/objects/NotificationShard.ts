@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../edge/env.js';
 import { EventsChannel } from './notifications/events-channel.js';
+import { InactivityWatch } from './notifications/inactivity.js';
 import { QueueStore } from './notifications/queue-store.js';
 import { Sockets, type SocketKind } from './notifications/sockets.js';
 import { StreamStore } from './notifications/stream-store.js';
@@ -18,6 +19,7 @@ export class NotificationShard extends DurableObject<Env> {
   private readonly queues: QueueStore;
   private readonly sockets: Sockets;
   private readonly events: EventsChannel;
+  private readonly inactivity: InactivityWatch;
   private readonly ids = new UuidV1Generator();
   private lastExpiry = 0;
 
@@ -27,6 +29,7 @@ export class NotificationShard extends DurableObject<Env> {
     this.queues = new QueueStore(ctx.storage.sql);
     this.sockets = new Sockets(ctx);
     this.events = new EventsChannel(this.sockets, this.queues);
+    this.inactivity = new InactivityWatch(ctx, this.sockets);
   }
 
   /** Appends notifications for some of the shard's users (transient ones are only pushed) and delivers them. */
@@ -75,7 +78,7 @@ export class NotificationShard extends DurableObject<Env> {
   }
 
   /** Websocket upgrades, forwarded by cannon's routes with the session facts in headers. */
-  override fetch(req: Request): Response {
+  override async fetch(req: Request): Promise<Response> {
     const kind = req.headers.get('x-socket-kind') as SocketKind | null;
     const user = req.headers.get('z-user');
     if (req.headers.get('upgrade')?.toLowerCase() !== 'websocket' || (kind !== 'await' && kind !== 'events') || user === null)
@@ -88,14 +91,23 @@ export class NotificationShard extends DurableObject<Env> {
       marker: req.headers.get('x-sync-marker') ?? undefined,
     };
     const { response, socket } = this.sockets.accept(attachment);
-    if (kind === 'events') this.events.onConnect(socket, attachment, Number(req.headers.get('x-notification-ttl')));
+    if (kind === 'events') {
+      await this.inactivity.start(socket, attachment, Number(req.headers.get('x-idle-limit-ms')), Date.now());
+      this.events.onConnect(socket, this.sockets.attachment(socket), Number(req.headers.get('x-notification-ttl')));
+    }
     return response;
   }
 
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
-    const a = this.sockets.attachment(ws);
+    let a = this.sockets.attachment(ws);
+    if (a.kind === 'events') a = this.inactivity.heard(ws, a, Date.now());
     if (Sockets.isBinaryPing(message)) return ws.send(new TextEncoder().encode('pong'));
     if (a.kind === 'events') this.events.onMessage(ws, a, typeof message === 'string' ? message : new TextDecoder().decode(message));
+  }
+
+  /** The alarm closes `/events` sockets whose clients went silent. */
+  override async alarm(): Promise<void> {
+    await this.inactivity.sweep(Date.now());
   }
 
   override webSocketError(ws: WebSocket): void {

@@ -23,26 +23,37 @@ export type Strategy =
 const uuidBytes = (u: string) => Buffer.from(u.replace(/-/g, ''), 'hex');
 const clientId = (hex: string) => Long.fromString(hex, true, 16);
 
+/** The `UserEntry` list of one domain's ciphertexts. */
+function userEntries(recipients: Ciphertext[]) {
+  const users = new Map<string, Ciphertext[]>();
+  for (const r of recipients) users.set(r.user, [...(users.get(r.user) ?? []), r]);
+  return [...users].map(([user, list]) => ({
+    user: { uuid: uuidBytes(user) },
+    clients: list.map((r) => ({ client: { client: clientId(r.client) }, text: typeof r.text === 'string' ? Buffer.from(r.text) : r.text })),
+  }));
+}
+
 /** A QualifiedNewOtrMessage as the official clients encode it. */
 export function otrMessage(sender: string, recipients: Ciphertext[], strategy: Strategy = { reportAll: {} }, extra: Record<string, unknown> = {}) {
-  const byDomain = new Map<string, Map<string, Ciphertext[]>>();
-  for (const r of recipients) {
-    const users = byDomain.get(r.domain ?? 'example.com') ?? new Map<string, Ciphertext[]>();
-    users.set(r.user, [...(users.get(r.user) ?? []), r]);
-    byDomain.set(r.domain ?? 'example.com', users);
-  }
+  const domains = [...new Set(recipients.map((r) => r.domain ?? 'example.com'))];
   return proteus.QualifiedNewOtrMessage.encode(
     proteus.QualifiedNewOtrMessage.create({
       sender: { client: clientId(sender) },
-      recipients: [...byDomain].map(([domain, users]) => ({
-        domain,
-        entries: [...users].map(([user, list]) => ({
-          user: { uuid: uuidBytes(user) },
-          clients: list.map((r) => ({ client: { client: clientId(r.client) }, text: typeof r.text === 'string' ? Buffer.from(r.text) : r.text })),
-        })),
-      })),
+      recipients: domains.map((domain) => ({ domain, entries: userEntries(recipients.filter((r) => (r.domain ?? 'example.com') === domain)) })),
       ...strategy,
       ...extra,
+    }),
+  ).finish();
+}
+
+/** The legacy unqualified NewOtrMessage; `reportMissing` takes user ids. */
+export function legacyOtrMessage(sender: string, recipients: Ciphertext[], o: { reportMissing?: string[]; blob?: Uint8Array } = {}) {
+  return proteus.NewOtrMessage.encode(
+    proteus.NewOtrMessage.create({
+      sender: { client: clientId(sender) },
+      recipients: userEntries(recipients),
+      ...(o.reportMissing === undefined ? {} : { reportMissing: o.reportMissing.map((u) => ({ uuid: uuidBytes(u) })) }),
+      ...(o.blob === undefined ? {} : { blob: o.blob }),
     }),
   ).finish();
 }

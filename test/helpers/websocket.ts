@@ -7,6 +7,8 @@ export interface TestSocket {
   send(data: string | Buffer): void;
   /** Resolves when the server closes the socket, with the close code. */
   closed: Promise<number>;
+  /** The same, with the close reason. */
+  closedWith: Promise<{ code: number; reason: string }>;
   close(): Promise<void>;
 }
 
@@ -27,7 +29,8 @@ export function openSocket(base: string, path: string): Promise<TestSocket> {
     const i = waiters.findIndex((w) => w.match(m));
     if (i >= 0) waiters.splice(i, 1)[0]!.resolve(m);
   });
-  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  const closedWith = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = closedWith.then((c) => c.code);
   return new Promise((resolve, reject) => {
     ws.once('error', reject);
     ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
@@ -54,6 +57,7 @@ export function openSocket(base: string, path: string): Promise<TestSocket> {
         },
         send: (data) => ws.send(data),
         closed,
+        closedWith,
         close: async () => {
           if (ws.readyState === WebSocket.CLOSED) return;
           ws.close();

@@ -30,6 +30,8 @@ const jsonEndpoints: Array<[method: string, path: string, wrongTypes: unknown]> 
   ['POST', '/v8/cookies/remove', { password: 'secret-password', ids: ['x'] }],
   ['DELETE', '/v8/self', { password: 7 }],
   ['PUT', `/v8/users/${someone}/email`, { email: 42 }],
+  ['POST', '/v8/broadcast/otr/messages', { sender: 12, recipients: [] }],
+  ['PUT', `/v8/conversations/example.com/${someone}/add-permission`, { add_permission: 'nobody' }],
 ];
 
 describe('bad input on every JSON endpoint', () => {

@@ -22,6 +22,39 @@ describe('generated API documentation', () => {
     expect((await call(publicUrl, '/v10/api/swagger.json')).body).toEqual(wireError(404, 'unsupported-version'));
   });
 
+  it('documents the messaging additions with their operationIds, v9 ones only from v9', async () => {
+    const v8 = (await call(publicUrl, '/v8/api/swagger.json')).body;
+    const v9 = (await call(publicUrl, '/v9/api/swagger.json')).body;
+    const common: Array<[string, string, string]> = [
+      ['/broadcast/otr/messages', 'post', 'post-otr-broadcast-unqualified'],
+      ['/broadcast/proteus/messages', 'post', 'post-proteus-broadcast'],
+      ['/conversations/{cnv_domain}/{cnv}/add-permission', 'put', 'update-channel-add-permission'],
+      ['/clients/{client}/capabilities', 'get', 'get-client-capabilities'],
+    ];
+    const v9Only: Array<[string, string, string]> = [
+      ['/conversations/{cnv_domain}/{cnv}/self', 'get', 'get-conversation-self'],
+      ['/time', 'get', 'get-server-time'],
+    ];
+    for (const [path, method, id] of common) {
+      expect(v8.paths[path]?.[method]?.operationId, path).toBe(id);
+      expect(v9.paths[path]?.[method]?.operationId, path).toBe(id);
+    }
+    for (const [path, method, id] of v9Only) {
+      expect(v9.paths[path]?.[method]?.operationId, path).toBe(id);
+      expect(v8.paths[path]?.[method], path).toBeUndefined();
+    }
+    const v7 = (await call(publicUrl, '/v7/api/swagger.json')).body;
+    expect(v7.paths['/clients/{client}/capabilities'].get.operationId).toBe('get-client-capabilities@v7');
+    const v6 = (await call(publicUrl, '/v6/api/swagger.json')).body;
+    expect(v6.paths['/clients/{client}/capabilities'].get.operationId).toBe('get-client-capabilities@v6');
+    // The unqualified broadcast takes JSON or protobuf, and its body is required (as declared, though served optional).
+    const body = v8.paths['/broadcast/otr/messages'].post.requestBody;
+    expect(body.required).toBe(true);
+    expect(Object.keys(body.content)).toEqual(['application/json', 'application/x-protobuf']);
+    expect(Object.keys(v8.paths['/broadcast/otr/messages'].post.responses)).toEqual(expect.arrayContaining(['201', '412', '400', '404']));
+    expect(Object.keys(v8.paths['/conversations/{cnv_domain}/{cnv}/add-permission'].put.responses)).toEqual(expect.arrayContaining(['200', '204', '403', '404']));
+  });
+
   it('documents internal routes and their declared errors', async () => {
     const doc = await call(publicUrl, '/v8/api-internal/swagger.json');
     expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/i/status', '/i/federation/remotes']));

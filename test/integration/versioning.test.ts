@@ -1,22 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../helpers/backend.js';
-import type { Edit } from '../helpers/config-files.js';
 import { call, wireError } from '../helpers/http.js';
+import { disabledEverywhere } from '../helpers/versions.js';
 
 const { publicUrl } = sharedBackend();
-
-/** disabledAPIVersions set to the same value in every file that carries it. */
-function disabledEverywhere(value: string[]): Edit[] {
-  return [
-    ['brig.yaml', ['optSettings', 'setDisabledAPIVersions'], value],
-    ['galley.yaml', ['settings', 'disabledAPIVersions'], value],
-    ['cargohold.yaml', ['settings', 'disabledAPIVersions'], value],
-    ['gundeck.yaml', ['settings', 'disabledAPIVersions'], value],
-    ['cannon.yaml', ['disabledAPIVersions'], value],
-    ['proxy.yaml', ['disabledAPIVersions'], value],
-    ['spar.yaml', ['disabledAPIVersions'], value],
-  ];
-}
 
 describe('default configuration: [development]', () => {
   it('lists v0..v8 as supported and no development version', async () => {

@@ -30,6 +30,7 @@ import {
 import { getStatus } from './status.js';
 import { createConnection, getConnection, listConnections, updateConnection } from './connections/connections.js';
 import { addClient } from './clients/add-client.js';
+import { getClientCapabilities, getClientCapabilitiesV6, getClientCapabilitiesV7 } from './clients/capabilities.js';
 import { getClientPrekey, getUserPrekeys, listPrekeys, listPrekeysV3 } from './clients/prekey-routes.js';
 import { deleteClient, getClient, getClientPrekeyIds, listClients, putClient } from './clients/self-clients.js';
 import { getUserClient, getUserClients, listUsersClients } from './clients/user-clients.js';
@@ -97,6 +98,9 @@ export const brigPublic: Endpoint[] = [
   putClient,
   deleteClient,
   getClientPrekeyIds,
+  getClientCapabilitiesV6,
+  getClientCapabilitiesV7,
+  getClientCapabilities,
   getUserClients,
   getUserClient,
   listUsersClients,

@@ -4,7 +4,8 @@ import { getConversation, getRoles, listConversationIds, listConversations } fro
 import { checkCode, joinByCode, joinPreview } from './conversations/guest-join.js';
 import { createCode, deleteCode, getCode } from './conversations/guest-links.js';
 import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
-import { postBroadcast } from './messaging/broadcast.js';
+import { getSelfMember } from './conversations/self-member.js';
+import { postBroadcast, postLegacyBroadcast } from './messaging/broadcast.js';
 import { postLegacyOtrMessage } from './messaging/legacy-otr.js';
 import { postProteusMessage } from './messaging/proteus.js';
 import { createOne2One, createOne2OneV6 } from './conversations/one2one-routes.js';
@@ -20,7 +21,7 @@ import { getSearchVisibility, setSearchVisibility } from './teams/search-visibil
 import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
 import { deleteTeam } from './teams/delete-team.js';
-import { renameConversation, typing, updateAccess, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
+import { renameConversation, typing, updateAccess, updateAddPermission, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
   // order matters where paths overlap: /conversations/self and /list-ids before /{domain}/{id}
@@ -42,10 +43,12 @@ export const galleyPublic: Endpoint[] = [
   removeMember,
   updateOtherMember,
   updateSelfMember,
+  getSelfMember,
   renameConversation,
   updateMessageTimer,
   updateReceiptMode,
   updateAccess,
+  updateAddPermission,
   typing,
   // /teams/{tid}/conversations/roles before /teams/{tid}/conversations/{cid}
   getTeamConversations,
@@ -55,6 +58,7 @@ export const galleyPublic: Endpoint[] = [
   postProteusMessage,
   postLegacyOtrMessage,
   postBroadcast,
+  postLegacyBroadcast,
   ...featureEndpoints,
   // /teams/notifications before /teams/{tid}
   getTeamNotifications,

@@ -11,6 +11,9 @@ export interface Attachment {
   marker?: string | undefined;
   /** `/events`: `notifications_missed` was sent; only `ack_full_sync` may come next. */
   awaitingFullSync?: boolean | undefined;
+  /** `/events`: how long the client may stay silent (ms), and when it was last heard (see inactivity.ts). */
+  idleLimitMs?: number | undefined;
+  lastSeen?: number | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -77,6 +80,11 @@ export class Sockets {
       }
     }
     return this.byTag.get(tag(kind, user)) ?? [];
+  }
+
+  /** Every open socket of a kind, whoever's. */
+  all(kind: SocketKind): WebSocket[] {
+    return this.ctx.getWebSockets().filter((ws) => this.attachment(ws).kind === kind);
   }
 
   /** A socket closed or failed: no more deliveries to it. */

@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
-import { wireError } from '../../helpers/http.js';
-import { otrMessage, postOtr } from '../../helpers/otr.js';
-import { proteusKeys } from '../../helpers/prekeys.js';
+import { call, wireError } from '../../helpers/http.js';
+import { legacyOtrMessage, otrMessage, postOtr } from '../../helpers/otr.js';
+import { addClient as addClient_, otrEventsOf } from '../../helpers/clients.js';
 import { api, connect, createUser, login, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const q = (id: string) => ({ id, domain: 'example.com' });
 
-async function addClient(u: TestUser, password?: string): Promise<string> {
-  const r = await api(publicUrl, u.token).post('/v8/clients', { type: 'permanent', ...(await proteusKeys(1)), ...(password ? { password } : {}) });
-  expect(r.status, r.text).toBe(201);
-  return r.body.id;
-}
+const addClient = (u: TestUser, password?: string) => addClient_(publicUrl, u, password === undefined ? {} : { password });
 
 /** A with two clients, B and C with one each, in one group. */
 async function setup() {
@@ -28,10 +24,7 @@ async function setup() {
   return { a, b, c, a1, a2, b1, c1, conv };
 }
 
-const otrEvents = async (u: TestUser, client: string) =>
-  (await api(publicUrl, u.token).get(`/v8/notifications?client=${client}`)).body.notifications
-    .map((n: any) => n.payload[0])
-    .filter((e: any) => e.type === 'conversation.otr-message-add');
+const otrEvents = (u: TestUser, client: string) => otrEventsOf(publicUrl, u, client);
 
 describe('Proteus messages', () => {
   it('answers 412 naming the missing clients and sends nothing; then delivers one event per client', async () => {
@@ -166,6 +159,21 @@ describe('legacy /conversations/{cnv}/otr/messages', () => {
       body: wireError(400, 'bad-request'),
     });
   });
+
+  it('takes a protobuf NewOtrMessage (the JSON schema is not applied to it)', async () => {
+    const { a, b, c, a1, a2, b1, c1, conv } = await setup();
+    const post = (body: Uint8Array, query = '') =>
+      call(publicUrl, `/v8/conversations/${conv}/otr/messages${query}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/x-protobuf' },
+        body: Buffer.from(body),
+      });
+    const toB = [{ user: b.id, client: b1, text: 'pb' }];
+    expect(await post(legacyOtrMessage(a1, toB))).toMatchObject({ status: 412, body: { missing: { [a.id]: [a2], [c.id]: [c1] } } });
+    expect(await post(legacyOtrMessage(a1, toB, { reportMissing: [c.id] }), '?ignore_missing=true')).toMatchObject({ status: 412, body: { missing: { [c.id]: [c1] } } });
+    expect((await post(legacyOtrMessage(a1, toB), '?ignore_missing=true')).status).toBe(201);
+    expect((await otrEvents(b, b1)).map((e: any) => Buffer.from(e.data.text, 'base64').toString())).toEqual(['pb']);
+  });
 });
 
 describe('Proteus message order', () => {
@@ -185,33 +193,5 @@ describe('Proteus message order', () => {
     expect([...seenByB].sort()).toEqual([...texts].sort());
     expect(await order(c, c1)).toEqual(seenByB);
     expect(await order(a, a2)).toEqual(seenByB);
-  });
-});
-
-describe('POST /broadcast/proteus/messages', () => {
-  it('reaches the team and contacts in their self conversations; personal users have no team', async () => {
-    const email = `broadcaster-${Date.now()}@example.com`;
-    const created = await api(internalUrl).post('/i/users', { name: 'Owner', email, password: 'secret-password', team: { name: 'T', icon: 'default' } });
-    const owner: TestUser = { id: created.body.id, name: 'Owner', email, password: 'secret-password', ...(await login(publicUrl, email, 'secret-password')) };
-    const contact = await createUser(publicUrl, internalUrl);
-    await connect(publicUrl, owner, contact);
-    const o1 = await addClient(owner);
-    const k1 = await addClient(contact);
-    const post = (token: string, body: Uint8Array) =>
-      fetch(`${publicUrl}/v8/broadcast/proteus/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf' },
-        body: Buffer.from(body),
-      });
-    const missing = await post(owner.token, otrMessage(o1, []));
-    expect(missing.status).toBe(412);
-    expect((await missing.json()).missing).toEqual({ 'example.com': { [contact.id]: [k1] } });
-    const sent = await post(owner.token, otrMessage(o1, [{ user: contact.id, client: k1, text: 'status' }]));
-    expect(sent.status).toBe(201);
-    const [event] = await otrEvents(contact, k1);
-    expect(event).toMatchObject({ conversation: contact.id, qualified_conversation: q(contact.id), from: owner.id });
-    const personal = await post(contact.token, otrMessage(k1, []));
-    expect(personal.status).toBe(404);
-    expect((await personal.json()).label).toBe('no-team');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { invitationCode, lastMail } from '../../helpers/mailbox.js';
-import { api, createUser, teamOwner, uniqueEmail, invitedMember } from '../../helpers/users.js';
+import { api, createUser, invitedMember, login, teamOwner, uniqueEmail, type TeamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();

@@ -37,11 +37,16 @@ export const pubClient = z.object({ id: z.string(), class: clientClass.optional(
 const utcTime = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /**
- * A client as version `v` shows it: capabilities are `{"capabilities": [...]}` before v7 and a
- * flat list from v7; `consumable-notifications` is shown from v8 only.
+ * A client's capabilities as version `v` shows them: `{"capabilities": [...]}` before v7 and a flat
+ * list from v7; `consumable-notifications` is shown from v8 only.
  */
-export function clientJsonFor(r: ClientRow, v: ApiVersion | 6): ClientJson {
+export function capabilitiesFor(r: Pick<ClientRow, 'capabilities'>, v: ApiVersion): string[] | { capabilities: string[] } {
   const caps = v >= 8 ? r.capabilities : r.capabilities.filter((c) => c !== CONSUMABLE_NOTIFICATIONS);
+  return v >= 7 ? caps : { capabilities: caps };
+}
+
+/** A client as version `v` shows it. */
+export function clientJsonFor(r: ClientRow, v: ApiVersion): ClientJson {
   return {
     id: r.id,
     type: r.type,
@@ -50,7 +55,7 @@ export function clientJsonFor(r: ClientRow, v: ApiVersion | 6): ClientJson {
     ...(r.label === null ? {} : { label: r.label }),
     ...(r.cookie === null ? {} : { cookie: r.cookie }),
     ...(r.model === null ? {} : { model: r.model }),
-    capabilities: v >= 7 ? caps : { capabilities: caps },
+    capabilities: capabilitiesFor(r, v),
     mls_public_keys: r.mlsPublicKeys,
     ...(r.lastActive === null ? {} : { last_active: utcTime(r.lastActive) }),
   };

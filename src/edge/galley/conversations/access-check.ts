@@ -5,8 +5,10 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
+import { hasHiddenPerm } from '../teams/permissions.js';
+import { teamStore } from '../teams/team-store.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
-import { roleAllows, type ConversationAction } from './roles.js';
+import { deniedActionName, roleAllows, type ConversationAction } from './roles.js';
 
 export interface Membership {
   conv: ConversationRow;
@@ -46,5 +48,17 @@ export async function requireMember(
 /** 403 `action-denied` naming the action the caller's conversation role lacks. */
 export function requireAction(m: MemberRow, action: ConversationAction): void {
   if (!roleAllows(m.role, action))
-    throw new ApiError(galleyErrors.actionDenied, `Insufficient authorization (missing ${action})`);
+    throw new ApiError(galleyErrors.actionDenied, `Insufficient authorization (missing ${deniedActionName(action)})`);
+}
+
+/**
+ * `requireAction`, except on a channel, where an admin or owner of the channel's team may act
+ * whatever their conversation role (wire's ManageChannels, for the actions that allow it).
+ */
+export async function requireChannelAction(c: Context<AppEnv>, m: Membership, action: ConversationAction): Promise<void> {
+  if (m.conv.groupConvType === 'channel' && m.conv.team !== null) {
+    const role = await teamStore.roleOf(database(c.env.DB), m.conv.team, m.me.userId);
+    if (role !== undefined && hasHiddenPerm(role, 'ManageChannels')) return;
+  }
+  requireAction(m.me, action);
 }

@@ -6,7 +6,7 @@ import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
-import { MANAGE_CHANNELS } from '../teams/team-access.js';
+import { hasHiddenPerm } from '../teams/permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { loadMembership, requireAction, selfQualified } from './access-check.js';
 import { codeStore, conversationStore } from './conversation-store.js';
@@ -34,7 +34,7 @@ export const deleteTeamConversation = endpoint(
     const id = { id: cid, domain: c.get('config').brig.optSettings.setFederationDomain };
     const { conv, members, me } = await loadMembership(c, id);
     const teamRole = conv.team === null ? undefined : await teamStore.roleOf(db, conv.team, self(c).user);
-    const managesChannel = conv.groupConvType === 'channel' && teamRole !== undefined && MANAGE_CHANNELS.includes(teamRole);
+    const managesChannel = conv.groupConvType === 'channel' && teamRole !== undefined && hasHiddenPerm(teamRole, 'ManageChannels');
     if (me !== undefined && !managesChannel) requireAction(me, 'delete_conversation');
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
     if (me === undefined) throw new ApiError(galleyErrors.noConversation);

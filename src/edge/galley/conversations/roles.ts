@@ -13,6 +13,9 @@ export const CONVERSATION_ACTIONS = [
 ] as const;
 export type ConversationAction = (typeof CONVERSATION_ACTIONS)[number];
 
+/** How `action-denied` names an action: as the action, except wire's plural for modify_add_permission. */
+export const deniedActionName = (action: ConversationAction) => (action === 'modify_add_permission' ? 'modify_add_permissions' : action);
+
 export const ROLE_ADMIN = 'wire_admin';
 export const ROLE_MEMBER = 'wire_member';
 

@@ -9,7 +9,7 @@ import { database } from '../../db/client.js';
 import { conversationEvent, type ConversationEventType } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { access, accessRole, toLegacyAccessRole } from './access.js';
-import { requireAction, requireMember, selfQualified, type Membership } from './access-check.js';
+import { requireAction, requireChannelAction, requireMember, selfQualified, type Membership } from './access-check.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { localMembers, notifyMembers } from './notify.js';
 import { convParams } from './queries.js';
@@ -24,12 +24,13 @@ const commonErrors = [galleyErrors.noConversation, galleyErrors.actionDenied, ga
 async function change(
   c: Context<AppEnv>,
   action: ConversationAction,
-  o: { groupOnly: boolean },
+  o: { groupOnly: boolean; channelManagers?: boolean },
   apply: (m: Membership) => Promise<{ type: ConversationEventType; data: unknown; patch: Partial<ConversationRow> } | 'unchanged'>,
 ): Promise<Response> {
   const { cnv_domain, cnv } = c.req.param() as { cnv_domain: string; cnv: string };
   const m = await requireMember(c, { id: cnv, domain: cnv_domain });
-  requireAction(m.me, action);
+  if (o.channelManagers === true) await requireChannelAction(c, m, action);
+  else requireAction(m.me, action);
   if (o.groupOnly && m.conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
   const outcome = await apply(m);
   if (outcome === 'unchanged') return c.body(null, 204);
@@ -130,6 +131,29 @@ export const updateAccess = endpoint(
         data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },
         patch: { access: nextAccess, accessRole: nextRoles },
       };
+    });
+  },
+);
+
+export const updateAddPermission = endpoint(
+  {
+    name: 'update-channel-add-permission',
+    method: 'put',
+    path: '/conversations/{cnv_domain}/{cnv}/add-permission',
+    request: {
+      params: convParams,
+      ...jsonBody(z.object({ add_permission: z.enum(['admins', 'everyone']).openapi('AddPermission') }).openapi('AddPermissionUpdate')),
+    },
+    errors: commonErrors,
+    responses: changed,
+  },
+  (c) => {
+    const { add_permission } = c.req.valid('json');
+    return change(c, 'modify_add_permission', { groupOnly: true, channelManagers: true }, async ({ conv }) => {
+      if (conv.groupConvType !== 'channel') throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+      return conv.addPermission === add_permission
+        ? 'unchanged'
+        : { type: 'conversation.add-permission-update', data: { add_permission }, patch: { addPermission: add_permission } };
     });
   },
 );

@@ -39,6 +39,8 @@ const HIDDEN_PERMS = {
   ChangeTeamMemberProfiles: ['owner', 'admin'],
   /** See teammates' emails under `visible_if_on_same_team`: everyone but external partners. */
   ViewSameTeamEmails: ['owner', 'admin', 'member'],
+  /** Act as an admin of the team's channels: owners and admins. */
+  ManageChannels: ['owner', 'admin'],
 } as const satisfies Record<string, readonly TeamRole[]>;
 export type HiddenPermName = keyof typeof HIDDEN_PERMS;
 

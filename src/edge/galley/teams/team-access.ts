@@ -10,9 +10,6 @@ import { teamStore } from './team-store.js';
 /** Roles holding wire's `ChangeTeamFeature` (a hidden permission of owners and admins). */
 const CHANGE_FEATURES: readonly TeamRole[] = ['owner', 'admin'];
 
-/** Roles holding wire's `ManageChannels` (hidden): they act as admins of the team's channels. */
-export const MANAGE_CHANNELS: readonly TeamRole[] = ['owner', 'admin'];
-
 /** Who gets the team's member events (join, leave, update). */
 export const TEAM_ADMINS: readonly TeamRole[] = ['owner', 'admin'];
 

@@ -29,6 +29,8 @@ const mlsPrivateKeyPaths = z.strictObject({
 });
 
 const ONE_YEAR_SECONDS = 31_536_000;
+/** wire-server's cap on any fan-out list. */
+const HARD_TRUNCATION_LIMIT = 2000;
 
 const settings = z
   .strictObject({
@@ -44,8 +46,8 @@ const settings = z
       .default(604800),
     maxConvSize: positiveInt.default(500),
     maxTeamSize: positiveInt.default(10000),
-    /** Most users one broadcast may reach (wire-server's default: 2000). */
-    maxFanoutSize: positiveInt.default(2000),
+    /** Most users one broadcast may reach: at most wire-server's hard truncation limit, 2000, its default. */
+    maxFanoutSize: positiveInt.max(HARD_TRUNCATION_LIMIT, `must be at most ${HARD_TRUNCATION_LIMIT}`).default(HARD_TRUNCATION_LIMIT),
     exposeInvitationURLsTeamAllowlist: z.array(z.uuid()).default([]),
     mlsPrivateKeyPaths: mlsPrivateKeyPaths.optional(),
     passwordHashingOptions: passwordHashingOptions.default({ algorithm: 'scrypt' }),

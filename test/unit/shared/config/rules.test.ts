@@ -30,6 +30,7 @@ const refusals: Refusal[] = [
   { rule: 'mlsE2EId acmeDiscoveryUrl shape', edits: [[G, [...flags, 'mlsE2EId', 'defaults', 'config', 'acmeDiscoveryUrl'], 'https://example.com/acme']], file: G, path: 'settings.featureFlags.mlsE2EId.defaults.config.acmeDiscoveryUrl', message: /discovery/ },
   { rule: 'guestLinkTTLSeconds > 0', edits: [[G, ['settings', 'guestLinkTTLSeconds'], 0]], file: G, path: 'settings.guestLinkTTLSeconds', message: /greater than 0/ },
   { rule: 'guestLinkTTLSeconds <= one year', edits: [[G, ['settings', 'guestLinkTTLSeconds'], 31536001]], file: G, path: 'settings.guestLinkTTLSeconds', message: /31536000/ },
+  { rule: 'maxFanoutSize <= 2000 (hard truncation limit)', edits: [[G, ['settings', 'maxFanoutSize'], 2001]], file: G, path: 'settings.maxFanoutSize', message: /at most 2000/ },
   { rule: 'multiIngress and conversationCodeURI are exclusive', edits: [[G, ['settings', 'multiIngress'], { 'red.example.com': 'https://red.example.com/join/' }]], file: G, path: 'settings.multiIngress', message: /mutually exclusive/ },
   { rule: 'MLS removal keys need every scheme', edits: [[G, ['settings', 'mlsPrivateKeyPaths'], { removal: { ed25519: '/k/ed25519.pem' } }]], file: G, path: 'settings.mlsPrivateKeyPaths.removal.ecdsa_secp256r1_sha256', message: /is required/ },
   { rule: 'MLS enabled needs removal keys', edits: [[B, ['optSettings', 'setEnableMLS'], true]], file: G, path: 'settings.mlsPrivateKeyPaths', message: /setEnableMLS/ },
@@ -56,6 +57,8 @@ const refusals: Refusal[] = [
   { rule: 'cacheUsername not null below version 6', edits: [['gundeck.yaml', ['cache'], { ...cache, version: 5, cacheUsername: null }]], file: 'gundeck.yaml', path: 'cache.cacheUsername', message: /not null or empty/ },
   { rule: 'cacheUsername not empty below version 6', edits: [['gundeck.yaml', ['cache'], { ...cache, version: 5, cacheUsername: '' }]], file: 'gundeck.yaml', path: 'cache.cacheUsername', message: /not null or empty/ },
   { rule: 'cacheUsername default with legacy auth', edits: [['gundeck.yaml', ['cache'], { ...cache, legacyAuth: true, cacheUsername: 'bob' }]], file: 'gundeck.yaml', path: 'cache.cacheUsername', message: /"default"/ },
+  { rule: 'cannon wsOpts timeouts are positive', edits: [['cannon.yaml', ['wsOpts', 'pongTimeout'], 0]], file: 'cannon.yaml', path: 'wsOpts.pongTimeout', message: /0/ },
+  { rule: 'cannon wsOpts keys are known', edits: [['cannon.yaml', ['wsOpts', 'pingFreq'], 5]], file: 'cannon.yaml', path: 'wsOpts', message: /pingFreq/ },
   { rule: 'spar scimBaseUri required', edits: [['spar.yaml', ['scimBaseUri'], DELETE]], file: 'spar.yaml', path: 'scimBaseUri', message: /is required/ },
   { rule: 'nginz zone must exist', edits: [['nginz.yaml', ['nginx_conf', 'locations', 2, 'specific_user_rate_limit'], 'nope']], file: 'nginz.yaml', path: 'nginx_conf.locations[2].specific_user_rate_limit', message: /nope/ },
   { rule: 'nginz rate syntax', edits: [['nginz.yaml', ['nginx_conf', 'rate_limit_zones', 'one2one_conv', 'rate'], 'fast']], file: 'nginz.yaml', path: 'nginx_conf.rate_limit_zones.one2one_conv.rate', message: /3000r\/m/ },
@@ -110,6 +113,11 @@ describe('configuration accepted with notes', () => {
 
   it('allows omitting the brig conferenceCalling block as a whole', () => {
     expect(loadConfig(editedTexts([[B, ['optSettings', 'setFeatureFlags', 'conferenceCalling'], DELETE]])).ok).toBe(true);
+  });
+
+  it('defaults cannon wsOpts to 20 s each, in microseconds', () => {
+    const r = loadConfig(editedTexts([['cannon.yaml', ['wsOpts'], DELETE]]));
+    expect(r.ok && r.config.cannon.wsOpts).toEqual({ activityTimeout: 20_000_000, pongTimeout: 20_000_000 });
   });
 
   it('accepts guestLinkTTLSeconds of exactly one year', () => {

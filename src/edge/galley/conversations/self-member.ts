@@ -1,0 +1,53 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { json, qualifiedUserId } from '../../api/schemas/common.js';
+import { database } from '../../db/client.js';
+import { selfQualified } from './access-check.js';
+import { selfMemberJson } from './conversation-json.js';
+import { conversationStore } from './conversation-store.js';
+import { convParams } from './queries.js';
+
+const member = z
+  .object({
+    qualified_id: qualifiedUserId,
+    id: z.uuid(),
+    conversation_role: z.string(),
+    service: z.null(),
+    status: z.int(),
+    status_ref: z.string(),
+    status_time: z.string(),
+    otr_muted_status: z.int().nullable(),
+    otr_muted_ref: z.string().nullable(),
+    otr_archived: z.boolean(),
+    otr_archived_ref: z.string().nullable(),
+    hidden: z.boolean(),
+    hidden_ref: z.string().nullable(),
+  })
+  .openapi('Member');
+
+/**
+ * `GET /conversations/{cnv_domain}/{cnv}/self` (v9): the caller's own membership. As in wire, a
+ * local conversation the caller is not in (or that does not exist) answers 200 `null`; a remote
+ * one that does not list the caller is 404 `no-conversation`.
+ */
+export const getSelfMember = endpoint(
+  {
+    name: 'get-conversation-self',
+    method: 'get',
+    path: '/conversations/{cnv_domain}/{cnv}/self',
+    from: 9,
+    request: { params: convParams },
+    errors: [galleyErrors.noConversation],
+    responses: { 200: { description: 'The caller’s membership, or null', ...json(member.nullable()) } },
+  },
+  async (c) => {
+    const { cnv_domain, cnv } = c.req.valid('param');
+    const me = selfQualified(c);
+    const row = await conversationStore.member(database(c.env.DB), { id: cnv, domain: cnv_domain }, me);
+    if (row !== undefined) return c.json(selfMemberJson(row), 200);
+    if (cnv_domain !== me.domain) throw new ApiError(galleyErrors.noConversation);
+    return c.json(null, 200);
+  },
+);

@@ -1,0 +1,75 @@
+import type { Context } from 'hono';
+import { fanOutOtr } from '../../../objects/conversation/fan-out.js';
+import { userKey } from '../../../objects/conversation/members-cache.js';
+import { classify } from '../../../objects/conversation/recipients.js';
+import type { MessageSendingStatus } from '../../../objects/conversation/types.js';
+import type { MismatchStrategy, OtrMessage } from '../../../shared/codecs/otr.js';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { self } from '../../api/self.js';
+import { clientStore } from '../../brig/clients/client-store.js';
+import { contactsOf } from '../../brig/users/contacts.js';
+import { userStore } from '../../brig/users/user-store.js';
+import { database, type Db } from '../../db/client.js';
+import { NotificationShards } from '../../events/shards.js';
+import { teamStore } from '../teams/team-store.js';
+
+type Message = OtrMessage & { strategy: MismatchStrategy };
+
+const tooMany = () => new ApiError(galleyErrors.tooManyUsersToBroadcast);
+
+/**
+ * The team members a broadcast expects clients of. Only with `report_only` may the team be larger
+ * than the fan-out limit: then just the listed and addressed users are looked up.
+ */
+async function expectedTeamMembers(db: Db, team: string, addressed: ReadonlySet<string>, strategy: MismatchStrategy, domain: string, limit: number) {
+  if (strategy.kind === 'report_only') {
+    const lookup = new Set([...strategy.users.filter((u) => u.domain === domain).map((u) => u.id), ...addressed]);
+    if (lookup.size > limit) throw tooMany();
+    return [...(await teamStore.membersAmong(db, team, [...lookup]))];
+  }
+  const members = await teamStore.memberIds(db, team, limit + 1);
+  if (members.length > limit) throw tooMany();
+  return members;
+}
+
+/**
+ * A broadcast (availability, profile changes) to the sender's team and accepted contacts, each
+ * recipient seeing it in their own self conversation. Checked like a conversation message; sent
+ * only when no client the strategy reports is missing. Remote recipients are not expected (redundant).
+ */
+export async function sendBroadcast(c: Context<AppEnv>, message: Message): Promise<{ sent: boolean; status: MessageSendingStatus }> {
+  const config = c.get('config');
+  const domain = config.brig.optSettings.setFederationDomain;
+  const me = self(c);
+  const db = database(c.env.DB);
+  // Every team here is a binding team, so wire's `non-binding-team` cannot arise.
+  const team = (await userStore.byId(db, me.user))?.team ?? null;
+  if (team === null) throw new ApiError(galleyErrors.noTeam);
+  const { maxTeamSize, maxFanoutSize } = config.galley.settings;
+  const limit = Math.min(maxTeamSize, maxFanoutSize);
+  const addressed = new Set(message.recipients.filter((r) => r.domain === domain).map((r) => r.user));
+  if (addressed.size > limit) throw tooMany();
+
+  const members = await expectedTeamMembers(db, team, addressed, message.strategy, domain, limit);
+  const audience = [...new Set([...members, ...(await contactsOf(db, me.user))])];
+  const clients = new Map<string, Set<string>>(audience.map((u) => [userKey(domain, u), new Set<string>()]));
+  for (const cl of await clientStore.listMany(db, audience)) clients.get(userKey(domain, cl.user))!.add(cl.id);
+
+  const sender = { id: me.user, domain, client: message.sender, connection: me.connection };
+  const cls = classify({ exists: true, protocol: 'proteus', team, clients }, sender, message.recipients, message.strategy);
+  const time = new Date().toISOString();
+  const status = { time, missing: cls.missing, redundant: cls.redundant, deleted: cls.deleted, failed_to_send: {}, failed_to_confirm_clients: {} };
+  if (Object.keys(cls.missing).length > 0) return { sent: false, status };
+  await fanOutOtr(new NotificationShards(c.env), cls.deliver, {
+    conversationOf: (r) => ({ id: r.user, domain }),
+    sender,
+    blob: message.blob,
+    transient: message.transient,
+    time,
+    ttlSeconds: config.gundeck.settings.notificationTTL,
+    localDomain: domain,
+  });
+  return { sent: true, status };
+}
