@@ -9,8 +9,6 @@ import { ApiError } from './errors/api-error.js';
 import { commonErrors } from './errors/common.js';
 import { installErrorHandling, type MethodIndex } from './errors/render.js';
 
-export const REQUEST_ID_HEADER = 'request-id';
-
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { API_VERSIONS, enabledVersions } from '../../shared/api-version.js';
+import type { Config } from '../../shared/config/index.js';
 import { endpoint } from '../api/endpoint.js';
 
 const versionNumber = z.int().refine((n) => (API_VERSIONS as readonly number[]).includes(n)).openapi('VersionNumber');
@@ -13,6 +14,22 @@ export const versionInfo = z
   })
   .openapi('VersionInfo');
 
+type VersionInfo = z.infer<typeof versionInfo>;
+
+// The answer depends on the configuration only: made once per configuration.
+const answers = new WeakMap<Config, VersionInfo>();
+
+function answerFor(config: Config): VersionInfo {
+  let answer = answers.get(config);
+  if (answer === undefined) {
+    const { brig } = config;
+    const { supported, development } = enabledVersions(brig.optSettings.setDisabledAPIVersions);
+    answer = { supported, development, federation: brig.enableFederation, domain: brig.optSettings.setFederationDomain };
+    answers.set(config, answer);
+  }
+  return answer;
+}
+
 /** `GET /api-version`: the enabled versions (disabled ones are in neither list). */
 export const getApiVersion = endpoint(
   {
@@ -24,12 +41,5 @@ export const getApiVersion = endpoint(
       200: { description: 'Supported and development versions', content: { 'application/json': { schema: versionInfo } } },
     },
   },
-  (c) => {
-    const { brig } = c.get('config');
-    const { supported, development } = enabledVersions(brig.optSettings.setDisabledAPIVersions);
-    return c.json(
-      { supported, development, federation: brig.enableFederation, domain: brig.optSettings.setFederationDomain },
-      200,
-    );
-  },
+  (c) => c.json(answerFor(c.get('config')), 200),
 );

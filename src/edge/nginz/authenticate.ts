@@ -13,7 +13,7 @@ export function accessTokenOf(req: Request, url: URL): string | undefined {
     const aws = /^AWS4-HMAC-SHA256\s+Credential=([^,\s]+)/i.exec(header);
     if (aws) return aws[1];
   }
-  return url.searchParams.get('access_token') ?? undefined;
+  return url.search === '' ? undefined : (url.searchParams.get('access_token') ?? undefined);
 }
 
 /** The caller's verified identity, or `undefined` (no token, a bad one, or an expired one). */

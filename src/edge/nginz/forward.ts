@@ -1,3 +1,6 @@
+/** The header every response carries its request id in (wire's nginz: Request-Id). */
+export const REQUEST_ID_HEADER = 'request-id';
+
 /** nginx's `$host`: the Host header's name, lower-cased, without the port. */
 export function zHostOf(req: Request): string {
   const host = req.headers.get('host') ?? new URL(req.url).host;
@@ -5,17 +8,20 @@ export function zHostOf(req: Request): string {
 }
 
 /**
- * Adds headers to a response, in place when its headers are mutable (the apps' own responses),
- * else on a copy; websocket upgrades pass untouched (their socket must survive).
+ * Adds the request id (and CORS headers, when the origin is allowed) to a response, in place when
+ * its headers are mutable (the apps' own responses), else on a copy; websocket upgrades pass
+ * untouched (their socket must survive).
  */
-export function withHeaders(res: Response, headers: Record<string, string>): Response {
+export function withHeaders(res: Response, requestId: string, cors?: Record<string, string>): Response {
   if (res.status === 101) return res;
-  let out = res;
+  const set = (out: Response) => {
+    out.headers.set(REQUEST_ID_HEADER, requestId);
+    if (cors !== undefined) for (const k in cors) out.headers.set(k, cors[k]!);
+    return out;
+  };
   try {
-    for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
+    return set(res);
   } catch {
-    out = new Response(res.body, res); // immutable headers (a fetched response)
-    for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
+    return set(new Response(res.body, res)); // immutable headers (a fetched response)
   }
-  return out;
 }

@@ -1,7 +1,6 @@
 import { ApiError } from '../api/errors/api-error.js';
 import { commonErrors } from '../api/errors/common.js';
 import { errorResponse, logUnexpected } from '../api/errors/render.js';
-import { REQUEST_ID_HEADER } from '../api/build-app.js';
 import { withEdgeFacts } from '../api/edge-facts.js';
 import { tocPage } from '../docs/toc.js';
 import { uiAsset } from '../docs/ui-assets.js';
@@ -45,8 +44,8 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
   const path = 'path' in split ? split.path : url.pathname;
   const location = findLocation(conf, path);
   const origin = req.headers.get('origin');
-  const cors = origin !== null && rt.corsAllowed(origin) ? corsHeaders(origin, location?.allow_credentials ?? false) : {};
-  const finish = (res: Response) => withHeaders(res, { [REQUEST_ID_HEADER]: requestId, ...cors });
+  const cors = origin !== null && rt.corsAllowed(origin) ? corsHeaders(origin, location?.allow_credentials ?? false) : undefined;
+  const finish = (res: Response) => withHeaders(res, requestId, cors);
   try {
     if (req.method === 'OPTIONS')
       return finish(
@@ -100,7 +99,7 @@ export async function serveInternal(req: Request, env: Env, ctx: ExecutionContex
   const requestId = newRequestId();
   const url = new URL(req.url);
   const split = splitVersion(url.pathname);
-  const finish = (res: Response) => withHeaders(res, { [REQUEST_ID_HEADER]: requestId });
+  const finish = (res: Response) => withHeaders(res, requestId);
   try {
     if (split.kind === 'versioned-internal') return finish(internalUnversioned());
     if (split.kind !== 'unversioned' || !/^\/i(\/|$)/.test(split.path))

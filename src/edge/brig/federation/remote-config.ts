@@ -2,7 +2,9 @@ import { z } from '@hono/zod-openapi';
 import { searchPolicy as configSearchPolicy } from '../../../shared/config/schemas/brig.js';
 import { federationDomain } from '../../../shared/config/schemas/common.js';
 
-export const searchPolicy = configSearchPolicy.openapi('FederatedUserSearchPolicy');
+// A schema of its own, made here: zod gives `.openapi()` only to schemas made after
+// @hono/zod-openapi is loaded, and the configuration's may be older.
+export const searchPolicy = z.enum(configSearchPolicy.options).openapi('FederatedUserSearchPolicy');
 
 const restriction = z
   .discriminatedUnion('tag', [
