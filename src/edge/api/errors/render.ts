@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../app-env.js';
+import { edgeFactsOf } from '../edge-facts.js';
 import { ApiError, type ErrorSpec } from './api-error.js';
 import { commonErrors } from './common.js';
 
@@ -33,7 +34,7 @@ export function logUnexpected(requestId: string, err: unknown): void {
 export function handleError(err: unknown, c: Context<AppEnv>): Response {
   if (err instanceof ApiError) return errorResponse(err);
   if (err instanceof HTTPException) return errorResponse(fromHttpException(err));
-  logUnexpected(c.get('requestId') ?? 'unknown', err);
+  logUnexpected(c.get('requestId') ?? edgeFactsOf(c.req.raw)?.requestId ?? 'unknown', err);
   return errorResponse(new ApiError(commonErrors.internalServerError));
 }
 
