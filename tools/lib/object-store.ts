@@ -252,6 +252,8 @@ export async function startObjectStore(o: ObjectStoreOptions): Promise<ObjectSto
 
 class PortTaken extends Error {}
 
+const BIND_FAILURE = /address already in use|unable to bind|failed to bind/i;
+
 async function startOnce(
   o: ObjectStoreOptions,
   bin: Record<(typeof BINARIES)[number], string>,
@@ -265,7 +267,10 @@ async function startOnce(
   writeFileSync(join(dir, 'keyring'), '');
 
   const tail: string[] = [];
+  // Seen anywhere in the log, not only in its tail: a crash dump can push it out.
+  let bindFailed = false;
   const log = (l: string) => {
+    bindFailed ||= BIND_FAILURE.test(l);
     tail.push(l);
     if (tail.length > 40) tail.shift();
     o.onLog?.(l);
@@ -305,8 +310,9 @@ async function startOnce(
       const why = `${name} exited (${signal ?? code}) before the object store was stopped`;
       log(`object-store: ${why}`);
       const text = tail.join('\n');
-      // A port we picked was taken meanwhile (98 = EADDRINUSE): worth another try.
-      const raced = code === 98 || /address already in use|unable to bind/i.test(text);
+      // A port was taken meanwhile (98 = EADDRINUSE; radosgw sometimes crashes instead of exiting
+      // when it gives up a taken port): worth another try.
+      const raced = code === 98 || bindFailed || (name === 'radosgw' && signal !== null);
       const err = `${why}; last log lines:\n${text}`;
       const fixedPort = name === 'radosgw' && o.port && !o.anyPortIfTaken;
       failure ??= raced && !fixedPort ? new PortTaken(err) : new Error(err);
