@@ -6,7 +6,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { json, jsonBody, locale } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { publish } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
@@ -41,7 +41,7 @@ async function activate(c: Context<AppEnv>, key: string, code: string, dryrun: b
   const verified = { activated: true, email, emailKey: emailKeyOf(email), emailUnvalidated: null };
   try {
     // A changed address also ends any password reset started for the old one.
-    await db.batch([userStore.update(db, user.id, verified), codeStore.consume(db, 'password-reset', await passwordResetKeyOf(user.id))]);
+    await runBatch(db, [userStore.update(db, user.id, verified), codeStore.consume(db, 'password-reset', await passwordResetKeyOf(user.id))]);
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     throw err;

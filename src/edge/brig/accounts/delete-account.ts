@@ -1,3 +1,4 @@
+import { runBatch } from '../../db/client.js';
 import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
@@ -32,7 +33,7 @@ export async function deleteAccount(
   teamAdmins: readonly string[] = [],
 ): Promise<void> {
   const rows = await connectionStore.withStatus(db, user.id, ['accepted', 'sent']);
-  await db.batch([
+  await runBatch(db, [
     userStore.update(db, user.id, {
       status: 'deleted',
       name: 'default',

@@ -3,7 +3,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody, locale } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import { cookieStore } from '../auth/cookie-store.js';
 import { newPasswordHash } from '../password/passwords.js';
 import { baseProtocol, selfJson, selfUser } from '../users/user-json.js';
@@ -72,7 +72,7 @@ export const putUserStatus = endpoint(
     const user = await userStore.byId(db, uid);
     if (user === undefined || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
     const update = userStore.update(db, uid, { status });
-    if (status === 'suspended') await db.batch([update, cookieStore.revokeStatement(db, uid)]);
+    if (status === 'suspended') await runBatch(db, [update, cookieStore.revokeStatement(db, uid)]);
     else await update;
     return c.body(null, 200);
   },

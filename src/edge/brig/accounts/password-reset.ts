@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { database, type Db } from '../../db/client.js';
+import { database, type Db, runBatch } from '../../db/client.js';
 import { cookieStore } from '../auth/cookie-store.js';
 import { codeStore } from '../codes/code-store.js';
 import { base64url, randomToken, sha256 } from '../codes/keys.js';
@@ -92,7 +92,7 @@ export const completePasswordReset = endpoint(
     if (user.password !== null && (await verifyPassword(body.password, user.password, options)).ok)
       throw new ApiError(brigErrors.passwordMustDiffer);
     const hash = await newPasswordHash(c.env, config, { ip: clientIp(c.req.raw) }, body.password);
-    await db.batch([
+    await runBatch(db, [
       userStore.update(db, user.id, { password: hash }),
       codeStore.consume(db, 'password-reset', key),
       cookieStore.revokeStatement(db, user.id),

@@ -7,6 +7,13 @@ export type ClientRow = typeof clients.$inferSelect;
 
 /** Clients in D1 (table clients); prekeys live in prekey-store.ts. */
 export const clientStore = {
+  /** Sets when the client was last active (ms); an unknown client is ignored. */
+  async setLastActive(db: Db, user: string, id: string, at: number): Promise<void> {
+    await db
+      .update(clients)
+      .set({ lastActive: at })
+      .where(and(eq(clients.user, user), eq(clients.id, id)));
+  },
   async get(db: Db, user: string, id: string): Promise<ClientRow | undefined> {
     const [row] = await db
       .select()

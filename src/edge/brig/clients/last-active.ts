@@ -1,6 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { clients } from '../../db/schema.js';
+import { clientStore } from './client-store.js';
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
@@ -10,9 +9,6 @@ export function lastActiveStamp(now = Date.now()): number {
 }
 
 /** Marks a client active (fetching notifications with its id); unknown clients are ignored. */
-export async function touchClient(db: Db, user: string, client: string): Promise<void> {
-  await db
-    .update(clients)
-    .set({ lastActive: lastActiveStamp() })
-    .where(and(eq(clients.user, user), eq(clients.id, client)));
+export function touchClient(db: Db, user: string, client: string): Promise<void> {
+  return clientStore.setLastActive(db, user, client, lastActiveStamp());
 }

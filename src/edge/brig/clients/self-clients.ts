@@ -98,7 +98,7 @@ export const putClient = endpoint(
       mlsPublicKeys: mlsKeys,
     };
     const keys = [...(body.prekeys ?? []), ...(body.lastkey === undefined ? [] : [body.lastkey])];
-    await db.batch([clientStore.update(db, me, client, patch), ...prekeyStore.upsert(db, me, client, keys)]);
+    await runBatch(db, [clientStore.update(db, me, client, patch), ...prekeyStore.upsert(db, me, client, keys)]);
     if (wanted?.includes(CONSUMABLE_NOTIFICATIONS)) await userStream(c.env, me).enableQueue(client);
     return c.body(null, 200);
   },

@@ -8,7 +8,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import type { Relation } from '../../db/schema.js';
 import { connectionEvent } from '../../events/connection-events.js';
 import { publish } from '../../events/publish.js';
@@ -63,7 +63,7 @@ async function apply(c: Context<AppEnv>, me: UserRow, other: UserRow, rows: { se
   const writes = [mine !== rows.self ? mine : undefined, theirs].filter((r): r is ConnectionRow => r !== undefined);
   if (writes.length > 0) {
     const [first, ...rest] = writes.map((r) => connectionStore.put(db, r));
-    await db.batch([first!, ...rest]);
+    await runBatch(db, [first!, ...rest]);
   }
   if (mine !== undefined && mine !== rows.self)
     await publish(c.env, config, [{ user: me.id }], connectionEvent(mine), { origin: self(c) });

@@ -3,7 +3,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { jsonBody } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import { cookieStore } from '../auth/cookie-store.js';
 import { selfRow } from '../users/self.js';
 import { userStore } from '../users/user-store.js';
@@ -49,7 +49,7 @@ export const changePassword = endpoint(
         throw new ApiError(brigErrors.passwordMustDiffer);
     }
     const hash = await newPasswordHash(c.env, config, caller, body.new_password);
-    await db.batch([userStore.update(db, user.id, { password: hash }), cookieStore.revokeStatement(db, user.id)]);
+    await runBatch(db, [userStore.update(db, user.id, { password: hash }), cookieStore.revokeStatement(db, user.id)]);
     return c.body(null, 200);
   },
 );

@@ -8,30 +8,7 @@ import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { hasPerm } from '../../galley/teams/permissions.js';
 import { teamStore } from '../../galley/teams/team-store.js';
-
-const ROLES = ['owner', 'admin', 'member', 'partner'] as const;
-const SORT_COLUMNS = {
-  name: 'lower(u.name)',
-  handle: "coalesce(u.handle, '')",
-  email: "lower(coalesce(u.email, u.email_unvalidated, ''))",
-  saml_idp: "''",
-  managed_by: 'u.managed_by',
-  role: 'm.role',
-  created_at: 'coalesce(m.invited_at, 0)',
-} as const;
-
-interface Row extends Record<string, unknown> {
-  id: string;
-  name: string;
-  handle: string | null;
-  email: string | null;
-  email_unvalidated: string | null;
-  accent_id: number;
-  managed_by: string;
-  role: string;
-  created_at: number | null;
-  sort_key: string | number;
-}
+import { TEAM_ROLES, TEAM_SORT_COLUMNS, teamSearchPage, type TeamSearchPosition } from './team-search-store.js';
 
 const teamContact = z
   .object({
@@ -42,18 +19,14 @@ const teamContact = z
     email_unvalidated: z.string().optional(),
     accent_id: z.int().optional(),
     managed_by: z.string().optional(),
-    role: z.enum(ROLES).optional(),
+    role: z.enum(TEAM_ROLES).optional(),
     created_at: z.string().optional(),
     team: z.uuid().optional(),
   })
   .openapi('TeamContact');
 
-/** Paging positions: the last row's sort value and id, unique together. */
-type Position = [string | number, string];
-const isPosition = (v: unknown): v is Position =>
+const isPosition = (v: unknown): v is TeamSearchPosition =>
   Array.isArray(v) && v.length === 2 && (typeof v[0] === 'string' || typeof v[0] === 'number') && typeof v[1] === 'string';
-
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * `GET /teams/{tid}/search`: team admins look through their members by name, handle or email
@@ -69,8 +42,8 @@ export const searchTeam = endpoint(
       params: z.object({ tid: z.uuid() }),
       query: z.object({
         q: z.string().optional(),
-        frole: z.union([z.enum(ROLES), z.array(z.enum(ROLES))]).optional(),
-        sortby: z.enum(Object.keys(SORT_COLUMNS) as [keyof typeof SORT_COLUMNS]).optional(),
+        frole: z.union([z.enum(TEAM_ROLES), z.array(z.enum(TEAM_ROLES))]).optional(),
+        sortby: z.enum(Object.keys(TEAM_SORT_COLUMNS) as [keyof typeof TEAM_SORT_COLUMNS]).optional(),
         sortorder: z.enum(['asc', 'desc']).optional(),
         size: z.coerce.number().int().min(1).max(500).optional(),
         pagingState: z.string().optional(),
@@ -103,31 +76,16 @@ export const searchTeam = endpoint(
     const role = await teamStore.roleOf(database(c.env.DB), tid, self(c).user);
     if (role === undefined || !hasPerm(role, 'AddTeamMember')) throw new ApiError(brigErrors.insufficientPermissions);
     const size = query.size ?? 15;
-    const desc = query.sortorder === 'desc';
-    const sortKey = SORT_COLUMNS[query.sortby ?? 'name'];
-    const roles = query.frole === undefined ? [...ROLES] : [query.frole].flat();
-    const q = query.q?.trim().toLowerCase() ?? '';
-    const prefix = `${likeEscape(q)}%`;
-    const wordPrefix = `% ${likeEscape(q)}%`;
-
-    const filter = `m.team = ?1 AND u.status != 'deleted' AND m.role IN (SELECT value FROM json_each(?2))
-      AND (?3 = '' OR lower(u.name) LIKE ?4 ESCAPE '\\' OR lower(u.name) LIKE ?5 ESCAPE '\\' OR u.handle LIKE ?4 ESCAPE '\\' OR lower(coalesce(u.email, '')) LIKE ?4 ESCAPE '\\')`;
-    const base = [tid, JSON.stringify(roles), q, prefix, wordPrefix];
     const after = query.pagingState === undefined ? undefined : decodePagingState(query.pagingState, isPosition, brigErrors.invalidPagingState);
-    const paging = after === undefined ? '' : `AND (${sortKey}, u.id) ${desc ? '<' : '>'} (?6, ?7)`;
-    const order = desc ? 'DESC' : 'ASC';
-    const db = c.env.DB;
-    const [{ results }, total] = await Promise.all([
-      db
-        .prepare(
-          `SELECT u.id, u.name, u.handle, u.email, u.email_unvalidated, u.accent_id, u.managed_by, m.role, m.invited_at AS created_at, ${sortKey} AS sort_key
-           FROM team_members m JOIN users u ON u.id = m.user WHERE ${filter} ${paging}
-           ORDER BY sort_key ${order}, u.id ${order} LIMIT ${size + 1}`,
-        )
-        .bind(...base, ...(after ?? []))
-        .all<Row>(),
-      db.prepare(`SELECT count(*) AS n FROM team_members m JOIN users u ON u.id = m.user WHERE ${filter}`).bind(...base).first<{ n: number }>(),
-    ]);
+    const { rows: results, total } = await teamSearchPage(c.env.DB, {
+      team: tid,
+      roles: query.frole === undefined ? [...TEAM_ROLES] : [query.frole].flat(),
+      q: query.q?.trim().toLowerCase() ?? '',
+      sortBy: query.sortby ?? 'name',
+      desc: query.sortorder === 'desc',
+      after,
+      size,
+    });
     const page = results.slice(0, size);
     const last = page.at(-1);
     const documents = page.map((r) => ({
@@ -138,14 +96,14 @@ export const searchTeam = endpoint(
       ...(r.email_unvalidated === null ? {} : { email_unvalidated: r.email_unvalidated }),
       accent_id: r.accent_id,
       managed_by: r.managed_by,
-      role: r.role as (typeof ROLES)[number],
+      role: r.role as (typeof TEAM_ROLES)[number],
       ...(r.created_at === null ? {} : { created_at: new Date(r.created_at).toISOString() }),
       team: tid,
     }));
     return c.json(
       {
         documents,
-        found: total?.n ?? 0,
+        found: total,
         returned: documents.length,
         took: Date.now() - started,
         search_policy: 'full_search' as const,

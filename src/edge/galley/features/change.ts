@@ -9,7 +9,8 @@ import { publish } from '../../events/publish.js';
 import { teamStore } from '../teams/team-store.js';
 import { featureDef, type FeatureName, type FeatureStatus, type LockableFeature, type LockStatus } from './registry.js';
 import { checkChange } from './rules.js';
-import { featureStore, teamFeature } from './team-features.js';
+import { featureStore } from './feature-store.js';
+import { teamFeature } from './team-features.js';
 
 export interface FeaturePatch {
   status?: FeatureStatus | undefined;

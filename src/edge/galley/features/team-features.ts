@@ -1,10 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../../shared/config/index.js';
 import type { Db } from '../../db/client.js';
-import { teamFeatures } from '../../db/schema.js';
-import { FEATURE_NAMES, featureDef, type FeatureName, type FeatureStatus, type LockableFeature, type LockStatus } from './registry.js';
+import { featureStore, type TeamOverride } from './feature-store.js';
+import { FEATURE_NAMES, featureDef, type FeatureName, type LockableFeature } from './registry.js';
 
-export type TeamOverride = typeof teamFeatures.$inferSelect;
 export type AllFeatures = Record<FeatureName, LockableFeature>;
 
 /** The server's features, computed once per configuration (it is parsed once per isolate). */
@@ -34,26 +32,6 @@ export function resolveFeature(server: LockableFeature, o: TeamOverride | undefi
     ...(server.config === undefined ? {} : { config: o.config ?? server.config }),
   };
 }
-
-const key = (team: string, name: FeatureName) => and(eq(teamFeatures.team, team), eq(teamFeatures.name, name));
-
-export const featureStore = {
-  async all(db: Db, team: string): Promise<Map<string, TeamOverride>> {
-    const rows = await db.select().from(teamFeatures).where(eq(teamFeatures.team, team));
-    return new Map(rows.map((r) => [r.name, r]));
-  },
-  async one(db: Db, team: string, name: FeatureName): Promise<TeamOverride | undefined> {
-    const [row] = await db.select().from(teamFeatures).where(key(team, name));
-    return row;
-  },
-  /** Sets the given columns of the team's override, creating it. */
-  set(db: Db, team: string, name: FeatureName, patch: { status?: FeatureStatus; lockStatus?: LockStatus; config?: Record<string, unknown> }) {
-    return db
-      .insert(teamFeatures)
-      .values({ team, name, status: patch.status ?? null, lockStatus: patch.lockStatus ?? null, config: patch.config ?? null })
-      .onConflictDoUpdate({ target: [teamFeatures.team, teamFeatures.name], set: patch });
-  },
-};
 
 /**
  * exposeInvitationURLsToTeamAdmin exists only for teams in galley's allow-list: for them it is

@@ -5,6 +5,7 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { teamStore } from './team-store.js';
+import { exportPage, type ExportRow } from './members-export-store.js';
 
 const COLUMNS = [
   'display_name', 'handle', 'email', 'role', 'created_on', 'invited_by', 'idp_issuer', 'managed_by',
@@ -13,20 +14,6 @@ const COLUMNS = [
 
 /** Rows read per query while streaming: the export is never held whole in memory. */
 const PAGE = 500;
-
-interface ExportRow extends Record<string, unknown> {
-  user: string;
-  role: string;
-  invited_at: number | null;
-  name: string | null;
-  handle: string | null;
-  email: string | null;
-  managed_by: string | null;
-  status: string | null;
-  inviter_handle: string | null;
-  num_devices: number;
-  last_active: number | null;
-}
 
 /** A CSV field, quoted; a leading = + - @ or control character is defused with `'` (formula injection). */
 export function csvField(value: string): string {
@@ -57,12 +44,6 @@ function line(r: ExportRow): string {
   return `${COLUMNS.map((c) => csvField(values[c])).join(',')}\r\n`;
 }
 
-const PAGE_SQL = `SELECT m.user, m.role, m.invited_at, u.name, u.handle, u.email, u.managed_by, u.status, i.handle AS inviter_handle,
-    (SELECT count(*) FROM clients c WHERE c.user = m.user) AS num_devices,
-    (SELECT max(c.last_active) FROM clients c WHERE c.user = m.user) AS last_active
-  FROM team_members m LEFT JOIN users u ON u.id = m.user LEFT JOIN users i ON i.id = m.invited_by
-  WHERE m.team = ?1 AND m.user > ?2 ORDER BY m.user LIMIT ?3`;
-
 /** `GET /teams/{tid}/members/csv`: owners and admins download the members, streamed page by page. */
 export const getTeamMembersCsv = endpoint(
   {
@@ -88,7 +69,7 @@ export const getTeamMembersCsv = endpoint(
           controller.enqueue(encoder.encode(`${COLUMNS.join(',')}\r\n`));
           return;
         }
-        const { results } = await db.prepare(PAGE_SQL).bind(tid, after, PAGE).all<ExportRow>();
+        const results = await exportPage(db, tid, after, PAGE);
         if (results.length > 0) {
           after = results.at(-1)!.user;
           controller.enqueue(encoder.encode(results.map(line).join('')));

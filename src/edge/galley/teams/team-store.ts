@@ -16,6 +16,10 @@ export const teamStore = {
       db.insert(teamMembers).values({ team: t.id, user: t.creator, role: 'owner', invitedBy: null, invitedAt: null }),
     ] as const;
   },
+  /** Statement adding a member with a role, as someone invited them. */
+  addMember(db: Db, m: { team: string; user: string; role: TeamRole; invitedBy: string | null }) {
+    return db.insert(teamMembers).values({ ...m, invitedAt: Date.now() });
+  },
   /** Statement removing a user from every team (account deletion). */
   removeMember(db: Db, user: string) {
     return db.delete(teamMembers).where(eq(teamMembers.user, user));

@@ -1,0 +1,69 @@
+/** The roles a team search can filter by. */
+export const TEAM_ROLES = ['owner', 'admin', 'member', 'partner'] as const;
+
+/** What a team search may sort by, as SQL over team_members `m` joined with users `u`. */
+export const TEAM_SORT_COLUMNS = {
+  name: 'lower(u.name)',
+  handle: "coalesce(u.handle, '')",
+  email: "lower(coalesce(u.email, u.email_unvalidated, ''))",
+  saml_idp: "''",
+  managed_by: 'u.managed_by',
+  role: 'm.role',
+  created_at: 'coalesce(m.invited_at, 0)',
+} as const;
+
+export type TeamSortKey = keyof typeof TEAM_SORT_COLUMNS;
+
+export interface TeamMemberRow extends Record<string, unknown> {
+  id: string;
+  name: string;
+  handle: string | null;
+  email: string | null;
+  email_unvalidated: string | null;
+  accent_id: number;
+  managed_by: string;
+  role: string;
+  created_at: number | null;
+  sort_key: string | number;
+}
+
+/** Paging positions: the last row's sort value and id, unique together. */
+export type TeamSearchPosition = [string | number, string];
+
+export interface TeamSearchQuery {
+  team: string;
+  roles: readonly string[];
+  /** Lower-cased, trimmed; empty matches everyone. */
+  q: string;
+  sortBy: TeamSortKey;
+  desc: boolean;
+  after: TeamSearchPosition | undefined;
+  size: number;
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * A team's live members by name, handle or email prefix (or a word of the name), in the chosen
+ * order: up to `size + 1` rows after `after`, and how many match in all.
+ */
+export async function teamSearchPage(d1: D1Database, s: TeamSearchQuery): Promise<{ rows: TeamMemberRow[]; total: number }> {
+  const sortKey = TEAM_SORT_COLUMNS[s.sortBy];
+  const filter = `m.team = ?1 AND u.status != 'deleted' AND m.role IN (SELECT value FROM json_each(?2))
+      AND (?3 = '' OR lower(u.name) LIKE ?4 ESCAPE '\\' OR lower(u.name) LIKE ?5 ESCAPE '\\' OR u.handle LIKE ?4 ESCAPE '\\' OR lower(coalesce(u.email, '')) LIKE ?4 ESCAPE '\\')`;
+  const base = [s.team, JSON.stringify(s.roles), s.q, `${likeEscape(s.q)}%`, `% ${likeEscape(s.q)}%`];
+  const paging = s.after === undefined ? '' : `AND (${sortKey}, u.id) ${s.desc ? '<' : '>'} (?6, ?7)`;
+  const order = s.desc ? 'DESC' : 'ASC';
+  const [{ results }, total] = await Promise.all([
+    d1
+      .prepare(
+        `SELECT u.id, u.name, u.handle, u.email, u.email_unvalidated, u.accent_id, u.managed_by, m.role, m.invited_at AS created_at, ${sortKey} AS sort_key
+           FROM team_members m JOIN users u ON u.id = m.user WHERE ${filter} ${paging}
+           ORDER BY sort_key ${order}, u.id ${order} LIMIT ${s.size + 1}`,
+      )
+      .bind(...base, ...(s.after ?? []))
+      .all<TeamMemberRow>(),
+    d1.prepare(`SELECT count(*) AS n FROM team_members m JOIN users u ON u.id = m.user WHERE ${filter}`).bind(...base).first<{ n: number }>(),
+  ]);
+  return { rows: results, total: total?.n ?? 0 };
+}

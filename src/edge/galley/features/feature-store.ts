@@ -1,0 +1,27 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { teamFeatures } from '../../db/schema.js';
+import type { FeatureName, FeatureStatus, LockStatus } from './registry.js';
+
+/** A team's own values of a feature (D1 table team_features); NULL columns fall back to the server's. */
+export type TeamOverride = typeof teamFeatures.$inferSelect;
+
+const key = (team: string, name: FeatureName) => and(eq(teamFeatures.team, team), eq(teamFeatures.name, name));
+
+export const featureStore = {
+  async all(db: Db, team: string): Promise<Map<string, TeamOverride>> {
+    const rows = await db.select().from(teamFeatures).where(eq(teamFeatures.team, team));
+    return new Map(rows.map((r) => [r.name, r]));
+  },
+  async one(db: Db, team: string, name: FeatureName): Promise<TeamOverride | undefined> {
+    const [row] = await db.select().from(teamFeatures).where(key(team, name));
+    return row;
+  },
+  /** Sets the given columns of the team's override, creating it. */
+  set(db: Db, team: string, name: FeatureName, patch: { status?: FeatureStatus; lockStatus?: LockStatus; config?: Record<string, unknown> }) {
+    return db
+      .insert(teamFeatures)
+      .values({ team, name, status: patch.status ?? null, lockStatus: patch.lockStatus ?? null, config: patch.config ?? null })
+      .onConflictDoUpdate({ target: [teamFeatures.team, teamFeatures.name], set: patch });
+  },
+};
