@@ -33,7 +33,10 @@ onShutdown(async () => {
 const { objstore } = checked.config.cargohold;
 const [scriptPath, store] = await Promise.all([
   bundleWorker(join(stateDir, 'build')),
-  localObjectStore(objstore, stateDir).then((s: RunningStore) => (running.push(s), s)),
+  localObjectStore(objstore, stateDir).then((s: RunningStore) => {
+    running.push(s);
+    return s;
+  }),
   wranglerFacts(),
 ]);
 if (store.local) await ensureBucket(store, objstore.bucket); // a real store's bucket is the operator's

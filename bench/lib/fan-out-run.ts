@@ -52,7 +52,11 @@ async function openAll(urls: string[], onIndex: (i: number) => void): Promise<We
  * flight (maximum throughput); `rate: r` starts one send every 1/r s whatever the server does
  * (latency at a given load). Message `count` goes first, uncounted: it wakes the objects.
  */
-export async function runFanOut(t: FanOutTarget, count: number, mode: { closed: number } | { rate: number }): Promise<RunResult> {
+export async function runFanOut(
+  t: FanOutTarget,
+  count: number,
+  mode: { closed: number } | { rate: number },
+): Promise<RunResult> {
   const sentAt: number[] = [];
   const latencies: number[] = [];
   let delivered = 0;
@@ -92,7 +96,8 @@ export async function runFanOut(t: FanOutTarget, count: number, mode: { closed: 
       const sends: Array<Promise<void>> = [];
       let outstanding = 0;
       for (let i = 0; i < count; i++) {
-        if (outstanding > MAX_OUTSTANDING) throw new Error(`cannot keep up: ${outstanding} sends outstanding after ${i} of ${count}`);
+        if (outstanding > MAX_OUTSTANDING)
+          throw new Error(`cannot keep up: ${outstanding} sends outstanding after ${i} of ${count}`);
         const due = start + (i * 1000) / mode.rate;
         const wait = due - performance.now();
         if (wait > 1) await new Promise((r) => setTimeout(r, wait));
@@ -115,6 +120,14 @@ export async function runFanOut(t: FanOutTarget, count: number, mode: { closed: 
     };
   } finally {
     // Closed for good before the next run opens as many again.
-    await Promise.all(sockets.map((ws) => new Promise((r) => (ws.once('close', r), ws.close()))));
+    await Promise.all(
+      sockets.map(
+        (ws) =>
+          new Promise((r) => {
+            ws.once('close', r);
+            ws.close();
+          }),
+      ),
+    );
   }
 }

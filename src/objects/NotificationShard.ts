@@ -81,7 +81,11 @@ export class NotificationShard extends DurableObject<Env> {
   override async fetch(req: Request): Promise<Response> {
     const kind = req.headers.get('x-socket-kind') as SocketKind | null;
     const user = req.headers.get('z-user');
-    if (req.headers.get('upgrade')?.toLowerCase() !== 'websocket' || (kind !== 'await' && kind !== 'events') || user === null)
+    if (
+      req.headers.get('upgrade')?.toLowerCase() !== 'websocket' ||
+      (kind !== 'await' && kind !== 'events') ||
+      user === null
+    )
       return new Response('expected a websocket upgrade', { status: 400 });
     const attachment = {
       kind,
@@ -101,8 +105,12 @@ export class NotificationShard extends DurableObject<Env> {
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
     let a = this.sockets.attachment(ws);
     if (a.kind === 'events') a = this.inactivity.heard(ws, a, Date.now());
-    if (Sockets.isBinaryPing(message)) return ws.send(new TextEncoder().encode('pong'));
-    if (a.kind === 'events') this.events.onMessage(ws, a, typeof message === 'string' ? message : new TextDecoder().decode(message));
+    if (Sockets.isBinaryPing(message)) {
+      ws.send(new TextEncoder().encode('pong'));
+      return;
+    }
+    if (a.kind === 'events')
+      this.events.onMessage(ws, a, typeof message === 'string' ? message : new TextDecoder().decode(message));
   }
 
   /** The alarm closes `/events` sockets whose clients went silent. */

@@ -32,7 +32,7 @@ export interface EnabledVersions {
 export function enabledVersions(disabled: readonly DisabledVersion[]): EnabledVersions {
   const off = new Set<ApiVersion>();
   for (const d of disabled) {
-    if (d === 'development') DEVELOPMENT_VERSIONS.forEach((v) => off.add(v));
+    if (d === 'development') for (const v of DEVELOPMENT_VERSIONS) off.add(v);
     else off.add(d);
   }
   return {

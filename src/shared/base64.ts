@@ -16,7 +16,3 @@ export function fromBase64(text: string): Uint8Array | undefined {
     return undefined;
   }
 }
-
-export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}

@@ -55,7 +55,13 @@ export async function cellsSink(): Promise<CellsSink> {
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no matching cells event')), timeoutMs);
-        waiters.push({ match, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+        waiters.push({
+          match,
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          },
+        });
       });
     },
     close: () => new Promise((r) => server.close(() => r())),

@@ -1,4 +1,4 @@
-import { Document, parseDocument } from 'yaml';
+import { type Document, parseDocument } from 'yaml';
 import type { ConfigTexts } from '../../src/shared/config/index.js';
 import { configDir, readConfigTexts } from './config-dir.js';
 

@@ -1,6 +1,6 @@
 import type { Endpoint } from '../api/endpoint.js';
 import { createGroupConversation } from './conversations/create.js';
-import { getConversation, getRoles, listConversationIds, listConversations } from './conversations/queries.js';
+import { getConversation, getRoles, listConversationIds, listConversations } from './conversations/read-routes.js';
 import { checkCode, joinByCode, joinPreview } from './conversations/guest-join.js';
 import { createCode, deleteCode, getCode } from './conversations/guest-links.js';
 import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
@@ -21,7 +21,14 @@ import { getSearchVisibility, setSearchVisibility } from './teams/search-visibil
 import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
 import { deleteTeam } from './teams/delete-team.js';
-import { renameConversation, typing, updateAccess, updateAddPermission, updateMessageTimer, updateReceiptMode } from './conversations/updates.js';
+import {
+  renameConversation,
+  typing,
+  updateAccess,
+  updateAddPermission,
+  updateMessageTimer,
+  updateReceiptMode,
+} from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
   // order matters where paths overlap: /conversations/self and /list-ids before /{domain}/{id}

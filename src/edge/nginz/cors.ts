@@ -2,7 +2,7 @@ import type { NginzConfig } from '../../shared/config/schemas/nginz.js';
 
 type NginxConf = NginzConfig['nginx_conf'];
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The origins nginz allows, as wire-server's chart builds them: `https://<origin>.<domain>` for
@@ -15,7 +15,7 @@ export function corsMatcher(conf: NginxConf): (origin: string) => boolean {
     for (const label of conf.allowlisted_origins) exact.add(`https://${label}.${domain}`);
   for (const fqdn of conf.allowlisted_fqdn_origins) exact.add(`https://${fqdn}`);
   const anyPort = conf.randomport_allowlisted_origins.map(
-    (h) => new RegExp(`^https?://${escape(h)}(:[0-9]{2,5})?$`, 'i'),
+    (h) => new RegExp(`^https?://${escapeRegExp(h)}(:[0-9]{2,5})?$`, 'i'),
   );
   return (origin) => exact.has(origin.toLowerCase()) || anyPort.some((r) => r.test(origin));
 }

@@ -8,8 +8,15 @@ function parse(text: string): ClientMessage | undefined {
   try {
     const m = JSON.parse(text) as { type?: unknown; data?: { delivery_tag?: unknown; multiple?: unknown } };
     if (m.type === 'ack_full_sync') return { type: 'ack_full_sync' };
-    if (m.type === 'ack' && Number.isSafeInteger(m.data?.delivery_tag) && (m.data?.multiple === undefined || typeof m.data.multiple === 'boolean'))
-      return { type: 'ack', data: { delivery_tag: m.data!.delivery_tag as number, multiple: m.data!.multiple as boolean | undefined } };
+    if (
+      m.type === 'ack' &&
+      Number.isSafeInteger(m.data?.delivery_tag) &&
+      (m.data?.multiple === undefined || typeof m.data.multiple === 'boolean')
+    )
+      return {
+        type: 'ack',
+        data: { delivery_tag: m.data!.delivery_tag as number, multiple: m.data!.multiple as boolean | undefined },
+      };
   } catch {
     // refused below
   }
@@ -43,7 +50,8 @@ export class EventsChannel {
 
   private sendBacklog(ws: WebSocket, user: string, client: string, marker: string | undefined): void {
     for (const entry of this.queues.pending(user, client)) {
-      if (entry.kind === 'event') sendJson(ws, { type: 'event', data: { event: entry.event, delivery_tag: entry.tag } });
+      if (entry.kind === 'event')
+        sendJson(ws, { type: 'event', data: { event: entry.event, delivery_tag: entry.tag } });
     }
     const markerId = marker ?? crypto.randomUUID();
     const tag = this.queues.pushMarker(user, client, markerId, Date.now());
@@ -56,7 +64,8 @@ export class EventsChannel {
     const targets = input.clients === undefined ? queueClients : queueClients.filter((c) => input.clients!.includes(c));
     const tags = new Map<string, number>();
     // Transient events are not queued: tag 0 acknowledges nothing.
-    for (const client of targets) tags.set(client, input.transient ? 0 : this.queues.push(user, client, eventJson, now));
+    for (const client of targets)
+      tags.set(client, input.transient ? 0 : this.queues.push(user, client, eventJson, now));
     const sockets = this.sockets.of('events', user);
     if (sockets.length === 0) return;
     // Temporary (client-less) sockets only get notifications no queue-consuming client receives.
@@ -71,13 +80,21 @@ export class EventsChannel {
 
   onMessage(ws: WebSocket, a: Attachment, text: string): void {
     const m = parse(text);
-    if (m === undefined) return ws.close(1003, 'failed-to-parse');
+    if (m === undefined) {
+      ws.close(1003, 'failed-to-parse');
+      return;
+    }
     if (a.awaitingFullSync) {
-      if (m.type !== 'ack_full_sync') return ws.close(1003, 'unexpected-ack');
+      if (m.type !== 'ack_full_sync') {
+        ws.close(1003, 'unexpected-ack');
+        return;
+      }
       this.queues.clearMissed(a.user, a.client!);
       this.sockets.update(ws, { ...a, awaitingFullSync: false });
-      return this.sendBacklog(ws, a.user, a.client!, a.marker);
+      this.sendBacklog(ws, a.user, a.client!, a.marker);
+      return;
     }
-    if (m.type === 'ack' && a.client !== undefined) this.queues.ack(a.user, a.client, m.data.delivery_tag, m.data.multiple === true);
+    if (m.type === 'ack' && a.client !== undefined)
+      this.queues.ack(a.user, a.client, m.data.delivery_tag, m.data.multiple === true);
   }
 }

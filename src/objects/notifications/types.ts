@@ -3,7 +3,7 @@
  * object. Typed loosely on purpose: a recursive JSON type defeats the RPC stub's type mapping.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type EventPayload = { [key: string]: any };
+export type EventPayload = { [key: string]: unknown };
 
 /** A notification to append to a user's stream. */
 export interface NotificationInput {

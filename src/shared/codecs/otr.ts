@@ -52,7 +52,7 @@ function uuidFromBytes(bytes: Uint8Array): string {
   return s;
 }
 
-const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const has = (o: object, k: string) => Object.hasOwn(o, k);
 
 function decodeWith<T>(decode: (b: Uint8Array) => T, bytes: Uint8Array): T {
   try {
@@ -62,7 +62,9 @@ function decodeWith<T>(decode: (b: Uint8Array) => T, bytes: Uint8Array): T {
   }
 }
 
-type Common = Pick<proteus.INewOtrMessage, 'nativePush' | 'transient' | 'nativePriority' | 'blob'> & { sender: proteus.IClientId };
+type Common = Pick<proteus.INewOtrMessage, 'nativePush' | 'transient' | 'nativePriority' | 'blob'> & {
+  sender: proteus.IClientId;
+};
 
 /** The fields both message forms share. */
 function commonFields(m: Common): Omit<OtrMessage, 'recipients' | 'strategy'> {
@@ -70,7 +72,11 @@ function commonFields(m: Common): Omit<OtrMessage, 'recipients' | 'strategy'> {
     sender: clientIdHex(m.sender.client as Long),
     nativePush: m.nativePush ?? true,
     transient: m.transient ?? false,
-    priority: has(m, 'nativePriority') ? (m.nativePriority === proteus.Priority.HIGH_PRIORITY ? 'high' : 'low') : undefined,
+    priority: has(m, 'nativePriority')
+      ? m.nativePriority === proteus.Priority.HIGH_PRIORITY
+        ? 'high'
+        : 'low'
+      : undefined,
     blob: m.blob !== undefined && m.blob !== null && m.blob.length > 0 ? m.blob : undefined,
   };
 }
@@ -83,7 +89,8 @@ function recipientsOf(domain: string, entries: proteus.IUserEntry[] | null | und
 }
 
 function strategyOf(m: proteus.QualifiedNewOtrMessage): MismatchStrategy | undefined {
-  const only = (list: proteus.IQualifiedUserId[] | null | undefined) => (list ?? []).map((u) => ({ id: u.id, domain: u.domain }));
+  const only = (list: proteus.IQualifiedUserId[] | null | undefined) =>
+    (list ?? []).map((u) => ({ id: u.id, domain: u.domain }));
   switch (m.clientMismatchStrategy) {
     case 'reportAll':
       return { kind: 'report_all' };
@@ -109,7 +116,10 @@ export function decodeQualifiedOtr(bytes: Uint8Array): OtrMessage {
 }
 
 /** Decodes the legacy unqualified `NewOtrMessage`; users are local. */
-export function decodeLegacyOtr(bytes: Uint8Array, domain: string): OtrMessage & { reportMissing: string[] | undefined } {
+export function decodeLegacyOtr(
+  bytes: Uint8Array,
+  domain: string,
+): OtrMessage & { reportMissing: string[] | undefined } {
   const m = decodeWith((b) => proteus.NewOtrMessage.decode(b), bytes);
   const reportMissing = (m.reportMissing ?? []).map((u) => uuidFromBytes(u.uuid));
   return {

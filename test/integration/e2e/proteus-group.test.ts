@@ -40,7 +40,12 @@ class Member {
     await m.as(() => m.api.register({ name, email, password, email_code } as never));
     m.id = (await m.as(() => m.api.login({ email, password, clientType: ClientType.PERMANENT }))).userId;
     m.device = await ProteusDevice.create();
-    const body = { class: ClientClassification.DESKTOP as const, type: ClientType.PERMANENT as const, cookie: 'e2e', ...m.device.registration };
+    const body = {
+      class: ClientClassification.DESKTOP as const,
+      type: ClientType.PERMANENT as const,
+      cookie: 'e2e',
+      ...m.device.registration,
+    };
     m.client = (await m.as(() => m.api.api.client.postClient(body))).id;
     m.api.context!.clientId = m.client;
     return m;
@@ -48,13 +53,16 @@ class Member {
 }
 
 const qid = (m: Member) => ({ id: m.id, domain });
-const otrOf = (n: Notification) => n.payload.find((e) => e.type === 'conversation.otr-message-add') as
-  | { data: { sender: string; recipient: string; text: string } }
-  | undefined;
+const otrOf = (n: Notification) =>
+  n.payload.find((e) => e.type === 'conversation.otr-message-add') as
+    | { data: { sender: string; recipient: string; text: string } }
+    | undefined;
 
 describe('Proteus group messaging with the official client library', () => {
   const members: Member[] = [];
-  afterAll(() => members.forEach((m) => m.api.disconnect()));
+  afterAll(() => {
+    for (const m of members) m.api.disconnect();
+  });
 
   it('A messages B and C: 412 names the missing clients, the encrypted send arrives and decrypts', async () => {
     const [a, b, c] = [await Member.join('A'), await Member.join('B'), await Member.join('C')];
@@ -63,7 +71,9 @@ describe('Proteus group messaging with the official client library', () => {
       await a.as(() => a.api.api.connection.postConnection(qid(other)));
       await other.as(() => other.api.api.connection.putConnection(qid(a), { status: ConnectionStatus.ACCEPTED }));
     }
-    const conv = await a.as(() => a.api.api.conversation.postConversation({ name: 'E2E', qualified_users: [qid(b), qid(c)] } as never));
+    const conv = await a.as(() =>
+      a.api.api.conversation.postConversation({ name: 'E2E', qualified_users: [qid(b), qid(c)] } as never),
+    );
     const convId = conv.qualified_id!.id;
 
     const received = (m: Member) =>
@@ -79,17 +89,31 @@ describe('Proteus group messaging with the official client library', () => {
     expect(refused.response.status).toBe(412);
     expect(refused.response.data.missing).toEqual({ [domain]: { [b.id]: [b.client], [c.id]: [c.client] } });
 
-    const bundles = await a.as(() => a.api.api.user.postMultiPreKeyBundles({ [domain]: { [b.id]: [b.client], [c.id]: [c.client] } }));
+    const bundles = await a.as(() =>
+      a.api.api.user.postMultiPreKeyBundles({ [domain]: { [b.id]: [b.client], [c.id]: [c.client] } }),
+    );
     const prekeyOf = (m: Member) => (bundles as any).qualified_user_client_prekeys[domain][m.id][m.client];
     const entry = (m: Member) => ({
       user: { uuid: Buffer.from(m.id.replace(/-/g, ''), 'hex') },
-      clients: [{ client: { client: Long.fromString(m.client, true, 16) }, text: a.device.encryptFor(prekeyOf(m), `hello ${m.id}`) }],
+      clients: [
+        {
+          client: { client: Long.fromString(m.client, true, 16) },
+          text: a.device.encryptFor(prekeyOf(m), `hello ${m.id}`),
+        },
+      ],
     });
-    const message = proteus.QualifiedNewOtrMessage.create({ sender, recipients: [{ domain, entries: [entry(b), entry(c)] }], reportAll: {} });
+    const message = proteus.QualifiedNewOtrMessage.create({
+      sender,
+      recipients: [{ domain, entries: [entry(b), entry(c)] }],
+      reportAll: {},
+    });
     const status = await a.as(() => a.api.api.conversation.postOTRMessage(convId, domain, message));
     expect(status.missing).toEqual({});
 
-    for (const [m, arrival] of [[b, live[0]!], [c, live[1]!]] as const) {
+    for (const [m, arrival] of [
+      [b, live[0]!],
+      [c, live[1]!],
+    ] as const) {
       const event = otrOf(await arrival)!;
       expect(event.data).toMatchObject({ sender: a.client, recipient: m.client });
       expect(await m.device.decrypt(event.data.text)).toBe(`hello ${m.id}`);

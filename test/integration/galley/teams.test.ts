@@ -2,12 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { invitationCode, lastMail } from '../../helpers/mailbox.js';
-import { api, createUser, invitedMember, login, teamOwner, uniqueEmail, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import { api, createUser, invitedMember, teamOwner, uniqueEmail } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
-const ROLE = { owner: { self: 8191, copy: 8191 }, admin: { self: 5951, copy: 5951 }, member: { self: 1587, copy: 1587 }, partner: { self: 1025, copy: 1025 } };
+const ROLE = {
+  owner: { self: 8191, copy: 8191 },
+  admin: { self: 5951, copy: 5951 },
+  member: { self: 1587, copy: 1587 },
+  partner: { self: 1025, copy: 1025 },
+};
 
 describe('teams and invitations', () => {
   it('invites a new address: mail, info with the inviter, registration joins the team and admins hear of it', async () => {
@@ -16,16 +21,31 @@ describe('teams and invitations', () => {
     const email = uniqueEmail('invitee');
     const sent = await me.post(`/v8/teams/${owner.team}/invitations`, { email, role: 'member', name: 'Invitee' });
     expect(sent.status, sent.text).toBe(201);
-    expect(sent.body).toEqual({ id: expect.any(String), team: owner.team, email, role: 'member', name: 'Invitee', created_at: expect.any(String), created_by: owner.id });
+    expect(sent.body).toEqual({
+      id: expect.any(String),
+      team: owner.team,
+      email,
+      role: 'member',
+      name: 'Invitee',
+      created_at: expect.any(String),
+      created_by: owner.id,
+    });
     expect(sent.headers.get('location')).toBe(`/teams/${owner.team}/invitations/${sent.body.id}`);
     const code = await invitationCode(publicUrl, email);
     const info = await api(publicUrl).get(`/v8/teams/invitations/info?code=${encodeURIComponent(code)}`);
     expect(info.body).toMatchObject({ id: sent.body.id, team: owner.team, email, created_by_email: owner.email });
-    expect((await api(publicUrl).head(`/v8/teams/invitations/by-email?email=${encodeURIComponent(email)}`)).status).toBe(200);
-    expect((await me.get(`/v8/teams/${owner.team}/invitations`)).body).toMatchObject({ invitations: [{ id: sent.body.id }], has_more: false });
+    expect(
+      (await api(publicUrl).head(`/v8/teams/invitations/by-email?email=${encodeURIComponent(email)}`)).status,
+    ).toBe(200);
+    expect((await me.get(`/v8/teams/${owner.team}/invitations`)).body).toMatchObject({
+      invitations: [{ id: sent.body.id }],
+      has_more: false,
+    });
 
     // A different address cannot use the code.
-    expect(await api(publicUrl).post('/v8/register', { name: 'X', email: uniqueEmail(), password, team_code: code })).toMatchObject({
+    expect(
+      await api(publicUrl).post('/v8/register', { name: 'X', email: uniqueEmail(), password, team_code: code }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'invalid-invitation-code'),
     });
@@ -39,14 +59,20 @@ describe('teams and invitations', () => {
     } finally {
       await socket.close();
     }
-    expect((await api(publicUrl).head(`/v8/teams/invitations/by-email?email=${encodeURIComponent(email)}`)).status).toBe(404);
+    expect(
+      (await api(publicUrl).head(`/v8/teams/invitations/by-email?email=${encodeURIComponent(email)}`)).status,
+    ).toBe(404);
     expect((await me.get(`/v8/teams/${owner.team}/size`)).body).toEqual({ teamSize: 2 });
     const members = await me.get(`/v8/teams/${owner.team}/members`);
     expect(members.body.hasMore).toBe(false);
     expect(members.body.members).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ user: owner.id, permissions: ROLE.owner }),
-        expect.objectContaining({ user: members.body.members.find((m: any) => m.user !== owner.id).user, permissions: ROLE.member, created_by: owner.id }),
+        expect.objectContaining({
+          user: members.body.members.find((m: any) => m.user !== owner.id).user,
+          permissions: ROLE.member,
+          created_by: owner.id,
+        }),
       ]),
     );
   });
@@ -59,9 +85,13 @@ describe('teams and invitations', () => {
       status: 409,
       body: wireError(409, 'key-exists'),
     });
-    expect((await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status).toBe(201);
+    expect(
+      (await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status,
+    ).toBe(201);
     // Existing users are sent below the account pages (no emailSMS.team in the shipped config).
-    expect((await lastMail(publicUrl, personal.email)).text).toContain('http://127.0.0.1:8080/account/accept-invitation/?team-code=');
+    expect((await lastMail(publicUrl, personal.email)).text).toContain(
+      'http://127.0.0.1:8080/account/accept-invitation/?team-code=',
+    );
     const code = await invitationCode(publicUrl, personal.email);
     const them = api(publicUrl, personal.token);
     expect(await them.post('/v8/teams/invitations/accept', { code, password: 'wrong-password' })).toMatchObject({
@@ -70,7 +100,10 @@ describe('teams and invitations', () => {
     });
     expect((await them.post('/v8/teams/invitations/accept', { code, password: personal.password })).status).toBe(200);
     expect((await them.get('/v8/self')).body.team).toBe(owner.team);
-    expect((await me.get(`/v8/teams/${owner.team}/members/${personal.id}`)).body).toMatchObject({ user: personal.id, permissions: ROLE.member });
+    expect((await me.get(`/v8/teams/${owner.team}/members/${personal.id}`)).body).toMatchObject({
+      user: personal.id,
+      permissions: ROLE.member,
+    });
     expect(await them.post('/v8/teams/invitations/accept', { code, password: personal.password })).toMatchObject({
       status: 404,
       body: wireError(404, 'not-found'),
@@ -86,37 +119,64 @@ describe('teams and invitations', () => {
       status: 403,
       body: wireError(403, 'insufficient-permissions'),
     });
-    expect(await asMember.put(`/v8/teams/${owner.team}`, { name: 'Mine' })).toMatchObject({ status: 403, body: wireError(403, 'operation-denied') });
+    expect(await asMember.put(`/v8/teams/${owner.team}`, { name: 'Mine' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'operation-denied'),
+    });
     expect(await asMember.put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'disabled' })).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
-    expect((await asMember.get(`/v8/teams/${owner.team}`)).body).toMatchObject({ id: owner.team, name: 'Acme', creator: owner.id, binding: true });
+    expect((await asMember.get(`/v8/teams/${owner.team}`)).body).toMatchObject({
+      id: owner.team,
+      name: 'Acme',
+      creator: owner.id,
+      binding: true,
+    });
 
     // Admins: may invite members, may not hand out ownership or change owners.
     const asAdmin = api(publicUrl, admin.token);
-    expect(await asAdmin.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail(), role: 'owner' })).toMatchObject({
+    expect(
+      await asAdmin.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail(), role: 'owner' }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'insufficient-permissions'),
     });
-    expect(await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: member.id, permissions: ROLE.owner } })).toMatchObject({
+    expect(
+      await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: member.id, permissions: ROLE.owner } }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
-    expect(await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: owner.id, permissions: ROLE.member } })).toMatchObject({
+    expect(
+      await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: owner.id, permissions: ROLE.member } }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
-    expect(await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: member.id, permissions: { self: 1587, copy: 1 } } })).toMatchObject({
+    expect(
+      await asAdmin.put(`/v8/teams/${owner.team}/members`, {
+        member: { user: member.id, permissions: { self: 1587, copy: 1 } },
+      }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'invalid-permissions'),
     });
 
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`);
     try {
-      expect((await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: member.id, permissions: ROLE.partner } })).status).toBe(200);
+      expect(
+        (
+          await asAdmin.put(`/v8/teams/${owner.team}/members`, {
+            member: { user: member.id, permissions: ROLE.partner },
+          })
+        ).status,
+      ).toBe(200);
       const update = await socket.next((m) => m.payload?.[0]?.type === 'team.member-update');
-      expect(update.payload[0]).toMatchObject({ team: owner.team, data: { user: member.id, permissions: ROLE.partner } });
+      expect(update.payload[0]).toMatchObject({
+        team: owner.team,
+        data: { user: member.id, permissions: ROLE.partner },
+      });
     } finally {
       await socket.close();
     }
@@ -124,13 +184,23 @@ describe('teams and invitations', () => {
     const seen = await api(publicUrl, member.token).get(`/v8/teams/${owner.team}/members/${owner.id}`);
     expect(seen.body).toEqual({ user: owner.id, legalhold_status: 'disabled' });
     // The last owner stays an owner.
-    expect(await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/members`, { member: { user: owner.id, permissions: ROLE.admin } })).toMatchObject({
+    expect(
+      await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/members`, {
+        member: { user: owner.id, permissions: ROLE.admin },
+      }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'no-other-owner'),
     });
-    const renamed = await api(publicUrl, admin.token).put(`/v8/teams/${owner.team}`, { name: 'Acme 2', icon: 'new-icon' });
+    const renamed = await api(publicUrl, admin.token).put(`/v8/teams/${owner.team}`, {
+      name: 'Acme 2',
+      icon: 'new-icon',
+    });
     expect(renamed.status).toBe(200);
-    expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}`)).body).toMatchObject({ name: 'Acme 2', icon: 'new-icon' });
+    expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}`)).body).toMatchObject({
+      name: 'Acme 2',
+      icon: 'new-icon',
+    });
   });
 
   it('keeps teams apart', async () => {
@@ -146,9 +216,14 @@ describe('teams and invitations', () => {
       await stranger.put(`/v8/teams/${a.team}`, { name: 'Hijacked' }),
     ])
       expect(r).toMatchObject({ status: 403, body: wireError(403, 'no-team-member') });
-    for (const r of [await stranger.get(`/v8/teams/${a.team}/invitations`), await stranger.post(`/v8/teams/${a.team}/invitations`, { email: uniqueEmail() })])
+    for (const r of [
+      await stranger.get(`/v8/teams/${a.team}/invitations`),
+      await stranger.post(`/v8/teams/${a.team}/invitations`, { email: uniqueEmail() }),
+    ])
       expect(r).toMatchObject({ status: 403, body: wireError(403, 'insufficient-permissions') });
-    const byIds = await api(publicUrl, a.token).post(`/v8/teams/${a.team}/get-members-by-ids-using-post`, { user_ids: [a.id, b.id] });
+    const byIds = await api(publicUrl, a.token).post(`/v8/teams/${a.team}/get-members-by-ids-using-post`, {
+      user_ids: [a.id, b.id],
+    });
     expect(byIds.body).toEqual({ members: [expect.objectContaining({ user: a.id })], hasMore: false });
   });
 });
@@ -163,9 +238,14 @@ describe('POST /upgrade-personal-to-team', () => {
       expect(r.status, r.text).toBe(200);
       expect(r.body).toEqual({ team_id: expect.any(String), team_name: 'Grown up' });
       const created = await socket.next((m) => m.payload?.[0]?.type === 'team.create');
-      expect(created.payload[0]).toMatchObject({ team: r.body.team_id, data: { id: r.body.team_id, creator: u.id, name: 'Grown up' } });
+      expect(created.payload[0]).toMatchObject({
+        team: r.body.team_id,
+        data: { id: r.body.team_id, creator: u.id, name: 'Grown up' },
+      });
       expect((await me.get('/v8/self')).body.team).toBe(r.body.team_id);
-      expect((await me.get(`/v8/teams/${r.body.team_id}/members/${u.id}`)).body).toMatchObject({ permissions: ROLE.owner });
+      expect((await me.get(`/v8/teams/${r.body.team_id}/members/${u.id}`)).body).toMatchObject({
+        permissions: ROLE.owner,
+      });
       expect(await me.post('/v8/upgrade-personal-to-team', { name: 'Again', icon: 'default' })).toMatchObject({
         status: 403,
         body: wireError(403, 'user-already-in-a-team'),
@@ -179,14 +259,20 @@ describe('POST /upgrade-personal-to-team', () => {
 describe('GET /teams/{tid}/members/csv', () => {
   it('streams every member to owners and admins, with devices, last activity and status, formulas defused', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
-    expect((await api(publicUrl, owner.token).put('/v8/self/handle', { handle: `boss-${owner.id.slice(0, 8)}` })).status).toBe(200);
+    expect(
+      (await api(publicUrl, owner.token).put('/v8/self/handle', { handle: `boss-${owner.id.slice(0, 8)}` })).status,
+    ).toBe(200);
     const member = await invitedMember(publicUrl, owner);
     expect((await api(publicUrl, member.token).put('/v8/self', { name: '=HYPERLINK("x")' })).status).toBe(200);
-    const res = await fetch(`${publicUrl}/v8/teams/${owner.team}/members/csv`, { headers: { authorization: `Bearer ${owner.token}` } });
+    const res = await fetch(`${publicUrl}/v8/teams/${owner.team}/members/csv`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv');
     const lines = (await res.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('display_name,handle,email,role,created_on,invited_by,idp_issuer,managed_by,saml_name_id,scim_external_id,scim_rich_info,user_id,num_devices,last_active,status');
+    expect(lines[0]).toBe(
+      'display_name,handle,email,role,created_on,invited_by,idp_issuer,managed_by,saml_name_id,scim_external_id,scim_rich_info,user_id,num_devices,last_active,status',
+    );
     expect(lines).toHaveLength(3);
     const row = lines.find((l) => l.includes(member.id))!;
     expect(row).toContain(`"'=HYPERLINK(""x"")"`);
@@ -210,16 +296,26 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
     });
     expect(conv.status, conv.text).toBe(201);
     const path = `/v8/teams/${owner.team}/members/${member.id}`;
-    expect(await api(publicUrl, member.token).del(`/v8/teams/${owner.team}/members/${admin.id}`, { password })).toMatchObject({
+    expect(
+      await api(publicUrl, member.token).del(`/v8/teams/${owner.team}/members/${admin.id}`, { password }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
-    expect(await api(publicUrl, admin.token).del(`/v8/teams/${owner.team}/members/${owner.id}`, { password })).toMatchObject({
+    expect(
+      await api(publicUrl, admin.token).del(`/v8/teams/${owner.team}/members/${owner.id}`, { password }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
-    expect(await api(publicUrl, owner.token).del(path, {})).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
-    expect(await api(publicUrl, owner.token).del(path, { password: 'wrong-password' })).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
+    expect(await api(publicUrl, owner.token).del(path, {})).toMatchObject({
+      status: 403,
+      body: wireError(403, 'access-denied'),
+    });
+    expect(await api(publicUrl, owner.token).del(path, { password: 'wrong-password' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'access-denied'),
+    });
 
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${admin.token}`);
     try {
@@ -227,12 +323,18 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
       const left = await socket.next((m) => m.payload?.[0]?.type === 'team.member-leave');
       expect(left.payload[0]).toMatchObject({ team: owner.team, data: { user: member.id } });
       const convLeft = await socket.next((m) => m.payload?.[0]?.type === 'conversation.member-leave');
-      expect(convLeft.payload[0]).toMatchObject({ qualified_conversation: conv.body.qualified_id, data: { user_ids: [member.id], reason: 'user-deleted' } });
+      expect(convLeft.payload[0]).toMatchObject({
+        qualified_conversation: conv.body.qualified_id,
+        data: { user_ids: [member.id], reason: 'user-deleted' },
+      });
     } finally {
       await socket.close();
     }
     expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/size`)).body).toEqual({ teamSize: 2 });
-    expect(await api(publicUrl, owner.token).get(path)).toMatchObject({ status: 404, body: wireError(404, 'no-team-member') });
+    expect(await api(publicUrl, owner.token).get(path)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-team-member'),
+    });
     expect((await api(publicUrl).post('/v8/login', { email: member.email, password })).status).toBe(403);
   });
 
@@ -242,17 +344,34 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${watcher.token}`);
     try {
       const first = await invitedMember(publicUrl, owner);
-      expect((await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${first.id}`, { password })).status).toBe(202);
-      expect((await socket.next((m) => m.payload?.[0]?.type === 'team.member-leave')).payload[0].data).toEqual({ user: first.id });
+      expect(
+        (await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${first.id}`, { password })).status,
+      ).toBe(202);
+      expect((await socket.next((m) => m.payload?.[0]?.type === 'team.member-leave')).payload[0].data).toEqual({
+        user: first.id,
+      });
 
-      expect((await api(internalUrl).put(`/i/teams/${owner.team}/features/limitedEventFanout`, { status: 'enabled' })).status).toBe(200);
+      expect(
+        (await api(internalUrl).put(`/i/teams/${owner.team}/features/limitedEventFanout`, { status: 'enabled' }))
+          .status,
+      ).toBe(200);
       const second = await invitedMember(publicUrl, owner);
-      expect((await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${second.id}`, { password })).status).toBe(202);
+      expect(
+        (await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${second.id}`, { password })).status,
+      ).toBe(202);
       // Events are stored before the removal is answered: the streams can be read right away.
       const ownerView = await api(publicUrl, owner.token).get('/v8/notifications');
-      expect(ownerView.body.notifications.map((n: any) => n.payload[0]).some((e: any) => e.type === 'team.member-leave' && e.data.user === second.id)).toBe(true);
+      expect(
+        ownerView.body.notifications
+          .map((n: any) => n.payload[0])
+          .some((e: any) => e.type === 'team.member-leave' && e.data.user === second.id),
+      ).toBe(true);
       const watcherView = await api(publicUrl, watcher.token).get('/v8/notifications');
-      expect(watcherView.body.notifications.map((n: any) => n.payload[0]).some((e: any) => e.type === 'team.member-leave' && e.data.user === second.id)).toBe(false);
+      expect(
+        watcherView.body.notifications
+          .map((n: any) => n.payload[0])
+          .some((e: any) => e.type === 'team.member-leave' && e.data.user === second.id),
+      ).toBe(false);
     } finally {
       await socket.close();
     }
@@ -265,29 +384,48 @@ describe('DELETE /teams/{tid}', () => {
     const member = await invitedMember(publicUrl, owner);
     const guest = await createUser(publicUrl, internalUrl);
     expect((await api(publicUrl, owner.token).post(`/v8/connections/example.com/${guest.id}`)).status).toBe(201);
-    expect((await api(publicUrl, guest.token).put(`/v8/connections/example.com/${owner.id}`, { status: 'accepted' })).status).toBe(200);
+    expect(
+      (await api(publicUrl, guest.token).put(`/v8/connections/example.com/${owner.id}`, { status: 'accepted' })).status,
+    ).toBe(200);
     const conv = await api(publicUrl, owner.token).post('/v8/conversations', {
       name: 'Room',
-      qualified_users: [{ id: member.id, domain: 'example.com' }, { id: guest.id, domain: 'example.com' }],
+      qualified_users: [
+        { id: member.id, domain: 'example.com' },
+        { id: guest.id, domain: 'example.com' },
+      ],
       team: { teamid: owner.team, managed: false },
       access_role: ['team_member', 'non_team_member'],
     });
     expect(conv.status, conv.text).toBe(201);
     const path = `/v8/teams/${owner.team}`;
-    expect(await api(publicUrl, member.token).del(path, { password })).toMatchObject({ status: 403, body: wireError(403, 'operation-denied') });
-    expect(await api(publicUrl, owner.token).del(path, {})).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
+    expect(await api(publicUrl, member.token).del(path, { password })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'operation-denied'),
+    });
+    expect(await api(publicUrl, owner.token).del(path, {})).toMatchObject({
+      status: 403,
+      body: wireError(403, 'access-denied'),
+    });
     // With the second factor on for the team, a code is needed too.
     const snd = `/i/teams/${owner.team}/features/sndFactorPasswordChallenge`;
     expect((await api(internalUrl).patch(snd, { status: 'enabled', lockStatus: 'unlocked' })).status).toBe(200);
-    expect(await api(publicUrl, owner.token).del(path, { password })).toMatchObject({ status: 403, body: wireError(403, 'code-authentication-required') });
-    expect((await api(publicUrl).post('/v8/verification-code/send', { action: 'delete_team', email: owner.email })).status).toBe(200);
+    expect(await api(publicUrl, owner.token).del(path, { password })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'code-authentication-required'),
+    });
+    expect(
+      (await api(publicUrl).post('/v8/verification-code/send', { action: 'delete_team', email: owner.email })).status,
+    ).toBe(200);
     const code = (await api(internalUrl).get(`/i/users/${owner.id}/verification-code/delete_team`)).body as string;
 
     const memberSocket = await openSocket(publicUrl, `/v8/await?access_token=${member.token}`);
     const guestSocket = await openSocket(publicUrl, `/v8/await?access_token=${guest.token}`);
     try {
       expect((await api(publicUrl, owner.token).del(path, { password, verification_code: code })).status).toBe(202);
-      expect((await memberSocket.next((m) => m.payload?.[0]?.type === 'team.delete')).payload[0]).toMatchObject({ team: owner.team, data: null });
+      expect((await memberSocket.next((m) => m.payload?.[0]?.type === 'team.delete')).payload[0]).toMatchObject({
+        team: owner.team,
+        data: null,
+      });
       const deleted = await guestSocket.next((m) => m.payload?.[0]?.type === 'conversation.delete');
       expect(deleted.payload[0]).toMatchObject({ qualified_conversation: conv.body.qualified_id, team: owner.team });
     } finally {
@@ -296,7 +434,9 @@ describe('DELETE /teams/{tid}', () => {
     }
     expect((await api(publicUrl).post('/v8/login', { email: owner.email, password })).status).toBe(403);
     expect((await api(publicUrl).post('/v8/login', { email: member.email, password })).status).toBe(403);
-    expect((await api(publicUrl, guest.token).get(`/v8/conversations/example.com/${conv.body.qualified_id.id}`)).status).toBe(404);
+    expect(
+      (await api(publicUrl, guest.token).get(`/v8/conversations/example.com/${conv.body.qualified_id.id}`)).status,
+    ).toBe(404);
     expect((await api(publicUrl, guest.token).get('/v8/self')).status).toBe(200);
   });
 });
@@ -304,12 +444,18 @@ describe('DELETE /teams/{tid}', () => {
 describe('GET /teams/{tid}/search', () => {
   it('pages through members by a unique key, filters by role and prefix, for admins only', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
-    const members = [await invitedMember(publicUrl, owner), await invitedMember(publicUrl, owner), await invitedMember(publicUrl, owner, 'admin')];
+    const members = [
+      await invitedMember(publicUrl, owner),
+      await invitedMember(publicUrl, owner),
+      await invitedMember(publicUrl, owner, 'admin'),
+    ];
     const me = api(publicUrl, owner.token);
     const all = new Set<string>();
     let state: string | undefined;
     for (let pages = 0; pages < 5; pages++) {
-      const r = await me.get(`/v8/teams/${owner.team}/search?size=1&sortby=name${state ? `&pagingState=${encodeURIComponent(state)}` : ''}`);
+      const r = await me.get(
+        `/v8/teams/${owner.team}/search?size=1&sortby=name${state ? `&pagingState=${encodeURIComponent(state)}` : ''}`,
+      );
       expect(r.status, r.text).toBe(200);
       expect(r.body).toMatchObject({ found: 4, returned: r.body.documents.length, search_policy: 'full_search' });
       for (const d of r.body.documents) all.add(d.id);
@@ -321,7 +467,9 @@ describe('GET /teams/{tid}/search', () => {
     const admins = await me.get(`/v8/teams/${owner.team}/search?frole=admin&frole=owner`);
     expect(admins.body.documents.map((d: any) => d.role).sort()).toEqual(['admin', 'owner']);
     const byName = await me.get(`/v8/teams/${owner.team}/search?q=adm`);
-    expect(byName.body.documents).toEqual([expect.objectContaining({ id: members[2]!.id, name: 'admin', role: 'admin', team: owner.team })]);
+    expect(byName.body.documents).toEqual([
+      expect.objectContaining({ id: members[2]!.id, name: 'admin', role: 'admin', team: owner.team }),
+    ]);
     expect(await api(publicUrl, members[0]!.token).get(`/v8/teams/${owner.team}/search`)).toMatchObject({
       status: 403,
       body: wireError(403, 'insufficient-permissions'),

@@ -1,6 +1,10 @@
 import type { Config } from '../../../shared/config/index.js';
 
-const fill = (template: string, team: string, code: string) => template.replaceAll('${team}', team).replaceAll('${code}', encodeURIComponent(code));
+// Placeholders of the configured URL templates (literally `${team}` and `${code}`), not JavaScript templates.
+const TEAM_PLACEHOLDER = '$' + '{team}';
+const CODE_PLACEHOLDER = '$' + '{code}';
+const fill = (template: string, team: string, code: string) =>
+  template.replaceAll(TEAM_PLACEHOLDER, team).replaceAll(CODE_PLACEHOLDER, encodeURIComponent(code));
 
 /**
  * Where an invitee goes: a new account from `emailSMS.team.tInvitationUrl` (else the team
@@ -10,7 +14,9 @@ const fill = (template: string, team: string, code: string) => template.replaceA
 export function invitationUrl(config: Config, team: string, code: string, existingUser: boolean): string {
   const { emailSMS, externalUrls } = config.brig;
   if (existingUser) {
-    const t = emailSMS.team?.tExistingUserInvitationUrl ?? `${externalUrls.accountPages!.replace(/\/$/, '')}/accept-invitation/?team-code=\${code}`;
+    const t =
+      emailSMS.team?.tExistingUserInvitationUrl ??
+      `${externalUrls.accountPages!.replace(/\/$/, '')}/accept-invitation/?team-code=\${code}`;
     return fill(t, team, code);
   }
   const base = (externalUrls.teamSettings ?? externalUrls.nginz).replace(/\/$/, '');

@@ -46,7 +46,8 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
     const teammates = await teamStore.membersAmong(db, body.team.teamid, outsiders);
     outsiders = outsiders.filter((u) => !teammates.has(u));
     if (outsiders.length > 0 && !roles.includes('non_team_member')) throw new ApiError(galleyErrors.noTeamMember);
-    if (body.group_conv_type === 'channel') await requireChannelCreation(db, config, body.team.teamid, role, body.protocol);
+    if (body.group_conv_type === 'channel')
+      await requireChannelCreation(db, config, body.team.teamid, role, body.protocol);
   } else if (body.group_conv_type === 'channel') throw new ApiError(galleyErrors.operationDenied);
   const connected = await connectionStore.connectedWith(db, me, domain, outsiders);
   if (outsiders.some((u) => !connected.has(u))) throw new ApiError(galleyErrors.notConnected);
@@ -55,12 +56,22 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
 }
 
 /** Channels: the team's channels feature on, MLS, and the role its config allows to create them. */
-async function requireChannelCreation(db: Db, config: Config, team: string, role: TeamRole, protocol: string | undefined): Promise<void> {
+async function requireChannelCreation(
+  db: Db,
+  config: Config,
+  team: string,
+  role: TeamRole,
+  protocol: string | undefined,
+): Promise<void> {
   const channels = await teamFeature(db, config, team, 'channels');
   if (channels.status !== 'enabled') throw new ApiError(galleyErrors.channelsNotEnabled);
   if (protocol !== 'mls') throw new ApiError(galleyErrors.notAnMlsConversation);
   const allowed = channels.config?.allowed_to_create_channels;
-  if (allowed === 'team-members' ? !hasPerm(role, 'AddRemoveConvMember') : allowed === 'admins' && role !== 'owner' && role !== 'admin')
+  if (
+    allowed === 'team-members'
+      ? !hasPerm(role, 'AddRemoveConvMember')
+      : allowed === 'admins' && role !== 'owner' && role !== 'admin'
+  )
     throw new ApiError(galleyErrors.operationDenied);
 }
 
@@ -93,12 +104,23 @@ function newGroupRow(body: NewConv, domain: string, creator: string): Conversati
  * Announces a new conversation: every local member gets `conversation.create` with their own
  * view; Cells, when the conversation has cells, gets one data-less `conversation.create`.
  */
-export async function announceCreated(c: Context<AppEnv>, conv: ConversationRow, members: MemberRow[], from: QualifiedId) {
+export async function announceCreated(
+  c: Context<AppEnv>,
+  conv: ConversationRow,
+  members: MemberRow[],
+  from: QualifiedId,
+) {
   const domain = c.get('config').brig.optSettings.setFederationDomain;
   const time = new Date().toISOString();
   for (const m of members.filter((m) => m.userDomain === domain)) {
     const viewer = { id: m.userId, domain };
-    const event = conversationEvent('conversation.create', conv, from, conversationJson(conv, members, viewer, 'event'), { time });
+    const event = conversationEvent(
+      'conversation.create',
+      conv,
+      from,
+      conversationJson(conv, members, viewer, 'event'),
+      { time },
+    );
     await publish(c.env, c.get('config'), [{ user: m.userId }], event, { origin: self(c) });
   }
   await forwardToCells(c.env, c.get('config'), conv, cellsCreateEvent(conv, from, time));
@@ -151,22 +173,34 @@ export const createGroupConversation = endpoint(
     const db = database(c.env.DB);
     const domain = c.get('config').brig.optSettings.setFederationDomain;
     const me = { id: self(c).user, domain };
-    const invitees = dedupe([...(body.users ?? []).map((id) => ({ id, domain })), ...(body.qualified_users ?? [])]).filter(
-      (u) => !(u.id === me.id && u.domain === domain),
-    );
+    const invitees = dedupe([
+      ...(body.users ?? []).map((id) => ({ id, domain })),
+      ...(body.qualified_users ?? []),
+    ]).filter((u) => !(u.id === me.id && u.domain === domain));
     await checkCreation(c, db, body, invitees);
 
     const conv = newGroupRow(body, domain, me.id);
     const now = Date.now();
-    const members = [memberRow(conv, me, ROLE_ADMIN, now), ...invitees.map((u) => memberRow(conv, u, invitedRole(body), now))];
+    const members = [
+      memberRow(conv, me, ROLE_ADMIN, now),
+      ...invitees.map((u) => memberRow(conv, u, invitedRole(body), now)),
+    ];
     await runBatch(db, [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, members)]);
     await announceCreated(c, conv, members, me);
     c.header('location', conv.id);
-    return c.json({ ...conversationJson(conv, members, me, version), ...(version >= 4 ? { failed_to_add: [] } : {}) }, 201);
+    return c.json(
+      { ...conversationJson(conv, members, me, version), ...(version >= 4 ? { failed_to_add: [] } : {}) },
+      201,
+    );
   },
 );
 
 function dedupe(ids: QualifiedId[]): QualifiedId[] {
   const seen = new Set<string>();
-  return ids.filter((u) => (seen.has(`${u.domain}/${u.id}`) ? false : (seen.add(`${u.domain}/${u.id}`), true)));
+  return ids.filter((u) => {
+    const key = `${u.domain}/${u.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -13,26 +13,36 @@ import { conversationStore, type ConversationRow, type MemberRow } from './conve
 import { memberRow } from './create.js';
 import { notifyMembers } from './notify.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
-import { convParams } from './queries.js';
+import { convParams } from './read-routes.js';
 import { ROLE_ADMIN, ROLE_MEMBER } from './roles.js';
 
 const event = z.record(z.string(), z.unknown()).openapi('Event');
 const sameUser = (m: MemberRow, u: QualifiedId) => m.userId === u.id && m.userDomain === u.domain;
 
 export const memberJoinData = (added: MemberRow[]) => ({
-  users: added.map((m) => ({ qualified_id: { id: m.userId, domain: m.userDomain }, id: m.userId, conversation_role: m.role })),
+  users: added.map((m) => ({
+    qualified_id: { id: m.userId, domain: m.userDomain },
+    id: m.userId,
+    conversation_role: m.role,
+  })),
   user_ids: added.map((m) => m.userId),
   add_type: 'internal_add' as const,
 });
 
 /** Invitees must be reachable, connected (or teammates in a team conversation) and allowed by the access roles. */
-async function checkInvitees(db: ReturnType<typeof database>, conv: ConversationRow, me: QualifiedId, users: QualifiedId[]) {
+async function checkInvitees(
+  db: ReturnType<typeof database>,
+  conv: ConversationRow,
+  me: QualifiedId,
+  users: QualifiedId[],
+) {
   if (users.some((u) => u.domain !== me.domain)) throw new ApiError(federationErrors.federationNotEnabled);
   let outsiders = users.map((u) => u.id);
   if (conv.team !== null) {
     const teammates = await teamStore.membersAmong(db, conv.team, outsiders);
     outsiders = outsiders.filter((u) => !teammates.has(u));
-    if (outsiders.length > 0 && !conv.accessRole.includes('non_team_member')) throw new ApiError(galleyErrors.noTeamMember);
+    if (outsiders.length > 0 && !conv.accessRole.includes('non_team_member'))
+      throw new ApiError(galleyErrors.noTeamMember);
   }
   const connected = await connectionStore.connectedWith(db, me.id, me.domain, outsiders);
   if (outsiders.some((u) => !connected.has(u))) throw new ApiError(galleyErrors.notConnected);
@@ -45,7 +55,11 @@ export const addMembers = endpoint(
     path: '/conversations/{cnv_domain}/{cnv}/members',
     request: {
       params: convParams,
-      ...jsonBody(z.object({ qualified_users: z.array(qualifiedUserId).min(1), conversation_role: z.string().optional() }).openapi('InviteQualified')),
+      ...jsonBody(
+        z
+          .object({ qualified_users: z.array(qualifiedUserId).min(1), conversation_role: z.string().optional() })
+          .openapi('InviteQualified'),
+      ),
     },
     errors: [
       galleyErrors.noConversation,
@@ -56,7 +70,10 @@ export const addMembers = endpoint(
       galleyErrors.noTeamMember,
       galleyErrors.notConnected,
     ],
-    responses: { 200: { description: 'Members added', ...json(event) }, 204: { description: 'Everyone was already a member' } },
+    responses: {
+      200: { description: 'Members added', ...json(event) },
+      204: { description: 'Everyone was already a member' },
+    },
   },
   async (c) => {
     const { cnv_domain, cnv } = c.req.valid('param');
@@ -68,9 +85,13 @@ export const addMembers = endpoint(
     const role = body.conversation_role ?? ROLE_ADMIN;
     if (role !== ROLE_ADMIN && role !== ROLE_MEMBER)
       throw new ApiError(galleyErrors.actionDenied, 'Insufficient authorization (missing add_conversation_member)');
-    const fresh = body.qualified_users.filter((u, i, all) => !members.some((m) => sameUser(m, u)) && all.findIndex((x) => x.id === u.id && x.domain === u.domain) === i);
+    const fresh = body.qualified_users.filter(
+      (u, i, all) =>
+        !members.some((m) => sameUser(m, u)) && all.findIndex((x) => x.id === u.id && x.domain === u.domain) === i,
+    );
     if (fresh.length === 0) return c.body(null, 204);
-    if (members.length + fresh.length > c.get('config').galley.settings.maxConvSize) throw new ApiError(galleyErrors.tooManyMembers);
+    if (members.length + fresh.length > c.get('config').galley.settings.maxConvSize)
+      throw new ApiError(galleyErrors.tooManyMembers);
     if (!conv.access.includes('invite')) throw new ApiError(galleyErrors.accessDenied);
     const db = database(c.env.DB);
     const actor = selfQualified(c);
@@ -78,7 +99,9 @@ export const addMembers = endpoint(
     const added = fresh.map((u) => memberRow(conv, u, role));
     await runBatch(db, conversationStore.addMembers(db, added));
     await membershipChanged(c.env, conv);
-    const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added), { team: conv.team });
+    const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added), {
+      team: conv.team,
+    });
     await notifyMembers(c, conv, [...members, ...added], joined);
     return c.json(joined, 200);
   },
@@ -91,7 +114,10 @@ export const removeMember = endpoint(
     path: '/conversations/{cnv_domain}/{cnv}/members/{usr_domain}/{usr}',
     request: { params: convParams.extend({ usr_domain: z.string(), usr: z.uuid() }) },
     errors: [galleyErrors.noConversation, galleyErrors.actionDenied, galleyErrors.invalidOp],
-    responses: { 200: { description: 'Member removed', ...json(event) }, 204: { description: 'The user was not a member' } },
+    responses: {
+      200: { description: 'Member removed', ...json(event) },
+      204: { description: 'The user was not a member' },
+    },
   },
   async (c) => {
     const { cnv_domain, cnv, usr_domain, usr } = c.req.valid('param');
@@ -125,7 +151,12 @@ export const updateOtherMember = endpoint(
       params: convParams.extend({ usr_domain: z.string(), usr: z.uuid() }),
       ...jsonBody(z.object({ conversation_role: z.string().min(2).max(128) }).openapi('OtherMemberUpdate')),
     },
-    errors: [galleyErrors.noConversation, galleyErrors.actionDenied, galleyErrors.invalidOp, galleyErrors.noConversationMember],
+    errors: [
+      galleyErrors.noConversation,
+      galleyErrors.actionDenied,
+      galleyErrors.invalidOp,
+      galleyErrors.noConversationMember,
+    ],
     responses: { 200: { description: 'Role changed' } },
   },
   async (c) => {
@@ -135,12 +166,19 @@ export const updateOtherMember = endpoint(
     requireAction(me, 'modify_other_conversation_member');
     const actor = selfQualified(c);
     const target = { id: usr, domain: usr_domain };
-    if (conv.type !== 0 || (usr === actor.id && usr_domain === actor.domain)) throw new ApiError(galleyErrors.invalidOp, 'Invalid target');
+    if (conv.type !== 0 || (usr === actor.id && usr_domain === actor.domain))
+      throw new ApiError(galleyErrors.invalidOp, 'Invalid target');
     if (!members.some((m) => sameUser(m, target))) throw new ApiError(galleyErrors.noConversationMember);
-    if (conversation_role !== ROLE_ADMIN && conversation_role !== ROLE_MEMBER) throw new ApiError(galleyErrors.invalidOp, 'Unknown role');
+    if (conversation_role !== ROLE_ADMIN && conversation_role !== ROLE_MEMBER)
+      throw new ApiError(galleyErrors.invalidOp, 'Unknown role');
     await conversationStore.updateMember(database(c.env.DB), conv, target, { role: conversation_role }).run();
     const data = { qualified_target: target, target: target.id, conversation_role };
-    await notifyMembers(c, conv, members, conversationEvent('conversation.member-update', conv, actor, data, { team: conv.team }));
+    await notifyMembers(
+      c,
+      conv,
+      members,
+      conversationEvent('conversation.member-update', conv, actor, data, { team: conv.team }),
+    );
     return c.body(null, 200);
   },
 );
@@ -162,7 +200,9 @@ export const updateSelfMember = endpoint(
             hidden: z.boolean().optional(),
             hidden_ref: z.string().nullable().optional(),
           })
-          .refine((u) => Object.keys(u).length > 0, { message: 'One of { \'hidden\', \'otr_muted_ref\', \'otr_archived\', ...} required.' })
+          .refine((u) => Object.keys(u).length > 0, {
+            message: "One of { 'hidden', 'otr_muted_ref', 'otr_archived', ...} required.",
+          })
           .openapi('MemberUpdate'),
       ),
     },

@@ -9,8 +9,6 @@ const toUuid = (ws: number[]) => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
 
-export const isUuidV4 = (u: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(u);
-
 /**
  * The id of the local 1:1 conversation of two users (wire-server's `addv4`): their UUIDs added
  * word by word modulo 2^32, with the version-4 and variant bits set. Symmetric, so either user
@@ -37,10 +35,9 @@ function uuidBytes(uuid: string): Uint8Array {
  * the hash picks the domain that owns the conversation.
  */
 export async function one2OneConvId(namespace: string, u1: QualifiedId, u2: QualifiedId): Promise<QualifiedId> {
-  const [a, b] = [u1, u2].sort((x, y) => (x.domain === y.domain ? (x.id < y.id ? -1 : 1) : x.domain < y.domain ? -1 : 1)) as [
-    QualifiedId,
-    QualifiedId,
-  ];
+  const [a, b] = [u1, u2].sort((x, y) =>
+    x.domain === y.domain ? (x.id < y.id ? -1 : 1) : x.domain < y.domain ? -1 : 1,
+  ) as [QualifiedId, QualifiedId];
   const text = new TextEncoder().encode(`${a.id.toLowerCase()}${a.domain}${b.id.toLowerCase()}${b.domain}`);
   const input = new Uint8Array(16 + text.length);
   input.set(uuidBytes(namespace));

@@ -7,7 +7,7 @@ import { database } from '../../db/client.js';
 import { selfQualified } from './access-check.js';
 import { selfMemberJson } from './conversation-json.js';
 import { conversationStore } from './conversation-store.js';
-import { convParams } from './queries.js';
+import { convParams } from './read-routes.js';
 
 const member = z
   .object({

@@ -12,7 +12,7 @@ import { access, accessRole, toLegacyAccessRole } from './access.js';
 import { requireAction, requireChannelAction, requireMember, selfQualified, type Membership } from './access-check.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { localMembers, notifyMembers } from './notify.js';
-import { convParams } from './queries.js';
+import { convParams } from './read-routes.js';
 import type { ConversationAction } from './roles.js';
 import { kickDisallowedMembers } from './access-effects.js';
 
@@ -25,7 +25,9 @@ async function change(
   c: Context<AppEnv>,
   action: ConversationAction,
   o: { groupOnly: boolean; channelManagers?: boolean },
-  apply: (m: Membership) => Promise<{ type: ConversationEventType; data: unknown; patch: Partial<ConversationRow> } | 'unchanged'>,
+  apply: (
+    m: Membership,
+  ) => Promise<{ type: ConversationEventType; data: unknown; patch: Partial<ConversationRow> } | 'unchanged'>,
 ): Promise<Response> {
   const { cnv_domain, cnv } = c.req.param() as { cnv_domain: string; cnv: string };
   const m = await requireMember(c, { id: cnv, domain: cnv_domain });
@@ -45,7 +47,10 @@ export const renameConversation = endpoint(
     name: 'update-conversation-name',
     method: 'put',
     path: '/conversations/{cnv_domain}/{cnv}/name',
-    request: { params: convParams, ...jsonBody(z.object({ name: z.string().min(1).max(256) }).openapi('ConversationRename')) },
+    request: {
+      params: convParams,
+      ...jsonBody(z.object({ name: z.string().min(1).max(256) }).openapi('ConversationRename')),
+    },
     errors: commonErrors,
     responses: changed,
   },
@@ -76,7 +81,11 @@ export const updateMessageTimer = endpoint(
     return change(c, 'modify_conversation_message_timer', { groupOnly: true }, async ({ conv }) =>
       conv.messageTimer === message_timer
         ? 'unchanged'
-        : { type: 'conversation.message-timer-update', data: { message_timer }, patch: { messageTimer: message_timer } },
+        : {
+            type: 'conversation.message-timer-update',
+            data: { message_timer },
+            patch: { messageTimer: message_timer },
+          },
     );
   },
 );
@@ -86,7 +95,10 @@ export const updateReceiptMode = endpoint(
     name: 'update-conversation-receipt-mode',
     method: 'put',
     path: '/conversations/{cnv_domain}/{cnv}/receipt-mode',
-    request: { params: convParams, ...jsonBody(z.object({ receipt_mode: z.int() }).openapi('ConversationReceiptModeUpdate')) },
+    request: {
+      params: convParams,
+      ...jsonBody(z.object({ receipt_mode: z.int() }).openapi('ConversationReceiptModeUpdate')),
+    },
     errors: [galleyErrors.mlsReceiptsNotAllowed, ...commonErrors],
     responses: changed,
   },
@@ -111,7 +123,9 @@ export const updateAccess = endpoint(
     from: 3,
     request: {
       params: convParams,
-      ...jsonBody(z.object({ access: z.array(access), access_role: z.array(accessRole) }).openapi('ConversationAccessData')),
+      ...jsonBody(
+        z.object({ access: z.array(access), access_role: z.array(accessRole) }).openapi('ConversationAccessData'),
+      ),
     },
     errors: commonErrors,
     responses: changed,
@@ -121,11 +135,15 @@ export const updateAccess = endpoint(
     const nextAccess = [...new Set(body.access)];
     const nextRoles = [...new Set(body.access_role)];
     return change(c, 'modify_conversation_access', { groupOnly: true }, async (m) => {
-      if (nextAccess.includes('private') || nextRoles.length === 0) throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
-      if (m.conv.team === null && sameSet(nextRoles, ['team_member'])) throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+      if (nextAccess.includes('private') || nextRoles.length === 0)
+        throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+      if (m.conv.team === null && sameSet(nextRoles, ['team_member']))
+        throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
       if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
       // Members the new roles exclude are removed after the change is announced.
-      c.executionCtx.waitUntil(kickDisallowedMembers(c, { ...m.conv, access: nextAccess, accessRole: nextRoles }, m.members));
+      c.executionCtx.waitUntil(
+        kickDisallowedMembers(c, { ...m.conv, access: nextAccess, accessRole: nextRoles }, m.members),
+      );
       return {
         type: 'conversation.access-update',
         data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },
@@ -142,7 +160,11 @@ export const updateAddPermission = endpoint(
     path: '/conversations/{cnv_domain}/{cnv}/add-permission',
     request: {
       params: convParams,
-      ...jsonBody(z.object({ add_permission: z.enum(['admins', 'everyone']).openapi('AddPermission') }).openapi('AddPermissionUpdate')),
+      ...jsonBody(
+        z
+          .object({ add_permission: z.enum(['admins', 'everyone']).openapi('AddPermission') })
+          .openapi('AddPermissionUpdate'),
+      ),
     },
     errors: commonErrors,
     responses: changed,
@@ -153,7 +175,11 @@ export const updateAddPermission = endpoint(
       if (conv.groupConvType !== 'channel') throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
       return conv.addPermission === add_permission
         ? 'unchanged'
-        : { type: 'conversation.add-permission-update', data: { add_permission }, patch: { addPermission: add_permission } };
+        : {
+            type: 'conversation.add-permission-update',
+            data: { add_permission },
+            patch: { addPermission: add_permission },
+          };
     });
   },
 );
@@ -163,7 +189,10 @@ export const typing = endpoint(
     name: 'member-typing-qualified',
     method: 'post',
     path: '/conversations/{cnv_domain}/{cnv}/typing',
-    request: { params: convParams, ...jsonBody(z.object({ status: z.enum(['started', 'stopped']) }).openapi('TypingData')) },
+    request: {
+      params: convParams,
+      ...jsonBody(z.object({ status: z.enum(['started', 'stopped']) }).openapi('TypingData')),
+    },
     errors: [galleyErrors.noConversation],
     responses: { 200: { description: 'Typing status sent' } },
   },
@@ -173,7 +202,9 @@ export const typing = endpoint(
     const me = selfQualified(c);
     const ev = conversationEvent('conversation.typing', conv, me, { status: c.req.valid('json').status });
     // Not to the typing user's own clients, and never stored.
-    const recipients = localMembers(c, members).filter((m) => m.userId !== me.id).map((m) => ({ user: m.userId }));
+    const recipients = localMembers(c, members)
+      .filter((m) => m.userId !== me.id)
+      .map((m) => ({ user: m.userId }));
     await publish(c.env, c.get('config'), recipients, ev, { transient: true });
     return c.body(null, 200);
   },

@@ -36,7 +36,9 @@ const feature = (status: FeatureStatus, lockStatus: LockStatus, config?: Record<
 function fromDefaults(
   status: FeatureStatus,
   lock: LockStatus,
-  pick: (f: Flags) => { defaults: { status: FeatureStatus; lockStatus?: LockStatus | undefined; config?: unknown } } | undefined,
+  pick: (
+    f: Flags,
+  ) => { defaults: { status: FeatureStatus; lockStatus?: LockStatus | undefined; config?: unknown } } | undefined,
   withConfig?: Record<string, unknown>,
 ): (flags: Flags) => LockableFeature {
   return (flags) => {
@@ -60,23 +62,39 @@ const mlsFeatureConfig = z.strictObject({
 /** The features of the API contract (`AllTeamFeatures`), in the contract's order. */
 export const FEATURES = {
   legalhold: { teamSettable: true, serverDefault: () => feature('disabled', 'unlocked') },
-  sso: { teamSettable: false, serverDefault: (f) => feature(f.sso === 'enabled-by-default' ? 'enabled' : 'disabled', 'unlocked') },
+  sso: {
+    teamSettable: false,
+    serverDefault: (f) => feature(f.sso === 'enabled-by-default' ? 'enabled' : 'disabled', 'unlocked'),
+  },
   searchVisibility: {
     teamSettable: true,
     serverDefault: (f) => feature(f.teamSearchVisibility === 'enabled-by-default' ? 'enabled' : 'disabled', 'unlocked'),
   },
-  searchVisibilityInbound: { teamSettable: true, serverDefault: fromDefaults('disabled', 'unlocked', (f) => f.searchVisibilityInbound) },
-  validateSAMLemails: { teamSettable: false, serverDefault: fromDefaults('enabled', 'unlocked', (f) => f.validateSAMLemails) },
-  digitalSignatures: { teamSettable: false, serverDefault: fromDefaults('disabled', 'unlocked', (f) => f.digitalSignatures) },
+  searchVisibilityInbound: {
+    teamSettable: true,
+    serverDefault: fromDefaults('disabled', 'unlocked', (f) => f.searchVisibilityInbound),
+  },
+  validateSAMLemails: {
+    teamSettable: false,
+    serverDefault: fromDefaults('enabled', 'unlocked', (f) => f.validateSAMLemails),
+  },
+  digitalSignatures: {
+    teamSettable: false,
+    serverDefault: fromDefaults('disabled', 'unlocked', (f) => f.digitalSignatures),
+  },
   appLock: {
     teamSettable: true,
-    serverDefault: fromDefaults('enabled', 'unlocked', (f) => f.appLock, { enforceAppLock: false, inactivityTimeoutSecs: 60 }),
+    serverDefault: fromDefaults('enabled', 'unlocked', (f) => f.appLock, {
+      enforceAppLock: false,
+      inactivityTimeoutSecs: 60,
+    }),
     config: z.strictObject({ enforceAppLock: z.boolean(), inactivityTimeoutSecs: z.int() }),
   },
   fileSharing: { teamSettable: true, serverDefault: fromDefaults('enabled', 'unlocked', (f) => f.fileSharing) },
   classifiedDomains: {
     teamSettable: false,
-    serverDefault: (f) => feature(f.classifiedDomains.status, 'unlocked', { domains: f.classifiedDomains.config.domains }),
+    serverDefault: (f) =>
+      feature(f.classifiedDomains.status, 'unlocked', { domains: f.classifiedDomains.config.domains }),
   },
   conferenceCalling: {
     teamSettable: true,
@@ -88,8 +106,14 @@ export const FEATURES = {
     serverDefault: fromDefaults('enabled', 'unlocked', (f) => f.selfDeletingMessages, { enforcedTimeoutSeconds: 0 }),
     config: z.strictObject({ enforcedTimeoutSeconds: z.int().min(0) }),
   },
-  conversationGuestLinks: { teamSettable: true, serverDefault: fromDefaults('enabled', 'unlocked', (f) => f.conversationGuestLinks) },
-  sndFactorPasswordChallenge: { teamSettable: true, serverDefault: fromDefaults('disabled', 'locked', (f) => f.sndFactorPasswordChallenge) },
+  conversationGuestLinks: {
+    teamSettable: true,
+    serverDefault: fromDefaults('enabled', 'unlocked', (f) => f.conversationGuestLinks),
+  },
+  sndFactorPasswordChallenge: {
+    teamSettable: true,
+    serverDefault: fromDefaults('disabled', 'locked', (f) => f.sndFactorPasswordChallenge),
+  },
   mls: {
     teamSettable: true,
     serverDefault: fromDefaults('disabled', 'unlocked', (f) => f.mls),
@@ -99,10 +123,16 @@ export const FEATURES = {
     teamSettable: true,
     serverDefault: fromDefaults('disabled', 'locked', (f) => f.exposeInvitationURLsToTeamAdmin),
   },
-  outlookCalIntegration: { teamSettable: true, serverDefault: fromDefaults('disabled', 'locked', (f) => f.outlookCalIntegration) },
+  outlookCalIntegration: {
+    teamSettable: true,
+    serverDefault: fromDefaults('disabled', 'locked', (f) => f.outlookCalIntegration),
+  },
   mlsE2EId: {
     teamSettable: true,
-    serverDefault: fromDefaults('disabled', 'locked', (f) => f.mlsE2EId, { verificationExpiration: 86400, useProxyOnMobile: false }),
+    serverDefault: fromDefaults('disabled', 'locked', (f) => f.mlsE2EId, {
+      verificationExpiration: 86400,
+      useProxyOnMobile: false,
+    }),
     config: z.strictObject({
       verificationExpiration: z.int().positive(),
       acmeDiscoveryUrl: z.string().regex(ACME_DISCOVERY).optional(),
@@ -113,15 +143,24 @@ export const FEATURES = {
   mlsMigration: {
     teamSettable: true,
     serverDefault: fromDefaults('disabled', 'locked', (f) => f.mlsMigration, {}),
-    config: z.strictObject({ startTime: z.iso.datetime().optional(), finaliseRegardlessAfter: z.iso.datetime().optional() }),
+    config: z.strictObject({
+      startTime: z.iso.datetime().optional(),
+      finaliseRegardlessAfter: z.iso.datetime().optional(),
+    }),
   },
   enforceFileDownloadLocation: {
     teamSettable: true,
     serverDefault: fromDefaults('disabled', 'locked', (f) => f.enforceFileDownloadLocation, {}),
     config: z.strictObject({ enforcedDownloadLocation: z.string().optional() }),
   },
-  limitedEventFanout: { teamSettable: false, serverDefault: fromDefaults('disabled', 'unlocked', (f) => f.limitedEventFanout) },
-  domainRegistration: { teamSettable: false, serverDefault: fromDefaults('disabled', 'locked', (f) => f.domainRegistration) },
+  limitedEventFanout: {
+    teamSettable: false,
+    serverDefault: fromDefaults('disabled', 'unlocked', (f) => f.limitedEventFanout),
+  },
+  domainRegistration: {
+    teamSettable: false,
+    serverDefault: fromDefaults('disabled', 'locked', (f) => f.domainRegistration),
+  },
   channels: {
     teamSettable: true,
     serverDefault: fromDefaults('disabled', 'locked', (f) => f.channels, {
@@ -135,5 +174,4 @@ export const FEATURES = {
 
 export type FeatureName = keyof typeof FEATURES;
 export const FEATURE_NAMES = Object.keys(FEATURES) as FeatureName[];
-export const isFeatureName = (n: string): n is FeatureName => Object.hasOwn(FEATURES, n);
 export const featureDef = (n: FeatureName): FeatureDef => FEATURES[n];

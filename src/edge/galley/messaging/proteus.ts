@@ -1,6 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { decodeQualifiedOtr, OtrDecodeError, type MismatchStrategy, type OtrMessage } from '../../../shared/codecs/otr.js';
+import {
+  decodeQualifiedOtr,
+  OtrDecodeError,
+  type MismatchStrategy,
+  type OtrMessage,
+} from '../../../shared/codecs/otr.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -8,7 +13,7 @@ import { commonErrors } from '../../api/errors/common.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { convParams } from '../conversations/queries.js';
+import { convParams } from '../conversations/read-routes.js';
 import { conversationObject } from './conversation-object.js';
 
 const clientMap = z.record(z.string(), z.record(z.string(), z.array(z.string())));
@@ -29,10 +34,12 @@ export async function readQualifiedOtr(c: Context<AppEnv>): Promise<OtrMessage &
   try {
     message = decodeQualifiedOtr(new Uint8Array(await c.req.arrayBuffer()));
   } catch (err) {
-    if (err instanceof OtrDecodeError) throw new ApiError(commonErrors.badRequest, `Malformed QualifiedNewOtrMessage: ${err.message}`);
+    if (err instanceof OtrDecodeError)
+      throw new ApiError(commonErrors.badRequest, `Malformed QualifiedNewOtrMessage: ${err.message}`);
     throw err;
   }
-  if (message.strategy === undefined) throw new ApiError(commonErrors.badRequest, 'ClientMismatchStrategy not specified!');
+  if (message.strategy === undefined)
+    throw new ApiError(commonErrors.badRequest, 'ClientMismatchStrategy not specified!');
   return { ...message, strategy: message.strategy };
 }
 
@@ -47,7 +54,10 @@ export const postProteusMessage = endpoint(
     path: '/conversations/{cnv_domain}/{cnv}/proteus/messages',
     request: {
       params: convParams,
-      body: { required: true, content: { 'application/x-protobuf': { schema: z.string().openapi({ format: 'binary' }) } } },
+      body: {
+        required: true,
+        content: { 'application/x-protobuf': { schema: z.string().openapi({ format: 'binary' }) } },
+      },
     },
     errors: [commonErrors.badRequest, galleyErrors.noConversation, galleyErrors.unknownClient],
     responses: {

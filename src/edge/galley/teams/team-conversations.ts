@@ -6,7 +6,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, uuid } from '../../api/schemas/common.js';
 import { conversationStore } from '../conversations/conversation-store.js';
-import { conversationRolesList } from '../conversations/queries.js';
+import { conversationRolesList } from '../conversations/read-routes.js';
 import { builtInRoles } from '../conversations/roles.js';
 import { hasPerm } from './permissions.js';
 import { requireTeamMember } from './team-access.js';
@@ -16,7 +16,10 @@ const params = z.object({ tid: z.uuid() });
 const teamConversation = z
   .object({
     conversation: uuid,
-    managed: z.boolean().openapi({ description: 'This field MUST NOT be used by clients. It is here only for backwards compatibility of the interface.' }),
+    managed: z.boolean().openapi({
+      description:
+        'This field MUST NOT be used by clients. It is here only for backwards compatibility of the interface.',
+    }),
   })
   .openapi('TeamConversation');
 
@@ -61,7 +64,9 @@ export const getTeamConversationRoles = endpoint(
     path: '/teams/{tid}/conversations/roles',
     request: { params },
     errors: [galleyErrors.noTeamMember],
-    responses: { 200: { description: 'The roles available in the team’s conversations', ...json(conversationRolesList) } },
+    responses: {
+      200: { description: 'The roles available in the team’s conversations', ...json(conversationRolesList) },
+    },
   },
   async (c) => {
     await requireTeamMember(c, c.req.valid('param').tid);
@@ -82,7 +87,10 @@ export const getTeamConversation = endpoint(
   async (c) => {
     const { tid, cid } = c.req.valid('param');
     const db = await requireTeamConversationsReader(c, tid);
-    const conv = await conversationStore.get(db, { id: cid, domain: c.get('config').brig.optSettings.setFederationDomain });
+    const conv = await conversationStore.get(db, {
+      id: cid,
+      domain: c.get('config').brig.optSettings.setFederationDomain,
+    });
     if (conv?.team !== tid) throw new ApiError(galleyErrors.noConversation);
     return c.json(teamConversationJson(cid), 200);
   },

@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { decodePagingState, encodePagingState, isStringPair } from '../../api/paging-state.js';
-import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
@@ -53,7 +52,11 @@ export const listConversationIds = endpoint(
         description: 'A page of the caller’s conversation ids',
         ...json(
           z
-            .object({ qualified_conversations: z.array(qualifiedConvId), has_more: z.boolean(), paging_state: z.string() })
+            .object({
+              qualified_conversations: z.array(qualifiedConvId),
+              has_more: z.boolean(),
+              paging_state: z.string(),
+            })
             .openapi('ConversationIds_Page'),
         ),
       },
@@ -66,7 +69,11 @@ export const listConversationIds = endpoint(
     const page = ids.slice(0, size);
     const last = page.at(-1) ?? after;
     return c.json(
-      { qualified_conversations: page, has_more: ids.length > size, paging_state: last === undefined ? '' : encodeState(last) },
+      {
+        qualified_conversations: page,
+        has_more: ids.length > size,
+        paging_state: last === undefined ? '' : encodeState(last),
+      },
       200,
     );
   },
@@ -78,13 +85,19 @@ export const listConversations = endpoint(
     method: 'post',
     path: '/conversations/list',
     from: 2,
-    request: jsonBody(z.object({ qualified_ids: z.array(qualifiedConvId).min(1).max(1000) }).openapi('ListConversations')),
+    request: jsonBody(
+      z.object({ qualified_ids: z.array(qualifiedConvId).min(1).max(1000) }).openapi('ListConversations'),
+    ),
     responses: {
       200: {
         description: 'Conversations found, not found and failed',
         ...json(
           z
-            .object({ found: z.array(conversation), not_found: z.array(qualifiedConvId), failed: z.array(qualifiedConvId) })
+            .object({
+              found: z.array(conversation),
+              not_found: z.array(qualifiedConvId),
+              failed: z.array(qualifiedConvId),
+            })
             .openapi('ConversationsResponse'),
         ),
       },
@@ -129,7 +142,11 @@ export const getRoles = endpoint(
     },
   },
   async (c) => {
-    await requireMember(c, { id: c.req.valid('param').cnv, domain: selfQualified(c).domain }, galleyErrors.accessDenied);
+    await requireMember(
+      c,
+      { id: c.req.valid('param').cnv, domain: selfQualified(c).domain },
+      galleyErrors.accessDenied,
+    );
     return c.json({ conversation_roles: builtInRoles() }, 200);
   },
 );
