@@ -19,11 +19,18 @@ const RUNS: Array<{ size: number; count: number }> = [
 function multipart(data: Uint8Array): { body: Uint8Array<ArrayBuffer>; contentType: string } {
   const b = `bench${Date.now()}`;
   const head = `--${b}\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{"public":true}\r\n--${b}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${data.byteLength}\r\n\r\n`;
-  return { body: new Uint8Array(Buffer.concat([Buffer.from(head), data, Buffer.from(`\r\n--${b}--\r\n`)])), contentType: `multipart/mixed; boundary=${b}` };
+  return {
+    body: new Uint8Array(Buffer.concat([Buffer.from(head), data, Buffer.from(`\r\n--${b}--\r\n`)])),
+    contentType: `multipart/mixed; boundary=${b}`,
+  };
 }
 
 /** The workerd processes this bench started. */
-const workerPids = () => execFileSync('pgrep', ['-P', String(process.pid), 'workerd'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+const workerPids = () =>
+  execFileSync('pgrep', ['-P', String(process.pid), 'workerd'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean);
 
 /** Their resident memory (MiB), read from /proc: cheap enough to sample during a run. */
 function workerRss(pids: string[]): number {
@@ -40,8 +47,16 @@ try {
   const base = b.publicUrl.origin;
   const email = `bench-assets-${Date.now()}@example.com`;
   const headers = { 'content-type': 'application/json' };
-  await fetch(`${b.internalUrl.origin}/i/users`, { method: 'POST', headers, body: JSON.stringify({ name: 'Bench', email, password: 'bench-password', team: { name: 'B', icon: 'default' } }) });
-  const login = await fetch(`${base}/v8/login`, { method: 'POST', headers, body: JSON.stringify({ email, password: 'bench-password' }) });
+  await fetch(`${b.internalUrl.origin}/i/users`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Bench', email, password: 'bench-password', team: { name: 'B', icon: 'default' } }),
+  });
+  const login = await fetch(`${base}/v8/login`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email, password: 'bench-password' }),
+  });
   const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
 
   console.log('assets: one at a time, worker and radosgw on this machine');
@@ -55,7 +70,11 @@ try {
     const keys: string[] = [];
     let t0 = performance.now();
     for (let i = 0; i < count; i++) {
-      const r = await fetch(`${base}/v8/assets`, { method: 'POST', headers: { ...auth, 'content-type': contentType }, body });
+      const r = await fetch(`${base}/v8/assets`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': contentType },
+        body,
+      });
       if (r.status !== 201) throw new Error(`upload: ${r.status} ${await r.text()}`);
       keys.push(((await r.json()) as { key: string }).key);
     }

@@ -70,7 +70,13 @@ async function freshPool(): Promise<void> {
   pool = new Agent();
 }
 
-async function post(url: string, body: Uint8Array, headers: Record<string, string>, method: 'POST' | 'PUT' = 'POST', status = 201): Promise<void> {
+async function post(
+  url: string,
+  body: Uint8Array,
+  headers: Record<string, string>,
+  method: 'POST' | 'PUT' = 'POST',
+  status = 201,
+): Promise<void> {
   const res = await request(url, { method, headers, body: Buffer.from(body), dispatcher: pool });
   const text = await res.body.text();
   if (res.statusCode !== status) throw new Error(`send: ${res.statusCode} ${text}`);
@@ -81,7 +87,9 @@ async function phase<T>(name: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err instanceof Error ? err.cause : undefined });
+    throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err instanceof Error ? err.cause : undefined,
+    });
   }
 }
 
@@ -97,11 +105,16 @@ try {
   console.log(pinServerToOneCore());
   console.log(`maximum: ${IN_FLIGHT} sends in flight; paced: one send every 1/rate s`);
   console.log('members  run                    messages/s deliveries/s  p50 ms   p99 ms');
-  for (const [n, kind] of [...SIZES.map((n) => [n, 'proteus'] as const), ...EVENT_SIZES.map((n) => [n, 'rename'] as const)]) {
+  for (const [n, kind] of [
+    ...SIZES.map((n) => [n, 'proteus'] as const),
+    ...EVENT_SIZES.map((n) => [n, 'rename'] as const),
+  ]) {
     try {
       await run(n, kind);
     } catch (err) {
-      console.log(`${String(n).padStart(7)}  failed: ${err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : String(err)}`);
+      console.log(
+        `${String(n).padStart(7)}  failed: ${err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : String(err)}`,
+      );
     }
   }
 } finally {
@@ -112,13 +125,16 @@ try {
 async function run(n: number, kind: 'proteus' | 'rename'): Promise<void> {
   const base = b.publicUrl.origin;
   const ws = base.replace(/^http/, 'ws');
-  const { conv, users } = await seedConversation(b.db, b.stateDir, { members: n, clientsPerUser: () => 1, domain: DOMAIN });
+  const { conv, users } = await seedConversation(b.db, b.stateDir, {
+    members: n,
+    clientsPerUser: () => 1,
+    domain: DOMAIN,
+  });
   const [sender, ...receivers] = users as [SeededUser, ...SeededUser[]];
   const count = Math.max(10, Math.min(2000, Math.ceil(DELIVERIES_PER_RUN / receivers.length)));
 
-  const bare = await phase(
-    'bare broadcast',
-    () => runFanOut(
+  const bare = await phase('bare broadcast', () =>
+    runFanOut(
       {
         socketUrls: receivers.map(() => `${baseline.url.origin.replace(/^http/, 'ws')}/ws`),
         send: (i) => {
@@ -153,7 +169,12 @@ async function run(n: number, kind: 'proteus' | 'rename'): Promise<void> {
   const inspector = process.env.BENCH_INSPECTOR;
   const measure = () => phase('ours', () => runFanOut(ours, count, { closed: IN_FLIGHT }));
   const max = inspector === undefined ? await measure() : await profileWorker(Number(inspector), measure);
-  row(n, kind === 'proteus' ? 'ours, max' : 'ours (renames), max', max, `${((max.deliveriesPerSecond / bare.deliveriesPerSecond) * 100).toFixed(0)}% of bare`);
+  row(
+    n,
+    kind === 'proteus' ? 'ours, max' : 'ours (renames), max',
+    max,
+    `${((max.deliveriesPerSecond / bare.deliveriesPerSecond) * 100).toFixed(0)}% of bare`,
+  );
   const reference = kind === 'proteus' ? REFERENCE[n] : undefined;
   if (reference !== undefined) {
     const rate = reference / 2 / receivers.length;

@@ -11,7 +11,11 @@ const TARGET_MB = 600;
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 const root = mkdtempSync(join(tmpdir(), 'svc-idle-'));
-const run = npmStart({ PORT: String(await freePort()), INTERNAL_PORT: String(await freePort()), STATE_DIR: join(root, 'state') });
+const run = npmStart({
+  PORT: String(await freePort()),
+  INTERNAL_PORT: String(await freePort()),
+  STATE_DIR: join(root, 'state'),
+});
 try {
   await run.ready;
   await new Promise((r) => setTimeout(r, SETTLE_MS));
@@ -26,7 +30,9 @@ try {
   console.log('process              count   MB');
   for (const [name, { count, rss }] of [...byName].sort((a, b) => b[1].rss - a[1].rss))
     console.log(`${name.padEnd(20)} ${String(count).padStart(5)} ${mb(rss).padStart(4)}`);
-  console.log(`total                ${String(tree.length).padStart(5)} ${mb(total).padStart(4)}   (target < ${TARGET_MB} MB)`);
+  console.log(
+    `total                ${String(tree.length).padStart(5)} ${mb(total).padStart(4)}   (target < ${TARGET_MB} MB)`,
+  );
 } finally {
   const pids = processTree(run.child.pid!).map((p) => p.pid);
   run.child.kill('SIGTERM'); // the top process only, as a process manager does

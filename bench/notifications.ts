@@ -14,7 +14,12 @@ async function json(url: string, init: RequestInit = {}): Promise<any> {
   return res.headers.get('content-type')?.includes('json') ? res.json() : undefined;
 }
 
-async function openSockets(base: string, token: string, n: number, onFrame: (key: string) => void): Promise<WebSocket[]> {
+async function openSockets(
+  base: string,
+  token: string,
+  n: number,
+  onFrame: (key: string) => void,
+): Promise<WebSocket[]> {
   return Promise.all(
     Array.from(
       { length: n },
@@ -41,8 +46,14 @@ try {
     method: 'POST',
     body: JSON.stringify({ name: 'Bench', email, password: 'bench-password' }),
   });
-  const writer = await json(`${base}/v8/login`, { method: 'POST', body: JSON.stringify({ email, password: 'bench-password' }) });
-  const reader = await json(`${base}/v8/login`, { method: 'POST', body: JSON.stringify({ email, password: 'bench-password' }) });
+  const writer = await json(`${base}/v8/login`, {
+    method: 'POST',
+    body: JSON.stringify({ email, password: 'bench-password' }),
+  });
+  const reader = await json(`${base}/v8/login`, {
+    method: 'POST',
+    body: JSON.stringify({ email, password: 'bench-password' }),
+  });
 
   console.log(`notifications: ${NOTIFICATIONS} per run, ${CONCURRENCY} requests in flight, one user`);
   console.log('sockets  notifications/s  deliveries/s  p50 ms  p99 ms');

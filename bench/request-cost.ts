@@ -17,7 +17,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 async function json(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -29,7 +33,9 @@ try {
   await json(`${b.internalUrl.origin}/i/users`, { name: 'Cost', email, password: 'bench-password' });
   const { access_token: token } = await json(`${b.publicUrl.origin}/v8/login`, { email, password: 'bench-password' });
   const auth = { authorization: `Bearer ${token}` };
-  console.log(`request cost: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per target; ${pinServerToOneCore()}`);
+  console.log(
+    `request cost: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per target; ${pinServerToOneCore()}`,
+  );
   const targets: Array<[name: string, origin: string, path: string, headers: Record<string, string>]> = [
     ['hello-world worker', hello.url.origin, '/', {}],
     ['bare D1 read worker', hello.url.origin, '/d1-read', {}],
@@ -38,7 +44,8 @@ try {
   ];
   const runs = new Map<string, LoadResult[]>(targets.map(([name]) => [name, []]));
   for (let round = 0; round < ROUNDS; round++)
-    for (const [name, origin, path, headers] of targets) runs.get(name)!.push(await load(origin, path, { connections: CONNECTIONS, seconds: SECONDS, headers }));
+    for (const [name, origin, path, headers] of targets)
+      runs.get(name)!.push(await load(origin, path, { connections: CONNECTIONS, seconds: SECONDS, headers }));
   const median = (name: string): LoadResult => {
     const sorted = [...runs.get(name)!].sort((x, y) => x.perSecond - y.perSecond);
     return sorted[Math.floor(sorted.length / 2)]!;
@@ -56,14 +63,24 @@ try {
   const us = (name: string) => 1e6 / median(name).perSecond;
   console.log('where the time goes (server µs per request):');
   console.log(`  runtime and HTTP (hello-world)           ${us('hello-world worker').toFixed(0).padStart(5)}`);
-  console.log(`  the backend's pipeline (api-version − hello) ${(us('GET /api-version') - us('hello-world worker')).toFixed(0).padStart(5)}`);
-  console.log(`  one D1 round trip (bare read − hello)    ${(us('bare D1 read worker') - us('hello-world worker')).toFixed(0).padStart(5)}`);
-  console.log(`  /self beyond pipeline and D1 read        ${(us('GET /v8/self') - us('GET /api-version') - (us('bare D1 read worker') - us('hello-world worker'))).toFixed(0).padStart(5)}`);
-  console.log(`targets: /api-version ≥ 0.80× (${(median('GET /api-version').perSecond / base).toFixed(2)}), /v8/self ≥ 0.35× (${(median('GET /v8/self').perSecond / base).toFixed(2)}) the hello-world worker`);
+  console.log(
+    `  the backend's pipeline (api-version − hello) ${(us('GET /api-version') - us('hello-world worker')).toFixed(0).padStart(5)}`,
+  );
+  console.log(
+    `  one D1 round trip (bare read − hello)    ${(us('bare D1 read worker') - us('hello-world worker')).toFixed(0).padStart(5)}`,
+  );
+  console.log(
+    `  /self beyond pipeline and D1 read        ${(us('GET /v8/self') - us('GET /api-version') - (us('bare D1 read worker') - us('hello-world worker'))).toFixed(0).padStart(5)}`,
+  );
+  console.log(
+    `targets: /api-version ≥ 0.80× (${(median('GET /api-version').perSecond / base).toFixed(2)}), /v8/self ≥ 0.35× (${(median('GET /v8/self').perSecond / base).toFixed(2)}) the hello-world worker`,
+  );
   if (process.env.BENCH_INSPECTOR) {
     for (const [name, , path, headers] of targets.slice(2)) {
       console.log(`CPU profile of ${name}:`);
-      await profileWorker(Number(process.env.BENCH_INSPECTOR), () => load(b.publicUrl.origin, path, { connections: CONNECTIONS, seconds: SECONDS, headers }));
+      await profileWorker(Number(process.env.BENCH_INSPECTOR), () =>
+        load(b.publicUrl.origin, path, { connections: CONNECTIONS, seconds: SECONDS, headers }),
+      );
     }
   }
 } finally {

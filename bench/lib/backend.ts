@@ -10,7 +10,9 @@ import type { ObjectStore } from '../../tools/lib/object-store.js';
  * A fresh backend (shipped config, empty state) on free ports, removed on stop; with an object
  * store, cargohold's configuration points at it.
  */
-export async function benchBackend(o: { objectStore?: ObjectStore } = {}): Promise<Backend & { stateDir: string; dispose(): Promise<void> }> {
+export async function benchBackend(
+  o: { objectStore?: ObjectStore } = {},
+): Promise<Backend & { stateDir: string; dispose(): Promise<void> }> {
   // Memory-backed when the machine has it: what is measured is the server's work, not this disk's
   // fsync latency (Cloudflare's storage is not a local disk either).
   const root = mkdtempSync(join(process.env.TMPDIR ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'svc-bench-'));

@@ -19,7 +19,13 @@ export interface LoadResult {
 export async function load(
   origin: string,
   path: string,
-  o: { connections: number; seconds: number; warmupSeconds?: number; headers?: Record<string, string>; status?: number },
+  o: {
+    connections: number;
+    seconds: number;
+    warmupSeconds?: number;
+    headers?: Record<string, string>;
+    status?: number;
+  },
 ): Promise<LoadResult> {
   const pool = new Pool(origin, { connections: o.connections, pipelining: 1 });
   const expected = o.status ?? 200;

@@ -15,7 +15,11 @@ interface Profile {
  * functions with the most self time. For finding per-message work on the fan-out path.
  */
 export async function profileWorker<T>(port: number, during: () => Promise<T>, top = 25): Promise<T> {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as Array<{ id: string; webSocketDebuggerUrl: string; title: string }>;
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as Array<{
+    id: string;
+    webSocketDebuggerUrl: string;
+    title: string;
+  }>;
   const target = targets.find((t) => t.title.includes('svc-backend')) ?? targets[0]!;
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((r) => ws.once('open', r));
@@ -46,6 +50,7 @@ export async function profileWorker<T>(port: number, during: () => Promise<T>, t
   }
   const total = profile.samples.length;
   console.log(`profile: ${total} samples`);
-  for (const [fn, n] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((n / total) * 100).toFixed(1).padStart(5)}%  ${fn}`);
+  for (const [fn, n] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((n / total) * 100).toFixed(1).padStart(5)}%  ${fn}`);
   return result;
 }

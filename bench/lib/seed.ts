@@ -9,7 +9,10 @@ export interface SeededUser {
   token: string;
 }
 
-const hex16 = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('').replace(/^0+/, '') || '1';
+const hex16 = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .replace(/^0+/, '') || '1';
 
 /**
  * Benchmark fixture: users with clients, all members of one group conversation, written straight
@@ -28,7 +31,11 @@ export async function seedConversation(
   for (let i = 0; i < o.members; i++) {
     const id = crypto.randomUUID();
     const clients = Array.from({ length: o.clientsPerUser(i) }, hex16);
-    const token = await signAccessToken(keys, { user: id, connection: newConnectionId() }, Math.floor(now / 1000) + 3600);
+    const token = await signAccessToken(
+      keys,
+      { user: id, connection: newConnectionId() },
+      Math.floor(now / 1000) + 3600,
+    );
     users.push({ id, clients, token });
   }
   const statements: Statement[] = [
@@ -39,12 +46,18 @@ export async function seedConversation(
   ];
   for (const u of users) {
     statements.push(
-      { sql: "INSERT INTO users (id, name, locale, status, activated, created_at) VALUES (?, 'Bench', 'en', 'active', 1, ?)", params: [u.id, now] },
+      {
+        sql: "INSERT INTO users (id, name, locale, status, activated, created_at) VALUES (?, 'Bench', 'en', 'active', 1, ?)",
+        params: [u.id, now],
+      },
       {
         sql: 'INSERT INTO conversation_members (conv_domain, conv_id, user_domain, user_id, role, joined_at) VALUES (?, ?, ?, ?, ?, ?)',
         params: [o.domain, conv, o.domain, u.id, 'wire_admin', now],
       },
-      ...u.clients.map((cl) => ({ sql: "INSERT INTO clients (user, id, type, created_at) VALUES (?, ?, 'permanent', ?)", params: [u.id, cl, now] })),
+      ...u.clients.map((cl) => ({
+        sql: "INSERT INTO clients (user, id, type, created_at) VALUES (?, ?, 'permanent', ?)",
+        params: [u.id, cl, now],
+      })),
     );
   }
   for (let i = 0; i < statements.length; i += 500) await db.batch(statements.slice(i, i + 500));

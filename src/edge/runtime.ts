@@ -80,4 +80,3 @@ export function runtimeFor(env: Env): RuntimeResult {
   cache = { source: env.SVC_CONFIG, result };
   return result;
 }
-

@@ -43,7 +43,10 @@ export class Conversation extends DurableObject<Env> {
     return result;
   }
 
-  private async processProteus(req: ProteusSend, localDomain: string): Promise<{ result: ProteusSendResult; stored?: Promise<void> }> {
+  private async processProteus(
+    req: ProteusSend,
+    localDomain: string,
+  ): Promise<{ result: ProteusSendResult; stored?: Promise<void> }> {
     const state = await this.current(req, localDomain);
     if (!state.exists || state.protocol === 'mls') return { result: { kind: 'no-conversation' } };
     const senderClients = state.clients.get(userKey(req.sender.domain, req.sender.id));
@@ -51,7 +54,14 @@ export class Conversation extends DurableObject<Env> {
     if (!senderClients.has(req.sender.client)) return { result: { kind: 'unknown-client' } };
     const c = classify(state, req.sender, req.message.recipients, req.message.strategy ?? { kind: 'report_all' });
     const time = new Date().toISOString();
-    const status = { time, missing: c.missing, redundant: c.redundant, deleted: c.deleted, failed_to_send: {}, failed_to_confirm_clients: {} };
+    const status = {
+      time,
+      missing: c.missing,
+      redundant: c.redundant,
+      deleted: c.deleted,
+      failed_to_send: {},
+      failed_to_confirm_clients: {},
+    };
     if (Object.keys(c.missing).length > 0) return { result: { kind: 'missing-clients', status } };
 
     const stored = fanOutOtr(this.shards, c.deliver, {

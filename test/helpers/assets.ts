@@ -26,7 +26,10 @@ export function assetBody(
     `Content-length: ${o.declaredLength ?? data.byteLength}\r\n` +
     `Content-MD5: ${createHash('md5').update(data).digest('base64')}\r\n\r\n`;
   const trailer = o.trailer ?? `\r\n--${boundary}--\r\n`;
-  return { body: new Uint8Array(Buffer.concat([Buffer.from(head), data, Buffer.from(trailer)])), contentType: `multipart/mixed; boundary=${boundary}` };
+  return {
+    body: new Uint8Array(Buffer.concat([Buffer.from(head), data, Buffer.from(trailer)])),
+    contentType: `multipart/mixed; boundary=${boundary}`,
+  };
 }
 
 /** POSTs an asset to `/<version>/assets` (v0/v1: `/assets/v3`). */
@@ -48,7 +51,12 @@ export function uploadAsset(
 }
 
 /** A download request that does not follow the redirect. */
-export function getAsset(base: string, path: string, token: string, headers: Record<string, string> = {}): Promise<Reply> {
+export function getAsset(
+  base: string,
+  path: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   return call(base, path, { headers: { authorization: `Bearer ${token}`, ...headers }, redirect: 'manual' });
 }
 

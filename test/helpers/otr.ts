@@ -29,17 +29,28 @@ function userEntries(recipients: Ciphertext[]) {
   for (const r of recipients) users.set(r.user, [...(users.get(r.user) ?? []), r]);
   return [...users].map(([user, list]) => ({
     user: { uuid: uuidBytes(user) },
-    clients: list.map((r) => ({ client: { client: clientId(r.client) }, text: typeof r.text === 'string' ? Buffer.from(r.text) : r.text })),
+    clients: list.map((r) => ({
+      client: { client: clientId(r.client) },
+      text: typeof r.text === 'string' ? Buffer.from(r.text) : r.text,
+    })),
   }));
 }
 
 /** A QualifiedNewOtrMessage as the official clients encode it. */
-export function otrMessage(sender: string, recipients: Ciphertext[], strategy: Strategy = { reportAll: {} }, extra: Record<string, unknown> = {}) {
+export function otrMessage(
+  sender: string,
+  recipients: Ciphertext[],
+  strategy: Strategy = { reportAll: {} },
+  extra: Record<string, unknown> = {},
+) {
   const domains = [...new Set(recipients.map((r) => r.domain ?? 'example.com'))];
   return proteus.QualifiedNewOtrMessage.encode(
     proteus.QualifiedNewOtrMessage.create({
       sender: { client: clientId(sender) },
-      recipients: domains.map((domain) => ({ domain, entries: userEntries(recipients.filter((r) => (r.domain ?? 'example.com') === domain)) })),
+      recipients: domains.map((domain) => ({
+        domain,
+        entries: userEntries(recipients.filter((r) => (r.domain ?? 'example.com') === domain)),
+      })),
       ...strategy,
       ...extra,
     }),
@@ -47,7 +58,11 @@ export function otrMessage(sender: string, recipients: Ciphertext[], strategy: S
 }
 
 /** The legacy unqualified NewOtrMessage; `reportMissing` takes user ids. */
-export function legacyOtrMessage(sender: string, recipients: Ciphertext[], o: { reportMissing?: string[]; blob?: Uint8Array } = {}) {
+export function legacyOtrMessage(
+  sender: string,
+  recipients: Ciphertext[],
+  o: { reportMissing?: string[]; blob?: Uint8Array } = {},
+) {
   return proteus.NewOtrMessage.encode(
     proteus.NewOtrMessage.create({
       sender: { client: clientId(sender) },

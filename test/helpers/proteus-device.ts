@@ -47,14 +47,18 @@ export class ProteusDevice {
 
   /** `lastkey` and `prekeys` as POST /clients takes them. */
   get registration() {
-    const toApi = (pk: Proteus.keys.PreKey) => new Proteus.keys.PreKeyBundle(this.identity.public_key, pk).serialised_json();
+    const toApi = (pk: Proteus.keys.PreKey) =>
+      new Proteus.keys.PreKeyBundle(this.identity.public_key, pk).serialised_json();
     const last = this.prekeys.at(-1)!;
     return { lastkey: toApi(last), prekeys: this.prekeys.slice(0, -1).map(toApi) };
   }
 
   /** Encrypts for another device from one of its prekeys (`{id, key}` as the API hands them out). */
   encryptFor(prekey: { key: string }, plaintext: string): Uint8Array {
-    const session = Proteus.session.Session.init_from_prekey(this.identity, Proteus.keys.PreKeyBundle.deserialise(arrayBuffer(prekey.key)));
+    const session = Proteus.session.Session.init_from_prekey(
+      this.identity,
+      Proteus.keys.PreKeyBundle.deserialise(arrayBuffer(prekey.key)),
+    );
     return new Uint8Array(Proteus.session.Session.encrypt(session, plaintext).serialise());
   }
 

@@ -89,20 +89,41 @@ export type TeamOwner = TestUser & { team: string };
 export async function teamOwner(pub: string, internal: string, name = 'Owner', teamName = 'T'): Promise<TeamOwner> {
   const email = uniqueEmail('owner');
   const password = 'secret-password';
-  const created = await api(internal).post('/i/users', { name, email, password, team: { name: teamName, icon: 'default' } });
+  const created = await api(internal).post('/i/users', {
+    name,
+    email,
+    password,
+    team: { name: teamName, icon: 'default' },
+  });
   expect(created.status, created.text).toBe(201);
-  return { id: created.body.id, name, email, password, ...(await login(pub, email, password)), team: created.body.team };
+  return {
+    id: created.body.id,
+    name,
+    email,
+    password,
+    ...(await login(pub, email, password)),
+    team: created.body.team,
+  };
 }
 
 export type TeamRole = 'owner' | 'admin' | 'member' | 'partner';
 
 /** A new address invited into the owner's team with a role, registered with the mailed code and logged in. */
-export async function invitedMember(pub: string, owner: TeamOwner, role: TeamRole = 'member'): Promise<TestUser & { team: string }> {
+export async function invitedMember(
+  pub: string,
+  owner: TeamOwner,
+  role: TeamRole = 'member',
+): Promise<TestUser & { team: string }> {
   const email = uniqueEmail(role);
   const password = 'secret-password';
   const invited = await api(pub, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email, role });
   expect(invited.status, invited.text).toBe(201);
-  const r = await api(pub).post('/v8/register', { name: role, email, password, team_code: await invitationCode(pub, email) });
+  const r = await api(pub).post('/v8/register', {
+    name: role,
+    email,
+    password,
+    team_code: await invitationCode(pub, email),
+  });
   expect(r.status, r.text).toBe(201);
   return { id: r.body.id, name: role, email, password, ...(await login(pub, email, password)), team: owner.team };
 }

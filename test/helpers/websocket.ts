@@ -29,7 +29,9 @@ export function openSocket(base: string, path: string): Promise<TestSocket> {
     const i = waiters.findIndex((w) => w.match(m));
     if (i >= 0) waiters.splice(i, 1)[0]!.resolve(m);
   });
-  const closedWith = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closedWith = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   const closed = closedWith.then((c) => c.code);
   return new Promise((resolve, reject) => {
     ws.once('error', reject);

@@ -35,20 +35,23 @@ const jsonEndpoints: Array<[method: string, path: string, wrongTypes: unknown]> 
 ];
 
 describe('bad input on every JSON endpoint', () => {
-  it.each(jsonEndpoints)('%s %s: malformed JSON, wrong types, oversize fields → 400', async (method, path, wrongTypes) => {
-    const u = await createUser(publicUrl, internalUrl);
-    const send = (body: string) =>
-      call(publicUrl, path, {
-        method,
-        headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
-        body,
-      });
-    for (const body of ['{"unterminated": ', '[1, 2', JSON.stringify(wrongTypes)]) {
-      const r = await send(body);
-      expect(r.status, `${body} → ${r.text}`).toBe(400);
-      expect(r.body).toEqual(wireError(400, 'bad-request'));
-    }
-  });
+  it.each(jsonEndpoints)(
+    '%s %s: malformed JSON, wrong types, oversize fields → 400',
+    async (method, path, wrongTypes) => {
+      const u = await createUser(publicUrl, internalUrl);
+      const send = (body: string) =>
+        call(publicUrl, path, {
+          method,
+          headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+          body,
+        });
+      for (const body of ['{"unterminated": ', '[1, 2', JSON.stringify(wrongTypes)]) {
+        const r = await send(body);
+        expect(r.status, `${body} → ${r.text}`).toBe(400);
+        expect(r.body).toEqual(wireError(400, 'bad-request'));
+      }
+    },
+  );
 
   it('oversize strings are refused with a label, not stored', async () => {
     const u = await createUser(publicUrl, internalUrl);

@@ -10,11 +10,18 @@ describe('generated API documentation', () => {
     const v8 = await call(publicUrl, '/v8/api/swagger.json');
     expect(v8.body.openapi).toBe('3.0.0');
     expect(v8.body.servers).toEqual([{ url: '/v8' }]);
-    expect(Object.keys(v8.body.paths)).toEqual(expect.arrayContaining(['/api-version', '/system/settings/unauthorized']));
+    expect(Object.keys(v8.body.paths)).toEqual(
+      expect.arrayContaining(['/api-version', '/system/settings/unauthorized']),
+    );
     expect(Object.keys(v2.body.paths)).toContain('/api-version');
     expect(Object.keys(v2.body.paths)).not.toContain('/system/settings/unauthorized');
     expect(v8.body.paths['/api-version'].get.operationId).toBe('get-version');
-    expect(v8.body.components.schemas.VersionInfo.required).toEqual(['supported', 'development', 'federation', 'domain']);
+    expect(v8.body.components.schemas.VersionInfo.required).toEqual([
+      'supported',
+      'development',
+      'federation',
+      'domain',
+    ]);
   });
 
   it('serves the development version document although v9 is disabled', async () => {
@@ -51,8 +58,12 @@ describe('generated API documentation', () => {
     const body = v8.paths['/broadcast/otr/messages'].post.requestBody;
     expect(body.required).toBe(true);
     expect(Object.keys(body.content)).toEqual(['application/json', 'application/x-protobuf']);
-    expect(Object.keys(v8.paths['/broadcast/otr/messages'].post.responses)).toEqual(expect.arrayContaining(['201', '412', '400', '404']));
-    expect(Object.keys(v8.paths['/conversations/{cnv_domain}/{cnv}/add-permission'].put.responses)).toEqual(expect.arrayContaining(['200', '204', '403', '404']));
+    expect(Object.keys(v8.paths['/broadcast/otr/messages'].post.responses)).toEqual(
+      expect.arrayContaining(['201', '412', '400', '404']),
+    );
+    expect(Object.keys(v8.paths['/conversations/{cnv_domain}/{cnv}/add-permission'].put.responses)).toEqual(
+      expect.arrayContaining(['200', '204', '403', '404']),
+    );
   });
 
   it('documents internal routes and their declared errors', async () => {

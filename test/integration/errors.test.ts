@@ -45,7 +45,9 @@ describe('unexpected exceptions', () => {
     expect(r.text).not.toMatch(/federation_remotes|SQLITE|at /);
     const requestId = r.headers.get('request-id');
     expect(requestId).toMatch(/^[0-9a-f]{32}$/);
-    await expect.poll(() => broken.logs.find((l) => l.includes(requestId!))).toMatch(/no such table: federation_remotes/);
+    await expect
+      .poll(() => broken.logs.find((l) => l.includes(requestId!)))
+      .toMatch(/no such table: federation_remotes/);
   });
 });
 

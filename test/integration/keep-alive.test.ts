@@ -26,7 +26,12 @@ describe('a body the route did not read leaves the connection usable', () => {
   });
   afterEach(() => client?.close());
 
-  const refusals: Array<{ kind: string; send: () => ReturnType<ReturnType<typeof keepAliveClient>['send']>; status: number; label?: string }> = [
+  const refusals: Array<{
+    kind: string;
+    send: () => ReturnType<ReturnType<typeof keepAliveClient>['send']>;
+    status: number;
+    label?: string;
+  }> = [
     {
       kind: 'refused by authentication',
       send: () => client.send('POST', '/v8/conversations/self', jsonOf(100_000), json),
@@ -46,13 +51,15 @@ describe('a body the route did not read leaves the connection usable', () => {
     },
     {
       kind: 'refused by path validation',
-      send: () => client.send('PUT', '/v8/conversations/example.com/not-a-uuid/name', jsonOf(100_000), { ...json, ...bearer() }),
+      send: () =>
+        client.send('PUT', '/v8/conversations/example.com/not-a-uuid/name', jsonOf(100_000), { ...json, ...bearer() }),
       status: 400,
       label: 'bad-request',
     },
     {
       kind: 'refused by the federation check',
-      send: () => client.send('POST', `/v8/connections/remote.example/${randomUUID()}`, jsonOf(60_000), { ...json, ...bearer() }),
+      send: () =>
+        client.send('POST', `/v8/connections/remote.example/${randomUUID()}`, jsonOf(60_000), { ...json, ...bearer() }),
       status: 400,
       label: 'federation-not-enabled',
     },

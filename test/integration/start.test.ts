@@ -22,13 +22,20 @@ interface Started {
  */
 async function start(root: string, env: Record<string, string> = {}): Promise<Started> {
   const [port, internalPort] = [await freePort(), await freePort()];
-  const run = npmStart({ PORT: String(port), INTERNAL_PORT: String(internalPort), STATE_DIR: join(root, 'state'), ...env });
+  const run = npmStart({
+    PORT: String(port),
+    INTERNAL_PORT: String(internalPort),
+    STATE_DIR: join(root, 'state'),
+    ...env,
+  });
   const early: number[] = [];
   let starting = true;
   const probe = (async () => {
     while (starting) {
       try {
-        const r = await postJson(`http://127.0.0.1:${port}`, '/v8/activate/send', { email: `early-${port}@example.com` });
+        const r = await postJson(`http://127.0.0.1:${port}`, '/v8/activate/send', {
+          email: `early-${port}@example.com`,
+        });
         early.push(r.status);
       } catch {
         // not listening yet
@@ -48,7 +55,15 @@ async function start(root: string, env: Record<string, string> = {}): Promise<St
 async function roundTripsAnAsset(s: Started, domain: string): Promise<void> {
   const pub = `http://127.0.0.1:${s.port}`;
   const email = `start-${s.port}@example.com`;
-  expect((await postJson(`http://127.0.0.1:${s.internalPort}`, '/i/users', { name: 'S', email, password: 'secret-password' })).status).toBe(201);
+  expect(
+    (
+      await postJson(`http://127.0.0.1:${s.internalPort}`, '/i/users', {
+        name: 'S',
+        email,
+        password: 'secret-password',
+      })
+    ).status,
+  ).toBe(201);
   const login = await postJson(pub, '/v8/login', { email, password: 'secret-password' });
   const up = await uploadAsset(pub, login.body.access_token, Uint8Array.of(7, 8, 9));
   expect(up.status).toBe(201);
@@ -74,7 +89,10 @@ describe('npm start', () => {
       ['cargohold.yaml', 'federationDomain'],
     ] as const) {
       const path = join(configDir, file);
-      writeFileSync(path, readFileSync(path, 'utf8').replace(new RegExp(`${key}: example.com`), `${key}: red.example.org`));
+      writeFileSync(
+        path,
+        readFileSync(path, 'utf8').replace(new RegExp(`${key}: example.com`), `${key}: red.example.org`),
+      );
     }
     // Two on the shipped config/, differing only in PORT, INTERNAL_PORT and STATE_DIR; one on CONFIG_DIR.
     const started = await Promise.all([
@@ -87,7 +105,8 @@ describe('npm start', () => {
   });
 
   afterAll(() => {
-    for (const s of all) if (s.run.child.exitCode === null && s.run.child.signalCode === null) process.kill(-s.run.child.pid!, 'SIGKILL');
+    for (const s of all)
+      if (s.run.child.exitCode === null && s.run.child.signalCode === null) process.kill(-s.run.child.pid!, 'SIGKILL');
   });
 
   it('serves nothing before the migrations are applied', () => {
@@ -123,7 +142,12 @@ describe('npm start', () => {
     expect(tree.map((p) => p.name)).toEqual(expect.arrayContaining(['workerd', 'radosgw', 'ceph-osd', 'ceph-mon']));
     own.run.child.kill('SIGTERM'); // npm's pid alone, as a process manager or a closed terminal does
     await own.run.exited;
-    expect(await waitGone(tree.map((p) => p.pid), 30_000)).toEqual([]);
+    expect(
+      await waitGone(
+        tree.map((p) => p.pid),
+        30_000,
+      ),
+    ).toEqual([]);
     const ports = [own.port, own.internalPort, Number(new URL(own.assets).port)];
     expect(await Promise.all(ports.map(portFree))).toEqual(ports.map(() => true));
   });

@@ -16,7 +16,10 @@ describe('v9 additions', () => {
     b = await startEditedBackend(disabledEverywhere([]));
     [a, other] = [await createUser(b.publicUrl, b.internalUrl), await createUser(b.publicUrl, b.internalUrl)];
     await connect(b.publicUrl, a, other);
-    const r = await api(b.publicUrl, a.token).post('/v8/conversations', { qualified_users: [q(other.id)], conversation_role: 'wire_member' });
+    const r = await api(b.publicUrl, a.token).post('/v8/conversations', {
+      qualified_users: [q(other.id)],
+      conversation_role: 'wire_member',
+    });
     expect(r.status, r.text).toBe(201);
     conv = r.body.qualified_id.id;
   });
@@ -32,14 +35,18 @@ describe('v9 additions', () => {
       expect(Date.parse(r.body.time)).toBeGreaterThanOrEqual(before - 1000);
       expect(Date.parse(r.body.time)).toBeLessThanOrEqual(Date.now());
       expect((await call(b.publicUrl, '/v9/time')).status).toBe(401);
-      expect(await api(b.publicUrl, a.token).get('/v8/time')).toMatchObject({ status: 404, body: wireError(404, 'no-endpoint') });
+      expect(await api(b.publicUrl, a.token).get('/v8/time')).toMatchObject({
+        status: 404,
+        body: wireError(404, 'no-endpoint'),
+      });
     });
   });
 
   describe('GET /conversations/{cnv_domain}/{cnv}/self', () => {
-    const self = (u: TestUser, id: string, domain = 'example.com', v = 'v9') => api(b.publicUrl, u.token).get(`/${v}/conversations/${domain}/${id}/self`);
+    const self = (u: TestUser, id: string, domain = 'example.com', v = 'v9') =>
+      api(b.publicUrl, u.token).get(`/${v}/conversations/${domain}/${id}/self`);
 
-    it('answers the caller\'s Member object with every key, following its updates', async () => {
+    it("answers the caller's Member object with every key, following its updates", async () => {
       const mine = await self(a, conv);
       expect(mine.status, mine.text).toBe(200);
       expect(mine.body).toEqual({
@@ -58,7 +65,10 @@ describe('v9 additions', () => {
         hidden_ref: null,
       });
       expect((await self(other, conv)).body).toMatchObject({ id: other.id, conversation_role: 'wire_member' });
-      const update = await api(b.publicUrl, other.token).put(`/v9/conversations/example.com/${conv}/self`, { otr_archived: true, otr_muted_status: 3 });
+      const update = await api(b.publicUrl, other.token).put(`/v9/conversations/example.com/${conv}/self`, {
+        otr_archived: true,
+        otr_muted_status: 3,
+      });
       expect(update.status, update.text).toBe(200);
       expect((await self(other, conv)).body).toMatchObject({ otr_archived: true, otr_muted_status: 3 });
     });
@@ -69,13 +79,19 @@ describe('v9 additions', () => {
         expect(r.status).toBe(200);
         expect(r.text).toBe('null');
       }
-      expect(await self(a, conv, 'remote.example.org')).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
+      expect(await self(a, conv, 'remote.example.org')).toMatchObject({
+        status: 404,
+        body: wireError(404, 'no-conversation'),
+      });
       expect(await self(a, 'not-a-uuid')).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
       expect((await call(b.publicUrl, `/v9/conversations/example.com/${conv}/self`)).status).toBe(401);
     });
 
     it('is not in v8, where the path has only PUT', async () => {
-      expect(await self(a, conv, 'example.com', 'v8')).toMatchObject({ status: 405, body: wireError(405, 'method-not-allowed') });
+      expect(await self(a, conv, 'example.com', 'v8')).toMatchObject({
+        status: 405,
+        body: wireError(405, 'method-not-allowed'),
+      });
     });
   });
 });

@@ -9,7 +9,12 @@ describe('default configuration: [development]', () => {
   it('lists v0..v8 as supported and no development version', async () => {
     const r = await call(publicUrl, '/api-version');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ supported: [0, 1, 2, 3, 4, 5, 6, 7, 8], development: [], federation: false, domain: 'example.com' });
+    expect(r.body).toEqual({
+      supported: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+      development: [],
+      federation: false,
+      domain: 'example.com',
+    });
   });
 
   it('answers a disabled version exactly like a non-existent one', async () => {
@@ -21,8 +26,12 @@ describe('default configuration: [development]', () => {
   });
 
   it('checks the version before the method', async () => {
-    expect((await call(publicUrl, '/v9/api-version', { method: 'DELETE' })).body).toEqual(wireError(404, 'unsupported-version'));
-    expect((await call(publicUrl, '/v8/api-version', { method: 'DELETE' })).body).toEqual(wireError(405, 'method-not-allowed'));
+    expect((await call(publicUrl, '/v9/api-version', { method: 'DELETE' })).body).toEqual(
+      wireError(404, 'unsupported-version'),
+    );
+    expect((await call(publicUrl, '/v8/api-version', { method: 'DELETE' })).body).toEqual(
+      wireError(405, 'method-not-allowed'),
+    );
   });
 
   it('treats an unversioned request as v0', async () => {
@@ -63,12 +72,18 @@ describe('disabledAPIVersions variants', () => {
   });
 
   it('[] enables every version, development included', async () => {
-    expect((await call(all.publicUrl, '/api-version')).body).toMatchObject({ supported: [0, 1, 2, 3, 4, 5, 6, 7, 8], development: [9] });
+    expect((await call(all.publicUrl, '/api-version')).body).toMatchObject({
+      supported: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+      development: [9],
+    });
     expect((await call(all.publicUrl, '/v9/api-version')).status).toBe(200);
   });
 
   it('explicit versions disappear from both lists and stop answering', async () => {
-    expect((await call(some.publicUrl, '/api-version')).body).toMatchObject({ supported: [0, 1, 3, 4, 5, 6, 7, 8], development: [] });
+    expect((await call(some.publicUrl, '/api-version')).body).toMatchObject({
+      supported: [0, 1, 3, 4, 5, 6, 7, 8],
+      development: [],
+    });
     expect((await call(some.publicUrl, '/v2/api-version')).body).toEqual(wireError(404, 'unsupported-version'));
     expect((await call(some.publicUrl, '/v3/api-version')).status).toBe(200);
   });

@@ -57,7 +57,8 @@ export interface Backend {
 function workerdDiesWithUs(): void {
   if (process.env.MINIFLARE_WORKERD_PATH !== undefined) return;
   // The workerd binary miniflare itself would run.
-  const workerd = (createRequire(createRequire(import.meta.url).resolve('miniflare'))('workerd') as { default: string }).default;
+  const workerd = (createRequire(createRequire(import.meta.url).resolve('miniflare'))('workerd') as { default: string })
+    .default;
   const dir = mkdtempSync(join(tmpdir(), 'svc-workerd-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   process.env.MINIFLARE_WORKERD_PATH = deathSignalWrapper(workerd, dir);

@@ -13,7 +13,10 @@ const TEXT_MODULES = /\/swagger-ui-dist\/swagger-ui(-bundle\.js|\.css)$/;
 const textModules: Plugin = {
   name: 'text-modules',
   setup(b) {
-    b.onLoad({ filter: TEXT_MODULES }, async (args) => ({ contents: await readFile(args.path, 'utf8'), loader: 'text' }));
+    b.onLoad({ filter: TEXT_MODULES }, async (args) => ({
+      contents: await readFile(args.path, 'utf8'),
+      loader: 'text',
+    }));
   },
 };
 

@@ -19,7 +19,14 @@ export async function localObjectStore(objstore: CargoholdConfig['objstore'], st
     const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = process.env;
     if (!accessKeyId || !secretAccessKey)
       throw new Error(`${objstore.endpoint} is not local: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for it`);
-    return { endpoint: objstore.endpoint, region: objstore.region, accessKeyId, secretAccessKey, local: false, stop: async () => {} };
+    return {
+      endpoint: objstore.endpoint,
+      region: objstore.region,
+      accessKeyId,
+      secretAccessKey,
+      local: false,
+      stop: async () => {},
+    };
   }
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const store = await startObjectStore({ stateDir: join(stateDir, 'object-store'), port, anyPortIfTaken: true });

@@ -14,7 +14,10 @@ export async function applyMigrations(db: D1Admin, migrations: readonly Migratio
   const done = new Set((await db.all<{ name: string }>('SELECT name FROM d1_migrations')).map((r) => r.name));
   const applied: string[] = [];
   for (const { name, statements } of migrations.filter((m) => !done.has(m.name))) {
-    await db.batch([...statements.map((sql) => ({ sql })), { sql: 'INSERT INTO d1_migrations (name) VALUES (?)', params: [name] }]);
+    await db.batch([
+      ...statements.map((sql) => ({ sql })),
+      { sql: 'INSERT INTO d1_migrations (name) VALUES (?)', params: [name] },
+    ]);
     applied.push(name);
   }
   return applied;

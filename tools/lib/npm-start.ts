@@ -25,7 +25,12 @@ export function freePort(): Promise<number> {
 
 /** Runs `npm start` as an operator does, in its own process group, with these environment overrides. */
 export function npmStart(env: Record<string, string>): NpmStart {
-  const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const output: string[] = [];
   let assets = '';
   createInterface({ input: child.stderr! }).on('line', (l) => output.push(l));

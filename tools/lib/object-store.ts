@@ -254,10 +254,7 @@ class PortTaken extends Error {}
 
 const BIND_FAILURE = /address already in use|unable to bind|failed to bind/i;
 
-async function startOnce(
-  o: ObjectStoreOptions,
-  bin: Record<(typeof BINARIES)[number], string>,
-): Promise<ObjectStore> {
+async function startOnce(o: ObjectStoreOptions, bin: Record<(typeof BINARIES)[number], string>): Promise<ObjectStore> {
   installExitHook();
   const dir = resolve(o.stateDir);
   for (const sub of ['mon', 'osd', 'rgw', 'run', 'log', 'crash', 'ceph.conf', 'monmap', 'keyring']) {

@@ -39,10 +39,15 @@ let cached: Promise<WranglerFacts> | undefined;
 /** The facts, read once per process (in a child that exits afterwards). */
 export function wranglerFacts(): Promise<WranglerFacts> {
   cached ??= new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', SELF], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`reading wrangler.toml failed: ${err.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as WranglerFacts);
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', SELF],
+      { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`reading wrangler.toml failed: ${err.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as WranglerFacts);
+      },
+    );
   });
   return cached;
 }

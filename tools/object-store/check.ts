@@ -50,7 +50,8 @@ function daemonMemory(stateDir: string): string[] {
       const exe = cmd.find((a) => /(ceph-mon|ceph-osd|radosgw)$/.test(a));
       if (!exe) continue;
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const mib = (k: string) => (Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) / 1024).toFixed(0);
+      const mib = (k: string) =>
+        (Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) / 1024).toFixed(0);
       out.push(`${exe.split('/').pop()}: rss ${mib('VmRSS')} MiB, peak ${mib('VmHWM')} MiB`);
     } catch {
       // gone
@@ -122,7 +123,9 @@ try {
   const head = await s3.send(new HeadObjectCommand({ Bucket, Key: 'multi.bin' }));
   assert(head.ContentLength === mp.length, `multipart length ${head.ContentLength}`);
   assert(sha(await getBytes(s3, Bucket, 'multi.bin')) === sha(mp), 'multipart content');
-  console.log(`multipart ${(mp.length / MiB).toFixed(1)} MiB in ${nParts} parts, read back, in ${secs(t)} s (ETag ${head.ETag})`);
+  console.log(
+    `multipart ${(mp.length / MiB).toFixed(1)} MiB in ${nParts} parts, read back, in ${secs(t)} s (ETag ${head.ETag})`,
+  );
 
   t = performance.now();
   const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket, Key: 'dir/hello.txt' }), { expiresIn: 300 });
@@ -135,7 +138,10 @@ try {
   u.searchParams.set('X-Amz-Signature', sig.slice(0, -1) + (sig.endsWith('0') ? '1' : '0'));
   const bad = await fetch(u);
   const badBody = await bad.text();
-  assert(bad.status === 403 && /SignatureDoesNotMatch/.test(badBody), `tampered presigned GET: ${bad.status} ${badBody}`);
+  assert(
+    bad.status === 403 && /SignatureDoesNotMatch/.test(badBody),
+    `tampered presigned GET: ${bad.status} ${badBody}`,
+  );
   console.log(`presigned GET 200, tampered signature ${bad.status} SignatureDoesNotMatch (${secs(t)} s)`);
 
   // Header-signed requests with a wrong secret, and anonymous requests, are refused too.

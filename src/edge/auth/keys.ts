@@ -13,7 +13,12 @@ export interface ZauthKeys {
 function isEd25519PrivateJwk(v: unknown): v is JWK & { d: string; x: string } {
   const k = v as Record<string, unknown>;
   return (
-    typeof v === 'object' && v !== null && k.kty === 'OKP' && k.crv === 'Ed25519' && typeof k.d === 'string' && typeof k.x === 'string'
+    typeof v === 'object' &&
+    v !== null &&
+    k.kty === 'OKP' &&
+    k.crv === 'Ed25519' &&
+    typeof k.d === 'string' &&
+    typeof k.x === 'string'
   );
 }
 
@@ -31,7 +36,8 @@ export async function importZauthKeys(secret: string | undefined, keyIndex: numb
   if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every(isEd25519PrivateJwk))
     throw new Error('ZAUTH_KEYS must be a non-empty JSON array of Ed25519 private JWKs');
   const jwk = parsed[keyIndex - 1];
-  if (jwk === undefined) throw new Error(`zauth.keyIndex ${keyIndex} is beyond the ${parsed.length} key(s) of ZAUTH_KEYS`);
+  if (jwk === undefined)
+    throw new Error(`zauth.keyIndex ${keyIndex} is beyond the ${parsed.length} key(s) of ZAUTH_KEYS`);
   const verifying = new Map<string, CryptoKey>();
   for (const [i, k] of parsed.entries()) {
     const { d: _private, ...pub } = k;

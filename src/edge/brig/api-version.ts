@@ -3,7 +3,10 @@ import { API_VERSIONS, enabledVersions } from '../../shared/api-version.js';
 import type { Config } from '../../shared/config/index.js';
 import { endpoint } from '../api/endpoint.js';
 
-const versionNumber = z.int().refine((n) => (API_VERSIONS as readonly number[]).includes(n)).openapi('VersionNumber');
+const versionNumber = z
+  .int()
+  .refine((n) => (API_VERSIONS as readonly number[]).includes(n))
+  .openapi('VersionNumber');
 
 export const versionInfo = z
   .object({
@@ -24,7 +27,12 @@ function answerFor(config: Config): VersionInfo {
   if (answer === undefined) {
     const { brig } = config;
     const { supported, development } = enabledVersions(brig.optSettings.setDisabledAPIVersions);
-    answer = { supported, development, federation: brig.enableFederation, domain: brig.optSettings.setFederationDomain };
+    answer = {
+      supported,
+      development,
+      federation: brig.enableFederation,
+      domain: brig.optSettings.setFederationDomain,
+    };
     answers.set(config, answer);
   }
   return answer;
@@ -38,7 +46,10 @@ export const getApiVersion = endpoint(
     method: 'get',
     path: '/api-version',
     responses: {
-      200: { description: 'Supported and development versions', content: { 'application/json': { schema: versionInfo } } },
+      200: {
+        description: 'Supported and development versions',
+        content: { 'application/json': { schema: versionInfo } },
+      },
     },
   },
   (c) => c.json(answerFor(c.get('config')), 200),

@@ -8,7 +8,9 @@ export const assetSchema = z
     key: z.string().openapi({ example: '3-2-c4f0b9cd-9f93-4b69-9f0e-1a1d3e0f4a2b' }),
     domain,
     expires: z.string().optional().openapi({ description: 'UTC, for volatile and expiring assets' }),
-    token: assetTokenSchema.optional().openapi({ description: 'Needed by others to download; absent for public assets' }),
+    token: assetTokenSchema
+      .optional()
+      .openapi({ description: 'Needed by others to download; absent for public assets' }),
   })
   .openapi('Asset');
 

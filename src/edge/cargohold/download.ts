@@ -33,7 +33,8 @@ function downloadEndpointFor(c: Context<AppEnv>): string {
 
 async function download(c: Context<AppEnv>, keyDomain: string, key: string) {
   const config = c.get('config');
-  if (keyDomain !== config.cargohold.settings.federationDomain) throw new ApiError(federationErrors.federationNotEnabled);
+  if (keyDomain !== config.cargohold.settings.federationDomain)
+    throw new ApiError(federationErrors.federationNotEnabled);
   // The header wins over the query parameter, as in wire.
   const token = c.req.header('asset-token') ?? c.req.query('asset_token');
   const row = await localAsset(database(c.env.DB), key);
@@ -58,12 +59,14 @@ const byQualifiedKey = {
   ...downloadRoute,
 } as const;
 
-export const downloadAsset = endpoint({ name: 'assets-download', path: '/assets/{key_domain}/{key}', from: 2, ...byQualifiedKey }, (c) =>
-  download(c, c.req.valid('param').key_domain, c.req.valid('param').key),
+export const downloadAsset = endpoint(
+  { name: 'assets-download', path: '/assets/{key_domain}/{key}', from: 2, ...byQualifiedKey },
+  (c) => download(c, c.req.valid('param').key_domain, c.req.valid('param').key),
 );
 
-export const downloadAssetV4 = endpoint({ name: 'assets-download-v4', path: '/assets/v4/{key_domain}/{key}', until: 2, ...byQualifiedKey }, (c) =>
-  download(c, c.req.valid('param').key_domain, c.req.valid('param').key),
+export const downloadAssetV4 = endpoint(
+  { name: 'assets-download-v4', path: '/assets/v4/{key_domain}/{key}', until: 2, ...byQualifiedKey },
+  (c) => download(c, c.req.valid('param').key_domain, c.req.valid('param').key),
 );
 
 export const downloadAssetV3 = endpoint(

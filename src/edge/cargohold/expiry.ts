@@ -20,7 +20,8 @@ export async function sweepExpiredAssets(env: Env, config: Config, now = Date.no
     const done = results.filter((r) => r.status === 'fulfilled').length;
     removed += done;
     for (const r of results)
-      if (r.status === 'rejected') console.error(JSON.stringify({ level: 'error', msg: 'asset expiry failed', error: String(r.reason) }));
+      if (r.status === 'rejected')
+        console.error(JSON.stringify({ level: 'error', msg: 'asset expiry failed', error: String(r.reason) }));
     if (keys.length < BATCH || done < keys.length) return removed;
   }
 }

@@ -18,7 +18,8 @@ const ownerErrors = [cargoholdErrors.assetNotFound, cargoholdErrors.unauthorised
 /** The owner deletes an asset: its bytes first, so a failure leaves the asset as it was. */
 async function deleteAsset(c: Context<AppEnv>, keyDomain: string, key: string) {
   const config = c.get('config');
-  if (keyDomain !== config.cargohold.settings.federationDomain) throw new ApiError(cargoholdErrors.federationNotImplemented);
+  if (keyDomain !== config.cargohold.settings.federationDomain)
+    throw new ApiError(cargoholdErrors.federationNotImplemented);
   const db = database(c.env.DB);
   await ownAsset(db, key, self(c).user);
   await objectStore(c.env, config.cargohold.objstore).delete(key);
@@ -36,12 +37,24 @@ const qualifiedParams = z.object({ key_domain: domain, key: assetKeySchema });
 const keyParams = z.object({ key: assetKeySchema });
 
 export const deleteAssetRoute = endpoint(
-  { name: 'assets-delete', path: '/assets/{key_domain}/{key}', from: 2, request: { params: qualifiedParams }, ...deleteRoute },
+  {
+    name: 'assets-delete',
+    path: '/assets/{key_domain}/{key}',
+    from: 2,
+    request: { params: qualifiedParams },
+    ...deleteRoute,
+  },
   (c) => deleteAsset(c, c.req.valid('param').key_domain, c.req.valid('param').key),
 );
 
 export const deleteAssetV4 = endpoint(
-  { name: 'assets-delete-v4', path: '/assets/v4/{key_domain}/{key}', until: 2, request: { params: qualifiedParams }, ...deleteRoute },
+  {
+    name: 'assets-delete-v4',
+    path: '/assets/v4/{key_domain}/{key}',
+    until: 2,
+    request: { params: qualifiedParams },
+    ...deleteRoute,
+  },
   (c) => deleteAsset(c, c.req.valid('param').key_domain, c.req.valid('param').key),
 );
 
@@ -73,7 +86,9 @@ const renewRoute = {
   method: 'post',
   request: { params: keyParams },
   errors: ownerErrors,
-  responses: { 200: { description: 'The new token', ...json(z.object({ token: assetTokenSchema }).openapi('NewAssetToken')) } },
+  responses: {
+    200: { description: 'The new token', ...json(z.object({ token: assetTokenSchema }).openapi('NewAssetToken')) },
+  },
 } as const;
 
 const deleteTokenRoute = {
@@ -83,8 +98,9 @@ const deleteTokenRoute = {
   responses: { 200: { description: 'Token deleted: the asset is public' } },
 } as const;
 
-export const renewAssetToken = endpoint({ name: 'tokens-renew', path: '/assets/{key}/token', from: 2, ...renewRoute }, (c) =>
-  renewToken(c, c.req.valid('param').key),
+export const renewAssetToken = endpoint(
+  { name: 'tokens-renew', path: '/assets/{key}/token', from: 2, ...renewRoute },
+  (c) => renewToken(c, c.req.valid('param').key),
 );
 export const renewAssetTokenV3 = endpoint(
   { name: 'tokens-renew-v3', path: '/assets/v3/{key}/token', until: 2, ...renewRoute },

@@ -31,7 +31,10 @@ export function boundaryOf(contentType: string | null): string | undefined {
   for (const p of params) {
     const eq = p.indexOf('=');
     if (eq > 0 && p.slice(0, eq).trim().toLowerCase() === 'boundary') {
-      const value = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const value = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
       if (/^[\x21-\x7e ]{1,70}$/.test(value)) return value;
     }
   }
@@ -51,7 +54,8 @@ async function readHeaders(r: ByteReader, allowed: readonly string[]): Promise<P
     if (line === '') return headers;
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).trim().toLowerCase();
-    if (colon <= 0 || !allowed.includes(name)) throw new MalformedUpload(`Unexpected part header: ${line.slice(0, 80)}`);
+    if (colon <= 0 || !allowed.includes(name))
+      throw new MalformedUpload(`Unexpected part header: ${line.slice(0, 80)}`);
     headers.set(name, line.slice(colon + 1).trim());
   }
 }

@@ -36,7 +36,10 @@ function credentialsOf(env: Env) {
   const accessKeyId = env.AWS_ACCESS_KEY_ID;
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
   if (!accessKeyId || !secretAccessKey)
-    throw new ApiError(commonErrors.invalidConfiguration, 'Object storage credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) are not set');
+    throw new ApiError(
+      commonErrors.invalidConfiguration,
+      'Object storage credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) are not set',
+    );
   return { accessKeyId, secretAccessKey };
 }
 
@@ -74,11 +77,20 @@ async function* parts(data: AsyncIterable<Uint8Array>, length: number): AsyncGen
   }
 }
 
-function s3Store(client: S3Client, conf: ObjStoreConfig, credentials: { accessKeyId: string; secretAccessKey: string }): ObjectStore {
+function s3Store(
+  client: S3Client,
+  conf: ObjStoreConfig,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+): ObjectStore {
   const Bucket = conf.bucket;
   const presigners = new Map<string, S3Client>();
 
-  async function putMultipart(Key: string, length: number, data: AsyncIterable<Uint8Array>, beforeCommit: () => Promise<void>) {
+  async function putMultipart(
+    Key: string,
+    length: number,
+    data: AsyncIterable<Uint8Array>,
+    beforeCommit: () => Promise<void>,
+  ) {
     const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
     const done: { ETag: string; PartNumber: number }[] = [];
     let inFlight: Promise<void> = Promise.resolve();
@@ -95,7 +107,9 @@ function s3Store(client: S3Client, conf: ObjStoreConfig, credentials: { accessKe
       await inFlight;
       await beforeCommit();
       done.sort((a, b) => a.PartNumber - b.PartNumber);
-      await client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: done } }));
+      await client.send(
+        new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: done } }),
+      );
     } catch (err) {
       await inFlight.catch(() => undefined);
       await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => undefined);
@@ -108,7 +122,9 @@ function s3Store(client: S3Client, conf: ObjStoreConfig, credentials: { accessKe
       if (length > PART_SIZE) return putMultipart(Key, length, data, beforeCommit);
       for await (const Body of parts(data, length)) {
         await beforeCommit();
-        await client.send(new PutObjectCommand({ Bucket, Key, Body, ContentLength: length, ContentType: 'application/octet-stream' }));
+        await client.send(
+          new PutObjectCommand({ Bucket, Key, Body, ContentLength: length, ContentType: 'application/octet-stream' }),
+        );
       }
     },
     async presignGet(Key, endpoint, ttlSeconds) {

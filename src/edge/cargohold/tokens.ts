@@ -3,7 +3,9 @@ import { toBase64 } from '../../shared/base64.js';
 
 /** A download token: 16 random bytes, base64url with padding (24 characters), as wire makes them. */
 export function newAssetToken(): string {
-  return toBase64(crypto.getRandomValues(new Uint8Array(16))).replaceAll('+', '-').replaceAll('/', '_');
+  return toBase64(crypto.getRandomValues(new Uint8Array(16)))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_');
 }
 
 export const assetTokenSchema = z

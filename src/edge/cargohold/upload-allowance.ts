@@ -14,7 +14,8 @@ export async function uploadAllowance(db: Db, config: Config, user: UserRow | un
   if (user === undefined) throw new ApiError(cargoholdErrors.userNotFound);
   const verified = (user.status === 'active' && (user.activated || user.team !== null)) || user.status === 'ephemeral';
   if (!verified) throw new ApiError(cargoholdErrors.unverifiedUser);
-  if (!(await featureEnabled(db, config, user.team, 'fileSharing'))) throw new ApiError(cargoholdErrors.fileSharingDisabled);
+  if (!(await featureEnabled(db, config, user.team, 'fileSharing')))
+    throw new ApiError(cargoholdErrors.fileSharingDisabled);
   const { maxTotalBytes, maxTotalBytesPersonal } = config.cargohold.settings;
   return user.team !== null ? maxTotalBytes : maxTotalBytesPersonal;
 }

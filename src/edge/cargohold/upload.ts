@@ -61,7 +61,8 @@ function metadataOf(text: string): z.infer<typeof uploadMetadata> {
 /** Streams the data part to object storage; the closing boundary must follow the declared bytes. */
 async function store(c: Context<AppEnv>, key: string, parts: UploadParts): Promise<void> {
   const verifyEnd = async () => {
-    if (!(await parts.finish())) throw new ApiError(cargoholdErrors.malformedUpload, 'Expected the closing boundary after the data');
+    if (!(await parts.finish()))
+      throw new ApiError(cargoholdErrors.malformedUpload, 'Expected the closing boundary after the data');
   };
   try {
     await objectStore(c.env, c.get('config').cargohold.objstore).put(key, parts.length, parts.data, verifyEnd);
@@ -69,7 +70,9 @@ async function store(c: Context<AppEnv>, key: string, parts: UploadParts): Promi
     await parts.cancel();
     if (err instanceof BodyEndedEarly) throw new ApiError(cargoholdErrors.incompleteBody);
     if (err instanceof ApiError) throw err;
-    console.error(JSON.stringify({ level: 'error', msg: 'asset upload to object storage failed', key, error: String(err) }));
+    console.error(
+      JSON.stringify({ level: 'error', msg: 'asset upload to object storage failed', key, error: String(err) }),
+    );
     throw new ApiError(cargoholdErrors.storageFailure);
   }
 }
@@ -105,7 +108,9 @@ async function upload(c: Context<AppEnv>) {
   try {
     await assetStore.insert(db, row);
   } catch (err) {
-    await objectStore(c.env, config.cargohold.objstore).delete(key).catch(() => undefined);
+    await objectStore(c.env, config.cargohold.objstore)
+      .delete(key)
+      .catch(() => undefined);
     throw err;
   }
   const domain = config.cargohold.settings.federationDomain;
@@ -131,4 +136,7 @@ const uploadRoute = {
 
 export const uploadAsset = endpoint({ name: 'assets-upload', path: '/assets', from: 2, ...uploadRoute }, upload);
 
-export const uploadAssetV3 = endpoint({ name: 'assets-upload-v3', path: '/assets/v3', until: 2, ...uploadRoute }, upload);
+export const uploadAssetV3 = endpoint(
+  { name: 'assets-upload-v3', path: '/assets/v3', until: 2, ...uploadRoute },
+  upload,
+);

@@ -30,12 +30,16 @@ export const users = sqliteTable('users', {
   handle: text('handle').unique(),
   password: text('password'),
   team: text('team'),
-  managedBy: text('managed_by', { enum: ['wire', 'scim'] }).notNull().default('wire'),
+  managedBy: text('managed_by', { enum: ['wire', 'scim'] })
+    .notNull()
+    .default('wire'),
   supportedProtocols: text('supported_protocols', { mode: 'json' })
     .$type<Array<'proteus' | 'mls'>>()
     .notNull()
     .default(['proteus']),
-  userType: text('user_type', { enum: ['regular', 'app', 'bot'] }).notNull().default('regular'),
+  userType: text('user_type', { enum: ['regular', 'app', 'bot'] })
+    .notNull()
+    .default('regular'),
   ssoId: text('sso_id', { mode: 'json' }).$type<unknown>(),
   expiresAt: integer('expires_at'),
   searchable: integer('searchable', { mode: 'boolean' }).notNull().default(true),
@@ -49,7 +53,9 @@ export const teams = sqliteTable('teams', {
   icon: text('icon').notNull(),
   iconKey: text('icon_key'),
   splashScreen: text('splash_screen'),
-  searchVisibility: text('search_visibility', { enum: ['standard', 'no-name-outside-team'] }).notNull().default('standard'),
+  searchVisibility: text('search_visibility', { enum: ['standard', 'no-name-outside-team'] })
+    .notNull()
+    .default('standard'),
   creator: text('creator').notNull(),
   status: text('status').notNull().default('active'),
   createdAt: integer('created_at').notNull(),
@@ -198,7 +204,14 @@ export const userProperties = sqliteTable(
   (t) => [primaryKey({ columns: [t.user, t.key] })],
 );
 
-export type Relation = 'accepted' | 'blocked' | 'pending' | 'ignored' | 'sent' | 'cancelled' | 'missing-legalhold-consent';
+export type Relation =
+  | 'accepted'
+  | 'blocked'
+  | 'pending'
+  | 'ignored'
+  | 'sent'
+  | 'cancelled'
+  | 'missing-legalhold-consent';
 
 export const connections = sqliteTable(
   'connections',

@@ -26,7 +26,10 @@ export function mountDocs(app: OpenAPIHono<AppEnv>, v: ApiVersion, internalApp: 
       })),
     ),
   );
-  app.get('/api/swagger-ui', swaggerUI({ url: `/v${v}/api/swagger.json`, title: `${TITLE} v${v}`, baseUrl: UI_ASSETS_BASE }));
+  app.get(
+    '/api/swagger-ui',
+    swaggerUI({ url: `/v${v}/api/swagger.json`, title: `${TITLE} v${v}`, baseUrl: UI_ASSETS_BASE }),
+  );
   app.get('/api-internal/swagger.json', (c) =>
     c.json(
       (internalDoc ??= internalApp.getOpenAPIDocument({
@@ -35,6 +38,9 @@ export function mountDocs(app: OpenAPIHono<AppEnv>, v: ApiVersion, internalApp: 
       })),
     ),
   );
-  app.get('/api-internal/swagger-ui', swaggerUI({ url: `/v${v}/api-internal/swagger.json`, title: `${TITLE} internal`, baseUrl: UI_ASSETS_BASE }));
+  app.get(
+    '/api-internal/swagger-ui',
+    swaggerUI({ url: `/v${v}/api-internal/swagger.json`, title: `${TITLE} internal`, baseUrl: UI_ASSETS_BASE }),
+  );
   app.get('/api/event-notification-schemas', (c) => c.json(eventNotificationSchemas()));
 }

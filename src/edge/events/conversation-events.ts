@@ -32,15 +32,29 @@ const dataSchemas: Record<string, z.ZodType> = {
   }),
   'conversation.member-update': anyObject,
   'conversation.rename': z.object({ name: z.string() }),
-  'conversation.access-update': z.object({ access: z.array(z.string()), access_role: z.string(), access_role_v2: z.array(z.string()) }),
+  'conversation.access-update': z.object({
+    access: z.array(z.string()),
+    access_role: z.string(),
+    access_role_v2: z.array(z.string()),
+  }),
   'conversation.message-timer-update': z.object({ message_timer: z.int().nullable() }),
   'conversation.receipt-mode-update': z.object({ receipt_mode: z.int() }),
   'conversation.add-permission-update': z.object({ add_permission: z.enum(['admins', 'everyone']) }),
-  'conversation.code-update': z.object({ key: z.string(), code: z.string(), uri: z.string(), has_password: z.boolean() }),
+  'conversation.code-update': z.object({
+    key: z.string(),
+    code: z.string(),
+    uri: z.string(),
+    has_password: z.boolean(),
+  }),
   'conversation.code-delete': z.null(),
   'conversation.typing': z.object({ status: z.enum(['started', 'stopped']) }),
   'conversation.connect-request': anyObject,
-  'conversation.otr-message-add': z.object({ sender: z.string(), recipient: z.string(), text: z.string(), data: z.string() }),
+  'conversation.otr-message-add': z.object({
+    sender: z.string(),
+    recipient: z.string(),
+    text: z.string(),
+    data: z.string(),
+  }),
 };
 for (const [type, data] of Object.entries(dataSchemas)) registerEvent(type, envelope(type, data));
 

@@ -17,7 +17,11 @@ registerEvent('feature-config.update', schema);
 
 export type FeatureConfigUpdate = z.infer<typeof schema>;
 
-export const featureConfigUpdate = (team: string, name: string, data: FeatureConfigUpdate['data']): FeatureConfigUpdate => ({
+export const featureConfigUpdate = (
+  team: string,
+  name: string,
+  data: FeatureConfigUpdate['data'],
+): FeatureConfigUpdate => ({
   type: 'feature-config.update',
   name,
   team,

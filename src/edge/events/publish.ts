@@ -48,16 +48,18 @@ export async function publish(
   // Events are built from zod schemas of JSON values; the stream stores them as JSON.
   const payload = event as unknown as EventPayload;
   const ttl = config.gundeck.settings.notificationTTL;
-  const entries = recipients.map((r): UserNotifications => ({
-    user: r.user,
-    inputs: [
-      {
-        payload: [payload],
-        clients: r.clients,
-        originConnection: opts.origin?.user === r.user ? opts.origin.connection : undefined,
-        transient: opts.transient,
-      },
-    ],
-  }));
+  const entries = recipients.map(
+    (r): UserNotifications => ({
+      user: r.user,
+      inputs: [
+        {
+          payload: [payload],
+          clients: r.clients,
+          originConnection: opts.origin?.user === r.user ? opts.origin.connection : undefined,
+          transient: opts.transient,
+        },
+      ],
+    }),
+  );
   await new NotificationShards(env).append(entries, ttl);
 }

@@ -1,12 +1,22 @@
 import { shardCount, shardName, shardOf } from '../../objects/notifications/sharding.js';
-import type { ListQuery, ListResult, QueuedNotification, UserNotifications } from '../../objects/notifications/types.js';
+import type {
+  ListQuery,
+  ListResult,
+  QueuedNotification,
+  UserNotifications,
+} from '../../objects/notifications/types.js';
 
 /** The RPC surface of a notification shard, typed plainly (the stub's mapped types are too deep for tsc). */
 export interface ShardApi {
   append(batch: UserNotifications[], ttlSeconds: number): Promise<void>;
   list(user: string, q: ListQuery): Promise<ListResult>;
   last(user: string, client: string | undefined, ttlSeconds: number): Promise<QueuedNotification | undefined>;
-  get(user: string, id: string, client: string | undefined, ttlSeconds: number): Promise<QueuedNotification | undefined>;
+  get(
+    user: string,
+    id: string,
+    client: string | undefined,
+    ttlSeconds: number,
+  ): Promise<QueuedNotification | undefined>;
   enableQueue(user: string, client: string): Promise<void>;
   dropQueue(user: string, client: string): Promise<void>;
   fetch(req: Request): Promise<Response>;

@@ -5,7 +5,14 @@ import { eventTime } from './conversation-events.js';
 /** `team.*` events: `{type, team, time, data}`. */
 const permissions = z.object({ self: z.int(), copy: z.int() });
 const dataSchemas = {
-  'team.create': z.object({ id: z.string(), creator: z.string(), name: z.string(), icon: z.string(), icon_key: z.string().optional(), binding: z.literal(true) }),
+  'team.create': z.object({
+    id: z.string(),
+    creator: z.string(),
+    name: z.string(),
+    icon: z.string(),
+    icon_key: z.string().optional(),
+    binding: z.literal(true),
+  }),
   'team.update': z.object({
     name: z.string().optional(),
     icon: z.string().optional(),

@@ -40,10 +40,23 @@ type Payload<T extends keyof typeof schemas> = z.infer<(typeof schemas)[T]>;
 export const userEvents = {
   update: (user: UserUpdateData): Payload<'user.update'> => ({ type: 'user.update', user }),
   activate: (user: Record<string, unknown>): Payload<'user.activate'> => ({ type: 'user.activate', user }),
-  delete: (id: string, domain: string): Payload<'user.delete'> => ({ type: 'user.delete', id, qualified_id: { id, domain } }),
-  propertySet: (key: string, value: unknown): Payload<'user.properties-set'> => ({ type: 'user.properties-set', key, value }),
+  delete: (id: string, domain: string): Payload<'user.delete'> => ({
+    type: 'user.delete',
+    id,
+    qualified_id: { id, domain },
+  }),
+  propertySet: (key: string, value: unknown): Payload<'user.properties-set'> => ({
+    type: 'user.properties-set',
+    key,
+    value,
+  }),
   propertyDelete: (key: string): Payload<'user.properties-delete'> => ({ type: 'user.properties-delete', key }),
   propertiesClear: (): Payload<'user.properties-clear'> => ({ type: 'user.properties-clear' }),
-  sessionRefreshSuggested: (): Payload<'user.session-refresh-suggested'> => ({ type: 'user.session-refresh-suggested' }),
-  emailRemoved: (id: string, email: string): Payload<'user.identity-remove'> => ({ type: 'user.identity-remove', user: { id, email } }),
+  sessionRefreshSuggested: (): Payload<'user.session-refresh-suggested'> => ({
+    type: 'user.session-refresh-suggested',
+  }),
+  emailRemoved: (id: string, email: string): Payload<'user.identity-remove'> => ({
+    type: 'user.identity-remove',
+    user: { id, email },
+  }),
 };

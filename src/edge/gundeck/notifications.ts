@@ -21,7 +21,11 @@ const listQuery = z.object({
 });
 
 /** Fetches a page of the caller's stream; asking with a client marks that client active. */
-async function fetchPage(c: Context<AppEnv>, q: z.infer<typeof listQuery>, since: string | undefined): Promise<ListResult> {
+async function fetchPage(
+  c: Context<AppEnv>,
+  q: z.infer<typeof listQuery>,
+  since: string | undefined,
+): Promise<ListResult> {
   const me = self(c).user;
   if (q.client !== undefined) await touchClient(database(c.env.DB), me, q.client);
   const ttlSeconds = c.get('config').gundeck.settings.notificationTTL;

@@ -3,6 +3,12 @@ import { setupConsumableNotifications } from './consumable.js';
 import { getNotification, lastNotification, listNotifications, listNotificationsV2 } from './notifications.js';
 import { getServerTime } from './server-time.js';
 
-export const gundeckPublic: Endpoint[] = [listNotifications, listNotificationsV2, lastNotification, getNotification, getServerTime];
+export const gundeckPublic: Endpoint[] = [
+  listNotifications,
+  listNotificationsV2,
+  lastNotification,
+  getNotification,
+  getServerTime,
+];
 
 export const gundeckInternal: Endpoint[] = [setupConsumableNotifications];

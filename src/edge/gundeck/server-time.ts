@@ -9,7 +9,9 @@ export const getServerTime = endpoint(
     method: 'get',
     path: '/time',
     from: 9,
-    responses: { 200: { description: 'The current server time', ...json(z.object({ time: z.string() }).openapi('ServerTime')) } },
+    responses: {
+      200: { description: 'The current server time', ...json(z.object({ time: z.string() }).openapi('ServerTime')) },
+    },
   },
   (c) => c.json({ time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') }, 200),
 );

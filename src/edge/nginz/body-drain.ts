@@ -64,7 +64,10 @@ const UPLOAD_FRAMING = 64 * 1024;
  */
 export function drainLimit(config: Config): number {
   const conf = config.nginz.nginx_conf;
-  const sizes = [conf.default_client_max_body_size, ...conf.locations.flatMap((l) => (l.max_body_size === undefined ? [] : [l.max_body_size]))];
+  const sizes = [
+    conf.default_client_max_body_size,
+    ...conf.locations.flatMap((l) => (l.max_body_size === undefined ? [] : [l.max_body_size])),
+  ];
   const unbounded = sizes.some((s) => !Number.isFinite(s));
   const finite = sizes.filter(Number.isFinite);
   return Math.max(...finite, unbounded ? config.cargohold.settings.maxTotalBytes + UPLOAD_FRAMING : 0);

@@ -44,12 +44,16 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
   const path = 'path' in split ? split.path : url.pathname;
   const location = findLocation(conf, path);
   const origin = req.headers.get('origin');
-  const cors = origin !== null && rt.corsAllowed(origin) ? corsHeaders(origin, location?.allow_credentials ?? false) : undefined;
+  const cors =
+    origin !== null && rt.corsAllowed(origin) ? corsHeaders(origin, location?.allow_credentials ?? false) : undefined;
   const finish = (res: Response) => withHeaders(res, requestId, cors);
   try {
     if (req.method === 'OPTIONS')
       return finish(
-        new Response(null, { status: 204, headers: preflightHeaders(req.headers.get('access-control-request-headers')) }),
+        new Response(null, {
+          status: 204,
+          headers: preflightHeaders(req.headers.get('access-control-request-headers')),
+        }),
       );
 
     const identity = await authenticate(req, url, await zauthKeys(env, rt.config.brig.zauth.keyIndex));
@@ -74,7 +78,8 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
       case 'unknown-version':
         return finish(unsupported(split.word));
       case 'versioned': {
-        if (!rt.enabled.has(split.version) && !servedWhenDisabled(split.path)) return finish(unsupported(`v${split.version}`));
+        if (!rt.enabled.has(split.version) && !servedWhenDisabled(split.path))
+          return finish(unsupported(`v${split.version}`));
         break;
       }
       case 'unversioned': {

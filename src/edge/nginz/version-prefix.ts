@@ -16,8 +16,7 @@ export function splitVersion(pathname: string): VersionedPath {
   if (!m) return { kind: 'unversioned', path: pathname };
   const word = m[1]!;
   const rest = m[2] ?? '/';
-  if (/^\/(i|api-internal)(\/|$)/.test(rest) && !INTERNAL_DOCS.test(rest))
-    return { kind: 'versioned-internal' };
+  if (/^\/(i|api-internal)(\/|$)/.test(rest) && !INTERNAL_DOCS.test(rest)) return { kind: 'versioned-internal' };
   const n = word.length > 1 ? Number(word.slice(1)) : NaN;
   if (!isApiVersion(n)) return { kind: 'unknown-version', word };
   return { kind: 'versioned', version: n, path: rest };

@@ -29,7 +29,9 @@ export function fanOutOtr(shards: NotificationShards, deliver: readonly OtrRecip
     const key = `${conv.domain}/${conv.id}`;
     let prefix = prefixes.get(key);
     if (prefix === undefined) {
-      const whole = JSON.stringify(conversationEvent('conversation.otr-message-add', conv, o.sender, null, { time: o.time }));
+      const whole = JSON.stringify(
+        conversationEvent('conversation.otr-message-add', conv, o.sender, null, { time: o.time }),
+      );
       prefix = whole.slice(0, -'null}'.length); // `data` is the envelope's last key
       prefixes.set(key, prefix);
     }

@@ -1,7 +1,9 @@
 import type { QueuedNotification } from './types.js';
 
 /** One entry of a client's queue: an event, or the synchronization marker placed at connect. */
-export type QueueEntry = { tag: number; kind: 'event'; event: QueuedNotification } | { tag: number; kind: 'marker'; marker: string };
+export type QueueEntry =
+  | { tag: number; kind: 'event'; event: QueuedNotification }
+  | { tag: number; kind: 'marker'; marker: string };
 
 interface EntryRow extends Record<string, SqlStorageValue> {
   tag: number;
@@ -92,7 +94,11 @@ export class QueueStore {
   /** Everything not yet acknowledged, oldest first (redelivered on every connect). */
   pending(user: string, client: string): QueueEntry[] {
     return this.sql
-      .exec<EntryRow>('SELECT tag, body, marker FROM queue_entries WHERE user = ? AND client = ? ORDER BY tag', user, client)
+      .exec<EntryRow>(
+        'SELECT tag, body, marker FROM queue_entries WHERE user = ? AND client = ? ORDER BY tag',
+        user,
+        client,
+      )
       .toArray()
       .map((r) =>
         r.marker === null
@@ -102,7 +108,8 @@ export class QueueStore {
   }
 
   ack(user: string, client: string, tag: number, multiple: boolean): void {
-    if (multiple) this.sql.exec('DELETE FROM queue_entries WHERE user = ? AND client = ? AND tag <= ?', user, client, tag);
+    if (multiple)
+      this.sql.exec('DELETE FROM queue_entries WHERE user = ? AND client = ? AND tag <= ?', user, client, tag);
     else this.sql.exec('DELETE FROM queue_entries WHERE user = ? AND client = ? AND tag = ?', user, client, tag);
   }
 
@@ -121,7 +128,9 @@ export class QueueStore {
 
   missed(user: string, client: string): boolean {
     return (
-      this.sql.exec<{ missed: number }>('SELECT missed FROM queues WHERE user = ? AND client = ?', user, client).toArray()[0]?.missed === 1
+      this.sql
+        .exec<{ missed: number }>('SELECT missed FROM queues WHERE user = ? AND client = ?', user, client)
+        .toArray()[0]?.missed === 1
     );
   }
 

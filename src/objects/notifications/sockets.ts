@@ -101,7 +101,9 @@ export class Sockets {
   deliverAwait(user: string, id: string, input: NotificationInput, payloadJson: string): void {
     const sockets = this.of('await', user);
     if (sockets.length === 0) return;
-    const frame = encoder.encode(`{"id":${JSON.stringify(id)},"transient":${input.transient === true},"payload":${payloadJson}}`);
+    const frame = encoder.encode(
+      `{"id":${JSON.stringify(id)},"transient":${input.transient === true},"payload":${payloadJson}}`,
+    );
     for (const ws of sockets) {
       const a = this.attachment(ws);
       if (input.originConnection !== undefined && a.connection === input.originConnection) continue;

@@ -31,7 +31,14 @@ export class StreamStore {
   /** Stores a notification whose payload is already JSON text. */
   append(user: string, id: string, n: NotificationInput, payloadJson: string): void {
     const clients = n.clients === undefined ? null : JSON.stringify(n.clients);
-    this.sql.exec('INSERT INTO notifications (user, key, id, payload, clients) VALUES (?, ?, ?, ?, ?)', user, uuidV1Key(id), id, payloadJson, clients);
+    this.sql.exec(
+      'INSERT INTO notifications (user, key, id, payload, clients) VALUES (?, ?, ?, ?, ?)',
+      user,
+      uuidV1Key(id),
+      id,
+      payloadJson,
+      clients,
+    );
   }
 
   /**
@@ -41,18 +48,28 @@ export class StreamStore {
   purge(ttlSeconds: number, now: number): void {
     if (now - this.lastPurge < 60_000) return;
     this.lastPurge = now;
-    const first = this.sql.exec<{ seq: number }>('SELECT seq FROM notifications WHERE key >= ? ORDER BY seq LIMIT 1', timeKey(now - ttlSeconds * 1000)).toArray()[0];
+    const first = this.sql
+      .exec<{ seq: number }>(
+        'SELECT seq FROM notifications WHERE key >= ? ORDER BY seq LIMIT 1',
+        timeKey(now - ttlSeconds * 1000),
+      )
+      .toArray()[0];
     if (first === undefined) this.sql.exec('DELETE FROM notifications');
     else this.sql.exec('DELETE FROM notifications WHERE seq < ?', first.seq);
   }
 
   private has(user: string, id: string, cutoff: string): boolean {
     const key = uuidV1Key(id);
-    return key >= cutoff && this.sql.exec('SELECT 1 FROM notifications WHERE user = ? AND key = ? AND id = ?', user, key, id).toArray().length > 0;
+    return (
+      key >= cutoff &&
+      this.sql.exec('SELECT 1 FROM notifications WHERE user = ? AND key = ? AND id = ?', user, key, id).toArray()
+        .length > 0
+    );
   }
 
   /** Untargeted rows, or targeted at the client; without a client every row is visible (as gundeck does). */
-  private static visibleTo = `(clients IS NULL OR ? IS NULL OR EXISTS (SELECT 1 FROM json_each(clients) WHERE value = ?))`;
+  private static visibleTo =
+    `(clients IS NULL OR ? IS NULL OR EXISTS (SELECT 1 FROM json_each(clients) WHERE value = ?))`;
 
   list(user: string, q: ListQuery): ListResult {
     this.purge(q.ttlSeconds, Date.now());

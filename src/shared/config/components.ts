@@ -5,12 +5,7 @@ import { federatorConfig } from './schemas/federator.js';
 import { galleyConfig } from './schemas/galley.js';
 import { gundeckConfig } from './schemas/gundeck.js';
 import { nginzConfig } from './schemas/nginz.js';
-import {
-  backgroundWorkerConfig,
-  cannonConfig,
-  proxyConfig,
-  sparConfig,
-} from './schemas/small-components.js';
+import { backgroundWorkerConfig, cannonConfig, proxyConfig, sparConfig } from './schemas/small-components.js';
 
 /** One YAML file per component, `config/<component>.yaml`. */
 export const COMPONENT_SCHEMAS = {

@@ -10,8 +10,7 @@ function sameSet(a: readonly DisabledVersion[], b: readonly DisabledVersion[]): 
   return sa.size === sb.size && [...sa].every((x) => sb.has(x));
 }
 
-const show = (v: readonly DisabledVersion[]) =>
-  `[${v.map((x) => (x === 'development' ? x : `v${x}`)).join(', ')}]`;
+const show = (v: readonly DisabledVersion[]) => `[${v.map((x) => (x === 'development' ? x : `v${x}`)).join(', ')}]`;
 
 /** Where each component keeps `disabledAPIVersions` (brig spells it `setDisabledAPIVersions`). */
 const disabledVersionsOf: Partial<Record<Component, (c: Parsed) => { path: string; value?: DisabledVersion[] }>> = {
@@ -40,7 +39,10 @@ const enableFederationOf: Partial<Record<Component, (c: Parsed) => { path: strin
 /** brig decides who sees emails; galley lists the same value among its feature flags (the seed wants every one). */
 const emailVisibilityOf: Partial<Record<Component, (c: Parsed) => { path: string; value?: string }>> = {
   brig: (c) => ({ path: 'optSettings.setEmailVisibility', value: c.brig?.optSettings.setEmailVisibility }),
-  galley: (c) => ({ path: 'settings.featureFlags.emailVisibility', value: c.galley?.settings.featureFlags.emailVisibility }),
+  galley: (c) => ({
+    path: 'settings.featureFlags.emailVisibility',
+    value: c.galley?.settings.featureFlags.emailVisibility,
+  }),
 };
 
 /** Settings that several files carry must be equal; brig's value is the reference. */
@@ -72,9 +74,21 @@ function mustAgree<T>(
 export function crossFileProblems(c: Parsed): Problem[] {
   const problems = [
     ...mustAgree(c, disabledVersionsOf, sameSet, show, 'disabled API versions'),
-    ...mustAgree(c, federationDomainOf, (a, b) => a === b, (v) => `"${v}"`, 'the federation domain'),
+    ...mustAgree(
+      c,
+      federationDomainOf,
+      (a, b) => a === b,
+      (v) => `"${v}"`,
+      'the federation domain',
+    ),
     ...mustAgree(c, enableFederationOf, (a, b) => a === b, String, 'enableFederation'),
-    ...mustAgree(c, emailVisibilityOf, (a, b) => a === b, (v) => `"${v}"`, 'emailVisibility'),
+    ...mustAgree(
+      c,
+      emailVisibilityOf,
+      (a, b) => a === b,
+      (v) => `"${v}"`,
+      'emailVisibility',
+    ),
   ];
   if (c.brig?.optSettings.setEnableMLS && c.galley && !c.galley.settings.mlsPrivateKeyPaths)
     problems.push({

@@ -6,9 +6,7 @@ export interface Problem {
 }
 
 export function keyPath(segments: readonly PropertyKey[]): string {
-  return segments
-    .map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? String(s) : `.${String(s)}`))
-    .join('');
+  return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? String(s) : `.${String(s)}`)).join('');
 }
 
 export function formatProblem(p: Problem): string {

@@ -14,11 +14,17 @@ describe('password reset', () => {
     const u = await createUser(publicUrl, internalUrl);
     expect((await anon.post('/v8/password-reset', { email: u.email })).status).toBe(201);
     expect((await anon.post('/v8/password-reset', { email: 'nobody@example.com' })).status).toBe(201);
-    expect(await anon.post('/v8/password-reset', { phone: '+4915112345678' })).toMatchObject({ status: 400, body: wireError(400, 'invalid-phone') });
-    const { key, code } = (await call(internalUrl, `/i/users/password-reset-code?email=${encodeURIComponent(u.email)}`)).body;
+    expect(await anon.post('/v8/password-reset', { phone: '+4915112345678' })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'invalid-phone'),
+    });
+    const { key, code } = (await call(internalUrl, `/i/users/password-reset-code?email=${encodeURIComponent(u.email)}`))
+      .body;
     expect((await lastMail(publicUrl, u.email)).text).toContain(code);
 
-    expect(await anon.post('/v8/password-reset/complete', { key, code: 'wrong', password: 'brand-new-password' })).toMatchObject({
+    expect(
+      await anon.post('/v8/password-reset/complete', { key, code: 'wrong', password: 'brand-new-password' }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'invalid-code'),
     });
@@ -26,15 +32,25 @@ describe('password reset', () => {
       status: 409,
       body: wireError(409, 'password-must-differ'),
     });
-    expect(await anon.post('/v8/password-reset/complete', { email: 'nobody@example.com', code, password: 'brand-new-password' })).toMatchObject({
+    expect(
+      await anon.post('/v8/password-reset/complete', {
+        email: 'nobody@example.com',
+        code,
+        password: 'brand-new-password',
+      }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'invalid-key'),
     });
-    expect((await anon.post('/v8/password-reset/complete', { key, code, password: 'brand-new-password' })).status).toBe(200);
+    expect((await anon.post('/v8/password-reset/complete', { key, code, password: 'brand-new-password' })).status).toBe(
+      200,
+    );
     expect((await anon.post('/v8/access', undefined, { cookie: u.cookie })).status).toBe(403);
     await login(publicUrl, u.email, 'brand-new-password');
     // The code is spent.
-    expect((await anon.post('/v8/password-reset/complete', { key, code, password: 'third-password' })).status).toBe(400);
+    expect((await anon.post('/v8/password-reset/complete', { key, code, password: 'third-password' })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -63,7 +79,10 @@ describe('account deletion', () => {
       qualified_id: { id: u.id, domain: 'example.com' },
     });
     const cancelled = await askedSocket.next((m) => m.payload[0].type === 'user.connection');
-    expect(cancelled).toMatchObject({ transient: true, payload: [{ connection: { from: asked.id, to: u.id, status: 'cancelled' } }] });
+    expect(cancelled).toMatchObject({
+      transient: true,
+      payload: [{ connection: { from: asked.id, to: u.id, status: 'cancelled' } }],
+    });
     expect((await api(publicUrl, friend.token).get(`/v8/users/example.com/${u.id}`)).body).toMatchObject({
       id: u.id,
       name: 'default',
@@ -82,17 +101,28 @@ describe('account deletion', () => {
     const first = await api(publicUrl, u.token).del('/v8/self', {});
     expect(first).toMatchObject({ status: 202, body: { expires_in: 600 } });
     const again = await api(publicUrl, u.token).del('/v8/self', {});
-    expect(again).toMatchObject({ status: 403, body: { ...wireError(403, 'pending-delete'), expires_in: expect.any(Number) } });
+    expect(again).toMatchObject({
+      status: 403,
+      body: { ...wireError(403, 'pending-delete'), expires_in: expect.any(Number) },
+    });
     const mail = (await lastMail(publicUrl, u.email)).text;
     const [, key, code] = /key (\S+) and code (\S+)\./.exec(mail)!;
-    expect(await anon.post('/v8/delete', { key, code: 'wrong-code' })).toMatchObject({ status: 403, body: wireError(403, 'invalid-code') });
+    expect(await anon.post('/v8/delete', { key, code: 'wrong-code' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'invalid-code'),
+    });
     expect((await anon.post('/v8/delete', { key, code })).status).toBe(200);
     expect((await anon.post('/v8/login', { email: u.email, password: u.password })).status).toBe(403);
   });
 
   it('refuses team owners', async () => {
     const email = `owner-${Date.now()}@example.com`;
-    const owner = await api(internalUrl).post('/i/users', { name: 'Owner', email, password: 'secret-password', team: { name: 'T', icon: 'default' } });
+    const owner = await api(internalUrl).post('/i/users', {
+      name: 'Owner',
+      email,
+      password: 'secret-password',
+      team: { name: 'T', icon: 'default' },
+    });
     const { token } = await login(publicUrl, email, 'secret-password');
     expect(await api(publicUrl, token).del('/v8/self', { password: 'secret-password' })).toMatchObject({
       status: 403,
@@ -107,7 +137,10 @@ describe('email change', () => {
     const u = await createUser(publicUrl, internalUrl);
     const next = `changed-${u.email}`;
     const me = api(publicUrl, u.token);
-    expect(await me.put('/access/self/email', { email: next })).toMatchObject({ status: 403, body: wireError(403, 'invalid-credentials') });
+    expect(await me.put('/access/self/email', { email: next })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'invalid-credentials'),
+    });
     const withCookie = (email: string) =>
       call(publicUrl, '/access/self/email', {
         method: 'PUT',
@@ -120,7 +153,10 @@ describe('email change', () => {
     expect((await me.get('/v8/self')).body).toMatchObject({ email: u.email, email_unvalidated: next });
 
     const { key, code } = (await call(internalUrl, `/i/users/activation-code?email=${encodeURIComponent(next)}`)).body;
-    expect(await anon.post('/v8/activate', { key, code, dryrun: false })).toMatchObject({ status: 200, body: { email: next, first: false } });
+    expect(await anon.post('/v8/activate', { key, code, dryrun: false })).toMatchObject({
+      status: 200,
+      body: { email: next, first: false },
+    });
     const self = (await me.get('/v8/self')).body;
     expect(self.email).toBe(next);
     expect(self.email_unvalidated).toBeUndefined();

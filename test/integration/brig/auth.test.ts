@@ -23,7 +23,10 @@ describe('login, access tokens and cookies', () => {
       status: 403,
       body: wireError(403, 'invalid-credentials'),
     });
-    expect(await anon.post('/v8/login', { password: 'whatever' })).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    expect(await anon.post('/v8/login', { password: 'whatever' })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
   });
 
   it('verifies tokens on authenticated routes: 401 without or with a bad one', async () => {
@@ -33,7 +36,9 @@ describe('login, access tokens and cookies', () => {
     expect((await api(publicUrl, tampered).get('/v8/self')).status).toBe(401);
     expect((await api(publicUrl, u.token).get('/v8/self')).body.id).toBe(u.id);
     expect((await anon.get(`/v8/self?access_token=${u.token}`)).body.id).toBe(u.id);
-    const aws = await anon.get('/v8/self', { authorization: `AWS4-HMAC-SHA256 Credential=${u.token}, SignedHeaders=host, Signature=x` });
+    const aws = await anon.get('/v8/self', {
+      authorization: `AWS4-HMAC-SHA256 Credential=${u.token}, SignedHeaders=host, Signature=x`,
+    });
     expect(aws.body.id).toBe(u.id);
     // A cookie is not an access token.
     expect((await api(publicUrl, u.cookie.slice('zuid='.length)).get('/v8/self')).status).toBe(401);
@@ -49,7 +54,9 @@ describe('login, access tokens and cookies', () => {
     expect(await anon.post('/v8/access')).toMatchObject({ status: 403, body: wireError(403, 'invalid-credentials') });
     expect((await anon.post('/v8/access', undefined, { cookie: 'zuid=garbage' })).status).toBe(403);
     const other = await createUser(publicUrl, internalUrl);
-    expect((await anon.post('/v8/access', undefined, { cookie: u.cookie, authorization: `Bearer ${other.token}` })).status).toBe(403);
+    expect(
+      (await anon.post('/v8/access', undefined, { cookie: u.cookie, authorization: `Bearer ${other.token}` })).status,
+    ).toBe(403);
     // Several zuid cookies: the valid one wins.
     expect((await anon.post('/v8/access', undefined, { cookie: `zuid=garbage; ${u.cookie}` })).status).toBe(200);
     // An unknown client id cannot be bound.
@@ -59,7 +66,10 @@ describe('login, access tokens and cookies', () => {
   it('logout revokes the cookie', async () => {
     const u = await createUser(publicUrl, internalUrl);
     expect((await anon.post('/v8/access/logout', undefined, { cookie: u.cookie })).status).toBe(403);
-    expect((await anon.post('/v8/access/logout', undefined, { cookie: u.cookie, authorization: `Bearer ${u.token}` })).status).toBe(200);
+    expect(
+      (await anon.post('/v8/access/logout', undefined, { cookie: u.cookie, authorization: `Bearer ${u.token}` }))
+        .status,
+    ).toBe(200);
     expect((await anon.post('/v8/access', undefined, { cookie: u.cookie })).status).toBe(403);
   });
 
@@ -91,7 +101,9 @@ describe('login, access tokens and cookies', () => {
     const u = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, u.token);
     expect((await me.head('/v8/self/password')).status).toBe(200);
-    expect(await me.put('/v8/self/password', { old_password: 'wrong-password', new_password: 'another-password' })).toMatchObject({
+    expect(
+      await me.put('/v8/self/password', { old_password: 'wrong-password', new_password: 'another-password' }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'invalid-credentials'),
     });
@@ -99,8 +111,12 @@ describe('login, access tokens and cookies', () => {
       status: 409,
       body: wireError(409, 'password-must-differ'),
     });
-    expect(await me.put('/v8/self/password', { old_password: u.password, new_password: 'short' })).toMatchObject({ status: 400 });
-    expect((await me.put('/v8/self/password', { old_password: u.password, new_password: 'another-password' })).status).toBe(200);
+    expect(await me.put('/v8/self/password', { old_password: u.password, new_password: 'short' })).toMatchObject({
+      status: 400,
+    });
+    expect(
+      (await me.put('/v8/self/password', { old_password: u.password, new_password: 'another-password' })).status,
+    ).toBe(200);
     expect((await anon.post('/v8/access', undefined, { cookie: u.cookie })).status).toBe(403);
     await login(publicUrl, u.email, 'another-password');
   });

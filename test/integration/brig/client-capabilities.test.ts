@@ -9,7 +9,7 @@ const LH = 'legalhold-implicit-consent';
 const CN = 'consumable-notifications';
 
 describe('GET /clients/{client}/capabilities', () => {
-  it('shows what the client posted, in each version\'s shape; consumable-notifications only from v8', async () => {
+  it("shows what the client posted, in each version's shape; consumable-notifications only from v8", async () => {
     const u = await createUser(publicUrl, internalUrl);
     const both = await addClient(publicUrl, u, { capabilities: [LH, CN] });
     const none = await addClient(publicUrl, u, { password: u.password });
@@ -29,14 +29,23 @@ describe('GET /clients/{client}/capabilities', () => {
     expect(await get('v8', none)).toEqual([LH]);
   });
 
-  it('reads only the caller\'s own clients: 404 client-not-found, 400 for a malformed id, 401 without a token', async () => {
+  it("reads only the caller's own clients: 404 client-not-found, 400 for a malformed id, 401 without a token", async () => {
     const [u, other] = [await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl)];
     const theirs = await addClient(publicUrl, other);
     for (const v of ['v8', 'v7', 'v6']) {
-      expect(await api(publicUrl, u.token).get(`/${v}/clients/${theirs}/capabilities`)).toMatchObject({ status: 404, body: wireError(404, 'client-not-found') });
-      expect(await api(publicUrl, u.token).get(`/${v}/clients/abc123/capabilities`)).toMatchObject({ status: 404, body: wireError(404, 'client-not-found') });
+      expect(await api(publicUrl, u.token).get(`/${v}/clients/${theirs}/capabilities`)).toMatchObject({
+        status: 404,
+        body: wireError(404, 'client-not-found'),
+      });
+      expect(await api(publicUrl, u.token).get(`/${v}/clients/abc123/capabilities`)).toMatchObject({
+        status: 404,
+        body: wireError(404, 'client-not-found'),
+      });
     }
-    expect(await api(publicUrl, u.token).get('/v8/clients/not-hex!/capabilities')).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    expect(await api(publicUrl, u.token).get('/v8/clients/not-hex!/capabilities')).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
     expect((await call(publicUrl, `/v8/clients/${theirs}/capabilities`)).status).toBe(401);
   });
 });

@@ -55,7 +55,10 @@ describe('clients', () => {
       body: wireError(403, 'invalid-credentials'),
     });
     for (let i = 1; i < 7; i++) expect((await addClient(u, { password: u.password })).r.status).toBe(201);
-    expect((await addClient(u, { password: u.password })).r).toMatchObject({ status: 403, body: wireError(403, 'too-many-clients') });
+    expect((await addClient(u, { password: u.password })).r).toMatchObject({
+      status: 403,
+      body: wireError(403, 'too-many-clients'),
+    });
   });
 
   it('keeps one temporary client: a new one replaces the old', async () => {
@@ -65,7 +68,9 @@ describe('clients', () => {
     expect(second.r.status).toBe(201);
     const ids = (await api(publicUrl, u.token).get('/v8/clients')).body.map((c: any) => c.id);
     expect(ids).toEqual([second.r.body.id]);
-    const notes = (await api(publicUrl, u.token).get('/v8/notifications')).body.notifications.map((n: any) => n.payload[0]);
+    const notes = (await api(publicUrl, u.token).get('/v8/notifications')).body.notifications.map(
+      (n: any) => n.payload[0],
+    );
     expect(notes).toContainEqual({ type: 'user.client-remove', client: { id: first } });
   });
 
@@ -75,18 +80,31 @@ describe('clients', () => {
     expect(r.body.capabilities).toEqual(['consumable-notifications', 'legalhold-implicit-consent']);
     const me = api(publicUrl, u.token);
     expect((await me.get(`/v7/clients/${r.body.id}`)).body.capabilities).toEqual(['legalhold-implicit-consent']);
-    expect((await me.get(`/v6/clients/${r.body.id}`)).body.capabilities).toEqual({ capabilities: ['legalhold-implicit-consent'] });
+    expect((await me.get(`/v6/clients/${r.body.id}`)).body.capabilities).toEqual({
+      capabilities: ['legalhold-implicit-consent'],
+    });
     expect(await me.put(`/v8/clients/${r.body.id}`, { capabilities: ['legalhold-implicit-consent'] })).toMatchObject({
       status: 409,
       body: wireError(409, 'client-capabilities-cannot-be-removed'),
     });
-    expect(await me.post('/v7/clients', { type: 'temporary', ...(await proteusKeys(1)), capabilities: ['consumable-notifications'] })).toMatchObject({
+    expect(
+      await me.post('/v7/clients', {
+        type: 'temporary',
+        ...(await proteusKeys(1)),
+        capabilities: ['consumable-notifications'],
+      }),
+    ).toMatchObject({
       status: 400,
     });
     // The seed's spelling is accepted on PUT too.
     const plain = (await addClient(u, { password: u.password })).r.body.id;
-    expect((await me.put(`/v8/clients/${plain}`, { capabilities: ['consume-notifications'], label: 'Phone' })).status).toBe(200);
-    expect((await me.get(`/v8/clients/${plain}`)).body).toMatchObject({ label: 'Phone', capabilities: ['consumable-notifications'] });
+    expect(
+      (await me.put(`/v8/clients/${plain}`, { capabilities: ['consume-notifications'], label: 'Phone' })).status,
+    ).toBe(200);
+    expect((await me.get(`/v8/clients/${plain}`)).body).toMatchObject({
+      label: 'Phone',
+      capabilities: ['consumable-notifications'],
+    });
   });
 
   it('sets MLS public keys once per signature scheme', async () => {
@@ -112,10 +130,17 @@ describe('clients', () => {
       body: wireError(400, 'bad-request'),
     });
     const mismatched = { id: 7, key: keys.prekeys[0]!.key }; // the bundle says id 0
-    expect((await me.post('/v8/clients', { type: 'permanent', lastkey: keys.lastkey, prekeys: [mismatched] })).status).toBe(400);
-    expect((await me.post('/v8/clients', { type: 'permanent', lastkey: keys.prekeys[1], prekeys: [] })).status).toBe(400);
+    expect(
+      (await me.post('/v8/clients', { type: 'permanent', lastkey: keys.lastkey, prekeys: [mismatched] })).status,
+    ).toBe(400);
+    expect((await me.post('/v8/clients', { type: 'permanent', lastkey: keys.prekeys[1], prekeys: [] })).status).toBe(
+      400,
+    );
     expect((await me.post('/v8/clients', { type: 'permanent', lastkey: keys.lastkey })).status).toBe(400);
-    expect(await me.post('/v8/clients', { type: 'legalhold', ...keys })).toMatchObject({ status: 400, body: wireError(400, 'client-error') });
+    expect(await me.post('/v8/clients', { type: 'legalhold', ...keys })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'client-error'),
+    });
     expect((await me.get('/v8/clients')).body).toEqual([]);
   });
 
@@ -123,7 +148,10 @@ describe('clients', () => {
     const u = await createUser(publicUrl, internalUrl);
     const { r } = await addClient(u);
     const me = api(publicUrl, u.token);
-    expect(await me.del(`/v8/clients/${r.body.id}`, {})).toMatchObject({ status: 403, body: wireError(403, 'missing-auth') });
+    expect(await me.del(`/v8/clients/${r.body.id}`, {})).toMatchObject({
+      status: 403,
+      body: wireError(403, 'missing-auth'),
+    });
     expect((await me.del(`/v8/clients/${r.body.id}`, { password: u.password })).status).toBe(200);
     const gone = await me.get(`/v8/clients/${r.body.id}`);
     expect(gone.status).toBe(404);
@@ -159,7 +187,10 @@ describe('prekeys', () => {
     for (let i = 0; i < 5; i++) claimed.push((await them.get(path)).body.prekey);
     expect(claimed).toEqual([...keys.prekeys, keys.lastkey, keys.lastkey]);
     expect((await api(publicUrl, u.token).get(`/v8/clients/${r.body.id}/prekeys`)).body).toEqual([65535]);
-    expect(await them.get(`/v8/users/example.com/${u.id}/prekeys/abc`)).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+    expect(await them.get(`/v8/users/example.com/${u.id}/prekeys/abc`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'not-found'),
+    });
   });
 
   it('never gives two simultaneous claims the same prekey', async () => {
@@ -197,7 +228,9 @@ describe('prekeys', () => {
       'far.example.org': { [b.id]: ['1'] },
     });
     expect(prekeys.body).toEqual({
-      qualified_user_client_prekeys: { 'example.com': { [b.id]: { [cb]: expect.objectContaining({ id: 0 }), ffff: null } } },
+      qualified_user_client_prekeys: {
+        'example.com': { [b.id]: { [cb]: expect.objectContaining({ id: 0 }), ffff: null } },
+      },
       failed_to_list: [remote],
     });
     const bundle = await me.get(`/v8/users/example.com/${b.id}/prekeys`);

@@ -55,8 +55,12 @@ describe('connections', () => {
 
     // The request opened the connect conversation; the acceptance made it their 1:1.
     const convId = sent.body.conversation;
-    const aTypes = (await api(publicUrl, a.token).get('/v8/notifications')).body.notifications.map((n: any) => n.payload[0].type);
-    expect(aTypes).toEqual(expect.arrayContaining(['conversation.create', 'conversation.connect-request', 'conversation.member-join']));
+    const aTypes = (await api(publicUrl, a.token).get('/v8/notifications')).body.notifications.map(
+      (n: any) => n.payload[0].type,
+    );
+    expect(aTypes).toEqual(
+      expect.arrayContaining(['conversation.create', 'conversation.connect-request', 'conversation.member-join']),
+    );
     const one2one = await api(publicUrl, b.token).get(`/v8/conversations/example.com/${convId}`);
     expect(one2one.body).toMatchObject({ type: 2, members: { self: { id: b.id }, others: [{ id: a.id }] } });
     expect(accepted.body.conversation).toBe(convId);
@@ -87,7 +91,10 @@ describe('connections', () => {
     // A blocked request stays 'sent' for the requester, silently.
     expect((await api(publicUrl, a.token).post(path(b))).body.status).toBe('sent');
     expect((await api(publicUrl, b.token).get(path(a))).body.status).toBe('blocked');
-    expect(await api(publicUrl, b.token).post(path(a))).toMatchObject({ status: 403, body: wireError(403, 'bad-conn-update') });
+    expect(await api(publicUrl, b.token).post(path(a))).toMatchObject({
+      status: 403,
+      body: wireError(403, 'bad-conn-update'),
+    });
   });
 
   it('refuses connecting to oneself, unknown users and unconnected updates', async () => {
@@ -99,8 +106,14 @@ describe('connections', () => {
       body: wireError(400, 'invalid-user'),
     });
     const b = await createUser(publicUrl, internalUrl);
-    expect(await me.put(path(b), { status: 'accepted' })).toMatchObject({ status: 403, body: wireError(403, 'not-connected') });
-    expect(await me.put(path(b), { status: 'friends' })).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    expect(await me.put(path(b), { status: 'accepted' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'not-connected'),
+    });
+    expect(await me.put(path(b), { status: 'friends' })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
   });
 
   it('lists connections in pages', async () => {

@@ -46,7 +46,10 @@ describe('setUserCookieThrottle', () => {
   it('refuses a login that would evict a cookie made too close to the others: 429 with Retry-After, nothing evicted, per cookie type', async () => {
     const u = await userAtLimit();
     const refused = await persistentLogin(u.email);
-    expect(refused).toMatchObject({ status: 429, body: { ...wireError(429, 'client-error'), message: 'Logins too frequent' } });
+    expect(refused).toMatchObject({
+      status: 429,
+      body: { ...wireError(429, 'client-error'), message: 'Logins too frequent' },
+    });
     const wait = Number(refused.headers.get('retry-after'));
     expect(wait).toBeGreaterThan(retryAfter - 60);
     expect(wait).toBeLessThanOrEqual(retryAfter);

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { mailsTo } from '../../helpers/mailbox.js';
-import { activationCode, api, cookieOf, createUser, invitedMember, teamOwner, uniqueEmail } from '../../helpers/users.js';
+import {
+  activationCode,
+  api,
+  cookieOf,
+  createUser,
+  invitedMember,
+  teamOwner,
+  uniqueEmail,
+} from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const nobody = '00000000-0000-4000-8000-0000000000ee';
@@ -13,7 +21,10 @@ const events = async (base: string, token: string, type: string) =>
     .filter((e: any) => e.type === type);
 
 /** An access token for an account a registration made (its cookie, renewed at /access). */
-async function tokenOfRegistration(base: string, body: Record<string, unknown>): Promise<{ id: string; token: string }> {
+async function tokenOfRegistration(
+  base: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string; token: string }> {
   const r = await api(base).post('/v8/register', body);
   expect(r.status, r.text).toBe(201);
   const access = await api(base).post('/v8/access', undefined, { cookie: cookieOf(r) });
@@ -42,7 +53,10 @@ describe('PUT /users/{uid}/email', () => {
     const self = (await me.get('/v8/self')).body;
     expect(self.email).toBe(next);
     expect(self.email_unvalidated).toBeUndefined();
-    expect(await events(publicUrl, member.token, 'user.update')).toContainEqual({ type: 'user.update', user: { id: member.id, email: next } });
+    expect(await events(publicUrl, member.token, 'user.update')).toContainEqual({
+      type: 'user.update',
+      user: { id: member.id, email: next },
+    });
   });
 
   it('restarts a pending change, leaves the current address alone, and works for owners and on oneself', async () => {
@@ -50,7 +64,8 @@ describe('PUT /users/{uid}/email', () => {
     const member = await invitedMember(publicUrl, owner);
     const boss = api(publicUrl, owner.token);
     const next = uniqueEmail('again');
-    for (let i = 0; i < 2; i++) expect((await boss.put(`/v8/users/${member.id}/email`, { email: next })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await boss.put(`/v8/users/${member.id}/email`, { email: next })).status).toBe(200);
     expect(await mailsTo(publicUrl, next)).toHaveLength(2);
 
     const before = (await mailsTo(publicUrl, member.email)).length;
@@ -70,7 +85,9 @@ describe('PUT /users/{uid}/email', () => {
     const personal = await createUser(publicUrl, internalUrl);
     for (const caller of [member, partner, personal]) {
       for (const target of [owner.id, caller.id]) {
-        expect(await api(publicUrl, caller.token).put(`/v8/users/${target}/email`, { email: uniqueEmail() })).toMatchObject({
+        expect(
+          await api(publicUrl, caller.token).put(`/v8/users/${target}/email`, { email: uniqueEmail() }),
+        ).toMatchObject({
           status: 403,
           body: wireError(403, 'insufficient-permissions'),
         });
@@ -84,7 +101,9 @@ describe('PUT /users/{uid}/email', () => {
     const otherOwner = await teamOwner(publicUrl, internalUrl);
     const personal = await createUser(publicUrl, internalUrl);
     for (const target of [otherOwner.id, personal.id, nobody]) {
-      expect(await api(publicUrl, owner.token).put(`/v8/users/${target}/email`, { email: uniqueEmail() })).toMatchObject({
+      expect(
+        await api(publicUrl, owner.token).put(`/v8/users/${target}/email`, { email: uniqueEmail() }),
+      ).toMatchObject({
         status: 404,
         body: wireError(404, 'not-found'),
       });
@@ -129,9 +148,16 @@ describe('DELETE /self/email', () => {
 
   it('answers 403 no-identity to users without a verified email', async () => {
     const guest = await tokenOfRegistration(publicUrl, { name: 'Guest' });
-    const unverified = await tokenOfRegistration(publicUrl, { name: 'Later', email: uniqueEmail('later'), password: 'secret-password' });
+    const unverified = await tokenOfRegistration(publicUrl, {
+      name: 'Later',
+      email: uniqueEmail('later'),
+      password: 'secret-password',
+    });
     for (const u of [guest, unverified]) {
-      expect(await api(publicUrl, u.token).del('/v8/self/email')).toMatchObject({ status: 403, body: wireError(403, 'no-identity') });
+      expect(await api(publicUrl, u.token).del('/v8/self/email')).toMatchObject({
+        status: 403,
+        body: wireError(403, 'no-identity'),
+      });
     }
   });
 });
@@ -163,7 +189,11 @@ describe('DELETE /self/email of SSO users', () => {
     expect(await events(b.publicUrl, u.token, 'user.identity-remove')).toEqual([
       { type: 'user.identity-remove', user: { id: u.id, email: u.email } },
     ]);
-    const reused = await api(b.internalUrl).post('/i/users', { name: 'Reuser', email: u.email, password: 'secret-password' });
+    const reused = await api(b.internalUrl).post('/i/users', {
+      name: 'Reuser',
+      email: u.email,
+      password: 'secret-password',
+    });
     expect(reused.status, reused.text).toBe(201);
     expect(await me.del('/v8/self/email')).toMatchObject({ status: 403, body: wireError(403, 'last-identity') });
   });

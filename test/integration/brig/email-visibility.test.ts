@@ -33,7 +33,8 @@ async function expectVisibility(base: string, c: Cast, visible: (viewer: keyof C
 }
 
 const teamOf = (who: keyof Cast) => (who === 'personal' ? undefined : who === 'otherTeam' ? 'B' : 'A');
-const sameTeam = (viewer: keyof Cast, target: keyof Cast) => teamOf(viewer) !== undefined && teamOf(viewer) === teamOf(target);
+const sameTeam = (viewer: keyof Cast, target: keyof Cast) =>
+  teamOf(viewer) !== undefined && teamOf(viewer) === teamOf(target);
 
 /** brig's setting and galley's feature flag, which must agree. */
 const emailVisibility = (value: string): Edit[] => [
@@ -50,11 +51,16 @@ describe('setEmailVisibility: visible_to_self (shipped)', () => {
 
   it('shows emails in profiles only to the team’s owners and admins, for their own team', async () => {
     const ownersAndAdmins = ['owner', 'admin', 'otherTeam'];
-    await expectVisibility(publicUrl, c, (viewer, target) => ownersAndAdmins.includes(viewer) && sameTeam(viewer, target));
+    await expectVisibility(
+      publicUrl,
+      c,
+      (viewer, target) => ownersAndAdmins.includes(viewer) && sameTeam(viewer, target),
+    );
   });
 
   it('always shows the own email at GET /self', async () => {
-    for (const u of [c.member, c.partner, c.personal]) expect((await api(publicUrl, u.token).get('/v8/self')).body.email).toBe(u.email);
+    for (const u of [c.member, c.partner, c.personal])
+      expect((await api(publicUrl, u.token).get('/v8/self')).body.email).toBe(u.email);
   });
 
   it('applies the same rule to POST /list-users, in every version', async () => {
@@ -87,7 +93,10 @@ describe('setEmailVisibility: visible_if_on_same_team', () => {
   it('applies to POST /list-users', async () => {
     const ids = [c.owner, c.otherTeam].map((u) => ({ id: u.id, domain: 'example.com' }));
     const found = (await api(b.publicUrl, c.member.token).post('/v8/list-users', { qualified_ids: ids })).body.found;
-    expect(Object.fromEntries(found.map((p: any) => [p.id, p.email]))).toEqual({ [c.owner.id]: c.owner.email, [c.otherTeam.id]: undefined });
+    expect(Object.fromEntries(found.map((p: any) => [p.id, p.email]))).toEqual({
+      [c.owner.id]: c.owner.email,
+      [c.otherTeam.id]: undefined,
+    });
   });
 });
 

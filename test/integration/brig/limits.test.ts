@@ -61,7 +61,8 @@ describe('limits and switches of brig', () => {
     for (let i = 0; i < 3; i++)
       cookies.push(cookieOf(await anon.post('/v8/login?persist=true', { email: u.email, password })));
     expect((await anon.post('/v8/access', undefined, { cookie: cookies[0]! })).status).toBe(403);
-    for (const cookie of cookies.slice(1)) expect((await anon.post('/v8/access', undefined, { cookie })).status).toBe(200);
+    for (const cookie of cookies.slice(1))
+      expect((await anon.post('/v8/access', undefined, { cookie })).status).toBe(200);
   });
 
   it('asks team members for a second factor when the team feature is on', async () => {
@@ -86,7 +87,9 @@ describe('limits and switches of brig', () => {
     // Personal users never need one; unknown addresses get the same 200.
     const personal = await internalUser(b);
     expect((await anon.post('/v8/login', { email: personal.email, password })).status).toBe(200);
-    expect((await anon.post('/v8/verification-code/send', { action: 'login', email: 'nobody@example.com' })).status).toBe(200);
+    expect(
+      (await anon.post('/v8/verification-code/send', { action: 'login', email: 'nobody@example.com' })).status,
+    ).toBe(200);
   });
 
   it('refuses property values beyond setPropertyMaxValueLen', async () => {
@@ -105,7 +108,8 @@ describe('limits and switches of brig', () => {
     const anon = api(b.publicUrl);
     await anon.post('/v8/verification-code/send', { action: 'login', email: owner.email });
     const code = (await call(b.internalUrl, `/i/users/${owner.id}/verification-code/login`)).body as string;
-    const token = (await anon.post('/v8/login', { email: owner.email, password, verification_code: code })).body.access_token;
+    const token = (await anon.post('/v8/login', { email: owner.email, password, verification_code: code })).body
+      .access_token;
     const keys = await proteusKeys(1);
     const me = api(b.publicUrl, token);
     expect(await me.post('/v8/clients', { type: 'permanent', ...keys })).toMatchObject({
@@ -154,7 +158,9 @@ describe('setRestrictUserCreation', () => {
     const team = { name: 'T', icon: 'default' };
     expect((await anon.post('/v8/register', { name: 'O', email: uniqueEmail(), password, team })).status).toBe(403);
     expect((await anon.post('/v8/register', { name: 'Guest' })).status).toBe(201);
-    expect((await call(b.publicUrl, '/v8/system/settings/unauthorized')).body).toEqual({ setRestrictUserCreation: true });
+    expect((await call(b.publicUrl, '/v8/system/settings/unauthorized')).body).toEqual({
+      setRestrictUserCreation: true,
+    });
   });
 });
 
@@ -166,7 +172,8 @@ describe('password hash migration', () => {
     await first.stop();
 
     const second = await startEditedBackend([opt('setPasswordHashingOptions', argon)], { stateDir: first.stateDir });
-    const stored = async () => (await second.query<{ password: string }>('SELECT password FROM users WHERE id = ?', u.id))[0]!.password;
+    const stored = async () =>
+      (await second.query<{ password: string }>('SELECT password FROM users WHERE id = ?', u.id))[0]!.password;
     expect(await stored()).toMatch(/^\$scrypt\$/);
     expect((await api(second.publicUrl).post('/v8/login', { email: u.email, password })).status).toBe(200);
     expect(await stored()).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
@@ -174,9 +181,9 @@ describe('password hash migration', () => {
 
     const third = await startEditedBackend([], { stateDir: first.stateDir });
     expect((await api(third.publicUrl).post('/v8/login', { email: u.email, password })).status).toBe(200);
-    expect((await third.query<{ password: string }>('SELECT password FROM users WHERE id = ?', u.id))[0]!.password).toMatch(
-      /^\$argon2id\$/,
-    );
+    expect(
+      (await third.query<{ password: string }>('SELECT password FROM users WHERE id = ?', u.id))[0]!.password,
+    ).toMatch(/^\$argon2id\$/);
     await third.stop();
   });
 });

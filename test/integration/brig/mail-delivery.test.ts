@@ -39,7 +39,9 @@ describe('mail through an HTTP mail API', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
-    b = await startEditedBackend([delivery({ type: 'http', url: `http://127.0.0.1:${port}/send`, authorization: 'Bearer mail-key' })]);
+    b = await startEditedBackend([
+      delivery({ type: 'http', url: `http://127.0.0.1:${port}/send`, authorization: 'Bearer mail-key' }),
+    ]);
   });
   afterAll(async () => {
     await b?.stop();
@@ -67,7 +69,9 @@ describe('mail through SMTP', () => {
       allowInsecureAuth: true,
       disabledCommands: ['STARTTLS'],
       onAuth: (auth, _session, cb) =>
-        auth.username === 'relay' && auth.password === 'relay-secret' ? cb(null, { user: auth.username }) : cb(new Error('bad login')),
+        auth.username === 'relay' && auth.password === 'relay-secret'
+          ? cb(null, { user: auth.username })
+          : cb(new Error('bad login')),
       onData: (stream, session, cb) => {
         let data = '';
         stream.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
@@ -80,7 +84,13 @@ describe('mail through SMTP', () => {
     await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
     const { port } = smtp.server.address() as AddressInfo;
     b = await startEditedBackend([
-      delivery({ type: 'smtp', host: '127.0.0.1', port, startTls: false, credentials: { username: 'relay', password: 'relay-secret' } }),
+      delivery({
+        type: 'smtp',
+        host: '127.0.0.1',
+        port,
+        startTls: false,
+        credentials: { username: 'relay', password: 'relay-secret' },
+      }),
     ]);
   });
   afterAll(async () => {

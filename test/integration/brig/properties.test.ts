@@ -44,7 +44,10 @@ describe('user properties', () => {
   it('refuses bad keys and values with 400/403, never 500', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, u.token);
-    expect(await me.put('/v8/properties/caf%C3%A9', 1)).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    expect(await me.put('/v8/properties/caf%C3%A9', 1)).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
     expect(await me.put('/v8/properties/tab%09key', 1)).toMatchObject({ status: 400 });
     expect(await me.put(`/v8/properties/${'k'.repeat(1025)}`, 1)).toMatchObject({
       status: 403,
@@ -64,7 +67,10 @@ describe('user properties', () => {
     const u = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, u.token);
     for (let i = 0; i < 16; i++) expect((await me.put(`/v8/properties/k${i}`, i)).status).toBe(200);
-    expect(await me.put('/v8/properties/k16', 16)).toMatchObject({ status: 403, body: wireError(403, 'too-many-properties') });
+    expect(await me.put('/v8/properties/k16', 16)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'too-many-properties'),
+    });
     expect((await me.put('/v8/properties/k3', 'again')).status).toBe(200);
     expect((await me.get('/v8/properties/k3')).body).toBe('again');
   });

@@ -33,7 +33,10 @@ describe('POST /register and activation', () => {
     expect(before.body.email).toBeUndefined();
     expect(before.body.email_unvalidated).toBe(email);
 
-    expect(await anon.post('/v8/login', { email, password })).toMatchObject({ status: 403, body: wireError(403, 'pending-activation') });
+    expect(await anon.post('/v8/login', { email, password })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'pending-activation'),
+    });
 
     const mail = await call(publicUrl, `/mailbox?to=${encodeURIComponent(email)}`, {
       headers: { authorization: `Basic ${btoa('mail:local-mailbox')}` },
@@ -42,12 +45,17 @@ describe('POST /register and activation', () => {
     expect(mail.body.messages[0]).toMatchObject({ to: email, subject: 'Dein Bestätigungscode' });
     expect(mail.body.messages[0].text).toContain(code);
 
-    expect(await anon.post('/v8/activate', { email, code: '000000' === code ? '111111' : '000000', dryrun: false })).toMatchObject({
+    expect(
+      await anon.post('/v8/activate', { email, code: '000000' === code ? '111111' : '000000', dryrun: false }),
+    ).toMatchObject({
       status: 404,
       body: wireError(404, 'invalid-code'),
     });
     expect((await anon.post('/v8/activate', { email, code, dryrun: true })).status).toBe(200);
-    expect(await anon.post('/v8/activate', { email, code, dryrun: false })).toMatchObject({ status: 200, body: { email, first: true } });
+    expect(await anon.post('/v8/activate', { email, code, dryrun: false })).toMatchObject({
+      status: 200,
+      body: { email, first: true },
+    });
     expect((await anon.post('/v8/activate', { email, code, dryrun: false })).status).toBe(204);
     const { token } = await login(publicUrl, email, password);
     expect((await api(publicUrl, token).get('/v8/self')).body.email).toBe(email);
@@ -63,8 +71,14 @@ describe('POST /register and activation', () => {
     const notes = await api(publicUrl, token).get('/v8/notifications');
     expect(notes.body.notifications.map((n: any) => n.payload[0].type)).toContain('user.activate');
 
-    expect(await anon.post('/v8/register', { name: 'Again', email, password })).toMatchObject({ status: 409, body: wireError(409, 'key-exists') });
-    expect(await anon.post('/v8/activate/send', { email })).toMatchObject({ status: 409, body: wireError(409, 'key-exists') });
+    expect(await anon.post('/v8/register', { name: 'Again', email, password })).toMatchObject({
+      status: 409,
+      body: wireError(409, 'key-exists'),
+    });
+    expect(await anon.post('/v8/activate/send', { email })).toMatchObject({
+      status: 409,
+      body: wireError(409, 'key-exists'),
+    });
   });
 
   it('refuses a wrong email_code without writing anything', async () => {
@@ -95,7 +109,13 @@ describe('POST /register and activation', () => {
     const email = uniqueEmail('owner');
     await anon.post('/v8/activate/send', { email });
     const email_code = await activationCode(internalUrl, email);
-    const r = await anon.post('/v8/register', { name: 'Owner', email, password, email_code, team: { name: 'Acme', icon: 'default' } });
+    const r = await anon.post('/v8/register', {
+      name: 'Owner',
+      email,
+      password,
+      email_code,
+      team: { name: 'Acme', icon: 'default' },
+    });
     expect(r.status).toBe(201);
     expect(r.body.team).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -133,11 +153,27 @@ describe('POST /register and activation', () => {
     ['a short password', JSON.stringify({ name: 'X', email: 'a@example.com', password: 'short' }), 'bad-request'],
     ['an invalid email', JSON.stringify({ name: 'X', email: 'not-an-email', password }), 'invalid-email'],
     ['a phone number', JSON.stringify({ name: 'X', phone: '+4915112345678' }), 'invalid-phone'],
-    ['a team without a password', JSON.stringify({ name: 'X', email: 'b@example.com', team: { name: 'T', icon: 'default' } }), 'bad-request'],
-    ['two origins', JSON.stringify({ name: 'X', email: 'c@example.com', password, team_code: 'x', team: { name: 'T', icon: 'i' } }), 'bad-request'],
-    ['an expiring user with an email', JSON.stringify({ name: 'X', email: 'd@example.com', expires_in: 10 }), 'bad-request'],
+    [
+      'a team without a password',
+      JSON.stringify({ name: 'X', email: 'b@example.com', team: { name: 'T', icon: 'default' } }),
+      'bad-request',
+    ],
+    [
+      'two origins',
+      JSON.stringify({ name: 'X', email: 'c@example.com', password, team_code: 'x', team: { name: 'T', icon: 'i' } }),
+      'bad-request',
+    ],
+    [
+      'an expiring user with an email',
+      JSON.stringify({ name: 'X', email: 'd@example.com', expires_in: 10 }),
+      'bad-request',
+    ],
   ])('answers 400 to %s', async (_what, body, label) => {
-    const r = await call(publicUrl, '/v8/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const r = await call(publicUrl, '/v8/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(r).toMatchObject({ status: 400, body: wireError(400, label) });
   });
 

@@ -34,7 +34,10 @@ describe('PUT /i/users/{uid}/rich-info', () => {
       ],
     });
     expect((await setRichInfo(owner.id, { VERSION: 0, Fields: [{ type: 'Floor', value: '3' }] })).status).toBe(200);
-    expect((await richInfoOf(owner.token, owner.id)).body).toEqual({ version: 0, fields: [{ type: 'Floor', value: '3' }] });
+    expect((await richInfoOf(owner.token, owner.id)).body).toEqual({
+      version: 0,
+      fields: [{ type: 'Floor', value: '3' }],
+    });
   });
 
   it('refuses field types given twice (whatever their case), other versions and malformed bodies with 400', async () => {
@@ -127,7 +130,10 @@ describe('GET /users/{uid}/rich-info', () => {
   it('answers 404 for unknown users, 400 for a malformed id, and 401 without a token', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
     expect(await richInfoOf(owner.token, nobody)).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
-    expect(await richInfoOf(owner.token, 'not-a-uuid')).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    expect(await richInfoOf(owner.token, 'not-a-uuid')).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
     expect((await api(publicUrl).get(`/v8/users/${owner.id}/rich-info`)).status).toBe(401);
     // The qualified profile route beside it still answers.
     expect((await api(publicUrl, owner.token).get(`/v8/users/example.com/${owner.id}`)).body.id).toBe(owner.id);
@@ -137,7 +143,9 @@ describe('GET /users/{uid}/rich-info', () => {
     const owner = await teamOwner(publicUrl, internalUrl);
     const member = await invitedMember(publicUrl, owner);
     await setRichInfo(member.id, { version: 0, fields: [{ type: 'Department', value: 'Sales' }] });
-    const removed = await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${member.id}`, { password: owner.password });
+    const removed = await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${member.id}`, {
+      password: owner.password,
+    });
     expect(removed.status, removed.text).toBe(202);
     expect((await richInfoOf(owner.token, member.id)).body).toEqual({ version: 0, fields: [] });
   });

@@ -21,7 +21,11 @@ async function setHandle(u: TestUser, handle: string): Promise<void> {
 }
 
 const found = async (u: TestUser, q: string) =>
-  ((await api(publicUrl, u.token).get(`/v8/search/contacts?q=${encodeURIComponent(q)}`)).body.documents as Array<{ id: string }>).map((d) => d.id);
+  (
+    (await api(publicUrl, u.token).get(`/v8/search/contacts?q=${encodeURIComponent(q)}`)).body.documents as Array<{
+      id: string;
+    }>
+  ).map((d) => d.id);
 
 describe('GET /search/contacts', () => {
   it('finds by name and handle prefixes, honours inbound visibility, and always finds exact handles', async () => {
@@ -35,14 +39,24 @@ describe('GET /search/contacts', () => {
     const r = await api(publicUrl, other.token).get(`/v8/search/contacts?q=${word}`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ found: 1, returned: 1, search_policy: 'full_search', took: expect.any(Number) });
-    expect(r.body.documents).toEqual([{ id: personal.id, qualified_id: { id: personal.id, domain: 'example.com' }, name: `${word}personal Smith`, accent_id: 0 }]);
+    expect(r.body.documents).toEqual([
+      {
+        id: personal.id,
+        qualified_id: { id: personal.id, domain: 'example.com' },
+        name: `${word}personal Smith`,
+        accent_id: 0,
+      },
+    ]);
     // The team is searchable by its own members only (searchVisibilityInbound off by default)...
     expect(await found(mate, word)).toEqual(expect.arrayContaining([owner.id, personal.id]));
     // ...but an exact handle is found by anyone, and first.
     const byHandle = await api(publicUrl, other.token).get(`/v8/search/contacts?q=@${word}.boss`);
     expect(byHandle.body.documents[0]).toMatchObject({ id: owner.id, handle: `${word}.boss`, team: owner.team });
     // Searchable by all teams once the team says so.
-    expect((await api(internalUrl).put(`/i/teams/${owner.team}/features/searchVisibilityInbound`, { status: 'enabled' })).status).toBe(200);
+    expect(
+      (await api(internalUrl).put(`/i/teams/${owner.team}/features/searchVisibilityInbound`, { status: 'enabled' }))
+        .status,
+    ).toBe(200);
     expect(await found(other, word)).toEqual(expect.arrayContaining([personal.id, owner.id, mate.id]));
     expect(await found(other, `${word}mate bro`)).toEqual([mate.id]);
     expect((await api(publicUrl).get(`/v8/search/contacts?q=${word}`)).status).toBe(401);
@@ -63,7 +77,9 @@ describe('GET /search/contacts', () => {
       body: wireError(403, 'team-search-visibility-not-enabled'),
     });
     expect((await me.put(`/v8/teams/${owner.team}/features/searchVisibility`, { status: 'enabled' })).status).toBe(200);
-    expect(await api(publicUrl, mate.token).put(visibility, { search_visibility: 'no-name-outside-team' })).toMatchObject({
+    expect(
+      await api(publicUrl, mate.token).put(visibility, { search_visibility: 'no-name-outside-team' }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
@@ -71,7 +87,9 @@ describe('GET /search/contacts', () => {
     expect(await found(mate, word)).toEqual([owner.id]);
     expect(await found(mate, `${word}.out`)).toEqual([]);
     // Turning the feature off puts the team back to standard.
-    expect((await me.put(`/v8/teams/${owner.team}/features/searchVisibility`, { status: 'disabled' })).status).toBe(200);
+    expect((await me.put(`/v8/teams/${owner.team}/features/searchVisibility`, { status: 'disabled' })).status).toBe(
+      200,
+    );
     expect((await me.get(visibility)).body).toEqual({ search_visibility: 'standard' });
     expect(await found(mate, `${word}.out`)).toEqual([outsider.id]);
   });
@@ -85,9 +103,14 @@ describe('the searchable flag', () => {
       const word = `zq${Math.random().toString(36).slice(2, 8)}`;
       const hidden = await createUser(backend.publicUrl, backend.internalUrl, { name: `${word}hidden` });
       const searcher = await createUser(backend.publicUrl, backend.internalUrl, { name: 'Searcher' });
-      expect((await api(backend.publicUrl, hidden.token).put('/v8/self/handle', { handle: `${word}.h` })).status).toBe(200);
+      expect((await api(backend.publicUrl, hidden.token).put('/v8/self/handle', { handle: `${word}.h` })).status).toBe(
+        200,
+      );
       const search = async (q: string) =>
-        ((await api(backend.publicUrl, searcher.token).get(`/v8/search/contacts?q=${encodeURIComponent(q)}`)).body.documents as Array<{ id: string }>).map((d) => d.id);
+        (
+          (await api(backend.publicUrl, searcher.token).get(`/v8/search/contacts?q=${encodeURIComponent(q)}`)).body
+            .documents as Array<{ id: string }>
+        ).map((d) => d.id);
       expect(await search(word)).toEqual([hidden.id]);
       await backend.query('UPDATE users SET searchable = 0 WHERE id = ?', hidden.id);
       expect(await search(word)).toEqual([]);

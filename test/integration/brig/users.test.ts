@@ -28,8 +28,15 @@ describe('the self profile', () => {
       supported_protocols: ['proteus'],
     });
     const assets = [{ key: '3-1-0b9e7c6a-1a1a-4b4b-8c8c-9d9d9d9d9d9d', type: 'image', size: 'preview' }];
-    expect((await me.put('/v8/self', { name: 'New Name', accent_id: 3, text_status: 'busy', assets })).status).toBe(200);
-    expect((await me.get('/v8/self')).body).toMatchObject({ name: 'New Name', accent_id: 3, text_status: 'busy', assets });
+    expect((await me.put('/v8/self', { name: 'New Name', accent_id: 3, text_status: 'busy', assets })).status).toBe(
+      200,
+    );
+    expect((await me.get('/v8/self')).body).toMatchObject({
+      name: 'New Name',
+      accent_id: 3,
+      text_status: 'busy',
+      assets,
+    });
     expect(await events(u.token, 'user.update')).toContainEqual({
       type: 'user.update',
       user: { id: u.id, name: 'New Name', accent_id: 3, text_status: 'busy', assets },
@@ -44,13 +51,17 @@ describe('the self profile', () => {
   it('adds MLS to the supported protocols, and never removes it again', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, u.token);
-    expect((await me.put('/v8/self/supported-protocols', { supported_protocols: ['proteus', 'mls'] })).status).toBe(200);
+    expect((await me.put('/v8/self/supported-protocols', { supported_protocols: ['proteus', 'mls'] })).status).toBe(
+      200,
+    );
     expect((await me.get(`/v8/users/example.com/${u.id}/supported-protocols`)).body).toEqual(['proteus', 'mls']);
     expect(await me.put('/v8/self/supported-protocols', { supported_protocols: ['proteus'] })).toMatchObject({
       status: 409,
       body: wireError(409, 'mls-protocol-error'),
     });
-    expect(await me.put('/v8/self/supported-protocols', { supported_protocols: ['carrier-pigeon'] })).toMatchObject({ status: 400 });
+    expect(await me.put('/v8/self/supported-protocols', { supported_protocols: ['carrier-pigeon'] })).toMatchObject({
+      status: 400,
+    });
   });
 });
 
@@ -72,7 +83,10 @@ describe('handles', () => {
       body: wireError(409, 'handle-exists'),
     });
     for (const bad of ['a', 'UPPER', 'has space', 'support', 'x'.repeat(257)])
-      expect(await me.put('/v8/self/handle', { handle: bad })).toMatchObject({ status: 400, body: wireError(400, 'invalid-handle') });
+      expect(await me.put('/v8/self/handle', { handle: bad })).toMatchObject({
+        status: 400,
+        body: wireError(400, 'invalid-handle'),
+      });
     const free = `free-${u.id.slice(0, 8)}`;
     const suggested = await me.post('/v8/handles', { handles: [handle, 'admin', free, `${free}2`], return: 1 });
     expect(suggested.body).toEqual([free]);

@@ -8,13 +8,18 @@ const shared = sharedBackend();
 
 async function consumingClient(base: string, u: TestUser): Promise<string> {
   const keys = await proteusKeys(1);
-  const r = await api(base, u.token).post('/v8/clients', { type: 'permanent', ...keys, capabilities: ['consumable-notifications'] });
+  const r = await api(base, u.token).post('/v8/clients', {
+    type: 'permanent',
+    ...keys,
+    capabilities: ['consumable-notifications'],
+  });
   expect(r.status, r.text).toBe(201);
   return r.body.id;
 }
 
 const isEvent = (type: string) => (m: any) => m.type === 'event' && m.data.event.payload[0].type === type;
-const changeLocale = (base: string, token: string, locale: string) => api(base, token).put('/v8/self/locale', { locale });
+const changeLocale = (base: string, token: string, locale: string) =>
+  api(base, token).put('/v8/self/locale', { locale });
 
 describe('GET /events', () => {
   const { publicUrl, internalUrl } = shared;
@@ -25,19 +30,28 @@ describe('GET /events', () => {
     const other = await login(publicUrl, u.email, u.password);
     let socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
     const sync = await socket.next((m) => m.type === 'synchronization');
-    expect(sync).toEqual({ type: 'synchronization', data: { marker_id: expect.any(String), delivery_tag: expect.any(Number) } });
+    expect(sync).toEqual({
+      type: 'synchronization',
+      data: { marker_id: expect.any(String), delivery_tag: expect.any(Number) },
+    });
     socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: sync.data.delivery_tag, multiple: false } }));
 
     await changeLocale(publicUrl, other.token, 'de');
     const first = await socket.next(isEvent('user.update'));
-    expect(first.data.event).toEqual({ id: expect.any(String), payload: [{ type: 'user.update', user: { id: u.id, locale: 'de' } }] });
+    expect(first.data.event).toEqual({
+      id: expect.any(String),
+      payload: [{ type: 'user.update', user: { id: u.id, locale: 'de' } }],
+    });
     socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: first.data.delivery_tag, multiple: false } }));
     await changeLocale(publicUrl, other.token, 'fr');
     const second = await socket.next(isEvent('user.update'));
     expect(second.data.delivery_tag).toBeGreaterThan(first.data.delivery_tag);
     await socket.close(); // 'fr' was never acknowledged
 
-    socket = await openSocket(publicUrl, `/v8/events?client_id=${cid}&sync_marker=after-reconnect&access_token=${u.token}`);
+    socket = await openSocket(
+      publicUrl,
+      `/v8/events?client_id=${cid}&sync_marker=after-reconnect&access_token=${u.token}`,
+    );
     // The backlog comes first: what was never acknowledged (the client-add and 'fr', not 'de').
     const backlog = [await socket.next(), await socket.next()];
     expect(backlog.map((m) => m.data.event.payload[0].type)).toEqual(['user.client-add', 'user.update']);

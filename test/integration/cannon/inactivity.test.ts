@@ -39,7 +39,8 @@ describe('GET /events inactivity close (wsOpts 0.3 s + 0.3 s)', () => {
       // The sweep that closed it judged the sockets opened earlier too; an event appended after it
       // still reaches them, so they were kept.
       expect((await api(b.publicUrl, other.token).put('/v8/self/locale', { locale: 'de' })).status).toBe(200);
-      for (const s of [textPinger, binaryPinger]) expect((await s.next(isUserUpdate)).data.event.payload[0].user.locale).toBe('de');
+      for (const s of [textPinger, binaryPinger])
+        expect((await s.next(isUserUpdate)).data.event.payload[0].user.locale).toBe('de');
       expect((await legacy.next((m) => m?.payload?.[0]?.type === 'user.update')).payload[0].user.locale).toBe('de');
       for (const s of [textPinger, binaryPinger, legacy]) expect(await stillOpen(s)).toBe(true);
       expect(textPinger.messages).toContain('pong');

@@ -10,7 +10,13 @@ import { createUser, type TestUser } from '../../helpers/users.js';
 const MIB = 1024 * 1024;
 
 /** Sends part of a request whose Content-Length promises more, half-closes, and reads the answer. */
-function interruptedUpload(base: string, token: string, body: Uint8Array, contentType: string, sent: number): Promise<string> {
+function interruptedUpload(
+  base: string,
+  token: string,
+  body: Uint8Array,
+  contentType: string,
+  sent: number,
+): Promise<string> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname, () => {
@@ -61,7 +67,9 @@ describe('asset storage: nothing half-written', () => {
 
   it('leaves nothing when the data is not followed by the closing boundary', async () => {
     for (const size of [10, 12 * MIB]) {
-      const { body, contentType } = assetBody(randomBytes(size), undefined, { trailer: 'trailing bytes that are no boundary' });
+      const { body, contentType } = assetBody(randomBytes(size), undefined, {
+        trailer: 'trailing bytes that are no boundary',
+      });
       const r = await fetch(`${backend.publicUrl}/v8/assets`, {
         method: 'POST',
         headers: { authorization: `Bearer ${user.token}`, 'content-type': contentType },
@@ -128,13 +136,19 @@ describe('asset storage: download URLs', () => {
       const data = randomBytes(1000);
       const up = await uploadAsset(backend.publicUrl, u.token, data);
       const path = `/v8/assets/example.com/${up.body.key}`;
-      for (const [host, endpoint] of [['red.example.com', red], ['blue.example.com:443', blue]] as const) {
+      for (const [host, endpoint] of [
+        ['red.example.com', red],
+        ['blue.example.com:443', blue],
+      ] as const) {
         const r = await getAssetAtHost(backend.publicUrl, path, u.token, host);
         expect(r.status).toBe(302);
         expect(new URL(r.headers.get('location')!).origin).toBe(endpoint);
         expect((await fetchRedirect(r)).bytes.equals(data)).toBe(true);
       }
-      expect(await getAssetAtHost(backend.publicUrl, path, u.token, 'green.example.com')).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+      expect(await getAssetAtHost(backend.publicUrl, path, u.token, 'green.example.com')).toMatchObject({
+        status: 404,
+        body: wireError(404, 'not-found'),
+      });
     } finally {
       await backend.stop();
     }
@@ -150,7 +164,9 @@ describe('asset storage: retention', () => {
       const expiring = await uploadAsset(backend.publicUrl, u.token, randomBytes(10), { retention: 'volatile' });
       const kept = await uploadAsset(backend.publicUrl, u.token, randomBytes(10), { retention: 'expiring' });
       await backend.query('UPDATE assets SET expires_at = ? WHERE key = ?', Date.now() - 1000, expiring.body.key);
-      expect((await getAsset(backend.publicUrl, `/v8/assets/example.com/${expiring.body.key}`, u.token)).status).toBe(404);
+      expect((await getAsset(backend.publicUrl, `/v8/assets/example.com/${expiring.body.key}`, u.token)).status).toBe(
+        404,
+      );
 
       await backend.runScheduled();
       expect(await backend.query('SELECT key FROM assets')).toEqual([{ key: kept.body.key }]);

@@ -18,7 +18,11 @@ describe('assets: upload and download', () => {
     for (const data of [Uint8Array.of(42), randomBytes(MIB)]) {
       const up = await uploadAsset(publicUrl, alice.token, data);
       expect(up.status, up.text).toBe(201);
-      expect(up.body).toEqual({ key: expect.stringMatching(KEY), domain: 'example.com', token: expect.stringMatching(/^[A-Za-z0-9_-]{22}==$/) });
+      expect(up.body).toEqual({
+        key: expect.stringMatching(KEY),
+        domain: 'example.com',
+        token: expect.stringMatching(/^[A-Za-z0-9_-]{22}==$/),
+      });
       expect(up.body.key.startsWith('3-2-')).toBe(true); // persistent
       expect(up.headers.get('location')).toBe(`assets/v4/example.com/${up.body.key}`);
       expect(await bucket.exists(up.body.key)).toBe(true);
@@ -32,13 +36,27 @@ describe('assets: upload and download', () => {
       expect(sha(fetched.bytes)).toBe(sha(data));
 
       // Others: with the token (query or header), else an opaque 404.
-      expect((await getAsset(publicUrl, `${path}?asset_token=${encodeURIComponent(up.body.token)}`, bob.token)).status).toBe(302);
+      expect(
+        (await getAsset(publicUrl, `${path}?asset_token=${encodeURIComponent(up.body.token)}`, bob.token)).status,
+      ).toBe(302);
       expect((await getAsset(publicUrl, path, bob.token, { 'asset-token': up.body.token })).status).toBe(302);
-      expect(await getAsset(publicUrl, path, bob.token)).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+      expect(await getAsset(publicUrl, path, bob.token)).toMatchObject({
+        status: 404,
+        body: wireError(404, 'not-found'),
+      });
       const wrong = 'AAAAAAAAAAAAAAAAAAAAAA==';
-      expect(await getAsset(publicUrl, path, bob.token, { 'asset-token': wrong })).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+      expect(await getAsset(publicUrl, path, bob.token, { 'asset-token': wrong })).toMatchObject({
+        status: 404,
+        body: wireError(404, 'not-found'),
+      });
       // The header wins over the query parameter.
-      expect((await getAsset(publicUrl, `${path}?asset_token=${encodeURIComponent(up.body.token)}`, bob.token, { 'asset-token': wrong })).status).toBe(404);
+      expect(
+        (
+          await getAsset(publicUrl, `${path}?asset_token=${encodeURIComponent(up.body.token)}`, bob.token, {
+            'asset-token': wrong,
+          })
+        ).status,
+      ).toBe(404);
     }
   });
 
@@ -53,7 +71,9 @@ describe('assets: upload and download', () => {
     expect(Math.abs(expires - (Date.now() + 28 * 24 * 3600 * 1000))).toBeLessThan(60_000);
     const path = `/v8/assets/example.com/${up.body.key}`;
     expect((await getAsset(publicUrl, path, bob.token)).status).toBe(302);
-    expect((await getAsset(publicUrl, path, bob.token, { 'asset-token': 'AAAAAAAAAAAAAAAAAAAAAA==' })).status).toBe(404);
+    expect((await getAsset(publicUrl, path, bob.token, { 'asset-token': 'AAAAAAAAAAAAAAAAAAAAAA==' })).status).toBe(
+      404,
+    );
 
     const retentions = { eternal: '1', 'eternal-infrequent_access': '4', expiring: '5' };
     for (const [retention, digit] of Object.entries(retentions)) {
@@ -68,24 +88,46 @@ describe('assets: upload and download', () => {
     const data = randomBytes(100 * MIB);
     const up = await uploadAsset(publicUrl, owner.token, data);
     expect(up.status, up.text).toBe(201);
-    const fetched = await fetchRedirect(await getAsset(publicUrl, `/v8/assets/example.com/${up.body.key}`, owner.token));
+    const fetched = await fetchRedirect(
+      await getAsset(publicUrl, `/v8/assets/example.com/${up.body.key}`, owner.token),
+    );
     expect(fetched.bytes.byteLength).toBe(data.byteLength);
     expect(sha(fetched.bytes)).toBe(sha(data));
   }, 180_000);
 
   it('refuses assets over the limit (personal users a stricter one), empty ones and malformed bodies', async () => {
-    const [personal, owner] = await Promise.all([createUser(publicUrl, internalUrl), teamOwner(publicUrl, internalUrl)]);
+    const [personal, owner] = await Promise.all([
+      createUser(publicUrl, internalUrl),
+      teamOwner(publicUrl, internalUrl),
+    ]);
     // The declared length decides before any byte is read.
     const declare = (token: string, declaredLength: number) => {
       const { body, contentType } = assetBody(Uint8Array.of(1), undefined, { declaredLength });
-      return call(publicUrl, '/v8/assets', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body });
+      return call(publicUrl, '/v8/assets', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+        body,
+      });
     };
-    expect(await declare(personal.token, 25 * MIB + 1)).toMatchObject({ status: 413, body: wireError(413, 'client-error') });
-    expect(await declare(owner.token, 100 * MIB + 1)).toMatchObject({ status: 413, body: wireError(413, 'client-error') });
-    expect(await uploadAsset(publicUrl, personal.token, new Uint8Array(0))).toMatchObject({ status: 400, body: wireError(400, 'invalid-length') });
+    expect(await declare(personal.token, 25 * MIB + 1)).toMatchObject({
+      status: 413,
+      body: wireError(413, 'client-error'),
+    });
+    expect(await declare(owner.token, 100 * MIB + 1)).toMatchObject({
+      status: 413,
+      body: wireError(413, 'client-error'),
+    });
+    expect(await uploadAsset(publicUrl, personal.token, new Uint8Array(0))).toMatchObject({
+      status: 400,
+      body: wireError(400, 'invalid-length'),
+    });
 
     const post = (body: string, contentType = 'multipart/mixed; boundary=b') =>
-      call(publicUrl, '/v8/assets', { method: 'POST', headers: { authorization: `Bearer ${personal.token}`, 'content-type': contentType }, body });
+      call(publicUrl, '/v8/assets', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${personal.token}`, 'content-type': contentType },
+        body,
+      });
     const part = (headers: string, content: string) => `${headers}\r\n\r\n${content}\r\n`;
     const meta = part('Content-Type: application/json\r\nContent-Length: 2', '{}');
     const data = part('Content-Type: application/octet-stream\r\nContent-Length: 1', 'x');
@@ -93,16 +135,25 @@ describe('assets: upload and download', () => {
     const malformed = [
       post(`--b\r\n${meta}--b\r\n${data}--b--\r\n`, 'application/octet-stream'),
       post(`--b\r\n${part('Content-Type: text/plain\r\nContent-Length: 2', '{}')}--b\r\n${data}--b--\r\n`),
-      post(`--b\r\n${part('Content-Type: application/json\r\nX-Extra: 1\r\nContent-Length: 2', '{}')}--b\r\n${data}--b--\r\n`),
+      post(
+        `--b\r\n${part('Content-Type: application/json\r\nX-Extra: 1\r\nContent-Length: 2', '{}')}--b\r\n${data}--b--\r\n`,
+      ),
       post(`--b\r\n${part('Content-Type: application/json\r\nContent-Length: 2', '{]')}--b\r\n${data}--b--\r\n`),
-      post(`--b\r\n${part('Content-Type: application/json\r\nContent-Length: 23', '{"retention":"forever"}')}--b\r\n${data}--b--\r\n`),
+      post(
+        `--b\r\n${part('Content-Type: application/json\r\nContent-Length: 23', '{"retention":"forever"}')}--b\r\n${data}--b--\r\n`,
+      ),
       post(`--b\r\n${meta}--b\r\n${part('Content-Type: application/octet-stream', 'x')}--b--\r\n`),
       post(`--b\r\n${part('Content-Type: application/json', '{}')}--b\r\n${data}--b--\r\n`),
       post(`--b\r\n${meta}--b\r\n${data}--c--\r\n`), // the closing boundary must follow the data
     ];
-    for (const r of await Promise.all(malformed)) expect(r, r.text).toMatchObject({ status: 400, body: wireError(400, 'client-error') });
+    for (const r of await Promise.all(malformed))
+      expect(r, r.text).toMatchObject({ status: 400, body: wireError(400, 'client-error') });
     // Shorter than its Content-Length.
-    expect(await post(`--b\r\n${meta}--b\r\n${part('Content-Type: application/octet-stream\r\nContent-Length: 100', 'x')}--b--\r\n`)).toMatchObject({
+    expect(
+      await post(
+        `--b\r\n${meta}--b\r\n${part('Content-Type: application/octet-stream\r\nContent-Length: 100', 'x')}--b--\r\n`,
+      ),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'incomplete-body'),
     });
@@ -114,23 +165,44 @@ describe('assets: upload and download', () => {
     expect(reg.status).toBe(201);
     const access = await call(publicUrl, '/access', { method: 'POST', headers: { cookie: cookieOf(reg) } });
     expect(access.status).toBe(200);
-    expect(await uploadAsset(publicUrl, access.body.access_token, Uint8Array.of(1))).toMatchObject({ status: 403, body: wireError(403, 'unverified-user') });
+    expect(await uploadAsset(publicUrl, access.body.access_token, Uint8Array.of(1))).toMatchObject({
+      status: 403,
+      body: wireError(403, 'unverified-user'),
+    });
   });
 
   it('refuses uploads in a team whose fileSharing feature is disabled', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
-    expect((await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'disabled' })).status).toBe(200);
-    expect(await uploadAsset(publicUrl, owner.token, Uint8Array.of(1))).toMatchObject({ status: 403, body: wireError(403, 'file-sharing-disabled') });
-    expect((await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'enabled' })).status).toBe(200);
+    expect(
+      (await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'disabled' }))
+        .status,
+    ).toBe(200);
+    expect(await uploadAsset(publicUrl, owner.token, Uint8Array.of(1))).toMatchObject({
+      status: 403,
+      body: wireError(403, 'file-sharing-disabled'),
+    });
+    expect(
+      (await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'enabled' }))
+        .status,
+    ).toBe(200);
     expect((await uploadAsset(publicUrl, owner.token, Uint8Array.of(1))).status).toBe(201);
   });
 
   it('answers remote keys as federation off, and bad keys and tokens as bad requests', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const key = `3-2-${crypto.randomUUID()}`;
-    expect(await getAsset(publicUrl, `/v8/assets/b.example.com/${key}`, u.token)).toMatchObject({ status: 400, body: wireError(400, 'federation-not-enabled') });
-    expect(await api(publicUrl, u.token).del(`/v8/assets/b.example.com/${key}`)).toMatchObject({ status: 422, body: wireError(422, 'federation-not-implemented') });
-    expect(await getAsset(publicUrl, `/v8/assets/example.com/${key}`, u.token)).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+    expect(await getAsset(publicUrl, `/v8/assets/b.example.com/${key}`, u.token)).toMatchObject({
+      status: 400,
+      body: wireError(400, 'federation-not-enabled'),
+    });
+    expect(await api(publicUrl, u.token).del(`/v8/assets/b.example.com/${key}`)).toMatchObject({
+      status: 422,
+      body: wireError(422, 'federation-not-implemented'),
+    });
+    expect(await getAsset(publicUrl, `/v8/assets/example.com/${key}`, u.token)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'not-found'),
+    });
     expect((await getAsset(publicUrl, '/v8/assets/example.com/not-a-key', u.token)).status).toBe(400);
     expect((await getAsset(publicUrl, `/v8/assets/example.com/${key}?asset_token=a%2Fb`, u.token)).status).toBe(400);
     expect((await getAsset(publicUrl, `/v8/assets/example.com/${key}`, '')).status).toBe(401);
@@ -142,13 +214,19 @@ describe('assets: owner operations', () => {
     const [alice, bob] = await Promise.all([createUser(publicUrl, internalUrl), createUser(publicUrl, internalUrl)]);
     const up = await uploadAsset(publicUrl, alice.token, randomBytes(10), { public: true });
     const path = `/v8/assets/example.com/${up.body.key}`;
-    expect(await api(publicUrl, bob.token).del(path)).toMatchObject({ status: 403, body: wireError(403, 'unauthorised') });
+    expect(await api(publicUrl, bob.token).del(path)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'unauthorised'),
+    });
     expect((await getAsset(publicUrl, path, bob.token)).status).toBe(302);
     const del = await api(publicUrl, alice.token).del(path);
     expect(del.status).toBe(200);
     expect(await bucket.exists(up.body.key)).toBe(false);
     expect((await getAsset(publicUrl, path, alice.token)).status).toBe(404);
-    expect(await api(publicUrl, alice.token).del(path)).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+    expect(await api(publicUrl, alice.token).del(path)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'not-found'),
+    });
   });
 
   it('renews a token (the old one stops working) and deletes it (the asset becomes public)', async () => {
@@ -156,8 +234,14 @@ describe('assets: owner operations', () => {
     const up = await uploadAsset(publicUrl, alice.token, randomBytes(10));
     const path = `/v8/assets/example.com/${up.body.key}`;
     const tokenPath = `/v8/assets/${up.body.key}/token`;
-    expect(await api(publicUrl, bob.token).post(tokenPath)).toMatchObject({ status: 403, body: wireError(403, 'unauthorised') });
-    expect(await api(publicUrl, bob.token).del(tokenPath)).toMatchObject({ status: 403, body: wireError(403, 'unauthorised') });
+    expect(await api(publicUrl, bob.token).post(tokenPath)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'unauthorised'),
+    });
+    expect(await api(publicUrl, bob.token).del(tokenPath)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'unauthorised'),
+    });
 
     const renewed = await api(publicUrl, alice.token).post(tokenPath);
     expect(renewed.status).toBe(200);
@@ -179,10 +263,17 @@ describe('assets: versions', () => {
     expect(up.status).toBe(201);
     const { key, token } = up.body;
     expect((await getAsset(publicUrl, `/v1/assets/v3/${key}`, alice.token)).status).toBe(302);
-    expect((await getAsset(publicUrl, `/v0/assets/v4/example.com/${key}?asset_token=${token}`, bob.token)).status).toBe(302);
+    expect((await getAsset(publicUrl, `/v0/assets/v4/example.com/${key}?asset_token=${token}`, bob.token)).status).toBe(
+      302,
+    );
     expect((await getAsset(publicUrl, `/v2/assets/example.com/${key}`, alice.token)).status).toBe(302);
-    expect(await api(publicUrl, alice.token).post(`/v2/assets/v3/${key}/token`)).toMatchObject({ status: 404, body: wireError(404, 'no-endpoint') });
-    expect((await uploadAsset(publicUrl, alice.token, Uint8Array.of(1), undefined, { version: 'v2' })).status).toBe(201);
+    expect(await api(publicUrl, alice.token).post(`/v2/assets/v3/${key}/token`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-endpoint'),
+    });
+    expect((await uploadAsset(publicUrl, alice.token, Uint8Array.of(1), undefined, { version: 'v2' })).status).toBe(
+      201,
+    );
     expect((await api(publicUrl, alice.token).post(`/v1/assets/v3/${key}/token`)).status).toBe(200);
     expect((await api(publicUrl, alice.token).del(`/v1/assets/v3/${key}`)).status).toBe(200);
   });

@@ -18,7 +18,13 @@ async function verifiedEmail(): Promise<{ email: string; email_code: string }> {
 }
 
 async function proteusClient() {
-  return { class: ClientClassification.DESKTOP as const, type: ClientType.PERMANENT as const, cookie: 'e2e', label: 'e2e', ...(await proteusKeys(10)) };
+  return {
+    class: ClientClassification.DESKTOP as const,
+    type: ClientType.PERMANENT as const,
+    cookie: 'e2e',
+    label: 'e2e',
+    ...(await proteusKeys(10)),
+  };
 }
 
 describe('the official @wireapp/api-client against this backend', () => {
@@ -66,14 +72,22 @@ describe('the official @wireapp/api-client against this backend', () => {
     );
     await bob.as(() => new Promise<void>((resolve) => void bob.api.connect(async () => resolve())));
 
-    const request = await alice.as(() => alice.api.api.connection.postConnection({ id: ctxB.userId, domain: 'example.com' }));
+    const request = await alice.as(() =>
+      alice.api.api.connection.postConnection({ id: ctxB.userId, domain: 'example.com' }),
+    );
     expect(request.status).toBe(ConnectionStatus.SENT);
-    const pending = (await connectionEvent).payload[0] as { connection: { status: string; to: string }; user: { name: string } };
+    const pending = (await connectionEvent).payload[0] as {
+      connection: { status: string; to: string };
+      user: { name: string };
+    };
     expect(pending.connection).toMatchObject({ status: 'pending', to: ctxA.userId });
     expect(pending.user.name).toBe('Alice');
 
     await bob.as(() =>
-      bob.api.api.connection.putConnection({ id: ctxA.userId, domain: 'example.com' }, { status: ConnectionStatus.ACCEPTED }),
+      bob.api.api.connection.putConnection(
+        { id: ctxA.userId, domain: 'example.com' },
+        { status: ConnectionStatus.ACCEPTED },
+      ),
     );
     const { notifications } = await bob.as(() => bob.api.api.notification.getAllNotifications(bob.api.clientId));
     expect(notifications.some((n) => n.payload.some((e) => e.type === 'user.connection'))).toBe(true);

@@ -9,7 +9,11 @@ import { activationCode, api, createUser, uniqueEmail } from '../../helpers/user
 
 const password = 'secret-password';
 // File sharing is off by this server's default, so that a lock keeps it off.
-const fileSharingOff: Edit = ['galley.yaml', ['settings', 'featureFlags', 'fileSharing', 'defaults'], { status: 'disabled', lockStatus: 'unlocked' }];
+const fileSharingOff: Edit = [
+  'galley.yaml',
+  ['settings', 'featureFlags', 'fileSharing', 'defaults'],
+  { status: 'disabled', lockStatus: 'unlocked' },
+];
 let backend: TestBackend;
 let publicUrl: string;
 let internalUrl: string;
@@ -29,47 +33,88 @@ describe('a team run with the official @wireapp/api-client', () => {
     const email = uniqueEmail('team-owner');
     expect((await api(publicUrl).post('/v8/activate/send', { email })).status).toBe(200);
     const email_code = await activationCode(internalUrl, email);
-    await owner.as(() => owner.api.register({ name: 'Owner', email, email_code, password, team: { name: 'Acme', icon: 'default' } } as never));
+    await owner.as(() =>
+      owner.api.register({
+        name: 'Owner',
+        email,
+        email_code,
+        password,
+        team: { name: 'Acme', icon: 'default' },
+      } as never),
+    );
     await owner.as(() => owner.api.login({ email, password, clientType: ClientType.PERMANENT }));
     const teamId = (await owner.as(() => owner.api.api.self.getSelf())).team!;
     expect(teamId).toMatch(/^[0-9a-f-]{36}$/);
 
     // A new address: invited, registers with the code.
     const memberEmail = uniqueEmail('team-member');
-    const invitation = await owner.as(() => owner.api.api.teams.invitation.postInvitation(teamId, { email: memberEmail, role: 'member' } as never));
+    const invitation = await owner.as(() =>
+      owner.api.api.teams.invitation.postInvitation(teamId, { email: memberEmail, role: 'member' } as never),
+    );
     expect(invitation).toMatchObject({ team: teamId, email: memberEmail });
     const code = await invitationCode(publicUrl, memberEmail);
-    expect(await member.api.api.teams.invitation.getInvitationFromCode(code)).toMatchObject({ id: invitation.id, created_by_email: email });
-    await member.as(() => member.api.register({ name: 'Member', email: memberEmail, password, team_code: code } as never));
+    expect(await member.api.api.teams.invitation.getInvitationFromCode(code)).toMatchObject({
+      id: invitation.id,
+      created_by_email: email,
+    });
+    await member.as(() =>
+      member.api.register({ name: 'Member', email: memberEmail, password, team_code: code } as never),
+    );
     await member.as(() => member.api.login({ email: memberEmail, password, clientType: ClientType.PERMANENT }));
 
     // An existing personal user: invited with allow_existing, accepts with the password.
     const personal = await createUser(publicUrl, internalUrl);
-    await owner.as(() => owner.api.api.teams.invitation.postInvitation(teamId, { email: personal.email, allow_existing: true } as never));
-    expect((await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', { code: await invitationCode(publicUrl, personal.email), password: personal.password })).status).toBe(200);
+    await owner.as(() =>
+      owner.api.api.teams.invitation.postInvitation(teamId, { email: personal.email, allow_existing: true } as never),
+    );
+    expect(
+      (
+        await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', {
+          code: await invitationCode(publicUrl, personal.email),
+          password: personal.password,
+        })
+      ).status,
+    ).toBe(200);
 
     const members = await owner.as(() => owner.api.api.teams.member.getAllMembers(teamId));
-    expect(members.members.map((m) => m.user).sort()).toEqual([owner.api.context!.userId, member.api.context!.userId, personal.id].sort());
+    expect(members.members.map((m) => m.user).sort()).toEqual(
+      [owner.api.context!.userId, member.api.context!.userId, personal.id].sort(),
+    );
 
     // File sharing, off by this server's default: the owner turns it on and the member shares a file.
-    const upload = () => member.as(() => member.api.api.asset.postAsset(new Uint8Array([1, 2, 3]), { public: false }).response);
+    const upload = () =>
+      member.as(() => member.api.api.asset.postAsset(new Uint8Array([1, 2, 3]), { public: false }).response);
     await expect(upload()).rejects.toMatchObject({ code: 403, label: 'file-sharing-disabled' });
-    const on = await owner.as(() => owner.api.api.teams.feature.putFileSharingFeature(teamId, { status: FeatureStatus.ENABLED } as never));
+    const on = await owner.as(() =>
+      owner.api.api.teams.feature.putFileSharingFeature(teamId, { status: FeatureStatus.ENABLED } as never),
+    );
     expect(on).toMatchObject({ status: 'enabled', lockStatus: 'unlocked' });
     const shared = await upload();
-    const file = await owner.as(() => owner.api.api.asset.getAssetV4(shared.key, shared.domain!, shared.token).response);
+    const file = await owner.as(
+      () => owner.api.api.asset.getAssetV4(shared.key, shared.domain!, shared.token).response,
+    );
     expect(new Uint8Array(file.buffer)).toEqual(new Uint8Array([1, 2, 3]));
 
     // An operator locks it: the server's value (disabled) applies, uploads are refused, and the
     // owner can change nothing until the internal API unlocks it.
     expect((await api(internalUrl).put(`/i/teams/${teamId}/features/fileSharing/locked`)).status).toBe(200);
-    expect((await member.as(() => member.api.api.teams.feature.getAllFeatures())).fileSharing).toMatchObject({ status: 'disabled', lockStatus: 'locked' });
+    expect((await member.as(() => member.api.api.teams.feature.getAllFeatures())).fileSharing).toMatchObject({
+      status: 'disabled',
+      lockStatus: 'locked',
+    });
     await expect(upload()).rejects.toMatchObject({ code: 403, label: 'file-sharing-disabled' });
-    await expect(owner.as(() => owner.api.api.teams.feature.putFileSharingFeature(teamId, { status: FeatureStatus.ENABLED } as never))).rejects.toMatchObject({
+    await expect(
+      owner.as(() =>
+        owner.api.api.teams.feature.putFileSharingFeature(teamId, { status: FeatureStatus.ENABLED } as never),
+      ),
+    ).rejects.toMatchObject({
       name: 'FeatureLockedError',
     });
     expect((await api(internalUrl).put(`/i/teams/${teamId}/features/fileSharing/unlocked`)).status).toBe(200);
-    expect((await member.as(() => member.api.api.teams.feature.getAllFeatures())).fileSharing).toMatchObject({ status: 'enabled', lockStatus: 'unlocked' });
+    expect((await member.as(() => member.api.api.teams.feature.getAllFeatures())).fileSharing).toMatchObject({
+      status: 'enabled',
+      lockStatus: 'unlocked',
+    });
     expect((await upload()).key).toMatch(/^3-2-/);
   });
 });

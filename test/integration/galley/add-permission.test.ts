@@ -43,9 +43,10 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
     return id;
   }
 
-  const put = (u: TestUser, conv: string, body: unknown) => api(b.publicUrl, u.token).put(`/v8/conversations/example.com/${conv}/add-permission`, body);
+  const put = (u: TestUser, conv: string, body: unknown) =>
+    api(b.publicUrl, u.token).put(`/v8/conversations/example.com/${conv}/add-permission`, body);
 
-  it('changes a channel\'s add permission: the event is the answer and reaches the members; unchanged is 204', async () => {
+  it("changes a channel's add permission: the event is the answer and reaches the members; unchanged is 204", async () => {
     const conv = await channel();
     expect((await api(b.publicUrl, owner.token).get(`/v8/conversations/example.com/${conv}`)).body).toMatchObject({
       group_conv_type: 'channel',
@@ -68,16 +69,21 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
     const frame = await socket.next((m) => m.payload?.[0]?.type === 'conversation.add-permission-update');
     await socket.close();
     expect(frame.payload[0]).toEqual(changed.body);
-    expect((await api(b.publicUrl, member.token).get(`/v8/conversations/example.com/${conv}`)).body.add_permission).toBe('admins');
+    expect(
+      (await api(b.publicUrl, member.token).get(`/v8/conversations/example.com/${conv}`)).body.add_permission,
+    ).toBe('admins');
 
     const again = await put(owner, conv, { add_permission: 'admins' });
     expect(again.status).toBe(204);
     expect(again.text).toBe('');
   });
 
-  it('needs modify_add_permission, except from an admin of the channel\'s team', async () => {
+  it("needs modify_add_permission, except from an admin of the channel's team", async () => {
     const conv = await channel();
-    const denied = { ...wireError(403, 'action-denied'), message: 'Insufficient authorization (missing modify_add_permissions)' };
+    const denied = {
+      ...wireError(403, 'action-denied'),
+      message: 'Insufficient authorization (missing modify_add_permissions)',
+    };
     expect(await put(member, conv, { add_permission: 'admins' })).toMatchObject({ status: 403, body: denied });
     // An admin of another team is no channel manager here.
     expect(await put(otherTeam, conv, { add_permission: 'admins' })).toMatchObject({ status: 403, body: denied });
@@ -97,19 +103,34 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
       body: { ...wireError(403, 'invalid-op'), message: 'Invalid target access' },
     });
     const self = await api(b.publicUrl, owner.token).post('/v8/conversations/self');
-    expect(await put(owner, self.body.qualified_id.id, { add_permission: 'admins' })).toMatchObject({ status: 403, body: wireError(403, 'invalid-op') });
+    expect(await put(owner, self.body.qualified_id.id, { add_permission: 'admins' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'invalid-op'),
+    });
 
     const conv = await channel();
     const stranger = await teamOwner(b.publicUrl, b.internalUrl);
-    expect(await put(stranger, conv, { add_permission: 'admins' })).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
-    expect(await put(owner, crypto.randomUUID(), { add_permission: 'admins' })).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
+    expect(await put(stranger, conv, { add_permission: 'admins' })).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
+    expect(await put(owner, crypto.randomUUID(), { add_permission: 'admins' })).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
     expect(
-      await api(b.publicUrl, owner.token).put(`/v8/conversations/elsewhere.example.org/${conv}/add-permission`, { add_permission: 'admins' }),
+      await api(b.publicUrl, owner.token).put(`/v8/conversations/elsewhere.example.org/${conv}/add-permission`, {
+        add_permission: 'admins',
+      }),
     ).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
 
     for (const body of [{ add_permission: 'nobody' }, { add_permission: 1 }, {}, ['admins']])
       expect(await put(owner, conv, body)).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
-    expect(await api(b.publicUrl, owner.token).put('/v8/conversations/example.com/not-a-uuid/add-permission', { add_permission: 'admins' })).toMatchObject({
+    expect(
+      await api(b.publicUrl, owner.token).put('/v8/conversations/example.com/not-a-uuid/add-permission', {
+        add_permission: 'admins',
+      }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'bad-request'),
     });
@@ -120,6 +141,8 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
     });
     expect(anonymous.status).toBe(401);
     // Nothing of this changed the channel.
-    expect((await api(b.publicUrl, owner.token).get(`/v8/conversations/example.com/${conv}`)).body.add_permission).toBe('everyone');
+    expect((await api(b.publicUrl, owner.token).get(`/v8/conversations/example.com/${conv}`)).body.add_permission).toBe(
+      'everyone',
+    );
   });
 });

@@ -53,7 +53,9 @@ describe('POST /broadcast/proteus/messages', () => {
     const { owner, member, contact, o1, o2, m1, k1 } = await world(publicUrl, internalUrl);
     const missing = await postProteus(publicUrl, owner.token, otrMessage(o1, []));
     expect(missing.status).toBe(412);
-    expect(missing.body.missing).toEqual({ 'example.com': { [owner.id]: [o2], [member.id]: [m1], [contact.id]: [k1] } });
+    expect(missing.body.missing).toEqual({
+      'example.com': { [owner.id]: [o2], [member.id]: [m1], [contact.id]: [k1] },
+    });
     const everyone = [
       { user: owner.id, client: o2, text: 'status' },
       { user: member.id, client: m1, text: 'status' },
@@ -99,7 +101,12 @@ describe('POST /broadcast/otr/messages', () => {
     };
     const sent = await postLegacy(publicUrl, owner.token, everyone);
     expect(sent.status, sent.text).toBe(201);
-    expect(sent.body).toEqual({ time: expect.any(String), missing: {}, redundant: { [pending.id]: [p1], [otherTeam.id]: [x1] }, deleted: {} });
+    expect(sent.body).toEqual({
+      time: expect.any(String),
+      missing: {},
+      redundant: { [pending.id]: [p1], [otherTeam.id]: [x1] },
+      deleted: {},
+    });
     const live = await socket.next((m) => m.payload[0].type === 'conversation.otr-message-add');
     await socket.close();
     expect(live.payload[0]).toEqual({
@@ -113,7 +120,11 @@ describe('POST /broadcast/otr/messages', () => {
       data: { sender: o1, recipient: k1, text: b64('to k1'), data: b64('blob') },
     });
     const [toM1] = await otrEventsOf(publicUrl, member, m1);
-    expect(toM1).toMatchObject({ conversation: member.id, qualified_conversation: q(member.id), data: { recipient: m1, text: b64('to m1') } });
+    expect(toM1).toMatchObject({
+      conversation: member.id,
+      qualified_conversation: q(member.id),
+      data: { recipient: m1, text: b64('to m1') },
+    });
     expect(toM1.team).toBeUndefined();
     expect((await otrEventsOf(publicUrl, owner, o2)).map((e: any) => e.conversation)).toEqual([owner.id]);
     expect(await otrEventsOf(publicUrl, pending, p1)).toEqual([]);
@@ -123,7 +134,8 @@ describe('POST /broadcast/otr/messages', () => {
   it('applies ignore_missing and report_missing (query, JSON body, protobuf) in wire order', async () => {
     const { owner, member, contact, o1, o2, m1, k1 } = await world(publicUrl, internalUrl);
     const toMember = { sender: o1, recipients: { [member.id]: { [m1]: b64('x') } } };
-    const status = async (query: string, body: object | Uint8Array = toMember) => (await postLegacy(publicUrl, owner.token, body, query)).status;
+    const status = async (query: string, body: object | Uint8Array = toMember) =>
+      (await postLegacy(publicUrl, owner.token, body, query)).status;
     expect(await status('?ignore_missing=true')).toBe(201);
     expect(await status('?ignore_missing=false')).toBe(412);
     expect(await status(`?ignore_missing=${contact.id}`)).toBe(412); // the owner's o2 is still missing
@@ -132,24 +144,36 @@ describe('POST /broadcast/otr/messages', () => {
     expect(await status(`?report_missing=${member.id}`)).toBe(201);
     // ignore_missing wins over report_missing in the query; the body's report_missing wins over both.
     expect(await status(`?ignore_missing=true&report_missing=true`)).toBe(201);
-    const reportContact = await postLegacy(publicUrl, owner.token, { ...toMember, report_missing: [contact.id] }, '?ignore_missing=true');
+    const reportContact = await postLegacy(
+      publicUrl,
+      owner.token,
+      { ...toMember, report_missing: [contact.id] },
+      '?ignore_missing=true',
+    );
     expect(reportContact).toMatchObject({ status: 412, body: { missing: { [contact.id]: [k1] } } });
 
     const proto = legacyOtrMessage(o1, [{ user: member.id, client: m1, text: 'pb' }], { reportMissing: [owner.id] });
-    expect(await postLegacy(publicUrl, owner.token, proto)).toMatchObject({ status: 412, body: { missing: { [owner.id]: [o2] } } });
+    expect(await postLegacy(publicUrl, owner.token, proto)).toMatchObject({
+      status: 412,
+      body: { missing: { [owner.id]: [o2] } },
+    });
     const all = legacyOtrMessage(o1, [
       { user: owner.id, client: o2, text: 'pb' },
       { user: member.id, client: m1, text: 'pb' },
       { user: contact.id, client: k1, text: 'pb' },
     ]);
     expect((await postLegacy(publicUrl, owner.token, all)).status).toBe(201);
-    const received = (await otrEventsOf(publicUrl, contact, k1)).map((e: any) => Buffer.from(e.data.text, 'base64').toString());
+    const received = (await otrEventsOf(publicUrl, contact, k1)).map((e: any) =>
+      Buffer.from(e.data.text, 'base64').toString(),
+    );
     expect(received).toEqual(['pb']);
   });
 
   it('refuses personal users (no-team) and bad input with 400 bad-request', async () => {
     const { owner, contact, o1, m1, member, k1 } = await world(publicUrl, internalUrl);
-    expect(await postLegacy(publicUrl, contact.token, { sender: k1, recipients: {} }, '?ignore_missing=true')).toMatchObject({
+    expect(
+      await postLegacy(publicUrl, contact.token, { sender: k1, recipients: {} }, '?ignore_missing=true'),
+    ).toMatchObject({
       status: 404,
       body: wireError(404, 'no-team'),
     });
@@ -161,8 +185,15 @@ describe('POST /broadcast/otr/messages', () => {
       { sender: o1, recipients: {}, native_priority: 'urgent' },
       new Uint8Array([0x0a, 0xff, 0xff, 0x01]),
     ];
-    for (const body of bad) expect(await postLegacy(publicUrl, owner.token, body)).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
-    const noBody = await call(publicUrl, '/v8/broadcast/otr/messages', { method: 'POST', headers: { authorization: `Bearer ${owner.token}` } });
+    for (const body of bad)
+      expect(await postLegacy(publicUrl, owner.token, body)).toMatchObject({
+        status: 400,
+        body: wireError(400, 'bad-request'),
+      });
+    const noBody = await call(publicUrl, '/v8/broadcast/otr/messages', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(noBody).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
     const anonymous = await call(publicUrl, '/v8/broadcast/otr/messages', {
       method: 'POST',
@@ -183,7 +214,11 @@ describe('broadcast fan-out limit (maxFanoutSize 2)', () => {
     const o = await teamOwner(b.publicUrl, b.internalUrl);
     owner = o;
     members = [await invitedMember(b.publicUrl, o), await invitedMember(b.publicUrl, o)];
-    clients = [await addClient(b.publicUrl, owner), await addClient(b.publicUrl, members[0]!), await addClient(b.publicUrl, members[1]!)];
+    clients = [
+      await addClient(b.publicUrl, owner),
+      await addClient(b.publicUrl, members[0]!),
+      await addClient(b.publicUrl, members[1]!),
+    ];
   });
   afterAll(() => b?.stop());
 
@@ -193,17 +228,33 @@ describe('broadcast fan-out limit (maxFanoutSize 2)', () => {
     const tooMany = wireError(400, 'too-many-users-to-broadcast');
     const toM = { sender: o1, recipients: { [m.id]: { [m1]: b64('x') } } };
     expect(await postLegacy(b.publicUrl, owner.token, toM)).toMatchObject({ status: 400, body: tooMany });
-    expect(await postLegacy(b.publicUrl, owner.token, toM, '?ignore_missing=true')).toMatchObject({ status: 400, body: tooMany });
-    expect(await postProteus(b.publicUrl, owner.token, otrMessage(o1, [{ user: m.id, client: m1, text: 'x' }]))).toMatchObject({ status: 400, body: tooMany });
+    expect(await postLegacy(b.publicUrl, owner.token, toM, '?ignore_missing=true')).toMatchObject({
+      status: 400,
+      body: tooMany,
+    });
+    expect(
+      await postProteus(b.publicUrl, owner.token, otrMessage(o1, [{ user: m.id, client: m1, text: 'x' }])),
+    ).toMatchObject({ status: 400, body: tooMany });
 
     // report_missing: only the listed and addressed users are looked up.
     const sent = await postLegacy(b.publicUrl, owner.token, toM, `?report_missing=${m.id}`);
     expect(sent).toMatchObject({ status: 201, body: { missing: {}, redundant: {}, deleted: {} } });
     expect((await otrEventsOf(b.publicUrl, m, m1)).length).toBe(1);
     const reportOnly = { reportOnly: { userIds: [q(m.id)] } };
-    expect((await postProteus(b.publicUrl, owner.token, otrMessage(o1, [{ user: m.id, client: m1, text: 'x' }], reportOnly))).status).toBe(201);
-    expect(await postLegacy(b.publicUrl, owner.token, toM, `?report_missing=${m.id},${n.id},${owner.id}`)).toMatchObject({ status: 400, body: tooMany });
-    const toThree = { sender: o1, recipients: { [m.id]: { [m1]: b64('x') }, [n.id]: { [n1]: b64('x') }, [crypto.randomUUID()]: { '1': b64('x') } } };
-    expect(await postLegacy(b.publicUrl, owner.token, toThree, `?report_missing=${m.id}`)).toMatchObject({ status: 400, body: tooMany });
+    expect(
+      (await postProteus(b.publicUrl, owner.token, otrMessage(o1, [{ user: m.id, client: m1, text: 'x' }], reportOnly)))
+        .status,
+    ).toBe(201);
+    expect(
+      await postLegacy(b.publicUrl, owner.token, toM, `?report_missing=${m.id},${n.id},${owner.id}`),
+    ).toMatchObject({ status: 400, body: tooMany });
+    const toThree = {
+      sender: o1,
+      recipients: { [m.id]: { [m1]: b64('x') }, [n.id]: { [n1]: b64('x') }, [crypto.randomUUID()]: { '1': b64('x') } },
+    };
+    expect(await postLegacy(b.publicUrl, owner.token, toThree, `?report_missing=${m.id}`)).toMatchObject({
+      status: 400,
+      body: tooMany,
+    });
   });
 });

@@ -13,7 +13,9 @@ describe('cells: events of conversations with cells go to the cells queue', () =
 
   beforeAll(async () => {
     sink = await cellsSink();
-    b = await startEditedBackend([['gundeck.yaml', ['settings', 'cellsEventQueue'], 'cells_events']], { extraWorkers: [sink.worker] });
+    b = await startEditedBackend([['gundeck.yaml', ['settings', 'cellsEventQueue'], 'cells_events']], {
+      extraWorkers: [sink.worker],
+    });
     owner = await createUser(b.publicUrl, b.internalUrl);
     other = await createUser(b.publicUrl, b.internalUrl);
     await connect(b.publicUrl, owner, other);
@@ -23,11 +25,16 @@ describe('cells: events of conversations with cells go to the cells queue', () =
     await sink?.close();
   });
 
-  const ofConv = (conv: string, type: string) => (m: any) => m.payload?.[0]?.type === type && m.payload[0].qualified_conversation?.id === conv;
+  const ofConv = (conv: string, type: string) => (m: any) =>
+    m.payload?.[0]?.type === type && m.payload[0].qualified_conversation?.id === conv;
 
   it('forwards create (once, without data), member and name events, not others, while cells is pending', async () => {
     const me = api(b.publicUrl, owner.token);
-    const created = await me.post('/v8/conversations', { name: 'Shared files', qualified_users: [q(other.id)], cells: true });
+    const created = await me.post('/v8/conversations', {
+      name: 'Shared files',
+      qualified_users: [q(other.id)],
+      cells: true,
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.body.cells_state).toBe('pending');
     const conv = created.body.qualified_id.id as string;
@@ -35,7 +42,14 @@ describe('cells: events of conversations with cells go to the cells queue', () =
 
     const create = await sink.next(ofConv(conv, 'conversation.create'));
     expect(create.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-/);
-    expect(create.payload).toEqual([{ type: 'conversation.create', qualified_conversation: q(conv), qualified_from: q(owner.id), time: expect.any(String) }]);
+    expect(create.payload).toEqual([
+      {
+        type: 'conversation.create',
+        qualified_conversation: q(conv),
+        qualified_from: q(owner.id),
+        time: expect.any(String),
+      },
+    ]);
 
     expect((await me.put(`${path}/name`, { name: 'Renamed' })).status).toBe(200);
     expect((await me.put(`${path}/message-timer`, { message_timer: 1000 })).status).toBe(200);
@@ -45,7 +59,9 @@ describe('cells: events of conversations with cells go to the cells queue', () =
     const leave = await sink.next(ofConv(conv, 'conversation.member-leave'));
     expect(leave.payload[0].data.qualified_user_ids).toEqual([q(other.id)]);
 
-    const forConv = sink.received.filter((m: any) => m.payload[0].qualified_conversation.id === conv).map((m: any) => m.payload[0].type);
+    const forConv = sink.received
+      .filter((m: any) => m.payload[0].qualified_conversation.id === conv)
+      .map((m: any) => m.payload[0].type);
     expect(forConv.filter((t) => t === 'conversation.create')).toHaveLength(1);
     expect(forConv).not.toContain('conversation.message-timer-update');
   });

@@ -13,7 +13,11 @@ describe('creating and reading conversations', () => {
     const b = await createUser(publicUrl, internalUrl, { name: 'B' });
     await connect(publicUrl, a, b);
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${b.token}`);
-    const r = await api(publicUrl, a.token).post('/v8/conversations', { name: 'Team chat', qualified_users: [q(b.id)], conversation_role: 'wire_member' });
+    const r = await api(publicUrl, a.token).post('/v8/conversations', {
+      name: 'Team chat',
+      qualified_users: [q(b.id)],
+      conversation_role: 'wire_member',
+    });
     expect(r.status).toBe(201);
     const id = r.body.qualified_id.id;
     expect(r.headers.get('location')).toBe(id);
@@ -31,7 +35,15 @@ describe('creating and reading conversations', () => {
       last_event_time: '1970-01-01T00:00:00.000Z',
       failed_to_add: [],
       members: {
-        self: { qualified_id: q(a.id), id: a.id, conversation_role: 'wire_admin', otr_muted_status: null, otr_archived: false, hidden: false, status: 0 },
+        self: {
+          qualified_id: q(a.id),
+          id: a.id,
+          conversation_role: 'wire_admin',
+          otr_muted_status: null,
+          otr_archived: false,
+          hidden: false,
+          status: 0,
+        },
         others: [{ qualified_id: q(b.id), id: b.id, conversation_role: 'wire_member', status: 0 }],
       },
     });
@@ -48,14 +60,21 @@ describe('creating and reading conversations', () => {
       time: expect.stringMatching(/\.\d{3}Z$/),
     });
     // Events carry the v2 shape: legacy access_role plus access_role_v2, and B's own view.
-    expect(event.data).toMatchObject({ id, access_role: 'activated', access_role_v2: ['team_member', 'non_team_member', 'service'] });
+    expect(event.data).toMatchObject({
+      id,
+      access_role: 'activated',
+      access_role_v2: ['team_member', 'non_team_member', 'service'],
+    });
     expect(event.data.members.self.id).toBe(b.id);
     await socket.close();
 
     const bView = await api(publicUrl, b.token).get(`/v8/conversations/example.com/${id}`);
     expect(bView.body.members.self).toMatchObject({ id: b.id, conversation_role: 'wire_member' });
     const v2 = await api(publicUrl, b.token).get(`/v2/conversations/example.com/${id}`);
-    expect(v2.body).toMatchObject({ access_role: 'activated', access_role_v2: ['team_member', 'non_team_member', 'service'] });
+    expect(v2.body).toMatchObject({
+      access_role: 'activated',
+      access_role_v2: ['team_member', 'non_team_member', 'service'],
+    });
   });
 
   it('refuses unconnected users, MLS with members, oversize lists and non-members reading', async () => {
@@ -70,13 +89,22 @@ describe('creating and reading conversations', () => {
       status: 400,
       body: wireError(400, 'non-empty-member-list'),
     });
-    expect(await me.post('/v8/conversations', { protocol: 'mls' })).toMatchObject({ status: 400, body: wireError(400, 'mls-not-enabled') });
-    expect(await me.post('/v8/conversations', { protocol: 'mixed' })).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    expect(await me.post('/v8/conversations', { protocol: 'mls' })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'mls-not-enabled'),
+    });
+    expect(await me.post('/v8/conversations', { protocol: 'mixed' })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
     expect(await me.post('/v8/conversations', { name: '' })).toMatchObject({ status: 400 });
     expect(await me.post('/v8/conversations', { access_role: 'activated' })).toMatchObject({ status: 400 });
     expect(await me.post('/v8/conversations', { qualified_users: [q('not-a-uuid')] })).toMatchObject({ status: 400 });
     const many = Array.from({ length: 500 }, () => q(crypto.randomUUID()));
-    expect(await me.post('/v8/conversations', { qualified_users: many })).toMatchObject({ status: 400, body: wireError(400, 'client-error') });
+    expect(await me.post('/v8/conversations', { qualified_users: many })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'client-error'),
+    });
 
     const mine = (await me.post('/v8/conversations', { name: 'Mine' })).body.qualified_id.id;
     expect(await api(publicUrl, stranger.token).get(`/v8/conversations/example.com/${mine}`)).toMatchObject({
@@ -117,7 +145,10 @@ describe('creating and reading conversations', () => {
 
     const roles = await me.get(`/v8/conversations/${ids[0].id}/roles`);
     expect(roles.body.conversation_roles).toEqual([
-      { conversation_role: 'wire_admin', actions: expect.arrayContaining(['add_conversation_member', 'modify_add_permission']) },
+      {
+        conversation_role: 'wire_admin',
+        actions: expect.arrayContaining(['add_conversation_member', 'modify_add_permission']),
+      },
       { conversation_role: 'wire_member', actions: ['leave_conversation'] },
     ]);
   });
@@ -134,15 +165,21 @@ describe('1:1 conversations', () => {
     expect(fromA.body).toMatchObject({ type: 2, members: { self: { id: a.id }, others: [{ id: b.id }] } });
     const fromB = await api(publicUrl, b.token).post('/v6/conversations/one2one', { qualified_users: [q(a.id)] });
     expect(fromB.body.qualified_id).toEqual(fromA.body.qualified_id);
-    expect(await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [q(stranger.id)] })).toMatchObject({
+    expect(
+      await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [q(stranger.id)] }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'not-connected'),
     });
-    expect(await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [q(a.id)] })).toMatchObject({
+    expect(
+      await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [q(a.id)] }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'invalid-op'),
     });
-    expect(await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [] })).toMatchObject({ status: 400 });
+    expect(await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [] })).toMatchObject({
+      status: 400,
+    });
     // Members of a 1:1 cannot be added to it.
     const path = `/v8/conversations/example.com/${fromA.body.qualified_id.id}`;
     expect(await api(publicUrl, a.token).post(`${path}/members`, { qualified_users: [q(stranger.id)] })).toMatchObject({

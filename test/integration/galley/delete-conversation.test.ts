@@ -28,11 +28,17 @@ describe('DELETE /teams/{tid}/conversations/{cid}', () => {
       status: 403,
       body: { ...wireError(403, 'action-denied'), message: 'Insufficient authorization (missing delete_conversation)' },
     });
-    const promote = await api(publicUrl, owner.token).put(`/v8/conversations/example.com/${conv}/members/example.com/${guest.id}`, {
-      conversation_role: 'wire_admin',
-    });
+    const promote = await api(publicUrl, owner.token).put(
+      `/v8/conversations/example.com/${conv}/members/example.com/${guest.id}`,
+      {
+        conversation_role: 'wire_admin',
+      },
+    );
     expect(promote.status, promote.text).toBe(200);
-    expect(await api(publicUrl, guest.token).del(path)).toMatchObject({ status: 403, body: wireError(403, 'no-team-member') });
+    expect(await api(publicUrl, guest.token).del(path)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'no-team-member'),
+    });
     // A stranger: the conversation is not found.
     const stranger = await teamOwner(publicUrl, internalUrl);
     expect((await api(publicUrl, stranger.token).del(path)).status).toBe(404);
@@ -52,7 +58,10 @@ describe('DELETE /teams/{tid}/conversations/{cid}', () => {
     } finally {
       await socket.close();
     }
-    expect(await api(publicUrl, owner.token).get(`/v8/conversations/example.com/${conv}`)).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
+    expect(await api(publicUrl, owner.token).get(`/v8/conversations/example.com/${conv}`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
     const ids = await api(publicUrl, guest.token).post('/v8/conversations/list-ids', {});
     expect(ids.body.qualified_conversations).not.toContainEqual(q(conv));
     expect((await api(publicUrl, owner.token).del(path)).status).toBe(404);

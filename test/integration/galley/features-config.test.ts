@@ -15,16 +15,27 @@ describe('team features under galley configuration', () => {
     // A team first, then the backend again on the same state with that team allow-listed.
     const first = await startEditedBackend([]);
     const email = uniqueEmail('owner');
-    const created = await api(first.internalUrl).post('/i/users', { name: 'Owner', email, password, team: { name: 'T', icon: 'default' } });
+    const created = await api(first.internalUrl).post('/i/users', {
+      name: 'Owner',
+      email,
+      password,
+      team: { name: 'T', icon: 'default' },
+    });
     earlier = { email: uniqueEmail('earlier') };
-    expect((await api(first.internalUrl).post('/i/users', { name: 'Earlier', email: earlier.email, password })).status).toBe(201);
+    expect(
+      (await api(first.internalUrl).post('/i/users', { name: 'Earlier', email: earlier.email, password })).status,
+    ).toBe(201);
     await first.stop();
     b = await startEditedBackend(
       [
         ['galley.yaml', ['settings', 'exposeInvitationURLsTeamAllowlist'], [created.body.team]],
         ['galley.yaml', ['settings', 'featureFlags', 'legalhold'], 'disabled-permanently'],
         ['galley.yaml', ['settings', 'maxTeamSize'], 3],
-        ['brig.yaml', ['optSettings', 'setFeatureFlags', 'conferenceCalling'], { defaultForNew: { status: 'enabled' }, defaultForNull: { status: 'disabled' } }],
+        [
+          'brig.yaml',
+          ['optSettings', 'setFeatureFlags', 'conferenceCalling'],
+          { defaultForNew: { status: 'enabled' }, defaultForNull: { status: 'disabled' } },
+        ],
       ],
       { stateDir: first.stateDir },
     );
@@ -46,7 +57,9 @@ describe('team features under galley configuration', () => {
   });
 
   it('refuses legal hold changes when the instance disables it permanently', async () => {
-    expect(await api(b.publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' })).toMatchObject({
+    expect(
+      await api(b.publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'legalhold-not-enabled'),
     });
@@ -54,11 +67,15 @@ describe('team features under galley configuration', () => {
 
   it("gives personal users brig's conference calling: their own value, else defaultForNull", async () => {
     const before = await login(b.publicUrl, earlier.email, password);
-    expect((await api(b.publicUrl, before.token).get('/v8/feature-configs')).body.conferenceCalling.status).toBe('disabled');
+    expect((await api(b.publicUrl, before.token).get('/v8/feature-configs')).body.conferenceCalling.status).toBe(
+      'disabled',
+    );
     const email = uniqueEmail('later');
     expect((await api(b.internalUrl).post('/i/users', { name: 'Later', email, password })).status).toBe(201);
     const after = await login(b.publicUrl, email, password);
-    expect((await api(b.publicUrl, after.token).get('/v8/feature-configs')).body.conferenceCalling.status).toBe('enabled');
+    expect((await api(b.publicUrl, after.token).get('/v8/feature-configs')).body.conferenceCalling.status).toBe(
+      'enabled',
+    );
   });
 
   it('keeps pending invitations within the team size limit', async () => {

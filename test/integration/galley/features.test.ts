@@ -8,10 +8,29 @@ const { publicUrl, internalUrl } = sharedBackend();
 const internal = api(internalUrl);
 
 const CONTRACT_FEATURES = [
-  'appLock', 'cells', 'channels', 'classifiedDomains', 'conferenceCalling', 'conversationGuestLinks', 'digitalSignatures',
-  'domainRegistration', 'enforceFileDownloadLocation', 'exposeInvitationURLsToTeamAdmin', 'fileSharing', 'legalhold',
-  'limitedEventFanout', 'mls', 'mlsE2EId', 'mlsMigration', 'outlookCalIntegration', 'searchVisibility', 'searchVisibilityInbound',
-  'selfDeletingMessages', 'sndFactorPasswordChallenge', 'sso', 'validateSAMLemails',
+  'appLock',
+  'cells',
+  'channels',
+  'classifiedDomains',
+  'conferenceCalling',
+  'conversationGuestLinks',
+  'digitalSignatures',
+  'domainRegistration',
+  'enforceFileDownloadLocation',
+  'exposeInvitationURLsToTeamAdmin',
+  'fileSharing',
+  'legalhold',
+  'limitedEventFanout',
+  'mls',
+  'mlsE2EId',
+  'mlsMigration',
+  'outlookCalIntegration',
+  'searchVisibility',
+  'searchVisibilityInbound',
+  'selfDeletingMessages',
+  'sndFactorPasswordChallenge',
+  'sso',
+  'validateSAMLemails',
 ];
 
 describe('team features', () => {
@@ -40,7 +59,10 @@ describe('team features', () => {
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`);
     try {
       const changed = await me.put(path, { status: 'disabled' });
-      expect(changed).toMatchObject({ status: 200, body: { status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' } });
+      expect(changed).toMatchObject({
+        status: 200,
+        body: { status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' },
+      });
       const frame = await socket.next((m) => m.payload?.[0]?.type === 'feature-config.update');
       expect(frame.payload[0]).toEqual({
         type: 'feature-config.update',
@@ -55,9 +77,15 @@ describe('team features', () => {
     expect((await me.get('/v8/feature-configs')).body.fileSharing.status).toBe('disabled');
 
     // Locked by an operator: the server's value applies and the owner cannot change it.
-    expect(await internal.put(`/i/teams/${owner.team}/features/fileSharing/locked`)).toMatchObject({ status: 200, body: { lockStatus: 'locked' } });
+    expect(await internal.put(`/i/teams/${owner.team}/features/fileSharing/locked`)).toMatchObject({
+      status: 200,
+      body: { lockStatus: 'locked' },
+    });
     expect((await me.get(path)).body).toEqual({ status: 'enabled', lockStatus: 'locked', ttl: 'unlimited' });
-    expect(await me.put(path, { status: 'disabled' })).toMatchObject({ status: 409, body: wireError(409, 'feature-locked') });
+    expect(await me.put(path, { status: 'disabled' })).toMatchObject({
+      status: 409,
+      body: wireError(409, 'feature-locked'),
+    });
     // Unlocked again: the team's own choice is back.
     expect((await internal.put(`/i/teams/${owner.team}/features/fileSharing/unlocked`)).status).toBe(200);
     expect((await me.get(path)).body.status).toBe('disabled');
@@ -78,12 +106,20 @@ describe('team features', () => {
     const me = api(publicUrl, a.token);
     expect((await me.put(`/v8/teams/${a.team}/features/sso`, { status: 'enabled' })).status).toBe(405);
     const appLock = `/v8/teams/${a.team}/features/appLock`;
-    expect(await me.put(appLock, { status: 'enabled' })).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
-    expect(await me.put(appLock, { status: 'enabled', config: { enforceAppLock: true, inactivityTimeoutSecs: 10 } })).toMatchObject({
+    expect(await me.put(appLock, { status: 'enabled' })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
+    expect(
+      await me.put(appLock, { status: 'enabled', config: { enforceAppLock: true, inactivityTimeoutSecs: 10 } }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'inactivity-timeout-too-low'),
     });
-    const ok = await me.put(appLock, { status: 'enabled', config: { enforceAppLock: true, inactivityTimeoutSecs: 30 } });
+    const ok = await me.put(appLock, {
+      status: 'enabled',
+      config: { enforceAppLock: true, inactivityTimeoutSecs: 30 },
+    });
     expect(ok).toMatchObject({ status: 200, body: { config: { enforceAppLock: true, inactivityTimeoutSecs: 30 } } });
     // mlsE2EId (locked by default): once unlocked, a change through the team API must name a CRL proxy.
     expect((await internal.put(`/i/teams/${a.team}/features/mlsE2EId/unlocked`)).status).toBe(200);
@@ -92,10 +128,23 @@ describe('team features', () => {
       status: 400,
       body: wireError(400, 'mls-e2eid-missing-crl-proxy'),
     });
-    const badAcme = { verificationExpiration: 86400, crlProxy: 'https://crl.example.com', acmeDiscoveryUrl: 'https://example.com/acme' };
-    expect(await me.put(e2ei, { status: 'enabled', config: badAcme })).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
-    const withProxy = await me.put(e2ei, { status: 'enabled', config: { verificationExpiration: 86400, crlProxy: 'https://crl.example.com' } });
-    expect(withProxy).toMatchObject({ status: 200, body: { status: 'enabled', config: { crlProxy: 'https://crl.example.com' } } });
+    const badAcme = {
+      verificationExpiration: 86400,
+      crlProxy: 'https://crl.example.com',
+      acmeDiscoveryUrl: 'https://example.com/acme',
+    };
+    expect(await me.put(e2ei, { status: 'enabled', config: badAcme })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
+    const withProxy = await me.put(e2ei, {
+      status: 'enabled',
+      config: { verificationExpiration: 86400, crlProxy: 'https://crl.example.com' },
+    });
+    expect(withProxy).toMatchObject({
+      status: 200,
+      body: { status: 'enabled', config: { crlProxy: 'https://crl.example.com' } },
+    });
   });
 
   it('applies the per-feature rules', async () => {
@@ -117,7 +166,10 @@ describe('team features', () => {
     });
     expect((await internal.put(`${base}/mlsMigration/unlocked`)).status).toBe(200);
     const migration = `/v8/teams/${owner.team}/features/mlsMigration`;
-    expect(await me.put(migration, { status: 'enabled', config: {} })).toMatchObject({ status: 400, body: wireError(400, 'mls-protocol-mismatch') });
+    expect(await me.put(migration, { status: 'enabled', config: {} })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'mls-protocol-mismatch'),
+    });
     expect((await me.put(mlsPath, { status: 'enabled', config: mls('mls', ['proteus', 'mls']) })).status).toBe(200);
     expect((await me.put(migration, { status: 'enabled', config: {} })).status).toBe(200);
     expect(await me.put(mlsPath, { status: 'disabled', config: mls('proteus', ['proteus', 'mls']) })).toMatchObject({
@@ -125,18 +177,30 @@ describe('team features', () => {
       body: wireError(400, 'mls-protocol-mismatch'),
     });
     // sso is switched on once by the back office, never off.
-    expect(await internal.put(`${base}/sso`, { status: 'disabled' })).toMatchObject({ status: 403, body: wireError(403, 'not-implemented') });
+    expect(await internal.put(`${base}/sso`, { status: 'disabled' })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'not-implemented'),
+    });
     expect((await internal.put(`${base}/sso`, { status: 'enabled' })).body.status).toBe('enabled');
     // An empty download location is refused.
     expect((await internal.put(`${base}/enforceFileDownloadLocation/unlocked`)).status).toBe(200);
     expect(
-      await me.put(`/v8/teams/${owner.team}/features/enforceFileDownloadLocation`, { status: 'enabled', config: { enforcedDownloadLocation: '' } }),
+      await me.put(`/v8/teams/${owner.team}/features/enforceFileDownloadLocation`, {
+        status: 'enabled',
+        config: { enforcedDownloadLocation: '' },
+      }),
     ).toMatchObject({ status: 400, body: wireError(400, 'empty-download-location') });
     // Outside galley's allow-list, invitation URLs stay hidden: off and locked, even for operators.
     const expose = `/v8/teams/${owner.team}/features/exposeInvitationURLsToTeamAdmin`;
     expect((await me.get(expose)).body).toEqual({ status: 'disabled', lockStatus: 'locked', ttl: 'unlimited' });
-    expect(await me.put(expose, { status: 'enabled' })).toMatchObject({ status: 409, body: wireError(409, 'feature-locked') });
-    expect((await internal.patch(`${base}/exposeInvitationURLsToTeamAdmin`, { status: 'enabled', lockStatus: 'unlocked' })).body).toMatchObject({
+    expect(await me.put(expose, { status: 'enabled' })).toMatchObject({
+      status: 409,
+      body: wireError(409, 'feature-locked'),
+    });
+    expect(
+      (await internal.patch(`${base}/exposeInvitationURLsToTeamAdmin`, { status: 'enabled', lockStatus: 'unlocked' }))
+        .body,
+    ).toMatchObject({
       status: 'disabled',
       lockStatus: 'locked',
     });
@@ -145,14 +209,23 @@ describe('team features', () => {
   it('internal API: any feature of an existing team, with PATCH and lock changes', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
     const base = `/i/teams/${owner.team}/features`;
-    expect(await internal.get(`/i/teams/${crypto.randomUUID()}/features/fileSharing`)).toMatchObject({ status: 404, body: wireError(404, 'no-team') });
-    expect((await internal.get(`${base}/cells`)).body).toEqual({ status: 'disabled', lockStatus: 'locked', ttl: 'unlimited' });
+    expect(await internal.get(`/i/teams/${crypto.randomUUID()}/features/fileSharing`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-team'),
+    });
+    expect((await internal.get(`${base}/cells`)).body).toEqual({
+      status: 'disabled',
+      lockStatus: 'locked',
+      ttl: 'unlimited',
+    });
     expect((await internal.patch(`${base}/cells`, { status: 'enabled', lockStatus: 'unlocked' })).body).toEqual({
       status: 'enabled',
       lockStatus: 'unlocked',
       ttl: 'unlimited',
     });
-    expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/features/cells`)).body.status).toBe('enabled');
+    expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/features/cells`)).body.status).toBe(
+      'enabled',
+    );
     expect((await internal.put(`${base}/limitedEventFanout`, { status: 'enabled' })).body.status).toBe('enabled');
     expect((await internal.get(`${base}/notAFeature`)).status).toBe(400);
   });
@@ -169,24 +242,48 @@ describe('team features', () => {
     });
     expect(conv.status, conv.text).toBe(201);
     const codePath = `/v8/conversations/${conv.body.qualified_id.id}/code`;
-    expect((await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'disabled' })).status).toBe(200);
+    expect(
+      (await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'disabled' })).status,
+    ).toBe(200);
     expect(await me.post(codePath, {})).toMatchObject({ status: 409, body: wireError(409, 'guest-links-disabled') });
     const convFeature = `/v8/conversations/${conv.body.qualified_id.id}/features/conversationGuestLinks`;
     expect((await me.get(convFeature)).body).toEqual({ status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' });
     const outsider = await createUser(publicUrl, internalUrl);
-    expect(await api(publicUrl, outsider.token).get(convFeature)).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
-    expect((await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'enabled' })).status).toBe(200);
+    expect(await api(publicUrl, outsider.token).get(convFeature)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'access-denied'),
+    });
+    expect(
+      (await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'enabled' })).status,
+    ).toBe(200);
     expect((await me.post(codePath, {})).status).toBe(201);
 
     // Channels: the feature first, then MLS.
-    const channel = { name: 'Channel', qualified_users: [], team: { teamid: owner.team, managed: false }, group_conv_type: 'channel' };
-    expect(await me.post('/v8/conversations', channel)).toMatchObject({ status: 403, body: wireError(403, 'channels-not-enabled') });
-    expect((await internal.patch(`/i/teams/${owner.team}/features/channels`, { status: 'enabled', lockStatus: 'unlocked' })).status).toBe(200);
-    expect(await me.post('/v8/conversations', channel)).toMatchObject({ status: 403, body: wireError(403, 'not-mls-conversation') });
+    const channel = {
+      name: 'Channel',
+      qualified_users: [],
+      team: { teamid: owner.team, managed: false },
+      group_conv_type: 'channel',
+    };
+    expect(await me.post('/v8/conversations', channel)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'channels-not-enabled'),
+    });
+    expect(
+      (await internal.patch(`/i/teams/${owner.team}/features/channels`, { status: 'enabled', lockStatus: 'unlocked' }))
+        .status,
+    ).toBe(200);
+    expect(await me.post('/v8/conversations', channel)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'not-mls-conversation'),
+    });
 
     // Locked by default: while locked the server's "disabled" applies, whatever the team's status.
     const snd = `/i/teams/${owner.team}/features/sndFactorPasswordChallenge`;
-    expect((await internal.put(snd, { status: 'enabled' })).body).toMatchObject({ status: 'disabled', lockStatus: 'locked' });
+    expect((await internal.put(snd, { status: 'enabled' })).body).toMatchObject({
+      status: 'disabled',
+      lockStatus: 'locked',
+    });
     expect((await api(publicUrl).post('/v8/login', { email: owner.email, password: owner.password })).status).toBe(200);
     expect((await internal.put(`${snd}/unlocked`)).status).toBe(200);
     expect(await api(publicUrl).post('/v8/login', { email: owner.email, password: owner.password })).toMatchObject({

@@ -29,19 +29,40 @@ describe('guest links', () => {
     expect((await me.post(`/v8/conversations/${conv}/code`, {})).status).toBe(200);
     expect((await me.get(`/v8/conversations/${conv}/code`)).body).toEqual(created.body.data);
 
-    expect((await call(publicUrl, '/v8/conversations/code-check', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key, code }) })).status).toBe(200);
-    expect(await api(publicUrl).post('/v8/conversations/code-check', { key, code: 'wrong' })).toMatchObject({ status: 404, body: wireError(404, 'no-conversation-code') });
+    expect(
+      (
+        await call(publicUrl, '/v8/conversations/code-check', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ key, code }),
+        })
+      ).status,
+    ).toBe(200);
+    expect(await api(publicUrl).post('/v8/conversations/code-check', { key, code: 'wrong' })).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation-code'),
+    });
 
     const visitor = api(publicUrl, await guest());
-    expect((await visitor.get(`/v8/conversations/join?key=${key}&code=${code}`)).body).toEqual({ id: conv, name: 'Open', has_password: false });
+    expect((await visitor.get(`/v8/conversations/join?key=${key}&code=${code}`)).body).toEqual({
+      id: conv,
+      name: 'Open',
+      has_password: false,
+    });
     const joined = await visitor.post('/v8/conversations/join', { key, code });
-    expect(joined).toMatchObject({ status: 200, body: { type: 'conversation.member-join', data: { users: [{ conversation_role: 'wire_member' }] } } });
+    expect(joined).toMatchObject({
+      status: 200,
+      body: { type: 'conversation.member-join', data: { users: [{ conversation_role: 'wire_member' }] } },
+    });
     expect((await visitor.post('/v8/conversations/join', { key, code })).status).toBe(204);
     expect((await visitor.get(`/v8/conversations/example.com/${conv}`)).status).toBe(200);
 
     const removed = await me.del(`/v8/conversations/${conv}/code`);
     expect(removed.body).toMatchObject({ type: 'conversation.code-delete', data: null });
-    expect(await me.get(`/v8/conversations/${conv}/code`)).toMatchObject({ status: 404, body: wireError(404, 'no-conversation-code') });
+    expect(await me.get(`/v8/conversations/${conv}/code`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation-code'),
+    });
     expect(await visitor.post('/v8/conversations/join', { key, code })).toMatchObject({ status: 404 });
   });
 
@@ -49,26 +70,49 @@ describe('guest links', () => {
     const owner = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, owner.token);
     const conv = (await me.post('/v8/conversations', { name: 'Locked', ...openAccess })).body.qualified_id.id;
-    const { key, code, has_password } = (await me.post(`/v8/conversations/${conv}/code`, { password: 'link-password' })).body.data;
+    const { key, code, has_password } = (await me.post(`/v8/conversations/${conv}/code`, { password: 'link-password' }))
+      .body.data;
     expect(has_password).toBe(true);
-    expect(await me.post(`/v8/conversations/${conv}/code`, {})).toMatchObject({ status: 409, body: wireError(409, 'create-conv-code-conflict') });
+    expect(await me.post(`/v8/conversations/${conv}/code`, {})).toMatchObject({
+      status: 409,
+      body: wireError(409, 'create-conv-code-conflict'),
+    });
     const visitor = api(publicUrl, await guest());
-    expect(await visitor.post('/v8/conversations/join', { key, code })).toMatchObject({ status: 403, body: wireError(403, 'invalid-conversation-password') });
-    expect(await visitor.post('/v8/conversations/join', { key, code, password: 'wrong-password' })).toMatchObject({ status: 403 });
+    expect(await visitor.post('/v8/conversations/join', { key, code })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'invalid-conversation-password'),
+    });
+    expect(await visitor.post('/v8/conversations/join', { key, code, password: 'wrong-password' })).toMatchObject({
+      status: 403,
+    });
     expect((await visitor.post('/v8/conversations/join', { key, code, password: 'link-password' })).status).toBe(200);
 
     const closed = (await me.post('/v8/conversations', { name: 'Closed' })).body.qualified_id.id;
-    expect(await me.post(`/v8/conversations/${closed}/code`, {})).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
-    expect(await me.get(`/v8/conversations/${closed}/code`)).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
+    expect(await me.post(`/v8/conversations/${closed}/code`, {})).toMatchObject({
+      status: 403,
+      body: wireError(403, 'access-denied'),
+    });
+    expect(await me.get(`/v8/conversations/${closed}/code`)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'access-denied'),
+    });
   });
 
   it('refuses guests when the access roles exclude them', async () => {
     const owner = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, owner.token);
-    const conv = (await me.post('/v8/conversations', { access: ['invite', 'code'], access_role: ['team_member', 'non_team_member'] })).body.qualified_id.id;
+    const conv = (
+      await me.post('/v8/conversations', {
+        access: ['invite', 'code'],
+        access_role: ['team_member', 'non_team_member'],
+      })
+    ).body.qualified_id.id;
     const { key, code } = (await me.post(`/v8/conversations/${conv}/code`, {})).body.data;
     const visitor = api(publicUrl, await guest());
-    expect(await visitor.post('/v8/conversations/join', { key, code })).toMatchObject({ status: 403, body: wireError(403, 'access-denied') });
+    expect(await visitor.post('/v8/conversations/join', { key, code })).toMatchObject({
+      status: 403,
+      body: wireError(403, 'access-denied'),
+    });
     const personal = await createUser(publicUrl, internalUrl);
     expect((await api(publicUrl, personal.token).post('/v8/conversations/join', { key, code })).status).toBe(200);
   });

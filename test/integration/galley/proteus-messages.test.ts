@@ -9,18 +9,24 @@ import { openSocket } from '../../helpers/websocket.js';
 const { publicUrl, internalUrl } = sharedBackend();
 const q = (id: string) => ({ id, domain: 'example.com' });
 
-const addClient = (u: TestUser, password?: string) => addClient_(publicUrl, u, password === undefined ? {} : { password });
+const addClient = (u: TestUser, password?: string) =>
+  addClient_(publicUrl, u, password === undefined ? {} : { password });
 
 /** A with two clients, B and C with one each, in one group. */
 async function setup() {
-  const [a, b, c] = [await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl)];
+  const [a, b, c] = [
+    await createUser(publicUrl, internalUrl),
+    await createUser(publicUrl, internalUrl),
+    await createUser(publicUrl, internalUrl),
+  ];
   await connect(publicUrl, a, b);
   await connect(publicUrl, a, c);
   const a1 = await addClient(a);
   const a2 = await addClient(a, a.password);
   const b1 = await addClient(b);
   const c1 = await addClient(c);
-  const conv = (await api(publicUrl, a.token).post('/v8/conversations', { qualified_users: [q(b.id), q(c.id)] })).body.qualified_id.id;
+  const conv = (await api(publicUrl, a.token).post('/v8/conversations', { qualified_users: [q(b.id), q(c.id)] })).body
+    .qualified_id.id;
   return { a, b, c, a1, a2, b1, c1, conv };
 }
 
@@ -47,7 +53,12 @@ describe('Proteus messages', () => {
       { user: b.id, client: b1, text: 'to b1' },
       { user: c.id, client: c1, text: 'to c1' },
     ];
-    const sent = await postOtr(publicUrl, a.token, conv, otrMessage(a1, all, { reportAll: {} }, { blob: Buffer.from('shared') }));
+    const sent = await postOtr(
+      publicUrl,
+      a.token,
+      conv,
+      otrMessage(a1, all, { reportAll: {} }, { blob: Buffer.from('shared') }),
+    );
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ missing: {}, redundant: {}, deleted: {} });
     const live = await socket.next((m) => m.payload[0].type === 'conversation.otr-message-add');
@@ -59,7 +70,12 @@ describe('Proteus messages', () => {
       qualified_from: q(a.id),
       time: sent.body.time,
       via: 'user',
-      data: { sender: a1, recipient: b1, text: Buffer.from('to b1').toString('base64'), data: Buffer.from('shared').toString('base64') },
+      data: {
+        sender: a1,
+        recipient: b1,
+        text: Buffer.from('to b1').toString('base64'),
+        data: Buffer.from('shared').toString('base64'),
+      },
     });
     expect((await otrEvents(c, c1)).map((e: any) => e.data.recipient)).toEqual([c1]);
     expect((await otrEvents(a, a2)).map((e: any) => Buffer.from(e.data.text, 'base64').toString())).toEqual(['to a2']);
@@ -72,9 +88,19 @@ describe('Proteus messages', () => {
     const { a, b, c, a1, a2, b1, c1, conv } = await setup();
     const onlyB = [{ user: b.id, client: b1, text: 'x' }];
     expect((await postOtr(publicUrl, a.token, conv, otrMessage(a1, onlyB, { ignoreAll: {} }))).status).toBe(201);
-    const reportC = await postOtr(publicUrl, a.token, conv, otrMessage(a1, onlyB, { reportOnly: { userIds: [q(c.id)] } }));
+    const reportC = await postOtr(
+      publicUrl,
+      a.token,
+      conv,
+      otrMessage(a1, onlyB, { reportOnly: { userIds: [q(c.id)] } }),
+    );
     expect(reportC).toMatchObject({ status: 412, body: { missing: { 'example.com': { [c.id]: [c1] } } } });
-    const ignoreAC = await postOtr(publicUrl, a.token, conv, otrMessage(a1, onlyB, { ignoreOnly: { userIds: [q(a.id), q(c.id)] } }));
+    const ignoreAC = await postOtr(
+      publicUrl,
+      a.token,
+      conv,
+      otrMessage(a1, onlyB, { ignoreOnly: { userIds: [q(a.id), q(c.id)] } }),
+    );
     expect(ignoreAC.status).toBe(201);
 
     const outsider = crypto.randomUUID();
@@ -99,8 +125,14 @@ describe('Proteus messages', () => {
       status: 400,
       body: wireError(400, 'bad-request'),
     });
-    expect(await postOtr(publicUrl, a.token, conv, otrMessage(a1, [], {}))).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
-    expect(await postOtr(publicUrl, a.token, crypto.randomUUID(), msg)).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
+    expect(await postOtr(publicUrl, a.token, conv, otrMessage(a1, [], {}))).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
+    expect(await postOtr(publicUrl, a.token, crypto.randomUUID(), msg)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
     const outsider = await createUser(publicUrl, internalUrl);
     const o1 = await addClient(outsider);
     expect(await postOtr(publicUrl, outsider.token, conv, otrMessage(o1, [], { ignoreAll: {} }))).toMatchObject({
@@ -118,7 +150,9 @@ describe('Proteus messages', () => {
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${b.token}&client=${b1}`);
     const msg = otrMessage(a1, [{ user: b.id, client: b1, text: 'ephemeral' }], { ignoreAll: {} }, { transient: true });
     expect((await postOtr(publicUrl, a.token, conv, msg)).status).toBe(201);
-    expect(await socket.next((m) => m.payload[0].type === 'conversation.otr-message-add')).toMatchObject({ transient: true });
+    expect(await socket.next((m) => m.payload[0].type === 'conversation.otr-message-add')).toMatchObject({
+      transient: true,
+    });
     expect(await otrEvents(b, b1)).toEqual([]);
     await socket.close();
   });
@@ -133,9 +167,16 @@ describe('Proteus messages', () => {
     expect((await postOtr(publicUrl, a.token, conv, otrMessage(a1, everyone))).status).toBe(201);
     const bAgain = await login(publicUrl, b.email, b.password);
     const b2 = await addClient({ ...b, token: bAgain.token }, b.password);
-    expect((await postOtr(publicUrl, a.token, conv, otrMessage(a1, everyone))).body.missing).toEqual({ 'example.com': { [b.id]: [b2] } });
+    expect((await postOtr(publicUrl, a.token, conv, otrMessage(a1, everyone))).body.missing).toEqual({
+      'example.com': { [b.id]: [b2] },
+    });
     await api(publicUrl, a.token).del(`/v8/conversations/example.com/${conv}/members/example.com/${c.id}`);
-    const r = await postOtr(publicUrl, a.token, conv, otrMessage(a1, [...everyone, { user: b.id, client: b2, text: 'x' }]));
+    const r = await postOtr(
+      publicUrl,
+      a.token,
+      conv,
+      otrMessage(a1, [...everyone, { user: b.id, client: b2, text: 'x' }]),
+    );
     expect(r.status).toBe(201);
     expect(r.body.redundant).toEqual({ 'example.com': { [c.id]: [c1] } });
   });
@@ -148,13 +189,23 @@ describe('legacy /conversations/{cnv}/otr/messages', () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     const partial = { sender: a1, recipients: { [b.id]: { [b1]: b64('hi b') } } };
     const blocked = await me.post(`/v8/conversations/${conv}/otr/messages`, partial);
-    expect(blocked).toMatchObject({ status: 412, body: { missing: { [a.id]: [a2], [c.id]: [c1] }, redundant: {}, deleted: {} } });
+    expect(blocked).toMatchObject({
+      status: 412,
+      body: { missing: { [a.id]: [a2], [c.id]: [c1] }, redundant: {}, deleted: {} },
+    });
     expect(blocked.body.failed_to_send).toBeUndefined();
     expect((await me.post(`/v8/conversations/${conv}/otr/messages?ignore_missing=true`, partial)).status).toBe(201);
     expect((await me.post(`/v8/conversations/${conv}/otr/messages?report_missing=${b.id}`, partial)).status).toBe(201);
-    expect((await me.post(`/v8/conversations/${conv}/otr/messages`, { ...partial, report_missing: [c.id] })).body.missing).toEqual({ [c.id]: [c1] });
-    expect((await otrEvents(b, b1)).map((e: any) => Buffer.from(e.data.text, 'base64').toString())).toEqual(['hi b', 'hi b']);
-    expect(await me.post(`/v8/conversations/${conv}/otr/messages`, { sender: a1, recipients: { [b.id]: { [b1]: '%%%' } } })).toMatchObject({
+    expect(
+      (await me.post(`/v8/conversations/${conv}/otr/messages`, { ...partial, report_missing: [c.id] })).body.missing,
+    ).toEqual({ [c.id]: [c1] });
+    expect((await otrEvents(b, b1)).map((e: any) => Buffer.from(e.data.text, 'base64').toString())).toEqual([
+      'hi b',
+      'hi b',
+    ]);
+    expect(
+      await me.post(`/v8/conversations/${conv}/otr/messages`, { sender: a1, recipients: { [b.id]: { [b1]: '%%%' } } }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'bad-request'),
     });
@@ -169,8 +220,14 @@ describe('legacy /conversations/{cnv}/otr/messages', () => {
         body: Buffer.from(body),
       });
     const toB = [{ user: b.id, client: b1, text: 'pb' }];
-    expect(await post(legacyOtrMessage(a1, toB))).toMatchObject({ status: 412, body: { missing: { [a.id]: [a2], [c.id]: [c1] } } });
-    expect(await post(legacyOtrMessage(a1, toB, { reportMissing: [c.id] }), '?ignore_missing=true')).toMatchObject({ status: 412, body: { missing: { [c.id]: [c1] } } });
+    expect(await post(legacyOtrMessage(a1, toB))).toMatchObject({
+      status: 412,
+      body: { missing: { [a.id]: [a2], [c.id]: [c1] } },
+    });
+    expect(await post(legacyOtrMessage(a1, toB, { reportMissing: [c.id] }), '?ignore_missing=true')).toMatchObject({
+      status: 412,
+      body: { missing: { [c.id]: [c1] } },
+    });
     expect((await post(legacyOtrMessage(a1, toB), '?ignore_missing=true')).status).toBe(201);
     expect((await otrEvents(b, b1)).map((e: any) => Buffer.from(e.data.text, 'base64').toString())).toEqual(['pb']);
   });
@@ -184,11 +241,21 @@ describe('Proteus message order', () => {
     // whichever shard holds them, must see that same order.
     const sent = await Promise.all(
       texts.map((t) =>
-        postOtr(publicUrl, a.token, conv, otrMessage(a1, [{ user: a.id, client: a2, text: t }, { user: b.id, client: b1, text: t }, { user: c.id, client: c1, text: t }])),
+        postOtr(
+          publicUrl,
+          a.token,
+          conv,
+          otrMessage(a1, [
+            { user: a.id, client: a2, text: t },
+            { user: b.id, client: b1, text: t },
+            { user: c.id, client: c1, text: t },
+          ]),
+        ),
       ),
     );
     expect(sent.map((r) => r.status)).toEqual(texts.map(() => 201));
-    const order = async (u: TestUser, client: string) => (await otrEvents(u, client)).map((e: any) => Buffer.from(e.data.text, 'base64').toString());
+    const order = async (u: TestUser, client: string) =>
+      (await otrEvents(u, client)).map((e: any) => Buffer.from(e.data.text, 'base64').toString());
     const seenByB = await order(b, b1);
     expect([...seenByB].sort()).toEqual([...texts].sort());
     expect(await order(c, c1)).toEqual(seenByB);

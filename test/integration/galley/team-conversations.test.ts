@@ -38,7 +38,10 @@ describe('GET /teams/{tid}/conversations[/{cid}|/roles]', () => {
     const partner = await invitedMember(publicUrl, owner, 'partner');
     const withPartner = await teamConversation(publicUrl, owner, [partner]);
     const ownerOnly = await teamConversation(publicUrl, owner);
-    const personalGroup = await api(publicUrl, owner.token).post('/v8/conversations', { name: 'No team', qualified_users: [] });
+    const personalGroup = await api(publicUrl, owner.token).post('/v8/conversations', {
+      name: 'No team',
+      qualified_users: [],
+    });
     expect(personalGroup.status, personalGroup.text).toBe(201);
 
     for (const reader of [owner, partner]) {
@@ -59,7 +62,10 @@ describe('GET /teams/{tid}/conversations[/{cid}|/roles]', () => {
     });
     // Not a conversation of this team: a conversation without team, an unknown id.
     for (const cid of [personalGroup.body.qualified_id.id, crypto.randomUUID()])
-      expect(await asPartner.get(`/v8/teams/${owner.team}/conversations/${cid}`)).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
+      expect(await asPartner.get(`/v8/teams/${owner.team}/conversations/${cid}`)).toMatchObject({
+        status: 404,
+        body: wireError(404, 'no-conversation'),
+      });
   });
 
   it('lists the two built-in roles with their actions to any team member', async () => {
@@ -80,15 +86,29 @@ describe('GET /teams/{tid}/conversations[/{cid}|/roles]', () => {
     const conv = await teamConversation(publicUrl, owner);
     const otherTeam = await teamOwner(publicUrl, internalUrl);
     const personal = await createUser(publicUrl, internalUrl);
-    const paths = (tid: string) => [`/v8/teams/${tid}/conversations`, `/v8/teams/${tid}/conversations/roles`, `/v8/teams/${tid}/conversations/${conv}`];
+    const paths = (tid: string) => [
+      `/v8/teams/${tid}/conversations`,
+      `/v8/teams/${tid}/conversations/roles`,
+      `/v8/teams/${tid}/conversations/${conv}`,
+    ];
     for (const user of [otherTeam, personal])
       for (const path of paths(owner.team))
-        expect(await api(publicUrl, user.token).get(path), path).toMatchObject({ status: 403, body: wireError(403, 'no-team-member') });
+        expect(await api(publicUrl, user.token).get(path), path).toMatchObject({
+          status: 403,
+          body: wireError(403, 'no-team-member'),
+        });
     for (const path of paths(crypto.randomUUID()))
-      expect(await api(publicUrl, owner.token).get(path), path).toMatchObject({ status: 403, body: wireError(403, 'no-team-member') });
+      expect(await api(publicUrl, owner.token).get(path), path).toMatchObject({
+        status: 403,
+        body: wireError(403, 'no-team-member'),
+      });
     // The other team's owner sees its own (empty) list, never this team's conversation.
-    expect((await api(publicUrl, otherTeam.token).get(`/v8/teams/${otherTeam.team}/conversations`)).body).toEqual({ conversations: [] });
-    expect(await api(publicUrl, otherTeam.token).get(`/v8/teams/${otherTeam.team}/conversations/${conv}`)).toMatchObject({
+    expect((await api(publicUrl, otherTeam.token).get(`/v8/teams/${otherTeam.team}/conversations`)).body).toEqual({
+      conversations: [],
+    });
+    expect(
+      await api(publicUrl, otherTeam.token).get(`/v8/teams/${otherTeam.team}/conversations/${conv}`),
+    ).toMatchObject({
       status: 404,
       body: wireError(404, 'no-conversation'),
     });
@@ -119,7 +139,9 @@ describe('GET /teams/{tid}/conversations[/{cid}|/roles]', () => {
       expect(doc.body.paths['/teams/{tid}/conversations/roles'].get.operationId).toBe('get-team-conversation-roles');
       expect(doc.body.paths['/teams/{tid}/conversations/{cid}'].get.operationId).toBe('get-team-conversation');
       expect(doc.body.paths['/teams/{tid}/conversations/{cid}'].delete.operationId).toBe('delete-team-conversation');
-      expect(doc.body.paths['/teams/{tid}/conversations/{cid}'].get.responses['404'].description).toMatch(/no-conversation/);
+      expect(doc.body.paths['/teams/{tid}/conversations/{cid}'].get.responses['404'].description).toMatch(
+        /no-conversation/,
+      );
     }
   });
 });
@@ -130,11 +152,16 @@ describe('DELETE /teams/{tid}/conversations/{cid}, as wire-server checks it', ()
     const me = api(publicUrl, owner.token);
     const conv = await teamConversation(publicUrl, owner);
     expect((await me.del(`/v8/teams/${crypto.randomUUID()}/conversations/${conv}`)).status).toBe(200);
-    expect(await me.get(`/v8/conversations/example.com/${conv}`)).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
+    expect(await me.get(`/v8/conversations/example.com/${conv}`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
 
     const personalGroup = await me.post('/v8/conversations', { name: 'No team', qualified_users: [] });
     expect(personalGroup.status, personalGroup.text).toBe(201);
-    expect((await me.del(`/v8/teams/${owner.team}/conversations/${personalGroup.body.qualified_id.id}`)).status).toBe(200);
+    expect((await me.del(`/v8/teams/${owner.team}/conversations/${personalGroup.body.qualified_id.id}`)).status).toBe(
+      200,
+    );
   });
 
   it('refuses a conversation that is no group with invalid-op, and non-members (team admins too) with no-conversation', async () => {

@@ -11,7 +11,12 @@ const V1 = /^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}
 /** A v1 UUID made at this time that the queue has never seen. */
 const v1At = (ms: number) => new UuidV1Generator().next(ms);
 
-const memberJoin = (team: string, user: string) => ({ type: 'team.member-join', team, time: expect.any(String), data: { user } });
+const memberJoin = (team: string, user: string) => ({
+  type: 'team.member-join',
+  team,
+  time: expect.any(String),
+  data: { user },
+});
 const queue = (pub: string, token: string, query = '') => api(pub, token).get(`/v8/teams/notifications${query}`);
 
 describe('GET /teams/notifications', () => {
@@ -21,9 +26,19 @@ describe('GET /teams/notifications', () => {
 
     const registered = await invitedMember(publicUrl, owner);
     const personal = await createUser(publicUrl, internalUrl);
-    expect((await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status).toBe(201);
+    expect(
+      (
+        await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, {
+          email: personal.email,
+          allow_existing: true,
+        })
+      ).status,
+    ).toBe(201);
     const code = await invitationCode(publicUrl, personal.email);
-    expect((await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', { code, password: personal.password })).status).toBe(200);
+    expect(
+      (await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', { code, password: personal.password }))
+        .status,
+    ).toBe(200);
 
     const page = await queue(publicUrl, registered.token);
     expect(page.status, page.text).toBe(200);
@@ -53,7 +68,10 @@ describe('GET /teams/notifications', () => {
     expect(await ids(`?since=${n2}&size=2`)).toEqual({ ids: [n2, n3, n4], has_more: false });
     expect(await ids(`?since=${n4}`)).toEqual({ ids: [n4], has_more: false });
     // Unknown ids are no error (no 404): older than the queue, between two entries, newer than all.
-    expect(await ids(`?since=${v1At(Date.now() - 3600_000)}&size=4`)).toEqual({ ids: [n1, n2, n3, n4], has_more: false });
+    expect(await ids(`?since=${v1At(Date.now() - 3600_000)}&size=4`)).toEqual({
+      ids: [n1, n2, n3, n4],
+      has_more: false,
+    });
     const between = Math.round((uuidV1Time(n2) + uuidV1Time(n3)) / 2);
     expect(between).toBeGreaterThan(uuidV1Time(n2));
     expect(await ids(`?since=${v1At(between)}`)).toEqual({ ids: [n3, n4], has_more: false });
@@ -65,22 +83,46 @@ describe('GET /teams/notifications', () => {
     const member = await invitedMember(publicUrl, owner);
     const otherTeam = await teamOwner(publicUrl, internalUrl);
     expect((await queue(publicUrl, otherTeam.token)).body).toEqual({ notifications: [], has_more: false });
-    expect((await queue(publicUrl, owner.token)).body.notifications).toEqual([expect.objectContaining({ payload: [memberJoin(owner.team, member.id)] })]);
+    expect((await queue(publicUrl, owner.token)).body.notifications).toEqual([
+      expect.objectContaining({ payload: [memberJoin(owner.team, member.id)] }),
+    ]);
     const personal = await createUser(publicUrl, internalUrl);
     expect(await queue(publicUrl, personal.token)).toMatchObject({ status: 404, body: wireError(404, 'no-team') });
-    expect(await queue(publicUrl, personal.token, `?since=${v1At(Date.now())}`)).toMatchObject({ status: 404, body: wireError(404, 'no-team') });
+    expect(await queue(publicUrl, personal.token, `?since=${v1At(Date.now())}`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-team'),
+    });
     expect(await api(publicUrl).get('/v8/teams/notifications')).toMatchObject({ status: 401 });
   });
 
   it('refuses a since that is no v1 UUID and a size outside 1..10000', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
-    for (const since of [crypto.randomUUID(), '6ba7b810-9dad-51d1-80b4-00c04fd430c8', '6ba7b810-9dad-01d1-80b4-00c04fd430c8'])
+    for (const since of [
+      crypto.randomUUID(),
+      '6ba7b810-9dad-51d1-80b4-00c04fd430c8',
+      '6ba7b810-9dad-01d1-80b4-00c04fd430c8',
+    ])
       expect(await queue(publicUrl, owner.token, `?since=${since}`)).toMatchObject({
         status: 400,
-        body: { code: 400, label: 'invalid-notification-id', message: 'Could not parse notification id (must be UUIDv1).' },
+        body: {
+          code: 400,
+          label: 'invalid-notification-id',
+          message: 'Could not parse notification id (must be UUIDv1).',
+        },
       });
-    for (const query of ['?since=not-a-uuid', '?since=', '?size=0', '?size=-1', '?size=10001', '?size=abc', '?size=1.5'])
-      expect(await queue(publicUrl, owner.token, query), query).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    for (const query of [
+      '?since=not-a-uuid',
+      '?since=',
+      '?size=0',
+      '?size=-1',
+      '?size=10001',
+      '?size=abc',
+      '?size=1.5',
+    ])
+      expect(await queue(publicUrl, owner.token, query), query).toMatchObject({
+        status: 400,
+        body: wireError(400, 'bad-request'),
+      });
     for (const query of ['?size=1', '?size=10000', `?since=${v1At(Date.now())}&size=10000`])
       expect((await queue(publicUrl, owner.token, query)).status, query).toBe(200);
   });
@@ -88,11 +130,28 @@ describe('GET /teams/notifications', () => {
   it('pushes member-join live to the new member and the admins only, without storing it in their streams', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
     const personal = await createUser(publicUrl, internalUrl);
-    expect((await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status).toBe(201);
+    expect(
+      (
+        await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, {
+          email: personal.email,
+          allow_existing: true,
+        })
+      ).status,
+    ).toBe(201);
     const code = await invitationCode(publicUrl, personal.email);
-    const sockets = [await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`), await openSocket(publicUrl, `/v8/await?access_token=${personal.token}`)];
+    const sockets = [
+      await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`),
+      await openSocket(publicUrl, `/v8/await?access_token=${personal.token}`),
+    ];
     try {
-      expect((await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', { code, password: personal.password })).status).toBe(200);
+      expect(
+        (
+          await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', {
+            code,
+            password: personal.password,
+          })
+        ).status,
+      ).toBe(200);
       for (const socket of sockets) {
         const frame = await socket.next((m) => m.payload?.[0]?.type === 'team.member-join');
         expect(frame.payload).toEqual([memberJoin(owner.team, personal.id)]);
@@ -102,7 +161,9 @@ describe('GET /teams/notifications', () => {
     }
     for (const user of [owner, personal]) {
       const stream = await api(publicUrl, user.token).get('/v8/notifications');
-      expect(stream.body.notifications.flatMap((n: { payload: Array<{ type: string }> }) => n.payload.map((e) => e.type))).not.toContain('team.member-join');
+      expect(
+        stream.body.notifications.flatMap((n: { payload: Array<{ type: string }> }) => n.payload.map((e) => e.type)),
+      ).not.toContain('team.member-join');
     }
   });
 
@@ -127,8 +188,21 @@ describe('team queue expiry (gundeck notificationTTL)', () => {
   /** Puts a member-join into the team's queue as if it had been made `ageMs` ago. */
   async function backdated(owner: TeamOwner, ageMs: number): Promise<string> {
     const id = v1At(Date.now() - ageMs);
-    const payload = JSON.stringify([{ type: 'team.member-join', team: owner.team, time: new Date(Date.now() - ageMs).toISOString(), data: { user: crypto.randomUUID() } }]);
-    await b.query('INSERT INTO team_notifications (team, key, id, payload) VALUES (?, ?, ?, ?)', owner.team, uuidV1Key(id), id, payload);
+    const payload = JSON.stringify([
+      {
+        type: 'team.member-join',
+        team: owner.team,
+        time: new Date(Date.now() - ageMs).toISOString(),
+        data: { user: crypto.randomUUID() },
+      },
+    ]);
+    await b.query(
+      'INSERT INTO team_notifications (team, key, id, payload) VALUES (?, ?, ?, ?)',
+      owner.team,
+      uuidV1Key(id),
+      id,
+      payload,
+    );
     return id;
   }
 
@@ -146,10 +220,15 @@ describe('team queue expiry (gundeck notificationTTL)', () => {
     expect((await queue(b.publicUrl, owner.token, `?since=${expired}`)).body.notifications).toHaveLength(2);
 
     await b.runScheduled();
-    const rows = await b.query<{ id: string }>('SELECT id FROM team_notifications WHERE team = ? ORDER BY key', owner.team);
+    const rows = await b.query<{ id: string }>(
+      'SELECT id FROM team_notifications WHERE team = ? ORDER BY key',
+      owner.team,
+    );
     expect(rows.map((r) => r.id)).toEqual([kept, page.body.notifications[1].id]);
 
-    expect((await api(b.publicUrl, owner.token).del(`/v8/teams/${owner.team}`, { password: owner.password })).status).toBe(202);
+    expect(
+      (await api(b.publicUrl, owner.token).del(`/v8/teams/${owner.team}`, { password: owner.password })).status,
+    ).toBe(202);
     expect(await b.query('SELECT id FROM team_notifications WHERE team = ?', owner.team)).toEqual([]);
   });
 });

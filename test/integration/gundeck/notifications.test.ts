@@ -33,7 +33,10 @@ describe('the notification stream', () => {
     const me = api(publicUrl, u.token);
     await me.put('/v8/self/locale', { locale: 'de' });
     const unknown = '0b0b0b0b-0b0b-11ee-8b0b-0b0b0b0b0b0b';
-    expect(await me.get(`/v8/notifications?since=${unknown}`)).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+    expect(await me.get(`/v8/notifications?since=${unknown}`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'not-found'),
+    });
     const v2 = await me.get(`/v2/notifications?since=${unknown}`);
     expect(v2.status).toBe(404);
     expect(v2.body.notifications.length).toBeGreaterThan(0);
@@ -43,7 +46,10 @@ describe('the notification stream', () => {
     });
     expect((await me.get('/v8/notifications?size=5')).status).toBe(400);
     expect((await me.get('/v8/notifications?size=20000')).status).toBe(400);
-    expect(await me.get(`/v8/notifications/${unknown}`)).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+    expect(await me.get(`/v8/notifications/${unknown}`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'not-found'),
+    });
     // An ephemeral user's stream starts empty: no last notification.
     const guest = await api(publicUrl).post('/v8/register', { name: 'Guest' });
     const access = await api(publicUrl).post('/access', undefined, { cookie: cookieOf(guest) });
@@ -81,6 +87,9 @@ describe('the notification stream', () => {
   it('refuses /await without a token or without an upgrade', async () => {
     await expect(openSocket(publicUrl, '/v8/await')).rejects.toThrow(/401/);
     const u = await createUser(publicUrl, internalUrl);
-    expect(await api(publicUrl, u.token).get('/v8/await')).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
+    expect(await api(publicUrl, u.token).get('/v8/await')).toMatchObject({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isUuidV1, timeKey, UuidV1Generator, uuidV1Key, uuidV1Time } from '../../../src/objects/notifications/uuid-v1.js';
+import {
+  isUuidV1,
+  timeKey,
+  UuidV1Generator,
+  uuidV1Key,
+  uuidV1Time,
+} from '../../../src/objects/notifications/uuid-v1.js';
 
 describe('v1 UUIDs for notification ids', () => {
   it('are version 1, carry their time, and increase strictly even within one millisecond', () => {
@@ -22,7 +28,8 @@ describe('v1 UUID keys', () => {
   it('sort as the ids were made, also across a carry into the middle time field', () => {
     const gen = new UuidV1Generator();
     const ids: string[] = [];
-    for (let ms = Date.UTC(2026, 10, 21); ids.length < 3000; ms += 1) for (let i = 0; i < 3; i++) ids.push(gen.next(ms));
+    for (let ms = Date.UTC(2026, 10, 21); ids.length < 3000; ms += 1)
+      for (let i = 0; i < 3; i++) ids.push(gen.next(ms));
     const keys = ids.map(uuidV1Key);
     expect([...keys].sort()).toEqual(keys);
     expect(new Set(keys).size).toBe(keys.length);

@@ -12,7 +12,12 @@ function qualified(extra: Record<string, unknown>): Uint8Array {
       recipients: [
         {
           domain: 'example.com',
-          entries: [{ user: { uuid: uuidBytes(user) }, clients: [{ client: { client: clientIdLong('ffffffffffffffff') }, text: Buffer.from('hi') }] }],
+          entries: [
+            {
+              user: { uuid: uuidBytes(user) },
+              clients: [{ client: { client: clientIdLong('ffffffffffffffff') }, text: Buffer.from('hi') }],
+            },
+          ],
         },
       ],
       ...extra,
@@ -22,7 +27,9 @@ function qualified(extra: Record<string, unknown>): Uint8Array {
 
 describe('otr.proto messages', () => {
   it('decodes QualifiedNewOtrMessage with 64-bit client ids and the strategy', () => {
-    const m = decodeQualifiedOtr(qualified({ reportOnly: { userIds: [{ id: user, domain: 'example.com' }] }, blob: Buffer.from('x') }));
+    const m = decodeQualifiedOtr(
+      qualified({ reportOnly: { userIds: [{ id: user, domain: 'example.com' }] }, blob: Buffer.from('x') }),
+    );
     expect(m).toMatchObject({
       sender: 'a1b2c3d4e5f60718',
       recipients: [{ domain: 'example.com', user, client: 'ffffffffffffffff' }],
@@ -50,7 +57,12 @@ describe('otr.proto messages', () => {
     const bytes = proteus.NewOtrMessage.encode(
       proteus.NewOtrMessage.create({
         sender: { client: clientIdLong('1') },
-        recipients: [{ user: { uuid: uuidBytes(user) }, clients: [{ client: { client: clientIdLong('2') }, text: Buffer.from('t') }] }],
+        recipients: [
+          {
+            user: { uuid: uuidBytes(user) },
+            clients: [{ client: { client: clientIdLong('2') }, text: Buffer.from('t') }],
+          },
+        ],
         reportMissing: [{ uuid: uuidBytes(user) }],
       }),
     ).finish();

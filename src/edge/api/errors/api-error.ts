@@ -19,7 +19,12 @@ export class ApiError extends Error {
   /** Keys some errors carry beside code, label and message (e.g. `expires_in` of pending-delete). */
   readonly extra: Record<string, unknown>;
 
-  constructor(spec: ErrorSpec, message?: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
+  constructor(
+    spec: ErrorSpec,
+    message?: string,
+    headers: Record<string, string> = {},
+    extra: Record<string, unknown> = {},
+  ) {
     super(message ?? spec.message);
     this.name = 'ApiError';
     this.spec = spec;

@@ -20,12 +20,28 @@ export const brigErrors = defineErrors({
   },
   // registration and activation
   insufficientPermissions: { status: 403, label: 'insufficient-permissions', message: 'Insufficient team permissions' },
-  tooManyTeamInvitations: { status: 403, label: 'too-many-team-invitations', message: 'Too many team invitations for this team' },
+  tooManyTeamInvitations: {
+    status: 403,
+    label: 'too-many-team-invitations',
+    message: 'Too many team invitations for this team',
+  },
   tooManyTeamMembers: { status: 403, label: 'too-many-team-members', message: 'Too many members in this team.' },
-  noEmail: { status: 403, label: 'no-email', message: 'This operation requires the user to have a verified email address.' },
+  noEmail: {
+    status: 403,
+    label: 'no-email',
+    message: 'This operation requires the user to have a verified email address.',
+  },
   invitationNotFound: { status: 404, label: 'not-found', message: 'No pending invitations exists.' },
-  conflictingInvitations: { status: 409, label: 'conflicting-invitations', message: 'Multiple conflicting invitations to different teams exists.' },
-  cannotJoinMultipleTeams: { status: 403, label: 'cannot-join-multiple-teams', message: 'Cannot accept invitations from multiple teams.' },
+  conflictingInvitations: {
+    status: 409,
+    label: 'conflicting-invitations',
+    message: 'Multiple conflicting invitations to different teams exists.',
+  },
+  cannotJoinMultipleTeams: {
+    status: 403,
+    label: 'cannot-join-multiple-teams',
+    message: 'Cannot accept invitations from multiple teams.',
+  },
   userAlreadyInATeam: { status: 403, label: 'user-already-in-a-team', message: 'Switching teams is not allowed' },
   keyExists: { status: 409, label: 'key-exists', message: 'The given e-mail address is in use.' },
   invalidEmail: { status: 400, label: 'invalid-email', message: 'Invalid e-mail address.' },
@@ -78,7 +94,11 @@ export const brigErrors = defineErrors({
     message: 'For password change, new and old password must be different.',
   },
   invalidPasswordResetCode: { status: 400, label: 'invalid-code', message: 'Invalid password reset code.' },
-  invalidPasswordResetKey: { status: 400, label: 'invalid-key', message: 'Invalid email or mobile number for password reset.' },
+  invalidPasswordResetKey: {
+    status: 400,
+    label: 'invalid-key',
+    message: 'Invalid email or mobile number for password reset.',
+  },
   invalidDeletionCode: { status: 403, label: 'invalid-code', message: 'Invalid verification code' },
   pendingDelete: {
     status: 403,
@@ -93,9 +113,17 @@ export const brigErrors = defineErrors({
   // users, handles
   userNotFound: { status: 404, label: 'not-found', message: 'User not found' },
   handleNotFound: { status: 404, label: 'not-found', message: 'Handle not found' },
-  invalidHandle: { status: 400, label: 'invalid-handle', message: 'The given handle is invalid (2-256 characters of a-z0-9_.-)' },
+  invalidHandle: {
+    status: 400,
+    label: 'invalid-handle',
+    message: 'The given handle is invalid (2-256 characters of a-z0-9_.-)',
+  },
   handleExists: { status: 409, label: 'handle-exists', message: 'The given handle is already taken' },
-  managedByScim: { status: 403, label: 'managed-by-scim', message: 'Updating name/handle is disabled for SCIM-managed users' },
+  managedByScim: {
+    status: 403,
+    label: 'managed-by-scim',
+    message: 'Updating name/handle is disabled for SCIM-managed users',
+  },
   emailManagedByScim: {
     status: 403,
     label: 'managed-by-scim',

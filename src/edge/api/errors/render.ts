@@ -28,7 +28,9 @@ export function logUnexpected(requestId: string, err: unknown): void {
     e instanceof Error
       ? `${e.stack ?? `${e.name}: ${e.message}`}${e.cause === undefined ? '' : `\ncaused by: ${describe(e.cause)}`}`
       : String(e);
-  console.error(JSON.stringify({ level: 'error', msg: 'unexpected exception', request_id: requestId, error: describe(err) }));
+  console.error(
+    JSON.stringify({ level: 'error', msg: 'unexpected exception', request_id: requestId, error: describe(err) }),
+  );
 }
 
 export function handleError(err: unknown, c: Context<AppEnv>): Response {

@@ -41,14 +41,19 @@ async function activate(c: Context<AppEnv>, key: string, code: string, dryrun: b
   const verified = { activated: true, email, emailKey: emailKeyOf(email), emailUnvalidated: null };
   try {
     // A changed address also ends any password reset started for the old one.
-    await runBatch(db, [userStore.update(db, user.id, verified), codeStore.consume(db, 'password-reset', await passwordResetKeyOf(user.id))]);
+    await runBatch(db, [
+      userStore.update(db, user.id, verified),
+      codeStore.consume(db, 'password-reset', await passwordResetKeyOf(user.id)),
+    ]);
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     throw err;
   }
   const first = !user.activated;
   const domain = config.brig.optSettings.setFederationDomain;
-  const event = first ? userEvents.activate(selfJson({ ...user, ...verified }, domain)) : userEvents.update({ id: user.id, email });
+  const event = first
+    ? userEvents.activate(selfJson({ ...user, ...verified }, domain))
+    : userEvents.update({ id: user.id, email });
   await publish(c.env, config, [{ user: user.id }], event);
   return { kind: 'activated', email, first };
 }
@@ -110,7 +115,9 @@ export const sendActivation = endpoint(
     path: '/activate/send',
     auth: 'none',
     request: jsonBody(
-      z.object({ email: z.string(), locale: locale.optional(), phone: z.unknown().optional() }).openapi('SendActivationCode'),
+      z
+        .object({ email: z.string(), locale: locale.optional(), phone: z.unknown().optional() })
+        .openapi('SendActivationCode'),
     ),
     errors: [brigErrors.invalidEmail, brigErrors.invalidPhone, brigErrors.keyExists],
     responses: { 200: { description: 'Activation code sent' } },
@@ -124,12 +131,18 @@ export const sendActivation = endpoint(
     const config = c.get('config');
     const pending = await codeStore.live(db, 'activation', await activationKeyOf(body.email));
     const owner = pending?.user ? await userStore.byId(db, pending.user) : undefined;
-    await sendActivationCode(c.env, db, config, {
-      email: body.email,
-      user: owner?.id,
-      name: owner?.name,
-      locale: body.locale ?? owner?.locale,
-    }, { resend: true });
+    await sendActivationCode(
+      c.env,
+      db,
+      config,
+      {
+        email: body.email,
+        user: owner?.id,
+        name: owner?.name,
+        locale: body.locale ?? owner?.locale,
+      },
+      { resend: true },
+    );
     return c.body(null, 200);
   },
 );

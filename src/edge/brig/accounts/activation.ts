@@ -33,6 +33,11 @@ export async function sendActivationCode(
       email: to.email,
       ttlSeconds: config.brig.optSettings.setActivationTimeout,
     }));
-  await sendMail(env, config, { email: to.email, locale: to.locale }, { kind: 'activation', name: to.name, code: stored.code });
+  await sendMail(
+    env,
+    config,
+    { email: to.email, locale: to.locale },
+    { kind: 'activation', name: to.name, code: stored.code },
+  );
   return stored;
 }

@@ -60,7 +60,14 @@ export async function deleteAccount(
   await publish(env, config, [{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });
   const now = Date.now();
   for (const asked of rows.filter((r) => r.status === 'sent')) {
-    const cancelled = { ...asked, fromUser: asked.toUser, toUser: user.id, toDomain: domain, status: 'cancelled' as const, lastUpdate: now };
+    const cancelled = {
+      ...asked,
+      fromUser: asked.toUser,
+      toUser: user.id,
+      toDomain: domain,
+      status: 'cancelled' as const,
+      lastUpdate: now,
+    };
     await publish(env, config, [{ user: asked.toUser }], connectionEvent(cancelled), { transient: true });
   }
 }

@@ -25,10 +25,18 @@ export const deleteSelf = endpoint(
     method: 'delete',
     path: '/self',
     request: jsonBody(z.object({ password: z.string().min(6).max(1024).optional() }).openapi('DeleteUser')),
-    errors: [brigErrors.invalidCredentials, brigErrors.noSelfDeleteForTeamOwner, brigErrors.pendingDelete, brigErrors.invalidUser],
+    errors: [
+      brigErrors.invalidCredentials,
+      brigErrors.noSelfDeleteForTeamOwner,
+      brigErrors.pendingDelete,
+      brigErrors.invalidUser,
+    ],
     responses: {
       200: { description: 'Deleted' },
-      202: { description: 'A deletion code was mailed', ...json(z.object({ expires_in: z.int() }).openapi('DeletionCodeTimeout')) },
+      202: {
+        description: 'A deletion code was mailed',
+        ...json(z.object({ expires_in: z.int() }).openapi('DeletionCodeTimeout')),
+      },
     },
   },
   async (c) => {
@@ -39,7 +47,8 @@ export const deleteSelf = endpoint(
     if (user === undefined) throw new ApiError(brigErrors.invalidUser);
     if (user.status === 'deleted') return c.body(null, 200);
     const owner = user.team !== null && (await teamStore.roleOf(db, user.team, user.id)) === 'owner';
-    if (owner && (user.status === 'active' || user.status === 'suspended')) throw new ApiError(brigErrors.noSelfDeleteForTeamOwner);
+    if (owner && (user.status === 'active' || user.status === 'suspended'))
+      throw new ApiError(brigErrors.noSelfDeleteForTeamOwner);
     if (password !== undefined) {
       if (!(await checkUserPassword(c.env, db, config, { user: user.id }, user, password)))
         throw new ApiError(brigErrors.invalidCredentials);
@@ -47,9 +56,23 @@ export const deleteSelf = endpoint(
       const key = await deletionKeyOf(user.email);
       const pending = await codeStore.live(db, 'deletion', key);
       if (pending !== undefined)
-        throw new ApiError(brigErrors.pendingDelete, undefined, {}, { expires_in: Math.ceil((pending.expiresAt - Date.now()) / 1000) });
-      const stored = await codeStore.issue(db, 'deletion', key, { user: user.id, ttlSeconds: DELETION_TTL_SECONDS, code: randomToken(15) });
-      await sendMail(c.env, config, { email: user.email, locale: user.locale }, { kind: 'deletion', name: user.name, key, code: stored.code });
+        throw new ApiError(
+          brigErrors.pendingDelete,
+          undefined,
+          {},
+          { expires_in: Math.ceil((pending.expiresAt - Date.now()) / 1000) },
+        );
+      const stored = await codeStore.issue(db, 'deletion', key, {
+        user: user.id,
+        ttlSeconds: DELETION_TTL_SECONDS,
+        code: randomToken(15),
+      });
+      await sendMail(
+        c.env,
+        config,
+        { email: user.email, locale: user.locale },
+        { kind: 'deletion', name: user.name, key, code: stored.code },
+      );
       return c.json({ expires_in: DELETION_TTL_SECONDS }, 202);
     }
     await deleteAccount(c.env, db, config, user, self(c));
@@ -63,7 +86,9 @@ export const verifyDelete = endpoint(
     method: 'post',
     path: '/delete',
     auth: 'none',
-    request: jsonBody(z.object({ key: z.string().length(20), code: z.string().min(6).max(20) }).openapi('VerifyDeleteUser')),
+    request: jsonBody(
+      z.object({ key: z.string().length(20), code: z.string().min(6).max(20) }).openapi('VerifyDeleteUser'),
+    ),
     errors: [brigErrors.invalidDeletionCode],
     responses: { 200: { description: 'Deleted' } },
   },

@@ -32,7 +32,9 @@ export const startPasswordReset = endpoint(
     method: 'post',
     path: '/password-reset',
     auth: 'none',
-    request: jsonBody(z.object({ email: z.string().optional(), phone: z.unknown().optional() }).openapi('NewPasswordReset')),
+    request: jsonBody(
+      z.object({ email: z.string().optional(), phone: z.unknown().optional() }).openapi('NewPasswordReset'),
+    ),
     errors: [brigErrors.invalidPhone],
     responses: { 201: { description: 'Password reset code created and sent by email' } },
   },
@@ -46,8 +48,17 @@ export const startPasswordReset = endpoint(
     const key = await passwordResetKeyOf(user.id);
     const stored =
       (await codeStore.live(db, 'password-reset', key)) ??
-      (await codeStore.issue(db, 'password-reset', key, { user: user.id, ttlSeconds: RESET_TTL_SECONDS, code: randomToken(24) }));
-    await sendMail(c.env, c.get('config'), { email: user.email!, locale: user.locale }, { kind: 'password-reset', code: stored.code });
+      (await codeStore.issue(db, 'password-reset', key, {
+        user: user.id,
+        ttlSeconds: RESET_TTL_SECONDS,
+        code: randomToken(24),
+      }));
+    await sendMail(
+      c.env,
+      c.get('config'),
+      { email: user.email!, locale: user.locale },
+      { kind: 'password-reset', code: stored.code },
+    );
     return c.body(null, 201);
   },
 );

@@ -63,7 +63,8 @@ export const register = endpoint(
       invitation = await invitationStore.byCode(db, body.team_code);
       if (invitation === undefined || invitation.email.toLowerCase() !== body.email.toLowerCase())
         throw new ApiError(brigErrors.invalidInvitationCode);
-      if ((await teamStore.size(db, invitation.team)) >= config.galley.settings.maxTeamSize) throw new ApiError(brigErrors.tooManyTeamMembers);
+      if ((await teamStore.size(db, invitation.team)) >= config.galley.settings.maxTeamSize)
+        throw new ApiError(brigErrors.tooManyTeamMembers);
     }
     if (body.email !== undefined && (await userStore.byEmail(db, body.email))?.activated)
       throw new ApiError(brigErrors.keyExists);
@@ -97,7 +98,12 @@ export const register = endpoint(
 
     const domain = optSettings.setFederationDomain;
     if (body.email !== undefined && !verified)
-      await sendActivationCode(c.env, db, config, { email: body.email, user: user.id, name: user.name, locale: user.locale });
+      await sendActivationCode(c.env, db, config, {
+        email: body.email,
+        user: user.id,
+        name: user.name,
+        locale: user.locale,
+      });
     if (verified) await publish(c.env, config, [{ user: user.id }], userEvents.activate(selfJson(user, domain)));
 
     const cookie = await newCookieHeader(c, user.id, { kind: ephemeral ? 'session' : 'persistent', label: body.label });

@@ -25,7 +25,9 @@ export const removeEmail = endpoint(
     const removal = emailRemoval(identityOf(user));
     if (!removal.ok) throw new ApiError(refusals[removal.refusal]);
     await userStore.update(database(c.env.DB), user.id, { email: null, emailKey: null });
-    await publish(c.env, c.get('config'), [{ user: user.id }], userEvents.emailRemoved(user.id, removal.email), { origin: self(c) });
+    await publish(c.env, c.get('config'), [{ user: user.id }], userEvents.emailRemoved(user.id, removal.email), {
+      origin: self(c),
+    });
     return c.body(null, 200);
   },
 );

@@ -24,11 +24,16 @@ export const upgradePersonalToTeam = endpoint(
     method: 'post',
     path: '/upgrade-personal-to-team',
     request: jsonBody(
-      z.object({ name: z.string().min(1).max(256), icon, icon_key: icon.optional(), currency: z.string().optional() }).openapi('BindingNewTeamUser'),
+      z
+        .object({ name: z.string().min(1).max(256), icon, icon_key: icon.optional(), currency: z.string().optional() })
+        .openapi('BindingNewTeamUser'),
     ),
     errors: [brigErrors.userAlreadyInATeam, brigErrors.userNotFound],
     responses: {
-      200: { description: 'Team created', ...json(z.object({ team_id: z.uuid(), team_name: z.string() }).openapi('CreateUserTeam')) },
+      200: {
+        description: 'Team created',
+        ...json(z.object({ team_id: z.uuid(), team_name: z.string() }).openapi('CreateUserTeam')),
+      },
     },
   },
   async (c) => {
@@ -38,7 +43,10 @@ export const upgradePersonalToTeam = endpoint(
     if (me === undefined || !me.activated) throw new ApiError(brigErrors.userNotFound);
     if (me.team !== null) throw new ApiError(brigErrors.userAlreadyInATeam);
     const id = crypto.randomUUID();
-    await runBatch(db, [...teamStore.create(db, { id, name: body.name, icon: body.icon, iconKey: body.icon_key, creator: me.id }), userStore.update(db, me.id, { team: id })]);
+    await runBatch(db, [
+      ...teamStore.create(db, { id, name: body.name, icon: body.icon, iconKey: body.icon_key, creator: me.id }),
+      userStore.update(db, me.id, { team: id }),
+    ]);
     const team = (await teamStore.byId(db, id))!;
     const config = c.get('config');
     await publish(c.env, config, [{ user: me.id }], teamEvent('team.create', id, teamJson(team)));

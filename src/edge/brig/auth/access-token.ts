@@ -23,6 +23,10 @@ export async function issueAccessToken(
 ): Promise<AccessTokenJson> {
   const lifetime = config.brig.zauth.accessTokenTimeout;
   const expiresAt = Math.floor(Date.now() / 1000) + lifetime;
-  const token = await signAccessToken(keys, { user, connection: newConnectionId(), ...(client ? { client } : {}) }, expiresAt);
+  const token = await signAccessToken(
+    keys,
+    { user, connection: newConnectionId(), ...(client ? { client } : {}) },
+    expiresAt,
+  );
   return { user, access_token: token, token_type: 'Bearer', expires_in: lifetime };
 }

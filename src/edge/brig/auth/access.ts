@@ -56,7 +56,14 @@ export const postAccess = endpoint(
     method: 'post',
     path: '/access',
     auth: 'none',
-    request: { query: z.object({ client_id: z.string().regex(/^[0-9a-f]{1,16}$/).optional() }) },
+    request: {
+      query: z.object({
+        client_id: z
+          .string()
+          .regex(/^[0-9a-f]{1,16}$/)
+          .optional(),
+      }),
+    },
     errors: [brigErrors.invalidCredentials],
     responses: { 200: { description: 'A new access token', ...json(accessTokenJson) } },
   },

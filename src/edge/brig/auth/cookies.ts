@@ -35,13 +35,23 @@ export const listCookies = endpoint(
     method: 'get',
     path: '/cookies',
     request: { query: z.object({ labels: z.string().optional() }) },
-    responses: { 200: { description: 'The cookies of the user', ...json(z.object({ cookies: z.array(cookieJson) }).openapi('CookieList')) } },
+    responses: {
+      200: {
+        description: 'The cookies of the user',
+        ...json(z.object({ cookies: z.array(cookieJson) }).openapi('CookieList')),
+      },
+    },
   },
   async (c) => {
-    const labels = c.req.valid('query').labels?.split(',').filter((l) => l !== '');
+    const labels = c.req
+      .valid('query')
+      .labels?.split(',')
+      .filter((l) => l !== '');
     const rows = await cookieStore.list(database(c.env.DB), self(c).user);
     const nowSeconds = Date.now() / 1000;
-    const shown = rows.filter((r) => r.expiresAt > nowSeconds && (labels === undefined || labels.includes(r.label ?? '')));
+    const shown = rows.filter(
+      (r) => r.expiresAt > nowSeconds && (labels === undefined || labels.includes(r.label ?? '')),
+    );
     return c.json({ cookies: shown.map(toJson) }, 200);
   },
 );

@@ -53,7 +53,11 @@ async function refuseTooFrequentLogins(db: Db, config: Config, user: string, kin
   const now = Date.now();
   const live = (await cookieStore.list(db, user)).filter((r) => r.kind === kind && r.expiresAt * 1000 > now);
   if (live.length < setUserCookieLimit) return;
-  const wait = loginWait(now, setUserCookieThrottle, live.map((r) => r.createdAt));
+  const wait = loginWait(
+    now,
+    setUserCookieThrottle,
+    live.map((r) => r.createdAt),
+  );
   if (wait !== undefined) throw new ApiError(brigErrors.loginThrottled, undefined, { 'retry-after': String(wait) });
 }
 

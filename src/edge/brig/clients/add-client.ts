@@ -86,7 +86,10 @@ export const addClient = endpoint(
     const statements = [
       clientStore.upsert(db, row),
       ...prekeyStore.upsert(db, user.id, id, [...body.prekeys, body.lastkey]),
-      ...replaced.flatMap((old) => [clientStore.delete(db, user.id, old.id), prekeyStore.deleteAll(db, user.id, old.id)]),
+      ...replaced.flatMap((old) => [
+        clientStore.delete(db, user.id, old.id),
+        prekeyStore.deleteAll(db, user.id, old.id),
+      ]),
     ];
     await runBatch(db, statements);
 
@@ -95,7 +98,8 @@ export const addClient = endpoint(
     if (row.capabilities.includes(CONSUMABLE_NOTIFICATIONS)) await stream.enableQueue(id);
     await clientsChanged(c.env, db, { id: user.id, domain: c.get('config').brig.optSettings.setFederationDomain });
     const origin = self(c);
-    for (const old of replaced) await publish(c.env, config, [{ user: user.id }], clientEvents.remove(old.id), { origin });
+    for (const old of replaced)
+      await publish(c.env, config, [{ user: user.id }], clientEvents.remove(old.id), { origin });
     await publish(c.env, config, [{ user: user.id }], clientEvents.add(row), { origin });
     c.header('location', id);
     return c.json(clientJsonFor({ ...row, lastActive: null }, version), 201);

@@ -26,7 +26,11 @@ const capabilitiesRoute = (shape: 6 | 7 | 8) =>
       name: shape === 8 ? 'get-client-capabilities' : `get-client-capabilities@v${shape}`,
       method: 'get',
       path: '/clients/{client}/capabilities',
-      ...(shape === 6 ? { until: 7 as const } : shape === 7 ? { from: 7 as const, until: 8 as const } : { from: 8 as const }),
+      ...(shape === 6
+        ? { until: 7 as const }
+        : shape === 7
+          ? { from: 7 as const, until: 8 as const }
+          : { from: 8 as const }),
       request: { params: z.object({ client: z.string().regex(CLIENT_ID_PATTERN) }) },
       errors: [brigErrors.clientNotFound],
       responses: { 200: { description: 'The client’s capabilities', ...json(shapes[shape]) } },

@@ -40,7 +40,10 @@ const utcTime = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z')
  * A client's capabilities as version `v` shows them: `{"capabilities": [...]}` before v7 and a flat
  * list from v7; `consumable-notifications` is shown from v8 only.
  */
-export function capabilitiesFor(r: Pick<ClientRow, 'capabilities'>, v: ApiVersion): string[] | { capabilities: string[] } {
+export function capabilitiesFor(
+  r: Pick<ClientRow, 'capabilities'>,
+  v: ApiVersion,
+): string[] | { capabilities: string[] } {
   const caps = v >= 8 ? r.capabilities : r.capabilities.filter((c) => c !== CONSUMABLE_NOTIFICATIONS);
   return v >= 7 ? caps : { capabilities: caps };
 }
@@ -61,4 +64,7 @@ export function clientJsonFor(r: ClientRow, v: ApiVersion): ClientJson {
   };
 }
 
-export const pubClientJson = (r: Pick<ClientRow, 'id' | 'class'>) => ({ id: r.id, ...(r.class === null ? {} : { class: r.class }) });
+export const pubClientJson = (r: Pick<ClientRow, 'id' | 'class'>) => ({
+  id: r.id,
+  ...(r.class === null ? {} : { class: r.class }),
+});

@@ -25,12 +25,17 @@ export const clientStore = {
     return db.select().from(clients).where(eq(clients.user, user)).orderBy(clients.createdAt);
   },
   async listMany(db: Db, users: readonly string[]): Promise<ClientRow[]> {
-    return inChunks(users, 1, (chunk) => db.select().from(clients).where(inArray(clients.user, chunk)).orderBy(clients.createdAt));
+    return inChunks(users, 1, (chunk) =>
+      db.select().from(clients).where(inArray(clients.user, chunk)).orderBy(clients.createdAt),
+    );
   },
   /** Statement writing a client; registering the same id again replaces its details, keeping last_active. */
   upsert(db: Db, row: ClientRow) {
     const { user: _u, id: _i, lastActive: _l, ...details } = row;
-    return db.insert(clients).values(row).onConflictDoUpdate({ target: [clients.user, clients.id], set: details });
+    return db
+      .insert(clients)
+      .values(row)
+      .onConflictDoUpdate({ target: [clients.user, clients.id], set: details });
   },
   update(db: Db, user: string, id: string, patch: Partial<ClientRow>) {
     return db

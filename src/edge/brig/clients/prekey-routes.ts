@@ -87,7 +87,10 @@ const listPrekeysRoute = {
 };
 
 function refuseTooMany(max: number, asked: z.infer<typeof userClients>): void {
-  const total = Object.values(asked).reduce((n, users) => n + Object.values(users).reduce((m, cs) => m + cs.length, 0), 0);
+  const total = Object.values(asked).reduce(
+    (n, users) => n + Object.values(users).reduce((m, cs) => m + cs.length, 0),
+    0,
+  );
   if (total > max) throw new ApiError(brigErrors.tooManyClientsRequested);
 }
 
@@ -100,7 +103,8 @@ export const listPrekeys = endpoint(
     ...listPrekeysRoute,
     responses: {
       200: {
-        description: 'A claimed prekey per client (null when it has none); users on unreachable domains in failed_to_list',
+        description:
+          'A claimed prekey per client (null when it has none); users on unreachable domains in failed_to_list',
         ...json(
           z
             .object({ qualified_user_client_prekeys: prekeyMap, failed_to_list: z.array(qualifiedUserId).optional() })
@@ -113,7 +117,10 @@ export const listPrekeys = endpoint(
     const asked = c.req.valid('json');
     refuseTooMany(c.get('config').brig.optSettings.setMaxConvSize, asked);
     const { found, failed } = await claimMany(database(c.env.DB), localDomainOf(c), asked);
-    return c.json({ qualified_user_client_prekeys: found, ...(failed.length > 0 ? { failed_to_list: failed } : {}) }, 200);
+    return c.json(
+      { qualified_user_client_prekeys: found, ...(failed.length > 0 ? { failed_to_list: failed } : {}) },
+      200,
+    );
   },
 );
 

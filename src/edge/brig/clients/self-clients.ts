@@ -27,7 +27,10 @@ export const listClients = endpoint(
   },
   async (c) => {
     const rows = await clientStore.list(database(c.env.DB), self(c).user);
-    return c.json(rows.map((r) => clientJsonFor(r, c.get('apiVersion') ?? 0)), 200);
+    return c.json(
+      rows.map((r) => clientJsonFor(r, c.get('apiVersion') ?? 0)),
+      200,
+    );
   },
 );
 
@@ -111,9 +114,17 @@ export const deleteClient = endpoint(
     path: '/clients/{client}',
     request: {
       ...clientParam,
-      body: { required: false, ...json(z.object({ password: z.string().min(6).max(1024).nullable().optional() }).openapi('DeleteClient')) },
+      body: {
+        required: false,
+        ...json(z.object({ password: z.string().min(6).max(1024).nullable().optional() }).openapi('DeleteClient')),
+      },
     },
-    errors: [brigErrors.clientNotFound, brigErrors.legalholdClientManually, brigErrors.missingAuth, brigErrors.invalidCredentials],
+    errors: [
+      brigErrors.clientNotFound,
+      brigErrors.legalholdClientManually,
+      brigErrors.missingAuth,
+      brigErrors.invalidCredentials,
+    ],
     responses: { 200: { description: 'Client deleted' } },
   },
   async (c) => {

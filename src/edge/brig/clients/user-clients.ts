@@ -70,7 +70,10 @@ export const listUsersClients = endpoint(
   },
   async (c) => {
     const domain = localDomainOf(c);
-    const local = c.req.valid('json').qualified_users.filter((u) => u.domain === domain).map((u) => u.id);
+    const local = c.req
+      .valid('json')
+      .qualified_users.filter((u) => u.domain === domain)
+      .map((u) => u.id);
     const map: Record<string, z.infer<typeof pubClient>[]> = Object.fromEntries(local.map((u) => [u, []]));
     for (const row of await clientStore.listMany(database(c.env.DB), local)) map[row.user]!.push(pubClientJson(row));
     return c.json({ qualified_user_map: local.length === 0 ? {} : { [domain]: map } }, 200);

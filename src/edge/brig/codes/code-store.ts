@@ -54,7 +54,10 @@ export const codeStore = {
       expiresAt: now + o.ttlSeconds * 1000,
       createdAt: now,
     };
-    await db.insert(codes).values(row).onConflictDoUpdate({ target: [codes.scope, codes.key], set: row });
+    await db
+      .insert(codes)
+      .values(row)
+      .onConflictDoUpdate({ target: [codes.scope, codes.key], set: row });
     return row;
   },
 

@@ -11,7 +11,10 @@ const key = (from: string, domain: string, to: string) =>
 /** Connections in D1 (table connections), one row per direction. */
 export const connectionStore = {
   async get(db: Db, from: string, domain: string, to: string): Promise<ConnectionRow | undefined> {
-    const [row] = await db.select().from(connections).where(key(from, domain, to));
+    const [row] = await db
+      .select()
+      .from(connections)
+      .where(key(from, domain, to));
     return row;
   },
   /** Statement writing one direction's status. */
@@ -30,13 +33,27 @@ export const connectionStore = {
       db
         .select({ to: connections.toUser })
         .from(connections)
-        .where(and(eq(connections.fromUser, user), eq(connections.toDomain, domain), eq(connections.status, 'accepted'), inArray(connections.toUser, chunk))),
+        .where(
+          and(
+            eq(connections.fromUser, user),
+            eq(connections.toDomain, domain),
+            eq(connections.status, 'accepted'),
+            inArray(connections.toUser, chunk),
+          ),
+        ),
     );
     const theirs = await inChunks(others, 1, (chunk) =>
       db
         .select({ from: connections.fromUser })
         .from(connections)
-        .where(and(inArray(connections.fromUser, chunk), eq(connections.toDomain, domain), eq(connections.toUser, user), eq(connections.status, 'accepted'))),
+        .where(
+          and(
+            inArray(connections.fromUser, chunk),
+            eq(connections.toDomain, domain),
+            eq(connections.toUser, user),
+            eq(connections.status, 'accepted'),
+          ),
+        ),
     );
     const back = new Set(theirs.map((r) => r.from));
     return new Set(mine.map((r) => r.to).filter((u) => back.has(u)));

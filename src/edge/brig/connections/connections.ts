@@ -41,7 +41,13 @@ async function counterpart(c: Context<AppEnv>, me: UserRow, domain: string, uid:
  * Writes an outcome of the connection rules: both rows in one batch, then `user.connection` to
  * the caller and, when the other user is asked or accepted (or the request is cancelled), to them.
  */
-async function apply(c: Context<AppEnv>, me: UserRow, other: UserRow, rows: { self?: ConnectionRow; other?: ConnectionRow }, out: Outcome) {
+async function apply(
+  c: Context<AppEnv>,
+  me: UserRow,
+  other: UserRow,
+  rows: { self?: ConnectionRow; other?: ConnectionRow },
+  out: Outcome,
+) {
   const db = database(c.env.DB);
   const config = c.get('config');
   if (out.checkLimit && (await connectionStore.countActive(db, me.id)) >= config.brig.optSettings.setUserMaxConnections)
@@ -77,7 +83,10 @@ async function apply(c: Context<AppEnv>, me: UserRow, other: UserRow, rows: { se
 /** A request opens the connect conversation; an acceptance turns it into the 1:1 of both users. */
 async function one2OneFor(c: Context<AppEnv>, me: UserRow, other: UserRow, out: Outcome) {
   const domain = localDomainOf(c);
-  const [a, b] = [{ id: me.id, domain }, { id: other.id, domain }];
+  const [a, b] = [
+    { id: me.id, domain },
+    { id: other.id, domain },
+  ];
   if (out.self === 'sent' && out.other === 'pending') return openConnectConversation(c, a, b);
   if (out.self === 'accepted' && out.other === 'accepted') return acceptOne2One(c, a, b);
   return undefined;
@@ -183,14 +192,18 @@ export const listConnections = endpoint(
     method: 'post',
     path: '/list-connections',
     request: jsonBody(
-      z.object({ size: z.int().min(1).max(500).default(100), paging_state: z.string().optional() }).openapi('GetPaginated_Connections'),
+      z
+        .object({ size: z.int().min(1).max(500).default(100), paging_state: z.string().optional() })
+        .openapi('GetPaginated_Connections'),
     ),
     errors: [brigErrors.invalidPagingState],
     responses: {
       200: {
         description: 'A page of connections',
         ...json(
-          z.object({ connections: z.array(userConnection), has_more: z.boolean(), paging_state: z.string() }).openapi('Connections_Page'),
+          z
+            .object({ connections: z.array(userConnection), has_more: z.boolean(), paging_state: z.string() })
+            .openapi('Connections_Page'),
         ),
       },
     },

@@ -21,7 +21,8 @@ const LH: Relation = 'missing-legalhold-consent';
 
 /** `POST /connections/{d}/{u}`: request a connection, or accept/re-send one that exists. */
 export function onConnect(s: Sides): Outcome | Refusal {
-  if (s.self === undefined || s.other === undefined) return { self: 'sent', other: 'pending', checkLimit: true, status: 201 };
+  if (s.self === undefined || s.other === undefined)
+    return { self: 'sent', other: 'pending', checkLimit: true, status: 201 };
   if (s.self === LH || s.other === LH || s.self === 'blocked') return 'bad-conn-update';
   if (s.other === 'blocked') {
     const unchanged = s.self === 'accepted' || s.self === 'sent';
@@ -45,12 +46,18 @@ export function onUpdate(s: Sides, wanted: Relation): Outcome | Refusal {
     case 'pending':
     case 'ignored':
       if (wanted === 'accepted') return accept;
-      if (wanted === 'blocked' || (self === 'pending' && wanted === 'ignored')) return { self: wanted, checkLimit: false, status: 200 };
+      if (wanted === 'blocked' || (self === 'pending' && wanted === 'ignored'))
+        return { self: wanted, checkLimit: false, status: 200 };
       return 'bad-conn-update';
     case 'blocked':
       if (wanted !== 'accepted' && wanted !== 'sent') return 'bad-conn-update';
       if (other === 'accepted' || other === 'blocked' || other === 'sent')
-        return { self: 'accepted', ...(other === 'sent' ? { other: 'accepted' as const } : {}), checkLimit: true, status: 200 };
+        return {
+          self: 'accepted',
+          ...(other === 'sent' ? { other: 'accepted' as const } : {}),
+          checkLimit: true,
+          status: 200,
+        };
       return { self: 'sent', other: 'pending', checkLimit: true, status: 200 };
     case 'accepted':
       return wanted === 'blocked' ? { self: 'blocked', checkLimit: false, status: 200 } : 'bad-conn-update';

@@ -26,14 +26,22 @@ export async function serveMailbox(req: Request, url: URL, env: Env, config: Con
   const delivery = config.brig.emailSMS.delivery;
   if (delivery.type !== 'outbox' || delivery.mailbox === undefined) return undefined;
   if (!authorized(req, delivery.mailbox))
-    return json(401, { code: 401, label: 'unauthorized', message: 'Basic authentication required' }, {
-      'www-authenticate': 'Basic realm="mailbox"',
-    });
+    return json(
+      401,
+      { code: 401, label: 'unauthorized', message: 'Basic authentication required' },
+      {
+        'www-authenticate': 'Basic realm="mailbox"',
+      },
+    );
   if (req.method !== 'GET')
     return json(405, { code: 405, label: 'method-not-allowed', message: 'The mailbox is read-only' });
   const to = url.searchParams.get('to');
   const after = Number(url.searchParams.get('after') ?? 0);
   if (to === null || to === '' || !Number.isSafeInteger(after))
-    return json(400, { code: 400, label: 'bad-request', message: 'Query parameter `to` (an email address) is required' });
+    return json(400, {
+      code: 400,
+      label: 'bad-request',
+      message: 'Query parameter `to` (an email address) is required',
+    });
   return json(200, { messages: await outboxStore.list(database(env.DB), to, after) });
 }

@@ -35,7 +35,9 @@ export async function sendMail(env: Env, config: Config, to: Recipient, mail: Ma
         port: delivery.port,
         secure: delivery.secure,
         startTls: delivery.startTls,
-        ...(delivery.credentials === undefined ? {} : { credentials: delivery.credentials, authType: ['plain', 'login'] }),
+        ...(delivery.credentials === undefined
+          ? {}
+          : { credentials: delivery.credentials, authType: ['plain', 'login'] }),
       },
       message,
     );

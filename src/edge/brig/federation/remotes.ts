@@ -8,7 +8,6 @@ import { database } from '../../db/client.js';
 import { federationDomainConfig, federationDomainConfigs, type FederationDomainConfig } from './remote-config.js';
 import { remotesStore } from './remotes-store.js';
 
-
 /** Remotes from brig's static list, honoured while operators move to the dynamic one. */
 function configuredRemotes(config: Config): FederationDomainConfig[] {
   return config.brig.optSettings.setFederationDomainConfigs.map((r) => ({ ...r, restriction: { tag: 'allow_all' } }));

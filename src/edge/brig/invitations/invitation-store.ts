@@ -10,15 +10,24 @@ export const invitationStore = {
     return db.insert(teamInvitations).values(row);
   },
   async byId(db: Db, team: string, id: string, now = Date.now()): Promise<InvitationRow | undefined> {
-    const [row] = await db.select().from(teamInvitations).where(and(eq(teamInvitations.team, team), eq(teamInvitations.id, id), gt(teamInvitations.expiresAt, now)));
+    const [row] = await db
+      .select()
+      .from(teamInvitations)
+      .where(and(eq(teamInvitations.team, team), eq(teamInvitations.id, id), gt(teamInvitations.expiresAt, now)));
     return row;
   },
   async byCode(db: Db, code: string, now = Date.now()): Promise<InvitationRow | undefined> {
-    const [row] = await db.select().from(teamInvitations).where(and(eq(teamInvitations.code, code), gt(teamInvitations.expiresAt, now)));
+    const [row] = await db
+      .select()
+      .from(teamInvitations)
+      .where(and(eq(teamInvitations.code, code), gt(teamInvitations.expiresAt, now)));
     return row;
   },
   async byEmail(db: Db, email: string, now = Date.now()): Promise<InvitationRow[]> {
-    return db.select().from(teamInvitations).where(and(eq(teamInvitations.email, email), gt(teamInvitations.expiresAt, now)));
+    return db
+      .select()
+      .from(teamInvitations)
+      .where(and(eq(teamInvitations.email, email), gt(teamInvitations.expiresAt, now)));
   },
   /** A page ordered by id, after a position. */
   async page(db: Db, team: string, size: number, after?: string, now = Date.now()): Promise<InvitationRow[]> {
@@ -31,7 +40,12 @@ export const invitationStore = {
       .limit(size);
   },
   async pendingCount(db: Db, team: string, now = Date.now()): Promise<number> {
-    return (await db.select({ id: teamInvitations.id }).from(teamInvitations).where(and(eq(teamInvitations.team, team), gt(teamInvitations.expiresAt, now)))).length;
+    return (
+      await db
+        .select({ id: teamInvitations.id })
+        .from(teamInvitations)
+        .where(and(eq(teamInvitations.team, team), gt(teamInvitations.expiresAt, now)))
+    ).length;
   },
   remove(db: Db, id: string) {
     return db.delete(teamInvitations).where(eq(teamInvitations.id, id));

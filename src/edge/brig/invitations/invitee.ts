@@ -23,7 +23,10 @@ export const invitationInfo = endpoint(
     request: { query: z.object({ code: z.string() }) },
     errors: [brigErrors.invalidInvitationCode],
     responses: {
-      200: { description: 'Invitation info', ...json(invitationSchema.extend({ created_by_email: z.string().optional() }).openapi('InvitationUserView')) },
+      200: {
+        description: 'Invitation info',
+        ...json(invitationSchema.extend({ created_by_email: z.string().optional() }).openapi('InvitationUserView')),
+      },
     },
   },
   async (c) => {
@@ -60,8 +63,16 @@ export const acceptInvitation = endpoint(
     name: 'accept-team-invitation',
     method: 'post',
     path: '/teams/invitations/accept',
-    request: jsonBody(z.object({ code: z.string(), password: z.string().min(6).max(1024) }).openapi('AcceptTeamInvitation')),
-    errors: [brigErrors.invalidCredentials, brigErrors.missingIdentity, brigErrors.tooManyTeamMembers, brigErrors.invitationNotFound, brigErrors.cannotJoinMultipleTeams],
+    request: jsonBody(
+      z.object({ code: z.string(), password: z.string().min(6).max(1024) }).openapi('AcceptTeamInvitation'),
+    ),
+    errors: [
+      brigErrors.invalidCredentials,
+      brigErrors.missingIdentity,
+      brigErrors.tooManyTeamMembers,
+      brigErrors.invitationNotFound,
+      brigErrors.cannotJoinMultipleTeams,
+    ],
     responses: { 200: { description: 'Team invitation accepted.' } },
   },
   async (c) => {
@@ -74,9 +85,11 @@ export const acceptInvitation = endpoint(
       throw new ApiError(brigErrors.invalidCredentials);
     const inv = await invitationStore.byCode(db, code);
     if (inv === undefined) throw new ApiError(brigErrors.invitationNotFound);
-    if (me.email === null || me.email.toLowerCase() !== inv.email.toLowerCase()) throw new ApiError(brigErrors.missingIdentity);
+    if (me.email === null || me.email.toLowerCase() !== inv.email.toLowerCase())
+      throw new ApiError(brigErrors.missingIdentity);
     if (me.team !== null) throw new ApiError(brigErrors.cannotJoinMultipleTeams);
-    if ((await teamStore.size(db, inv.team)) >= config.galley.settings.maxTeamSize) throw new ApiError(brigErrors.tooManyTeamMembers);
+    if ((await teamStore.size(db, inv.team)) >= config.galley.settings.maxTeamSize)
+      throw new ApiError(brigErrors.tooManyTeamMembers);
     await runBatch(db, [userStore.update(db, me.id, { team: inv.team }), ...joinStatements(db, me.id, inv)]);
     await announceMemberJoin(c.env, db, config, inv.team, me.id);
     return c.body(null, 200);

@@ -50,11 +50,23 @@ export const createInvitation = endpoint(
       params,
       ...jsonBody(
         z
-          .object({ email: z.string(), role: teamRole.optional(), name: z.string().min(1).max(128).optional(), locale: locale.optional(), allow_existing: z.boolean().optional() })
+          .object({
+            email: z.string(),
+            role: teamRole.optional(),
+            name: z.string().min(1).max(128).optional(),
+            locale: locale.optional(),
+            allow_existing: z.boolean().optional(),
+          })
           .openapi('InvitationRequest'),
       ),
     },
-    errors: [brigErrors.insufficientPermissions, brigErrors.invalidEmail, brigErrors.tooManyTeamInvitations, brigErrors.noEmail, brigErrors.keyExists],
+    errors: [
+      brigErrors.insufficientPermissions,
+      brigErrors.invalidEmail,
+      brigErrors.tooManyTeamInvitations,
+      brigErrors.noEmail,
+      brigErrors.keyExists,
+    ],
     responses: { 201: { description: 'Invitation was created and sent.', ...json(invitationSchema) } },
   },
   async (c) => {
@@ -69,9 +81,11 @@ export const createInvitation = endpoint(
     if (inviter?.email === null || inviter === undefined) throw new ApiError(brigErrors.noEmail);
     const existing = await userStore.byEmail(db, body.email);
     const existingUser = existing?.activated === true;
-    if (existingUser && (body.allow_existing !== true || existing.team !== null)) throw new ApiError(brigErrors.keyExists);
+    if (existingUser && (body.allow_existing !== true || existing.team !== null))
+      throw new ApiError(brigErrors.keyExists);
     const pending = await invitationStore.pendingCount(db, tid);
-    if ((await teamStore.size(db, tid)) + pending >= config.galley.settings.maxTeamSize) throw new ApiError(brigErrors.tooManyTeamInvitations);
+    if ((await teamStore.size(db, tid)) + pending >= config.galley.settings.maxTeamSize)
+      throw new ApiError(brigErrors.tooManyTeamInvitations);
 
     const now = Date.now();
     const row: InvitationRow = {
@@ -89,12 +103,17 @@ export const createInvitation = endpoint(
     await runBatch(db, [...invitationStore.removeStale(db, tid, body.email, now), invitationStore.insert(db, row)]);
     const team = await teamStore.byId(db, tid);
     const url = invitationUrl(config, tid, row.code, existingUser);
-    await sendMail(c.env, config, { email: body.email, locale: body.locale ?? existing?.locale }, {
-      kind: 'team-invitation',
-      inviter: inviter.name,
-      team: team?.name ?? '',
-      url,
-    });
+    await sendMail(
+      c.env,
+      config,
+      { email: body.email, locale: body.locale ?? existing?.locale },
+      {
+        kind: 'team-invitation',
+        inviter: inviter.name,
+        team: team?.name ?? '',
+        url,
+      },
+    );
     c.header('location', `/teams/${tid}/invitations/${row.id}`);
     return c.json(invitationJson(row, (await urlsExposed(c, db, tid)) ? url : undefined), 201);
   },
@@ -105,7 +124,10 @@ export const listInvitations = endpoint(
     name: 'get-team-invitations',
     method: 'get',
     path: '/teams/{tid}/invitations',
-    request: { params, query: z.object({ start: z.uuid().optional(), size: z.coerce.number().int().min(1).max(500).optional() }) },
+    request: {
+      params,
+      query: z.object({ start: z.uuid().optional(), size: z.coerce.number().int().min(1).max(500).optional() }),
+    },
     errors,
     responses: {
       200: {
@@ -120,7 +142,9 @@ export const listInvitations = endpoint(
     const { db } = await requireInviter(c, tid);
     const rows = await invitationStore.page(db, tid, size + 1, start);
     const expose = await urlsExposed(c, db, tid);
-    const invitations = await Promise.all(rows.slice(0, size).map(async (r) => invitationJson(r, expose ? await urlOf(c, db, r) : undefined)));
+    const invitations = await Promise.all(
+      rows.slice(0, size).map(async (r) => invitationJson(r, expose ? await urlOf(c, db, r) : undefined)),
+    );
     return c.json({ invitations, has_more: rows.length > size }, 200);
   },
 );

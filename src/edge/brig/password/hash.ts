@@ -51,7 +51,12 @@ function parse(stored: string): Parsed | undefined {
   const [, alg] = parts;
   const [paramText, saltText, hashText] = alg === 'argon2id' ? parts.slice(3) : parts.slice(2);
   if ((alg !== 'scrypt' && alg !== 'argon2id') || hashText === undefined) return undefined;
-  const params = Object.fromEntries(paramText!.split(',').map((kv) => kv.split('=')).map(([k, v]) => [k, Number(v)]));
+  const params = Object.fromEntries(
+    paramText!
+      .split(',')
+      .map((kv) => kv.split('='))
+      .map(([k, v]) => [k, Number(v)]),
+  );
   const salt = fromBase64(saltText!);
   const hash = fromBase64(hashText);
   return salt && hash ? { alg, params, salt, hash } : undefined;

@@ -7,7 +7,12 @@ import { hashPassword, verifyPassword } from './hash.js';
 import { takeHashingToken, type HashingCaller } from './rate-limit.js';
 
 /** Hashes a new password with the configured algorithm, after taking a rate-limit token. */
-export async function newPasswordHash(env: Env, config: Config, caller: HashingCaller, password: string): Promise<string> {
+export async function newPasswordHash(
+  env: Env,
+  config: Config,
+  caller: HashingCaller,
+  password: string,
+): Promise<string> {
   await takeHashingToken(env, config, caller);
   return hashPassword(password, config.brig.optSettings.setPasswordHashingOptions);
 }
@@ -28,7 +33,6 @@ export async function checkUserPassword(
   await takeHashingToken(env, config, caller);
   const opts = config.brig.optSettings.setPasswordHashingOptions;
   const result = await verifyPassword(password, user.password, opts);
-  if (result.ok && result.rehash)
-    await userStore.update(db, user.id, { password: await hashPassword(password, opts) });
+  if (result.ok && result.rehash) await userStore.update(db, user.id, { password: await hashPassword(password, opts) });
   return result.ok;
 }

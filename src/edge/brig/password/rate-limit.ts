@@ -12,7 +12,10 @@ export function clientIp(req: Request): string {
   return req.headers.get('cf-connecting-ip') ?? req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() ?? 'unknown';
 }
 
-function bucketOf(config: Config, caller: HashingCaller): { key: string; burst: number; inverseRate: number } | undefined {
+function bucketOf(
+  config: Config,
+  caller: HashingCaller,
+): { key: string; burst: number; inverseRate: number } | undefined {
   const limits = config.brig.optSettings.setPasswordHashingRateLimit;
   if (caller === 'internal') return { key: 'internal', ...limits.internalLimit };
   if ('user' in caller) return { key: `user:${caller.user}`, ...limits.userLimit };

@@ -31,7 +31,12 @@ export const changePassword = endpoint(
         .object({ old_password: z.string().min(6).max(1024).optional(), new_password: z.string().min(8).max(1024) })
         .openapi('PasswordChange'),
     ),
-    errors: [brigErrors.invalidCredentials, brigErrors.noIdentity, brigErrors.passwordMustDiffer, brigErrors.rateLimitExceeded],
+    errors: [
+      brigErrors.invalidCredentials,
+      brigErrors.noIdentity,
+      brigErrors.passwordMustDiffer,
+      brigErrors.rateLimitExceeded,
+    ],
     responses: { 200: { description: 'Password changed; every cookie is revoked' } },
   },
   async (c) => {
@@ -42,7 +47,10 @@ export const changePassword = endpoint(
     if (!user.activated) throw new ApiError(brigErrors.noIdentity);
     const caller = { user: user.id };
     if (user.password !== null) {
-      if (body.old_password === undefined || !(await checkUserPassword(c.env, db, config, caller, user, body.old_password)))
+      if (
+        body.old_password === undefined ||
+        !(await checkUserPassword(c.env, db, config, caller, user, body.old_password))
+      )
         throw new ApiError(brigErrors.invalidCredentials);
       const options = config.brig.optSettings.setPasswordHashingOptions;
       if ((await verifyPassword(body.new_password, user.password, options)).ok)

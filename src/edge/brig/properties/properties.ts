@@ -17,7 +17,8 @@ const keyParam = { params: z.object({ key: z.string().min(1) }) };
 /** The path key, which must be printable ASCII and within `setPropertyMaxKeyLen`. */
 function keyOf(c: Context<AppEnv>, key: string): string {
   if (!/^[\x20-\x7e]+$/.test(key)) throw new ApiError(brigErrors.invalidPropertyKey);
-  if (key.length > c.get('config').brig.optSettings.setPropertyMaxKeyLen) throw new ApiError(brigErrors.propertyKeyTooLarge);
+  if (key.length > c.get('config').brig.optSettings.setPropertyMaxKeyLen)
+    throw new ApiError(brigErrors.propertyKeyTooLarge);
   return key;
 }
 
@@ -31,7 +32,12 @@ export const setProperty = endpoint(
     method: 'put',
     path: '/properties/{key}',
     request: { ...keyParam, body: { required: true, ...json(z.unknown().openapi('PropertyValue')) } },
-    errors: [brigErrors.invalidPropertyKey, brigErrors.propertyKeyTooLarge, brigErrors.tooManyProperties, brigErrors.propertyValueTooLarge],
+    errors: [
+      brigErrors.invalidPropertyKey,
+      brigErrors.propertyKeyTooLarge,
+      brigErrors.tooManyProperties,
+      brigErrors.propertyValueTooLarge,
+    ],
     responses: { 200: { description: 'Property set' } },
   },
   async (c) => {
@@ -46,7 +52,13 @@ export const setProperty = endpoint(
     } catch {
       throw new ApiError(commonErrors.badRequest, 'The property value must be JSON');
     }
-    const stored = await propertyStore.set(database(c.env.DB), self(c).user, key, JSON.stringify(value), optSettings.setMaxProperties);
+    const stored = await propertyStore.set(
+      database(c.env.DB),
+      self(c).user,
+      key,
+      JSON.stringify(value),
+      optSettings.setMaxProperties,
+    );
     if (!stored) throw new ApiError(brigErrors.tooManyProperties);
     await toSelf(c, userEvents.propertySet(key, value));
     return c.body(null, 200);
@@ -78,7 +90,11 @@ export const listPropertyKeys = endpoint(
     path: '/properties',
     responses: { 200: { description: 'The keys', ...json(z.array(z.string())) } },
   },
-  async (c) => c.json((await propertyStore.all(database(c.env.DB), self(c).user)).map((p) => p.key), 200),
+  async (c) =>
+    c.json(
+      (await propertyStore.all(database(c.env.DB), self(c).user)).map((p) => p.key),
+      200,
+    ),
 );
 
 export const listPropertiesValues = endpoint(
@@ -86,7 +102,12 @@ export const listPropertiesValues = endpoint(
     name: 'list-properties',
     method: 'get',
     path: '/properties-values',
-    responses: { 200: { description: 'Keys and values', ...json(z.record(z.string(), z.unknown()).openapi('PropertyKeysAndValues')) } },
+    responses: {
+      200: {
+        description: 'Keys and values',
+        ...json(z.record(z.string(), z.unknown()).openapi('PropertyKeysAndValues')),
+      },
+    },
   },
   async (c) => {
     const all = await propertyStore.all(database(c.env.DB), self(c).user);

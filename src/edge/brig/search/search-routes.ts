@@ -41,7 +41,13 @@ export const searchContacts = endpoint(
     name: 'search-contacts',
     method: 'get',
     path: '/search/contacts',
-    request: { query: z.object({ q: z.string(), domain: z.string().optional(), size: z.coerce.number().int().min(1).max(500).optional() }) },
+    request: {
+      query: z.object({
+        q: z.string(),
+        domain: z.string().optional(),
+        size: z.coerce.number().int().min(1).max(500).optional(),
+      }),
+    },
     responses: { 200: { description: 'Contacts found', ...json(searchResult) } },
   },
   async (c) => {
@@ -77,7 +83,14 @@ export const searchContacts = endpoint(
       ...(h.team === null ? {} : { team: h.team }),
     }));
     return c.json(
-      { documents, found: documents.length, returned: documents.length, took: Date.now() - started, search_policy: 'full_search' as const, has_more: hits.length > size },
+      {
+        documents,
+        found: documents.length,
+        returned: documents.length,
+        took: Date.now() - started,
+        search_policy: 'full_search' as const,
+        has_more: hits.length > size,
+      },
       200,
     );
   },

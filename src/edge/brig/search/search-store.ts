@@ -23,7 +23,11 @@ const LIVE = "u.activated = 1 AND u.status = 'active'";
  * are letters, digits and underscores only, so nothing in the query reaches FTS5's syntax.
  */
 export function matchExpression(q: string): string | undefined {
-  const words = q.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean).slice(0, 8);
+  const words = q
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter(Boolean)
+    .slice(0, 8);
   return words.length === 0 ? undefined : words.map((w) => `"${w}"*`).join(' ');
 }
 
@@ -38,14 +42,22 @@ export const searchStore = {
   /** Exact handle: found by anyone, unless the searcher's team hides outsiders. */
   async byHandle(db: D1Database, s: Searcher, handle: string): Promise<SearchHit | undefined> {
     const row = await db
-      .prepare(`SELECT ${COLUMNS} FROM users u WHERE u.handle = ?1 AND ${LIVE} AND u.id != ?2 AND (?3 IS NULL OR u.team = ?3)`)
+      .prepare(
+        `SELECT ${COLUMNS} FROM users u WHERE u.handle = ?1 AND ${LIVE} AND u.id != ?2 AND (?3 IS NULL OR u.team = ?3)`,
+      )
       .bind(handle, s.id, s.ownTeamOnly ? s.team : null)
       .first<SearchHit>();
     return row ?? undefined;
   },
 
   /** Name and handle prefixes over searchable users, honouring both visibility rules, best first. */
-  async byPrefix(db: D1Database, s: Searcher, match: string, inboundDefault: FeatureStatus, size: number): Promise<SearchHit[]> {
+  async byPrefix(
+    db: D1Database,
+    s: Searcher,
+    match: string,
+    inboundDefault: FeatureStatus,
+    size: number,
+  ): Promise<SearchHit[]> {
     const sql = `SELECT ${COLUMNS} FROM user_search JOIN users u ON u.rowid = user_search.rowid
       WHERE user_search MATCH ?1 AND ${LIVE} AND u.searchable = 1 AND u.id != ?2
         AND (?4 IS NULL OR u.team = ?4)

@@ -47,7 +47,10 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * A team's live members by name, handle or email prefix (or a word of the name), in the chosen
  * order: up to `size + 1` rows after `after`, and how many match in all.
  */
-export async function teamSearchPage(d1: D1Database, s: TeamSearchQuery): Promise<{ rows: TeamMemberRow[]; total: number }> {
+export async function teamSearchPage(
+  d1: D1Database,
+  s: TeamSearchQuery,
+): Promise<{ rows: TeamMemberRow[]; total: number }> {
   const sortKey = TEAM_SORT_COLUMNS[s.sortBy];
   const filter = `m.team = ?1 AND u.status != 'deleted' AND m.role IN (SELECT value FROM json_each(?2))
       AND (?3 = '' OR lower(u.name) LIKE ?4 ESCAPE '\\' OR lower(u.name) LIKE ?5 ESCAPE '\\' OR u.handle LIKE ?4 ESCAPE '\\' OR lower(coalesce(u.email, '')) LIKE ?4 ESCAPE '\\')`;
@@ -63,7 +66,10 @@ export async function teamSearchPage(d1: D1Database, s: TeamSearchQuery): Promis
       )
       .bind(...base, ...(s.after ?? []))
       .all<TeamMemberRow>(),
-    d1.prepare(`SELECT count(*) AS n FROM team_members m JOIN users u ON u.id = m.user WHERE ${filter}`).bind(...base).first<{ n: number }>(),
+    d1
+      .prepare(`SELECT count(*) AS n FROM team_members m JOIN users u ON u.id = m.user WHERE ${filter}`)
+      .bind(...base)
+      .first<{ n: number }>(),
   ]);
   return { rows: results, total: total?.n ?? 0 };
 }

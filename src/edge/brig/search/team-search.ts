@@ -26,7 +26,10 @@ const teamContact = z
   .openapi('TeamContact');
 
 const isPosition = (v: unknown): v is TeamSearchPosition =>
-  Array.isArray(v) && v.length === 2 && (typeof v[0] === 'string' || typeof v[0] === 'number') && typeof v[1] === 'string';
+  Array.isArray(v) &&
+  v.length === 2 &&
+  (typeof v[0] === 'string' || typeof v[0] === 'number') &&
+  typeof v[1] === 'string';
 
 /**
  * `GET /teams/{tid}/search`: team admins look through their members by name, handle or email
@@ -76,7 +79,10 @@ export const searchTeam = endpoint(
     const role = await teamStore.roleOf(database(c.env.DB), tid, self(c).user);
     if (role === undefined || !hasPerm(role, 'AddTeamMember')) throw new ApiError(brigErrors.insufficientPermissions);
     const size = query.size ?? 15;
-    const after = query.pagingState === undefined ? undefined : decodePagingState(query.pagingState, isPosition, brigErrors.invalidPagingState);
+    const after =
+      query.pagingState === undefined
+        ? undefined
+        : decodePagingState(query.pagingState, isPosition, brigErrors.invalidPagingState);
     const { rows: results, total } = await teamSearchPage(c.env.DB, {
       team: tid,
       roles: query.frole === undefined ? [...TEAM_ROLES] : [query.frole].flat(),

@@ -17,8 +17,13 @@ export interface Viewer {
  * - `visible_to_self`: to nobody (the owner reads it at `GET /self`), except the team's owners and
  *   admins, who see their team's emails as under `visible_if_on_same_team`.
  */
-export function emailVisibleTo(setting: EmailVisibility, viewer: Viewer | undefined, owner: { team: string | null }): boolean {
+export function emailVisibleTo(
+  setting: EmailVisibility,
+  viewer: Viewer | undefined,
+  owner: { team: string | null },
+): boolean {
   if (setting === 'visible_if_on_team') return owner.team !== null;
-  if (viewer === undefined || viewer.team !== owner.team || !hasHiddenPerm(viewer.role, 'ViewSameTeamEmails')) return false;
+  if (viewer === undefined || viewer.team !== owner.team || !hasHiddenPerm(viewer.role, 'ViewSameTeamEmails'))
+    return false;
   return setting === 'visible_if_on_same_team' || viewer.role === 'owner' || viewer.role === 'admin';
 }

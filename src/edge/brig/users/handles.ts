@@ -10,7 +10,9 @@ import { userStore } from './user-store.js';
 
 /** Handles nobody may take. */
 const BLOCKED = new Set(
-  'account admin administrator all android anna avs backend bot cs design dev developer development everyone help helpdesk hr info ios legal management news otto payment product purchase qa support team user web wire wirebot wireteam'.split(' '),
+  'account admin administrator all android anna avs backend bot cs design dev developer development everyone help helpdesk hr info ios legal management news otto payment product purchase qa support team user web wire wirebot wireteam'.split(
+    ' ',
+  ),
 );
 
 export function isValidHandle(h: string): boolean {
@@ -59,7 +61,8 @@ const checkHandleRoute = (path: string, from: 0 | 7, until?: 7) =>
     async (c) => {
       const { handle } = c.req.valid('param');
       if (!isValidHandle(handle)) throw new ApiError(brigErrors.invalidHandle);
-      if ((await userStore.byHandle(database(c.env.DB), handle)) === undefined) throw new ApiError(brigErrors.handleNotFound);
+      if ((await userStore.byHandle(database(c.env.DB), handle)) === undefined)
+        throw new ApiError(brigErrors.handleNotFound);
       return c.body(null, 200);
     },
   );

@@ -19,7 +19,9 @@ export function identityOf(u: UserRow): UserIdentity | undefined {
  * Whether the email can go: only a SAML identity keeps the user able to log in without it.
  * The refusal names what is missing: `no-identity` or `last-identity`.
  */
-export function emailRemoval(identity: UserIdentity | undefined): { ok: true; email: string } | { ok: false; refusal: 'no-identity' | 'last-identity' } {
+export function emailRemoval(
+  identity: UserIdentity | undefined,
+): { ok: true; email: string } | { ok: false; refusal: 'no-identity' | 'last-identity' } {
   if (identity === undefined) return { ok: false, refusal: 'no-identity' };
   if (identity.kind === 'sso' && samlId.safeParse(identity.sso).success && identity.email !== undefined)
     return { ok: true, email: identity.email };

@@ -80,7 +80,11 @@ export const getSupportedProtocols = endpoint(
 const listUsersQuery = z
   .object({
     qualified_ids: z.array(qualifiedUserId).min(1).max(4).optional(),
-    qualified_handles: z.array(z.object({ handle: z.string(), domain: z.string() })).min(1).max(4).optional(),
+    qualified_handles: z
+      .array(z.object({ handle: z.string(), domain: z.string() }))
+      .min(1)
+      .max(4)
+      .optional(),
   })
   .refine((q) => (q.qualified_ids === undefined) !== (q.qualified_handles === undefined), {
     message: 'exactly one of qualified_ids and qualified_handles is required',
@@ -96,7 +100,10 @@ async function listUsers(c: Context<AppEnv>, q: z.infer<typeof listUsersQuery>) 
   if (q.qualified_ids !== undefined) {
     const local = q.qualified_ids.filter((u) => u.domain === domain);
     failed.push(...q.qualified_ids.filter((u) => u.domain !== domain));
-    rows = await userStore.byIds(db, local.map((u) => u.id));
+    rows = await userStore.byIds(
+      db,
+      local.map((u) => u.id),
+    );
   } else {
     for (const h of q.qualified_handles ?? []) {
       const row = h.domain === domain ? await userStore.byHandle(db, h.handle) : undefined;

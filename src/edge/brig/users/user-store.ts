@@ -13,10 +13,17 @@ export function isValidEmail(email: string): boolean {
 }
 
 /** An account others may look at: it exists and is not a pending invitation (deleted ones show as such). */
-export const visibleAccount = (u: UserRow | undefined): u is UserRow => u !== undefined && u.status !== 'pending-invitation';
+export const visibleAccount = (u: UserRow | undefined): u is UserRow =>
+  u !== undefined && u.status !== 'pending-invitation';
 
 // The read behind every authenticated request's "who is this": built once.
-const userById = preparedOnce((db) => db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare());
+const userById = preparedOnce((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 /** Users in D1 (table users). */
 export const userStore = {
@@ -27,7 +34,10 @@ export const userStore = {
     return inChunks(ids, 1, (chunk) => db.select().from(users).where(inArray(users.id, chunk)));
   },
   async byEmail(db: Db, email: string): Promise<UserRow | undefined> {
-    const [row] = await db.select().from(users).where(eq(users.emailKey, emailKeyOf(email)));
+    const [row] = await db
+      .select()
+      .from(users)
+      .where(eq(users.emailKey, emailKeyOf(email)));
     return row;
   },
   async byHandle(db: Db, handle: string): Promise<UserRow | undefined> {
@@ -36,7 +46,10 @@ export const userStore = {
   },
   async takenHandles(db: Db, handles: readonly string[]): Promise<Set<string>> {
     if (handles.length === 0) return new Set();
-    const rows = await db.select({ handle: users.handle }).from(users).where(inArray(users.handle, [...handles]));
+    const rows = await db
+      .select({ handle: users.handle })
+      .from(users)
+      .where(inArray(users.handle, [...handles]));
     return new Set(rows.map((r) => r.handle!));
   },
   insert(db: Db, row: typeof users.$inferInsert) {

@@ -22,7 +22,10 @@ export const selfQualified = (c: Context<AppEnv>): QualifiedId => ({
 });
 
 /** The conversation (404 `no-conversation` when it does not exist) and the caller's membership, if any. */
-export async function loadMembership(c: Context<AppEnv>, id: QualifiedId): Promise<Omit<Membership, 'me'> & { me: MemberRow | undefined }> {
+export async function loadMembership(
+  c: Context<AppEnv>,
+  id: QualifiedId,
+): Promise<Omit<Membership, 'me'> & { me: MemberRow | undefined }> {
   const db = database(c.env.DB);
   const conv = await conversationStore.get(db, id);
   if (conv === undefined) throw new ApiError(galleyErrors.noConversation);
@@ -55,7 +58,11 @@ export function requireAction(m: MemberRow, action: ConversationAction): void {
  * `requireAction`, except on a channel, where an admin or owner of the channel's team may act
  * whatever their conversation role (wire's ManageChannels, for the actions that allow it).
  */
-export async function requireChannelAction(c: Context<AppEnv>, m: Membership, action: ConversationAction): Promise<void> {
+export async function requireChannelAction(
+  c: Context<AppEnv>,
+  m: Membership,
+  action: ConversationAction,
+): Promise<void> {
   if (m.conv.groupConvType === 'channel' && m.conv.team !== null) {
     const role = await teamStore.roleOf(database(c.env.DB), m.conv.team, m.me.userId);
     if (role !== undefined && hasHiddenPerm(role, 'ManageChannels')) return;

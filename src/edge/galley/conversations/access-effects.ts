@@ -14,11 +14,25 @@ import { membershipChanged } from '../messaging/conversation-object.js';
  * `removed` from the user who made the change. Guests (users without a verified identity) need
  * `guest`; in team conversations, non-members of the team need `non_team_member`.
  */
-export async function kickDisallowedMembers(c: Context<AppEnv>, conv: ConversationRow, members: MemberRow[]): Promise<void> {
+export async function kickDisallowedMembers(
+  c: Context<AppEnv>,
+  conv: ConversationRow,
+  members: MemberRow[],
+): Promise<void> {
   const db = database(c.env.DB);
-  const users = await userStore.byIds(db, members.map((m) => m.userId));
+  const users = await userStore.byIds(
+    db,
+    members.map((m) => m.userId),
+  );
   const guests = new Set(users.filter((u) => !u.activated).map((u) => u.id));
-  const inTeam = conv.team === null ? new Set<string>() : await teamStore.membersAmong(db, conv.team, members.map((m) => m.userId));
+  const inTeam =
+    conv.team === null
+      ? new Set<string>()
+      : await teamStore.membersAmong(
+          db,
+          conv.team,
+          members.map((m) => m.userId),
+        );
   const out = members.filter(
     (m) =>
       (guests.has(m.userId) && !conv.accessRole.includes('guest')) ||
@@ -30,5 +44,10 @@ export async function kickDisallowedMembers(c: Context<AppEnv>, conv: Conversati
   await runBatch(db, conversationStore.removeMembers(db, conv, targets));
   await membershipChanged(c.env, conv);
   const data = { qualified_user_ids: targets, user_ids: targets.map((t) => t.id), reason: 'removed' };
-  await notifyMembers(c, conv, members, conversationEvent('conversation.member-leave', conv, selfQualified(c), data, { team: conv.team }));
+  await notifyMembers(
+    c,
+    conv,
+    members,
+    conversationEvent('conversation.member-leave', conv, selfQualified(c), data, { team: conv.team }),
+  );
 }

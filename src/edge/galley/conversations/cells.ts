@@ -32,10 +32,18 @@ export async function forwardToCells(
 ): Promise<void> {
   if (conv.cellsState === 'disabled' || !CELLS_EVENT_TYPES.has(event.type)) return;
   if (config.gundeck.settings.cellsEventQueue === undefined || env.CELLS_EVENTS === undefined) {
-    console.error(JSON.stringify({ level: 'error', msg: 'Cells events have been generated, but no Cells queue is configured in gundeck' }));
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        msg: 'Cells events have been generated, but no Cells queue is configured in gundeck',
+      }),
+    );
     return;
   }
-  await env.CELLS_EVENTS.send({ id: (ids ??= new UuidV1Generator()).next(), payload: [event] }, { contentType: 'json' });
+  await env.CELLS_EVENTS.send(
+    { id: (ids ??= new UuidV1Generator()).next(), payload: [event] },
+    { contentType: 'json' },
+  );
 }
 
 /** What Cells is told when a conversation with cells is created: no data, one event. */

@@ -33,7 +33,9 @@ export const otherMemberJson = (m: MemberRow) => ({
 
 /** Access roles as a version writes them: a list from v3, the legacy value plus `access_role_v2` before. */
 function accessRoles(roles: string[], v: ApiVersion | 'event') {
-  return v !== 'event' && v >= 3 ? { access_role: roles } : { access_role: toLegacyAccessRole(roles), access_role_v2: roles };
+  return v !== 'event' && v >= 3
+    ? { access_role: roles }
+    : { access_role: toLegacyAccessRole(roles), access_role_v2: roles };
 }
 
 /** MLS state: group id and epoch always; epoch time and suite before v6 always, from v6 once the epoch moved. */
@@ -52,7 +54,12 @@ function protocolFields(c: ConversationRow, v: ApiVersion | 'event') {
  * A conversation as `viewer` sees it in API version `v` (`event`: the fixed v2 shape that events
  * carry). `self` is the viewer's membership; the others are everybody else.
  */
-export function conversationJson(c: ConversationRow, members: readonly MemberRow[], viewer: QualifiedId, v: ApiVersion | 'event') {
+export function conversationJson(
+  c: ConversationRow,
+  members: readonly MemberRow[],
+  viewer: QualifiedId,
+  v: ApiVersion | 'event',
+) {
   const mine = members.find((m) => m.userId === viewer.id && m.userDomain === viewer.domain);
   const others = members.filter((m) => m !== mine);
   return {

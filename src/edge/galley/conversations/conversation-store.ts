@@ -8,7 +8,8 @@ export type ConversationRow = typeof conversations.$inferSelect;
 export type MemberRow = typeof conversationMembers.$inferSelect;
 
 const convKey = (c: QualifiedId) => and(eq(conversations.domain, c.domain), eq(conversations.id, c.id));
-const membersOfKey = (c: QualifiedId) => and(eq(conversationMembers.convDomain, c.domain), eq(conversationMembers.convId, c.id));
+const membersOfKey = (c: QualifiedId) =>
+  and(eq(conversationMembers.convDomain, c.domain), eq(conversationMembers.convId, c.id));
 const memberKey = (c: QualifiedId, u: QualifiedId) =>
   and(membersOfKey(c), eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id));
 
@@ -58,7 +59,9 @@ export const codeStore = {
       .onConflictDoUpdate({ target: [conversationCodes.convDomain, conversationCodes.convId], set: row });
   },
   remove(db: Db, c: QualifiedId) {
-    return db.delete(conversationCodes).where(and(eq(conversationCodes.convDomain, c.domain), eq(conversationCodes.convId, c.id)));
+    return db
+      .delete(conversationCodes)
+      .where(and(eq(conversationCodes.convDomain, c.domain), eq(conversationCodes.convId, c.id)));
   },
 };
 
@@ -100,7 +103,10 @@ export const conversationStore = {
   },
   /** The conversations of a team (ids only). */
   async ofTeam(db: Db, team: string): Promise<QualifiedId[]> {
-    return db.select({ domain: conversations.domain, id: conversations.id }).from(conversations).where(eq(conversations.team, team));
+    return db
+      .select({ domain: conversations.domain, id: conversations.id })
+      .from(conversations)
+      .where(eq(conversations.team, team));
   },
   /** The conversation row and all its members. */
   remove(db: Db, c: QualifiedId) {
@@ -112,7 +118,12 @@ export const conversationStore = {
     const size = Math.floor(90 / perRow);
     const statements = [];
     for (let i = 0; i < rows.length; i += size)
-      statements.push(db.insert(conversationMembers).values(rows.slice(i, i + size)).onConflictDoNothing());
+      statements.push(
+        db
+          .insert(conversationMembers)
+          .values(rows.slice(i, i + size))
+          .onConflictDoNothing(),
+      );
     return statements;
   },
   updateMember(db: Db, c: QualifiedId, u: QualifiedId, patch: Partial<MemberRow>) {
@@ -123,7 +134,9 @@ export const conversationStore = {
     const statements = [];
     for (let i = 0; i < users.length; i += 40) {
       const chunk = users.slice(i, i + 40);
-      const who = or(...chunk.map((u) => and(eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id))));
+      const who = or(
+        ...chunk.map((u) => and(eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id))),
+      );
       statements.push(db.delete(conversationMembers).where(and(membersOfKey(c), who)));
     }
     return statements;
@@ -133,7 +146,10 @@ export const conversationStore = {
     const position =
       after === undefined
         ? undefined
-        : or(gt(conversationMembers.convDomain, after.domain), and(eq(conversationMembers.convDomain, after.domain), gt(conversationMembers.convId, after.id)));
+        : or(
+            gt(conversationMembers.convDomain, after.domain),
+            and(eq(conversationMembers.convDomain, after.domain), gt(conversationMembers.convId, after.id)),
+          );
     const mine = and(eq(conversationMembers.userDomain, user.domain), eq(conversationMembers.userId, user.id));
     const rows = await db
       .select({ domain: conversationMembers.convDomain, id: conversationMembers.convId })

@@ -34,7 +34,8 @@ export const deleteTeamConversation = endpoint(
     const id = { id: cid, domain: c.get('config').brig.optSettings.setFederationDomain };
     const { conv, members, me } = await loadMembership(c, id);
     const teamRole = conv.team === null ? undefined : await teamStore.roleOf(db, conv.team, self(c).user);
-    const managesChannel = conv.groupConvType === 'channel' && teamRole !== undefined && hasHiddenPerm(teamRole, 'ManageChannels');
+    const managesChannel =
+      conv.groupConvType === 'channel' && teamRole !== undefined && hasHiddenPerm(teamRole, 'ManageChannels');
     if (me !== undefined && !managesChannel) requireAction(me, 'delete_conversation');
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
     if (me === undefined) throw new ApiError(galleyErrors.noConversation);
@@ -42,7 +43,12 @@ export const deleteTeamConversation = endpoint(
 
     await runBatch(db, [codeStore.remove(db, id), ...conversationStore.remove(db, id)]);
     await membershipChanged(c.env, id);
-    await notifyMembers(c, conv, members, conversationEvent('conversation.delete', conv, selfQualified(c), null, { team: conv.team }));
+    await notifyMembers(
+      c,
+      conv,
+      members,
+      conversationEvent('conversation.delete', conv, selfQualified(c), null, { team: conv.team }),
+    );
     return c.body(null, 200);
   },
 );

@@ -21,7 +21,11 @@ import { ROLE_MEMBER } from './roles.js';
 const keyAndCode = z.object({ key: z.string().min(1), code: z.string().min(1) });
 
 /** The conversation a key and code open; 404 `no-conversation-code` for a wrong pair or disabled links. */
-async function resolveCode(c: Context<AppEnv>, key: string, code: string): Promise<{ row: CodeRow; conv: ConversationRow }> {
+async function resolveCode(
+  c: Context<AppEnv>,
+  key: string,
+  code: string,
+): Promise<{ row: CodeRow; conv: ConversationRow }> {
   const db = database(c.env.DB);
   const row = await codeStore.byKey(db, key);
   if (row === undefined || row.code !== code) throw new ApiError(galleyErrors.noConversationCode);
@@ -43,7 +47,8 @@ export const checkCode = endpoint(
   async (c) => {
     const { key, code } = c.req.valid('json');
     const { conv } = await resolveCode(c, key, code);
-    if (!(await guestLinksEnabled(database(c.env.DB), c.get('config'), conv.team))) throw new ApiError(galleyErrors.noConversationCode);
+    if (!(await guestLinksEnabled(database(c.env.DB), c.get('config'), conv.team)))
+      throw new ApiError(galleyErrors.noConversationCode);
     return c.body(null, 200);
   },
 );
@@ -58,14 +63,19 @@ export const joinPreview = endpoint(
     responses: {
       200: {
         description: 'What the link opens',
-        ...json(z.object({ id: z.uuid(), name: z.string().nullable(), has_password: z.boolean() }).openapi('ConversationCoverView')),
+        ...json(
+          z
+            .object({ id: z.uuid(), name: z.string().nullable(), has_password: z.boolean() })
+            .openapi('ConversationCoverView'),
+        ),
       },
     },
   },
   async (c) => {
     const { key, code } = c.req.valid('query');
     const { row, conv } = await resolveCode(c, key, code);
-    if (!(await guestLinksEnabled(database(c.env.DB), c.get('config'), conv.team))) throw new ApiError(galleyErrors.guestLinksDisabled);
+    if (!(await guestLinksEnabled(database(c.env.DB), c.get('config'), conv.team)))
+      throw new ApiError(galleyErrors.guestLinksDisabled);
     if (!conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
     return c.json({ id: conv.id, name: conv.name, has_password: row.password !== null }, 200);
   },
@@ -94,9 +104,12 @@ export const joinByCode = endpoint(
     const { key, code, password } = c.req.valid('json');
     const { row, conv } = await resolveCode(c, key, code);
     const config = c.get('config');
-    if (!(await guestLinksEnabled(database(c.env.DB), config, conv.team))) throw new ApiError(galleyErrors.guestLinksDisabled);
+    if (!(await guestLinksEnabled(database(c.env.DB), config, conv.team)))
+      throw new ApiError(galleyErrors.guestLinksDisabled);
     if (row.password !== null) {
-      const ok = password !== undefined && (await verifyPassword(password, row.password, config.galley.settings.passwordHashingOptions)).ok;
+      const ok =
+        password !== undefined &&
+        (await verifyPassword(password, row.password, config.galley.settings.passwordHashingOptions)).ok;
       if (!ok) throw new ApiError(galleyErrors.invalidConversationPassword);
     }
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
@@ -105,7 +118,9 @@ export const joinByCode = endpoint(
     const me = selfQualified(c);
     const joiner = await userStore.byId(db, me.id);
     const role = joiner?.activated ? 'non_team_member' : 'guest';
-    const allowed = conv.accessRole.includes(role) || (conv.team !== null && joiner?.team === conv.team && conv.accessRole.includes('team_member'));
+    const allowed =
+      conv.accessRole.includes(role) ||
+      (conv.team !== null && joiner?.team === conv.team && conv.accessRole.includes('team_member'));
     if (!allowed) throw new ApiError(galleyErrors.accessDenied);
     const members = await conversationStore.members(db, conv);
     if (members.some((m) => m.userId === me.id && m.userDomain === me.domain)) return c.body(null, 204);

@@ -35,7 +35,8 @@ export function codeJson(c: Context<AppEnv>, row: CodeRow) {
 
 /** Links need the feature, `code` in the access modes and guests or non-team members admitted. */
 async function requireLinkable(c: Context<AppEnv>, conv: ConversationRow): Promise<void> {
-  if (!(await guestLinksEnabled(database(c.env.DB), c.get('config'), conv.team))) throw new ApiError(galleyErrors.guestLinksDisabled);
+  if (!(await guestLinksEnabled(database(c.env.DB), c.get('config'), conv.team)))
+    throw new ApiError(galleyErrors.guestLinksDisabled);
   if (!conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
 }
 
@@ -48,16 +49,28 @@ export const createCode = endpoint(
     name: 'create-conversation-code-unqualified',
     method: 'post',
     path: '/conversations/{cnv}/code',
-    request: { ...cnvParam, body: { required: false, ...json(z.object({ password: z.string().min(8).max(1024).optional() })) } },
-    errors: [galleyErrors.noConversation, galleyErrors.guestLinksDisabled, galleyErrors.accessDenied, galleyErrors.codeConflict],
-    responses: { 200: { description: 'The existing link', ...json(codeInfo) }, 201: { description: 'Link created', ...json(event) } },
+    request: {
+      ...cnvParam,
+      body: { required: false, ...json(z.object({ password: z.string().min(8).max(1024).optional() })) },
+    },
+    errors: [
+      galleyErrors.noConversation,
+      galleyErrors.guestLinksDisabled,
+      galleyErrors.accessDenied,
+      galleyErrors.codeConflict,
+    ],
+    responses: {
+      200: { description: 'The existing link', ...json(codeInfo) },
+      201: { description: 'Link created', ...json(event) },
+    },
   },
   async (c) => {
     const password = (c.req.valid('json') as { password?: string } | undefined)?.password;
     const { conv, members, me } = await localMember(c);
     await requireLinkable(c, conv);
     if (me.role !== ROLE_ADMIN) throw new ApiError(galleyErrors.accessDenied);
-    if (!conv.accessRole.includes('guest') && !conv.accessRole.includes('non_team_member')) throw new ApiError(galleyErrors.accessDenied);
+    if (!conv.accessRole.includes('guest') && !conv.accessRole.includes('non_team_member'))
+      throw new ApiError(galleyErrors.accessDenied);
     if (uriPrefix(c) === undefined) throw new ApiError(galleyErrors.accessDenied);
     const db = database(c.env.DB);
     const existing = await codeStore.of(db, conv);
@@ -87,7 +100,12 @@ export const getCode = endpoint(
     method: 'get',
     path: '/conversations/{cnv}/code',
     request: cnvParam,
-    errors: [galleyErrors.noConversation, galleyErrors.guestLinksDisabled, galleyErrors.accessDenied, galleyErrors.noConversationCode],
+    errors: [
+      galleyErrors.noConversation,
+      galleyErrors.guestLinksDisabled,
+      galleyErrors.accessDenied,
+      galleyErrors.noConversationCode,
+    ],
     responses: { 200: { description: 'The link', ...json(codeInfo) } },
   },
   async (c) => {

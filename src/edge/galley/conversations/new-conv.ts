@@ -1,6 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import { qualifiedUserId } from '../../api/schemas/common.js';
-import { access, accessRole, accessRoleLegacy, DEFAULT_ACCESS, DEFAULT_ACCESS_ROLE, fromLegacyAccessRole } from './access.js';
+import {
+  access,
+  accessRole,
+  accessRoleLegacy,
+  DEFAULT_ACCESS,
+  DEFAULT_ACCESS_ROLE,
+  fromLegacyAccessRole,
+} from './access.js';
 import { ROLE_ADMIN } from './roles.js';
 
 export const newConv = z

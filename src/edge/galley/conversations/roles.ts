@@ -14,7 +14,8 @@ export const CONVERSATION_ACTIONS = [
 export type ConversationAction = (typeof CONVERSATION_ACTIONS)[number];
 
 /** How `action-denied` names an action: as the action, except wire's plural for modify_add_permission. */
-export const deniedActionName = (action: ConversationAction) => (action === 'modify_add_permission' ? 'modify_add_permissions' : action);
+export const deniedActionName = (action: ConversationAction) =>
+  action === 'modify_add_permission' ? 'modify_add_permissions' : action;
 
 export const ROLE_ADMIN = 'wire_admin';
 export const ROLE_MEMBER = 'wire_member';
@@ -31,4 +32,3 @@ export const builtInRoles = () =>
 export function roleAllows(role: string, action: ConversationAction): boolean {
   return builtIn[role]?.includes(action) ?? false;
 }
-

@@ -25,10 +25,14 @@ export const createSelfConversation = endpoint(
     const version = c.get('apiVersion') ?? 0;
     c.header('location', me.id);
     const existing = await conversationStore.get(db, me);
-    if (existing !== undefined) return c.json(conversationJson(existing, await conversationStore.members(db, me), me, version), 200);
+    if (existing !== undefined)
+      return c.json(conversationJson(existing, await conversationStore.members(db, me), me, version), 200);
     const conv = privateConversationRow(me, me.id, 1);
     const members = [memberRow(conv, me, ROLE_ADMIN)];
-    await runBatch(db, [conversationStore.insert(db, conv).onConflictDoNothing(), ...conversationStore.addMembers(db, members)]);
+    await runBatch(db, [
+      conversationStore.insert(db, conv).onConflictDoNothing(),
+      ...conversationStore.addMembers(db, members),
+    ]);
     return c.json(conversationJson(conv, members, me, version), 201);
   },
 );

@@ -41,7 +41,10 @@ export async function changeFeature(
     const parsed = def.config.safeParse(patch.config);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new ApiError(commonErrors.badRequest, `Error in $.config${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}`);
+      throw new ApiError(
+        commonErrors.badRequest,
+        `Error in $.config${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}`,
+      );
     }
     featureConfig = parsed.data;
   }
@@ -65,8 +68,14 @@ export async function changeFeature(
     .run();
   const now = await teamFeature(db, config, team, name);
   // Without the feature, a team's search visibility is back to standard.
-  if (name === 'searchVisibility' && now.status === 'disabled') await teamStore.update(db, team, { searchVisibility: 'standard' }).run();
+  if (name === 'searchVisibility' && now.status === 'disabled')
+    await teamStore.update(db, team, { searchVisibility: 'standard' }).run();
   const members = await teamStore.memberIds(db, team, EVENT_FANOUT_LIMIT);
-  await publish(c.env, config, members.map((user) => ({ user })), featureConfigUpdate(team, name, now));
+  await publish(
+    c.env,
+    config,
+    members.map((user) => ({ user })),
+    featureConfigUpdate(team, name, now),
+  );
   return now;
 }

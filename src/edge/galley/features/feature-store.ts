@@ -18,10 +18,21 @@ export const featureStore = {
     return row;
   },
   /** Sets the given columns of the team's override, creating it. */
-  set(db: Db, team: string, name: FeatureName, patch: { status?: FeatureStatus; lockStatus?: LockStatus; config?: Record<string, unknown> }) {
+  set(
+    db: Db,
+    team: string,
+    name: FeatureName,
+    patch: { status?: FeatureStatus; lockStatus?: LockStatus; config?: Record<string, unknown> },
+  ) {
     return db
       .insert(teamFeatures)
-      .values({ team, name, status: patch.status ?? null, lockStatus: patch.lockStatus ?? null, config: patch.config ?? null })
+      .values({
+        team,
+        name,
+        status: patch.status ?? null,
+        lockStatus: patch.lockStatus ?? null,
+        config: patch.config ?? null,
+      })
       .onConflictDoUpdate({ target: [teamFeatures.team, teamFeatures.name], set: patch });
   },
 };

@@ -57,7 +57,10 @@ export const patchFeatureInternal = endpoint(
   async (c) => {
     const { tid, name } = c.req.valid('param');
     const db = await requireTeam(c, tid);
-    return c.json(await changeFeature(c, db, tid, name, c.req.valid('json'), { respectLock: false, requireConfig: false }), 200);
+    return c.json(
+      await changeFeature(c, db, tid, name, c.req.valid('json'), { respectLock: false, requireConfig: false }),
+      200,
+    );
   },
 );
 
@@ -68,7 +71,9 @@ export const setFeatureLockInternal = endpoint(
     path: '/i/teams/{tid}/features/{name}/{lockStatus}',
     request: { params: params.extend({ lockStatus }) },
     errors,
-    responses: { 200: { description: 'The new lock status', ...json(z.object({ lockStatus }).openapi('LockStatusResponse')) } },
+    responses: {
+      200: { description: 'The new lock status', ...json(z.object({ lockStatus }).openapi('LockStatusResponse')) },
+    },
   },
   async (c) => {
     const { tid, name, lockStatus: lock } = c.req.valid('param');
@@ -78,4 +83,9 @@ export const setFeatureLockInternal = endpoint(
   },
 );
 
-export const featureInternalEndpoints: Endpoint[] = [getFeatureInternal, putFeatureInternal, patchFeatureInternal, setFeatureLockInternal];
+export const featureInternalEndpoints: Endpoint[] = [
+  getFeatureInternal,
+  putFeatureInternal,
+  patchFeatureInternal,
+  setFeatureLockInternal,
+];

@@ -81,7 +81,14 @@ function putOne(name: FeatureName): Endpoint {
       const { tid } = c.req.valid('param');
       const body = c.req.valid('json');
       const db = await requireFeatureAdmin(c, tid);
-      const now = await changeFeature(c, db, tid, name, { status: body.status, config: body.config }, { respectLock: true, requireConfig: true });
+      const now = await changeFeature(
+        c,
+        db,
+        tid,
+        name,
+        { status: body.status, config: body.config },
+        { respectLock: true, requireConfig: true },
+      );
       return c.json(now, 200);
     },
   );
@@ -101,10 +108,19 @@ export const getConversationGuestLinks = endpoint(
     responses: { 200: { description: 'The guest links feature of the conversation', ...json(lockableFeature) } },
   },
   async (c) => {
-    const { conv } = await requireMember(c, { id: c.req.valid('param').cnv, domain: selfQualified(c).domain }, galleyErrors.accessDenied);
+    const { conv } = await requireMember(
+      c,
+      { id: c.req.valid('param').cnv, domain: selfQualified(c).domain },
+      galleyErrors.accessDenied,
+    );
     const config = c.get('config');
     const db = database(c.env.DB);
-    return c.json(conv.team === null ? serverFeatures(config).conversationGuestLinks : await teamFeature(db, config, conv.team, 'conversationGuestLinks'), 200);
+    return c.json(
+      conv.team === null
+        ? serverFeatures(config).conversationGuestLinks
+        : await teamFeature(db, config, conv.team, 'conversationGuestLinks'),
+      200,
+    );
   },
 );
 

@@ -28,17 +28,20 @@ const RULES: Partial<Record<FeatureName, (x: ChangeContext) => Promise<void> | v
     if (requestedStatus === 'disabled') throw new ApiError(galleyErrors.ssoDisableNotImplemented);
   },
   appLock: ({ featureConfig }) => {
-    if (featureConfig !== undefined && (featureConfig.inactivityTimeoutSecs as number) < 30) throw new ApiError(galleyErrors.inactivityTimeoutTooLow);
+    if (featureConfig !== undefined && (featureConfig.inactivityTimeoutSecs as number) < 30)
+      throw new ApiError(galleyErrors.inactivityTimeoutTooLow);
   },
   mls: async ({ db, config, team, status, featureConfig }) => {
     const c = featureConfig as { defaultProtocol: string; supportedProtocols: string[] } | undefined;
-    if (c !== undefined && !c.supportedProtocols.includes(c.defaultProtocol)) throw new ApiError(galleyErrors.mlsProtocolMismatch);
+    if (c !== undefined && !c.supportedProtocols.includes(c.defaultProtocol))
+      throw new ApiError(galleyErrors.mlsProtocolMismatch);
     // While MLS migration is on, MLS stays on.
     if (status === 'disabled' && (await teamFeature(db, config, team, 'mlsMigration')).status === 'enabled')
       throw new ApiError(galleyErrors.mlsProtocolMismatch);
   },
   mlsMigration: async ({ db, config, team, status }) => {
-    if (status === 'enabled' && (await teamFeature(db, config, team, 'mls')).status !== 'enabled') throw new ApiError(galleyErrors.mlsProtocolMismatch);
+    if (status === 'enabled' && (await teamFeature(db, config, team, 'mls')).status !== 'enabled')
+      throw new ApiError(galleyErrors.mlsProtocolMismatch);
   },
   mlsE2EId: ({ featureConfig, viaTeamApi }) => {
     if (viaTeamApi && featureConfig?.crlProxy === undefined) throw new ApiError(galleyErrors.mlsE2eidMissingCrlProxy);

@@ -14,7 +14,9 @@ export const lockableFeature = z
   })
   .openapi('LockableFeature');
 
-export const allFeatures = z.object(Object.fromEntries(FEATURE_NAMES.map((n) => [n, lockableFeature]))).openapi('AllTeamFeatures');
+export const allFeatures = z
+  .object(Object.fromEntries(FEATURE_NAMES.map((n) => [n, lockableFeature])))
+  .openapi('AllTeamFeatures');
 
 /** A change: the status, the config for features that have one; a TTL is accepted and ignored. */
 export const featureChange = z
@@ -26,7 +28,11 @@ export const featureChange = z
   .openapi('FeatureChange');
 
 export const featurePatch = z
-  .object({ status: featureStatus.optional(), lockStatus: lockStatus.optional(), config: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    status: featureStatus.optional(),
+    lockStatus: lockStatus.optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+  })
   .openapi('FeaturePatch');
 
 export const teamParam = z.object({ tid: z.uuid() });

@@ -23,7 +23,14 @@ const tooMany = () => new ApiError(galleyErrors.tooManyUsersToBroadcast);
  * The team members a broadcast expects clients of. Only with `report_only` may the team be larger
  * than the fan-out limit: then just the listed and addressed users are looked up.
  */
-async function expectedTeamMembers(db: Db, team: string, addressed: ReadonlySet<string>, strategy: MismatchStrategy, domain: string, limit: number) {
+async function expectedTeamMembers(
+  db: Db,
+  team: string,
+  addressed: ReadonlySet<string>,
+  strategy: MismatchStrategy,
+  domain: string,
+  limit: number,
+) {
   if (strategy.kind === 'report_only') {
     const lookup = new Set([...strategy.users.filter((u) => u.domain === domain).map((u) => u.id), ...addressed]);
     if (lookup.size > limit) throw tooMany();
@@ -39,7 +46,10 @@ async function expectedTeamMembers(db: Db, team: string, addressed: ReadonlySet<
  * recipient seeing it in their own self conversation. Checked like a conversation message; sent
  * only when no client the strategy reports is missing. Remote recipients are not expected (redundant).
  */
-export async function sendBroadcast(c: Context<AppEnv>, message: Message): Promise<{ sent: boolean; status: MessageSendingStatus }> {
+export async function sendBroadcast(
+  c: Context<AppEnv>,
+  message: Message,
+): Promise<{ sent: boolean; status: MessageSendingStatus }> {
   const config = c.get('config');
   const domain = config.brig.optSettings.setFederationDomain;
   const me = self(c);
@@ -58,9 +68,21 @@ export async function sendBroadcast(c: Context<AppEnv>, message: Message): Promi
   for (const cl of await clientStore.listMany(db, audience)) clients.get(userKey(domain, cl.user))!.add(cl.id);
 
   const sender = { id: me.user, domain, client: message.sender, connection: me.connection };
-  const cls = classify({ exists: true, protocol: 'proteus', team, clients }, sender, message.recipients, message.strategy);
+  const cls = classify(
+    { exists: true, protocol: 'proteus', team, clients },
+    sender,
+    message.recipients,
+    message.strategy,
+  );
   const time = new Date().toISOString();
-  const status = { time, missing: cls.missing, redundant: cls.redundant, deleted: cls.deleted, failed_to_send: {}, failed_to_confirm_clients: {} };
+  const status = {
+    time,
+    missing: cls.missing,
+    redundant: cls.redundant,
+    deleted: cls.deleted,
+    failed_to_send: {},
+    failed_to_confirm_clients: {},
+  };
   if (Object.keys(cls.missing).length > 0) return { sent: false, status };
   await fanOutOtr(new NotificationShards(c.env), cls.deliver, {
     conversationOf: (r) => ({ id: r.user, domain }),

@@ -15,7 +15,12 @@ export const postBroadcast = endpoint(
     name: 'post-proteus-broadcast',
     method: 'post',
     path: '/broadcast/proteus/messages',
-    request: { body: { required: true, content: { 'application/x-protobuf': { schema: z.string().openapi({ format: 'binary' }) } } } },
+    request: {
+      body: {
+        required: true,
+        content: { 'application/x-protobuf': { schema: z.string().openapi({ format: 'binary' }) } },
+      },
+    },
     errors,
     responses: {
       201: { description: 'Message sent', ...json(messageSendingStatus) },

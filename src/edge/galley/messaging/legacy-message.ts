@@ -3,7 +3,13 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ClientMap, MessageSendingStatus } from '../../../objects/conversation/types.js';
 import { fromBase64 } from '../../../shared/base64.js';
-import { decodeLegacyOtr, OtrDecodeError, type MismatchStrategy, type OtrMessage, type OtrRecipient } from '../../../shared/codecs/otr.js';
+import {
+  decodeLegacyOtr,
+  OtrDecodeError,
+  type MismatchStrategy,
+  type OtrMessage,
+  type OtrRecipient,
+} from '../../../shared/codecs/otr.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
@@ -65,12 +71,14 @@ export async function readLegacyOtr(
       const m = decodeLegacyOtr(new Uint8Array(await c.req.arrayBuffer()), domain);
       return { ...m, strategy: legacyStrategy(m.reportMissing, query, domain) };
     } catch (err) {
-      if (err instanceof OtrDecodeError) throw new ApiError(commonErrors.badRequest, `Malformed NewOtrMessage: ${err.message}`);
+      if (err instanceof OtrDecodeError)
+        throw new ApiError(commonErrors.badRequest, `Malformed NewOtrMessage: ${err.message}`);
       throw err;
     }
   }
   const parsed = newOtrMessageJson.safeParse(await c.req.json().catch(() => undefined));
-  if (!parsed.success) throw new ApiError(commonErrors.badRequest, parsed.error.issues[0]?.message ?? 'Malformed message');
+  if (!parsed.success)
+    throw new ApiError(commonErrors.badRequest, parsed.error.issues[0]?.message ?? 'Malformed message');
   const body = parsed.data;
   const recipients: OtrRecipient[] = Object.entries(body.recipients).flatMap(([user, clients]) =>
     Object.entries(clients).map(([client, text]) => ({ domain, user, client, text: bytesOf(text) })),

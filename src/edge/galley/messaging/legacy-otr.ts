@@ -24,7 +24,12 @@ export const postLegacyOtrMessage = endpoint(
     const me = self(c);
     const conv = { id: c.req.valid('param').cnv, domain };
     const result = await conversationObject(c.env, conv).sendProteus(
-      { conv, sender: { id: me.user, domain, client: message.sender, connection: me.connection }, message, ttlSeconds: config.gundeck.settings.notificationTTL },
+      {
+        conv,
+        sender: { id: me.user, domain, client: message.sender, connection: me.connection },
+        message,
+        ttlSeconds: config.gundeck.settings.notificationTTL,
+      },
       domain,
     );
     if (result.kind === 'no-conversation') throw new ApiError(galleyErrors.noConversation);

@@ -11,7 +11,11 @@ export function legacyStrategy(
   domain: string,
 ): MismatchStrategy {
   const users = (ids: string[]) => ids.map((id) => ({ id, domain }));
-  const list = (v: string) => v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const list = (v: string) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   if (bodyReportMissing !== undefined) return { kind: 'report_only', users: users(bodyReportMissing) };
   const ignore = query.ignore_missing;
   if (ignore !== undefined) {

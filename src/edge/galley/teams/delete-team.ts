@@ -32,7 +32,11 @@ export const deleteTeam = endpoint(
     path: '/teams/{tid}',
     request: {
       params: z.object({ tid: z.uuid() }),
-      ...jsonBody(z.object({ password: z.string().min(6).max(1024).optional(), verification_code: z.string().optional() }).openapi('TeamDeleteData')),
+      ...jsonBody(
+        z
+          .object({ password: z.string().min(6).max(1024).optional(), verification_code: z.string().optional() })
+          .openapi('TeamDeleteData'),
+      ),
     },
     errors: [
       galleyErrors.noTeamMember,
@@ -48,13 +52,19 @@ export const deleteTeam = endpoint(
     const body = c.req.valid('json');
     const config = c.get('config');
     const { db, role } = await requireTeamMember(c, tid);
-    if (!hasPerm(role, 'DeleteTeam')) throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing DeleteTeam)');
+    if (!hasPerm(role, 'DeleteTeam'))
+      throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing DeleteTeam)');
     await requireReauth(c, db, body.password);
     const me = await userStore.byId(db, self(c).user);
     await enforceVerificationCode(db, config, me!, 'delete_team', body.verification_code);
 
     const members = await teamStore.memberIds(db, tid, config.galley.settings.maxTeamSize);
-    await publish(c.env, config, members.map((user) => ({ user })), teamEvent('team.delete', tid, null));
+    await publish(
+      c.env,
+      config,
+      members.map((user) => ({ user })),
+      teamEvent('team.delete', tid, null),
+    );
     const from = { id: me!.id, domain: config.brig.optSettings.setFederationDomain };
     for (const id of await conversationStore.ofTeam(db, tid)) {
       const conv = (await conversationStore.get(db, id))!;

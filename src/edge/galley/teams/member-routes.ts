@@ -26,13 +26,20 @@ export const getTeamMembers = endpoint(
     path: '/teams/{tid}/members',
     request: {
       params,
-      query: z.object({ maxResults: z.coerce.number().int().min(1).max(MAX_PAGE).optional(), pagingState: z.string().optional() }),
+      query: z.object({
+        maxResults: z.coerce.number().int().min(1).max(MAX_PAGE).optional(),
+        pagingState: z.string().optional(),
+      }),
     },
     errors: [galleyErrors.noTeamMember],
     responses: {
       200: {
         description: 'A page of members',
-        ...json(z.object({ members: z.array(teamMemberSchema), hasMore: z.boolean(), pagingState: z.string() }).openapi('TeamMembersPage')),
+        ...json(
+          z
+            .object({ members: z.array(teamMemberSchema), hasMore: z.boolean(), pagingState: z.string() })
+            .openapi('TeamMembersPage'),
+        ),
       },
     },
   },
@@ -40,12 +47,21 @@ export const getTeamMembers = endpoint(
     const { tid } = c.req.valid('param');
     const { maxResults = MAX_PAGE, pagingState } = c.req.valid('query');
     const { db, role } = await requireTeamMember(c, tid);
-    const rows = await teamStore.members(db, tid, maxResults + 1, pagingState === undefined ? undefined : decodeState(pagingState));
+    const rows = await teamStore.members(
+      db,
+      tid,
+      maxResults + 1,
+      pagingState === undefined ? undefined : decodeState(pagingState),
+    );
     const page = rows.slice(0, maxResults);
     const visible = hasPerm(role, 'GetMemberPermissions');
     const last = page.at(-1)?.user;
     return c.json(
-      { members: page.map((m) => teamMemberJson(m, visible)), hasMore: rows.length > maxResults, pagingState: last === undefined ? (pagingState ?? '') : encodePagingState(last) },
+      {
+        members: page.map((m) => teamMemberJson(m, visible)),
+        hasMore: rows.length > maxResults,
+        pagingState: last === undefined ? (pagingState ?? '') : encodePagingState(last),
+      },
       200,
     );
   },
@@ -89,7 +105,10 @@ export const getTeamMembersByIds = endpoint(
     if (user_ids.length > MAX_PAGE) throw new ApiError(galleyErrors.tooManyUids);
     const { db, role } = await requireTeamMember(c, tid);
     const rows = await teamStore.membersByIds(db, tid, user_ids.slice(0, maxResults));
-    return c.json({ members: rows.map((m) => teamMemberJson(m, hasPerm(role, 'GetMemberPermissions'))), hasMore: false }, 200);
+    return c.json(
+      { members: rows.map((m) => teamMemberJson(m, hasPerm(role, 'GetMemberPermissions'))), hasMore: false },
+      200,
+    );
   },
 );
 
@@ -105,9 +124,17 @@ export const updateTeamMember = endpoint(
     path: '/teams/{tid}/members',
     request: {
       params,
-      ...jsonBody(z.object({ member: z.object({ user: z.uuid(), permissions: permissionsSchema }) }).openapi('NewTeamMember')),
+      ...jsonBody(
+        z.object({ member: z.object({ user: z.uuid(), permissions: permissionsSchema }) }).openapi('NewTeamMember'),
+      ),
     },
-    errors: [galleyErrors.noTeamMember, galleyErrors.operationDenied, galleyErrors.invalidPermissions, galleyErrors.noOtherOwner, galleyErrors.noTeamMemberFound],
+    errors: [
+      galleyErrors.noTeamMember,
+      galleyErrors.operationDenied,
+      galleyErrors.invalidPermissions,
+      galleyErrors.noOtherOwner,
+      galleyErrors.noTeamMemberFound,
+    ],
     responses: { 200: { description: 'Member updated' } },
   },
   async (c) => {
@@ -119,13 +146,20 @@ export const updateTeamMember = endpoint(
     if (role === undefined) throw new ApiError(galleyErrors.invalidPermissions);
     const target = await teamStore.member(db, tid, user);
     if (target === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
-    if (!canGrant(mine, role) || (target.role === 'owner' && mine !== 'owner')) throw new ApiError(galleyErrors.operationDenied);
+    if (!canGrant(mine, role) || (target.role === 'owner' && mine !== 'owner'))
+      throw new ApiError(galleyErrors.operationDenied);
     if (target.role === 'owner' && role !== 'owner' && (await teamStore.withRoles(db, tid, ['owner'])).length <= 1)
       throw new ApiError(galleyErrors.noOtherOwner);
     await teamStore.setRole(db, tid, user, role).run();
     const admins = await teamStore.withRoles(db, tid, TEAM_ADMINS);
     const event = teamEvent('team.member-update', tid, { user, permissions: permissionsOf(role) });
-    await publish(c.env, c.get('config'), admins.map((u) => ({ user: u })), event, { origin: self(c) });
+    await publish(
+      c.env,
+      c.get('config'),
+      admins.map((u) => ({ user: u })),
+      event,
+      { origin: self(c) },
+    );
     return c.body(null, 200);
   },
 );

@@ -8,8 +8,21 @@ import { teamStore } from './team-store.js';
 import { exportPage, type ExportRow } from './members-export-store.js';
 
 const COLUMNS = [
-  'display_name', 'handle', 'email', 'role', 'created_on', 'invited_by', 'idp_issuer', 'managed_by',
-  'saml_name_id', 'scim_external_id', 'scim_rich_info', 'user_id', 'num_devices', 'last_active', 'status',
+  'display_name',
+  'handle',
+  'email',
+  'role',
+  'created_on',
+  'invited_by',
+  'idp_issuer',
+  'managed_by',
+  'saml_name_id',
+  'scim_external_id',
+  'scim_rich_info',
+  'user_id',
+  'num_devices',
+  'last_active',
+  'status',
 ] as const;
 
 /** Rows read per query while streaming: the export is never held whole in memory. */
@@ -79,7 +92,10 @@ export const getTeamMembersCsv = endpoint(
     });
     return new Response(body, {
       status: 200,
-      headers: { 'content-type': 'text/csv', 'content-disposition': `attachment; filename="wire_team_members_${tid}.csv"` },
+      headers: {
+        'content-type': 'text/csv',
+        'content-disposition': `attachment; filename="wire_team_members_${tid}.csv"`,
+      },
     });
   },
 );

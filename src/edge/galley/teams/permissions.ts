@@ -44,4 +44,5 @@ const HIDDEN_PERMS = {
 } as const satisfies Record<string, readonly TeamRole[]>;
 export type HiddenPermName = keyof typeof HIDDEN_PERMS;
 
-export const hasHiddenPerm = (role: TeamRole, p: HiddenPermName) => (HIDDEN_PERMS[p] as readonly TeamRole[]).includes(role);
+export const hasHiddenPerm = (role: TeamRole, p: HiddenPermName) =>
+  (HIDDEN_PERMS[p] as readonly TeamRole[]).includes(role);

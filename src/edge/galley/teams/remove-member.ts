@@ -39,7 +39,12 @@ export const removeTeamMember = endpoint(
       params: z.object({ tid: z.uuid(), uid: z.uuid() }),
       ...jsonBody(z.object({ password: z.string().min(6).max(1024).optional() }).openapi('TeamMemberDeleteData')),
     },
-    errors: [galleyErrors.noTeamMember, galleyErrors.operationDenied, galleyErrors.reauthRequired, galleyErrors.noTeamMemberFound],
+    errors: [
+      galleyErrors.noTeamMember,
+      galleyErrors.operationDenied,
+      galleyErrors.reauthRequired,
+      galleyErrors.noTeamMemberFound,
+    ],
     responses: { 202: { description: 'Team member scheduled for deletion' } },
   },
   async (c) => {
@@ -58,9 +63,15 @@ export const removeTeamMember = endpoint(
     const told = limited ? admins : await teamStore.memberIds(db, tid, config.galley.settings.maxTeamSize);
     if (user !== undefined) await deleteAccount(c.env, db, config, user, undefined, admins);
     else await teamStore.removeMember(db, uid).run();
-    await publish(c.env, config, told.filter((u) => u !== uid).map((u) => ({ user: u })), teamEvent('team.member-leave', tid, { user: uid }), {
-      origin: self(c),
-    });
+    await publish(
+      c.env,
+      config,
+      told.filter((u) => u !== uid).map((u) => ({ user: u })),
+      teamEvent('team.member-leave', tid, { user: uid }),
+      {
+        origin: self(c),
+      },
+    );
     return c.body(null, 202);
   },
 );

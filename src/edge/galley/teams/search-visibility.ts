@@ -8,7 +8,9 @@ import { requireFeatureAdmin, requireTeamMember } from './team-access.js';
 import { teamStore } from './team-store.js';
 
 const params = z.object({ tid: z.uuid() });
-const view = z.object({ search_visibility: z.enum(['standard', 'no-name-outside-team']) }).openapi('TeamSearchVisibilityView');
+const view = z
+  .object({ search_visibility: z.enum(['standard', 'no-name-outside-team']) })
+  .openapi('TeamSearchVisibilityView');
 
 export const getSearchVisibility = endpoint(
   {

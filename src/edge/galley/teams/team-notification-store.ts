@@ -19,11 +19,18 @@ export const teamNotificationStore = {
    * Up to `limit` rows of the team from `since` on (itself included when it exists), or from the
    * start, never older than `cutoff` (a `timeKey`).
    */
-  async page(db: Db, team: string, q: { since?: string | undefined; cutoff: string; limit: number }): Promise<TeamNotificationRow[]> {
+  async page(
+    db: Db,
+    team: string,
+    q: { since?: string | undefined; cutoff: string; limit: number },
+  ): Promise<TeamNotificationRow[]> {
     const fromSince =
       q.since === undefined
         ? undefined
-        : or(gt(teamNotifications.key, uuidV1Key(q.since)), and(eq(teamNotifications.key, uuidV1Key(q.since)), gte(teamNotifications.id, q.since)));
+        : or(
+            gt(teamNotifications.key, uuidV1Key(q.since)),
+            and(eq(teamNotifications.key, uuidV1Key(q.since)), gte(teamNotifications.id, q.since)),
+          );
     return db
       .select()
       .from(teamNotifications)

@@ -29,7 +29,8 @@ export const getTeam = endpoint(
     const { tid } = c.req.valid('param');
     const db = database(c.env.DB);
     const team = await teamStore.byId(db, tid);
-    if (team === undefined || (await teamStore.roleOf(db, tid, self(c).user)) === undefined) throw new ApiError(galleyErrors.noTeam);
+    if (team === undefined || (await teamStore.roleOf(db, tid, self(c).user)) === undefined)
+      throw new ApiError(galleyErrors.noTeam);
     return c.json(teamJson(team), 200);
   },
 );
@@ -44,7 +45,12 @@ export const updateTeam = endpoint(
       params,
       ...jsonBody(
         z
-          .object({ name: z.string().min(1).max(256).optional(), icon: icon.optional(), icon_key: icon.optional(), splash_screen: icon.optional() })
+          .object({
+            name: z.string().min(1).max(256).optional(),
+            icon: icon.optional(),
+            icon_key: icon.optional(),
+            splash_screen: icon.optional(),
+          })
           .openapi('TeamUpdateData'),
       ),
     },
@@ -55,7 +61,8 @@ export const updateTeam = endpoint(
     const { tid } = c.req.valid('param');
     const body = c.req.valid('json');
     const { db, role } = await requireTeamMember(c, tid);
-    if (!hasPerm(role, 'SetTeamData')) throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing SetTeamData)');
+    if (!hasPerm(role, 'SetTeamData'))
+      throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing SetTeamData)');
     await teamStore
       .update(db, tid, {
         ...(body.name === undefined ? {} : { name: body.name }),
@@ -65,7 +72,13 @@ export const updateTeam = endpoint(
       })
       .run();
     const members = await teamStore.memberIds(db, tid, c.get('config').galley.settings.maxTeamSize);
-    await publish(c.env, c.get('config'), members.map((user) => ({ user })), teamEvent('team.update', tid, body), { origin: self(c) });
+    await publish(
+      c.env,
+      c.get('config'),
+      members.map((user) => ({ user })),
+      teamEvent('team.update', tid, body),
+      { origin: self(c) },
+    );
     return c.body(null, 200);
   },
 );
@@ -77,7 +90,12 @@ export const getTeamSize = endpoint(
     path: '/teams/{tid}/size',
     request: { params },
     errors: [galleyErrors.noTeamMember],
-    responses: { 200: { description: 'Number of team members', ...json(z.object({ teamSize: z.int().min(0) }).openapi('TeamSize')) } },
+    responses: {
+      200: {
+        description: 'Number of team members',
+        ...json(z.object({ teamSize: z.int().min(0) }).openapi('TeamSize')),
+      },
+    },
   },
   async (c) => {
     const { tid } = c.req.valid('param');

@@ -12,7 +12,14 @@ export const teamStore = {
   create(db: Db, t: { id: string; name: string; icon: string; iconKey?: string | undefined; creator: string }) {
     const now = Date.now();
     return [
-      db.insert(teams).values({ id: t.id, name: t.name, icon: t.icon, iconKey: t.iconKey ?? null, creator: t.creator, createdAt: now }),
+      db.insert(teams).values({
+        id: t.id,
+        name: t.name,
+        icon: t.icon,
+        iconKey: t.iconKey ?? null,
+        creator: t.creator,
+        createdAt: now,
+      }),
       db.insert(teamMembers).values({ team: t.id, user: t.creator, role: 'owner', invitedBy: null, invitedAt: null }),
     ] as const;
   },
@@ -30,7 +37,11 @@ export const teamStore = {
   },
   /** Up to `limit` members of the team (user ids). */
   async memberIds(db: Db, team: string, limit: number): Promise<string[]> {
-    const rows = await db.select({ user: teamMembers.user }).from(teamMembers).where(eq(teamMembers.team, team)).limit(limit);
+    const rows = await db
+      .select({ user: teamMembers.user })
+      .from(teamMembers)
+      .where(eq(teamMembers.team, team))
+      .limit(limit);
     return rows.map((r) => r.user);
   },
   /** Which of these users are members of the team. */
@@ -43,16 +54,24 @@ export const teamStore = {
     );
     return new Set(rows.map((r) => r.user));
   },
-  update(db: Db, id: string, patch: Partial<Pick<TeamRow, 'name' | 'icon' | 'iconKey' | 'splashScreen' | 'searchVisibility'>>) {
+  update(
+    db: Db,
+    id: string,
+    patch: Partial<Pick<TeamRow, 'name' | 'icon' | 'iconKey' | 'splashScreen' | 'searchVisibility'>>,
+  ) {
     return db.update(teams).set(patch).where(eq(teams.id, id));
   },
   /** A page of members ordered by user id, after a position. */
   async members(db: Db, team: string, size: number, after?: string): Promise<TeamMemberRow[]> {
-    const where = after === undefined ? eq(teamMembers.team, team) : and(eq(teamMembers.team, team), gt(teamMembers.user, after));
+    const where =
+      after === undefined ? eq(teamMembers.team, team) : and(eq(teamMembers.team, team), gt(teamMembers.user, after));
     return db.select().from(teamMembers).where(where).orderBy(asc(teamMembers.user)).limit(size);
   },
   async member(db: Db, team: string, user: string): Promise<TeamMemberRow | undefined> {
-    const [row] = await db.select().from(teamMembers).where(and(eq(teamMembers.team, team), eq(teamMembers.user, user)));
+    const [row] = await db
+      .select()
+      .from(teamMembers)
+      .where(and(eq(teamMembers.team, team), eq(teamMembers.user, user)));
     return row;
   },
   async membersByIds(db: Db, team: string, users: readonly string[]): Promise<TeamMemberRow[]> {
@@ -76,7 +95,10 @@ export const teamStore = {
     return rows.map((r) => r.user);
   },
   setRole(db: Db, team: string, user: string, role: TeamRole) {
-    return db.update(teamMembers).set({ role }).where(and(eq(teamMembers.team, team), eq(teamMembers.user, user)));
+    return db
+      .update(teamMembers)
+      .set({ role })
+      .where(and(eq(teamMembers.team, team), eq(teamMembers.user, user)));
   },
   /** The team row, its members, feature overrides and invitations. */
   remove(db: Db, team: string) {

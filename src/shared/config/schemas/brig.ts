@@ -84,7 +84,9 @@ const optSettings = z
     /** Characters (types and values together) a user's rich info may hold. */
     setRichInfoLimit: positiveInt.default(5000),
     /** Who sees `email` in user profiles; `GET /self` always shows one's own. */
-    setEmailVisibility: z.enum(['visible_to_self', 'visible_if_on_team', 'visible_if_on_same_team']).default('visible_to_self'),
+    setEmailVisibility: z
+      .enum(['visible_to_self', 'visible_if_on_team', 'visible_if_on_same_team'])
+      .default('visible_to_self'),
   })
   .superRefine((o, ctx) => {
     const listed = o.setFederationDomainConfigs.length > 0;
@@ -141,7 +143,12 @@ export const brigConfig = z
   .strictObject({
     enableFederation: z.boolean(),
     optSettings,
-    zauth: zauth.default({ keyIndex: 1, accessTokenTimeout: 900, userTokenTimeout: 4838400, sessionTokenTimeout: 86400 }),
+    zauth: zauth.default({
+      keyIndex: 1,
+      accessTokenTimeout: 900,
+      userTokenTimeout: 4838400,
+      sessionTokenTimeout: 86400,
+    }),
     emailSMS: z.strictObject({
       general: z.strictObject({ emailSender: z.email(), templateDir: z.string().optional() }),
       team: teamEmailUrls.optional(),

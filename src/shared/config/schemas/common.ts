@@ -2,22 +2,20 @@ import { z } from 'zod';
 import { parseDisabledVersion, type DisabledVersion } from '../../api-version.js';
 
 /** `disabledAPIVersions`: `[development]` by default in the shipped files, `[]` enables all. */
-export const disabledApiVersions = z
-  .array(z.string())
-  .transform((words, ctx): DisabledVersion[] => {
-    const out: DisabledVersion[] = [];
-    words.forEach((w, i) => {
-      const v = parseDisabledVersion(w);
-      if (v === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [i],
-          message: `"${w}" is neither a known API version (v0..v9) nor "development"`,
-        });
-      } else out.push(v);
-    });
-    return out;
+export const disabledApiVersions = z.array(z.string()).transform((words, ctx): DisabledVersion[] => {
+  const out: DisabledVersion[] = [];
+  words.forEach((w, i) => {
+    const v = parseDisabledVersion(w);
+    if (v === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [i],
+        message: `"${w}" is neither a known API version (v0..v9) nor "development"`,
+      });
+    } else out.push(v);
   });
+  return out;
+});
 
 const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 

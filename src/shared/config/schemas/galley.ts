@@ -47,7 +47,9 @@ const settings = z
     maxConvSize: positiveInt.default(500),
     maxTeamSize: positiveInt.default(10000),
     /** Most users one broadcast may reach: at most wire-server's hard truncation limit, 2000, its default. */
-    maxFanoutSize: positiveInt.max(HARD_TRUNCATION_LIMIT, `must be at most ${HARD_TRUNCATION_LIMIT}`).default(HARD_TRUNCATION_LIMIT),
+    maxFanoutSize: positiveInt
+      .max(HARD_TRUNCATION_LIMIT, `must be at most ${HARD_TRUNCATION_LIMIT}`)
+      .default(HARD_TRUNCATION_LIMIT),
     exposeInvitationURLsTeamAllowlist: z.array(z.uuid()).default([]),
     mlsPrivateKeyPaths: mlsPrivateKeyPaths.optional(),
     passwordHashingOptions: passwordHashingOptions.default({ algorithm: 'scrypt' }),

@@ -7,17 +7,15 @@ export const DEFAULT_INGRESS_LIMIT = 512 * 1024;
 const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 * 1024, g: 1024 * 1024 * 1024 };
 
 /** nginx size syntax (`512k`, `10m`); `0` means unlimited, as in nginx. */
-const bodySize = z
-  .union([z.string(), z.int().nonnegative()])
-  .transform((v, ctx) => {
-    const m = /^(\d+)([kmg]?)$/i.exec(String(v));
-    if (!m) {
-      ctx.addIssue({ code: 'custom', message: `"${v}" is not a size such as 512k, 10m or 0` });
-      return z.NEVER;
-    }
-    const bytes = Number(m[1]) * SIZE_UNITS[m[2]!.toLowerCase()]!;
-    return bytes === 0 ? Infinity : bytes;
-  });
+const bodySize = z.union([z.string(), z.int().nonnegative()]).transform((v, ctx) => {
+  const m = /^(\d+)([kmg]?)$/i.exec(String(v));
+  if (!m) {
+    ctx.addIssue({ code: 'custom', message: `"${v}" is not a size such as 512k, 10m or 0` });
+    return z.NEVER;
+  }
+  const bytes = Number(m[1]) * SIZE_UNITS[m[2]!.toLowerCase()]!;
+  return bytes === 0 ? Infinity : bytes;
+});
 
 /** nginx rate syntax: `30r/s` or `3000r/m`. */
 const rate = z.string().transform((v, ctx) => {

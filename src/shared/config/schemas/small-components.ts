@@ -26,19 +26,21 @@ const serviceProvider = z.strictObject({
   spSsoUri: httpUrl,
 });
 
-export const sparConfig = z.strictObject({
-  disabledAPIVersions: disabledApiVersions,
-  saml: serviceProvider.optional(),
-  /** Multi-ingress: domain → service provider settings, replacing the single `saml` block. */
-  domainConfigs: z.record(z.string().min(1), serviceProvider).optional(),
-  scimBaseUri: httpUrl,
-  maxScimTokens: positiveInt.default(8),
-}).superRefine((c, ctx) => {
-  if (c.saml === undefined && c.domainConfigs === undefined)
-    ctx.addIssue({ code: 'custom', path: ['saml'], message: 'one of saml or domainConfigs is required' });
-  if (c.saml !== undefined && c.domainConfigs !== undefined)
-    ctx.addIssue({ code: 'custom', path: ['domainConfigs'], message: 'domainConfigs replaces saml: set only one' });
-});
+export const sparConfig = z
+  .strictObject({
+    disabledAPIVersions: disabledApiVersions,
+    saml: serviceProvider.optional(),
+    /** Multi-ingress: domain → service provider settings, replacing the single `saml` block. */
+    domainConfigs: z.record(z.string().min(1), serviceProvider).optional(),
+    scimBaseUri: httpUrl,
+    maxScimTokens: positiveInt.default(8),
+  })
+  .superRefine((c, ctx) => {
+    if (c.saml === undefined && c.domainConfigs === undefined)
+      ctx.addIssue({ code: 'custom', path: ['saml'], message: 'one of saml or domainConfigs is required' });
+    if (c.saml !== undefined && c.domainConfigs !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['domainConfigs'], message: 'domainConfigs replaces saml: set only one' });
+  });
 
 export const backgroundWorkerConfig = z.strictObject({
   enableFederation: z.boolean().default(false),

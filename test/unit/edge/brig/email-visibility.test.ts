@@ -15,7 +15,8 @@ describe('email visibility in profiles', () => {
   });
 
   it('visible_if_on_same_team: the team’s members, admins and owners, not its partners nor outsiders', () => {
-    for (const role of ['owner', 'admin', 'member'] as const) expect(emailVisibleTo('visible_if_on_same_team', as(role), inTeam)).toBe(true);
+    for (const role of ['owner', 'admin', 'member'] as const)
+      expect(emailVisibleTo('visible_if_on_same_team', as(role), inTeam)).toBe(true);
     expect(emailVisibleTo('visible_if_on_same_team', as('partner'), inTeam)).toBe(false);
     expect(emailVisibleTo('visible_if_on_same_team', as('owner', 'team-2'), inTeam)).toBe(false);
     expect(emailVisibleTo('visible_if_on_same_team', undefined, inTeam)).toBe(false);

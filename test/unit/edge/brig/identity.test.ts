@@ -9,7 +9,11 @@ describe('user identities', () => {
   it('reads an SSO id (SAML or SCIM) before the email, and nothing as no identity', () => {
     expect(identityOf(user('a@example.com'))).toEqual({ kind: 'email', email: 'a@example.com' });
     expect(identityOf(user('a@example.com', saml))).toEqual({ kind: 'sso', sso: saml, email: 'a@example.com' });
-    expect(identityOf(user(null, { scim_external_id: 'x' }))).toEqual({ kind: 'sso', sso: { scim_external_id: 'x' }, email: undefined });
+    expect(identityOf(user(null, { scim_external_id: 'x' }))).toEqual({
+      kind: 'sso',
+      sso: { scim_external_id: 'x' },
+      email: undefined,
+    });
     expect(identityOf(user(null))).toBeUndefined();
     expect(identityOf(user(null, { unrelated: true }))).toBeUndefined();
   });
@@ -17,7 +21,10 @@ describe('user identities', () => {
   it('lets only SAML users with an email drop it', () => {
     expect(emailRemoval(identityOf(user('a@example.com', saml)))).toEqual({ ok: true, email: 'a@example.com' });
     expect(emailRemoval(identityOf(user(null, saml)))).toEqual({ ok: false, refusal: 'last-identity' });
-    expect(emailRemoval(identityOf(user('a@example.com', { scim_external_id: 'x' })))).toEqual({ ok: false, refusal: 'last-identity' });
+    expect(emailRemoval(identityOf(user('a@example.com', { scim_external_id: 'x' })))).toEqual({
+      ok: false,
+      refusal: 'last-identity',
+    });
     expect(emailRemoval(identityOf(user('a@example.com')))).toEqual({ ok: false, refusal: 'last-identity' });
     expect(emailRemoval(identityOf(user(null)))).toEqual({ ok: false, refusal: 'no-identity' });
   });

@@ -15,7 +15,9 @@ describe('mail templates by locale', () => {
   });
 
   it('uses setDefaultUserLocale when the recipient has no locale, else the template locale', () => {
-    expect(renderMail(code, undefined, { templateLocale: 'en', userLocale: 'de' }).subject).toBe('Dein Bestätigungscode');
+    expect(renderMail(code, undefined, { templateLocale: 'en', userLocale: 'de' }).subject).toBe(
+      'Dein Bestätigungscode',
+    );
     expect(renderMail(code, undefined, { templateLocale: 'de' }).subject).toBe('Dein Bestätigungscode');
     expect(renderMail(code, undefined, { templateLocale: 'en' }).subject).toBe('Your verification code');
   });

@@ -7,9 +7,14 @@ function oneShard() {
   const calls: Array<{ users: string[]; finish: (err?: Error) => void }> = [];
   const stub = {
     append: (batch: UserNotifications[]) =>
-      new Promise<void>((resolve, reject) => calls.push({ users: batch.map((b) => b.user), finish: (err) => (err ? reject(err) : resolve()) })),
+      new Promise<void>((resolve, reject) =>
+        calls.push({ users: batch.map((b) => b.user), finish: (err) => (err ? reject(err) : resolve()) }),
+      ),
   };
-  const env: ShardBindings = { NOTIFICATION_SHARDS: '1', NOTIFICATIONS: { idFromName: (n: string) => n, get: () => stub } };
+  const env: ShardBindings = {
+    NOTIFICATION_SHARDS: '1',
+    NOTIFICATIONS: { idFromName: (n: string) => n, get: () => stub },
+  };
   return { shards: new NotificationShards(env), calls };
 }
 

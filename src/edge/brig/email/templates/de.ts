@@ -11,22 +11,36 @@ export const de: TemplateSet = (m) => {
     case 'activation':
       return {
         subject: 'Dein Bestätigungscode',
-        lines: [`Hallo${m.name ? ` ${m.name}` : ''},`, `dein Bestätigungscode lautet ${m.code}.`, 'Er bestätigt diese E-Mail-Adresse für dein Konto.'],
+        lines: [
+          `Hallo${m.name ? ` ${m.name}` : ''},`,
+          `dein Bestätigungscode lautet ${m.code}.`,
+          'Er bestätigt diese E-Mail-Adresse für dein Konto.',
+        ],
       };
     case 'password-reset':
       return {
         subject: 'Passwort zurücksetzen',
-        lines: [`Dein Code zum Zurücksetzen des Passworts lautet ${m.code}.`, 'Falls du ihn nicht angefordert hast, ignoriere diese E-Mail.'],
+        lines: [
+          `Dein Code zum Zurücksetzen des Passworts lautet ${m.code}.`,
+          'Falls du ihn nicht angefordert hast, ignoriere diese E-Mail.',
+        ],
       };
     case 'verification':
       return {
         subject: 'Dein Bestätigungscode',
-        lines: [`Verwende den Code ${m.code}, um ${actions[m.action] ?? m.action}.`, 'Er ist einige Minuten lang gültig.'],
+        lines: [
+          `Verwende den Code ${m.code}, um ${actions[m.action] ?? m.action}.`,
+          'Er ist einige Minuten lang gültig.',
+        ],
       };
     case 'deletion':
       return {
         subject: 'Konto löschen',
-        lines: [`Hallo ${m.name},`, `bestätige das Löschen deines Kontos mit Schlüssel ${m.key} und Code ${m.code}.`, 'Falls du es nicht angefordert hast, ändere dein Passwort.'],
+        lines: [
+          `Hallo ${m.name},`,
+          `bestätige das Löschen deines Kontos mit Schlüssel ${m.key} und Code ${m.code}.`,
+          'Falls du es nicht angefordert hast, ändere dein Passwort.',
+        ],
       };
     case 'team-invitation':
       return {

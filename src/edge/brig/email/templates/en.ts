@@ -11,10 +11,17 @@ export const en: TemplateSet = (m) => {
     case 'activation':
       return {
         subject: 'Your verification code',
-        lines: [`Hello${m.name ? ` ${m.name}` : ''},`, `Your verification code is ${m.code}.`, 'It verifies this email address for your account.'],
+        lines: [
+          `Hello${m.name ? ` ${m.name}` : ''},`,
+          `Your verification code is ${m.code}.`,
+          'It verifies this email address for your account.',
+        ],
       };
     case 'password-reset':
-      return { subject: 'Password reset', lines: [`Your password reset code is ${m.code}.`, 'If you did not ask for it, ignore this mail.'] };
+      return {
+        subject: 'Password reset',
+        lines: [`Your password reset code is ${m.code}.`, 'If you did not ask for it, ignore this mail.'],
+      };
     case 'verification':
       return {
         subject: 'Your verification code',
@@ -23,7 +30,11 @@ export const en: TemplateSet = (m) => {
     case 'deletion':
       return {
         subject: 'Delete your account',
-        lines: [`Hello ${m.name},`, `To delete your account, confirm with key ${m.key} and code ${m.code}.`, 'If you did not ask for it, change your password.'],
+        lines: [
+          `Hello ${m.name},`,
+          `To delete your account, confirm with key ${m.key} and code ${m.code}.`,
+          'If you did not ask for it, change your password.',
+        ],
       };
     case 'team-invitation':
       return {
