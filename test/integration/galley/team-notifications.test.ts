@@ -3,7 +3,7 @@ import { UuidV1Generator, uuidV1Key, uuidV1Time } from '../../../src/objects/not
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { invitationCode } from '../../helpers/mailbox.js';
-import { api, createUser, teamOwner, type TeamOwner, invitedMember } from '../../helpers/users.js';
+import { api, createUser, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
@@ -19,6 +19,16 @@ const memberJoin = (team: string, user: string) => ({
 });
 const queue = (pub: string, token: string, query = '') => api(pub, token).get(`/v8/teams/notifications${query}`);
 
+/** Invites an existing personal user into the owner's team; the mailed invitation code. */
+async function inviteExisting(owner: TeamOwner, user: TestUser): Promise<string> {
+  const r = await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, {
+    email: user.email,
+    allow_existing: true,
+  });
+  expect(r.status).toBe(201);
+  return invitationCode(publicUrl, user.email);
+}
+
 describe('GET /teams/notifications', () => {
   it('holds team.member-join for every way of joining, oldest first, for any member; not the creation', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
@@ -26,15 +36,7 @@ describe('GET /teams/notifications', () => {
 
     const registered = await invitedMember(publicUrl, owner);
     const personal = await createUser(publicUrl, internalUrl);
-    expect(
-      (
-        await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, {
-          email: personal.email,
-          allow_existing: true,
-        })
-      ).status,
-    ).toBe(201);
-    const code = await invitationCode(publicUrl, personal.email);
+    const code = await inviteExisting(owner, personal);
     expect(
       (await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', { code, password: personal.password }))
         .status,
@@ -130,15 +132,7 @@ describe('GET /teams/notifications', () => {
   it('pushes member-join live to the new member and the admins only, without storing it in their streams', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
     const personal = await createUser(publicUrl, internalUrl);
-    expect(
-      (
-        await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, {
-          email: personal.email,
-          allow_existing: true,
-        })
-      ).status,
-    ).toBe(201);
-    const code = await invitationCode(publicUrl, personal.email);
+    const code = await inviteExisting(owner, personal);
     const sockets = [
       await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`),
       await openSocket(publicUrl, `/v8/await?access_token=${personal.token}`),
