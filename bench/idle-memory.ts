@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, npmStart } from '../tools/lib/npm-start.js';
+import { npmStart } from '../tools/lib/npm-start.js';
+import { freePort } from '../tools/lib/ports.js';
 import { processTree, waitGone } from '../tools/lib/process-tree.js';
 
 const SETTLE_MS = Number(process.env.BENCH_IDLE_SETTLE_MS ?? 5000);

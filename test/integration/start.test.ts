@@ -1,8 +1,8 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort, npmStart, type NpmStart } from '../../tools/lib/npm-start.js';
-import { portFree } from '../../tools/lib/object-store.js';
+import { npmStart, type NpmStart } from '../../tools/lib/npm-start.js';
+import { freePort, portFree } from '../../tools/lib/ports.js';
 import { processTree, waitGone } from '../../tools/lib/process-tree.js';
 import { fetchRedirect, getAsset, uploadAsset } from '../helpers/assets.js';
 import { call, postJson, wireError } from '../helpers/http.js';

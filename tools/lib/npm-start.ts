@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { ROOT } from './bundle.js';
 
@@ -12,15 +11,6 @@ export interface NpmStart {
   ready: Promise<{ assets: string }>;
   /** Resolves when the `npm` process has exited. */
   exited: Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs `npm start` as an operator does, in its own process group, with these environment overrides. */

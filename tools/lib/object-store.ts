@@ -14,10 +14,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { findBinary, withDeathSignal } from './death-signal.js';
+import { freePort, portFree } from './ports.js';
 import { listensOn } from './process-tree.js';
 
 export interface ObjectStore {
@@ -46,28 +46,6 @@ const BINARIES = ['ceph-mon', 'ceph-osd', 'radosgw', 'radosgw-admin', 'ceph', 'm
 /** Startup budget (each step has its own timeout as well). */
 const START_TIMEOUT_MS = 90_000;
 const REGION = 'us-east-1';
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', rej);
-    srv.listen(0, HOST, () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => (port ? res(port) : rej(new Error('could not pick a free port'))));
-    });
-  });
-}
-
-export function portFree(port: number): Promise<boolean> {
-  return new Promise((res) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once('error', () => res(false));
-    srv.listen(port, HOST, () => srv.close(() => res(true)));
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
