@@ -1,5 +1,4 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { Env } from '../edge/env.js';
 import { FailureBudget } from './failure-budget.js';
 import { TokenBucket, type TakeResult } from './token-bucket.js';
 

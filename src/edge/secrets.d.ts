@@ -1,0 +1,13 @@
+// The worker's secrets (`wrangler secret put`; set by tools/start.ts locally). wrangler.toml does not
+// name them, so the Env that `npm run types` generates from it is completed here.
+declare namespace Cloudflare {
+  interface Env {
+    /** JSON object: component file name → YAML text (see tools/lib/config-dir.ts). */
+    SVC_CONFIG: string;
+    /** JSON array of Ed25519 private JWKs signing tokens and cookies (see src/edge/auth/keys.ts). */
+    ZAUTH_KEYS: string;
+    /** Object storage credentials of cargohold's bucket. */
+    AWS_ACCESS_KEY_ID?: string;
+    AWS_SECRET_ACCESS_KEY?: string;
+  }
+}
