@@ -1,10 +1,9 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { Env } from '../edge/env.js';
-import { loadState, userKey, type ConversationState } from './conversation/members-cache.js';
-import { classify } from './conversation/recipients.js';
-import type { ProteusSend, ProteusSendResult } from './conversation/types.js';
-import { fanOutOtr } from './conversation/fan-out.js';
-import { NotificationShards } from '../edge/events/shards.js';
+import { otrNotifications } from '../shared/proteus/otr-notifications.js';
+import { classify, sendingStatus, userKey } from '../shared/proteus/recipients.js';
+import type { ProteusSend, ProteusSendResult } from '../shared/proteus/types.js';
+import { type ConversationState, loadState } from './conversation/members-cache.js';
+import { NotificationShards } from './notification-shards.js';
 
 /**
  * One conversation's ordering point. It keeps the members and their clients in memory (read once
@@ -52,27 +51,24 @@ export class Conversation extends DurableObject<Env> {
     const senderClients = state.clients.get(userKey(req.sender.domain, req.sender.id));
     if (senderClients === undefined) return { result: { kind: 'no-conversation' } };
     if (!senderClients.has(req.sender.client)) return { result: { kind: 'unknown-client' } };
-    const c = classify(state, req.sender, req.message.recipients, req.message.strategy ?? { kind: 'report_all' });
+    const c = classify(
+      state.clients,
+      req.sender,
+      req.message.recipients,
+      req.message.strategy ?? { kind: 'report_all' },
+    );
     const time = new Date().toISOString();
-    const status = {
-      time,
-      missing: c.missing,
-      redundant: c.redundant,
-      deleted: c.deleted,
-      failed_to_send: {},
-      failed_to_confirm_clients: {},
-    };
+    const status = sendingStatus(c, time);
     if (Object.keys(c.missing).length > 0) return { result: { kind: 'missing-clients', status } };
 
-    const stored = fanOutOtr(this.shards, c.deliver, {
+    const notifications = otrNotifications(c.deliver, {
       conversationOf: () => req.conv,
       sender: req.sender,
       blob: req.message.blob,
       transient: req.message.transient,
       time,
-      ttlSeconds: req.ttlSeconds,
       localDomain,
     });
-    return { result: { kind: 'sent', status }, stored };
+    return { result: { kind: 'sent', status }, stored: this.shards.append(notifications, req.ttlSeconds) };
   }
 }

@@ -1,12 +1,17 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { Env } from '../edge/env.js';
 import { EventsChannel } from './notifications/events-channel.js';
 import { InactivityWatch } from './notifications/inactivity.js';
 import { QueueStore } from './notifications/queue-store.js';
-import { Sockets, type SocketKind } from './notifications/sockets.js';
+import { Sockets } from './notifications/sockets.js';
 import { StreamStore } from './notifications/stream-store.js';
-import type { ListQuery, ListResult, QueuedNotification, UserNotifications } from './notifications/types.js';
-import { UuidV1Generator } from './notifications/uuid-v1.js';
+import type {
+  ListQuery,
+  ListResult,
+  QueuedNotification,
+  SocketKind,
+  UserNotifications,
+} from '../shared/notifications/types.js';
+import { UuidV1Generator } from '../shared/uuid-v1.js';
 
 /**
  * The notification streams, client queues and websocket sessions of the users of one shard (see

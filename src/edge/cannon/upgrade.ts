@@ -4,7 +4,7 @@ import { ApiError } from '../api/errors/api-error.js';
 import { commonErrors } from '../api/errors/common.js';
 import { self } from '../api/self.js';
 import { userStream } from '../events/publish.js';
-import type { SocketKind } from '../../objects/notifications/sockets.js';
+import type { SocketKind } from '../../shared/notifications/types.js';
 
 /** Hands a websocket upgrade to the caller's notification object, with the session facts in headers. */
 export function upgradeToStream(

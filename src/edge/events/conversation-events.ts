@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { QualifiedId } from '../api/schemas/common.js';
 import { registerEvent } from './registry.js';
 
 const qid = z.object({ id: z.string(), domain: z.string() });
@@ -60,26 +59,5 @@ for (const [type, data] of Object.entries(dataSchemas)) registerEvent(type, enve
 
 export type ConversationEventType = keyof typeof dataSchemas;
 
-/** Milliseconds ISO time, as conversation events carry it. */
-export const eventTime = (ms = Date.now()) => new Date(ms).toISOString();
-
-/** A conversation event: the conversation, who caused it, when, and the type's data. */
-export function conversationEvent(
-  type: ConversationEventType,
-  conv: QualifiedId,
-  from: QualifiedId,
-  data: unknown,
-  o: { team?: string | null; time?: string } = {},
-) {
-  return {
-    type,
-    conversation: conv.id,
-    qualified_conversation: { id: conv.id, domain: conv.domain },
-    from: from.id,
-    qualified_from: { id: from.id, domain: from.domain },
-    time: o.time ?? eventTime(),
-    via: 'user' as const,
-    ...(o.team ? { team: o.team } : {}),
-    data,
-  };
-}
+// Built in shared/: the Conversation object's message fan-out builds them too.
+export { conversationEvent, eventTime } from '../../shared/events/conversation-event.js';

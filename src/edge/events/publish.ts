@@ -1,8 +1,8 @@
 import type { Config } from '../../shared/config/index.js';
 import type { AccessClaims } from '../auth/tokens.js';
 import type { Env } from '../env.js';
-import type { EventPayload, ListQuery, UserNotifications } from '../../objects/notifications/types.js';
-import { NotificationShards } from './shards.js';
+import type { EventPayload, ListQuery, UserNotifications } from '../../shared/notifications/types.js';
+import { NotificationShards } from '../../objects/notification-shards.js';
 
 /** Who gets an event: a local user, optionally only some of their clients. */
 export interface Recipient {
@@ -34,9 +34,10 @@ export function userStream(env: Env, user: string) {
 }
 
 /**
- * The one way events reach users: appended to each recipient's notification stream (its Durable
- * Object), which delivers them to the user's websockets. Events are built by the modules in this
- * folder; nothing else writes notifications.
+ * How events built at the edge reach users: appended to each recipient's notification stream (its
+ * shard object), which delivers them to the user's websockets. Every notification is written
+ * through NotificationShards: here, and by the Proteus fan-outs (the Conversation object for a
+ * conversation's messages, galley's broadcast for broadcasts).
  */
 export async function publish(
   env: Env,
@@ -46,7 +47,7 @@ export async function publish(
   opts: PublishOptions = {},
 ): Promise<void> {
   // Events are built from zod schemas of JSON values; the stream stores them as JSON.
-  const payload = event as unknown as EventPayload;
+  const payload: EventPayload = event;
   const ttl = config.gundeck.settings.notificationTTL;
   const entries = recipients.map(
     (r): UserNotifications => ({

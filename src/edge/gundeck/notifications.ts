@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { ListResult } from '../../objects/notifications/types.js';
-import { isUuidV1 } from '../../objects/notifications/uuid-v1.js';
+import type { ListResult } from '../../shared/notifications/types.js';
+import { isUuidV1 } from '../../shared/uuid-v1.js';
 import type { AppEnv } from '../api/app-env.js';
 import { endpoint } from '../api/endpoint.js';
 import { ApiError } from '../api/errors/api-error.js';

@@ -1,5 +1,6 @@
+import { userKey } from '../../shared/proteus/recipients.js';
+import type { QualifiedRef } from '../../shared/proteus/types.js';
 import { readConversationState } from './state-store.js';
-import type { QualifiedRef } from './types.js';
 
 export interface ConversationState {
   exists: boolean;
@@ -8,8 +9,6 @@ export interface ConversationState {
   /** `domain/user` → the user's client ids (remote users: none known here). */
   clients: Map<string, Set<string>>;
 }
-
-export const userKey = (domain: string, user: string) => `${domain}/${user}`;
 
 /** A conversation's members and their clients, as the object keeps them until told otherwise. */
 export async function loadState(db: D1Database, conv: QualifiedRef, localDomain: string): Promise<ConversationState> {

@@ -1,4 +1,4 @@
-import type { QualifiedRef } from './types.js';
+import type { QualifiedRef } from '../../shared/proteus/types.js';
 
 export interface MemberClientRow {
   user_domain: string;
@@ -28,6 +28,6 @@ export async function readConversationState(
   ]);
   return {
     meta: meta!.results[0] as { protocol: string; team: string | null } | undefined,
-    members: members!.results as unknown as MemberClientRow[],
+    members: members!.results as MemberClientRow[],
   };
 }

@@ -1,6 +1,6 @@
 import type { QueueStore } from './queue-store.js';
 import { sendJson, sendText, type Attachment, type Sockets } from './sockets.js';
-import type { NotificationInput } from './types.js';
+import type { NotificationInput } from '../../shared/notifications/types.js';
 
 type ClientMessage = { type: 'ack'; data: { delivery_tag: number; multiple?: boolean } } | { type: 'ack_full_sync' };
 

@@ -1,4 +1,4 @@
-import type { QueuedNotification } from './types.js';
+import type { QueuedNotification } from '../../shared/notifications/types.js';
 
 /** One entry of a client's queue: an event, or the synchronization marker placed at connect. */
 export type QueueEntry =

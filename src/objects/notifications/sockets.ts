@@ -1,6 +1,4 @@
-import type { NotificationInput } from './types.js';
-
-export type SocketKind = 'await' | 'events';
+import type { NotificationInput, SocketKind } from '../../shared/notifications/types.js';
 
 export interface Attachment {
   kind: SocketKind;

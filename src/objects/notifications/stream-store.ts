@@ -1,5 +1,11 @@
-import { timeKey, uuidV1Key } from './uuid-v1.js';
-import type { EventPayload, ListQuery, ListResult, NotificationInput, QueuedNotification } from './types.js';
+import type {
+  EventPayload,
+  ListQuery,
+  ListResult,
+  NotificationInput,
+  QueuedNotification,
+} from '../../shared/notifications/types.js';
+import { timeKey, uuidV1Key } from '../../shared/uuid-v1.js';
 
 interface Row extends Record<string, SqlStorageValue> {
   id: string;

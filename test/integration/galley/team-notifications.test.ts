@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UuidV1Generator, uuidV1Key, uuidV1Time } from '../../../src/objects/notifications/uuid-v1.js';
+import { UuidV1Generator, uuidV1Key, uuidV1Time } from '../../../src/shared/uuid-v1.js';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { invitationCode } from '../../helpers/mailbox.js';

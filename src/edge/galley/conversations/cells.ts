@@ -1,7 +1,7 @@
 import type { Config } from '../../../shared/config/index.js';
 import type { Env } from '../../env.js';
 import { eventTime } from '../../events/conversation-events.js';
-import { UuidV1Generator } from '../../../objects/notifications/uuid-v1.js';
+import { UuidV1Generator } from '../../../shared/uuid-v1.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { ConversationRow } from './conversation-store.js';
 

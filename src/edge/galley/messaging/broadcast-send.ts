@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
-import { fanOutOtr } from '../../../objects/conversation/fan-out.js';
-import { userKey } from '../../../objects/conversation/members-cache.js';
-import { classify } from '../../../objects/conversation/recipients.js';
-import type { MessageSendingStatus } from '../../../objects/conversation/types.js';
+import { NotificationShards } from '../../../objects/notification-shards.js';
+import { otrNotifications } from '../../../shared/proteus/otr-notifications.js';
+import { classify, sendingStatus, userKey } from '../../../shared/proteus/recipients.js';
+import type { MessageSendingStatus } from '../../../shared/proteus/types.js';
 import type { MismatchStrategy, OtrMessage } from '../../../shared/codecs/otr.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -12,7 +12,6 @@ import { clientStore } from '../../brig/clients/client-store.js';
 import { contactsOf } from '../../brig/users/contacts.js';
 import { userStore } from '../../brig/users/user-store.js';
 import { database, type Db } from '../../db/client.js';
-import { NotificationShards } from '../../events/shards.js';
 import { teamStore } from '../teams/team-store.js';
 
 type Message = OtrMessage & { strategy: MismatchStrategy };
@@ -68,30 +67,18 @@ export async function sendBroadcast(
   for (const cl of await clientStore.listMany(db, audience)) clients.get(userKey(domain, cl.user))!.add(cl.id);
 
   const sender = { id: me.user, domain, client: message.sender, connection: me.connection };
-  const cls = classify(
-    { exists: true, protocol: 'proteus', team, clients },
-    sender,
-    message.recipients,
-    message.strategy,
-  );
+  const cls = classify(clients, sender, message.recipients, message.strategy);
   const time = new Date().toISOString();
-  const status = {
-    time,
-    missing: cls.missing,
-    redundant: cls.redundant,
-    deleted: cls.deleted,
-    failed_to_send: {},
-    failed_to_confirm_clients: {},
-  };
+  const status = sendingStatus(cls, time);
   if (Object.keys(cls.missing).length > 0) return { sent: false, status };
-  await fanOutOtr(new NotificationShards(c.env), cls.deliver, {
+  const notifications = otrNotifications(cls.deliver, {
     conversationOf: (r) => ({ id: r.user, domain }),
     sender,
     blob: message.blob,
     transient: message.transient,
     time,
-    ttlSeconds: config.gundeck.settings.notificationTTL,
     localDomain: domain,
   });
+  await new NotificationShards(c.env).append(notifications, config.gundeck.settings.notificationTTL);
   return { sent: true, status };
 }

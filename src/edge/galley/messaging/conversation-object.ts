@@ -1,17 +1,11 @@
-import type { ProteusSend, ProteusSendResult } from '../../../objects/conversation/types.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { Db } from '../../db/client.js';
 import type { Env } from '../../env.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 
-/** The RPC surface of a conversation's object, typed plainly (the stub's mapped types are too deep for tsc). */
-export interface ConversationApi {
-  sendProteus(req: ProteusSend, localDomain: string): Promise<ProteusSendResult>;
-  invalidate(): Promise<void>;
-}
-
-export function conversationObject(env: Env, conv: QualifiedId): ConversationApi {
-  return env.CONVERSATIONS.get(env.CONVERSATIONS.idFromName(`${conv.domain}/${conv.id}`)) as unknown as ConversationApi;
+/** The conversation's object (its ordering point), reached through its RPC methods. */
+export function conversationObject(env: Env, conv: QualifiedId) {
+  return env.CONVERSATIONS.get(env.CONVERSATIONS.idFromName(`${conv.domain}/${conv.id}`));
 }
 
 /** Membership changed: the conversation's object reads its members again. */

@@ -1,7 +1,7 @@
 // The unqualified `/otr/messages` forms (conversation and broadcast): body, query and answer.
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { ClientMap, MessageSendingStatus } from '../../../objects/conversation/types.js';
+import type { ClientMap, MessageSendingStatus } from '../../../shared/proteus/types.js';
 import { fromBase64 } from '../../../shared/base64.js';
 import {
   decodeLegacyOtr,

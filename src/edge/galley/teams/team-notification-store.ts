@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, gte, lt, or } from 'drizzle-orm';
-import { uuidV1Key } from '../../../objects/notifications/uuid-v1.js';
+import { uuidV1Key } from '../../../shared/uuid-v1.js';
 import type { Db } from '../../db/client.js';
 import { teamNotifications } from '../../db/schema.js';
 

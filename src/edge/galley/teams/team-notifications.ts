@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { isUuidV1 } from '../../../objects/notifications/uuid-v1.js';
+import { isUuidV1 } from '../../../shared/uuid-v1.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';

@@ -5,7 +5,7 @@
  */
 
 import type { Config } from '../../../shared/config/index.js';
-import { timeKey, UuidV1Generator } from '../../../objects/notifications/uuid-v1.js';
+import { timeKey, UuidV1Generator } from '../../../shared/uuid-v1.js';
 import type { Db } from '../../db/client.js';
 import { teamNotificationStore, type TeamEventPayload } from './team-notification-store.js';
 

@@ -1,26 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { NotificationShards, type ShardBindings } from '../../../../src/edge/events/shards.js';
-import type { UserNotifications } from '../../../../src/objects/notifications/types.js';
+import { AppendLanes } from '../../../src/shared/notifications/append-lanes.js';
+import type { UserNotifications } from '../../../src/shared/notifications/types.js';
 
 /** One shard whose append calls are recorded and finished by the test. */
 function oneShard() {
   const calls: Array<{ users: string[]; finish: (err?: Error) => void }> = [];
-  const stub = {
-    append: (batch: UserNotifications[]) =>
+  const lanes = new AppendLanes(
+    (_shard, batch) =>
       new Promise<void>((resolve, reject) =>
         calls.push({ users: batch.map((b) => b.user), finish: (err) => (err ? reject(err) : resolve()) }),
       ),
-  };
-  const env: ShardBindings = {
-    NOTIFICATION_SHARDS: '1',
-    NOTIFICATIONS: { idFromName: (n: string) => n, get: () => stub },
-  };
-  return { shards: new NotificationShards(env), calls };
+  );
+  return { shards: { append: (batch: UserNotifications[], ttl: number) => lanes.enqueue(0, batch, ttl) }, calls };
 }
 
 const to = (user: string): UserNotifications[] => [{ user, inputs: [{ payloadJson: '[]' }] }];
 
-describe('NotificationShards', () => {
+describe('AppendLanes', () => {
   it('calls an idle shard at once, and sends what queued behind a call as one call, in order', async () => {
     const { shards, calls } = oneShard();
     const a = shards.append(to('a'), 60);

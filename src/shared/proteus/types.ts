@@ -1,4 +1,4 @@
-import type { OtrMessage } from '../../shared/codecs/otr.js';
+import type { OtrMessage } from '../codecs/otr.js';
 
 export interface QualifiedRef {
   id: string;

@@ -1,6 +1,11 @@
-import type { MismatchStrategy, OtrRecipient } from '../../shared/codecs/otr.js';
-import { userKey, type ConversationState } from './members-cache.js';
-import type { ClientMap, QualifiedRef } from './types.js';
+import type { MismatchStrategy, OtrRecipient } from '../codecs/otr.js';
+import type { ClientMap, MessageSendingStatus, QualifiedRef } from './types.js';
+
+/** The key of a user in a client table: `domain/user`. */
+export const userKey = (domain: string, user: string) => `${domain}/${user}`;
+
+/** Who may receive a message: `domain/user` (see userKey) → the user's client ids. */
+export type ClientTable = ReadonlyMap<string, ReadonlySet<string>>;
 
 export interface Classified {
   /** What the strategy reports as missing; non-empty means 412 and nothing sent. */
@@ -43,7 +48,7 @@ function selected(strategy: MismatchStrategy, domain: string, user: string): boo
  * a member, else `redundant` (the sending client itself included).
  */
 export function classify(
-  state: ConversationState,
+  expected: ClientTable,
   sender: QualifiedRef & { client: string },
   provided: readonly OtrRecipient[],
   strategy: MismatchStrategy,
@@ -51,7 +56,7 @@ export function classify(
   const out: Classified = { missing: {}, redundant: {}, deleted: {}, deliver: [] };
   const given = new Set(provided.map((r) => `${userKey(r.domain, r.user)}/${r.client}`));
   const senderKey = userKey(sender.domain, sender.id);
-  for (const [key, clients] of state.clients) {
+  for (const [key, clients] of expected) {
     const [domain, user] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
     if (!selected(strategy, domain, user)) continue;
     for (const client of clients) {
@@ -62,12 +67,24 @@ export function classify(
   for (const r of provided) {
     const key = userKey(r.domain, r.user);
     const isSender = key === senderKey && r.client === sender.client;
-    const expected = !isSender && state.clients.get(key)?.has(r.client) === true;
-    if (expected) out.deliver.push(r);
-    else add(state.clients.has(key) && !isSender ? out.deleted : out.redundant, r.domain, r.user, r.client);
+    const isExpected = !isSender && expected.get(key)?.has(r.client) === true;
+    if (isExpected) out.deliver.push(r);
+    else add(expected.has(key) && !isSender ? out.deleted : out.redundant, r.domain, r.user, r.client);
   }
   sortMap(out.missing);
   sortMap(out.redundant);
   sortMap(out.deleted);
   return out;
+}
+
+/** The status a send answers with: what `classify` found, at the message's time. */
+export function sendingStatus(c: Classified, time: string): MessageSendingStatus {
+  return {
+    time,
+    missing: c.missing,
+    redundant: c.redundant,
+    deleted: c.deleted,
+    failed_to_send: {},
+    failed_to_confirm_clients: {},
+  };
 }

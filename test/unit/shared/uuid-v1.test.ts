@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isUuidV1,
-  timeKey,
-  UuidV1Generator,
-  uuidV1Key,
-  uuidV1Time,
-} from '../../../src/objects/notifications/uuid-v1.js';
+import { isUuidV1, timeKey, UuidV1Generator, uuidV1Key, uuidV1Time } from '../../../src/shared/uuid-v1.js';
 
 describe('v1 UUIDs for notification ids', () => {
   it('are version 1, carry their time, and increase strictly even within one millisecond', () => {

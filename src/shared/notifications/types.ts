@@ -5,6 +5,9 @@
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type EventPayload = { [key: string]: unknown };
 
+/** The two websocket protocols a shard serves: cannon's `/await` and the `/events` stream. */
+export type SocketKind = 'await' | 'events';
+
 /** A notification to append to a user's stream. */
 export interface NotificationInput {
   /** The events; or, already serialised, `payloadJson` (a JSON array): fan-outs build it once per message. */

@@ -1,27 +1,24 @@
-import type { OtrRecipient } from '../../shared/codecs/otr.js';
-import { toBase64 } from '../../shared/base64.js';
-import type { NotificationShards } from '../../edge/events/shards.js';
-import { conversationEvent } from '../../edge/events/conversation-events.js';
-import type { NotificationInput } from '../notifications/types.js';
+import { toBase64 } from '../base64.js';
+import type { OtrRecipient } from '../codecs/otr.js';
+import { conversationEvent } from '../events/conversation-event.js';
+import type { NotificationInput, UserNotifications } from '../notifications/types.js';
 import type { QualifiedRef } from './types.js';
 
-export interface OtrFanOut {
+export interface OtrMessageFacts {
   /** The conversation each recipient sees the message in (broadcasts use the recipient's own id). */
   conversationOf: (r: OtrRecipient) => QualifiedRef;
   sender: QualifiedRef & { client: string; connection: string };
   blob: Uint8Array | undefined;
   transient: boolean;
   time: string;
-  ttlSeconds: number;
   localDomain: string;
 }
 
 /**
- * One `conversation.otr-message-add` per recipient client, targeted at that client, appended to
- * the recipients' notification shards with one call per shard. The calls are made before this
- * returns (the caller's order is the recipients' order); the promise settles once all are stored.
+ * One `conversation.otr-message-add` per local recipient client, targeted at that client, grouped
+ * by user: what the message appends to the recipients' notification streams.
  */
-export function fanOutOtr(shards: NotificationShards, deliver: readonly OtrRecipient[], o: OtrFanOut): Promise<void> {
+export function otrNotifications(deliver: readonly OtrRecipient[], o: OtrMessageFacts): UserNotifications[] {
   // The event text is built once per conversation and completed per recipient: with thousands of
   // recipients, serialising a whole event each time is most of the work.
   const prefixes = new Map<string, string>();
@@ -52,8 +49,5 @@ export function fanOutOtr(shards: NotificationShards, deliver: readonly OtrRecip
     });
     byUser.set(r.user, inputs);
   }
-  return shards.append(
-    Array.from(byUser, ([user, inputs]) => ({ user, inputs })),
-    o.ttlSeconds,
-  );
+  return Array.from(byUser, ([user, inputs]) => ({ user, inputs }));
 }
