@@ -1,15 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const SRC = join(ROOT, 'src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
-}
+import { readSource, sourceFiles } from './source-graph.js';
 
 /** Where SQL may be written: the stores, and the database layer itself (schema, client, chunking). */
 const mayHoldSql = (path: string) => path.endsWith('-store.ts') || path.startsWith('src/edge/db/');
@@ -24,10 +14,9 @@ const SQL_SIGNS: Array<[what: string, pattern: RegExp]> = [
 
 describe('the house', () => {
   it('writes SQL only in *-store.ts files (and src/edge/db/)', () => {
-    const offences = sourceFiles(SRC).flatMap((file) => {
-      const path = relative(ROOT, file);
+    const offences = sourceFiles('src').flatMap((path) => {
       if (mayHoldSql(path)) return [];
-      const text = readFileSync(file, 'utf8');
+      const text = readSource(path);
       return SQL_SIGNS.filter(([, pattern]) => pattern.test(text)).map(([what]) => `${path}: ${what}`);
     });
     expect(offences).toEqual([]);
