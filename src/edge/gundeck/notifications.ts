@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ListResult } from '../../objects/notifications/types.js';
+import { CLIENT_ID_PATTERN } from '../../shared/client-id.js';
 import { isUuidV1 } from '../../objects/notifications/uuid-v1.js';
 import type { AppEnv } from '../api/app-env.js';
 import { endpoint } from '../api/endpoint.js';
@@ -13,7 +14,7 @@ import { database } from '../db/client.js';
 import { userStream } from '../events/publish.js';
 import { nowSeconds, queuedNotification, queuedNotificationList } from './notification-json.js';
 
-const clientId = z.string().regex(/^[0-9a-f]{1,16}$/);
+const clientId = z.string().regex(CLIENT_ID_PATTERN);
 const listQuery = z.object({
   since: z.string().optional(),
   client: clientId.optional(),

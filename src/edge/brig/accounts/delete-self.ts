@@ -7,7 +7,7 @@ import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { teamStore } from '../../galley/teams/team-store.js';
 import { codeStore } from '../codes/code-store.js';
-import { base64url, randomToken, sha256 } from '../codes/keys.js';
+import { base64url, randomToken, sha256 } from '../../../shared/keys.js';
 import { sendMail } from '../email/mailer.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { emailKeyOf, userStore } from '../users/user-store.js';

@@ -10,7 +10,7 @@ import { publish, userStream } from '../../events/publish.js';
 import { clientsChanged } from '../../galley/messaging/conversation-object.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { selfRow } from '../users/self.js';
-import { CLIENT_ID_PATTERN } from './client-id.js';
+import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor } from './client-json.js';
 import { clientStore } from './client-store.js';
 import { checkCapabilities, checkPrekeys, updateClient } from './new-client.js';

@@ -11,7 +11,7 @@ import { teamFeature } from '../../galley/features/team-features.js';
 import { canGrant, hasPerm } from '../../galley/teams/permissions.js';
 import { teamStore } from '../../galley/teams/team-store.js';
 import type { TeamRole } from '../../db/schema.js';
-import { randomToken } from '../codes/keys.js';
+import { randomToken } from '../../../shared/keys.js';
 import { sendMail } from '../email/mailer.js';
 import { userStore } from '../users/user-store.js';
 import { invitationJson, invitationSchema, teamRole } from './invitation-json.js';

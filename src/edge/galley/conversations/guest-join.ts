@@ -5,7 +5,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { verifyPassword } from '../../brig/password/hash.js';
+import { verifyPassword } from '../../../shared/password-hash.js';
 import { userStore } from '../../brig/users/user-store.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
