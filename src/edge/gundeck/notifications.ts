@@ -1,18 +1,21 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ListResult } from '../../objects/notifications/types.js';
-import { CLIENT_ID_PATTERN } from '../../shared/client-id.js';
 import { isUuidV1 } from '../../objects/notifications/uuid-v1.js';
+import { CLIENT_ID_PATTERN } from '../../shared/client-id.js';
 import type { AppEnv } from '../api/app-env.js';
 import { endpoint } from '../api/endpoint.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { gundeckErrors } from '../api/errors/gundeck.js';
 import { json } from '../api/schemas/common.js';
+import { queuedNotification, queuedNotificationList } from '../api/schemas/notifications.js';
 import { self } from '../api/self.js';
 import { touchClient } from '../brig/clients/last-active.js';
 import { database } from '../db/client.js';
 import { userStream } from '../events/publish.js';
-import { nowSeconds, queuedNotification, queuedNotificationList } from './notification-json.js';
+
+/** Server time at whole seconds, as gundeck reports it. */
+const nowSeconds = () => `${new Date().toISOString().slice(0, 19)}Z`;
 
 const clientId = z.string().regex(CLIENT_ID_PATTERN);
 const listQuery = z.object({

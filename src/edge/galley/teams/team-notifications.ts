@@ -4,10 +4,10 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json } from '../../api/schemas/common.js';
+import { queuedNotificationList } from '../../api/schemas/notifications.js';
 import { self } from '../../api/self.js';
 import { userStore } from '../../brig/users/user-store.js';
 import { database } from '../../db/client.js';
-import { queuedNotificationList } from '../../gundeck/notification-json.js';
 import { readTeamQueue } from './team-queue.js';
 
 /**
