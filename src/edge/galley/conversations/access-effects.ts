@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
+import { selfQualified } from '../../api/self.js';
 import { userStore } from '../../brig/users/user-store.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { teamStore } from '../teams/team-store.js';
-import { selfQualified } from './access-check.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { notifyMembers } from './notify.js';
 import { membershipChanged } from '../messaging/conversation-object.js';

@@ -4,10 +4,10 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, qualifiedUserId } from '../../api/schemas/common.js';
+import { selfQualified } from '../../api/self.js';
 import { connectionStore } from '../../brig/connections/connection-store.js';
 import { database } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
-import { selfQualified } from './access-check.js';
 import { conversationJson } from './conversation-json.js';
 import { ensureOne2One } from './one2one.js';
 

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { json } from '../../api/schemas/common.js';
+import { selfQualified } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
-import { selfQualified } from './access-check.js';
 import { conversationJson } from './conversation-json.js';
 import { conversationStore, privateConversationRow } from './conversation-store.js';
 import { memberRow } from './create.js';

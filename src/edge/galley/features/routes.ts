@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
-import { requireMember, selfQualified } from '../conversations/access-check.js';
+import { requireMember } from '../conversations/access-check.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { self } from '../../api/self.js';
+import { self, selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { userStore } from '../../brig/users/user-store.js';
 import { requireFeatureAdmin, requireTeamMember } from '../teams/team-access.js';
