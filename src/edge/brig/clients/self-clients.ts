@@ -5,7 +5,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
-import { clientEvents } from '../../events/client-events.js';
+import { clientEvents } from './client-events.js';
 import { publish, userStream } from '../../events/publish.js';
 import { clientsChanged } from '../../galley/messaging/conversation-object.js';
 import { checkUserPassword } from '../password/passwords.js';

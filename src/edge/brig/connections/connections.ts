@@ -10,7 +10,7 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import type { Relation } from '../../db/schema.js';
-import { connectionEvent } from '../../events/connection-events.js';
+import { connectionEvent } from './connection-events.js';
 import { publish } from '../../events/publish.js';
 import { localDomainOf, requireLocalDomain, userParams } from '../clients/user-clients.js';
 import { selfRow } from '../users/self.js';
