@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { hasHiddenPerm } from '../../galley/teams/permissions.js';
+import { hasHiddenPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../../galley/teams/team-store.js';
 import { selfRow } from '../users/self.js';
 import { userStore } from '../users/user-store.js';

@@ -8,7 +8,7 @@ import { json, jsonBody, locale } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch, type Db } from '../../db/client.js';
 import { teamFeature } from '../../galley/features/team-features.js';
-import { canGrant, hasPerm } from '../../galley/teams/permissions.js';
+import { canGrant, hasPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../../galley/teams/team-store.js';
 import type { TeamRole } from '../../db/schema.js';
 import { randomToken } from '../../../shared/keys.js';

@@ -6,7 +6,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { hasPerm } from '../../galley/teams/permissions.js';
+import { hasPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../../galley/teams/team-store.js';
 import { TEAM_ROLES, TEAM_SORT_COLUMNS, teamSearchPage, type TeamSearchPosition } from './team-search-store.js';
 

@@ -13,7 +13,7 @@ import { userStore } from '../../brig/users/user-store.js';
 import { database, runBatch, type Db } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { teamStore } from '../teams/team-store.js';
-import { hasPerm } from '../teams/permissions.js';
+import { hasPerm } from '../../api/team-permissions.js';
 import { teamFeature } from '../features/team-features.js';
 import type { TeamRole } from '../../db/schema.js';
 import type { Config } from '../../../shared/config/index.js';

@@ -6,7 +6,7 @@ import { self, selfQualified } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
-import { hasHiddenPerm } from '../teams/permissions.js';
+import { hasHiddenPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { loadMembership, requireAction } from './access-check.js';
 import { codeStore, conversationStore } from './conversation-store.js';

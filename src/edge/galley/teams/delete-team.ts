@@ -14,7 +14,7 @@ import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { codeStore, conversationStore } from '../conversations/conversation-store.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
-import { hasPerm } from './permissions.js';
+import { hasPerm } from '../../api/team-permissions.js';
 import { requireReauth } from './remove-member.js';
 import { requireTeamMember } from './team-access.js';
 import { teamNotificationStore } from './team-notification-store.js';

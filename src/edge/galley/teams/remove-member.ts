@@ -13,7 +13,7 @@ import type { Db } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { featureEnabled } from '../features/team-features.js';
-import { hasPerm } from './permissions.js';
+import { hasPerm } from '../../api/team-permissions.js';
 import { TEAM_ADMINS, requireTeamMember } from './team-access.js';
 import { teamStore } from './team-store.js';
 
