@@ -3,7 +3,7 @@ import { ApiError } from '../api/errors/api-error.js';
 import { cargoholdErrors } from '../api/errors/cargohold.js';
 import type { UserRow } from '../brig/users/user-json.js';
 import type { Db } from '../db/client.js';
-import { featureEnabled } from '../galley/features/team-features.js';
+import { featureEnabled } from '../galley/face.js';
 
 /**
  * How many bytes this user may upload in one asset: team members `maxTotalBytes`, personal and

@@ -6,7 +6,7 @@ import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import { clientEvents } from './client-events.js';
 import { publish, userStream } from '../../events/publish.js';
-import { clientsChanged } from '../../galley/messaging/conversation-object.js';
+import { clientsChanged } from '../../galley/face.js';
 import { enforceVerificationCode } from '../auth/verification-code.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { selfRow } from '../users/self.js';

@@ -19,7 +19,7 @@ import { userStore } from '../users/user-store.js';
 import { connectionJson, relation, userConnection } from './connection-json.js';
 import { connectionStore, type ConnectionRow } from './connection-store.js';
 import { onConnect, onUpdate, type Outcome, type Refusal } from './rules.js';
-import { acceptOne2One, openConnectConversation } from '../../galley/conversations/one2one.js';
+import { acceptOne2One, openConnectConversation } from '../../galley/face.js';
 
 const refusals: Record<Refusal, ApiError> = {
   'bad-conn-update': new ApiError(brigErrors.badConnUpdate),
