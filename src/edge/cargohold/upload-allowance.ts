@@ -1,7 +1,7 @@
 import type { Config } from '../../shared/config/index.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { cargoholdErrors } from '../api/errors/cargohold.js';
-import type { UserRow } from '../brig/users/user-json.js';
+import type { UserRow } from '../brig/face.js';
 import type { Db } from '../db/client.js';
 import { featureEnabled } from '../galley/face.js';
 

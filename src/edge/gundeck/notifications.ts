@@ -9,8 +9,8 @@ import { ApiError } from '../api/errors/api-error.js';
 import { gundeckErrors } from '../api/errors/gundeck.js';
 import { json } from '../api/schemas/common.js';
 import { queuedNotification, queuedNotificationList } from '../api/schemas/notifications.js';
-import { self } from '../api/self.js';
-import { touchClient } from '../brig/clients/last-active.js';
+import { self, selfQualified } from '../api/self.js';
+import { touchClient } from '../brig/face.js';
 import { database } from '../db/client.js';
 import { userStream } from '../events/publish.js';
 
@@ -31,7 +31,7 @@ async function fetchPage(
   since: string | undefined,
 ): Promise<ListResult> {
   const me = self(c).user;
-  if (q.client !== undefined) await touchClient(database(c.env.DB), me, q.client);
+  if (q.client !== undefined) await touchClient(database(c.env.DB), selfQualified(c), q.client);
   const ttlSeconds = c.get('config').gundeck.settings.notificationTTL;
   return userStream(c.env, me).list({ since, client: q.client, size: q.size, ttlSeconds });
 }

@@ -4,7 +4,7 @@ import { errorResponse, logUnexpected } from '../api/errors/render.js';
 import { withEdgeFacts } from '../api/edge-facts.js';
 import { tocPage } from '../docs/toc.js';
 import { uiAsset } from '../docs/ui-assets.js';
-import { MAILBOX_PATH, serveMailbox } from '../brig/email/mailbox.js';
+import { MAILBOX_PATH, serveMailbox } from '../brig/face.js';
 import type { Env } from '../env.js';
 import type { Runtime } from '../runtime.js';
 import { zauthKeys } from '../auth/keys.js';

@@ -8,8 +8,7 @@ import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { connectionStore } from '../../brig/connections/connection-store.js';
-import { userStore } from '../../brig/users/user-store.js';
+import { connectedToAll, userById } from '../../brig/face.js';
 import { database, runBatch, type Db } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { teamStore } from '../teams/team-store.js';
@@ -34,7 +33,7 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
     throw new ApiError(galleyErrors.convSizeOutOfRange, `outside range [0, ${maxSize - 1}]`);
   if (invitees.some((u) => u.domain !== domain)) throw new ApiError(federationErrors.federationNotEnabled);
   const me = self(c).user;
-  const creator = await userStore.byId(db, me);
+  const creator = await userById(db, { id: me, domain });
   if (creator === undefined || !creator.activated) throw new ApiError(galleyErrors.operationDenied);
   let outsiders = invitees.map((u) => u.id);
   if (body.team !== undefined) {
@@ -49,8 +48,12 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
     if (body.group_conv_type === 'channel')
       await requireChannelCreation(db, config, body.team.teamid, role, body.protocol);
   } else if (body.group_conv_type === 'channel') throw new ApiError(galleyErrors.operationDenied);
-  const connected = await connectionStore.connectedWith(db, me, domain, outsiders);
-  if (outsiders.some((u) => !connected.has(u))) throw new ApiError(galleyErrors.notConnected);
+  const connected = await connectedToAll(
+    db,
+    { id: me, domain },
+    outsiders.map((id) => ({ id, domain })),
+  );
+  if (!connected) throw new ApiError(galleyErrors.notConnected);
   if (body.protocol === 'mls' && config.galley.settings.mlsPrivateKeyPaths === undefined)
     throw new ApiError(galleyErrors.mlsNotEnabled);
 }

@@ -5,7 +5,7 @@ import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { connectionStore } from '../../brig/connections/connection-store.js';
+import { connectedToAll } from '../../brig/face.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { teamStore } from '../teams/team-store.js';
@@ -45,8 +45,12 @@ async function checkInvitees(
     if (outsiders.length > 0 && !conv.accessRole.includes('non_team_member'))
       throw new ApiError(galleyErrors.noTeamMember);
   }
-  const connected = await connectionStore.connectedWith(db, me.id, me.domain, outsiders);
-  if (outsiders.some((u) => !connected.has(u))) throw new ApiError(galleyErrors.notConnected);
+  const connected = await connectedToAll(
+    db,
+    me,
+    outsiders.map((id) => ({ id, domain: me.domain })),
+  );
+  if (!connected) throw new ApiError(galleyErrors.notConnected);
 }
 
 export const addMembers = endpoint(
