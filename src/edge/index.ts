@@ -5,8 +5,7 @@ import { errorResponse } from './api/errors/render.js';
 import type { Env } from './env.js';
 import type { Problem } from '../shared/config/index.js';
 import { DEFAULT_INGRESS_LIMIT } from '../shared/config/schemas/nginz.js';
-import { drainable } from './nginz/body-drain.js';
-import { serveInternal, servePublic } from './nginz/gateway.js';
+import { drainable, serveInternal, servePublic } from './nginz/face.js';
 import { runtimeFor } from './runtime.js';
 import { runScheduledJobs } from './scheduled.js';
 

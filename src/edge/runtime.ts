@@ -5,8 +5,7 @@ import type { AppEnv } from './api/app-env.js';
 import { buildApiApp } from './api/build-app.js';
 import { existsIn } from './api/endpoint.js';
 import { mountDocs } from './docs/mount.js';
-import { drainLimit } from './nginz/body-drain.js';
-import { corsMatcher } from './nginz/cors.js';
+import { corsMatcher, drainLimit } from './nginz/face.js';
 import { internalEndpoints, publicEndpoints } from './routes.js';
 import type { Env } from './env.js';
 
