@@ -1,6 +1,7 @@
 /**
  * galley's face: what other components may ask of teams, team features and conversations.
- * Teams are local and named by bare ids; users and conversations by qualified ids.
+ * Team questions are local and take bare ids (of teams and their members); questions about
+ * conversations and their users take qualified ids.
  */
 import type { Config } from '../../shared/config/index.js';
 import type { BatchStatement, Db } from '../db/client.js';
@@ -42,7 +43,7 @@ export function removeFromTeams(db: Db, user: string): BatchStatement {
   return teamStore.removeMember(db, user);
 }
 
-/** The server's status of a feature, whatever teams chose (the default of teams without a choice). */
+/** The server's status of a feature: what applies to teams that set none. */
 export function serverFeatureStatus(config: Config, name: FeatureName): FeatureStatus {
   return serverFeatures(config)[name].status;
 }
