@@ -5,8 +5,7 @@ import { errorResponse } from './api/errors/render.js';
 import type { Env } from './env.js';
 import type { Problem } from '../shared/config/index.js';
 import { DEFAULT_INGRESS_LIMIT } from '../shared/config/schemas/nginz.js';
-import { drainable } from './nginz/body-drain.js';
-import { serveInternal, servePublic } from './nginz/gateway.js';
+import { drainable, drainLimit, serveInternal, servePublic } from './nginz/face.js';
 import { runtimeFor } from './runtime.js';
 import { runScheduledJobs } from './scheduled.js';
 
@@ -21,7 +20,7 @@ async function serve(ingress: Ingress, req: Request, env: Env, ctx: ExecutionCon
   // Whatever the route left unread is discarded here, so the connection stays usable.
   const body = drainable(req);
   const res = result.ok ? await ingress(body.req, env, ctx, result.runtime) : invalidConfiguration(result.problems);
-  await body.drain(result.ok ? result.runtime.drainLimit : DEFAULT_INGRESS_LIMIT);
+  await body.drain(result.ok ? drainLimit(result.runtime.config) : DEFAULT_INGRESS_LIMIT);
   return res;
 }
 

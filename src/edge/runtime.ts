@@ -5,8 +5,6 @@ import type { AppEnv } from './api/app-env.js';
 import { buildApiApp } from './api/build-app.js';
 import { existsIn } from './api/endpoint.js';
 import { mountDocs } from './docs/mount.js';
-import { drainLimit } from './nginz/body-drain.js';
-import { corsMatcher } from './nginz/cors.js';
 import { internalEndpoints, publicEndpoints } from './routes.js';
 import type { Env } from './env.js';
 
@@ -15,9 +13,6 @@ export interface Runtime {
   config: Config;
   /** The versions `disabledAPIVersions` leaves on. */
   enabled: ReadonlySet<ApiVersion>;
-  corsAllowed: (origin: string) => boolean;
-  /** How much of an unread request body the edge discards before answering (see body-drain.ts). */
-  drainLimit: number;
   versionApp: (v: ApiVersion) => OpenAPIHono<AppEnv>;
   internalApp: OpenAPIHono<AppEnv>;
 }
@@ -42,8 +37,6 @@ function buildRuntime(config: Config): Runtime {
   const runtime: Runtime = {
     config,
     enabled: new Set(Object.values(enabledVersions(config.brig.optSettings.setDisabledAPIVersions)).flat()),
-    corsAllowed: corsMatcher(config.nginz.nginx_conf),
-    drainLimit: drainLimit(config),
     internalApp,
     versionApp: (v) => {
       let app = apps.get(v);

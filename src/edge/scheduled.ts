@@ -1,8 +1,8 @@
 import type { Config } from '../shared/config/index.js';
-import { sweepExpiredAssets } from './cargohold/expiry.js';
+import { sweepExpiredAssets } from './cargohold/face.js';
 import { database } from './db/client.js';
 import type { Env } from './env.js';
-import { sweepExpiredTeamNotifications } from './galley/teams/team-queue.js';
+import { sweepExpiredTeamNotifications } from './galley/face.js';
 
 const logRemoved = (msg: string, count: number) => {
   if (count > 0) console.log(JSON.stringify({ level: 'info', msg, count }));

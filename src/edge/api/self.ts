@@ -3,6 +3,7 @@ import type { AccessClaims } from '../auth/tokens.js';
 import type { AppEnv } from './app-env.js';
 import { ApiError } from './errors/api-error.js';
 import { commonErrors } from './errors/common.js';
+import type { QualifiedId } from './schemas/common.js';
 
 /** The authenticated caller of a route declared with `auth: 'user'` (the default for public routes). */
 export function self(c: Context<AppEnv>): AccessClaims {
@@ -10,3 +11,9 @@ export function self(c: Context<AppEnv>): AccessClaims {
   if (claims === undefined) throw new ApiError(commonErrors.unauthorized);
   return claims;
 }
+
+/** The caller as a qualified id: their user id on this backend's domain. */
+export const selfQualified = (c: Context<AppEnv>): QualifiedId => ({
+  id: self(c).user,
+  domain: c.get('config').brig.optSettings.setFederationDomain,
+});

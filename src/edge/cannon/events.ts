@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../api/endpoint.js';
 import { commonErrors } from '../api/errors/common.js';
-import { CLIENT_ID_PATTERN } from '../brig/clients/client-id.js';
+import { CLIENT_ID_PATTERN } from '../../shared/client-id.js';
 import { upgradeToStream } from './upgrade.js';
 
 const clientId = z.string().regex(CLIENT_ID_PATTERN);

@@ -1,9 +1,9 @@
 import type { Config } from '../../shared/config/index.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { cargoholdErrors } from '../api/errors/cargohold.js';
-import type { UserRow } from '../brig/users/user-json.js';
+import type { UserRow } from '../brig/face.js';
 import type { Db } from '../db/client.js';
-import { featureEnabled } from '../galley/features/team-features.js';
+import { featureEnabled } from '../galley/face.js';
 
 /**
  * How many bytes this user may upload in one asset: team members `maxTotalBytes`, personal and

@@ -18,8 +18,14 @@ export function database(d1: D1Database): Db {
   return db;
 }
 
+/**
+ * A write a store prepared for someone else's batch: opaque to the caller, who only hands it to
+ * `runBatch` (so one component's writes can join another's, all or nothing).
+ */
+export type BatchStatement = unknown;
+
 /** Runs statements as one D1 batch (all or nothing); an empty list is a no-op. */
-export async function runBatch(db: Db, statements: readonly unknown[]): Promise<void> {
+export async function runBatch(db: Db, statements: readonly BatchStatement[]): Promise<void> {
   if (statements.length === 0) return;
   await db.batch(statements as unknown as Parameters<Db['batch']>[0]);
 }

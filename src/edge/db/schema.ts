@@ -91,7 +91,7 @@ export const teamInvitations = sqliteTable('team_invitations', {
 
 /**
  * galley's team queue: `team.member-join` events, ordered by `key` (the time in the v1 UUID id,
- * see objects/notifications/uuid-v1.ts), which is also what the TTL cut-off compares.
+ * see shared/uuid-v1.ts), which is also what the TTL cut-off compares.
  */
 export const teamNotifications = sqliteTable(
   'team_notifications',

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../api/endpoint.js';
-import { CLIENT_ID_PATTERN } from '../brig/clients/client-id.js';
+import { CLIENT_ID_PATTERN } from '../../shared/client-id.js';
 import { userStream } from '../events/publish.js';
 
 /** `POST /i/users/{uid}/clients/{cid}/consumable-notifications`: sets up the client's durable queue. */

@@ -2,18 +2,22 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ListResult } from '../../shared/notifications/types.js';
 import { isUuidV1 } from '../../shared/uuid-v1.js';
+import { CLIENT_ID_PATTERN } from '../../shared/client-id.js';
 import type { AppEnv } from '../api/app-env.js';
 import { endpoint } from '../api/endpoint.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { gundeckErrors } from '../api/errors/gundeck.js';
 import { json } from '../api/schemas/common.js';
-import { self } from '../api/self.js';
-import { touchClient } from '../brig/clients/last-active.js';
+import { queuedNotification, queuedNotificationList } from '../api/schemas/notifications.js';
+import { self, selfQualified } from '../api/self.js';
+import { touchClient } from '../brig/face.js';
 import { database } from '../db/client.js';
 import { userStream } from '../events/publish.js';
-import { nowSeconds, queuedNotification, queuedNotificationList } from './notification-json.js';
 
-const clientId = z.string().regex(/^[0-9a-f]{1,16}$/);
+/** Server time at whole seconds, as gundeck reports it. */
+const nowSeconds = () => `${new Date().toISOString().slice(0, 19)}Z`;
+
+const clientId = z.string().regex(CLIENT_ID_PATTERN);
 const listQuery = z.object({
   since: z.string().optional(),
   client: clientId.optional(),
@@ -27,7 +31,7 @@ async function fetchPage(
   since: string | undefined,
 ): Promise<ListResult> {
   const me = self(c).user;
-  if (q.client !== undefined) await touchClient(database(c.env.DB), me, q.client);
+  if (q.client !== undefined) await touchClient(database(c.env.DB), selfQualified(c), q.client);
   const ttlSeconds = c.get('config').gundeck.settings.notificationTTL;
   return userStream(c.env, me).list({ since, client: q.client, size: q.size, ttlSeconds });
 }

@@ -63,6 +63,14 @@ const UPLOAD_FRAMING = 64 * 1024;
  * (a location without a limit is an asset upload, bounded by cargohold's largest asset).
  */
 export function drainLimit(config: Config): number {
+  let limit = limits.get(config);
+  if (limit === undefined) limits.set(config, (limit = largestBody(config)));
+  return limit;
+}
+
+const limits = new WeakMap<Config, number>();
+
+function largestBody(config: Config): number {
   const conf = config.nginz.nginx_conf;
   const sizes = [
     conf.default_client_max_body_size,

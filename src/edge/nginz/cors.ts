@@ -10,6 +10,15 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * host names at any port (local development).
  */
 export function corsMatcher(conf: NginxConf): (origin: string) => boolean {
+  let matcher = matchers.get(conf);
+  if (matcher === undefined) matchers.set(conf, (matcher = buildMatcher(conf)));
+  return matcher;
+}
+
+/** Built once per configuration (per isolate), not per request. */
+const matchers = new WeakMap<NginxConf, (origin: string) => boolean>();
+
+function buildMatcher(conf: NginxConf): (origin: string) => boolean {
   const exact = new Set<string>();
   for (const domain of [conf.external_env_domain, ...conf.additional_external_env_domains])
     for (const label of conf.allowlisted_origins) exact.add(`https://${label}.${domain}`);

@@ -4,13 +4,13 @@ import { errorResponse, logUnexpected } from '../api/errors/render.js';
 import { withEdgeFacts } from '../api/edge-facts.js';
 import { tocPage } from '../docs/toc.js';
 import { uiAsset } from '../docs/ui-assets.js';
-import { MAILBOX_PATH, serveMailbox } from '../brig/email/mailbox.js';
+import { MAILBOX_PATH, serveMailbox } from '../brig/face.js';
 import type { Env } from '../env.js';
 import type { Runtime } from '../runtime.js';
 import { zauthKeys } from '../auth/keys.js';
 import { authenticate } from './authenticate.js';
 import { limitBody } from './body-limit.js';
-import { corsHeaders, preflightHeaders } from './cors.js';
+import { corsHeaders, corsMatcher, preflightHeaders } from './cors.js';
 import { withHeaders, zHostOf } from './forward.js';
 import { findLocation } from './locations.js';
 import { takeToken } from './rate-limit.js';
@@ -45,7 +45,9 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
   const location = findLocation(conf, path);
   const origin = req.headers.get('origin');
   const cors =
-    origin !== null && rt.corsAllowed(origin) ? corsHeaders(origin, location?.allow_credentials ?? false) : undefined;
+    origin !== null && corsMatcher(conf)(origin)
+      ? corsHeaders(origin, location?.allow_credentials ?? false)
+      : undefined;
   const finish = (res: Response) => withHeaders(res, requestId, cors);
   try {
     if (req.method === 'OPTIONS')

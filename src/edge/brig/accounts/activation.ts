@@ -2,7 +2,7 @@ import type { Config } from '../../../shared/config/index.js';
 import type { Db } from '../../db/client.js';
 import type { Env } from '../../env.js';
 import { codeStore, type StoredCode } from '../codes/code-store.js';
-import { base64url, sha256 } from '../codes/keys.js';
+import { base64url, sha256 } from '../../../shared/keys.js';
 import { sendMail } from '../email/mailer.js';
 import { emailKeyOf } from '../users/user-store.js';
 

@@ -4,7 +4,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { runBatch, type Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AssetRef } from '../../db/schema.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { createTeam } from '../../galley/face.js';
 import type { InvitationRow } from '../invitations/invitation-store.js';
 import { joinStatements } from '../invitations/join-team.js';
 import type { UserRow } from '../users/user-json.js';
@@ -68,7 +68,7 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
   };
   const statements: unknown[] = [userStore.insert(db, row)];
   if (input.newTeam !== undefined && teamId !== null)
-    statements.push(...teamStore.create(db, { id: teamId, ...input.newTeam, creator: id }));
+    statements.push(...createTeam(db, { id: teamId, ...input.newTeam, creator: id }));
   if (input.invitation !== undefined) statements.push(...joinStatements(db, id, input.invitation));
   try {
     await runBatch(db, statements);

@@ -3,11 +3,10 @@ import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
 import type { Env } from '../../env.js';
-import { connectionEvent } from '../../events/connection-events.js';
+import { connectionEvent } from '../connections/connection-events.js';
 import { publish } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
-import { leaveAllConversations } from '../../galley/conversations/user-deleted.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { leaveAllConversations, removeFromTeams } from '../../galley/face.js';
 import { cookieStore } from '../auth/cookie-store.js';
 import { clientStore } from '../clients/client-store.js';
 import { prekeyStore } from '../clients/prekey-store.js';
@@ -52,7 +51,7 @@ export async function deleteAccount(
     propertyStore.clearStatement(db, user.id),
     richInfoStore.deleteStatement(db, user.id),
     connectionStore.deleteAllOf(db, user.id),
-    teamStore.removeMember(db, user.id),
+    removeFromTeams(db, user.id),
   ]);
   const domain = config.brig.optSettings.setFederationDomain;
   await leaveAllConversations(env, config, db, { id: user.id, domain }, teamAdmins);

@@ -5,9 +5,9 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { roleInTeam } from '../../galley/face.js';
 import { codeStore } from '../codes/code-store.js';
-import { base64url, randomToken, sha256 } from '../codes/keys.js';
+import { base64url, randomToken, sha256 } from '../../../shared/keys.js';
 import { sendMail } from '../email/mailer.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { emailKeyOf, userStore } from '../users/user-store.js';
@@ -46,7 +46,7 @@ export const deleteSelf = endpoint(
     const user = await userStore.byId(db, self(c).user);
     if (user === undefined) throw new ApiError(brigErrors.invalidUser);
     if (user.status === 'deleted') return c.body(null, 200);
-    const owner = user.team !== null && (await teamStore.roleOf(db, user.team, user.id)) === 'owner';
+    const owner = user.team !== null && (await roleInTeam(db, user.team, user.id)) === 'owner';
     if (owner && (user.status === 'active' || user.status === 'suspended'))
       throw new ApiError(brigErrors.noSelfDeleteForTeamOwner);
     if (password !== undefined) {

@@ -1,7 +1,6 @@
 import { endpoint } from '../../api/endpoint.js';
 import { invitationStore, type InvitationRow } from '../invitations/invitation-store.js';
-import { announceMemberJoin } from '../../galley/teams/member-join.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { announceMemberJoin, teamSize } from '../../galley/face.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
@@ -63,7 +62,7 @@ export const register = endpoint(
       invitation = await invitationStore.byCode(db, body.team_code);
       if (invitation === undefined || invitation.email.toLowerCase() !== body.email.toLowerCase())
         throw new ApiError(brigErrors.invalidInvitationCode);
-      if ((await teamStore.size(db, invitation.team)) >= config.galley.settings.maxTeamSize)
+      if ((await teamSize(db, invitation.team)) >= config.galley.settings.maxTeamSize)
         throw new ApiError(brigErrors.tooManyTeamMembers);
     }
     if (body.email !== undefined && (await userStore.byEmail(db, body.email))?.activated)

@@ -3,9 +3,9 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
+import { hasHiddenPerm } from '../../api/team-permissions.js';
 import { database } from '../../db/client.js';
-import { hasHiddenPerm } from '../../galley/teams/permissions.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { roleInTeam } from '../../galley/face.js';
 import { selfRow } from '../users/self.js';
 import { userStore } from '../users/user-store.js';
 import { emailUpdate, requestEmailChange } from './email-change.js';
@@ -39,7 +39,7 @@ export const updateUserEmail = endpoint(
     const { email } = c.req.valid('json');
     const db = database(c.env.DB);
     const me = await selfRow(c);
-    const role = me.team === null ? undefined : await teamStore.roleOf(db, me.team, me.id);
+    const role = me.team === null ? undefined : await roleInTeam(db, me.team, me.id);
     if (role === undefined || !hasHiddenPerm(role, 'ChangeTeamMemberProfiles'))
       throw new ApiError(brigErrors.insufficientPermissions);
     const target = await userStore.byId(db, uid);

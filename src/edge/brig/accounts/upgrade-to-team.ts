@@ -8,8 +8,7 @@ import { database, runBatch } from '../../db/client.js';
 import { userEvents } from '../../events/user-events.js';
 import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
-import { teamJson } from '../../galley/teams/team-json.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { createTeam, teamById, teamJson } from '../../galley/face.js';
 import { userStore } from '../users/user-store.js';
 
 const icon = z.string().min(1).max(256);
@@ -44,10 +43,10 @@ export const upgradePersonalToTeam = endpoint(
     if (me.team !== null) throw new ApiError(brigErrors.userAlreadyInATeam);
     const id = crypto.randomUUID();
     await runBatch(db, [
-      ...teamStore.create(db, { id, name: body.name, icon: body.icon, iconKey: body.icon_key, creator: me.id }),
+      ...createTeam(db, { id, name: body.name, icon: body.icon, iconKey: body.icon_key, creator: me.id }),
       userStore.update(db, me.id, { team: id }),
     ]);
-    const team = (await teamStore.byId(db, id))!;
+    const team = (await teamById(db, id))!;
     const config = c.get('config');
     await publish(c.env, config, [{ user: me.id }], teamEvent('team.create', id, teamJson(team)));
     await publish(c.env, config, [{ user: me.id }], userEvents.update({ id: me.id, team: id }));

@@ -5,7 +5,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database, type Db } from '../../db/client.js';
-import { sndFactorRequired } from '../../galley/features/snd-factor.js';
+import { sndFactorRequired } from '../../galley/face.js';
 import { codeStore } from '../codes/code-store.js';
 import { sendMail } from '../email/mailer.js';
 import type { UserRow } from '../users/user-json.js';

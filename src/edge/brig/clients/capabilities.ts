@@ -5,7 +5,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { CLIENT_ID_PATTERN } from './client-id.js';
+import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { capabilitiesFor, LEGALHOLD_CONSENT } from './client-json.js';
 import { clientStore } from './client-store.js';
 

@@ -9,6 +9,3 @@ export async function clientIdFromLastKey(key: string): Promise<string> {
   for (const b of digest.slice(0, 8)) n = (n << 8n) | BigInt(b);
   return n.toString(16);
 }
-
-/** A client id as the API writes it: 1–16 hex digits. */
-export const CLIENT_ID_PATTERN = /^[0-9a-f]{1,16}$/;

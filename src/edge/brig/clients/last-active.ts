@@ -1,3 +1,4 @@
+import type { QualifiedId } from '../../api/schemas/common.js';
 import type { Db } from '../../db/client.js';
 import { clientStore } from './client-store.js';
 
@@ -9,6 +10,6 @@ export function lastActiveStamp(now = Date.now()): number {
 }
 
 /** Marks a client active (fetching notifications with its id); unknown clients are ignored. */
-export function touchClient(db: Db, user: string, client: string): Promise<void> {
-  return clientStore.setLastActive(db, user, client, lastActiveStamp());
+export function touchClient(db: Db, user: QualifiedId, client: string): Promise<void> {
+  return clientStore.setLastActive(db, user.id, client, lastActiveStamp());
 }

@@ -5,7 +5,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { database, type Db } from '../../db/client.js';
-import { CLIENT_ID_PATTERN } from './client-id.js';
+import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { clientStore } from './client-store.js';
 import { prekeyStore } from './prekey-store.js';
 import { prekey, type Prekey } from './prekeys.js';

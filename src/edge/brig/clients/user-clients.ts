@@ -7,7 +7,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { json, jsonBody, qualifiedUserId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { CLIENT_ID_PATTERN } from './client-id.js';
+import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { pubClient, pubClientJson } from './client-json.js';
 import { clientStore } from './client-store.js';
 

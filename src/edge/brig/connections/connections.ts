@@ -10,7 +10,7 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import type { Relation } from '../../db/schema.js';
-import { connectionEvent } from '../../events/connection-events.js';
+import { connectionEvent } from './connection-events.js';
 import { publish } from '../../events/publish.js';
 import { localDomainOf, requireLocalDomain, userParams } from '../clients/user-clients.js';
 import { selfRow } from '../users/self.js';
@@ -19,7 +19,7 @@ import { userStore } from '../users/user-store.js';
 import { connectionJson, relation, userConnection } from './connection-json.js';
 import { connectionStore, type ConnectionRow } from './connection-store.js';
 import { onConnect, onUpdate, type Outcome, type Refusal } from './rules.js';
-import { acceptOne2One, openConnectConversation } from '../../galley/conversations/one2one.js';
+import { acceptOne2One, openConnectConversation } from '../../galley/face.js';
 
 const refusals: Record<Refusal, ApiError> = {
   'bad-conn-update': new ApiError(brigErrors.badConnUpdate),

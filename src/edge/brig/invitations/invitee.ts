@@ -5,12 +5,11 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { announceMemberJoin, teamSize } from '../../galley/face.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { userStore } from '../users/user-store.js';
 import { invitationJson, invitationSchema } from './invitation-json.js';
 import { invitationStore } from './invitation-store.js';
-import { announceMemberJoin } from '../../galley/teams/member-join.js';
 import { joinStatements } from './join-team.js';
 
 /** `GET /teams/invitations/info`: what the invitee sees before accepting, with the inviter's email. */
@@ -88,7 +87,7 @@ export const acceptInvitation = endpoint(
     if (me.email === null || me.email.toLowerCase() !== inv.email.toLowerCase())
       throw new ApiError(brigErrors.missingIdentity);
     if (me.team !== null) throw new ApiError(brigErrors.cannotJoinMultipleTeams);
-    if ((await teamStore.size(db, inv.team)) >= config.galley.settings.maxTeamSize)
+    if ((await teamSize(db, inv.team)) >= config.galley.settings.maxTeamSize)
       throw new ApiError(brigErrors.tooManyTeamMembers);
     await runBatch(db, [userStore.update(db, me.id, { team: inv.team }), ...joinStatements(db, me.id, inv)]);
     await announceMemberJoin(c.env, db, config, inv.team, me.id);

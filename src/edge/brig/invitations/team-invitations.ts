@@ -6,12 +6,11 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody, locale } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
+import { canGrant, hasPerm } from '../../api/team-permissions.js';
 import { database, runBatch, type Db } from '../../db/client.js';
-import { teamFeature } from '../../galley/features/team-features.js';
-import { canGrant, hasPerm } from '../../galley/teams/permissions.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { featureEnabled, roleInTeam, teamById, teamSize } from '../../galley/face.js';
 import type { TeamRole } from '../../db/schema.js';
-import { randomToken } from '../codes/keys.js';
+import { randomToken } from '../../../shared/keys.js';
 import { sendMail } from '../email/mailer.js';
 import { userStore } from '../users/user-store.js';
 import { invitationJson, invitationSchema, teamRole } from './invitation-json.js';
@@ -24,7 +23,7 @@ const errors = [brigErrors.insufficientPermissions];
 /** Inviting and managing invitations needs AddTeamMember (owners and admins). */
 async function requireInviter(c: Context<AppEnv>, team: string): Promise<{ db: Db; role: TeamRole }> {
   const db = database(c.env.DB);
-  const role = await teamStore.roleOf(db, team, self(c).user);
+  const role = await roleInTeam(db, team, self(c).user);
   if (role === undefined || !hasPerm(role, 'AddTeamMember')) throw new ApiError(brigErrors.insufficientPermissions);
   return { db, role };
 }
@@ -33,7 +32,7 @@ async function requireInviter(c: Context<AppEnv>, team: string): Promise<{ db: D
 async function urlsExposed(c: Context<AppEnv>, db: Db, team: string): Promise<boolean> {
   const config = c.get('config');
   if (!config.galley.settings.exposeInvitationURLsTeamAllowlist.includes(team)) return false;
-  return (await teamFeature(db, config, team, 'exposeInvitationURLsToTeamAdmin')).status === 'enabled';
+  return featureEnabled(db, config, team, 'exposeInvitationURLsToTeamAdmin');
 }
 
 async function urlOf(c: Context<AppEnv>, db: Db, inv: InvitationRow): Promise<string> {
@@ -84,7 +83,7 @@ export const createInvitation = endpoint(
     if (existingUser && (body.allow_existing !== true || existing.team !== null))
       throw new ApiError(brigErrors.keyExists);
     const pending = await invitationStore.pendingCount(db, tid);
-    if ((await teamStore.size(db, tid)) + pending >= config.galley.settings.maxTeamSize)
+    if ((await teamSize(db, tid)) + pending >= config.galley.settings.maxTeamSize)
       throw new ApiError(brigErrors.tooManyTeamInvitations);
 
     const now = Date.now();
@@ -101,7 +100,7 @@ export const createInvitation = endpoint(
       expiresAt: now + config.brig.optSettings.setTeamInvitationTimeout * 1000,
     };
     await runBatch(db, [...invitationStore.removeStale(db, tid, body.email, now), invitationStore.insert(db, row)]);
-    const team = await teamStore.byId(db, tid);
+    const team = await teamById(db, tid);
     const url = invitationUrl(config, tid, row.code, existingUser);
     await sendMail(
       c.env,

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { Env } from '../../env.js';
 import { userStore } from '../users/user-store.js';
 import type { UserRow } from '../users/user-json.js';
-import { hashPassword, verifyPassword } from './hash.js';
+import { hashPassword, verifyPassword } from '../../../shared/password-hash.js';
 import { takeHashingToken, type HashingCaller } from './rate-limit.js';
 
 /** Hashes a new password with the configured algorithm, after taking a rate-limit token. */

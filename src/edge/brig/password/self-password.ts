@@ -8,7 +8,7 @@ import { cookieStore } from '../auth/cookie-store.js';
 import { selfRow } from '../users/self.js';
 import { userStore } from '../users/user-store.js';
 import { checkUserPassword, newPasswordHash } from './passwords.js';
-import { verifyPassword } from './hash.js';
+import { verifyPassword } from '../../../shared/password-hash.js';
 
 export const headSelfPassword = endpoint(
   {

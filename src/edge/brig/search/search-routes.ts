@@ -3,8 +3,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { serverFeatures } from '../../galley/features/team-features.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { serverFeatureStatus, teamById } from '../../galley/face.js';
 import { userStore } from '../users/user-store.js';
 import { searchStore, matchExpression, type SearchHit, type Searcher } from './search-store.js';
 
@@ -61,7 +60,7 @@ export const searchContacts = endpoint(
     const db = database(c.env.DB);
     const me = await userStore.byId(db, self(c).user);
     const team = me?.team ?? null;
-    const ownTeamOnly = team !== null && (await teamStore.byId(db, team))?.searchVisibility === 'no-name-outside-team';
+    const ownTeamOnly = team !== null && (await teamById(db, team))?.searchVisibility === 'no-name-outside-team';
     const searcher: Searcher = { id: self(c).user, team, ownTeamOnly };
 
     const term = q.trim().replace(/^@/, '').toLowerCase();
@@ -70,7 +69,7 @@ export const searchContacts = endpoint(
     if (exact !== undefined) hits.push(exact);
     const match = matchExpression(term);
     if (match !== undefined) {
-      const inbound = serverFeatures(config).searchVisibilityInbound.status;
+      const inbound = serverFeatureStatus(config, 'searchVisibilityInbound');
       for (const h of await searchStore.byPrefix(c.env.DB, searcher, match, inbound, size + 1))
         if (h.id !== exact?.id) hits.push(h);
     }

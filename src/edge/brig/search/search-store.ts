@@ -1,4 +1,4 @@
-import type { FeatureStatus } from '../../galley/features/registry.js';
+import type { FeatureStatus } from '../../galley/face.js';
 
 export interface SearchHit extends Record<string, unknown> {
   id: string;

@@ -5,9 +5,9 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
+import { hasPerm } from '../../api/team-permissions.js';
 import { database } from '../../db/client.js';
-import { hasPerm } from '../../galley/teams/permissions.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { roleInTeam } from '../../galley/face.js';
 import { TEAM_ROLES, TEAM_SORT_COLUMNS, teamSearchPage, type TeamSearchPosition } from './team-search-store.js';
 
 const teamContact = z
@@ -76,7 +76,7 @@ export const searchTeam = endpoint(
     const started = Date.now();
     const { tid } = c.req.valid('param');
     const query = c.req.valid('query');
-    const role = await teamStore.roleOf(database(c.env.DB), tid, self(c).user);
+    const role = await roleInTeam(database(c.env.DB), tid, self(c).user);
     if (role === undefined || !hasPerm(role, 'AddTeamMember')) throw new ApiError(brigErrors.insufficientPermissions);
     const size = query.size ?? 15;
     const after =

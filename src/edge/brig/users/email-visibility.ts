@@ -1,6 +1,6 @@
 import type { Config } from '../../../shared/config/index.js';
 import type { TeamRole } from '../../db/schema.js';
-import { hasHiddenPerm } from '../../galley/teams/permissions.js';
+import { hasHiddenPerm } from '../../api/team-permissions.js';
 
 export type EmailVisibility = Config['brig']['optSettings']['setEmailVisibility'];
 

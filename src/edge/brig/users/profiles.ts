@@ -8,7 +8,7 @@ import { federationErrors } from '../../api/errors/federation.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { teamStore } from '../../galley/teams/team-store.js';
+import { roleInTeam } from '../../galley/face.js';
 import { emailVisibleTo, type Viewer } from './email-visibility.js';
 import { baseProtocol, profileJson, userProfile, type UserRow } from './user-json.js';
 import { userStore, visibleAccount } from './user-store.js';
@@ -25,7 +25,7 @@ async function viewerOf(c: Context<AppEnv>): Promise<Viewer | undefined> {
   const db = database(c.env.DB);
   const me = await userStore.byId(db, self(c).user);
   if (!visibleAccount(me) || me.team === null) return undefined;
-  const role = await teamStore.roleOf(db, me.team, me.id);
+  const role = await roleInTeam(db, me.team, me.id);
   return role === undefined ? undefined : { team: me.team, role };
 }
 

@@ -5,7 +5,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody, locale } from '../../api/schemas/common.js';
-import { self } from '../../api/self.js';
+import { self, selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { userEvents, type UserUpdateData } from '../../events/user-events.js';
@@ -23,8 +23,8 @@ export async function selfRow(c: Context<AppEnv>): Promise<UserRow> {
 /** `user.update` to the user (other sessions) and, when `toContacts`, to their connections. */
 export async function announceUpdate(c: Context<AppEnv>, data: UserUpdateData, toContacts: boolean): Promise<void> {
   const me = self(c);
-  const contacts = toContacts ? await contactsOf(database(c.env.DB), me.user) : [];
-  const recipients = [me.user, ...contacts].map((user) => ({ user }));
+  const contacts = toContacts ? await contactsOf(database(c.env.DB), selfQualified(c)) : [];
+  const recipients = [me.user, ...contacts.map((u) => u.id)].map((user) => ({ user }));
   await publish(c.env, c.get('config'), recipients, userEvents.update(data), { origin: me });
 }
 

@@ -3,9 +3,9 @@ import type { AppEnv } from '../../api/app-env.js';
 import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { self } from '../../api/self.js';
+import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { hasHiddenPerm } from '../teams/permissions.js';
+import { hasHiddenPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { deniedActionName, roleAllows, type ConversationAction } from './roles.js';
@@ -15,11 +15,6 @@ export interface Membership {
   members: MemberRow[];
   me: MemberRow;
 }
-
-export const selfQualified = (c: Context<AppEnv>): QualifiedId => ({
-  id: self(c).user,
-  domain: c.get('config').brig.optSettings.setFederationDomain,
-});
 
 /** The conversation (404 `no-conversation` when it does not exist) and the caller's membership, if any. */
 export async function loadMembership(

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
-import { userStore } from '../../brig/users/user-store.js';
+import { selfQualified } from '../../api/self.js';
+import { usersByIds } from '../../brig/face.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { teamStore } from '../teams/team-store.js';
-import { selfQualified } from './access-check.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { notifyMembers } from './notify.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
@@ -20,9 +20,9 @@ export async function kickDisallowedMembers(
   members: MemberRow[],
 ): Promise<void> {
   const db = database(c.env.DB);
-  const users = await userStore.byIds(
+  const users = await usersByIds(
     db,
-    members.map((m) => m.userId),
+    members.map((m) => ({ id: m.userId, domain: m.userDomain })),
   );
   const guests = new Set(users.filter((u) => !u.activated).map((u) => u.id));
   const inTeam =

@@ -8,21 +8,19 @@ import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { connectionStore } from '../../brig/connections/connection-store.js';
-import { userStore } from '../../brig/users/user-store.js';
+import { connectedToAll, userById } from '../../brig/face.js';
 import { database, runBatch, type Db } from '../../db/client.js';
-import { publish } from '../../events/publish.js';
 import { teamStore } from '../teams/team-store.js';
-import { hasPerm } from '../teams/permissions.js';
+import { hasPerm } from '../../api/team-permissions.js';
 import { teamFeature } from '../features/team-features.js';
 import type { TeamRole } from '../../db/schema.js';
 import type { Config } from '../../../shared/config/index.js';
-import { cellsCreateEvent, forwardToCells } from './cells.js';
 import { conversationJson } from './conversation-json.js';
-import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
-import { conversationEvent } from '../../events/conversation-events.js';
+import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { invitedRole, newConv, requestedAccess, requestedAccessRoles, type NewConv } from './new-conv.js';
 import { ROLE_ADMIN } from './roles.js';
+import { announceCreated } from './announce-created.js';
+import { memberRow } from './member-data.js';
 
 /** The checks of who may create a conversation with whom (wire-server's order). */
 async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees: QualifiedId[]): Promise<void> {
@@ -34,7 +32,7 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
     throw new ApiError(galleyErrors.convSizeOutOfRange, `outside range [0, ${maxSize - 1}]`);
   if (invitees.some((u) => u.domain !== domain)) throw new ApiError(federationErrors.federationNotEnabled);
   const me = self(c).user;
-  const creator = await userStore.byId(db, me);
+  const creator = await userById(db, { id: me, domain });
   if (creator === undefined || !creator.activated) throw new ApiError(galleyErrors.operationDenied);
   let outsiders = invitees.map((u) => u.id);
   if (body.team !== undefined) {
@@ -49,8 +47,12 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
     if (body.group_conv_type === 'channel')
       await requireChannelCreation(db, config, body.team.teamid, role, body.protocol);
   } else if (body.group_conv_type === 'channel') throw new ApiError(galleyErrors.operationDenied);
-  const connected = await connectionStore.connectedWith(db, me, domain, outsiders);
-  if (outsiders.some((u) => !connected.has(u))) throw new ApiError(galleyErrors.notConnected);
+  const connected = await connectedToAll(
+    db,
+    { id: me, domain },
+    outsiders.map((id) => ({ id, domain })),
+  );
+  if (!connected) throw new ApiError(galleyErrors.notConnected);
   if (body.protocol === 'mls' && config.galley.settings.mlsPrivateKeyPaths === undefined)
     throw new ApiError(galleyErrors.mlsNotEnabled);
 }
@@ -99,47 +101,6 @@ function newGroupRow(body: NewConv, domain: string, creator: string): Conversati
     createdAt: Date.now(),
   };
 }
-
-/**
- * Announces a new conversation: every local member gets `conversation.create` with their own
- * view; Cells, when the conversation has cells, gets one data-less `conversation.create`.
- */
-export async function announceCreated(
-  c: Context<AppEnv>,
-  conv: ConversationRow,
-  members: MemberRow[],
-  from: QualifiedId,
-) {
-  const domain = c.get('config').brig.optSettings.setFederationDomain;
-  const time = new Date().toISOString();
-  for (const m of members.filter((m) => m.userDomain === domain)) {
-    const viewer = { id: m.userId, domain };
-    const event = conversationEvent(
-      'conversation.create',
-      conv,
-      from,
-      conversationJson(conv, members, viewer, 'event'),
-      { time },
-    );
-    await publish(c.env, c.get('config'), [{ user: m.userId }], event, { origin: self(c) });
-  }
-  await forwardToCells(c.env, c.get('config'), conv, cellsCreateEvent(conv, from, time));
-}
-
-export const memberRow = (conv: QualifiedId, user: QualifiedId, role: string, now = Date.now()): MemberRow => ({
-  convDomain: conv.domain,
-  convId: conv.id,
-  userDomain: user.domain,
-  userId: user.id,
-  role,
-  otrMutedStatus: null,
-  otrMutedRef: null,
-  otrArchived: false,
-  otrArchivedRef: null,
-  hidden: false,
-  hiddenRef: null,
-  joinedAt: now,
-});
 
 const createdConversation = z.record(z.string(), z.unknown()).openapi('CreateGroupConversation');
 

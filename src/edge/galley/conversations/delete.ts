@@ -2,13 +2,13 @@ import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
-import { self } from '../../api/self.js';
+import { self, selfQualified } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
-import { hasHiddenPerm } from '../teams/permissions.js';
+import { hasHiddenPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
-import { loadMembership, requireAction, selfQualified } from './access-check.js';
+import { loadMembership, requireAction } from './access-check.js';
 import { codeStore, conversationStore } from './conversation-store.js';
 import { notifyMembers } from './notify.js';
 

@@ -5,16 +5,16 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { verifyPassword } from '../../brig/password/hash.js';
-import { userStore } from '../../brig/users/user-store.js';
+import { selfQualified } from '../../api/self.js';
+import { verifyPassword } from '../../../shared/password-hash.js';
+import { userById } from '../../brig/face.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { guestLinksEnabled } from '../features/guest-links.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
-import { selfQualified } from './access-check.js';
 import { codeStore, conversationStore, type CodeRow, type ConversationRow } from './conversation-store.js';
-import { memberRow } from './create.js';
-import { memberJoinData } from './members.js';
+import { memberRow } from './member-data.js';
+import { memberJoinData } from './member-data.js';
 import { notifyMembers } from './notify.js';
 import { ROLE_MEMBER } from './roles.js';
 
@@ -116,7 +116,7 @@ export const joinByCode = endpoint(
     if (!conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
     const db = database(c.env.DB);
     const me = selfQualified(c);
-    const joiner = await userStore.byId(db, me.id);
+    const joiner = await userById(db, me);
     const role = joiner?.activated ? 'non_team_member' : 'guest';
     const allowed =
       conv.accessRole.includes(role) ||

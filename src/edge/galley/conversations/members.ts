@@ -4,13 +4,14 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
-import { connectionStore } from '../../brig/connections/connection-store.js';
+import { selfQualified } from '../../api/self.js';
+import { connectedToAll } from '../../brig/face.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { teamStore } from '../teams/team-store.js';
-import { requireAction, requireMember, selfQualified } from './access-check.js';
+import { requireAction, requireMember } from './access-check.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
-import { memberRow } from './create.js';
+import { memberJoinData, memberRow } from './member-data.js';
 import { notifyMembers } from './notify.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
 import { convParams } from './read-routes.js';
@@ -18,16 +19,6 @@ import { ROLE_ADMIN, ROLE_MEMBER } from './roles.js';
 
 const event = z.record(z.string(), z.unknown()).openapi('Event');
 const sameUser = (m: MemberRow, u: QualifiedId) => m.userId === u.id && m.userDomain === u.domain;
-
-export const memberJoinData = (added: MemberRow[]) => ({
-  users: added.map((m) => ({
-    qualified_id: { id: m.userId, domain: m.userDomain },
-    id: m.userId,
-    conversation_role: m.role,
-  })),
-  user_ids: added.map((m) => m.userId),
-  add_type: 'internal_add' as const,
-});
 
 /** Invitees must be reachable, connected (or teammates in a team conversation) and allowed by the access roles. */
 async function checkInvitees(
@@ -44,8 +35,12 @@ async function checkInvitees(
     if (outsiders.length > 0 && !conv.accessRole.includes('non_team_member'))
       throw new ApiError(galleyErrors.noTeamMember);
   }
-  const connected = await connectionStore.connectedWith(db, me.id, me.domain, outsiders);
-  if (outsiders.some((u) => !connected.has(u))) throw new ApiError(galleyErrors.notConnected);
+  const connected = await connectedToAll(
+    db,
+    me,
+    outsiders.map((id) => ({ id, domain: me.domain })),
+  );
+  if (!connected) throw new ApiError(galleyErrors.notConnected);
 }
 
 export const addMembers = endpoint(

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { json } from '../../api/schemas/common.js';
+import { selfQualified } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
-import { selfQualified } from './access-check.js';
 import { conversationJson } from './conversation-json.js';
 import { conversationStore, privateConversationRow } from './conversation-store.js';
-import { memberRow } from './create.js';
+import { memberRow } from './member-data.js';
 import { ROLE_ADMIN } from './roles.js';
 
 /** `POST /conversations/self`: the user's private conversation, whose id is the user id. */

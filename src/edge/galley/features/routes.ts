@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
-import { requireMember, selfQualified } from '../conversations/access-check.js';
+import { requireMember } from '../conversations/access-check.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { self } from '../../api/self.js';
+import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { userStore } from '../../brig/users/user-store.js';
+import { userById } from '../../brig/face.js';
 import { requireFeatureAdmin, requireTeamMember } from '../teams/team-access.js';
 import { changeFeature } from './change.js';
 import { FEATURE_NAMES, featureDef, type FeatureName } from './registry.js';
@@ -23,7 +23,7 @@ export const getFeatureConfigs = endpoint(
   async (c) => {
     const db = database(c.env.DB);
     const config = c.get('config');
-    const me = await userStore.byId(db, self(c).user);
+    const me = await userById(db, selfQualified(c));
     if (me?.team) return c.json(await allTeamFeatures(db, config, me.team), 200);
     // Personal users: the server's features, conference calling from their own record (brig's defaults).
     const server = serverFeatures(config);

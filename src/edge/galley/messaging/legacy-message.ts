@@ -14,7 +14,7 @@ import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { json } from '../../api/schemas/common.js';
-import { CLIENT_ID_PATTERN } from '../../brig/clients/client-id.js';
+import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { legacyStrategy } from './legacy-strategy.js';
 
 const clientMap = z.record(z.string(), z.array(z.string()));

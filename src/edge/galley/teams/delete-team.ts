@@ -4,17 +4,15 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { jsonBody } from '../../api/schemas/common.js';
-import { self } from '../../api/self.js';
-import { deleteAccount } from '../../brig/accounts/delete-account.js';
-import { enforceVerificationCode } from '../../brig/auth/verification-code.js';
-import { userStore } from '../../brig/users/user-store.js';
+import { selfQualified } from '../../api/self.js';
+import { deleteAccount, enforceVerificationCode, userById } from '../../brig/face.js';
 import { runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { codeStore, conversationStore } from '../conversations/conversation-store.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
-import { hasPerm } from './permissions.js';
+import { hasPerm } from '../../api/team-permissions.js';
 import { requireReauth } from './remove-member.js';
 import { requireTeamMember } from './team-access.js';
 import { teamNotificationStore } from './team-notification-store.js';
@@ -55,7 +53,7 @@ export const deleteTeam = endpoint(
     if (!hasPerm(role, 'DeleteTeam'))
       throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing DeleteTeam)');
     await requireReauth(c, db, body.password);
-    const me = await userStore.byId(db, self(c).user);
+    const me = await userById(db, selfQualified(c));
     await enforceVerificationCode(db, config, me!, 'delete_team', body.verification_code);
 
     const members = await teamStore.memberIds(db, tid, config.galley.settings.maxTeamSize);
@@ -75,7 +73,7 @@ export const deleteTeam = endpoint(
       await publish(c.env, config, local, conversationEvent('conversation.delete', conv, from, null, { team: tid }));
     }
     for (const id of members) {
-      const user = await userStore.byId(db, id);
+      const user = await userById(db, { id, domain: from.domain });
       if (user !== undefined) await deleteAccount(c.env, db, config, user);
     }
     await runBatch(db, [...teamStore.remove(db, tid), teamNotificationStore.removeTeam(db, tid)]);

@@ -7,7 +7,7 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
-import { canGrant, hasPerm, permissionsOf, roleOfBits } from './permissions.js';
+import { canGrant, hasPerm, permissionsOf, roleOfBits } from '../../api/team-permissions.js';
 import { TEAM_ADMINS, requireTeamMember } from './team-access.js';
 import { permissionsSchema, teamMemberJson, teamMemberSchema } from './team-json.js';
 import { teamStore } from './team-store.js';

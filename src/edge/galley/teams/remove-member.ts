@@ -5,21 +5,19 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { jsonBody } from '../../api/schemas/common.js';
-import { self } from '../../api/self.js';
-import { deleteAccount } from '../../brig/accounts/delete-account.js';
-import { checkUserPassword } from '../../brig/password/passwords.js';
-import { userStore } from '../../brig/users/user-store.js';
+import { self, selfQualified } from '../../api/self.js';
+import { checkUserPassword, deleteAccount, userById } from '../../brig/face.js';
 import type { Db } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { featureEnabled } from '../features/team-features.js';
-import { hasPerm } from './permissions.js';
+import { hasPerm } from '../../api/team-permissions.js';
 import { TEAM_ADMINS, requireTeamMember } from './team-access.js';
 import { teamStore } from './team-store.js';
 
 /** Destructive team operations need the caller's password again (users without one are SSO users). */
 export async function requireReauth(c: Context<AppEnv>, db: Db, password: string | undefined): Promise<void> {
-  const me = await userStore.byId(db, self(c).user);
+  const me = await userById(db, selfQualified(c));
   if (me === undefined || me.password === null) return;
   if (password === undefined || !(await checkUserPassword(c.env, db, c.get('config'), { user: me.id }, me, password)))
     throw new ApiError(galleyErrors.reauthRequired);
@@ -56,7 +54,7 @@ export const removeTeamMember = endpoint(
     if (target === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
     if (target.role === 'owner' && role !== 'owner') throw new ApiError(galleyErrors.operationDenied);
     await requireReauth(c, db, c.req.valid('json').password);
-    const user = await userStore.byId(db, uid);
+    const user = await userById(db, { id: uid, domain: config.brig.optSettings.setFederationDomain });
 
     const limited = await featureEnabled(db, config, tid, 'limitedEventFanout');
     const admins = await teamStore.withRoles(db, tid, TEAM_ADMINS);

@@ -8,7 +8,7 @@ import { json, uuid } from '../../api/schemas/common.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { conversationRolesList } from '../conversations/read-routes.js';
 import { builtInRoles } from '../conversations/roles.js';
-import { hasPerm } from './permissions.js';
+import { hasPerm } from '../../api/team-permissions.js';
 import { requireTeamMember } from './team-access.js';
 
 const params = z.object({ tid: z.uuid() });

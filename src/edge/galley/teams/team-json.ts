@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { TeamMemberRow, TeamRow } from './team-store.js';
-import { permissionsOf } from './permissions.js';
+import { permissionsOf } from '../../api/team-permissions.js';
 
 export const teamSchema = z
   .object({

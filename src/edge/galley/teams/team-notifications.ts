@@ -4,10 +4,10 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json } from '../../api/schemas/common.js';
-import { self } from '../../api/self.js';
-import { userStore } from '../../brig/users/user-store.js';
+import { queuedNotificationList } from '../../api/schemas/notifications.js';
+import { selfQualified } from '../../api/self.js';
+import { userById } from '../../brig/face.js';
 import { database } from '../../db/client.js';
-import { queuedNotificationList } from '../../gundeck/notification-json.js';
 import { readTeamQueue } from './team-queue.js';
 
 /**
@@ -39,7 +39,7 @@ export const getTeamNotifications = endpoint(
     const { since, size } = c.req.valid('query');
     if (since !== undefined && !isUuidV1(since)) throw new ApiError(galleyErrors.invalidTeamNotificationId);
     const db = database(c.env.DB);
-    const team = (await userStore.byId(db, self(c).user))?.team;
+    const team = (await userById(db, selfQualified(c)))?.team;
     if (team === null || team === undefined) throw new ApiError(galleyErrors.noTeam);
     return c.json(await readTeamQueue(db, c.get('config'), team, since, size), 200);
   },

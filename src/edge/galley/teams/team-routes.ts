@@ -8,7 +8,7 @@ import { database } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { requireTeamMember } from './team-access.js';
-import { hasPerm } from './permissions.js';
+import { hasPerm } from '../../api/team-permissions.js';
 import { teamJson, teamSchema } from './team-json.js';
 import { teamStore } from './team-store.js';
 

@@ -5,11 +5,15 @@ import { teamFeatures, teamInvitations, teamMembers, teams, type TeamRole } from
 
 export type TeamRow = typeof teams.$inferSelect;
 export type TeamMemberRow = typeof teamMembers.$inferSelect;
+/** A team to create; its creator becomes the owner. */
+export type NewTeam = { id: string; name: string; icon: string; iconKey?: string | undefined; creator: string };
+/** A member to add, with the role they were invited to and who invited them. */
+export type NewTeamMember = { team: string; user: string; role: TeamRole; invitedBy: string | null };
 
 /** Teams and their members (D1 tables teams, team_members). */
 export const teamStore = {
   /** The statements creating a team with its owner, for batches that create the owner too. */
-  create(db: Db, t: { id: string; name: string; icon: string; iconKey?: string | undefined; creator: string }) {
+  create(db: Db, t: NewTeam) {
     const now = Date.now();
     return [
       db.insert(teams).values({
@@ -24,7 +28,7 @@ export const teamStore = {
     ] as const;
   },
   /** Statement adding a member with a role, as someone invited them. */
-  addMember(db: Db, m: { team: string; user: string; role: TeamRole; invitedBy: string | null }) {
+  addMember(db: Db, m: NewTeamMember) {
     return db.insert(teamMembers).values({ ...m, invitedAt: Date.now() });
   },
   /** Statement removing a user from every team (account deletion). */

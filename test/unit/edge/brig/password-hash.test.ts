@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../../../../src/edge/brig/password/hash.js';
+import { hashPassword, verifyPassword } from '../../../../src/shared/password-hash.js';
 
 const scrypt = { algorithm: 'scrypt' } as const;
 const argon2id = { algorithm: 'argon2id', iterations: 1, memory: 1024, parallelism: 1 } as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { clientJsonFor } from '../brig/clients/client-json.js';
-import type { ClientRow } from '../brig/clients/client-store.js';
-import { registerEvent } from './registry.js';
+import { registerEvent } from '../../events/registry.js';
+import { clientJsonFor } from './client-json.js';
+import type { ClientRow } from './client-store.js';
 
 const schemas = {
   'user.client-add': z.object({ type: z.literal('user.client-add'), client: z.record(z.string(), z.unknown()) }),

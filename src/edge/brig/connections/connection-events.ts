@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { connectionJson } from '../brig/connections/connection-json.js';
-import type { ConnectionRow } from '../brig/connections/connection-store.js';
-import { registerEvent } from './registry.js';
+import { registerEvent } from '../../events/registry.js';
+import { connectionJson } from './connection-json.js';
+import type { ConnectionRow } from './connection-store.js';
 
 registerEvent(
   'user.connection',

@@ -1,6 +1,6 @@
 import { argon2idAsync } from '@noble/hashes/argon2.js';
 import { scryptAsync } from '@noble/hashes/scrypt.js';
-import { fromBase64, toBase64 } from '../../../shared/base64.js';
+import { fromBase64, toBase64 } from './base64.js';
 
 /** `setPasswordHashingOptions`: the algorithm new hashes use, and argon2id's cost parameters. */
 export interface HashingOptions {

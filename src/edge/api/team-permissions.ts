@@ -1,4 +1,5 @@
-import type { TeamRole } from '../../db/schema.js';
+// Team roles and what each may do, as wire-api defines them: brig and galley both ask.
+import type { TeamRole } from '../db/schema.js';
 
 /** wire-server's team permission bits. */
 export const Perm = {

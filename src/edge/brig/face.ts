@@ -1,0 +1,62 @@
+/**
+ * brig's face: what other components may ask of users, their clients and connections, and
+ * accounts. Users are named by qualified ids. Every user asked about is this backend's for now
+ * (callers refuse other domains first); federation will answer for others behind these functions.
+ */
+import type { QualifiedId } from '../api/schemas/common.js';
+import type { Db } from '../db/client.js';
+import { clientStore } from './clients/client-store.js';
+import { connectionStore } from './connections/connection-store.js';
+import type { UserRow } from './users/user-json.js';
+import { userStore } from './users/user-store.js';
+
+/** A user's account as brig keeps it (status, team, identity, profile). */
+export type { UserRow };
+
+/** A user's account, if this backend has it. */
+export function userById(db: Db, user: QualifiedId): Promise<UserRow | undefined> {
+  return userStore.byId(db, user.id);
+}
+
+/** The accounts this backend has of these users. */
+export function usersByIds(db: Db, users: readonly QualifiedId[]): Promise<UserRow[]> {
+  const ids = users.map((u) => u.id);
+  return userStore.byIds(db, ids);
+}
+
+/** Whether `user` is connected (both sides accepted) with every one of `others`. */
+export async function connectedToAll(db: Db, user: QualifiedId, others: readonly QualifiedId[]): Promise<boolean> {
+  const sameDomain = others.filter((o) => o.domain === user.domain).map((o) => o.id);
+  const connected = await connectionStore.connectedWith(db, user.id, user.domain, sameDomain);
+  return others.every((o) => o.domain === user.domain && connected.has(o.id));
+}
+
+/** Whether two users are connected (both sides accepted). */
+export function areConnected(db: Db, a: QualifiedId, b: QualifiedId): Promise<boolean> {
+  return connectedToAll(db, a, [b]);
+}
+
+/** The clients of these users, each as its user and client id. */
+export async function clientsOf(
+  db: Db,
+  users: readonly QualifiedId[],
+): Promise<Array<{ user: QualifiedId; client: string }>> {
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const rows = await clientStore.listMany(db, [...byId.keys()]);
+  return rows.map((r) => ({ user: byId.get(r.user)!, client: r.id }));
+}
+
+/** A user's accepted connections: who sees their profile changes. */
+export { contactsOf } from './users/contacts.js';
+/** Marks a client active (its user fetched notifications with its id); unknown clients are ignored. */
+export { touchClient } from './clients/last-active.js';
+/** Whether a password is the user's (after a rate-limit token); a correct scrypt hash may move to argon2id. */
+export { checkUserPassword } from './password/passwords.js';
+/** Demands a valid second-factor code for an action when the user's team requires one (403 otherwise). */
+export { enforceVerificationCode } from './auth/verification-code.js';
+/** Deletes an account for good; the user, their contacts and the team admins given hear of it. */
+export { deleteAccount } from './accounts/delete-account.js';
+/** Where the outbox's mailbox page is served. */
+export { MAILBOX_PATH } from './email/mailbox.js';
+/** The outbox's mailbox page, when the outbox sender has credentials (else undefined). */
+export { serveMailbox } from './email/mailbox.js';

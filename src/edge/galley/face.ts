@@ -1,0 +1,68 @@
+/**
+ * galley's face: what other components may ask of teams, team features and conversations.
+ * Team questions are local and take bare ids (of teams and their members); questions about
+ * conversations and their users take qualified ids.
+ */
+import type { Config } from '../../shared/config/index.js';
+import type { BatchStatement, Db } from '../db/client.js';
+import type { TeamRole } from '../db/schema.js';
+import type { FeatureName, FeatureStatus } from './features/registry.js';
+import { serverFeatures } from './features/team-features.js';
+import { teamStore, type NewTeam, type NewTeamMember, type TeamRow } from './teams/team-store.js';
+
+/** Whether a feature is on: `enabled` or `disabled`. */
+export type { FeatureStatus };
+
+/** A team, if it exists. */
+export function teamById(db: Db, team: string): Promise<TeamRow | undefined> {
+  return teamStore.byId(db, team);
+}
+
+/** A user's role in a team; undefined when they are not a member. */
+export function roleInTeam(db: Db, team: string, user: string): Promise<TeamRole | undefined> {
+  return teamStore.roleOf(db, team, user);
+}
+
+/** How many members a team has. */
+export function teamSize(db: Db, team: string): Promise<number> {
+  return teamStore.size(db, team);
+}
+
+/** The statements creating a team with its creator as owner, for the caller's batch. */
+export function createTeam(db: Db, team: NewTeam): readonly BatchStatement[] {
+  return teamStore.create(db, team);
+}
+
+/** The statement adding a member to a team, for the caller's batch. */
+export function addTeamMember(db: Db, member: NewTeamMember): BatchStatement {
+  return teamStore.addMember(db, member);
+}
+
+/** The statement removing a user from every team, for the caller's batch (account deletion). */
+export function removeFromTeams(db: Db, user: string): BatchStatement {
+  return teamStore.removeMember(db, user);
+}
+
+/** The server's status of a feature: what applies to teams that set none. */
+export function serverFeatureStatus(config: Config, name: FeatureName): FeatureStatus {
+  return serverFeatures(config)[name].status;
+}
+
+/** Tells a team that a user joined it: `team.member-join` to them and its admins, and into the team queue. */
+export { announceMemberJoin } from './teams/member-join.js';
+/** A team as the API shows it (`Team`). */
+export { teamJson } from './teams/team-json.js';
+/** Whether a feature is on for a user's team, or on the server for users without one. */
+export { featureEnabled } from './features/team-features.js';
+/** Whether a user must give a second-factor code (the team's sndFactorPasswordChallenge). */
+export { sndFactorRequired } from './features/snd-factor.js';
+/** Removes team notifications older than the notification TTL (the cron job); returns how many. */
+export { sweepExpiredTeamNotifications } from './teams/team-queue.js';
+/** A connection request opens the pending 1:1 with the requester alone; returns its qualified id. */
+export { openConnectConversation } from './conversations/one2one.js';
+/** An accepted connection turns the connect conversation into the 1:1 of both users (or creates it). */
+export { acceptOne2One } from './conversations/one2one.js';
+/** A deleted user leaves every conversation; the other members (and `alsoTell`) hear of it. */
+export { leaveAllConversations } from './conversations/user-deleted.js';
+/** A user's clients changed: every conversation of theirs reads members and clients again. */
+export { clientsChanged } from './messaging/conversation-object.js';
