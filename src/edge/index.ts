@@ -2,7 +2,6 @@ import { WorkerEntrypoint } from 'cloudflare:workers';
 import { ApiError } from './api/errors/api-error.js';
 import { commonErrors } from './api/errors/common.js';
 import { errorResponse } from './api/errors/render.js';
-import type { Env } from './env.js';
 import type { Problem } from '../shared/config/index.js';
 import { DEFAULT_INGRESS_LIMIT } from '../shared/config/schemas/nginz.js';
 import { drainable, drainLimit, serveInternal, servePublic } from './nginz/face.js';

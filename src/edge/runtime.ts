@@ -6,7 +6,6 @@ import { buildApiApp } from './api/build-app.js';
 import { existsIn } from './api/endpoint.js';
 import { mountDocs } from './docs/mount.js';
 import { internalEndpoints, publicEndpoints } from './routes.js';
-import type { Env } from './env.js';
 
 /** Everything derived once per isolate from the configuration. */
 export interface Runtime {

@@ -1,7 +1,6 @@
 import type { Config } from '../shared/config/index.js';
 import { sweepExpiredAssets } from './cargohold/face.js';
 import { database } from './db/client.js';
-import type { Env } from './env.js';
 import { sweepExpiredTeamNotifications } from './galley/face.js';
 
 const logRemoved = (msg: string, count: number) => {

@@ -1,7 +1,6 @@
 import type { ApiVersion } from '../../shared/api-version.js';
 import type { Config } from '../../shared/config/index.js';
 import type { AccessClaims } from '../auth/tokens.js';
-import type { Env } from '../env.js';
 
 /** What every handler sees: bindings, the validated configuration and the request's edge facts. */
 export interface AppEnv {

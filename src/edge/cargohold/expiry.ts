@@ -1,6 +1,5 @@
 import type { Config } from '../../shared/config/index.js';
 import { database } from '../db/client.js';
-import type { Env } from '../env.js';
 import { assetStore } from './asset-store.js';
 import { objectStore } from './object-store.js';
 

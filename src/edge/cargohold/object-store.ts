@@ -13,7 +13,6 @@ import type { CargoholdConfig } from '../../shared/config/schemas/cargohold.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { WebCryptoSha256 } from './web-crypto-sha256.js';
 import { commonErrors } from '../api/errors/common.js';
-import type { Env } from '../env.js';
 
 /** Bytes per part of a multipart upload; smaller assets go up in one PUT. S3's minimum is 5 MiB. */
 export const PART_SIZE = 8 * 1024 * 1024;

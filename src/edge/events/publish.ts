@@ -1,6 +1,5 @@
 import type { Config } from '../../shared/config/index.js';
 import type { AccessClaims } from '../auth/tokens.js';
-import type { Env } from '../env.js';
 import type { EventPayload, ListQuery, UserNotifications } from '../../shared/notifications/types.js';
 import { NotificationShards } from '../../objects/notification-shards.js';
 

@@ -5,7 +5,6 @@ import { withEdgeFacts } from '../api/edge-facts.js';
 import { tocPage } from '../docs/toc.js';
 import { uiAsset } from '../docs/ui-assets.js';
 import { MAILBOX_PATH, serveMailbox } from '../brig/face.js';
-import type { Env } from '../env.js';
 import type { Runtime } from '../runtime.js';
 import { zauthKeys } from '../auth/keys.js';
 import { authenticate } from './authenticate.js';

@@ -1,5 +1,4 @@
 import type { RateLimitZone } from '../../shared/config/schemas/nginz.js';
-import type { Env } from '../env.js';
 
 /** Takes one token from the zone's bucket for this caller (one Durable Object per bucket key). */
 export function takeToken(env: Env, zoneName: string, zone: RateLimitZone, caller: string) {

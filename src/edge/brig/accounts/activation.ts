@@ -1,6 +1,5 @@
 import type { Config } from '../../../shared/config/index.js';
 import type { Db } from '../../db/client.js';
-import type { Env } from '../../env.js';
 import { codeStore, type StoredCode } from '../codes/code-store.js';
 import { base64url, sha256 } from '../../../shared/keys.js';
 import { sendMail } from '../email/mailer.js';

@@ -2,7 +2,6 @@ import { runBatch } from '../../db/client.js';
 import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
-import type { Env } from '../../env.js';
 import { connectionEvent } from '../connections/connection-events.js';
 import { publish } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';

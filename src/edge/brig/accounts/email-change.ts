@@ -3,7 +3,6 @@ import type { Config } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import type { Db } from '../../db/client.js';
-import type { Env } from '../../env.js';
 import type { UserRow } from '../users/user-json.js';
 import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
 import { sendActivationCode } from './activation.js';

@@ -1,7 +1,6 @@
 import type { Config } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import type { Env } from '../../env.js';
 
 const limiter = (env: Env, user: string) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`failed-logins:${user}`));
 

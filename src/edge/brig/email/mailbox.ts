@@ -1,6 +1,5 @@
 import type { Config } from '../../../shared/config/index.js';
 import { database } from '../../db/client.js';
-import type { Env } from '../../env.js';
 import { outboxStore } from './outbox-store.js';
 
 export const MAILBOX_PATH = '/mailbox';

@@ -1,7 +1,6 @@
 import { WorkerMailer } from 'worker-mailer';
 import type { Config } from '../../../shared/config/index.js';
 import { database } from '../../db/client.js';
-import type { Env } from '../../env.js';
 import { outboxStore } from './outbox-store.js';
 import { renderMail, type MailKind } from './templates/index.js';
 

@@ -1,6 +1,5 @@
 import type { Config } from '../../../shared/config/index.js';
 import type { Db } from '../../db/client.js';
-import type { Env } from '../../env.js';
 import { userStore } from '../users/user-store.js';
 import type { UserRow } from '../users/user-json.js';
 import { hashPassword, verifyPassword } from '../../../shared/password-hash.js';

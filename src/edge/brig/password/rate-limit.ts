@@ -2,7 +2,6 @@ import type { Config } from '../../../shared/config/index.js';
 import { formatIpKey, inCidr, maskIp, parseIp } from '../../../shared/ip.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import type { Env } from '../../env.js';
 
 /** Who asks for a password hash: an unauthenticated address, a user (or provider), or an internal caller. */
 export type HashingCaller = { ip: string } | { user: string } | 'internal';

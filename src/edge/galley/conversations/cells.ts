@@ -1,5 +1,4 @@
 import type { Config } from '../../../shared/config/index.js';
-import type { Env } from '../../env.js';
 import { eventTime } from '../../events/conversation-events.js';
 import { UuidV1Generator } from '../../../shared/uuid-v1.js';
 import type { QualifiedId } from '../../api/schemas/common.js';

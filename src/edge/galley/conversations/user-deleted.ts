@@ -1,7 +1,6 @@
 import type { Config } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { runBatch, type Db } from '../../db/client.js';
-import type { Env } from '../../env.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { membershipChanged } from '../messaging/conversation-object.js';

@@ -1,6 +1,5 @@
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { Db } from '../../db/client.js';
-import type { Env } from '../../env.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 
 /** The conversation's object (its ordering point), reached through its RPC methods. */

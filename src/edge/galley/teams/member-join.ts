@@ -1,6 +1,5 @@
 import type { Config } from '../../../shared/config/index.js';
 import type { Db } from '../../db/client.js';
-import type { Env } from '../../env.js';
 import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { TEAM_ADMINS } from './team-access.js';
