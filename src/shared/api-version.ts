@@ -5,8 +5,8 @@
 export const API_VERSIONS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
-export const SUPPORTED_VERSIONS: readonly ApiVersion[] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
-export const DEVELOPMENT_VERSIONS: readonly ApiVersion[] = [9];
+const SUPPORTED_VERSIONS: readonly ApiVersion[] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+const DEVELOPMENT_VERSIONS: readonly ApiVersion[] = [9];
 
 /** An entry of `disabledAPIVersions`: an explicit version or the word `development`. */
 export type DisabledVersion = ApiVersion | 'development';

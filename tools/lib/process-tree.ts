@@ -40,7 +40,7 @@ export function processTree(root: number): ProcessInfo[] {
   return tree;
 }
 
-export function alive(pid: number): boolean {
+function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

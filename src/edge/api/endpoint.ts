@@ -9,7 +9,7 @@ import { commonErrors } from './errors/common.js';
 export const ZAUTH_SCHEME = 'ZAuth';
 
 /** Wire's error body, as documented on every declared error. */
-export const errorBodySchema = z.object({ code: z.int(), label: z.string(), message: z.string() }).openapi('Error');
+const errorBodySchema = z.object({ code: z.int(), label: z.string(), message: z.string() }).openapi('Error');
 
 interface EndpointMeta {
   /** Stable name of the route (the OpenAPI operationId), e.g. `get-api-version`. */

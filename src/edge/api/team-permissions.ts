@@ -2,7 +2,7 @@
 import type { TeamRole } from '../db/schema.js';
 
 /** wire-server's team permission bits. */
-export const Perm = {
+const Perm = {
   CreateConversation: 0x1,
   DeleteConversation: 0x2,
   AddTeamMember: 0x4,
@@ -20,7 +20,7 @@ export const Perm = {
 export type PermName = keyof typeof Perm;
 
 /** A role is all the API knows: `self` = `copy` = one of four values. */
-export const ROLE_BITS: Record<TeamRole, number> = { owner: 8191, admin: 5951, member: 1587, partner: 1025 };
+const ROLE_BITS: Record<TeamRole, number> = { owner: 8191, admin: 5951, member: 1587, partner: 1025 };
 
 export const permissionsOf = (role: TeamRole) => ({ self: ROLE_BITS[role], copy: ROLE_BITS[role] });
 

@@ -8,7 +8,7 @@ const versionNumber = z
   .refine((n) => (API_VERSIONS as readonly number[]).includes(n))
   .openapi('VersionNumber');
 
-export const versionInfo = z
+const versionInfo = z
   .object({
     supported: z.array(versionNumber),
     development: z.array(versionNumber),

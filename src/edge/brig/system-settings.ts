@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../api/endpoint.js';
 
-export const systemSettingsPublic = z
+const systemSettingsPublic = z
   .object({
     setRestrictUserCreation: z.boolean().openapi({ description: 'Do not allow certain user creation flows' }),
   })
@@ -23,7 +23,7 @@ export const getSystemSettingsUnauthorized = endpoint(
   (c) => c.json({ setRestrictUserCreation: c.get('config').brig.optSettings.setRestrictUserCreation }, 200),
 );
 
-export const systemSettings = z
+const systemSettings = z
   .object({
     setRestrictUserCreation: z.boolean().openapi({ description: 'Do not allow certain user creation flows' }),
     setEnableMls: z.boolean().openapi({ description: 'Whether MLS is enabled or not' }),

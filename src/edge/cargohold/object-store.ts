@@ -15,7 +15,7 @@ import { WebCryptoSha256 } from './web-crypto-sha256.js';
 import { commonErrors } from '../api/errors/common.js';
 
 /** Bytes per part of a multipart upload; smaller assets go up in one PUT. S3's minimum is 5 MiB. */
-export const PART_SIZE = 8 * 1024 * 1024;
+const PART_SIZE = 8 * 1024 * 1024;
 
 /** Where assets' bytes live: an S3-compatible bucket. */
 export interface ObjectStore {

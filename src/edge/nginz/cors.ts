@@ -29,7 +29,7 @@ function buildMatcher(conf: NginxConf): (origin: string) => boolean {
   return (origin) => exact.has(origin.toLowerCase()) || anyPort.some((r) => r.test(origin));
 }
 
-export const EXPOSED_HEADERS = 'Request-Id, Location, Replay-Nonce, Reply-Nonce';
+const EXPOSED_HEADERS = 'Request-Id, Location, Replay-Nonce, Reply-Nonce';
 const ALLOWED_HEADERS =
   'DNT, X-Mx-ReqToken, Keep-Alive, User-Agent, X-Requested-With, If-Modified-Since, Cache-Control, Content-Type, Authorization';
 

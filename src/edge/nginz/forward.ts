@@ -1,5 +1,5 @@
 /** The header every response carries its request id in (wire's nginz: Request-Id). */
-export const REQUEST_ID_HEADER = 'request-id';
+const REQUEST_ID_HEADER = 'request-id';
 
 /** nginx's `$host`: the Host header's name, lower-cased, without the port. */
 export function zHostOf(req: Request): string {

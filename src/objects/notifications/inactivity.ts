@@ -1,7 +1,7 @@
 import type { Attachment, Sockets } from './sockets.js';
 
 /** How cannon closes an `/events` socket whose client went silent. */
-export const INACTIVITY_CLOSE = { code: 1002, reason: 'inactivity' } as const;
+const INACTIVITY_CLOSE = { code: 1002, reason: 'inactivity' } as const;
 
 /**
  * cannon's inactivity check of `/events` sockets (`wsOpts`), as far as a Durable Object can see.

@@ -22,7 +22,7 @@ function add(map: Map<string, WebSocket[]>, key: string, ws: WebSocket): void {
   if (list === undefined) map.set(key, [ws]);
   else list.push(ws);
 }
-export const PING = 'ping';
+const PING = 'ping';
 
 /** Sends JSON text as a binary frame, as cannon does; a socket closing under us is ignored. */
 export function sendText(ws: WebSocket, json: string): void {

@@ -9,7 +9,7 @@ protobuf.configure();
 
 /** Wire's form of a client id: lowercase hex, no leading zeros. */
 /** A client id's hex form, from its two 32-bit halves (Long's own radix conversion divides). */
-export function clientIdHex(v: Long | number): string {
+function clientIdHex(v: Long | number): string {
   const l = Long.isLong(v) ? v : Long.fromValue(v);
   const high = l.high >>> 0;
   const low = l.low >>> 0;

@@ -1,3 +1,3 @@
-export { COMPONENTS, fileOf, type Component, type Config } from './components.js';
-export { loadConfig, type ConfigTexts, type LoadResult } from './load.js';
+export { COMPONENTS, fileOf, type Config } from './components.js';
+export { loadConfig, type ConfigTexts } from './load.js';
 export { formatProblem, type Problem } from './problems.js';

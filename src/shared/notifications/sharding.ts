@@ -6,7 +6,7 @@
  * The count comes from the NOTIFICATION_SHARDS variable (wrangler.toml). It is part of where data
  * lives: changing it on a running deployment moves users to other shards and drops their streams.
  */
-export const DEFAULT_SHARDS = 16;
+const DEFAULT_SHARDS = 16;
 
 export function shardCount(configured: string | undefined): number {
   const n = Number(configured ?? DEFAULT_SHARDS);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-export const ROOT = join(import.meta.dirname, '..', '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 /** The TypeScript files under a folder of the repository (`src`, `src/edge`, ...), as repository paths. */
 export function sourceFiles(dir: string): string[] {

@@ -33,7 +33,7 @@ export function logUnexpected(requestId: string, err: unknown): void {
   );
 }
 
-export function handleError(err: unknown, c: Context<AppEnv>): Response {
+function handleError(err: unknown, c: Context<AppEnv>): Response {
   if (err instanceof ApiError) return errorResponse(err);
   if (err instanceof HTTPException) return errorResponse(fromHttpException(err));
   logUnexpected(c.get('requestId') ?? edgeFactsOf(c.req.raw)?.requestId ?? 'unknown', err);

@@ -18,7 +18,7 @@ import { passwordResetKeyOf } from './password-reset.js';
 
 const activationErrors = [brigErrors.invalidActivationCode, brigErrors.activationUserMissing, brigErrors.keyExists];
 
-export const activationResponse = z
+const activationResponse = z
   .object({ email: z.string().optional(), first: z.boolean().optional() })
   .openapi('ActivationResponse');
 

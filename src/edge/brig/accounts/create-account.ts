@@ -28,7 +28,7 @@ export interface AccountInput {
 }
 
 /** Default locale of new profiles: `setDefaultUserLocale`, else `setDefaultTemplateLocale`. */
-export function defaultUserLocale(config: Config): string {
+function defaultUserLocale(config: Config): string {
   const o = config.brig.optSettings;
   return o.setDefaultUserLocale ?? o.setDefaultTemplateLocale;
 }

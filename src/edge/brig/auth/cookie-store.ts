@@ -8,7 +8,7 @@ import { cookies } from '../../db/schema.js';
 export type CookieRow = typeof cookies.$inferSelect;
 export type CookieKind = CookieRow['kind'];
 
-export const COOKIE_NAME = 'zuid';
+const COOKIE_NAME = 'zuid';
 
 export interface IssuedCookie {
   token: string;

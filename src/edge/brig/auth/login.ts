@@ -18,7 +18,7 @@ import { recordFailedLogin, refuseIfLoginBlocked } from './failed-logins.js';
 import { keysOf, newCookieHeader } from './session.js';
 import { enforceVerificationCode } from './verification-code.js';
 
-export const loginBody = z
+const loginBody = z
   .object({
     email: z.string().optional(),
     handle: z.string().optional(),

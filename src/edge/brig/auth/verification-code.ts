@@ -11,7 +11,7 @@ import { sendMail } from '../email/mailer.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 
-export const verificationAction = z.enum(['login', 'create_scim_token', 'delete_team']).openapi('VerificationAction');
+const verificationAction = z.enum(['login', 'create_scim_token', 'delete_team']).openapi('VerificationAction');
 export type VerificationAction = z.infer<typeof verificationAction>;
 
 /** A second-factor code may be tried this many times. */

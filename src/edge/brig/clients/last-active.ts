@@ -5,7 +5,7 @@ import { clientStore } from './client-store.js';
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 /** Now, rounded up to the next multiple of a week since the epoch (a time on a multiple moves a full week). */
-export function lastActiveStamp(now = Date.now()): number {
+function lastActiveStamp(now = Date.now()): number {
   return (Math.floor(now / WEEK_MS) + 1) * WEEK_MS;
 }
 

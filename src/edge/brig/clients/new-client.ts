@@ -19,7 +19,6 @@ export const newClient = z
     verification_code: z.string().optional(),
   })
   .openapi('NewClient');
-export type NewClient = z.infer<typeof newClient>;
 
 export const updateClient = z
   .object({

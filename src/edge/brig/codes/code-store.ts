@@ -15,7 +15,7 @@ export interface StoredCode {
 }
 
 /** A uniformly random 6-digit code. */
-export function sixDigitCode(): string {
+function sixDigitCode(): string {
   const limit = 4_294_000_000; // a multiple of 10^6 below 2^32, so every code is equally likely
   for (;;) {
     const [n] = crypto.getRandomValues(new Uint32Array(1));

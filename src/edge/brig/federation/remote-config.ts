@@ -4,7 +4,7 @@ import { federationDomain } from '../../../shared/config/schemas/common.js';
 
 // A schema of its own, made here: zod gives `.openapi()` only to schemas made after
 // @hono/zod-openapi is loaded, and the configuration's may be older.
-export const searchPolicy = z.enum(configSearchPolicy.options).openapi('FederatedUserSearchPolicy');
+const searchPolicy = z.enum(configSearchPolicy.options).openapi('FederatedUserSearchPolicy');
 
 const restriction = z
   .discriminatedUnion('tag', [

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { RichField } from '../../db/schema.js';
 
-export const richField = z.object({ type: z.string(), value: z.string() }).openapi('RichField');
+const richField = z.object({ type: z.string(), value: z.string() }).openapi('RichField');
 
 /** What `GET /users/{uid}/rich-info` answers; version 0 is the only one. */
 export const richInfoAssocList = z

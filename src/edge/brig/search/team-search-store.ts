@@ -12,7 +12,7 @@ export const TEAM_SORT_COLUMNS = {
   created_at: 'coalesce(m.invited_at, 0)',
 } as const;
 
-export type TeamSortKey = keyof typeof TEAM_SORT_COLUMNS;
+type TeamSortKey = keyof typeof TEAM_SORT_COLUMNS;
 
 export interface TeamMemberRow extends Record<string, unknown> {
   id: string;

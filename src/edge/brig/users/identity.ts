@@ -4,7 +4,7 @@ import type { UserRow } from './user-json.js';
 /** wire's UserSSOId: a SAML user reference (spar's IdP login) or a SCIM external id. */
 const samlId = z.object({ tenant: z.string(), subject: z.string() });
 const ssoId = z.union([samlId, z.object({ scim_external_id: z.string() })]);
-export type SsoId = z.infer<typeof ssoId>;
+type SsoId = z.infer<typeof ssoId>;
 
 /** wire's UserIdentity: a verified email, or an SSO id with an optional verified email. */
 export type UserIdentity = { kind: 'email'; email: string } | { kind: 'sso'; sso: SsoId; email: string | undefined };

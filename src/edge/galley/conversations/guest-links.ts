@@ -16,7 +16,7 @@ import { codeStore, type CodeRow, type ConversationRow } from './conversation-st
 import { notifyMembers } from './notify.js';
 import { ROLE_ADMIN } from './roles.js';
 
-export const codeInfo = z
+const codeInfo = z
   .object({ key: z.string(), code: z.string(), uri: z.string(), has_password: z.boolean() })
   .openapi('ConversationCodeInfo');
 const event = z.record(z.string(), z.unknown()).openapi('Event');
@@ -28,7 +28,7 @@ function uriPrefix(c: Context<AppEnv>): string | undefined {
   return s.conversationCodeURI ?? s.multiIngress?.[c.get('zHost')];
 }
 
-export function codeJson(c: Context<AppEnv>, row: CodeRow) {
+function codeJson(c: Context<AppEnv>, row: CodeRow) {
   const url = new URL(uriPrefix(c) ?? 'http://invalid/');
   url.search = `?key=${row.key}&code=${row.code}`;
   return { key: row.key, code: row.code, uri: url.toString(), has_password: row.password !== null };

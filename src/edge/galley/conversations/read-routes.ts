@@ -10,7 +10,7 @@ import { conversationJson } from './conversation-json.js';
 import { conversationStore } from './conversation-store.js';
 import { builtInRoles } from './roles.js';
 
-export const qualifiedConvId = z.object({ id: z.uuid(), domain: z.string() }).openapi('Qualified_ConvId');
+const qualifiedConvId = z.object({ id: z.uuid(), domain: z.string() }).openapi('Qualified_ConvId');
 export const convParams = z.object({ cnv_domain: z.string(), cnv: z.uuid() });
 const conversation = z.record(z.string(), z.unknown()).openapi('Conversation');
 

@@ -1,5 +1,5 @@
 /** What a conversation role may do; the built-in roles are `wire_admin` (everything) and `wire_member`. */
-export const CONVERSATION_ACTIONS = [
+const CONVERSATION_ACTIONS = [
   'add_conversation_member',
   'remove_conversation_member',
   'modify_conversation_name',

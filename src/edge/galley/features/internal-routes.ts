@@ -11,7 +11,7 @@ const params = z.object({ tid: z.uuid(), name: featureNameParam });
 const errors = [galleyErrors.noTeam];
 
 /** Back office and operators: any team, any feature, locks included; no lock stops them. */
-export const getFeatureInternal = endpoint(
+const getFeatureInternal = endpoint(
   {
     name: 'iget-feature',
     method: 'get',
@@ -27,7 +27,7 @@ export const getFeatureInternal = endpoint(
   },
 );
 
-export const putFeatureInternal = endpoint(
+const putFeatureInternal = endpoint(
   {
     name: 'iput-feature',
     method: 'put',
@@ -45,7 +45,7 @@ export const putFeatureInternal = endpoint(
   },
 );
 
-export const patchFeatureInternal = endpoint(
+const patchFeatureInternal = endpoint(
   {
     name: 'ipatch-feature',
     method: 'patch',
@@ -64,7 +64,7 @@ export const patchFeatureInternal = endpoint(
   },
 );
 
-export const setFeatureLockInternal = endpoint(
+const setFeatureLockInternal = endpoint(
   {
     name: 'iput-feature-lock-status',
     method: 'put',

@@ -60,7 +60,7 @@ const mlsFeatureConfig = z.strictObject({
 });
 
 /** The features of the API contract (`AllTeamFeatures`), in the contract's order. */
-export const FEATURES = {
+const FEATURES = {
   legalhold: { teamSettable: true, serverDefault: () => feature('disabled', 'unlocked') },
   sso: {
     teamSettable: false,

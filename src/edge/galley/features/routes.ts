@@ -13,7 +13,7 @@ import { allFeatures, featureChange, lockableFeature, teamParam } from './schema
 import { allTeamFeatures, serverFeatures, teamFeature } from './team-features.js';
 
 /** `GET /feature-configs`: the caller's team's features, or the server's for personal users. */
-export const getFeatureConfigs = endpoint(
+const getFeatureConfigs = endpoint(
   {
     name: 'get-all-feature-configs-for-user',
     method: 'get',
@@ -33,7 +33,7 @@ export const getFeatureConfigs = endpoint(
   },
 );
 
-export const getTeamFeatures = endpoint(
+const getTeamFeatures = endpoint(
   {
     name: 'get-all-feature-configs-for-team',
     method: 'get',
@@ -98,7 +98,7 @@ function putOne(name: FeatureName): Endpoint {
  * `GET /conversations/{cnv}/features/conversationGuestLinks`: whether guest links work in this
  * conversation: its team's value, or the server's for conversations without a team. Members only.
  */
-export const getConversationGuestLinks = endpoint(
+const getConversationGuestLinks = endpoint(
   {
     name: 'get-conversation-guest-links-status',
     method: 'get',

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { FEATURE_NAMES, type FeatureName } from './registry.js';
 
-export const featureStatus = z.enum(['enabled', 'disabled']);
+const featureStatus = z.enum(['enabled', 'disabled']);
 export const lockStatus = z.enum(['locked', 'unlocked']);
 
 /** `{status, lockStatus, ttl, config?}` as every feature is shown. */

@@ -22,7 +22,7 @@ export function serverFeatures(config: Config): AllFeatures {
  * A team's value: its own lock status if set, else the server's; while locked, the server's
  * status and config apply whatever the team chose before.
  */
-export function resolveFeature(server: LockableFeature, o: TeamOverride | undefined): LockableFeature {
+function resolveFeature(server: LockableFeature, o: TeamOverride | undefined): LockableFeature {
   const lockStatus = o?.lockStatus ?? server.lockStatus;
   if (o === undefined || lockStatus === 'locked') return { ...server, lockStatus };
   return {

@@ -18,7 +18,7 @@ import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { legacyStrategy } from './legacy-strategy.js';
 
 const clientMap = z.record(z.string(), z.array(z.string()));
-export const clientMismatch = z
+const clientMismatch = z
   .object({ time: z.string(), missing: clientMap, redundant: clientMap, deleted: clientMap })
   .openapi('ClientMismatch');
 

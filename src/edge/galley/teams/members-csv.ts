@@ -29,7 +29,7 @@ const COLUMNS = [
 const PAGE = 500;
 
 /** A CSV field, quoted; a leading = + - @ or control character is defused with `'` (formula injection). */
-export function csvField(value: string): string {
+function csvField(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return `"${safe.replace(/"/g, '""')}"`;
 }

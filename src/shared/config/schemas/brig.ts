@@ -188,5 +188,3 @@ export const brigConfig = z
           'required when emailSMS.team is absent: invitation URLs for personal users point below the account pages',
       });
   });
-
-export type BrigConfig = z.infer<typeof brigConfig>;

@@ -39,7 +39,7 @@ export const positiveInt = z.int().positive();
 export const nonNegativeInt = z.int().nonnegative();
 
 /** A token bucket as wire-server writes it: `inverseRate` is microseconds per token. */
-export const tokenBucket = z.strictObject({
+const tokenBucket = z.strictObject({
   burst: positiveInt,
   inverseRate: nonNegativeInt,
 });
@@ -57,7 +57,7 @@ function isIpv6(addr: string): boolean {
 }
 
 /** A CIDR block; a single address must be written with its full prefix (`/32`, `/128`). */
-export const cidrBlock = z.string().superRefine((s, ctx) => {
+const cidrBlock = z.string().superRefine((s, ctx) => {
   const [addr, bits, extra] = s.split('/');
   if (bits === undefined || extra !== undefined || !/^\d{1,3}$/.test(bits)) {
     ctx.addIssue({

@@ -31,5 +31,3 @@ export const federatorConfig = z.strictObject({
         });
     }),
 });
-
-export type FederatorConfig = z.infer<typeof federatorConfig>;

@@ -20,7 +20,7 @@ const cipherSuite = positiveInt.refine((n) => MLS_CIPHER_SUITES.has(n), {
 });
 const uuid = z.uuid();
 
-export const mlsConfig = z
+const mlsConfig = z
   .strictObject({
     protocolToggleUsers: z.array(uuid).default([]),
     defaultProtocol: protocol,
@@ -129,5 +129,3 @@ export const featureFlags = z
         message: 'mlsMigration can only be enabled when mls.defaults.config.supportedProtocols contains "mls"',
       });
   });
-
-export type FeatureFlags = z.infer<typeof featureFlags>;

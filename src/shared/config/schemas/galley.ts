@@ -11,7 +11,7 @@ import {
 import { featureFlags } from './galley-features.js';
 
 /** Signature schemes that each need a removal key for MLS (seed "Other galley settings"). */
-export const MLS_SIGNATURE_SCHEMES = [
+const MLS_SIGNATURE_SCHEMES = [
   'ed25519',
   'ecdsa_secp256r1_sha256',
   'ecdsa_secp384r1_sha384',
@@ -69,5 +69,3 @@ export const galleyConfig = z.strictObject({
   enableFederation: z.boolean(),
   settings,
 });
-
-export type GalleyConfig = z.infer<typeof galleyConfig>;

@@ -42,5 +42,3 @@ export const gundeckConfig = z.strictObject({
   cache: cache.optional(),
   cacheAdditionalWrite: cache.optional(),
 });
-
-export type GundeckConfig = z.infer<typeof gundeckConfig>;

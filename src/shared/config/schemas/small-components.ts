@@ -52,8 +52,3 @@ export const backgroundWorkerConfig = z.strictObject({
     })
     .optional(),
 });
-
-export type CannonConfig = z.infer<typeof cannonConfig>;
-export type ProxyConfig = z.infer<typeof proxyConfig>;
-export type SparConfig = z.infer<typeof sparConfig>;
-export type BackgroundWorkerConfig = z.infer<typeof backgroundWorkerConfig>;
