@@ -1,0 +1,87 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { type CiphersuiteName, ciphersuites } from 'ts-mls/crypto/ciphersuite.js';
+import type { Hash } from 'ts-mls/crypto/hash.js';
+import { makeHashImpl } from 'ts-mls/crypto/implementation/default/makeHashImpl.js';
+import { makeNobleSignatureImpl } from 'ts-mls/crypto/implementation/default/makeNobleSignatureImpl.js';
+import type { Signature, SignatureAlgorithm } from 'ts-mls/crypto/signature.js';
+
+/** The signature schemes of Wire's MLS keys, as `mls_public_keys` and `mlsPrivateKeyPaths` name them. */
+export type SignatureScheme = 'ed25519' | 'ecdsa_secp256r1_sha256' | 'ecdsa_secp384r1_sha384' | 'ecdsa_secp521r1_sha512';
+
+export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = [
+  'ed25519',
+  'ecdsa_secp256r1_sha256',
+  'ecdsa_secp384r1_sha384',
+  'ecdsa_secp521r1_sha512',
+];
+
+interface SuiteFacts {
+  scheme: SignatureScheme;
+  signature: SignatureAlgorithm;
+  hash: 'SHA-256' | 'SHA-384' | 'SHA-512';
+}
+
+/**
+ * The cipher suites the backend accepts. 0xf031 (X25519Kyber768Draft00 + Ed25519) differs from
+ * suite 1 only in its KEM, which the delivery service never uses: it signs and hashes like suite 1.
+ */
+const SUITES = new Map<number, SuiteFacts>([
+  [0x0001, { scheme: 'ed25519', signature: 'Ed25519', hash: 'SHA-256' }],
+  [0x0002, { scheme: 'ecdsa_secp256r1_sha256', signature: 'P256', hash: 'SHA-256' }],
+  [0x0005, { scheme: 'ecdsa_secp521r1_sha512', signature: 'P521', hash: 'SHA-512' }],
+  [0x0007, { scheme: 'ecdsa_secp384r1_sha384', signature: 'P384', hash: 'SHA-384' }],
+  [0xf031, { scheme: 'ed25519', signature: 'Ed25519', hash: 'SHA-256' }],
+]);
+
+export const isSupportedSuite = (suite: number) => SUITES.has(suite);
+
+/** The signature scheme of a supported suite. */
+export function schemeOf(suite: number): SignatureScheme {
+  const facts = SUITES.get(suite);
+  if (facts === undefined) throw new Error(`unsupported cipher suite ${suite}`);
+  return facts.scheme;
+}
+
+/** A suite as ts-mls decodes it (its name, or the number of a suite it does not know) → its number. */
+export function suiteNumber(suite: CiphersuiteName | number): number {
+  return typeof suite === 'number' ? suite : ciphersuites[suite];
+}
+
+/** What the delivery service does with a suite: sign, verify and hash (never HPKE). */
+export interface SuiteImpl {
+  suite: number;
+  signature: Signature;
+  hash: Hash;
+}
+
+/**
+ * Ed25519 verifies natively (WebCrypto) and signs with noble: a signing key is then bytes, with no
+ * import step per signature.
+ */
+const ed25519Signature: Signature = {
+  async sign(signKey, message) {
+    return ed25519.sign(message, signKey.length === 32 ? signKey : signKey.slice(-32));
+  },
+  async verify(publicKey, message, signature) {
+    const key = await crypto.subtle.importKey('raw', publicKey as BufferSource, 'Ed25519', false, ['verify']);
+    return crypto.subtle.verify('Ed25519', key, signature as BufferSource, message as BufferSource);
+  },
+  async keygen() {
+    const signKey = ed25519.utils.randomSecretKey();
+    return { signKey, publicKey: ed25519.getPublicKey(signKey) };
+  },
+};
+
+const impls = new Map<number, SuiteImpl>();
+
+/** The implementation of a supported suite, made once per isolate. */
+export async function suiteImpl(suite: number): Promise<SuiteImpl> {
+  const made = impls.get(suite);
+  if (made !== undefined) return made;
+  const facts = SUITES.get(suite);
+  if (facts === undefined) throw new Error(`unsupported cipher suite ${suite}`);
+  const signature = facts.signature === 'Ed25519' ? ed25519Signature : await makeNobleSignatureImpl(facts.signature);
+  const impl = { suite, signature, hash: makeHashImpl(crypto.subtle, facts.hash) };
+  impls.set(suite, impl);
+  return impl;
+}
