@@ -7,6 +7,7 @@ import { bundleWorker } from './lib/bundle.js';
 import { configDir, readConfigTexts } from './lib/config-dir.js';
 import { editedTexts, objectStoreEndpoint } from './lib/config-edit.js';
 import { localObjectStore, type RunningStore } from './lib/local-object-store.js';
+import { mlsRemovalKeys } from './lib/mls-removal-keys.js';
 import { onShutdown } from './lib/shutdown.js';
 import { wranglerFacts } from './lib/wrangler-facts.js';
 
@@ -21,6 +22,13 @@ for (const w of checked.warnings) console.warn(`warning: ${formatProblem(w)}`);
 if (!checked.ok) {
   for (const p of checked.problems) console.error(formatProblem(p));
   console.error(`refusing to start: ${checked.problems.length} configuration problem(s) in ${dir}`);
+  process.exit(1);
+}
+
+try {
+  mlsRemovalKeys(checked.config, stateDir, true); // made now if missing; refused here, before anything starts
+} catch (err) {
+  console.error(`refusing to start: ${(err as Error).message}`);
   process.exit(1);
 }
 

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { enabledVersions, type ApiVersion } from '../shared/api-version.js';
+import { removalKeys } from '../shared/mls/removal-keys.js';
 import { formatProblem, loadConfig, type Config, type ConfigTexts, type Problem } from '../shared/config/index.js';
 import type { AppEnv } from './api/app-env.js';
 import { buildApiApp } from './api/build-app.js';
@@ -51,11 +52,18 @@ function buildRuntime(config: Config): Runtime {
   return runtime;
 }
 
-let cache: { source: string | undefined; result: RuntimeResult } | undefined;
+let cache: { source: string | undefined; removalKeys: string | undefined; result: RuntimeResult } | undefined;
+
+/** The secrets the configuration needs: with MLS on, a removal key for every signature scheme. */
+function secretProblems(env: Env, config: Config): Problem[] {
+  if (!config.brig.optSettings.setEnableMLS) return [];
+  const keys = removalKeys(env.MLS_REMOVAL_KEYS);
+  return typeof keys === 'string' ? [{ file: 'galley.yaml', path: 'settings.mlsPrivateKeyPaths', message: keys }] : [];
+}
 
 /** Parses and validates the configuration once per isolate; never serves on an invalid one. */
 export function runtimeFor(env: Env): RuntimeResult {
-  if (cache && cache.source === env.SVC_CONFIG) return cache.result;
+  if (cache && cache.source === env.SVC_CONFIG && cache.removalKeys === env.MLS_REMOVAL_KEYS) return cache.result;
   const parsed = parseTexts(env.SVC_CONFIG);
   let result: RuntimeResult;
   if ('problem' in parsed) {
@@ -63,12 +71,14 @@ export function runtimeFor(env: Env): RuntimeResult {
   } else {
     const loaded = loadConfig(parsed.texts);
     for (const w of loaded.warnings) console.warn(JSON.stringify({ level: 'warn', msg: formatProblem(w) }));
-    result = loaded.ok ? { ok: true, runtime: buildRuntime(loaded.config) } : { ok: false, problems: loaded.problems };
+    const problems = loaded.ok ? secretProblems(env, loaded.config) : loaded.problems;
+    result =
+      loaded.ok && problems.length === 0 ? { ok: true, runtime: buildRuntime(loaded.config) } : { ok: false, problems };
   }
   if (!result.ok)
     console.error(
       JSON.stringify({ level: 'error', msg: 'invalid configuration', problems: result.problems.map(formatProblem) }),
     );
-  cache = { source: env.SVC_CONFIG, result };
+  cache = { source: env.SVC_CONFIG, removalKeys: env.MLS_REMOVAL_KEYS, result };
   return result;
 }

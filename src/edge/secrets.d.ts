@@ -6,6 +6,8 @@ declare namespace Cloudflare {
     SVC_CONFIG: string;
     /** JSON array of Ed25519 private JWKs signing tokens and cookies (see src/edge/auth/keys.ts). */
     ZAUTH_KEYS: string;
+    /** JSON: MLS signature scheme → private JWK of the removal key (see tools/mls-removal-keys.ts); with MLS on. */
+    MLS_REMOVAL_KEYS?: string;
     /** Object storage credentials of cargohold's bucket. */
     AWS_ACCESS_KEY_ID?: string;
     AWS_SECRET_ACCESS_KEY?: string;

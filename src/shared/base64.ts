@@ -16,3 +16,9 @@ export function fromBase64(text: string): Uint8Array | undefined {
     return undefined;
   }
 }
+
+/** Decodes base64url (padded or not, as JWKs carry it); `undefined` when the text is not base64url. */
+export function fromBase64url(text: string): Uint8Array | undefined {
+  if (/[+/]/.test(text)) return undefined;
+  return fromBase64(text.replace(/-/g, '+').replace(/_/g, '/'));
+}

@@ -5,12 +5,13 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { Log, LogLevel, Miniflare, type MiniflareOptions } from 'miniflare';
-import type { ConfigTexts } from '../../src/shared/config/index.js';
+import { type ConfigTexts, loadConfig } from '../../src/shared/config/index.js';
 import { d1Admin, d1AdminWorker, type D1Admin } from './d1-admin.js';
 import { deathSignalWrapper } from './death-signal.js';
 import { applyMigrations } from './migrations.js';
 import { wranglerFacts } from './wrangler-facts.js';
 import { localZauthKeys } from './zauth-keys.js';
+import { mlsRemovalKeys } from './mls-removal-keys.js';
 
 export interface BackendOptions {
   /** Public listener; 0 picks a free port. */
@@ -68,6 +69,13 @@ function lines(stream: Readable, onLine: (l: string) => void): void {
   createInterface({ input: stream }).on('line', onLine);
 }
 
+/** MLS_REMOVAL_KEYS when the configuration enables MLS (keys under the state folder are made on first use). */
+function removalKeysBinding(texts: ConfigTexts, stateDir: string): { MLS_REMOVAL_KEYS?: string } {
+  const loaded = loadConfig(texts);
+  const keys = loaded.ok ? mlsRemovalKeys(loaded.config, stateDir, true) : undefined;
+  return keys === undefined ? {} : { MLS_REMOVAL_KEYS: keys };
+}
+
 /**
  * The whole backend on miniflare: the worker with its D1 database and Durable Objects. With
  * `migrate`, the runtime first holds only the D1 admin worker and no listener of the backend, and
@@ -90,6 +98,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       ...workerOptions.bindings,
       SVC_CONFIG: JSON.stringify(o.config),
       ZAUTH_KEYS: await localZauthKeys(o.stateDir),
+      ...removalKeysBinding(o.config, o.stateDir),
       ...(o.objectStore === undefined
         ? {}
         : { AWS_ACCESS_KEY_ID: o.objectStore.accessKeyId, AWS_SECRET_ACCESS_KEY: o.objectStore.secretAccessKey }),

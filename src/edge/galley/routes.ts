@@ -21,6 +21,7 @@ import { getSearchVisibility, setSearchVisibility } from './teams/search-visibil
 import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
 import { deleteTeam } from './teams/delete-team.js';
+import { getMlsPublicKeys } from './mls/public-keys.js';
 import {
   renameConversation,
   typing,
@@ -31,6 +32,7 @@ import {
 } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
+  getMlsPublicKeys,
   // order matters where paths overlap: /conversations/self and /list-ids before /{domain}/{id}
   createSelfConversation,
   createOne2OneV6,

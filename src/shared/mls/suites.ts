@@ -6,7 +6,11 @@ import { makeNobleSignatureImpl } from 'ts-mls/crypto/implementation/default/mak
 import type { Signature, SignatureAlgorithm } from 'ts-mls/crypto/signature.js';
 
 /** The signature schemes of Wire's MLS keys, as `mls_public_keys` and `mlsPrivateKeyPaths` name them. */
-export type SignatureScheme = 'ed25519' | 'ecdsa_secp256r1_sha256' | 'ecdsa_secp384r1_sha384' | 'ecdsa_secp521r1_sha512';
+export type SignatureScheme =
+  | 'ed25519'
+  | 'ecdsa_secp256r1_sha256'
+  | 'ecdsa_secp384r1_sha384'
+  | 'ecdsa_secp521r1_sha512';
 
 export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = [
   'ed25519',

@@ -1,0 +1,16 @@
+import type { Context } from 'hono';
+import { removalKeys, type RemovalKeys } from '../../../shared/mls/removal-keys.js';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+
+/**
+ * The removal keys, when brig's `setEnableMLS` is on; otherwise every MLS endpoint stops here with
+ * 400 `mls-not-enabled`, before it reads or writes anything. (With MLS on, the runtime has already
+ * refused a configuration without valid keys.)
+ */
+export function requireMls(c: Context<AppEnv>): RemovalKeys {
+  const keys = c.get('config').brig.optSettings.setEnableMLS ? removalKeys(c.env.MLS_REMOVAL_KEYS) : undefined;
+  if (keys === undefined || typeof keys === 'string') throw new ApiError(galleyErrors.mlsNotEnabled);
+  return keys;
+}

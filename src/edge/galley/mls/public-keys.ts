@@ -1,0 +1,41 @@
+import { z } from '@hono/zod-openapi';
+import { toBase64 } from '../../../shared/base64.js';
+import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
+import { SIGNATURE_SCHEMES } from '../../../shared/mls/suites.js';
+import { endpoint } from '../../api/endpoint.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { json } from '../../api/schemas/common.js';
+import { requireMls } from './mls-enabled.js';
+
+const someKey = z.unknown().openapi('SomeKey');
+const mlsKeys = z.object(Object.fromEntries(SIGNATURE_SCHEMES.map((s) => [s, someKey]))).openapi('MLSKeys');
+const mlsKeysByPurpose = z.object({ removal: mlsKeys }).openapi('MLSKeysByPurpose');
+
+type KeyFormat = 'raw' | 'jwk';
+
+/** The removal public keys, as raw base64 (ECDSA points uncompressed) or as JWKs. */
+function publicKeysJson(keys: RemovalKeys, format: KeyFormat) {
+  const removal = Object.fromEntries(
+    SIGNATURE_SCHEMES.map((s) => [s, format === 'jwk' ? keys[s].publicJwk : toBase64(keys[s].publicRaw)]),
+  );
+  return { removal };
+}
+
+/** `GET /mls/public-keys`: the keys the backend signs external proposals with (`format` from v7). */
+export const getMlsPublicKeys = endpoint(
+  {
+    name: 'mls-public-keys',
+    method: 'get',
+    path: '/mls/public-keys',
+    from: 5,
+    request: { query: z.object({ format: z.enum(['raw', 'jwk']).optional() }) },
+    errors: [galleyErrors.mlsNotEnabled],
+    responses: { 200: { description: 'Public keys', ...json(mlsKeysByPurpose) } },
+  },
+  (c) => {
+    const keys = requireMls(c);
+    const v = c.get('apiVersion') ?? 0;
+    const format = v >= 7 ? (c.req.valid('query').format ?? 'raw') : 'raw';
+    return c.json(publicKeysJson(keys, format), 200);
+  },
+);
