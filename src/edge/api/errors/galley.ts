@@ -21,11 +21,6 @@ export const galleyErrors = defineErrors({
     label: 'non-empty-member-list',
     message: 'Attempting to add group members outside MLS',
   },
-  mlsNotEnabled: {
-    status: 400,
-    label: 'mls-not-enabled',
-    message: 'MLS is not configured on this backend. See docs.wire.com for instructions on how to enable it',
-  },
   mlsReceiptsNotAllowed: {
     status: 403,
     label: 'mls-receipts-not-allowed',

@@ -5,6 +5,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { federationErrors } from '../../api/errors/federation.js';
+import { mlsErrors } from '../../api/errors/mls.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
@@ -54,7 +55,7 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
   );
   if (!connected) throw new ApiError(galleyErrors.notConnected);
   if (body.protocol === 'mls' && config.galley.settings.mlsPrivateKeyPaths === undefined)
-    throw new ApiError(galleyErrors.mlsNotEnabled);
+    throw new ApiError(mlsErrors.mlsNotEnabled);
 }
 
 /** Channels: the team's channels feature on, MLS, and the role its config allows to create them. */
@@ -119,7 +120,7 @@ export const createGroupConversation = endpoint(
       galleyErrors.notAnMlsConversation,
       galleyErrors.accessDenied,
       galleyErrors.notConnected,
-      galleyErrors.mlsNotEnabled,
+      mlsErrors.mlsNotEnabled,
       federationErrors.federationNotEnabled,
     ],
     responses: {

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { removalKeys, type RemovalKeys } from '../../../shared/mls/removal-keys.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
-import { galleyErrors } from '../../api/errors/galley.js';
+import { mlsErrors } from '../../api/errors/mls.js';
 
 /**
  * The removal keys, when brig's `setEnableMLS` is on; otherwise every MLS endpoint stops here with
@@ -11,6 +11,6 @@ import { galleyErrors } from '../../api/errors/galley.js';
  */
 export function requireMls(c: Context<AppEnv>): RemovalKeys {
   const keys = c.get('config').brig.optSettings.setEnableMLS ? removalKeys(c.env.MLS_REMOVAL_KEYS) : undefined;
-  if (keys === undefined || typeof keys === 'string') throw new ApiError(galleyErrors.mlsNotEnabled);
+  if (keys === undefined || typeof keys === 'string') throw new ApiError(mlsErrors.mlsNotEnabled);
   return keys;
 }

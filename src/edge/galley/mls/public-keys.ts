@@ -3,7 +3,7 @@ import { toBase64 } from '../../../shared/base64.js';
 import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
 import { SIGNATURE_SCHEMES } from '../../../shared/mls/suites.js';
 import { endpoint } from '../../api/endpoint.js';
-import { galleyErrors } from '../../api/errors/galley.js';
+import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { requireMls } from './mls-enabled.js';
 
@@ -29,7 +29,7 @@ export const getMlsPublicKeys = endpoint(
     path: '/mls/public-keys',
     from: 5,
     request: { query: z.object({ format: z.enum(['raw', 'jwk']).optional() }) },
-    errors: [galleyErrors.mlsNotEnabled],
+    errors: [mlsErrors.mlsNotEnabled],
     responses: { 200: { description: 'Public keys', ...json(mlsKeysByPurpose) } },
   },
   (c) => {
