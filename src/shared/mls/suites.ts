@@ -6,7 +6,11 @@ import { makeNobleSignatureImpl } from 'ts-mls/crypto/implementation/default/mak
 import type { Signature, SignatureAlgorithm } from 'ts-mls/crypto/signature.js';
 
 /** The signature schemes of Wire's MLS keys, as `mls_public_keys` and `mlsPrivateKeyPaths` name them. */
-export type SignatureScheme = 'ed25519' | 'ecdsa_secp256r1_sha256' | 'ecdsa_secp384r1_sha384' | 'ecdsa_secp521r1_sha512';
+export type SignatureScheme =
+  | 'ed25519'
+  | 'ecdsa_secp256r1_sha256'
+  | 'ecdsa_secp384r1_sha384'
+  | 'ecdsa_secp521r1_sha512';
 
 export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = [
   'ed25519',
@@ -42,9 +46,13 @@ export function schemeOf(suite: number): SignatureScheme {
   return facts.scheme;
 }
 
-/** A suite as ts-mls decodes it (its name, or the number of a suite it does not know) → its number. */
+/**
+ * A suite as ts-mls decodes it → its number. ts-mls gives the name of a suite it knows and, despite
+ * its types, the decimal text of one it does not (0xf031 decodes as `"61489"`).
+ */
 export function suiteNumber(suite: CiphersuiteName | number): number {
-  return typeof suite === 'number' ? suite : ciphersuites[suite];
+  if (typeof suite === 'number') return suite;
+  return Object.hasOwn(ciphersuites, suite) ? ciphersuites[suite] : Number(suite);
 }
 
 /** What the delivery service does with a suite: sign, verify and hash (never HPKE). */
