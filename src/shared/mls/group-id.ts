@@ -87,8 +87,8 @@ export function decodeGroupId(bytes: Uint8Array): GroupIdParts | undefined {
   if ((version !== 1 && version !== 2) || convType > ConvType.connect) return undefined;
   const conv = uuidFromBytes(bytes.subarray(4, 20));
   const subconvLength = bytes[20]!;
+  // A subconversation id longer than the rest leaves no room for the generation that must follow.
   let offset = HEADER_LENGTH + subconvLength;
-  if (offset > bytes.length) return undefined;
   const subconv = subconvLength > 0 ? String.fromCharCode(...bytes.subarray(HEADER_LENGTH, offset)) : undefined;
   if (subconv !== undefined && !isValidSubconvId(subconv)) return undefined;
   const parts: GroupIdParts = { version, convType: convType as ConvType, conv, domain: '' };
