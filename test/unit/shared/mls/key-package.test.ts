@@ -150,6 +150,18 @@ describe('readKeyPackage: what it refuses', () => {
     },
   );
 
+  it.each([
+    [1, new Uint8Array(31)],
+    [2, concat(new Uint8Array([4]), new Uint8Array(64))],
+  ])('suite %i: a signature key the primitive cannot import, as a bad signature', async (suite, key) => {
+    const bytes = await forge(fixture(suite), { leaf: (leaf) => ({ ...leaf, signaturePublicKey: key }) });
+    expect(await readKeyPackage(bytes)).toEqual({
+      ok: false,
+      reason: 'invalid',
+      message: 'Invalid KeyPackage signature',
+    });
+  });
+
   it('a leaf node from a commit rather than a key package', async () => {
     const bytes = await forge(fixture(), {
       tbs: (tbs) => {
@@ -252,8 +264,8 @@ describe('validateUpload', () => {
     expect(validateUpload(alices, { ...expected, registeredKey: other.publicKey })).toEqual(
       refusal('Unrecognised signature key'),
     );
-    const truncated = expected.registeredKey!.subarray(1);
-    expect(validateUpload(alices, { ...expected, registeredKey: truncated })).toEqual(
+    const extended = concat(expected.registeredKey!, new Uint8Array([0]));
+    expect(validateUpload(alices, { ...expected, registeredKey: extended })).toEqual(
       refusal('Unrecognised signature key'),
     );
   });
