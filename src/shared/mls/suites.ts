@@ -46,9 +46,13 @@ export function schemeOf(suite: number): SignatureScheme {
   return facts.scheme;
 }
 
-/** A suite as ts-mls decodes it (its name, or the number of a suite it does not know) → its number. */
+/**
+ * A suite as ts-mls decodes it → its number. ts-mls gives the name of a suite it knows and, despite
+ * its types, the decimal text of one it does not (0xf031 decodes as `"61489"`).
+ */
 export function suiteNumber(suite: CiphersuiteName | number): number {
-  return typeof suite === 'number' ? suite : ciphersuites[suite];
+  if (typeof suite === 'number') return suite;
+  return Object.hasOwn(ciphersuites, suite) ? ciphersuites[suite] : Number(suite);
 }
 
 /** What the delivery service does with a suite: sign, verify and hash (never HPKE). */

@@ -1,0 +1,20 @@
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether the text is a UUID in its 36-character form, of any version, in either case. */
+export function isUuid(text: string): boolean {
+  return UUID_PATTERN.test(text);
+}
+
+/** The 16 bytes of a UUID's text form; `undefined` when the text is not a UUID. */
+export function uuidToBytes(text: string): Uint8Array | undefined {
+  if (!isUuid(text)) return undefined;
+  const hex = text.replace(/-/g, '');
+  return Uint8Array.from({ length: 16 }, (_, i) => Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16));
+}
+
+/** The lowercase text form of a UUID's 16 bytes. */
+export function uuidFromBytes(bytes: Uint8Array): string {
+  if (bytes.length !== 16) throw new Error(`a UUID has 16 bytes, not ${bytes.length}`);
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
