@@ -13,6 +13,13 @@ import { updateUserEmail } from './accounts/update-user-email.js';
 import { deleteSelf, verifyDelete } from './accounts/delete-self.js';
 import { completePasswordReset, getPasswordResetCode, startPasswordReset } from './accounts/password-reset.js';
 import { getApiVersion } from './api-version.js';
+import { claimKeyPackages } from './mls/claim-routes.js';
+import {
+  countKeyPackages,
+  deleteKeyPackages,
+  replaceKeyPackages,
+  uploadKeyPackages,
+} from './mls/key-package-routes.js';
 import { logout, postAccess } from './auth/access.js';
 import { listCookies, removeCookies } from './auth/cookies.js';
 import { login } from './auth/login.js';
@@ -41,6 +48,11 @@ import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './user
 import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self.js';
 
 export const brigPublic: Endpoint[] = [
+  uploadKeyPackages,
+  replaceKeyPackages,
+  deleteKeyPackages,
+  countKeyPackages,
+  claimKeyPackages,
   searchContacts,
   searchTeam,
   upgradePersonalToTeam,

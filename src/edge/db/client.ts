@@ -1,6 +1,7 @@
 import { drizzle, type DrizzleD1Database } from 'drizzle-orm/d1';
 
-export type Db = DrizzleD1Database;
+/** The drizzle view of D1; `$client` is the binding itself, for the few statements drizzle cannot batch with results. */
+export type Db = DrizzleD1Database & { $client: D1Database };
 
 const instances = new WeakMap<D1Database, Db>();
 

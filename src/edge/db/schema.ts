@@ -182,6 +182,15 @@ export const clients = sqliteTable(
   (t) => [primaryKey({ columns: [t.user, t.id] })],
 );
 
+export const mlsKeyPackages = sqliteTable('mls_key_packages', {
+  ref: text('ref').primaryKey(),
+  user: text('user').notNull(),
+  client: text('client').notNull(),
+  cipherSuite: integer('cipher_suite').notNull(),
+  data: text('data').notNull(),
+  notAfter: integer('not_after').notNull(),
+});
+
 export const prekeys = sqliteTable(
   'prekeys',
   {

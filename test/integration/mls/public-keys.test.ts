@@ -65,13 +65,17 @@ describe('MLS switched off (setEnableMLS: false)', () => {
   let b: TestBackend;
   afterAll(() => b?.stop());
 
-  it('answers 400 mls-not-enabled', async () => {
+  it('answers 400 mls-not-enabled on every MLS endpoint, before looking at the request', async () => {
     b = await startEditedBackend([['brig.yaml', ['optSettings', 'setEnableMLS'], false]]);
     const user = await createUser(b.publicUrl, b.internalUrl);
-    expect(await api(b.publicUrl, user.token).get('/v8/mls/public-keys')).toMatchObject({
-      status: 400,
-      body: wireError(400, 'mls-not-enabled'),
-    });
+    const u = api(b.publicUrl, user.token);
+    const notEnabled = { status: 400, body: wireError(400, 'mls-not-enabled') };
+    expect(await u.get('/v8/mls/public-keys')).toMatchObject(notEnabled);
+    expect(await u.get('/v8/mls/key-packages/self/1/count')).toMatchObject(notEnabled);
+    expect(await u.post('/v8/mls/key-packages/self/1', { key_packages: ['AAAA'] })).toMatchObject(notEnabled);
+    expect(await u.put('/v8/mls/key-packages/self/1', { key_packages: [] })).toMatchObject(notEnabled);
+    expect(await u.del('/v8/mls/key-packages/self/1', { key_packages: ['AAAA'] })).toMatchObject(notEnabled);
+    expect(await u.post(`/v8/mls/key-packages/claim/example.com/${user.id}`)).toMatchObject(notEnabled);
   });
 });
 

@@ -1,3 +1,4 @@
+import { keyPackageStore } from '../mls/key-package-store.js';
 import { runBatch } from '../../db/client.js';
 import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
@@ -46,6 +47,7 @@ export async function deleteAccount(
     }),
     clientStore.deleteAllOf(db, user.id),
     prekeyStore.deleteAllOf(db, user.id),
+    keyPackageStore.deleteUser(db, user.id),
     cookieStore.revokeStatement(db, user.id),
     propertyStore.clearStatement(db, user.id),
     richInfoStore.deleteStatement(db, user.id),

@@ -1,3 +1,4 @@
+import { keyPackageStore } from '../mls/key-package-store.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
@@ -89,6 +90,7 @@ export const addClient = endpoint(
       ...replaced.flatMap((old) => [
         clientStore.delete(db, user.id, old.id),
         prekeyStore.deleteAll(db, user.id, old.id),
+        keyPackageStore.deleteClient(db, user.id, old.id),
       ]),
     ];
     await runBatch(db, statements);

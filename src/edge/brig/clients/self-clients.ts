@@ -1,3 +1,4 @@
+import { keyPackageStore } from '../mls/key-package-store.js';
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -141,7 +142,11 @@ export const deleteClient = endpoint(
       if (!(await checkUserPassword(c.env, db, config, { user: user.id }, user, password)))
         throw new ApiError(brigErrors.invalidCredentials);
     }
-    const statements = [clientStore.delete(db, user.id, client), prekeyStore.deleteAll(db, user.id, client)];
+    const statements = [
+      clientStore.delete(db, user.id, client),
+      prekeyStore.deleteAll(db, user.id, client),
+      keyPackageStore.deleteClient(db, user.id, client),
+    ];
     await runBatch(db, statements);
     await userStream(c.env, user.id).dropQueue(client);
     await clientsChanged(c.env, db, { id: user.id, domain: config.brig.optSettings.setFederationDomain });

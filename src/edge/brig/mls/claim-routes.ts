@@ -1,0 +1,94 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { federationErrors } from '../../api/errors/federation.js';
+import { mlsErrors } from '../../api/errors/mls.js';
+import { json } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { database } from '../../db/client.js';
+import { clientStore } from '../clients/client-store.js';
+import { requireLocalDomain } from '../clients/user-clients.js';
+import { userStore } from '../users/user-store.js';
+import { keyPackageStore } from './key-package-store.js';
+import { requireMlsEnabled } from './mls-switch.js';
+import { parseSuite, suiteText } from './suite-query.js';
+
+const bundleEntry = z
+  .object({
+    user: z.uuid(),
+    domain: z.string(),
+    client: z.string(),
+    key_package_ref: z.string(),
+    key_package: z.string(),
+  })
+  .openapi('KeyPackageBundleEntry');
+const bundle = z.object({ key_packages: z.array(bundleEntry) }).openapi('KeyPackageBundle');
+
+/**
+ * Claims are limited per claiming user and per claimed user (token buckets in the RateLimiter
+ * object): adding a user to many groups at once is normal, draining their packages is not.
+ */
+const CLAIM_LIMITS = {
+  by: { burst: 300, perSecond: 5 },
+  of: { burst: 600, perSecond: 10 },
+} as const;
+
+async function takeClaimToken(c: Context<AppEnv>, kind: keyof typeof CLAIM_LIMITS, user: string): Promise<void> {
+  const { burst, perSecond } = CLAIM_LIMITS[kind];
+  const ns = c.env.RATE_LIMITER;
+  const result = await ns.get(ns.idFromName(`key-package-claims-${kind}:${user}`)).take(burst, perSecond);
+  if (!result.allowed)
+    throw new ApiError(brigErrors.rateLimitExceeded, undefined, { 'retry-after': String(result.retryAfterSeconds) });
+}
+
+/**
+ * `POST /mls/key-packages/claim/{user_domain}/{user}?ciphersuite=`: one package of each of the
+ * user's clients, taken out of the store (the caller's own client is skipped when claiming their
+ * own); clients without packages are left out.
+ */
+export const claimKeyPackages = endpoint(
+  {
+    name: 'mls-key-packages-claim',
+    method: 'post',
+    path: '/mls/key-packages/claim/{user_domain}/{user}',
+    from: 5,
+    request: {
+      params: z.object({ user_domain: z.string(), user: z.uuid() }),
+      query: z.object({ ciphersuite: suiteText.optional() }),
+    },
+    errors: [
+      mlsErrors.mlsNotEnabled,
+      mlsErrors.mlsProtocolError,
+      brigErrors.invalidUser,
+      brigErrors.rateLimitExceeded,
+      federationErrors.federationNotEnabled,
+    ],
+    responses: { 200: { description: 'Claimed key packages', ...json(bundle) } },
+  },
+  async (c) => {
+    requireMlsEnabled(c);
+    const { user_domain: domain, user } = c.req.valid('param');
+    const suite = parseSuite(c.req.valid('query').ciphersuite);
+    requireLocalDomain(c, domain);
+    const me = self(c);
+    await takeClaimToken(c, 'by', me.user);
+    await takeClaimToken(c, 'of', user);
+    const db = database(c.env.DB);
+    const target = await userStore.byId(db, user);
+    if (target === undefined || target.status !== 'active') throw new ApiError(brigErrors.invalidUser);
+    const skip = me.user === user ? me.client : undefined;
+    const clients = (await clientStore.list(db, user)).map((cl) => cl.id).filter((id) => id !== skip);
+    const claimed = await keyPackageStore.claim(db, user, clients, suite, Math.floor(Date.now() / 1000));
+    const key_packages = claimed.map((k) => ({
+      user,
+      domain,
+      client: k.client,
+      key_package_ref: k.ref,
+      key_package: k.data,
+    }));
+    return c.json({ key_packages }, 200);
+  },
+);
