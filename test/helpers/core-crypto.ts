@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as CoreCrypto from '@wireapp/core-crypto/browser';
+import { concatBytes } from './bytes.js';
 
 type CoreCryptoModule = typeof CoreCrypto;
 
@@ -43,7 +44,7 @@ async function initInNode(cc: CoreCryptoModule): Promise<void> {
 let loading: Promise<CoreCryptoModule> | undefined;
 
 /** The initialised core-crypto module, loaded once per process. */
-export function coreCrypto(): Promise<CoreCryptoModule> {
+function coreCrypto(): Promise<CoreCryptoModule> {
   loading ??= (async () => {
     installIsError();
     const cc = await import('@wireapp/core-crypto/browser');
@@ -54,7 +55,7 @@ export function coreCrypto(): Promise<CoreCryptoModule> {
 }
 
 /** A commit bundle as the client handed it to its transport, each part as bytes. */
-export interface CommitBundleBytes {
+interface CommitBundleBytes {
   /** MLSMessage(PublicMessage commit). */
   commit: Uint8Array;
   /** MLSMessage(Welcome), when the commit adds clients. */
@@ -71,15 +72,10 @@ export function bundleBody(bundle: CommitBundleBytes): Uint8Array {
   return concatBytes(...parts.filter((p) => p !== undefined));
 }
 
-/** Byte strings back to back. */
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
+/** A KeyPackage as a client uploads it, with the KeyPackageRef core-crypto computed for it. */
+export interface TestKeyPackage {
+  bytes: Uint8Array;
+  ref: Uint8Array;
 }
 
 /** What a client made of an incoming message. */
@@ -94,7 +90,7 @@ export interface TestMlsClient {
   readonly identity: string;
   readonly suite: number;
   /** A fresh raw KeyPackage (TLS bytes, as uploaded); core-crypto's default lifetime unless given, in seconds. */
-  keyPackage(lifetimeSeconds?: number): Promise<Uint8Array>;
+  keyPackage(lifetimeSeconds?: number): Promise<TestKeyPackage>;
   /** Creates a group whose `external_senders` holds the backend's removal key (raw public key bytes). */
   createConversation(groupId: Uint8Array, removalKey: Uint8Array): Promise<void>;
   /** Commits the Add of these key packages; the bundle the transport received. */
@@ -110,7 +106,7 @@ export interface TestMlsClient {
   epoch(groupId: Uint8Array): Promise<bigint>;
 }
 
-export interface MlsClientOptions {
+interface MlsClientOptions {
   user: string;
   /** The client id as the API writes it (hex). */
   client: string;
@@ -191,7 +187,7 @@ export async function newMlsClient(options: MlsClientOptions): Promise<TestMlsCl
     suite: options.suite,
     async keyPackage(lifetimeSeconds) {
       const kp = await core.transaction((ctx) => ctx.generateKeyPackage(credential, lifetimeSeconds));
-      return kp.serialize();
+      return { bytes: kp.serialize(), ref: kp.ref().hashRef() };
     },
     async createConversation(groupId, removalKey) {
       const sender = cc.ExternalSender.parsePublicKey(removalKey, signatureSchemeOf(cc, options.suite));
