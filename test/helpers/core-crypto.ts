@@ -55,7 +55,7 @@ function coreCrypto(): Promise<CoreCryptoModule> {
 }
 
 /** A commit bundle as the client handed it to its transport, each part as bytes. */
-interface CommitBundleBytes {
+export interface CommitBundleBytes {
   /** MLSMessage(PublicMessage commit). */
   commit: Uint8Array;
   /** MLSMessage(Welcome), when the commit adds clients. */
