@@ -95,17 +95,23 @@ export async function readCommit(commit: PublicCommit): Promise<CommitContents> 
     otherProposals: [],
     pathLeaf: path?.leafNode,
   };
-  const rawProposals = proposalOrRefBytes(commit);
+  let rawProposals: Uint8Array[] | undefined;
   for (const [i, item] of proposals.entries()) {
     if (item.proposalOrRefType === 'reference') {
       contents.references.push(item.reference);
       continue;
     }
     const proposal = item.proposal;
-    if ('add' in proposal) contents.adds.push(await addedKeyPackage(proposal.add.keyPackage, rawProposals[i]!));
-    else if ('remove' in proposal) contents.removes.push(proposal.remove.removed);
-    else if ('externalInit' in proposal) contents.externalInits++;
-    else contents.otherProposals.push(proposal.proposalType);
+    if ('add' in proposal) {
+      rawProposals ??= proposalOrRefBytes(commit);
+      contents.adds.push(await addedKeyPackage(proposal.add.keyPackage, rawProposals[i]!));
+    } else if ('remove' in proposal) {
+      contents.removes.push(proposal.remove.removed);
+    } else if ('externalInit' in proposal) {
+      contents.externalInits++;
+    } else {
+      contents.otherProposals.push(proposal.proposalType);
+    }
   }
   return contents;
 }

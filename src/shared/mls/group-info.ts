@@ -45,6 +45,7 @@ export interface GroupInfoContents {
   signer: number;
   /** The occupied leaves, by ascending index. */
   leaves: GroupLeaf[];
+  /** The decoded GroupInfo and its ratchet tree, which the signature checks use. */
   groupInfo: GroupInfo;
   tree: RatchetTree;
 }
