@@ -1,0 +1,164 @@
+import { decodeUint64 } from 'ts-mls/codec/number.js';
+import type { Decoder } from 'ts-mls/codec/tlsDecoder.js';
+import { decodeVarLenData, determineLength } from 'ts-mls/codec/variableLength.js';
+import { refhash } from 'ts-mls/crypto/hash.js';
+import { verifyFramedContentSignature } from 'ts-mls/framedContent.js';
+import type { KeyPackage } from 'ts-mls/keyPackage.js';
+import { type LeafNodeCommit, verifyLeafNodeSignature } from 'ts-mls/leafNode.js';
+import { decodeProposalOrRef } from 'ts-mls/proposalOrRefType.js';
+import { decodeSender, type Sender } from 'ts-mls/sender.js';
+import { decodeAt } from './decoding.js';
+import { type GroupInfoContents, leafAt } from './group-info.js';
+import { MLS_MESSAGE_HEADER, type PublicCommit } from './messages.js';
+import { protocolError, supportedSuiteImpl } from './mls-error.js';
+import { suiteNumber } from './suites.js';
+
+/** A KeyPackage a commit adds inline. */
+interface AddedKeyPackage {
+  /** The KeyPackage's bytes exactly as in the commit (the input of its ref and of its validation). */
+  bytes: Uint8Array;
+  /** Its KeyPackageRef, hashed over `bytes` with its own suite's hash. */
+  ref: Uint8Array;
+  keyPackage: KeyPackage;
+}
+
+/** What the backend reads from a commit. */
+export interface CommitContents {
+  groupId: Uint8Array;
+  epoch: bigint;
+  /** `member` (with its leaf index) for a member's commit, `new_member_commit` for an external one. */
+  sender: Sender;
+  /** The ProposalRefs of the proposals it commits by reference. */
+  references: Uint8Array[];
+  adds: AddedKeyPackage[];
+  /** The leaf indices it removes inline. */
+  removes: number[];
+  /** How many ExternalInit proposals it carries inline. */
+  externalInits: number;
+  /** The types of the other inline proposals (update, psk…), which the backend does not act on. */
+  otherProposals: Array<string | number>;
+  /** The committer's new leaf, when the commit has an update path. */
+  pathLeaf: LeafNodeCommit | undefined;
+}
+
+/** ProposalOrRef type (u8) and proposal type (u16) before an inline Add's KeyPackage. */
+const INLINE_PROPOSAL_HEADER = 3;
+/** The FramedContent fields before the content type: group id, epoch, sender, authenticated data. */
+const FRAMED_CONTENT_HEADER: Decoder<unknown>[] = [decodeVarLenData, decodeUint64, decodeSender, decodeVarLenData];
+
+/**
+ * The bytes of each ProposalOrRef of a commit, in order. ts-mls decodes the structure but keeps no
+ * bytes, and a KeyPackage's ref must be hashed over the bytes the client sent, not a re-encoding.
+ */
+function proposalOrRefBytes(commit: PublicCommit): Uint8Array[] {
+  const bytes = commit.bytes;
+  const next = (decoder: Decoder<unknown>, offset: number) => {
+    const decoded = decodeAt(decoder, bytes, offset);
+    if (decoded === undefined) throw protocolError('Malformed commit');
+    return offset + decoded[1];
+  };
+  const contentType = FRAMED_CONTENT_HEADER.reduce((offset, decoder) => next(decoder, offset), MLS_MESSAGE_HEADER);
+  const vector = determineLength(bytes, contentType + 1);
+  const start = contentType + 1 + vector.lengthFieldSize;
+  const items: Uint8Array[] = [];
+  for (let offset = start; offset < start + vector.length; ) {
+    const end = next(decodeProposalOrRef, offset);
+    items.push(bytes.subarray(offset, end));
+    offset = end;
+  }
+  return items;
+}
+
+/** The KeyPackage of an inline Add: its bytes (those of the ProposalOrRef after its header) and ref. */
+async function addedKeyPackage(keyPackage: KeyPackage, proposalOrRef: Uint8Array): Promise<AddedKeyPackage> {
+  const bytes = proposalOrRef.subarray(INLINE_PROPOSAL_HEADER);
+  const { hash } = await supportedSuiteImpl(suiteNumber(keyPackage.cipherSuite));
+  return { bytes, ref: await refhash('MLS 1.0 KeyPackage Reference', bytes, hash), keyPackage };
+}
+
+/**
+ * Reads a commit: who sent it, the proposals it references, what it adds and removes inline, and
+ * its path leaf. An added KeyPackage of a suite the backend does not support is a
+ * `mls-protocol-error`; nothing here checks the KeyPackages themselves.
+ */
+export async function readCommit(commit: PublicCommit): Promise<CommitContents> {
+  const { groupId, epoch, sender } = commit.content;
+  const { proposals, path } = commit.content.commit;
+  const contents: CommitContents = {
+    groupId,
+    epoch,
+    sender,
+    references: [],
+    adds: [],
+    removes: [],
+    externalInits: 0,
+    otherProposals: [],
+    pathLeaf: path?.leafNode,
+  };
+  let rawProposals: Uint8Array[] | undefined;
+  for (const [i, item] of proposals.entries()) {
+    if (item.proposalOrRefType === 'reference') {
+      contents.references.push(item.reference);
+      continue;
+    }
+    const proposal = item.proposal;
+    if ('add' in proposal) {
+      rawProposals ??= proposalOrRefBytes(commit);
+      contents.adds.push(await addedKeyPackage(proposal.add.keyPackage, rawProposals[i]!));
+    } else if ('remove' in proposal) {
+      contents.removes.push(proposal.remove.removed);
+    } else if ('externalInit' in proposal) {
+      contents.externalInits++;
+    } else {
+      contents.otherProposals.push(proposal.proposalType);
+    }
+  }
+  return contents;
+}
+
+/**
+ * Whether the signature of the commit's path leaf (LeafNodeTBS with source `commit`: group id and
+ * the committer's leaf index) is valid: false when there is no path. `leafIndex` is the sender's
+ * for a member commit, and for an external commit the leaf the joiner takes.
+ */
+export async function verifyPathLeafSignature(
+  commit: PublicCommit,
+  suite: number,
+  leafIndex: number,
+): Promise<boolean> {
+  const leaf = commit.content.commit.path?.leafNode;
+  if (leaf === undefined) return false;
+  const { signature } = await supportedSuiteImpl(suite);
+  try {
+    return await verifyLeafNodeSignature(leaf, commit.content.groupId, leafIndex, signature);
+  } catch {
+    return false;
+  }
+}
+
+/** The key the commit must be signed with: the member's leaf key, or an external joiner's path leaf key. */
+function signerKey(commit: PublicCommit, epochGroupInfo: GroupInfoContents): Uint8Array | undefined {
+  const sender = commit.content.sender;
+  if (sender.senderType === 'member') return leafAt(epochGroupInfo, sender.leafIndex)?.signatureKey;
+  if (sender.senderType === 'new_member_commit') return commit.content.commit.path?.leafNode.signaturePublicKey;
+  return undefined;
+}
+
+/**
+ * Whether the commit's FramedContent signature is valid, given the GroupInfo of the commit's epoch
+ * (the one stored with the previous commit): its GroupContext is in the signed content and its tree
+ * holds a member sender's key. wire-server does not check this, and epoch 0 cannot be checked (no
+ * GroupInfo exists before the first commit). A GroupInfo of another group or epoch gives false.
+ */
+export async function verifyCommitSignature(commit: PublicCommit, epochGroupInfo: GroupInfoContents): Promise<boolean> {
+  const context = epochGroupInfo.groupInfo.groupContext;
+  const { content, message } = commit;
+  const key = signerKey(commit, epochGroupInfo);
+  if (key === undefined) return false;
+  const { signature } = await supportedSuiteImpl(epochGroupInfo.suite);
+  try {
+    return await verifyFramedContentSignature(key, 'mls_public_message', content, message.auth, context, signature);
+  } catch {
+    return false;
+  }
+}
