@@ -2,7 +2,7 @@ import { fromBase64url } from '../base64.js';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from './suites.js';
 
 /** One removal key: what signs the backend's proposals and what clients are told. */
-export interface RemovalKey {
+interface RemovalKey {
   /** Ed25519: the 32-byte seed; ECDSA: the private scalar. */
   signKey: Uint8Array;
   /** Ed25519: the 32 raw bytes; ECDSA: the uncompressed point `04 ‖ x ‖ y`. */

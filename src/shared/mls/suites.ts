@@ -1,9 +1,9 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { p256, p384, p521 } from '@noble/curves/nist.js';
 import { type CiphersuiteName, ciphersuites } from 'ts-mls/crypto/ciphersuite.js';
 import type { Hash } from 'ts-mls/crypto/hash.js';
 import { makeHashImpl } from 'ts-mls/crypto/implementation/default/makeHashImpl.js';
-import { makeNobleSignatureImpl } from 'ts-mls/crypto/implementation/default/makeNobleSignatureImpl.js';
-import type { Signature, SignatureAlgorithm } from 'ts-mls/crypto/signature.js';
+import type { Signature } from 'ts-mls/crypto/signature.js';
 
 /** The signature schemes of Wire's MLS keys, as `mls_public_keys` and `mlsPrivateKeyPaths` name them. */
 export type SignatureScheme =
@@ -21,7 +21,7 @@ export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = [
 
 interface SuiteFacts {
   scheme: SignatureScheme;
-  signature: SignatureAlgorithm;
+  signature: 'Ed25519' | 'P256' | 'P384' | 'P521';
   hash: 'SHA-256' | 'SHA-384' | 'SHA-512';
 }
 
@@ -80,6 +80,38 @@ const ed25519Signature: Signature = {
   },
 };
 
+/** ECDSA as MLS signs it: the message hashed by the curve's hash, DER signatures, high S allowed. */
+function ecdsaSignature(curve: typeof p256 | typeof p384 | typeof p521): Signature {
+  const opts = { prehash: true, format: 'der', lowS: false } as const;
+  return {
+    async sign(signKey, message) {
+      return curve.sign(message, signKey, opts);
+    },
+    async verify(publicKey, message, signature) {
+      try {
+        return curve.verify(signature, message, publicKey, opts);
+      } catch {
+        return false; // a key or signature that is no point or no DER: not a valid signature
+      }
+    },
+    async keygen() {
+      const signKey = curve.utils.randomSecretKey();
+      return { signKey, publicKey: curve.getPublicKey(signKey) };
+    },
+  };
+}
+
+/**
+ * Built here rather than by ts-mls's factory, whose optional post-quantum and Ed448 branches are
+ * dynamic imports of packages the worker does not have (a deployment refuses such a bundle).
+ */
+const SIGNATURES: Record<SuiteFacts['signature'], Signature> = {
+  Ed25519: ed25519Signature,
+  P256: ecdsaSignature(p256),
+  P384: ecdsaSignature(p384),
+  P521: ecdsaSignature(p521),
+};
+
 const impls = new Map<number, SuiteImpl>();
 
 /** The implementation of a supported suite, made once per isolate. */
@@ -88,8 +120,7 @@ export async function suiteImpl(suite: number): Promise<SuiteImpl> {
   if (made !== undefined) return made;
   const facts = SUITES.get(suite);
   if (facts === undefined) throw new Error(`unsupported cipher suite ${suite}`);
-  const signature = facts.signature === 'Ed25519' ? ed25519Signature : await makeNobleSignatureImpl(facts.signature);
-  const impl = { suite, signature, hash: makeHashImpl(crypto.subtle, facts.hash) };
+  const impl = { suite, signature: SIGNATURES[facts.signature], hash: makeHashImpl(crypto.subtle, facts.hash) };
   impls.set(suite, impl);
   return impl;
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 
 /** The suite of clients that name none: 0x0001 (X25519, AES-128-GCM, Ed25519). */
-export const LEGACY_SUITE = 0x0001;
+const LEGACY_SUITE = 0x0001;
 
 /** A cipher suite in a query: hexadecimal, `0x` optional. */
 export const suiteText = z.string().regex(/^(0x)?[0-9a-fA-F]{1,4}$/);
