@@ -257,6 +257,7 @@ export const conversations = sqliteTable(
     groupId: text('group_id'),
     epoch: integer('epoch').notNull().default(0),
     cipherSuite: integer('cipher_suite'),
+    epochTimestamp: integer('epoch_timestamp'),
     cellsState: text('cells_state', { enum: ['disabled', 'pending', 'ready'] }).notNull(),
     groupConvType: text('group_conv_type'),
     addPermission: text('add_permission'),
@@ -321,3 +322,34 @@ export const richInfo = sqliteTable('rich_info', {
   user: text('user').primaryKey(),
   fields: text('fields', { mode: 'json' }).$type<RichField[]>().notNull(),
 });
+
+export const mlsGroupClients = sqliteTable(
+  'mls_group_clients',
+  {
+    groupId: text('group_id').notNull(),
+    leafIndex: integer('leaf_index').notNull(),
+    userDomain: text('user_domain').notNull(),
+    user: text('user').notNull(),
+    client: text('client').notNull(),
+    removalPending: integer('removal_pending', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.leafIndex] })],
+);
+
+export const mlsGroupInfos = sqliteTable('mls_group_infos', {
+  groupId: text('group_id').primaryKey(),
+  groupInfo: text('group_info').notNull(),
+});
+
+export const mlsProposals = sqliteTable(
+  'mls_proposals',
+  {
+    groupId: text('group_id').notNull(),
+    epoch: integer('epoch').notNull(),
+    ref: text('ref').notNull(),
+    origin: text('origin', { enum: ['backend', 'client'] }).notNull(),
+    effect: text('effect').notNull(),
+    message: text('message').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.ref] })],
+);

@@ -32,6 +32,7 @@ export function privateConversationRow(c: QualifiedId, creator: string, type: 1 
     groupId: null,
     epoch: 0,
     cipherSuite: null,
+    epochTimestamp: null,
     cellsState: 'disabled',
     groupConvType: null,
     addPermission: null,

@@ -96,6 +96,7 @@ function newGroupRow(body: NewConv, domain: string, creator: string): Conversati
     groupId: mls ? btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))) : null,
     epoch: 0,
     cipherSuite: null,
+    epochTimestamp: null,
     cellsState: body.cells ? 'pending' : 'disabled',
     groupConvType: body.group_conv_type ?? 'group_conversation',
     addPermission: null,
