@@ -2,13 +2,19 @@ import { DurableObject } from 'cloudflare:workers';
 import { otrNotifications } from '../shared/proteus/otr-notifications.js';
 import { classify, sendingStatus, userKey } from '../shared/proteus/recipients.js';
 import type { ProteusSend, ProteusSendResult } from '../shared/proteus/types.js';
+import type { CommitRequest, DeliveryResult, MessageRequest } from '../shared/mls/delivery.js';
 import { type ConversationState, loadState } from './conversation/members-cache.js';
+import { applyCommit } from './conversation/mls/apply-commit.js';
+import { type GroupRow, readGroup } from './conversation/mls/group-store.js';
+import { postMessage } from './conversation/mls/post-message.js';
 import { NotificationShards } from './notification-shards.js';
 
 /**
  * One conversation's ordering point. It keeps the members and their clients in memory (read once
  * from D1, dropped when membership or clients change), checks Proteus messages against them and
- * fans each message out to the recipients' notification objects. MLS epochs will live here too.
+ * fans each message out to the recipients' notification objects. For MLS it is the delivery
+ * service's ordering point: it holds the group's epoch, clients by leaf and pending proposals
+ * (D1 keeps them across restarts), and applies commits one at a time.
  */
 export class Conversation extends DurableObject<Env> {
   private state: Promise<ConversationState> | undefined;
@@ -16,9 +22,52 @@ export class Conversation extends DurableObject<Env> {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly shards = new NotificationShards(this.env);
 
+  /** The MLS group as last read or committed; dropped with the members cache. */
+  private group: GroupRow | undefined;
+
   /** Membership or a member's clients changed: read them again on the next message. */
   invalidate(): void {
     this.state = undefined;
+    this.group = undefined;
+  }
+
+  /** Runs `work` after everything ordered before it (Proteus messages and MLS commits alike). */
+  private ordered<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Applies an MLS commit bundle in the group's order; a refused one changes nothing. */
+  commitBundle(req: CommitRequest): Promise<DeliveryResult> {
+    return this.withGroup(req.conv, async (group) => {
+      const done = await applyCommit(this.env.DB, this.shards, group, req);
+      if (done.group !== undefined) this.state = undefined; // members and clients changed
+      return done;
+    });
+  }
+
+  /** A proposal or application message for the MLS group, in the group's order. */
+  mlsMessage(req: MessageRequest): Promise<DeliveryResult> {
+    return this.withGroup(req.conv, (group) => postMessage(this.env.DB, this.shards, group, req));
+  }
+
+  /**
+   * Runs MLS work on the group in order, with the group state it changes; the state is read again
+   * when the work fails half-way (D1 written but the fan-out failed).
+   */
+  private withGroup(
+    conv: { id: string; domain: string },
+    work: (group: GroupRow) => Promise<{ result: DeliveryResult; group?: GroupRow | undefined }>,
+  ): Promise<DeliveryResult> {
+    return this.ordered(async () => {
+      const group = this.group ?? (await readGroup(this.env.DB, conv));
+      if (group === undefined) return { ok: false, refusal: 'noConversation' };
+      this.group = undefined;
+      const done = await work(group);
+      this.group = done.group ?? group;
+      return done.result;
+    });
   }
 
   private current(req: ProteusSend, localDomain: string): Promise<ConversationState> {
@@ -35,9 +84,7 @@ export class Conversation extends DurableObject<Env> {
    * sender's answer waits until its message is stored for every recipient.
    */
   async sendProteus(req: ProteusSend, localDomain: string): Promise<ProteusSendResult> {
-    const run = this.tail.then(() => this.processProteus(req, localDomain));
-    this.tail = run.catch(() => undefined);
-    const { result, stored } = await run;
+    const { result, stored } = await this.ordered(() => this.processProteus(req, localDomain));
     await stored;
     return result;
   }

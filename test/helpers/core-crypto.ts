@@ -89,6 +89,8 @@ export interface TestMlsClient {
   /** `<user uuid>:<client hex>@<domain>`, the basic credential's identity. */
   readonly identity: string;
   readonly suite: number;
+  /** The credential's signature public key: what the client registers as its `mls_public_keys`. */
+  signatureKey(): Promise<Uint8Array>;
   /** A fresh raw KeyPackage (TLS bytes, as uploaded); core-crypto's default lifetime unless given, in seconds. */
   keyPackage(lifetimeSeconds?: number): Promise<TestKeyPackage>;
   /** Creates a group whose `external_senders` holds the backend's removal key (raw public key bytes). */
@@ -107,6 +109,12 @@ export interface TestMlsClient {
 }
 
 interface MlsClientOptions {
+  /**
+   * Delivers each commit bundle (the backend's `/mls/commit-bundles`, as a real client does); a
+   * throw is the delivery service refusing it, and core-crypto then drops the commit. Without it,
+   * every bundle is taken as accepted.
+   */
+  deliver?: (bundle: CommitBundleBytes) => Promise<void>;
   user: string;
   /** The client id as the API writes it (hex). */
   client: string;
@@ -139,6 +147,15 @@ function decrypted(cc: CoreCryptoModule, message: CoreCrypto.DecryptedMessage): 
   return { kind: 'proposal' };
 }
 
+function bytesOf(bundle: CoreCrypto.CommitBundle): CommitBundleBytes {
+  return {
+    commit: bundle.commit,
+    welcome: bundle.welcome?.serialize(),
+    groupInfo: bundle.groupInfo.payload,
+    encryptedMessage: bundle.encryptedMessage,
+  };
+}
+
 /** A new core-crypto client with an in-memory database and one basic credential for `suite`. */
 export async function newMlsClient(options: MlsClientOptions): Promise<TestMlsClient> {
   const cc = await coreCrypto();
@@ -152,6 +169,12 @@ export async function newMlsClient(options: MlsClientOptions): Promise<TestMlsCl
   const transport: CoreCrypto.MlsTransport = {
     async sendCommitBundle(bundle) {
       sent.push(bundle);
+      if (options.deliver === undefined) return;
+      try {
+        await options.deliver(bytesOf(bundle));
+      } catch (err) {
+        throw new cc.MlsTransportError.MessageRejected({ reason: String(err) });
+      }
     },
     async prepareForTransport() {
       return new Uint8Array();
@@ -168,13 +191,7 @@ export async function newMlsClient(options: MlsClientOptions): Promise<TestMlsCl
     const before = sent.length;
     await core.transaction(work);
     const bundle = sent.length > before ? sent.at(-1) : undefined;
-    if (bundle === undefined) return undefined;
-    return {
-      commit: bundle.commit,
-      welcome: bundle.welcome?.serialize(),
-      groupInfo: bundle.groupInfo.payload,
-      encryptedMessage: bundle.encryptedMessage,
-    } satisfies CommitBundleBytes;
+    return bundle === undefined ? undefined : bytesOf(bundle);
   }
   async function mustCommit(work: (ctx: CoreCrypto.CoreCryptoContext) => Promise<unknown>) {
     const bundle = await committing(work);
@@ -185,6 +202,7 @@ export async function newMlsClient(options: MlsClientOptions): Promise<TestMlsCl
   return {
     identity: new TextDecoder().decode(clientId.copyBytes()),
     suite: options.suite,
+    signatureKey: () => core.publicKey(credential),
     async keyPackage(lifetimeSeconds) {
       const kp = await core.transaction((ctx) => ctx.generateKeyPackage(credential, lifetimeSeconds));
       return { bytes: kp.serialize(), ref: kp.ref().hashRef() };

@@ -46,6 +46,16 @@ export async function clientsOf(
   return rows.map((r) => ({ user: byId.get(r.user)!, client: r.id }));
 }
 
+/** A user's clients with the MLS signature key each registered for a scheme (none: not an MLS client). */
+export async function mlsKeysOf(
+  db: Db,
+  user: QualifiedId,
+  scheme: string,
+): Promise<Array<{ client: string; signatureKey: string | undefined }>> {
+  const rows = await clientStore.list(db, user.id);
+  return rows.map((r) => ({ client: r.id, signatureKey: r.mlsPublicKeys[scheme] }));
+}
+
 /** A user's accepted connections: who sees their profile changes. */
 export { contactsOf } from './users/contacts.js';
 /** Marks a client active (its user fetched notifications with its id); unknown clients are ignored. */

@@ -12,6 +12,7 @@ const envelope = (type: string, data: z.ZodType) =>
     time: z.string(),
     via: z.enum(['user', 'scim']),
     team: z.string().optional(),
+    subconv: z.string().optional(),
     data,
   });
 
@@ -47,6 +48,9 @@ const dataSchemas: Record<string, z.ZodType> = {
   }),
   'conversation.code-delete': z.null(),
   'conversation.typing': z.object({ status: z.enum(['started', 'stopped']) }),
+  // base64 of an MLSMessage: a commit, proposal or application message; a Welcome
+  'conversation.mls-message-add': z.string(),
+  'conversation.mls-welcome': z.string(),
   'conversation.connect-request': anyObject,
   'conversation.otr-message-add': z.object({
     sender: z.string(),

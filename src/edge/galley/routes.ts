@@ -22,6 +22,8 @@ import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
 import { deleteTeam } from './teams/delete-team.js';
 import { getMlsPublicKeys } from './mls/public-keys.js';
+import { postCommitBundle } from './mls/commit-bundles.js';
+import { postMlsMessage } from './mls/messages.js';
 import {
   renameConversation,
   typing,
@@ -33,6 +35,8 @@ import {
 
 export const galleyPublic: Endpoint[] = [
   getMlsPublicKeys,
+  postCommitBundle,
+  postMlsMessage,
   // order matters where paths overlap: /conversations/self and /list-ids before /{domain}/{id}
   createSelfConversation,
   createOne2OneV6,

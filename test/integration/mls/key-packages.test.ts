@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
+import { tokenOf } from '../../helpers/mls.js';
 import { mlsKeys } from '../../helpers/mls-key-packages.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
 import { api, createUser, login, type TestUser } from '../../helpers/users.js';
@@ -23,14 +24,6 @@ async function mlsClient(u: TestUser, suite = 1) {
     client,
     keyPackages: (n: number, o?: { seconds?: number; identity?: string }) => keys.keyPackages(client, n, o),
   };
-}
-
-/** An access token of `u` bound to one of their clients (as a device's own token is). */
-async function tokenOf(u: TestUser, client: string): Promise<string> {
-  const { cookie } = await login(publicUrl, u.email, u.password);
-  const r = await call(publicUrl, `/v8/access?client_id=${client}`, { method: 'POST', headers: { cookie } });
-  expect(r.status, r.text).toBe(200);
-  return r.body.access_token;
 }
 
 const count = async (u: TestUser, client: string, suite = '') =>
@@ -76,7 +69,7 @@ describe('MLS key packages', () => {
       await api(publicUrl, bob.token).post(`/v8/mls/key-packages/self/${c.client}`, {
         key_packages: await c.keyPackages(1),
       });
-    const r = await api(publicUrl, await tokenOf(bob, own.client)).post(
+    const r = await api(publicUrl, await tokenOf(publicUrl, bob, own.client)).post(
       `/v8/mls/key-packages/claim/${DOMAIN}/${bob.id}`,
     );
     expect(r.status).toBe(200);

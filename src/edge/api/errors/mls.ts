@@ -8,6 +8,51 @@ export const mlsErrors = defineErrors({
     message: 'MLS is not configured on this backend. See docs.wire.com for instructions on how to enable it',
   },
   mlsProtocolError: { status: 400, label: 'mls-protocol-error', message: 'MLS protocol error' },
+  mlsStaleMessage: {
+    status: 409,
+    label: 'mls-stale-message',
+    message: 'The conversation epoch in a message is too old',
+  },
+  mlsProposalNotFound: {
+    status: 404,
+    label: 'mls-proposal-not-found',
+    message: 'A proposal referenced in a commit message could not be found',
+  },
+  mlsCommitMissingReferences: {
+    status: 400,
+    label: 'mls-commit-missing-references',
+    message: 'The commit is not referencing all pending proposals',
+  },
+  mlsClientMismatch: {
+    status: 409,
+    label: 'mls-client-mismatch',
+    message: 'A proposal of type Add or Remove does not apply to the full list of clients for a user',
+  },
+  mlsSelfRemovalNotAllowed: {
+    status: 400,
+    label: 'mls-self-removal-not-allowed',
+    message: 'Self removal from group is not allowed',
+  },
+  mlsInvalidLeafNodeIndex: {
+    status: 400,
+    label: 'mls-invalid-leaf-node-index',
+    message: 'A referenced leaf node index points to a blank or non-existing node',
+  },
+  mlsClientSenderUserMismatch: {
+    status: 400,
+    label: 'mls-client-sender-user-mismatch',
+    message: "User ID resolved from Client ID does not match message's sender user ID",
+  },
+  mlsUnsupportedMessage: {
+    status: 422,
+    label: 'mls-unsupported-message',
+    message: 'Attempted to send a message with an unsupported combination of content type and wire format',
+  },
+  mlsIdentityMismatch: {
+    status: 403,
+    label: 'mls-identity-mismatch',
+    message: 'Key package credential does not match qualified client ID',
+  },
   mlsInvalidLeafNodeSignature: {
     status: 400,
     label: 'mls-invalid-leaf-node-signature',

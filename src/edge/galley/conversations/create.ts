@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { toBase64 } from '../../../shared/base64.js';
+import { ConvType, encodeGroupId } from '../../../shared/mls/group-id.js';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
@@ -93,7 +95,7 @@ function newGroupRow(body: NewConv, domain: string, creator: string): Conversati
     messageTimer: body.message_timer ?? null,
     receiptMode: mls ? 0 : (body.receipt_mode ?? null),
     protocol: mls ? 'mls' : 'proteus',
-    groupId: mls ? btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))) : null,
+    groupId: mls ? toBase64(encodeGroupId({ version: 1, convType: ConvType.regular, conv: id, domain })) : null,
     epoch: 0,
     cipherSuite: null,
     epochTimestamp: null,

@@ -1,3 +1,4 @@
+import { memberJoinData as sharedMemberJoinData } from '../../../shared/events/member-events.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { MemberRow } from './conversation-store.js';
 
@@ -18,12 +19,5 @@ export const memberRow = (conv: QualifiedId, user: QualifiedId, role: string, no
 });
 
 /** The data of `conversation.member-join` for these new members. */
-export const memberJoinData = (added: MemberRow[]) => ({
-  users: added.map((m) => ({
-    qualified_id: { id: m.userId, domain: m.userDomain },
-    id: m.userId,
-    conversation_role: m.role,
-  })),
-  user_ids: added.map((m) => m.userId),
-  add_type: 'internal_add' as const,
-});
+export const memberJoinData = (added: MemberRow[]) =>
+  sharedMemberJoinData(added.map((m) => ({ id: m.userId, domain: m.userDomain, role: m.role })));

@@ -1,16 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
-import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { connectedToAll } from '../../brig/face.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { teamStore } from '../teams/team-store.js';
 import { requireAction, requireMember } from './access-check.js';
-import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
+import { checkInvitees } from './invitees.js';
+import { conversationStore, type MemberRow } from './conversation-store.js';
 import { memberJoinData, memberRow } from './member-data.js';
 import { notifyMembers } from './notify.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
@@ -19,29 +17,6 @@ import { ROLE_ADMIN, ROLE_MEMBER } from './roles.js';
 
 const event = z.record(z.string(), z.unknown()).openapi('Event');
 const sameUser = (m: MemberRow, u: QualifiedId) => m.userId === u.id && m.userDomain === u.domain;
-
-/** Invitees must be reachable, connected (or teammates in a team conversation) and allowed by the access roles. */
-async function checkInvitees(
-  db: ReturnType<typeof database>,
-  conv: ConversationRow,
-  me: QualifiedId,
-  users: QualifiedId[],
-) {
-  if (users.some((u) => u.domain !== me.domain)) throw new ApiError(federationErrors.federationNotEnabled);
-  let outsiders = users.map((u) => u.id);
-  if (conv.team !== null) {
-    const teammates = await teamStore.membersAmong(db, conv.team, outsiders);
-    outsiders = outsiders.filter((u) => !teammates.has(u));
-    if (outsiders.length > 0 && !conv.accessRole.includes('non_team_member'))
-      throw new ApiError(galleyErrors.noTeamMember);
-  }
-  const connected = await connectedToAll(
-    db,
-    me,
-    outsiders.map((id) => ({ id, domain: me.domain })),
-  );
-  if (!connected) throw new ApiError(galleyErrors.notConnected);
-}
 
 export const addMembers = endpoint(
   {

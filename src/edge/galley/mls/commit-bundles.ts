@@ -1,0 +1,79 @@
+import { splitCommitBundle } from '../../../shared/mls/bundle.js';
+import { decodeGroupId } from '../../../shared/mls/group-id.js';
+import { protocolError } from '../../../shared/mls/mls-error.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { federationErrors } from '../../api/errors/federation.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { mlsErrors } from '../../api/errors/mls.js';
+import { json } from '../../api/schemas/common.js';
+import { database } from '../../db/client.js';
+import { requireAction, requireMember } from '../conversations/access-check.js';
+import { checkInvitees } from '../conversations/invitees.js';
+import { roleAllows } from '../conversations/roles.js';
+import { conversationObject } from '../messaging/conversation-object.js';
+import { commitRequest } from './commit-request.js';
+import { mlsBody, mlsSent } from './mls-body.js';
+import { parsed, refusalError } from './mls-failure.js';
+import { requireMls } from './mls-enabled.js';
+
+/**
+ * `POST /mls/commit-bundles`: a commit, the GroupInfo after it and optionally a Welcome (and an
+ * application message), as concatenated MLSMessages. The edge reads and checks what needs no group
+ * state; the conversation's object orders the commit against the group and applies it.
+ */
+export const postCommitBundle = endpoint(
+  {
+    name: 'mls-commit-bundle',
+    method: 'post',
+    path: '/mls/commit-bundles',
+    from: 5,
+    request: { body: mlsBody },
+    errors: [
+      mlsErrors.mlsNotEnabled,
+      mlsErrors.mlsProtocolError,
+      mlsErrors.mlsStaleMessage,
+      mlsErrors.mlsProposalNotFound,
+      mlsErrors.mlsCommitMissingReferences,
+      mlsErrors.mlsClientMismatch,
+      mlsErrors.mlsSelfRemovalNotAllowed,
+      mlsErrors.mlsIdentityMismatch,
+      mlsErrors.mlsInvalidLeafNodeIndex,
+      mlsErrors.mlsInvalidLeafNodeSignature,
+      mlsErrors.mlsClientSenderUserMismatch,
+      mlsErrors.mlsUnsupportedMessage,
+      galleyErrors.noConversation,
+      galleyErrors.actionDenied,
+      federationErrors.federationNotEnabled,
+    ],
+    responses: { 201: { description: 'Commit accepted and forwarded', ...json(mlsSent) } },
+  },
+  async (c) => {
+    requireMls(c);
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const bundle = await parsed(() => splitCommitBundle(body));
+    const parts = decodeGroupId(bundle.commit.content.groupId);
+    if (parts === undefined) throw await parsed(() => protocolError('Could not parse group ID'));
+    if (parts.subconv !== undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Subconversations: not yet');
+    const localDomain = c.get('config').brig.optSettings.setFederationDomain;
+    if (parts.domain !== localDomain) throw new ApiError(federationErrors.federationNotEnabled);
+    const conv = { id: parts.conv, domain: parts.domain };
+    const { conv: row, members, me } = await requireMember(c, conv);
+    const memberKeys = new Set(members.map((m) => `${m.userDomain}/${m.userId}`));
+    const db = database(c.env.DB);
+    const req = {
+      ...(await commitRequest(c, db, bundle, conv, memberKeys)),
+      mayRemoveOthers: roleAllows(me.role, 'remove_conversation_member'),
+    };
+    const joining = [...new Map(req.adds.map((a) => [`${a.domain}/${a.user}`, a])).entries()]
+      .filter(([k]) => !memberKeys.has(k))
+      .map(([, a]) => ({ id: a.user, domain: a.domain }));
+    if (joining.length > 0) {
+      requireAction(me, 'add_conversation_member');
+      await checkInvitees(db, row, { id: me.userId, domain: me.userDomain }, joining);
+    }
+    const result = await conversationObject(c.env, conv).commitBundle(req);
+    if ('refusal' in result) throw refusalError(result.refusal, result.message);
+    return c.json({ events: JSON.parse(result.eventsJson) as Array<Record<string, unknown>>, time: result.time }, 201);
+  },
+);

@@ -1,0 +1,100 @@
+import type { Context } from 'hono';
+import { toBase64 } from '../../../shared/base64.js';
+import type { ProposalEffect } from '../../../shared/mls/delivery.js';
+import { decodeGroupId } from '../../../shared/mls/group-id.js';
+import { credentialIdentity } from '../../../shared/mls/identity.js';
+import { classifyPostedMessage, type PublicProposal } from '../../../shared/mls/messages.js';
+import { protocolError } from '../../../shared/mls/mls-error.js';
+import { proposalRef } from '../../../shared/mls/removal.js';
+import type { AppEnv } from '../../api/app-env.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { federationErrors } from '../../api/errors/federation.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { mlsErrors } from '../../api/errors/mls.js';
+import { json } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import { requireMember } from '../conversations/access-check.js';
+import { conversationObject } from '../messaging/conversation-object.js';
+import { mlsBody, mlsSent } from './mls-body.js';
+import { parsed, refusalError } from './mls-failure.js';
+import { requireMls } from './mls-enabled.js';
+
+/** What a member's proposal does: removes a leaf, adds the client its key package names, or something else. */
+function effectOf(proposal: PublicProposal): ProposalEffect {
+  const p = proposal.content.proposal;
+  if (proposal.content.sender.senderType !== 'member')
+    throw new ApiError(mlsErrors.mlsUnsupportedMessage, 'Only members may propose');
+  if ('remove' in p) return { remove: p.remove.removed };
+  if ('add' in p) {
+    const read = credentialIdentity(p.add.keyPackage.leafNode.credential);
+    if (!read.ok) throw protocolError(read.message);
+    return { add: read.identity };
+  }
+  return { other: String(p.proposalType) };
+}
+
+/** The conversation a group id names (this backend's only); 400 `mls-protocol-error` for none. */
+async function conversationOf(c: Context<AppEnv>, groupId: Uint8Array) {
+  const parts = decodeGroupId(groupId);
+  if (parts === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Could not parse group ID');
+  if (parts.subconv !== undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Subconversations: not yet');
+  if (parts.domain !== c.get('config').brig.optSettings.setFederationDomain)
+    throw new ApiError(federationErrors.federationNotEnabled);
+  const conv = { id: parts.conv, domain: parts.domain };
+  const { conv: row } = await requireMember(c, conv);
+  return { conv, suite: row.cipherSuite };
+}
+
+/**
+ * `POST /mls/messages`: a member's proposal (public) or an application message (private), checked
+ * against the group's epoch by the conversation's object and sent to the group's other clients.
+ */
+export const postMlsMessage = endpoint(
+  {
+    name: 'mls-message',
+    method: 'post',
+    path: '/mls/messages',
+    from: 5,
+    request: { body: mlsBody },
+    errors: [
+      mlsErrors.mlsNotEnabled,
+      mlsErrors.mlsProtocolError,
+      mlsErrors.mlsStaleMessage,
+      mlsErrors.mlsUnsupportedMessage,
+      galleyErrors.noConversation,
+      federationErrors.federationNotEnabled,
+    ],
+    responses: { 201: { description: 'Message sent', ...json(mlsSent) } },
+  },
+  async (c) => {
+    requireMls(c);
+    const me = self(c);
+    const posted = await parsed(async () => classifyPostedMessage(new Uint8Array(await c.req.arrayBuffer())));
+    const message = posted.kind === 'proposal' ? posted.proposal.content : posted.application.message;
+    const { conv, suite } = await conversationOf(c, message.groupId);
+    const config = c.get('config');
+    const localDomain = config.brig.optSettings.setFederationDomain;
+    if (me.client === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'The sender has no client');
+    // A group gets its suite with its first commit; before it, proposals are refused (epoch 0) anyway.
+    const proposal =
+      posted.kind === 'proposal'
+        ? await parsed(async () => ({
+            ref: toBase64(await proposalRef(suite ?? 1, posted.proposal)),
+            effect: effectOf(posted.proposal),
+          }))
+        : undefined;
+    const result = await conversationObject(c.env, conv).mlsMessage({
+      conv,
+      groupId: toBase64(message.groupId),
+      localDomain,
+      sender: { user: me.user, domain: localDomain, client: me.client, connection: me.connection },
+      epoch: Number(message.epoch),
+      message: posted.kind === 'proposal' ? posted.proposal.bytes : posted.application.bytes,
+      proposal,
+      ttlSeconds: config.gundeck.settings.notificationTTL,
+    });
+    if ('refusal' in result) throw refusalError(result.refusal, result.message);
+    return c.json({ events: [], time: result.time }, 201);
+  },
+);

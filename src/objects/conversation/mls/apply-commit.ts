@@ -1,0 +1,87 @@
+import { toBase64 } from '../../../shared/base64.js';
+import { conversationEvent } from '../../../shared/events/conversation-event.js';
+import { memberJoinData, memberLeaveData } from '../../../shared/events/member-events.js';
+import type { CommitRequest, DeliveryResult } from '../../../shared/mls/delivery.js';
+import type { UserNotifications } from '../../../shared/notifications/types.js';
+import type { NotificationShards } from '../../notification-shards.js';
+import { mlsNotifications, toUsers } from './fan-out.js';
+import { commitStatements, type GroupRow } from './group-store.js';
+import { planCommit } from './commit-plan.js';
+
+const localUsers = (users: Iterable<string>, domain: string) =>
+  [...users].filter((u) => u.startsWith(`${domain}/`)).map((u) => u.slice(domain.length + 1));
+
+/**
+ * Applies a commit bundle to a group whose state the caller holds (and orders commits for): checks
+ * it (commit-plan.ts), writes its changes in one batch, then tells everybody: member-join and
+ * member-leave events, the commit to the clients of the old epoch, the Welcome to the added
+ * clients, an application message sent along to the clients of the new epoch. Returns the new
+ * state, or the refusal (with nothing written).
+ */
+export async function applyCommit(
+  db: D1Database,
+  shards: NotificationShards,
+  group: GroupRow,
+  req: CommitRequest,
+): Promise<{ result: DeliveryResult; group?: GroupRow }> {
+  const planned = planCommit(group, req);
+  if (!planned.ok) return { result: { ok: false, refusal: planned.refusal, message: planned.message } };
+  const { plan } = planned;
+  const now = Date.now();
+  const time = new Date(now).toISOString();
+  await db.batch(commitStatements(db, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo) }));
+
+  const from = { id: req.sender.user, domain: req.sender.domain };
+  const membersBefore = group.members;
+  const membersAfter = new Set(membersBefore);
+  for (const l of plan.writes.left) membersAfter.delete(`${l.domain}/${l.user}`);
+  for (const j of plan.writes.joined) membersAfter.add(`${j.domain}/${j.user}`);
+  const events: Array<Record<string, unknown>> = [];
+  if (plan.writes.joined.length > 0)
+    events.push(
+      conversationEvent(
+        'conversation.member-join',
+        req.conv,
+        from,
+        memberJoinData(plan.writes.joined.map((j) => ({ id: j.user, domain: j.domain, role: j.role }))),
+        { time },
+      ),
+    );
+  if (plan.writes.left.length > 0)
+    events.push(
+      conversationEvent(
+        'conversation.member-leave',
+        req.conv,
+        from,
+        memberLeaveData(
+          plan.writes.left.map((l) => ({ id: l.user, domain: l.domain })),
+          'removed',
+        ),
+        { time },
+      ),
+    );
+
+  const fan = { conv: req.conv, sender: req.sender, localDomain: req.localDomain, time };
+  const notifications: UserNotifications[] = [
+    ...events.flatMap((e) => toUsers(e, localUsers([...membersBefore, ...membersAfter], req.localDomain))),
+    ...mlsNotifications('conversation.mls-message-add', req.commit, plan.before, fan),
+  ];
+  if (req.welcome !== undefined)
+    notifications.push(...mlsNotifications('conversation.mls-welcome', req.welcome, plan.added, fan));
+  if (req.application !== undefined)
+    notifications.push(...mlsNotifications('conversation.mls-message-add', req.application, plan.after, fan));
+  await shards.append(notifications, req.ttlSeconds);
+
+  const removed = new Set(plan.writes.removedLeaves);
+  const leaves = new Map([...group.leaves].filter(([i]) => !removed.has(i)));
+  for (const l of plan.added) leaves.set(l.index, { ...l, removalPending: false });
+  const next: GroupRow = {
+    ...group,
+    epoch: group.epoch + 1,
+    suite: plan.writes.suite,
+    members: membersAfter,
+    leaves,
+    proposals: new Map(),
+  };
+  return { result: { ok: true, eventsJson: JSON.stringify(events), time }, group: next };
+}

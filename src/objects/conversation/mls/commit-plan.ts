@@ -1,0 +1,129 @@
+import type { CommitRequest, GroupClient, GroupLeaf, MlsRefusal } from '../../../shared/mls/delivery.js';
+import type { CommitWrites, GroupRow } from './group-store.js';
+
+const userKey = (c: { domain: string; user: string }) => `${c.domain}/${c.user}`;
+const clientKey = (c: GroupClient) => `${c.domain}/${c.user}/${c.client}`;
+
+/** What a valid commit does to the group and the conversation. */
+interface CommitPlan {
+  writes: Omit<CommitWrites, 'now' | 'groupInfo'>;
+  /** The clients of the group before the commit: they receive the commit. */
+  before: GroupLeaf[];
+  /** The clients after it: they receive what comes with the commit. */
+  after: GroupLeaf[];
+  /** The clients the commit adds: they receive the Welcome. */
+  added: GroupLeaf[];
+}
+
+export type PlanResult = { ok: true; plan: CommitPlan } | { ok: false; refusal: MlsRefusal; message?: string };
+
+const refuse = (refusal: MlsRefusal, message?: string): PlanResult => ({ ok: false, refusal, message });
+
+/**
+ * Checks a commit against the group's state, in wire-server's order, and works out its effect:
+ * the epoch must be the group's, every pending proposal referenced and every reference pending; a
+ * user is removed with all their clients or not at all, never by themself; an added client is new
+ * to the group; and the GroupInfo's tree must be the group after exactly these changes.
+ */
+export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
+  if (group.protocol !== 'mls' && group.protocol !== 'mixed')
+    return refuse('mlsProtocolError', 'Not an MLS conversation');
+  if (group.groupId !== req.groupId)
+    return refuse('mlsProtocolError', 'The message group ID does not match the conversation');
+  if (!group.members.has(userKey(req.sender))) return refuse('noConversation');
+  if (group.epoch > 0 && group.suite !== null && group.suite !== req.suite)
+    return refuse('mlsProtocolError', 'The GroupInfo cipher suite does not match the conversation');
+  if (req.epoch !== group.epoch) return refuse('mlsStaleMessage');
+
+  const leaves = group.leaves;
+  if (group.epoch > 0 && req.senderLeaf !== 'external') {
+    const at = leaves.get(req.senderLeaf);
+    if (at === undefined) return refuse('mlsProtocolError', 'unknown sender leaf index');
+    if (clientKey(at) !== clientKey(req.sender)) return refuse('mlsClientSenderUserMismatch');
+  }
+  if (req.senderLeaf === 'external' && group.epoch === 0)
+    return refuse('mlsProtocolError', 'External commits at epoch 0 are not supported');
+
+  // Proposals: each reference pending, each pending proposal referenced.
+  const removes = new Set(req.removes);
+  const adds: GroupClient[] = [...req.adds];
+  const referenced = new Set(req.references);
+  for (const ref of referenced) {
+    const p = group.proposals.get(ref);
+    if (p === undefined) return refuse('mlsProposalNotFound');
+    if ('remove' in p.effect) removes.add(p.effect.remove);
+    else if ('add' in p.effect) adds.push(p.effect.add);
+  }
+  for (const [ref, p] of group.proposals) {
+    if (referenced.has(ref)) continue;
+    const coveredRemove = p.origin === 'backend' && 'remove' in p.effect && removes.has(p.effect.remove);
+    if (!coveredRemove) return refuse('mlsCommitMissingReferences');
+  }
+
+  // Removals: occupied leaves; a user loses all their clients or none, and never by their own commit.
+  const removedByUser = new Map<string, Set<number>>();
+  for (const index of removes) {
+    const leaf = leaves.get(index);
+    if (leaf === undefined) return refuse('mlsInvalidLeafNodeIndex');
+    if (req.senderLeaf === 'external' && clientKey(leaf) !== clientKey(req.sender))
+      return refuse('mlsProtocolError', 'An external commit may only remove the sender’s own old leaf');
+    if (leaf.removalPending) continue; // a deleted client (or a leaving user's), proposed by the backend
+    const set = removedByUser.get(userKey(leaf)) ?? new Set<number>();
+    set.add(index);
+    removedByUser.set(userKey(leaf), set);
+  }
+  const left: Array<{ user: string; domain: string }> = [];
+  for (const [user, removed] of removedByUser) {
+    if (req.senderLeaf !== 'external' && user === userKey(req.sender)) return refuse('mlsSelfRemovalNotAllowed');
+    if (!req.mayRemoveOthers)
+      return refuse('actionDenied', 'Insufficient authorization (missing remove_conversation_member)');
+    const inGroup = [...leaves.values()].filter((l) => userKey(l) === user && !l.removalPending);
+    if (inGroup.length !== removed.size) return refuse('mlsClientMismatch');
+    const sep = user.indexOf('/');
+    left.push({ domain: user.slice(0, sep), user: user.slice(sep + 1) });
+  }
+
+  // Additions: clients new to the group (the committer itself at epoch 0, or when joining externally).
+  const present = new Set([...leaves.values()].filter((l) => !removes.has(l.index)).map(clientKey));
+  const joining = [...adds];
+  if (group.epoch === 0 || req.senderLeaf === 'external') joining.push(req.sender);
+  for (const c of joining) {
+    if (present.has(clientKey(c))) return refuse('mlsProtocolError', 'Client is already a member of the group');
+    present.add(clientKey(c));
+  }
+
+  // The GroupInfo's tree must be exactly this group: kept clients where they were, the new ones anywhere free.
+  const after = req.leaves;
+  const afterKeys = new Set(after.map(clientKey));
+  if (afterKeys.size !== after.length || afterKeys.size !== present.size || [...present].some((k) => !afterKeys.has(k)))
+    return refuse('mlsProtocolError', 'The GroupInfo does not match the group after the commit');
+  for (const l of after) {
+    const before = leaves.get(l.index);
+    if (before !== undefined && !removes.has(l.index) && clientKey(before) !== clientKey(l))
+      return refuse('mlsProtocolError', 'The GroupInfo moves a member to another leaf');
+  }
+  const joiningKeys = new Set(joining.map(clientKey));
+  const added = after.filter((l) => joiningKeys.has(clientKey(l)));
+  const joined = [...new Map(adds.map((a) => [userKey(a), a])).values()]
+    .filter((a) => !group.members.has(userKey(a)))
+    .map((a) => ({ user: a.user, domain: a.domain, role: 'wire_member' }));
+
+  return {
+    ok: true,
+    plan: {
+      writes: {
+        conv: req.conv,
+        groupId: req.groupId,
+        epoch: req.epoch,
+        suite: group.suite ?? req.suite,
+        removedLeaves: [...removes],
+        addedLeaves: added,
+        joined,
+        left,
+      },
+      before: [...leaves.values()],
+      after,
+      added,
+    },
+  };
+}

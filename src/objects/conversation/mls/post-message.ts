@@ -1,0 +1,54 @@
+import { toBase64 } from '../../../shared/base64.js';
+import type { DeliveryResult, MessageRequest } from '../../../shared/mls/delivery.js';
+import type { NotificationShards } from '../../notification-shards.js';
+import { mlsNotifications } from './fan-out.js';
+import { type GroupRow, proposalStatement } from './group-store.js';
+
+/** How many epochs back an application message may have been encrypted in (wire-server: 2). */
+const EPOCH_WINDOW = 2;
+
+const refuse = (
+  refusal: 'mlsStaleMessage' | 'mlsProtocolError' | 'mlsUnsupportedMessage' | 'noConversation',
+  message?: string,
+) => ({ result: { ok: false as const, refusal, message } });
+
+/**
+ * A proposal or application message for the group, checked against its epoch: an application
+ * message may be up to two epochs old but never from the future or from epoch 0, and is not for
+ * `mixed` conversations; a proposal is of the current epoch and becomes pending, so the next
+ * commit must reference it. Either goes to every other client of the group.
+ */
+export async function postMessage(
+  db: D1Database,
+  shards: NotificationShards,
+  group: GroupRow,
+  req: MessageRequest,
+): Promise<{ result: DeliveryResult; group?: GroupRow }> {
+  if (group.groupId !== req.groupId)
+    return refuse('mlsProtocolError', 'The message group ID does not match the conversation');
+  if (!group.members.has(`${req.sender.domain}/${req.sender.user}`)) return refuse('noConversation');
+  if (group.epoch === 0) return refuse('mlsProtocolError', 'Messages at epoch 0 are not supported');
+  let next: GroupRow | undefined;
+  if (req.proposal === undefined) {
+    if (group.protocol === 'mixed')
+      return refuse('mlsUnsupportedMessage', 'Application messages in mixed conversations');
+    if (req.epoch > group.epoch || req.epoch < group.epoch - EPOCH_WINDOW) return refuse('mlsStaleMessage');
+  } else {
+    if (req.epoch !== group.epoch) return refuse('mlsStaleMessage');
+    const pending = {
+      ref: req.proposal.ref,
+      origin: 'client' as const,
+      effect: req.proposal.effect,
+      message: toBase64(req.message),
+    };
+    await proposalStatement(db, req.groupId, group.epoch, pending).run();
+    next = { ...group, proposals: new Map([...group.proposals, [pending.ref, pending]]) };
+  }
+  const time = new Date().toISOString();
+  const fan = { conv: req.conv, sender: req.sender, localDomain: req.localDomain, time };
+  await shards.append(
+    mlsNotifications('conversation.mls-message-add', req.message, [...group.leaves.values()], fan),
+    req.ttlSeconds,
+  );
+  return { result: { ok: true, eventsJson: '[]', time }, ...(next === undefined ? {} : { group: next }) };
+}

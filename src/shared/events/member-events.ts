@@ -1,0 +1,15 @@
+import type { EventQid } from './conversation-event.js';
+
+/** The data of `conversation.member-join` for users joining with these roles. */
+export const memberJoinData = (added: ReadonlyArray<EventQid & { role: string }>) => ({
+  users: added.map((m) => ({ qualified_id: { id: m.id, domain: m.domain }, id: m.id, conversation_role: m.role })),
+  user_ids: added.map((m) => m.id),
+  add_type: 'internal_add' as const,
+});
+
+/** The data of `conversation.member-leave`. */
+export const memberLeaveData = (users: readonly EventQid[], reason: 'left' | 'removed' | 'user-deleted') => ({
+  qualified_user_ids: users.map((u) => ({ id: u.id, domain: u.domain })),
+  user_ids: users.map((u) => u.id),
+  reason,
+});

@@ -1,0 +1,94 @@
+/**
+ * What galley's MLS routes ask of a conversation's object, the group's ordering point, and what it
+ * answers: the contract of its MLS RPC methods. Bytes travel as Uint8Array (structured clone).
+ */
+
+/** A client, as the group knows it. Client ids are lowercase hex without leading zeros. */
+export interface GroupClient {
+  user: string;
+  domain: string;
+  client: string;
+}
+
+/** A client at its leaf of the ratchet tree. */
+export interface GroupLeaf extends GroupClient {
+  index: number;
+}
+
+/** The caller of an MLS route. */
+export interface MlsSender extends GroupClient {
+  /** Z-Connection: that websocket does not get the caller's own message back. */
+  connection: string;
+}
+
+/** A commit bundle as the edge read and checked it, for the object to order and apply. */
+export interface CommitRequest {
+  conv: { id: string; domain: string };
+  /** base64, as stored in `conversations.group_id`. */
+  groupId: string;
+  localDomain: string;
+  sender: MlsSender;
+  /** The epoch the commit was made in. */
+  epoch: number;
+  /** The sender's leaf for a member commit; `external` for an external commit (a client joining by itself). */
+  senderLeaf: number | 'external';
+  /** The ProposalRefs it commits by reference, base64. */
+  references: string[];
+  /** The leaves it removes inline. */
+  removes: number[];
+  /** The clients it adds inline (their key packages checked at the edge). */
+  adds: GroupClient[];
+  /** Whether the sender's conversation role may remove others (`remove_conversation_member`). */
+  mayRemoveOthers: boolean;
+  /** The suite of the GroupInfo (the group's suite; the first commit sets it). */
+  suite: number;
+  /** The occupied leaves of the new epoch's tree, from the bundle's GroupInfo. */
+  leaves: GroupLeaf[];
+  commit: Uint8Array;
+  /** The inner GroupInfo, stored for `GET …/groupinfo` and external joins. */
+  groupInfo: Uint8Array;
+  /** The Welcome's whole MLSMessage, for the added clients. */
+  welcome?: Uint8Array | undefined;
+  /** An application message of the new epoch sent along (PrivateMessage MLSMessage). */
+  application?: Uint8Array | undefined;
+  ttlSeconds: number;
+}
+
+/** What a proposal does to the group, as far as the delivery service cares. */
+export type ProposalEffect = { remove: number } | { add: GroupClient } | { other: string };
+
+/** A message posted to `/mls/messages`, read at the edge, for the object to check against the group. */
+export interface MessageRequest {
+  conv: { id: string; domain: string };
+  groupId: string;
+  localDomain: string;
+  sender: MlsSender;
+  epoch: number;
+  /** The MLSMessage, forwarded as it came. */
+  message: Uint8Array;
+  /** An application message (PrivateMessage), or a proposal (PublicMessage) with its ref and effect. */
+  proposal?: { ref: string; effect: ProposalEffect } | undefined;
+  ttlSeconds: number;
+}
+
+/** The MLS errors a commit or message can end in, by catalogue name (src/edge/api/errors/mls.ts). */
+export type MlsRefusal =
+  | 'mlsProtocolError'
+  | 'mlsStaleMessage'
+  | 'mlsProposalNotFound'
+  | 'mlsCommitMissingReferences'
+  | 'mlsClientMismatch'
+  | 'mlsSelfRemovalNotAllowed'
+  | 'mlsInvalidLeafNodeIndex'
+  | 'mlsClientSenderUserMismatch'
+  | 'mlsUnsupportedMessage'
+  | 'noConversation'
+  | 'actionDenied';
+
+/**
+ * The events a commit caused (member-join, member-leave) as a JSON array, the response's `events`:
+ * text, because RPC types cannot carry JSON values of unknown shape.
+ */
+export type DeliveryResult =
+  | { ok: true; eventsJson: string; time: string }
+  | { ok: false; refusal: MlsRefusal; message?: string | undefined };

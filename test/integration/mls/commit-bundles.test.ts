@@ -1,0 +1,104 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { bundleBody } from '../../helpers/core-crypto.js';
+import { wireError } from '../../helpers/http.js';
+import {
+  bytesOf,
+  claimKeyPackages,
+  type MlsDevice,
+  mlsDevice,
+  mlsEventsOf,
+  postMls,
+  uploadKeyPackages,
+} from '../../helpers/mls.js';
+import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+
+/** A new MLS conversation of `owner`: its id and group id, and the backend's removal key. */
+async function mlsConversation(owner: MlsDevice) {
+  const r = await api(publicUrl, owner.token).post('/v8/conversations', {
+    protocol: 'mls',
+    name: 'MLS',
+    qualified_users: [],
+  });
+  expect(r.status, r.text).toBe(201);
+  const keys = await api(publicUrl, owner.token).get('/v8/mls/public-keys');
+  const groupId = bytesOf(r.body.group_id);
+  await owner.mls.createConversation(groupId, bytesOf(keys.body.removal.ed25519));
+  return { id: r.body.qualified_id.id as string, groupId };
+}
+
+/** The Welcome a device was sent last, applied. */
+async function joinByWelcome(d: MlsDevice) {
+  const welcome = (await mlsEventsOf(publicUrl, d)).filter((e) => e.type === 'conversation.mls-welcome').at(-1);
+  expect(welcome, `no welcome for ${d.client}`).toBeDefined();
+  await d.mls.processWelcome(bytesOf(welcome!.data));
+}
+
+/** The last MLS message a device was sent, decrypted. */
+async function lastMessage(d: MlsDevice, groupId: Uint8Array) {
+  const last = (await mlsEventsOf(publicUrl, d)).filter((e) => e.type === 'conversation.mls-message-add').at(-1);
+  expect(last).toBeDefined();
+  return d.mls.decrypt(groupId, bytesOf(last!.data));
+}
+
+describe('MLS delivery service, driven by core-crypto clients', () => {
+  let alice: TestUser;
+  let bob: TestUser;
+  let carol: TestUser;
+  let a: MlsDevice;
+  let b1: MlsDevice;
+  let b2: MlsDevice;
+  beforeAll(async () => {
+    [alice, bob, carol] = await Promise.all([
+      createUser(publicUrl, internalUrl),
+      createUser(publicUrl, internalUrl),
+      createUser(publicUrl, internalUrl),
+    ]);
+    await connect(publicUrl, alice, bob);
+    await connect(publicUrl, alice, carol);
+    a = await mlsDevice(publicUrl, alice);
+    b1 = await mlsDevice(publicUrl, bob);
+    b2 = await mlsDevice(publicUrl, bob);
+    for (const d of [b1, b2]) await uploadKeyPackages(publicUrl, d, 2);
+  });
+
+  it('adds both clients of a user by one commit, and carries application messages both ways', async () => {
+    const conv = await mlsConversation(a);
+    const bundle = await a.mls.addClients(conv.groupId, await claimKeyPackages(publicUrl, a, bob));
+    expect(a.refused).toBeUndefined();
+
+    const asBob = await api(publicUrl, bob.token).get(`/v8/conversations/example.com/${conv.id}`);
+    expect(asBob.status).toBe(200);
+    expect(asBob.body.epoch).toBe(1);
+    for (const d of [b1, b2]) await joinByWelcome(d);
+
+    const hello = await a.mls.encrypt(conv.groupId, 'hello from alice');
+    expect((await postMls(publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
+    expect(await lastMessage(b2, conv.groupId)).toMatchObject({ kind: 'text', text: 'hello from alice' });
+
+    const reply = await b1.mls.encrypt(conv.groupId, 'hi alice');
+    expect((await postMls(publicUrl, b1.token, '/v8/mls/messages', reply)).status).toBe(201);
+    expect(await lastMessage(a, conv.groupId)).toMatchObject({ kind: 'text', text: 'hi alice' });
+
+    // The same commit again is of an epoch that has passed.
+    expect(await postMls(publicUrl, a.token, '/v8/mls/commit-bundles', bundleBody(bundle))).toMatchObject({
+      status: 409,
+      body: wireError(409, 'mls-stale-message'),
+    });
+  });
+
+  it('refuses a commit that adds only some of a user’s clients, and changes nothing', async () => {
+    const c1 = await mlsDevice(publicUrl, carol);
+    const c2 = await mlsDevice(publicUrl, carol);
+    for (const d of [c1, c2]) await uploadKeyPackages(publicUrl, d, 1);
+    const conv = await mlsConversation(a);
+    const [one] = await claimKeyPackages(publicUrl, a, carol);
+    await expect(a.mls.addClients(conv.groupId, [one!])).rejects.toThrow();
+    expect(a.refused).toMatchObject({ status: 409, body: wireError(409, 'mls-client-mismatch') });
+    const after = await api(publicUrl, alice.token).get(`/v8/conversations/example.com/${conv.id}`);
+    expect(after.body.epoch).toBe(0);
+    expect(after.body.members.others).toEqual([]);
+  });
+});
