@@ -2,11 +2,13 @@ import { DurableObject } from 'cloudflare:workers';
 import { otrNotifications } from '../shared/proteus/otr-notifications.js';
 import { classify, sendingStatus, userKey } from '../shared/proteus/recipients.js';
 import type { ProteusSend, ProteusSendResult } from '../shared/proteus/types.js';
-import type { CommitRequest, DeliveryResult, MessageRequest } from '../shared/mls/delivery.js';
+import type { CommitRequest, DeliveryResult, Leaving, MessageRequest } from '../shared/mls/delivery.js';
+import { removalKeys } from '../shared/mls/removal-keys.js';
 import { type ConversationState, loadState } from './conversation/members-cache.js';
 import { applyCommit } from './conversation/mls/apply-commit.js';
 import { type GroupRow, readGroup } from './conversation/mls/group-store.js';
 import { postMessage } from './conversation/mls/post-message.js';
+import { proposeRemovals } from './conversation/mls/removals.js';
 import { NotificationShards } from './notification-shards.js';
 
 /**
@@ -25,10 +27,19 @@ export class Conversation extends DurableObject<Env> {
   /** The MLS group as last read or committed; dropped with the members cache. */
   private group: GroupRow | undefined;
 
-  /** Membership or a member's clients changed: read them again on the next message. */
-  invalidate(): void {
+  /**
+   * Membership or a member's clients changed: read them again on the next message. Users who left
+   * and clients that were deleted (`left`) are proposed for removal from the MLS group, in order.
+   */
+  async invalidate(left?: Leaving): Promise<void> {
     this.state = undefined;
     this.group = undefined;
+    const keys = removalKeys(this.env.MLS_REMOVAL_KEYS);
+    if (left === undefined || typeof keys === 'string') return;
+    await this.ordered(async () => {
+      const group = await readGroup(this.env.DB, left.conv);
+      if (group !== undefined) this.group = await proposeRemovals(this.env.DB, this.shards, keys, group, left);
+    });
   }
 
   /** Runs `work` after everything ordered before it (Proteus messages and MLS commits alike). */

@@ -84,7 +84,10 @@ export async function claimKeyPackages(base: string, by: MlsDevice, u: TestUser)
 }
 
 /** The MLS events in a device's notification stream, in order. */
-export async function mlsEventsOf(base: string, d: MlsDevice): Promise<Array<{ type: string; data: string }>> {
+export async function mlsEventsOf(
+  base: string,
+  d: MlsDevice,
+): Promise<Array<{ type: string; conversation: string; data: string }>> {
   const r = await api(base, d.token).get(`/v8/notifications?client=${d.client}&size=1000`);
   return r.body.notifications
     .flatMap((n: { payload: unknown[] }) => n.payload)

@@ -71,6 +71,17 @@ export interface MessageRequest {
   ttlSeconds: number;
 }
 
+/**
+ * Users who left a conversation (all their clients) or clients that were deleted: the backend
+ * proposes their removal from the conversation's MLS group, signed with its removal key.
+ */
+export interface Leaving {
+  conv: { id: string; domain: string };
+  targets: Array<{ user: string; domain: string; client?: string | undefined }>;
+  localDomain: string;
+  ttlSeconds: number;
+}
+
 /** The MLS errors a commit or message can end in, by catalogue name (src/edge/api/errors/mls.ts). */
 export type MlsRefusal =
   | 'mlsProtocolError'

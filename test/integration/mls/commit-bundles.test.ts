@@ -29,18 +29,24 @@ async function mlsConversation(owner: MlsDevice) {
   return { id: r.body.qualified_id.id as string, groupId };
 }
 
+type Conv = { id: string; groupId: Uint8Array };
+
+/** The MLS events of one conversation a device was sent, of one type. */
+const eventsIn = async (d: MlsDevice, conv: Conv, type: string) =>
+  (await mlsEventsOf(publicUrl, d)).filter((e) => e.type === type && e.conversation === conv.id);
+
 /** The Welcome a device was sent last, applied. */
-async function joinByWelcome(d: MlsDevice) {
-  const welcome = (await mlsEventsOf(publicUrl, d)).filter((e) => e.type === 'conversation.mls-welcome').at(-1);
+async function joinByWelcome(d: MlsDevice, conv: Conv) {
+  const welcome = (await eventsIn(d, conv, 'conversation.mls-welcome')).at(-1);
   expect(welcome, `no welcome for ${d.client}`).toBeDefined();
   await d.mls.processWelcome(bytesOf(welcome!.data));
 }
 
-/** The last MLS message a device was sent, decrypted. */
-async function lastMessage(d: MlsDevice, groupId: Uint8Array) {
-  const last = (await mlsEventsOf(publicUrl, d)).filter((e) => e.type === 'conversation.mls-message-add').at(-1);
+/** The last MLS message a device was sent in a conversation, decrypted. */
+async function lastMessage(d: MlsDevice, conv: Conv) {
+  const last = (await eventsIn(d, conv, 'conversation.mls-message-add')).at(-1);
   expect(last).toBeDefined();
-  return d.mls.decrypt(groupId, bytesOf(last!.data));
+  return d.mls.decrypt(conv.groupId, bytesOf(last!.data));
 }
 
 describe('MLS delivery service, driven by core-crypto clients', () => {
@@ -72,15 +78,15 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     const asBob = await api(publicUrl, bob.token).get(`/v8/conversations/example.com/${conv.id}`);
     expect(asBob.status).toBe(200);
     expect(asBob.body.epoch).toBe(1);
-    for (const d of [b1, b2]) await joinByWelcome(d);
+    for (const d of [b1, b2]) await joinByWelcome(d, conv);
 
     const hello = await a.mls.encrypt(conv.groupId, 'hello from alice');
     expect((await postMls(publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
-    expect(await lastMessage(b2, conv.groupId)).toMatchObject({ kind: 'text', text: 'hello from alice' });
+    expect(await lastMessage(b2, conv)).toMatchObject({ kind: 'text', text: 'hello from alice' });
 
     const reply = await b1.mls.encrypt(conv.groupId, 'hi alice');
     expect((await postMls(publicUrl, b1.token, '/v8/mls/messages', reply)).status).toBe(201);
-    expect(await lastMessage(a, conv.groupId)).toMatchObject({ kind: 'text', text: 'hi alice' });
+    expect(await lastMessage(a, conv)).toMatchObject({ kind: 'text', text: 'hi alice' });
 
     // The same commit again is of an epoch that has passed.
     expect(await postMls(publicUrl, a.token, '/v8/mls/commit-bundles', bundleBody(bundle))).toMatchObject({
@@ -100,5 +106,35 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     const after = await api(publicUrl, alice.token).get(`/v8/conversations/example.com/${conv.id}`);
     expect(after.body.epoch).toBe(0);
     expect(after.body.members.others).toEqual([]);
+  });
+
+  it('proposes the removal of a deleted client; the next commit must reference it', async () => {
+    const conv = await mlsConversation(a);
+    await a.mls.addClients(conv.groupId, await claimKeyPackages(publicUrl, a, bob));
+    for (const d of [b1, b2]) await joinByWelcome(d, conv);
+
+    const del = await api(publicUrl, bob.token).del(`/v8/clients/${b2.client}`, { password: bob.password });
+    expect(del.status, del.text).toBe(200);
+    // The backend's Remove reaches every client of the group, as a proposal from an external sender.
+    expect(await lastMessage(b1, conv)).toEqual({ kind: 'proposal' });
+
+    // A commit that leaves the proposal out is refused...
+    const dave = await createUser(publicUrl, internalUrl);
+    await connect(publicUrl, alice, dave);
+    const d1 = await mlsDevice(publicUrl, dave);
+    await uploadKeyPackages(publicUrl, d1, 1);
+    await expect(a.mls.addClients(conv.groupId, await claimKeyPackages(publicUrl, a, dave))).rejects.toThrow();
+    expect(a.refused).toMatchObject({ status: 400, body: wireError(400, 'mls-commit-missing-references') });
+
+    // ...one that commits it is taken: the client leaves the group, its user stays in the conversation.
+    expect(await lastMessage(a, conv)).toEqual({ kind: 'proposal' });
+    expect(await a.mls.commitPendingProposals(conv.groupId)).toBeDefined();
+    expect(a.refused).toBeUndefined();
+    expect(await lastMessage(b1, conv)).toEqual({ kind: 'commit', isActive: true });
+    const after = await api(publicUrl, bob.token).get(`/v8/conversations/example.com/${conv.id}`);
+    expect(after.body.epoch).toBe(2);
+    const bye = await b1.mls.encrypt(conv.groupId, 'still here');
+    expect((await postMls(publicUrl, b1.token, '/v8/mls/messages', bye)).status).toBe(201);
+    expect(await lastMessage(a, conv)).toMatchObject({ kind: 'text', text: 'still here' });
   });
 });

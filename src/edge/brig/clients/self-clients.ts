@@ -149,7 +149,8 @@ export const deleteClient = endpoint(
     ];
     await runBatch(db, statements);
     await userStream(c.env, user.id).dropQueue(client);
-    await clientsChanged(c.env, db, { id: user.id, domain: config.brig.optSettings.setFederationDomain });
+    const me = { id: user.id, domain: config.brig.optSettings.setFederationDomain };
+    await clientsChanged(c.env, db, me, { config, targets: [{ ...me, client }] });
     await publish(c.env, config, [{ user: user.id }], clientEvents.remove(client), { origin: self(c) });
     return c.body(null, 200);
   },

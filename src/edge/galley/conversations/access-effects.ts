@@ -42,7 +42,7 @@ export async function kickDisallowedMembers(
   if (out.length === 0) return;
   const targets = out.map((m) => ({ id: m.userId, domain: m.userDomain }));
   await runBatch(db, conversationStore.removeMembers(db, conv, targets));
-  await membershipChanged(c.env, conv);
+  await membershipChanged(c.env, conv, { config: c.get('config'), targets });
   const data = { qualified_user_ids: targets, user_ids: targets.map((t) => t.id), reason: 'removed' };
   await notifyMembers(
     c,

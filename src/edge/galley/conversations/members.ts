@@ -99,7 +99,7 @@ export const removeMember = endpoint(
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
     if (!members.some((m) => sameUser(m, target))) return c.body(null, 204);
     await runBatch(database(c.env.DB), conversationStore.removeMembers(database(c.env.DB), conv, [target]));
-    await membershipChanged(c.env, conv);
+    await membershipChanged(c.env, conv, { config: c.get('config'), targets: [target] });
     const left = conversationEvent(
       'conversation.member-leave',
       conv,

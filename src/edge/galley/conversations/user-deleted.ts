@@ -29,7 +29,7 @@ export async function leaveAllConversations(
     if (conv === undefined) continue;
     const members = await conversationStore.members(db, id);
     await runBatch(db, conversationStore.removeMembers(db, id, [user]));
-    await membershipChanged(env, id);
+    await membershipChanged(env, id, { config, targets: [user] });
     const remaining = members.filter(
       (m) => !(m.userId === user.id && m.userDomain === user.domain) && m.userDomain === user.domain,
     );

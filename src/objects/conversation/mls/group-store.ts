@@ -11,6 +11,7 @@ export interface PendingProposal {
 
 /** A conversation's MLS group as D1 holds it. */
 export interface GroupRow {
+  conv: QualifiedRef;
   protocol: string;
   type: number;
   team: string | null;
@@ -62,6 +63,7 @@ export async function readGroup(db: D1Database, conv: QualifiedRef): Promise<Gro
             .all()
         ).results as Array<{ ref: string; origin: 'backend' | 'client'; effect: string; message: string }>);
   return {
+    conv,
     protocol: row.protocol,
     type: row.type,
     team: row.team,
@@ -155,4 +157,11 @@ export function proposalStatement(
       'INSERT INTO mls_proposals (group_id, epoch, ref, origin, effect, message) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     )
     .bind(groupId, epoch, p.ref, p.origin, JSON.stringify(p.effect), p.message);
+}
+
+/** The statement marking a leaf's client as on its way out (the backend proposed its removal). */
+export function removalPendingStatement(db: D1Database, groupId: string, leafIndex: number): D1PreparedStatement {
+  return db
+    .prepare('UPDATE mls_group_clients SET removal_pending = 1 WHERE group_id = ? AND leaf_index = ?')
+    .bind(groupId, leafIndex);
 }
