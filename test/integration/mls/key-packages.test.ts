@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
-import { call, wireError } from '../../helpers/http.js';
+import { wireError } from '../../helpers/http.js';
 import { tokenOf } from '../../helpers/mls.js';
 import { mlsKeys } from '../../helpers/mls-key-packages.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
-import { api, createUser, login, type TestUser } from '../../helpers/users.js';
+import { api, createUser, type TestUser } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const DOMAIN = 'example.com';
