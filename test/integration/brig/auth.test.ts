@@ -125,7 +125,7 @@ describe('login, access tokens and cookies', () => {
     const u = await createUser(publicUrl, internalUrl);
     expect((await api(publicUrl, u.token).get('/v8/system/settings')).body).toEqual({
       setRestrictUserCreation: false,
-      setEnableMls: false,
+      setEnableMls: true, // the shipped configuration enables MLS
     });
     expect((await call(publicUrl, '/v8/system/settings')).status).toBe(401);
   });

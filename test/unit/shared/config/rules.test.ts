@@ -131,7 +131,10 @@ const refusals: Refusal[] = [
   },
   {
     rule: 'MLS enabled needs removal keys',
-    edits: [[B, ['optSettings', 'setEnableMLS'], true]],
+    edits: [
+      [B, ['optSettings', 'setEnableMLS'], true],
+      [G, ['settings', 'mlsPrivateKeyPaths'], DELETE],
+    ],
     file: G,
     path: 'settings.mlsPrivateKeyPaths',
     message: /setEnableMLS/,
