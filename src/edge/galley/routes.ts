@@ -22,6 +22,7 @@ import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
 import { deleteTeam } from './teams/delete-team.js';
 import { getMlsPublicKeys } from './mls/public-keys.js';
+import { getGroupInfo } from './mls/group-info.js';
 import {
   renameConversation,
   typing,
@@ -48,6 +49,7 @@ export const galleyPublic: Endpoint[] = [
   getCode,
   deleteCode,
   getConversation,
+  getGroupInfo,
   addMembers,
   removeMember,
   updateOtherMember,

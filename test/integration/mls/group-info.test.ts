@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 
 const DOMAIN = 'example.com';
@@ -19,6 +20,45 @@ describe('MLS state that commits leave behind', () => {
     expect(r.status, r.text).toBe(201);
     return { id: r.body.qualified_id.id as string, groupId: r.body.group_id as string };
   };
+  const groupInfo = (user: TestUser, conv: string, version = 8) =>
+    fetch(`${b.publicUrl}/v${version}/conversations/${DOMAIN}/${conv}/groupinfo`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+
+  it('GET …/groupinfo answers the stored GroupInfo bytes as message/mls, 404 before a commit stored one', async () => {
+    const conv = await newMlsConversation(alice);
+    const before = await groupInfo(alice, conv.id);
+    expect(before.status).toBe(404);
+    expect(await before.json()).toEqual(wireError(404, 'mls-missing-group-info'));
+
+    const bytes = Buffer.from([0x00, 0x01, 0x00, 0x04, 0xff, 0x80, 0x7f, 0x0a]);
+    await b.query(
+      'INSERT INTO mls_group_infos (group_id, group_info) VALUES (?, ?)',
+      conv.groupId,
+      bytes.toString('base64'),
+    );
+    const r = await groupInfo(alice, conv.id);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('message/mls');
+    expect(Buffer.from(await r.arrayBuffer()).equals(bytes)).toBe(true);
+    expect((await groupInfo(alice, conv.id, 5)).status).toBe(200);
+    expect((await groupInfo(alice, conv.id, 4)).status).toBe(404);
+  });
+
+  it('GET …/groupinfo is for members (404 no-conversation); a Proteus conversation has none', async () => {
+    const conv = await newMlsConversation(alice);
+    await b.query('INSERT INTO mls_group_infos (group_id, group_info) VALUES (?, ?)', conv.groupId, 'AAE=');
+    const stranger = await createUser(b.publicUrl, b.internalUrl);
+    const outsider = await groupInfo(stranger, conv.id);
+    expect(outsider.status).toBe(404);
+    expect(await outsider.json()).toEqual(wireError(404, 'no-conversation'));
+    expect(await (await groupInfo(alice, crypto.randomUUID())).json()).toEqual(wireError(404, 'no-conversation'));
+
+    const proteus = await api(b.publicUrl, alice.token).post('/v8/conversations', { name: 'P' });
+    const none = await groupInfo(alice, proteus.body.qualified_id.id);
+    expect(none.status).toBe(404);
+    expect(await none.json()).toEqual(wireError(404, 'mls-missing-group-info'));
+  });
 
   it('conversation JSON shows the epoch, its time and the cipher suite once a commit set them', async () => {
     const conv = await newMlsConversation(alice);

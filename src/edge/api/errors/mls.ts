@@ -13,4 +13,9 @@ export const mlsErrors = defineErrors({
     label: 'mls-invalid-leaf-node-signature',
     message: 'Invalid leaf node signature',
   },
+  mlsMissingGroupInfo: {
+    status: 404,
+    label: 'mls-missing-group-info',
+    message: 'The conversation has no group information',
+  },
 });
