@@ -23,6 +23,7 @@ import { removeTeamMember } from './teams/remove-member.js';
 import { deleteTeam } from './teams/delete-team.js';
 import { getMlsPublicKeys } from './mls/public-keys.js';
 import { getGroupInfo } from './mls/group-info.js';
+import { getMlsSelfConversation, getMlsSelfConversationV5 } from './mls/mls-self.js';
 import {
   renameConversation,
   typing,
@@ -36,6 +37,8 @@ export const galleyPublic: Endpoint[] = [
   getMlsPublicKeys,
   // order matters where paths overlap: /conversations/self and /list-ids before /{domain}/{id}
   createSelfConversation,
+  getMlsSelfConversationV5,
+  getMlsSelfConversation,
   createOne2OneV6,
   createOne2One,
   createGroupConversation,

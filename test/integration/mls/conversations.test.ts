@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
@@ -12,6 +13,18 @@ const uuidHex = (id: string) => id.replace(/-/g, '');
 const groupIdHex = (type: number, conv: string) =>
   `0001${type.toString(16).padStart(4, '0')}${uuidHex(conv)}00${Buffer.from(DOMAIN).toString('hex')}`;
 const hexOf = (base64: string) => Buffer.from(base64, 'base64').toString('hex');
+
+/** wire-server's `mlsSelfConvId`: UUIDv5 (SHA-1) of the user id's bytes in the `namespaceMLSSelfConv` namespace. */
+function mlsSelfId(user: string): string {
+  const namespace = Buffer.from(uuidHex('3eac2a2c-3850-510b-bd08-8a98e80dd4d9'), 'hex');
+  const h = createHash('sha1')
+    .update(Buffer.concat([namespace, Buffer.from(uuidHex(user), 'hex')]))
+    .digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
 
 describe('creating an MLS group conversation', () => {
   it('stores the group id wire-server derives from the conversation, and answers the epoch 0 view', async () => {
@@ -43,5 +56,43 @@ describe('creating an MLS group conversation', () => {
     expect(await me.post('/v8/conversations', { protocol: 'mls', users: [a.id] })).toMatchObject(nonEmpty);
     expect(await me.post('/v8/conversations', { protocol: 'mls', qualified_users: [q(a.id)] })).toMatchObject(nonEmpty);
     expect(await me.post('/v8/conversations', { protocol: 'mls', users: [] })).toMatchObject({ status: 201 });
+  });
+});
+
+describe('GET /conversations/mls-self', () => {
+  it('creates the MLS self conversation on first request, with the id and group id wire-server derives', async () => {
+    const a = await createUser(publicUrl, internalUrl);
+    const me = api(publicUrl, a.token);
+    const id = mlsSelfId(a.id);
+    const first = await me.get('/v8/conversations/mls-self');
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({
+      qualified_id: q(id),
+      type: 1,
+      protocol: 'mls',
+      epoch: 0,
+      creator: a.id,
+      access: ['private'],
+      access_role: [],
+      members: { self: { id: a.id, conversation_role: 'wire_admin' }, others: [] },
+    });
+    expect(hexOf(first.body.group_id)).toBe(groupIdHex(1, id));
+    expect(first.body).not.toHaveProperty('cipher_suite');
+
+    expect((await me.get('/v8/conversations/mls-self')).body).toEqual(first.body);
+    // It is stored: the ordinary conversation routes find it.
+    expect((await me.get(`/v8/conversations/${DOMAIN}/${id}`)).body.group_id).toBe(first.body.group_id);
+    // v5 writes the legacy MLS fields.
+    expect((await me.get('/v5/conversations/mls-self')).body).toMatchObject({
+      qualified_id: q(id),
+      epoch_timestamp: null,
+      cipher_suite: 1,
+    });
+    expect((await me.get('/v4/conversations/mls-self')).status).toBe(404);
+
+    const b = await createUser(publicUrl, internalUrl);
+    expect((await api(publicUrl, b.token).get('/v8/conversations/mls-self')).body.qualified_id).toEqual(
+      q(mlsSelfId(b.id)),
+    );
   });
 });

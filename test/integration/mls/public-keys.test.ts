@@ -78,6 +78,7 @@ describe('MLS switched off (setEnableMLS: false)', () => {
     expect(await u.post(`/v8/mls/key-packages/claim/example.com/${user.id}`)).toMatchObject(notEnabled);
     // galley: conversations, before any other check
     expect(await u.post('/v8/conversations', { protocol: 'mls' })).toMatchObject(notEnabled);
+    expect(await u.get('/v8/conversations/mls-self')).toMatchObject(notEnabled);
     expect(await u.get(`/v8/conversations/example.com/${crypto.randomUUID()}/groupinfo`)).toMatchObject(notEnabled);
     expect((await u.post('/v8/conversations', { protocol: 'proteus' })).status).toBe(201);
   });
