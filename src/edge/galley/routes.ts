@@ -24,6 +24,7 @@ import { deleteTeam } from './teams/delete-team.js';
 import { getMlsPublicKeys } from './mls/public-keys.js';
 import { getGroupInfo } from './mls/group-info.js';
 import { getMlsSelfConversation, getMlsSelfConversationV5 } from './mls/mls-self.js';
+import { getMlsOne2One, getMlsOne2OneV5, getMlsOne2OneV6 } from './mls/mls-one2one.js';
 import {
   renameConversation,
   typing,
@@ -39,6 +40,9 @@ export const galleyPublic: Endpoint[] = [
   createSelfConversation,
   getMlsSelfConversationV5,
   getMlsSelfConversation,
+  getMlsOne2OneV5,
+  getMlsOne2OneV6,
+  getMlsOne2One,
   createOne2OneV6,
   createOne2One,
   createGroupConversation,

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { MLS_ONE2ONE_NAMESPACE, one2OneConvId } from '../../../src/edge/galley/conversations/one2one-id.js';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
-import { api, createUser } from '../../helpers/users.js';
+import { api, connect, createUser, invitedMember, teamOwner } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const DOMAIN = 'example.com';
@@ -93,6 +94,92 @@ describe('GET /conversations/mls-self', () => {
     const b = await createUser(publicUrl, internalUrl);
     expect((await api(publicUrl, b.token).get('/v8/conversations/mls-self')).body.qualified_id).toEqual(
       q(mlsSelfId(b.id)),
+    );
+  });
+});
+
+describe('MLS 1:1 conversations', () => {
+  it('answers the same not yet stored conversation to both connected users, with the removal keys', async () => {
+    const a = await createUser(publicUrl, internalUrl);
+    const b = await createUser(publicUrl, internalUrl);
+    await connect(publicUrl, a, b);
+    const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, q(a.id), q(b.id));
+    const keys = (await api(publicUrl, a.token).get('/v8/mls/public-keys')).body;
+
+    const r = await api(publicUrl, a.token).get(`/v8/one2one-conversations/${DOMAIN}/${b.id}`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.public_keys).toEqual(keys);
+    const conv = r.body.conversation;
+    expect(conv).toMatchObject({
+      qualified_id: id,
+      type: 2,
+      protocol: 'mls',
+      epoch: 0,
+      creator: null,
+      access: ['private'],
+      members: { self: { qualified_id: q(a.id), conversation_role: 'wire_member' }, others: [] },
+    });
+    expect(hexOf(conv.group_id)).toBe(groupIdHex(2, id.id));
+    expect(conv).not.toHaveProperty('cipher_suite');
+
+    const theirs = await api(publicUrl, b.token).get(`/v8/one2one-conversations/${DOMAIN}/${a.id}`);
+    expect(theirs.body.conversation).toMatchObject({ qualified_id: id, group_id: conv.group_id });
+    expect(theirs.body.conversation.members.self.qualified_id).toEqual(q(b.id));
+    // Nothing was stored: a first commit creates the conversation.
+    expect(await api(publicUrl, a.token).get(`/v8/conversations/${DOMAIN}/${id.id}`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
+  });
+
+  it('answers JWKs with format=jwk from v7, raw keys in v6, the bare conversation in v5', async () => {
+    const a = await createUser(publicUrl, internalUrl);
+    const b = await createUser(publicUrl, internalUrl);
+    await connect(publicUrl, a, b);
+    const me = api(publicUrl, a.token);
+    const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, q(a.id), q(b.id));
+
+    const jwk = await me.get(`/v8/one2one-conversations/${DOMAIN}/${b.id}?format=jwk`);
+    expect(jwk.body.public_keys).toEqual((await me.get('/v8/mls/public-keys?format=jwk')).body);
+    expect((await me.get(`/v8/one2one-conversations/${DOMAIN}/${b.id}?format=pem`)).status).toBe(400);
+
+    const v6 = await me.get(`/v6/conversations/one2one/${DOMAIN}/${b.id}?format=jwk`);
+    expect(v6.status, v6.text).toBe(200);
+    expect(v6.body.conversation.qualified_id).toEqual(id);
+    expect(v6.body.public_keys).toEqual((await me.get('/v6/mls/public-keys')).body);
+    expect((await me.get(`/v6/one2one-conversations/${DOMAIN}/${b.id}`)).status).toBe(404);
+
+    const v5 = await me.get(`/v5/conversations/one2one/${DOMAIN}/${b.id}`);
+    expect(v5.status, v5.text).toBe(200);
+    expect(v5.body).toMatchObject({ qualified_id: id, type: 2, epoch: 0, epoch_timestamp: null, cipher_suite: 1 });
+    expect(v5.body).not.toHaveProperty('public_keys');
+    expect(await me.get(`/v5/conversations/one2one/remote.example.org/${b.id}`)).toMatchObject({
+      status: 400,
+      body: wireError(400, 'mls-federated-one2one-not-supported'),
+    });
+    expect((await me.get(`/v4/conversations/one2one/${DOMAIN}/${b.id}`)).status).toBe(404);
+  });
+
+  it('needs a connection or the same team (403 not-connected)', async () => {
+    const a = await createUser(publicUrl, internalUrl);
+    const stranger = await createUser(publicUrl, internalUrl);
+    const notConnected = { status: 403, body: wireError(403, 'not-connected') };
+    const me = api(publicUrl, a.token);
+    expect(await me.get(`/v8/one2one-conversations/${DOMAIN}/${stranger.id}`)).toMatchObject(notConnected);
+    expect(await me.get(`/v6/conversations/one2one/${DOMAIN}/${stranger.id}`)).toMatchObject(notConnected);
+    expect(await me.get(`/v5/conversations/one2one/${DOMAIN}/${stranger.id}`)).toMatchObject(notConnected);
+    expect(await me.get(`/v8/one2one-conversations/remote.example.org/${stranger.id}`)).toMatchObject(notConnected);
+
+    const owner = await teamOwner(publicUrl, internalUrl);
+    const member = await invitedMember(publicUrl, owner);
+    const r = await api(publicUrl, member.token).get(`/v8/one2one-conversations/${DOMAIN}/${owner.id}`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.conversation.qualified_id).toEqual(
+      await one2OneConvId(MLS_ONE2ONE_NAMESPACE, q(owner.id), q(member.id)),
+    );
+    // A team member is no teammate of an outsider.
+    expect(await api(publicUrl, owner.token).get(`/v8/one2one-conversations/${DOMAIN}/${stranger.id}`)).toMatchObject(
+      notConnected,
     );
   });
 });

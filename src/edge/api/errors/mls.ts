@@ -18,4 +18,9 @@ export const mlsErrors = defineErrors({
     label: 'mls-missing-group-info',
     message: 'The conversation has no group information',
   },
+  mlsFederatedOne2OneNotSupported: {
+    status: 400,
+    label: 'mls-federated-one2one-not-supported',
+    message: 'Federated One2One MLS conversations are only supported in API version >= 6',
+  },
 });
