@@ -18,3 +18,24 @@ export function uuidFromBytes(bytes: Uint8Array): string {
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** The first 16 bytes of a hash as a version-5 UUID: the version and variant bits set, the rest kept. */
+export function version5Uuid(hash: Uint8Array): string {
+  const id = hash.slice(0, 16);
+  id[6] = (id[6]! & 0x0f) | 0x50;
+  id[8] = (id[8]! & 0x3f) | 0x80;
+  return uuidFromBytes(id);
+}
+
+/**
+ * The name-based UUID of RFC 4122 version 5: SHA-1 over the namespace's 16 bytes and the name
+ * (Haskell's `Data.UUID.V5.generateNamed`).
+ */
+export async function uuidV5(namespace: string, name: Uint8Array): Promise<string> {
+  const ns = uuidToBytes(namespace);
+  if (ns === undefined) throw new Error(`not a UUID namespace: ${namespace}`);
+  const input = new Uint8Array(16 + name.length);
+  input.set(ns);
+  input.set(name, 16);
+  return version5Uuid(new Uint8Array(await crypto.subtle.digest('SHA-1', input)));
+}

@@ -66,6 +66,26 @@ describe('generated API documentation', () => {
     );
   });
 
+  it('documents the MLS conversation routes under the contract’s operationIds, per version', async () => {
+    const doc = async (v: number) => (await call(publicUrl, `/v${v}/api/swagger.json`)).body.paths;
+    const [v5, v6, v8, v9] = [await doc(5), await doc(6), await doc(8), await doc(9)];
+    for (const paths of [v8, v9]) {
+      expect(paths['/conversations/mls-self'].get.operationId).toBe('get-mls-self-conversation');
+      expect(paths['/conversations/{cnv_domain}/{cnv}/groupinfo'].get.operationId).toBe('get-group-info');
+      expect(paths['/one2one-conversations/{usr_domain}/{usr}'].get.operationId).toBe(
+        'get-one-to-one-mls-conversation',
+      );
+      expect(paths['/conversations/one2one/{usr_domain}/{usr}']).toBeUndefined();
+    }
+    const groupInfo = v8['/conversations/{cnv_domain}/{cnv}/groupinfo'].get.responses;
+    expect(Object.keys(groupInfo['200'].content)).toEqual(['message/mls']);
+    expect(groupInfo['404'].description).toMatch(/mls-missing-group-info/);
+    expect(v6['/conversations/one2one/{usr_domain}/{usr}'].get.operationId).toBe('get-one-to-one-mls-conversation@v6');
+    expect(v5['/conversations/one2one/{usr_domain}/{usr}'].get.operationId).toBe('get-one-to-one-mls-conversation@v5');
+    expect(v5['/conversations/mls-self'].get.operationId).toBe('get-mls-self-conversation@v5');
+    expect(v5['/conversations/{cnv_domain}/{cnv}/groupinfo'].get.operationId).toBe('get-group-info');
+  });
+
   it('documents internal routes and their declared errors', async () => {
     const doc = await call(publicUrl, '/v8/api-internal/swagger.json');
     expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/i/status', '/i/federation/remotes']));

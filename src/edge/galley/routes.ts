@@ -24,6 +24,9 @@ import { deleteTeam } from './teams/delete-team.js';
 import { getMlsPublicKeys } from './mls/public-keys.js';
 import { postCommitBundle } from './mls/commit-bundles.js';
 import { postMlsMessage } from './mls/messages.js';
+import { getGroupInfo } from './mls/group-info.js';
+import { getMlsSelfConversation, getMlsSelfConversationV5 } from './mls/mls-self.js';
+import { getMlsOne2One, getMlsOne2OneV5, getMlsOne2OneV6 } from './mls/mls-one2one.js';
 import {
   renameConversation,
   typing,
@@ -39,6 +42,11 @@ export const galleyPublic: Endpoint[] = [
   postMlsMessage,
   // order matters where paths overlap: /conversations/self and /list-ids before /{domain}/{id}
   createSelfConversation,
+  getMlsSelfConversationV5,
+  getMlsSelfConversation,
+  getMlsOne2OneV5,
+  getMlsOne2OneV6,
+  getMlsOne2One,
   createOne2OneV6,
   createOne2One,
   createGroupConversation,
@@ -52,6 +60,7 @@ export const galleyPublic: Endpoint[] = [
   getCode,
   deleteCode,
   getConversation,
+  getGroupInfo,
   addMembers,
   removeMember,
   updateOtherMember,

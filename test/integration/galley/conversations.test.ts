@@ -89,10 +89,6 @@ describe('creating and reading conversations', () => {
       status: 400,
       body: wireError(400, 'non-empty-member-list'),
     });
-    expect(await me.post('/v8/conversations', { protocol: 'mls' })).toMatchObject({
-      status: 400,
-      body: wireError(400, 'mls-not-enabled'),
-    });
     expect(await me.post('/v8/conversations', { protocol: 'mixed' })).toMatchObject({
       status: 400,
       body: wireError(400, 'bad-request'),

@@ -76,6 +76,14 @@ describe('MLS switched off (setEnableMLS: false)', () => {
     expect(await u.put('/v8/mls/key-packages/self/1', { key_packages: [] })).toMatchObject(notEnabled);
     expect(await u.del('/v8/mls/key-packages/self/1', { key_packages: ['AAAA'] })).toMatchObject(notEnabled);
     expect(await u.post(`/v8/mls/key-packages/claim/example.com/${user.id}`)).toMatchObject(notEnabled);
+    // galley: conversations, before any other check
+    expect(await u.post('/v8/conversations', { protocol: 'mls' })).toMatchObject(notEnabled);
+    expect(await u.get('/v8/conversations/mls-self')).toMatchObject(notEnabled);
+    expect(await u.get(`/v8/one2one-conversations/example.com/${crypto.randomUUID()}`)).toMatchObject(notEnabled);
+    expect(await u.get(`/v6/conversations/one2one/example.com/${crypto.randomUUID()}`)).toMatchObject(notEnabled);
+    expect(await u.get(`/v5/conversations/one2one/example.com/${crypto.randomUUID()}`)).toMatchObject(notEnabled);
+    expect(await u.get(`/v8/conversations/example.com/${crypto.randomUUID()}/groupinfo`)).toMatchObject(notEnabled);
+    expect((await u.post('/v8/conversations', { protocol: 'proteus' })).status).toBe(201);
   });
 });
 

@@ -58,4 +58,14 @@ export const mlsErrors = defineErrors({
     label: 'mls-invalid-leaf-node-signature',
     message: 'Invalid leaf node signature',
   },
+  mlsMissingGroupInfo: {
+    status: 404,
+    label: 'mls-missing-group-info',
+    message: 'The conversation has no group information',
+  },
+  mlsFederatedOne2OneNotSupported: {
+    status: 400,
+    label: 'mls-federated-one2one-not-supported',
+    message: 'Federated One2One MLS conversations are only supported in API version >= 6',
+  },
 });

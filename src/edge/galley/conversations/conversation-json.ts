@@ -38,16 +38,23 @@ function accessRoles(roles: string[], v: ApiVersion | 'event') {
     : { access_role: toLegacyAccessRole(roles), access_role_v2: roles };
 }
 
-/** MLS state: group id and epoch always; epoch time and suite before v6 always, from v6 once the epoch moved. */
+/** wire-server's `showUTCTime` (`%FT%T%QZ`): fractional seconds without trailing zeros, none when whole. */
+const utcTime = (ms: number) => new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
+
+/**
+ * MLS state (wire's `mlsDataSchema`): group id and epoch always. The epoch's time and the cipher
+ * suite are the group's "active data", there once a commit set both. Before v6 (and in events) the
+ * keys are always written, as null and suite 1 while inactive; from v6 only while active.
+ */
 function protocolFields(c: ConversationRow, v: ApiVersion | 'event') {
   if (c.protocol === 'proteus') return {};
-  const early = v === 'event' || v < 6;
-  const moved = c.epoch > 0;
-  return {
-    group_id: c.groupId,
-    epoch: c.epoch,
-    ...(early || moved ? { epoch_timestamp: null, cipher_suite: c.cipherSuite ?? (early ? 1 : undefined) } : {}),
-  };
+  const ids = { group_id: c.groupId, epoch: c.epoch };
+  const active =
+    c.epochTimestamp !== null && c.cipherSuite !== null
+      ? { epoch_timestamp: utcTime(c.epochTimestamp), cipher_suite: c.cipherSuite }
+      : undefined;
+  if (v === 'event' || v < 6) return { ...ids, ...(active ?? { epoch_timestamp: null, cipher_suite: 1 }) };
+  return { ...ids, ...active };
 }
 
 /**

@@ -16,7 +16,7 @@ const memberKey = (c: QualifiedId, u: QualifiedId) =>
 export type CodeRow = typeof conversationCodes.$inferSelect;
 
 /** A private conversation (self, connect or 1:1): no name, no team, closed to joining. */
-export function privateConversationRow(c: QualifiedId, creator: string, type: 1 | 2 | 3): ConversationRow {
+export function privateConversationRow(c: QualifiedId, creator: string | null, type: 1 | 2 | 3): ConversationRow {
   return {
     domain: c.domain,
     id: c.id,

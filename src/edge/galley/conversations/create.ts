@@ -1,6 +1,4 @@
 import { z } from '@hono/zod-openapi';
-import { toBase64 } from '../../../shared/base64.js';
-import { ConvType, encodeGroupId } from '../../../shared/mls/group-id.js';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
@@ -23,6 +21,9 @@ import { conversationStore, type ConversationRow } from './conversation-store.js
 import { invitedRole, newConv, requestedAccess, requestedAccessRoles, type NewConv } from './new-conv.js';
 import { ROLE_ADMIN } from './roles.js';
 import { announceCreated } from './announce-created.js';
+import { ConvType } from '../../../shared/mls/group-id.js';
+import { newGroupId } from '../mls/mls-conversation-row.js';
+import { requireMls } from '../mls/mls-enabled.js';
 import { memberRow } from './member-data.js';
 
 /** The checks of who may create a conversation with whom (wire-server's order). */
@@ -30,7 +31,9 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
   const config = c.get('config');
   const domain = config.brig.optSettings.setFederationDomain;
   const maxSize = config.galley.settings.maxConvSize;
-  if (body.protocol === 'mls' && invitees.length > 0) throw new ApiError(galleyErrors.nonEmptyMemberList);
+  // MLS members come by commit: wire refuses any list, even one naming only the creator.
+  const listed = (body.users?.length ?? 0) + (body.qualified_users?.length ?? 0);
+  if (body.protocol === 'mls' && listed > 0) throw new ApiError(galleyErrors.nonEmptyMemberList);
   if (invitees.length > maxSize - 1)
     throw new ApiError(galleyErrors.convSizeOutOfRange, `outside range [0, ${maxSize - 1}]`);
   if (invitees.some((u) => u.domain !== domain)) throw new ApiError(federationErrors.federationNotEnabled);
@@ -56,8 +59,7 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
     outsiders.map((id) => ({ id, domain })),
   );
   if (!connected) throw new ApiError(galleyErrors.notConnected);
-  if (body.protocol === 'mls' && config.galley.settings.mlsPrivateKeyPaths === undefined)
-    throw new ApiError(mlsErrors.mlsNotEnabled);
+  if (body.protocol === 'mls') requireMls(c);
 }
 
 /** Channels: the team's channels feature on, MLS, and the role its config allows to create them. */
@@ -95,7 +97,7 @@ function newGroupRow(body: NewConv, domain: string, creator: string): Conversati
     messageTimer: body.message_timer ?? null,
     receiptMode: mls ? 0 : (body.receipt_mode ?? null),
     protocol: mls ? 'mls' : 'proteus',
-    groupId: mls ? toBase64(encodeGroupId({ version: 1, convType: ConvType.regular, conv: id, domain })) : null,
+    groupId: mls ? newGroupId({ id, domain }, ConvType.regular) : null,
     epoch: 0,
     cipherSuite: null,
     epochTimestamp: null,

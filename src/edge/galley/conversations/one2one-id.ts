@@ -1,3 +1,4 @@
+import { uuidToBytes, version5Uuid } from '../../../shared/uuid.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 
 const words = (uuid: string) => {
@@ -25,10 +26,6 @@ export function localOne2OneId(a: string, b: string): string {
 export const PROTEUS_ONE2ONE_NAMESPACE = '9a51edb8-060c-0d9a-0c29-50a85d152982';
 export const MLS_ONE2ONE_NAMESPACE = '95589dd5-b045-40dc-a6aa-dd9c4fad1c2f';
 
-function uuidBytes(uuid: string): Uint8Array {
-  return Uint8Array.from(uuid.replace(/-/g, '').match(/../g)!, (h) => Number.parseInt(h, 16));
-}
-
 /**
  * The federation-wide 1:1 id (wire-server's `one2OneConvId`): SHA-256 over the namespace and
  * both users' ASCII ids and domains, ordered by (domain, id), cut to a version-5 UUID; bit 128 of
@@ -40,13 +37,8 @@ export async function one2OneConvId(namespace: string, u1: QualifiedId, u2: Qual
   ) as [QualifiedId, QualifiedId];
   const text = new TextEncoder().encode(`${a.id.toLowerCase()}${a.domain}${b.id.toLowerCase()}${b.domain}`);
   const input = new Uint8Array(16 + text.length);
-  input.set(uuidBytes(namespace));
+  input.set(uuidToBytes(namespace)!);
   input.set(text, 16);
   const x = new Uint8Array(await crypto.subtle.digest('SHA-256', input));
-  const id = x.slice(0, 16);
-  id[6] = (id[6]! & 0x0f) | 0x50;
-  id[8] = (id[8]! & 0x3f) | 0x80;
-  const hex = Array.from(id, (v) => v.toString(16).padStart(2, '0')).join('');
-  const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  return { id: uuid, domain: (x[16]! & 0x80) === 0 ? a.domain : b.domain };
+  return { id: version5Uuid(x), domain: (x[16]! & 0x80) === 0 ? a.domain : b.domain };
 }

@@ -12,7 +12,8 @@ import { builtInRoles } from './roles.js';
 
 const qualifiedConvId = z.object({ id: z.uuid(), domain: z.string() }).openapi('Qualified_ConvId');
 export const convParams = z.object({ cnv_domain: z.string(), cnv: z.uuid() });
-const conversation = z.record(z.string(), z.unknown()).openapi('Conversation');
+/** A conversation's JSON as the viewer sees it (`conversation-json.ts`), named as wire's docs name it. */
+export const conversationSchema = z.record(z.string(), z.unknown()).openapi('Conversation');
 
 export const getConversation = endpoint(
   {
@@ -21,7 +22,7 @@ export const getConversation = endpoint(
     path: '/conversations/{cnv_domain}/{cnv}',
     request: { params: convParams },
     errors: [galleyErrors.noConversation, galleyErrors.accessDenied],
-    responses: { 200: { description: 'The conversation', ...json(conversation) } },
+    responses: { 200: { description: 'The conversation', ...json(conversationSchema) } },
   },
   async (c) => {
     const { cnv_domain, cnv } = c.req.valid('param');
@@ -95,7 +96,7 @@ export const listConversations = endpoint(
         ...json(
           z
             .object({
-              found: z.array(conversation),
+              found: z.array(conversationSchema),
               not_found: z.array(qualifiedConvId),
               failed: z.array(qualifiedConvId),
             })

@@ -1,12 +1,28 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
-import { json } from '../../api/schemas/common.js';
+import { json, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { database, runBatch } from '../../db/client.js';
+import { database, runBatch, type Db } from '../../db/client.js';
 import { conversationJson } from './conversation-json.js';
-import { conversationStore, privateConversationRow } from './conversation-store.js';
+import { conversationStore, privateConversationRow, type ConversationRow } from './conversation-store.js';
 import { memberRow } from './member-data.js';
 import { ROLE_ADMIN } from './roles.js';
+
+/**
+ * A self conversation of `me` (Proteus or MLS): the stored one, or else `fresh`, stored now with
+ * `me` as its only member (admin). `created` tells which.
+ */
+export async function ensureSelfConversation(db: Db, fresh: ConversationRow, me: QualifiedId) {
+  const existing = await conversationStore.get(db, fresh);
+  if (existing !== undefined)
+    return { created: false, conv: existing, members: await conversationStore.members(db, fresh) };
+  const members = [memberRow(fresh, me, ROLE_ADMIN)];
+  await runBatch(db, [
+    conversationStore.insert(db, fresh).onConflictDoNothing(),
+    ...conversationStore.addMembers(db, members),
+  ]);
+  return { created: true, conv: fresh, members };
+}
 
 /** `POST /conversations/self`: the user's private conversation, whose id is the user id. */
 export const createSelfConversation = endpoint(
@@ -20,19 +36,10 @@ export const createSelfConversation = endpoint(
     },
   },
   async (c) => {
-    const db = database(c.env.DB);
     const me = selfQualified(c);
-    const version = c.get('apiVersion') ?? 0;
     c.header('location', me.id);
-    const existing = await conversationStore.get(db, me);
-    if (existing !== undefined)
-      return c.json(conversationJson(existing, await conversationStore.members(db, me), me, version), 200);
-    const conv = privateConversationRow(me, me.id, 1);
-    const members = [memberRow(conv, me, ROLE_ADMIN)];
-    await runBatch(db, [
-      conversationStore.insert(db, conv).onConflictDoNothing(),
-      ...conversationStore.addMembers(db, members),
-    ]);
-    return c.json(conversationJson(conv, members, me, version), 201);
+    const self = await ensureSelfConversation(database(c.env.DB), privateConversationRow(me, me.id, 1), me);
+    const body = conversationJson(self.conv, self.members, me, c.get('apiVersion') ?? 0);
+    return self.created ? c.json(body, 201) : c.json(body, 200);
   },
 );

@@ -9,12 +9,16 @@ import { requireMls } from './mls-enabled.js';
 
 const someKey = z.unknown().openapi('SomeKey');
 const mlsKeys = z.object(Object.fromEntries(SIGNATURE_SCHEMES.map((s) => [s, someKey]))).openapi('MLSKeys');
-const mlsKeysByPurpose = z.object({ removal: mlsKeys }).openapi('MLSKeysByPurpose');
+/** The backend's public keys by purpose (`MLSKeysByPurpose`): the removal keys, one per signature scheme. */
+export const mlsKeysByPurpose = z.object({ removal: mlsKeys }).openapi('MLSKeysByPurpose');
+
+/** The `format` query of the routes answering public keys (from v7): `raw` (the default) or `jwk`. */
+export const keyFormatQuery = z.object({ format: z.enum(['raw', 'jwk']).optional() });
 
 type KeyFormat = 'raw' | 'jwk';
 
 /** The removal public keys, as raw base64 (ECDSA points uncompressed) or as JWKs. */
-function publicKeysJson(keys: RemovalKeys, format: KeyFormat) {
+export function publicKeysJson(keys: RemovalKeys, format: KeyFormat) {
   const removal = Object.fromEntries(
     SIGNATURE_SCHEMES.map((s) => [s, format === 'jwk' ? keys[s].publicJwk : toBase64(keys[s].publicRaw)]),
   );
@@ -28,7 +32,7 @@ export const getMlsPublicKeys = endpoint(
     method: 'get',
     path: '/mls/public-keys',
     from: 5,
-    request: { query: z.object({ format: z.enum(['raw', 'jwk']).optional() }) },
+    request: { query: keyFormatQuery },
     errors: [mlsErrors.mlsNotEnabled],
     responses: { 200: { description: 'Public keys', ...json(mlsKeysByPurpose) } },
   },
