@@ -78,6 +78,14 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     const asBob = await api(publicUrl, bob.token).get(`/v8/conversations/example.com/${conv.id}`);
     expect(asBob.status).toBe(200);
     expect(asBob.body.epoch).toBe(1);
+    expect(asBob.body.members.others.map((m: any) => m.qualified_id.id)).toEqual([alice.id]);
+    // The GroupInfo the commit brought is served for external joins: the inner GroupInfo, as sent.
+    const info = await fetch(`${publicUrl}/v8/conversations/example.com/${conv.id}/groupinfo`, {
+      headers: { authorization: `Bearer ${bob.token}` },
+    });
+    expect(info.status).toBe(200);
+    expect(info.headers.get('content-type')).toBe('message/mls');
+    expect(Buffer.from(await info.arrayBuffer()).equals(Buffer.from(bundle.groupInfo.subarray(4)))).toBe(true);
     for (const d of [b1, b2]) await joinByWelcome(d, conv);
 
     const hello = await a.mls.encrypt(conv.groupId, 'hello from alice');
