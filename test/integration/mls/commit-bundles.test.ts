@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
-import { bundleBody } from '../../helpers/core-crypto.js';
+import { bundleBody, newMlsClient } from '../../helpers/core-crypto.js';
 import { wireError } from '../../helpers/http.js';
 import {
   bytesOf,
@@ -144,5 +144,30 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     const bye = await b1.mls.encrypt(conv.groupId, 'still here');
     expect((await postMls(publicUrl, b1.token, '/v8/mls/messages', bye)).status).toBe(201);
     expect(await lastMessage(a, conv)).toMatchObject({ kind: 'text', text: 'still here' });
+  });
+
+  it('answers malformed or misplaced MLS messages with MLS errors, never a 500', async () => {
+    const garbage = new TextEncoder().encode('not an MLS message');
+    const kp = (await b1.mls.keyPackage()).bytes; // a bare KeyPackage is no MLSMessage
+    for (const path of ['/v8/mls/commit-bundles', '/v8/mls/messages']) {
+      expect(await postMls(publicUrl, a.token, path, garbage)).toMatchObject({
+        status: 400,
+        body: wireError(400, 'mls-protocol-error'),
+      });
+      expect(await postMls(publicUrl, a.token, path, new Uint8Array())).toMatchObject({ status: 400 });
+      expect((await postMls(publicUrl, a.token, path, kp)).status).toBe(400);
+    }
+    // A commit is only taken in a bundle (two clients of no backend make one).
+    const [x, y] = await Promise.all(
+      ['1', '2'].map((client) => newMlsClient({ user: crypto.randomUUID(), client, domain: 'example.com', suite: 1 })),
+    );
+    const groupId = crypto.getRandomValues(new Uint8Array(16));
+    const removal = (await api(publicUrl, a.token).get('/v8/mls/public-keys')).body.removal.ed25519;
+    await x!.createConversation(groupId, bytesOf(removal));
+    const { commit } = await x!.addClients(groupId, [(await y!.keyPackage()).bytes]);
+    expect(await postMls(publicUrl, a.token, '/v8/mls/messages', commit)).toMatchObject({
+      status: 422,
+      body: wireError(422, 'mls-unsupported-message'),
+    });
   });
 });
