@@ -1,18 +1,16 @@
 import { splitCommitBundle } from '../../../shared/mls/bundle.js';
-import { decodeGroupId } from '../../../shared/mls/group-id.js';
-import { protocolError } from '../../../shared/mls/mls-error.js';
 import { endpoint } from '../../api/endpoint.js';
-import { ApiError } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { requireAction, requireMember } from '../conversations/access-check.js';
+import { requireAction } from '../conversations/access-check.js';
 import { checkInvitees } from '../conversations/invitees.js';
 import { roleAllows } from '../conversations/roles.js';
 import { conversationObject } from '../messaging/conversation-object.js';
 import { commitRequest } from './commit-request.js';
+import { groupConversation } from './group-conversation.js';
 import { mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
@@ -52,13 +50,7 @@ export const postCommitBundle = endpoint(
     requireMls(c);
     const body = new Uint8Array(await c.req.arrayBuffer());
     const bundle = await parsed(() => splitCommitBundle(body));
-    const parts = decodeGroupId(bundle.commit.content.groupId);
-    if (parts === undefined) throw await parsed(() => protocolError('Could not parse group ID'));
-    if (parts.subconv !== undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Subconversations: not yet');
-    const localDomain = c.get('config').brig.optSettings.setFederationDomain;
-    if (parts.domain !== localDomain) throw new ApiError(federationErrors.federationNotEnabled);
-    const conv = { id: parts.conv, domain: parts.domain };
-    const { conv: row, members, me } = await requireMember(c, conv);
+    const { id: conv, conv: row, members, me } = await groupConversation(c, bundle.commit.content.groupId);
     const memberKeys = new Set(members.map((m) => `${m.userDomain}/${m.userId}`));
     const db = database(c.env.DB);
     const req = {

@@ -1,12 +1,9 @@
-import type { Context } from 'hono';
 import { toBase64 } from '../../../shared/base64.js';
 import type { ProposalEffect } from '../../../shared/mls/delivery.js';
-import { decodeGroupId } from '../../../shared/mls/group-id.js';
 import { credentialIdentity } from '../../../shared/mls/identity.js';
 import { classifyPostedMessage, type PublicProposal } from '../../../shared/mls/messages.js';
 import { protocolError } from '../../../shared/mls/mls-error.js';
 import { proposalRef } from '../../../shared/mls/removal.js';
-import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
@@ -14,10 +11,10 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { requireMember } from '../conversations/access-check.js';
 import { conversationObject } from '../messaging/conversation-object.js';
 import { mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
+import { groupConversation } from './group-conversation.js';
 import { requireMls } from './mls-enabled.js';
 
 /** What a member's proposal does: removes a leaf, adds the client its key package names, or something else. */
@@ -32,18 +29,6 @@ function effectOf(proposal: PublicProposal): ProposalEffect {
     return { add: read.identity };
   }
   return { other: String(p.proposalType) };
-}
-
-/** The conversation a group id names (this backend's only); 400 `mls-protocol-error` for none. */
-async function conversationOf(c: Context<AppEnv>, groupId: Uint8Array) {
-  const parts = decodeGroupId(groupId);
-  if (parts === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Could not parse group ID');
-  if (parts.subconv !== undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Subconversations: not yet');
-  if (parts.domain !== c.get('config').brig.optSettings.setFederationDomain)
-    throw new ApiError(federationErrors.federationNotEnabled);
-  const conv = { id: parts.conv, domain: parts.domain };
-  const { conv: row } = await requireMember(c, conv);
-  return { conv, suite: row.cipherSuite };
 }
 
 /**
@@ -72,7 +57,8 @@ export const postMlsMessage = endpoint(
     const me = self(c);
     const posted = await parsed(async () => classifyPostedMessage(new Uint8Array(await c.req.arrayBuffer())));
     const message = posted.kind === 'proposal' ? posted.proposal.content : posted.application.message;
-    const { conv, suite } = await conversationOf(c, message.groupId);
+    const { id: conv, conv: row } = await groupConversation(c, message.groupId);
+    const suite = row.cipherSuite;
     const config = c.get('config');
     const localDomain = config.brig.optSettings.setFederationDomain;
     if (me.client === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'The sender has no client');
