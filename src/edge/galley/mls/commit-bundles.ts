@@ -11,6 +11,7 @@ import { roleAllows } from '../conversations/roles.js';
 import { conversationObject } from '../messaging/conversation-object.js';
 import { commitRequest } from './commit-request.js';
 import { groupConversation } from './group-conversation.js';
+import { storeOne2OneOnFirstCommit } from './one2one-first-commit.js';
 import { mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
@@ -50,7 +51,8 @@ export const postCommitBundle = endpoint(
     requireMls(c);
     const body = new Uint8Array(await c.req.arrayBuffer());
     const bundle = await parsed(() => splitCommitBundle(body));
-    const { id: conv, conv: row, members, me } = await groupConversation(c, bundle.commit.content.groupId);
+    const target = await groupConversation(c, bundle.commit.content.groupId);
+    const { id: conv, conv: row, members, me } = target;
     const memberKeys = new Set(members.map((m) => `${m.userDomain}/${m.userId}`));
     const db = database(c.env.DB);
     const req = {
@@ -60,7 +62,8 @@ export const postCommitBundle = endpoint(
     const joining = [...new Map(req.adds.map((a) => [`${a.domain}/${a.user}`, a])).entries()]
       .filter(([k]) => !memberKeys.has(k))
       .map(([, a]) => ({ id: a.user, domain: a.domain }));
-    if (joining.length > 0) {
+    if (target.unstored) await storeOne2OneOnFirstCommit(c, target, req.adds);
+    else if (joining.length > 0) {
       requireAction(me, 'add_conversation_member');
       await checkInvitees(db, row, { id: me.userId, domain: me.userDomain }, joining);
     }

@@ -1,20 +1,24 @@
 import type { Context } from 'hono';
-import { decodeGroupId } from '../../../shared/mls/group-id.js';
+import { ConvType, decodeGroupId } from '../../../shared/mls/group-id.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { mlsErrors } from '../../api/errors/mls.js';
+import { database } from '../../db/client.js';
 import { type Membership, requireMember } from '../conversations/access-check.js';
+import { conversationStore } from '../conversations/conversation-store.js';
+import { unstoredOne2One } from './one2one-first-commit.js';
 
 /**
  * The conversation an MLS group id names, and the caller's membership of it (404 `no-conversation`
  * otherwise): 400 `mls-protocol-error` for a group id that names none; another backend's group
- * needs federation.
+ * needs federation. An MLS 1:1 is not stored before its first commit: `unstored`, with the caller
+ * as its only member.
  */
 export async function groupConversation(
   c: Context<AppEnv>,
   groupId: Uint8Array,
-): Promise<Membership & { id: { id: string; domain: string } }> {
+): Promise<Membership & { id: { id: string; domain: string }; unstored: boolean }> {
   const parts = decodeGroupId(groupId);
   if (parts === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Could not parse group ID');
   if (parts.subconv !== undefined)
@@ -22,5 +26,7 @@ export async function groupConversation(
   if (parts.domain !== c.get('config').brig.optSettings.setFederationDomain)
     throw new ApiError(federationErrors.federationNotEnabled);
   const id = { id: parts.conv, domain: parts.domain };
-  return { ...(await requireMember(c, id)), id };
+  if (parts.convType === ConvType.one2one && (await conversationStore.get(database(c.env.DB), id)) === undefined)
+    return { ...unstoredOne2One(c, id), id, unstored: true };
+  return { ...(await requireMember(c, id)), id, unstored: false };
 }

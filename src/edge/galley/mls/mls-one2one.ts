@@ -24,7 +24,7 @@ const userParams = z.object({ usr_domain: z.string(), usr: z.uuid() });
 const otherUser = (p: z.infer<typeof userParams>): QualifiedId => ({ id: p.usr, domain: p.usr_domain });
 
 /** wire-server's `ensureConnectedOrSameTeam` for one user: a member of the caller's team, or connected (403 `not-connected`). */
-async function requireConnectedOrTeammate(db: Db, me: QualifiedId, other: QualifiedId): Promise<void> {
+export async function requireConnectedOrTeammate(db: Db, me: QualifiedId, other: QualifiedId): Promise<void> {
   const team = other.domain === me.domain ? (await userById(db, me))?.team : undefined;
   if (team != null && (await teamStore.membersAmong(db, team, [other.id])).has(other.id)) return;
   if (!(await areConnected(db, me, other))) throw new ApiError(galleyErrors.notConnected);

@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
+import {
+  bytesOf,
+  claimKeyPackages,
+  type MlsDevice,
+  mlsDevice,
+  mlsEventsOf,
+  postMls,
+  uploadKeyPackages,
+} from '../../helpers/mls.js';
+import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+
+/** The MLS 1:1 of `me` with `other` as the API shows it, and its group id. */
+async function one2one(me: MlsDevice, other: TestUser) {
+  const r = await api(publicUrl, me.token).get(`/v8/one2one-conversations/example.com/${other.id}`);
+  expect(r.status, r.text).toBe(200);
+  return { body: r.body, groupId: bytesOf(r.body.conversation.group_id) };
+}
+
+describe('MLS 1:1 conversations, stored by their first commit', () => {
+  let alice: TestUser;
+  let bob: TestUser;
+  let carol: TestUser;
+  let a: MlsDevice;
+  let b: MlsDevice;
+  beforeAll(async () => {
+    [alice, bob, carol] = await Promise.all([
+      createUser(publicUrl, internalUrl),
+      createUser(publicUrl, internalUrl),
+      createUser(publicUrl, internalUrl),
+    ]);
+    await connect(publicUrl, alice, bob);
+    await connect(publicUrl, alice, carol);
+    [a, b] = await Promise.all([mlsDevice(publicUrl, alice), mlsDevice(publicUrl, bob)]);
+    await uploadKeyPackages(publicUrl, b, 2);
+  });
+
+  it('refuses a first commit that adds someone else than the other user', async () => {
+    const c = await mlsDevice(publicUrl, carol);
+    await uploadKeyPackages(publicUrl, c, 1);
+    const conv = await one2one(a, bob);
+    await a.mls.createConversation(conv.groupId, bytesOf(conv.body.public_keys.removal.ed25519));
+    await expect(a.mls.addClients(conv.groupId, await claimKeyPackages(publicUrl, a, carol))).rejects.toThrow();
+    expect(a.refused).toMatchObject({ status: 400, body: wireError(400, 'mls-protocol-error') });
+    expect((await one2one(a, bob)).body.conversation.epoch).toBe(0);
+  });
+
+  it('stores the 1:1 with both users when the first commit adds the other user, who can then answer', async () => {
+    const conv = await one2one(a, bob);
+    await a.mls.addClients(conv.groupId, await claimKeyPackages(publicUrl, a, bob));
+    expect(a.refused).toBeUndefined();
+
+    const seen = await one2one(b, alice);
+    expect(seen.body.conversation.qualified_id).toEqual(conv.body.conversation.qualified_id);
+    expect(seen.body.conversation.epoch).toBe(1);
+    expect(seen.body.conversation.members.others.map((m: any) => m.qualified_id.id)).toEqual([alice.id]);
+
+    const welcome = (await mlsEventsOf(publicUrl, b)).filter((e) => e.type === 'conversation.mls-welcome').at(-1);
+    await b.mls.processWelcome(bytesOf(welcome!.data));
+    const hi = await b.mls.encrypt(conv.groupId, 'hi alice, 1:1');
+    expect((await postMls(publicUrl, b.token, '/v8/mls/messages', hi)).status).toBe(201);
+    const last = (await mlsEventsOf(publicUrl, a)).filter((e) => e.type === 'conversation.mls-message-add').at(-1);
+    expect(await a.mls.decrypt(conv.groupId, bytesOf(last!.data))).toMatchObject({
+      kind: 'text',
+      text: 'hi alice, 1:1',
+    });
+  });
+});
