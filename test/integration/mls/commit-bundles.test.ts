@@ -146,6 +146,24 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     expect(await lastMessage(a, conv)).toMatchObject({ kind: 'text', text: 'still here' });
   });
 
+  it('lets a new client of a member join by external commit, from the stored group info', async () => {
+    const conv = await mlsConversation(a);
+    await uploadKeyPackages(publicUrl, b1, 1);
+    await a.mls.addClients(conv.groupId, await claimKeyPackages(publicUrl, a, bob)); // b1: b2 was deleted above
+    expect(a.refused).toBeUndefined();
+    const b3 = await mlsDevice(publicUrl, bob);
+    const info = await fetch(`${publicUrl}/v8/conversations/example.com/${conv.id}/groupinfo`, {
+      headers: { authorization: `Bearer ${b3.token}` },
+    });
+    expect(info.status).toBe(200);
+    await b3.mls.joinByExternalCommit(new Uint8Array(await info.arrayBuffer()));
+    expect(b3.refused).toBeUndefined();
+    expect(await lastMessage(a, conv)).toEqual({ kind: 'commit', isActive: true });
+    const hi = await b3.mls.encrypt(conv.groupId, 'joined by myself');
+    expect((await postMls(publicUrl, b3.token, '/v8/mls/messages', hi)).status).toBe(201);
+    expect(await lastMessage(a, conv)).toMatchObject({ kind: 'text', text: 'joined by myself' });
+  });
+
   it('answers malformed or misplaced MLS messages with MLS errors, never a 500', async () => {
     const garbage = new TextEncoder().encode('not an MLS message');
     const kp = (await b1.mls.keyPackage()).bytes; // a bare KeyPackage is no MLSMessage
