@@ -31,6 +31,11 @@ export async function connectedToAll(db: Db, user: QualifiedId, others: readonly
   return others.every((o) => o.domain === user.domain && connected.has(o.id));
 }
 
+/** Whether `blocker` has blocked `blocked` (their side of the connection says so). */
+export async function hasBlocked(db: Db, blocker: QualifiedId, blocked: QualifiedId): Promise<boolean> {
+  return (await connectionStore.get(db, blocker.id, blocked.domain, blocked.id))?.status === 'blocked';
+}
+
 /** Whether two users are connected (both sides accepted). */
 export function areConnected(db: Db, a: QualifiedId, b: QualifiedId): Promise<boolean> {
   return connectedToAll(db, a, [b]);

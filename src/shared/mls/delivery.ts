@@ -68,6 +68,8 @@ export interface MessageRequest {
   message: Uint8Array;
   /** An application message (PrivateMessage), or a proposal (PublicMessage) with its ref and effect. */
   proposal?: { ref: string; effect: ProposalEffect } | undefined;
+  /** Users who do not get it: in an MLS 1:1, the other user when they blocked the sender. */
+  skipUsers?: Array<{ user: string; domain: string }> | undefined;
   ttlSeconds: number;
 }
 

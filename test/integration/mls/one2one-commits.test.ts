@@ -69,4 +69,26 @@ describe('MLS 1:1 conversations, stored by their first commit', () => {
       text: 'hi alice, 1:1',
     });
   });
+
+  it('does not deliver the 1:1 messages of a sender the other user blocked', async () => {
+    const conv = await one2one(a, bob);
+    const inbox = async () =>
+      (await mlsEventsOf(publicUrl, a)).filter(
+        (e) => e.type === 'conversation.mls-message-add' && e.conversation === conv.body.conversation.qualified_id.id,
+      ).length;
+    const before = await inbox();
+    const blocked = await api(publicUrl, alice.token).put(`/v8/connections/example.com/${bob.id}`, {
+      status: 'blocked',
+    });
+    expect(blocked.status, blocked.text).toBe(200);
+    const unwanted = await b.mls.encrypt(conv.groupId, 'you blocked me');
+    expect((await postMls(publicUrl, b.token, '/v8/mls/messages', unwanted)).status).toBe(201);
+    expect(await inbox()).toBe(before);
+    // Unblocked, the next message arrives.
+    await api(publicUrl, alice.token).put(`/v8/connections/example.com/${bob.id}`, { status: 'accepted' });
+    expect(
+      await postMls(publicUrl, b.token, '/v8/mls/messages', await b.mls.encrypt(conv.groupId, 'again')),
+    ).toMatchObject({ status: 201 });
+    expect(await inbox()).toBe(before + 1);
+  });
 });

@@ -15,6 +15,10 @@ import { conversationObject } from '../messaging/conversation-object.js';
 import { mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { groupConversation } from './group-conversation.js';
+import { hasBlocked } from '../../brig/face.js';
+import { database, type Db } from '../../db/client.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import type { MemberRow } from '../conversations/conversation-store.js';
 import { requireMls } from './mls-enabled.js';
 
 /** What a member's proposal does: removes a leaf, adds the client its key package names, or something else. */
@@ -29,6 +33,16 @@ function effectOf(proposal: PublicProposal): ProposalEffect {
     return { add: read.identity };
   }
   return { other: String(p.proposalType) };
+}
+
+/** The members of a 1:1 who blocked the sender: MLS 1:1 messages do not reach them. */
+async function blockedBy(db: Db, members: readonly MemberRow[], sender: QualifiedId) {
+  const others = members.filter((m) => m.userId !== sender.id || m.userDomain !== sender.domain);
+  const blocking = [];
+  for (const m of others)
+    if (await hasBlocked(db, { id: m.userId, domain: m.userDomain }, sender))
+      blocking.push({ user: m.userId, domain: m.userDomain });
+  return blocking;
 }
 
 /**
@@ -57,7 +71,7 @@ export const postMlsMessage = endpoint(
     const me = self(c);
     const posted = await parsed(async () => classifyPostedMessage(new Uint8Array(await c.req.arrayBuffer())));
     const message = posted.kind === 'proposal' ? posted.proposal.content : posted.application.message;
-    const { id: conv, conv: row } = await groupConversation(c, message.groupId);
+    const { id: conv, conv: row, members } = await groupConversation(c, message.groupId);
     const suite = row.cipherSuite;
     const config = c.get('config');
     const localDomain = config.brig.optSettings.setFederationDomain;
@@ -78,6 +92,8 @@ export const postMlsMessage = endpoint(
       epoch: Number(message.epoch),
       message: posted.kind === 'proposal' ? posted.proposal.bytes : posted.application.bytes,
       proposal,
+      skipUsers:
+        row.type === 2 ? await blockedBy(database(c.env.DB), members, { id: me.user, domain: localDomain }) : undefined,
       ttlSeconds: config.gundeck.settings.notificationTTL,
     });
     if ('refusal' in result) throw refusalError(result.refusal, result.message);

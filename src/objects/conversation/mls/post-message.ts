@@ -46,9 +46,8 @@ export async function postMessage(
   }
   const time = new Date().toISOString();
   const fan = { conv: req.conv, sender: req.sender, localDomain: req.localDomain, time };
-  await shards.append(
-    mlsNotifications('conversation.mls-message-add', req.message, [...group.leaves.values()], fan),
-    req.ttlSeconds,
-  );
+  const skip = new Set((req.skipUsers ?? []).map((u) => `${u.domain}/${u.user}`));
+  const to = [...group.leaves.values()].filter((l) => !skip.has(`${l.domain}/${l.user}`));
+  await shards.append(mlsNotifications('conversation.mls-message-add', req.message, to, fan), req.ttlSeconds);
   return { result: { ok: true, eventsJson: '[]', time }, ...(next === undefined ? {} : { group: next }) };
 }
