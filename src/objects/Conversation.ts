@@ -3,12 +3,9 @@ import { otrNotifications } from '../shared/proteus/otr-notifications.js';
 import { classify, sendingStatus, userKey } from '../shared/proteus/recipients.js';
 import type { ProteusSend, ProteusSendResult } from '../shared/proteus/types.js';
 import type { CommitRequest, DeliveryResult, Leaving, MessageRequest } from '../shared/mls/delivery.js';
-import { removalKeys } from '../shared/mls/removal-keys.js';
+import type { QualifiedRef } from '../shared/proteus/types.js';
 import { type ConversationState, loadState } from './conversation/members-cache.js';
-import { applyCommit } from './conversation/mls/apply-commit.js';
-import { type GroupRow, readGroup } from './conversation/mls/group-store.js';
-import { postMessage } from './conversation/mls/post-message.js';
-import { proposeRemovals } from './conversation/mls/removals.js';
+import { MlsGroups } from './conversation/mls/groups.js';
 import { NotificationShards } from './notification-shards.js';
 
 /**
@@ -24,22 +21,17 @@ export class Conversation extends DurableObject<Env> {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly shards = new NotificationShards(this.env);
 
-  /** The MLS group as last read or committed; dropped with the members cache. */
-  private group: GroupRow | undefined;
+  /** The conversation's MLS groups; dropped with the members cache. */
+  private readonly mls = new MlsGroups(this.env, this.shards);
 
   /**
    * Membership or a member's clients changed: read them again on the next message. Users who left
-   * and clients that were deleted (`left`) are proposed for removal from the MLS group, in order.
+   * and clients that were deleted (`left`) are proposed for removal from the MLS groups, in order.
    */
   async invalidate(left?: Leaving): Promise<void> {
     this.state = undefined;
-    this.group = undefined;
-    const keys = removalKeys(this.env.MLS_REMOVAL_KEYS);
-    if (left === undefined || typeof keys === 'string') return;
-    await this.ordered(async () => {
-      const group = await readGroup(this.env.DB, left.conv);
-      if (group !== undefined) this.group = await proposeRemovals(this.env.DB, this.shards, keys, group, left);
-    });
+    this.mls.forget();
+    if (left !== undefined) await this.ordered(() => this.mls.leaving(left));
   }
 
   /** Runs `work` after everything ordered before it (Proteus messages and MLS commits alike). */
@@ -51,34 +43,26 @@ export class Conversation extends DurableObject<Env> {
 
   /** Applies an MLS commit bundle in the group's order; a refused one changes nothing. */
   commitBundle(req: CommitRequest): Promise<DeliveryResult> {
-    return this.withGroup(req.conv, async (group) => {
-      const done = await applyCommit(this.env.DB, this.shards, group, req);
-      if (done.group !== undefined) this.state = undefined; // members and clients changed
-      return done;
-    });
-  }
-
-  /** A proposal or application message for the MLS group, in the group's order. */
-  mlsMessage(req: MessageRequest): Promise<DeliveryResult> {
-    return this.withGroup(req.conv, (group) => postMessage(this.env.DB, this.shards, group, req));
-  }
-
-  /**
-   * Runs MLS work on the group in order, with the group state it changes; the state is read again
-   * when the work fails half-way (D1 written but the fan-out failed).
-   */
-  private withGroup(
-    conv: { id: string; domain: string },
-    work: (group: GroupRow) => Promise<{ result: DeliveryResult; group?: GroupRow | undefined }>,
-  ): Promise<DeliveryResult> {
     return this.ordered(async () => {
-      const group = this.group ?? (await readGroup(this.env.DB, conv));
-      if (group === undefined) return { ok: false, refusal: 'noConversation' };
-      this.group = undefined;
-      const done = await work(group);
-      this.group = done.group ?? group;
-      return done.result;
+      const { result, changed } = await this.mls.commit(req);
+      if (changed) this.state = undefined; // members and clients changed
+      return result;
     });
+  }
+
+  /** A proposal or application message for an MLS group, in the group's order. */
+  mlsMessage(req: MessageRequest): Promise<DeliveryResult> {
+    return this.ordered(() => this.mls.message(req));
+  }
+
+  /** Resets a subconversation (`DELETE …/subconversations/{id}`), in order. */
+  resetSubconversation(conv: QualifiedRef, subconv: string, groupId: string, epoch: number): Promise<DeliveryResult> {
+    return this.ordered(() => this.mls.reset(conv, subconv, groupId, epoch));
+  }
+
+  /** A client leaves a subconversation (`DELETE …/subconversations/{id}/self`), in order. */
+  leaveSubconversation(left: Leaving & { subconv: string }): Promise<DeliveryResult> {
+    return this.ordered(() => this.mls.leave(left));
   }
 
   private current(req: ProteusSend, localDomain: string): Promise<ConversationState> {

@@ -101,6 +101,8 @@ export interface TestMlsClient {
   processWelcome(welcome: Uint8Array): Promise<void>;
   encrypt(groupId: Uint8Array, text: string): Promise<Uint8Array>;
   decrypt(groupId: Uint8Array, message: Uint8Array): Promise<Decrypted>;
+  /** Commits fresh keying material (an update path): how a client moves a new group to epoch 1. */
+  updateKeyingMaterial(groupId: Uint8Array): Promise<CommitBundleBytes>;
   /** Commits the pending proposals; the bundle, or `undefined` when nothing was pending. */
   commitPendingProposals(groupId: Uint8Array): Promise<CommitBundleBytes | undefined>;
   /** Joins by external commit from the inner GroupInfo bytes (what the backend serves); the bundle sent. */
@@ -223,6 +225,9 @@ export async function newMlsClient(options: MlsClientOptions): Promise<TestMlsCl
     },
     async decrypt(groupId, message) {
       return decrypted(cc, await core.transaction((ctx) => ctx.decryptMessage(conversation(groupId), message)));
+    },
+    updateKeyingMaterial(groupId) {
+      return mustCommit((ctx) => ctx.updateKeyingMaterial(conversation(groupId)));
     },
     commitPendingProposals(groupId) {
       return committing((ctx) => ctx.commitPendingProposals(conversation(groupId)));

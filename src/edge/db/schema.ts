@@ -353,3 +353,17 @@ export const mlsProposals = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.groupId, t.ref] })],
 );
+
+export const mlsSubconversations = sqliteTable(
+  'mls_subconversations',
+  {
+    convDomain: text('conv_domain').notNull(),
+    convId: text('conv_id').notNull(),
+    subconv: text('subconv').notNull(),
+    groupId: text('group_id').notNull(),
+    epoch: integer('epoch').notNull().default(0),
+    epochTimestamp: integer('epoch_timestamp'),
+    cipherSuite: integer('cipher_suite'),
+  },
+  (t) => [primaryKey({ columns: [t.convDomain, t.convId, t.subconv] })],
+);

@@ -24,6 +24,12 @@ import { deleteTeam } from './teams/delete-team.js';
 import { getMlsPublicKeys } from './mls/public-keys.js';
 import { postCommitBundle } from './mls/commit-bundles.js';
 import { postMlsMessage } from './mls/messages.js';
+import {
+  deleteSubconversation,
+  getSubconversation,
+  getSubconversationGroupInfo,
+  leaveSubconversation,
+} from './mls/subconversations.js';
 import { getGroupInfo } from './mls/group-info.js';
 import { getMlsSelfConversation, getMlsSelfConversationV5 } from './mls/mls-self.js';
 import { getMlsOne2One, getMlsOne2OneV5, getMlsOne2OneV6 } from './mls/mls-one2one.js';
@@ -40,6 +46,10 @@ export const galleyPublic: Endpoint[] = [
   getMlsPublicKeys,
   postCommitBundle,
   postMlsMessage,
+  getSubconversationGroupInfo,
+  leaveSubconversation,
+  getSubconversation,
+  deleteSubconversation,
   // order matters where paths overlap: /conversations/self and /list-ids before /{domain}/{id}
   createSelfConversation,
   getMlsSelfConversationV5,

@@ -16,7 +16,7 @@ export function conversationEvent<T extends string>(
   conv: EventQid,
   from: EventQid,
   data: unknown,
-  o: { team?: string | null; time?: string } = {},
+  o: { team?: string | null; time?: string; subconv?: string | undefined } = {},
 ) {
   return {
     type,
@@ -27,6 +27,7 @@ export function conversationEvent<T extends string>(
     time: o.time ?? eventTime(),
     via: 'user' as const,
     ...(o.team ? { team: o.team } : {}),
+    ...(o.subconv === undefined ? {} : { subconv: o.subconv }),
     data,
   };
 }

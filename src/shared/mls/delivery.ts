@@ -24,6 +24,8 @@ export interface MlsSender extends GroupClient {
 /** A commit bundle as the edge read and checked it, for the object to order and apply. */
 export interface CommitRequest {
   conv: { id: string; domain: string };
+  /** A subconversation's group (conference calls), else the conversation's own. */
+  subconv?: string | undefined;
   /** base64, as stored in `conversations.group_id`. */
   groupId: string;
   localDomain: string;
@@ -60,6 +62,7 @@ export type ProposalEffect = { remove: number } | { add: GroupClient } | { other
 /** A message posted to `/mls/messages`, read at the edge, for the object to check against the group. */
 export interface MessageRequest {
   conv: { id: string; domain: string };
+  subconv?: string | undefined;
   groupId: string;
   localDomain: string;
   sender: MlsSender;

@@ -123,3 +123,15 @@ export function nextGeneration(groupId: Uint8Array): Uint8Array | undefined {
   if (parts === undefined || parts.generation === MAX_U32) return undefined;
   return encodeGroupId({ ...parts, version: 2, generation: (parts.generation ?? 0) + 1 });
 }
+
+/** The group id of a subconversation before any reset (wire-server: version 1, regular type, generation 0). */
+export function subconversationGroupId(conv: { id: string; domain: string }, subconv: string): Uint8Array {
+  return encodeGroupId({
+    version: 1,
+    convType: ConvType.regular,
+    conv: conv.id,
+    subconv,
+    generation: 0,
+    domain: conv.domain,
+  });
+}

@@ -53,6 +53,11 @@ export const mlsErrors = defineErrors({
     label: 'mls-identity-mismatch',
     message: 'Key package credential does not match qualified client ID',
   },
+  mlsSubconvUnsupportedConvType: {
+    status: 403,
+    label: 'mls-subconv-unsupported-convtype',
+    message: 'MLS subconversations are only supported for regular conversations',
+  },
   mlsInvalidLeafNodeSignature: {
     status: 400,
     label: 'mls-invalid-leaf-node-signature',

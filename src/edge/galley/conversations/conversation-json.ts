@@ -39,7 +39,7 @@ function accessRoles(roles: string[], v: ApiVersion | 'event') {
 }
 
 /** wire-server's `showUTCTime` (`%FT%T%QZ`): fractional seconds without trailing zeros, none when whole. */
-const utcTime = (ms: number) => new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
+export const utcTime = (ms: number) => new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
 
 /**
  * MLS state (wire's `mlsDataSchema`): group id and epoch always. The epoch's time and the cipher

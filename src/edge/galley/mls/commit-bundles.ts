@@ -57,13 +57,14 @@ export const postCommitBundle = endpoint(
     const db = database(c.env.DB);
     const req = {
       ...(await commitRequest(c, db, bundle, conv, memberKeys)),
+      subconv: target.subconv,
       mayRemoveOthers: roleAllows(me.role, 'remove_conversation_member'),
     };
     const joining = [...new Map(req.adds.map((a) => [`${a.domain}/${a.user}`, a])).entries()]
       .filter(([k]) => !memberKeys.has(k))
       .map(([, a]) => ({ id: a.user, domain: a.domain }));
     if (target.unstored) await storeOne2OneOnFirstCommit(c, target, req.adds);
-    else if (joining.length > 0) {
+    else if (joining.length > 0 && target.subconv === undefined) {
       requireAction(me, 'add_conversation_member');
       await checkInvitees(db, row, { id: me.userId, domain: me.userDomain }, joining);
     }

@@ -12,21 +12,24 @@ import { unstoredOne2One } from './one2one-first-commit.js';
 /**
  * The conversation an MLS group id names, and the caller's membership of it (404 `no-conversation`
  * otherwise): 400 `mls-protocol-error` for a group id that names none; another backend's group
- * needs federation. An MLS 1:1 is not stored before its first commit: `unstored`, with the caller
+ * needs federation. A subconversation's group names its conversation and the subconversation. An MLS 1:1 is not stored before its first commit: `unstored`, with the caller
  * as its only member.
  */
 export async function groupConversation(
   c: Context<AppEnv>,
   groupId: Uint8Array,
-): Promise<Membership & { id: { id: string; domain: string }; unstored: boolean }> {
+): Promise<Membership & { id: { id: string; domain: string }; subconv: string | undefined; unstored: boolean }> {
   const parts = decodeGroupId(groupId);
   if (parts === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Could not parse group ID');
-  if (parts.subconv !== undefined)
-    throw new ApiError(mlsErrors.mlsProtocolError, 'Subconversations are not supported yet');
+  const subconv = parts.subconv;
   if (parts.domain !== c.get('config').brig.optSettings.setFederationDomain)
     throw new ApiError(federationErrors.federationNotEnabled);
   const id = { id: parts.conv, domain: parts.domain };
-  if (parts.convType === ConvType.one2one && (await conversationStore.get(database(c.env.DB), id)) === undefined)
-    return { ...unstoredOne2One(c, id), id, unstored: true };
-  return { ...(await requireMember(c, id)), id, unstored: false };
+  if (
+    subconv === undefined &&
+    parts.convType === ConvType.one2one &&
+    (await conversationStore.get(database(c.env.DB), id)) === undefined
+  )
+    return { ...unstoredOne2One(c, id), id, subconv, unstored: true };
+  return { ...(await requireMember(c, id)), id, subconv, unstored: false };
 }

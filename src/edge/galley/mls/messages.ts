@@ -71,7 +71,7 @@ export const postMlsMessage = endpoint(
     const me = self(c);
     const posted = await parsed(async () => classifyPostedMessage(new Uint8Array(await c.req.arrayBuffer())));
     const message = posted.kind === 'proposal' ? posted.proposal.content : posted.application.message;
-    const { id: conv, conv: row, members } = await groupConversation(c, message.groupId);
+    const { id: conv, conv: row, members, subconv } = await groupConversation(c, message.groupId);
     const suite = row.cipherSuite;
     const config = c.get('config');
     const localDomain = config.brig.optSettings.setFederationDomain;
@@ -86,6 +86,7 @@ export const postMlsMessage = endpoint(
         : undefined;
     const result = await conversationObject(c.env, conv).mlsMessage({
       conv,
+      subconv,
       groupId: toBase64(message.groupId),
       localDomain,
       sender: { user: me.user, domain: localDomain, client: me.client, connection: me.connection },

@@ -61,7 +61,7 @@ export async function applyCommit(
       ),
     );
 
-  const fan = { conv: req.conv, sender: req.sender, localDomain: req.localDomain, time };
+  const fan = { conv: req.conv, subconv: req.subconv, sender: req.sender, localDomain: req.localDomain, time };
   const notifications: UserNotifications[] = [
     ...events.flatMap((e) => toUsers(e, localUsers([...membersBefore, ...membersAfter], req.localDomain))),
     ...mlsNotifications('conversation.mls-message-add', req.commit, plan.before, fan),

@@ -74,6 +74,7 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
   }
   const left: Array<{ user: string; domain: string }> = [];
   for (const [user, removed] of removedByUser) {
+    if (group.subconv !== undefined) continue; // a subconversation's clients come and go freely
     if (req.senderLeaf !== 'external' && user === userKey(req.sender)) return refuse('mlsSelfRemovalNotAllowed');
     if (!req.mayRemoveOthers)
       return refuse('actionDenied', 'Insufficient authorization (missing remove_conversation_member)');
@@ -85,6 +86,8 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
 
   // Additions: clients new to the group (the committer itself at epoch 0, or when joining externally).
   const present = new Set([...leaves.values()].filter((l) => !removes.has(l.index)).map(clientKey));
+  if (group.subconv !== undefined && adds.some((a) => clientKey(a) !== clientKey(req.sender)))
+    return refuse('mlsProtocolError', 'Add proposals in subconversations are not supported');
   const joining = [...adds];
   if (group.epoch === 0 || req.senderLeaf === 'external') joining.push(req.sender);
   for (const c of joining) {
@@ -104,7 +107,7 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
   }
   const joiningKeys = new Set(joining.map(clientKey));
   const added = after.filter((l) => joiningKeys.has(clientKey(l)));
-  const joined = [...new Map(adds.map((a) => [userKey(a), a])).values()]
+  const joined = [...new Map((group.subconv === undefined ? adds : []).map((a) => [userKey(a), a])).values()]
     .filter((a) => !group.members.has(userKey(a)))
     .map((a) => ({ user: a.user, domain: a.domain, role: 'wire_member' }));
 
@@ -113,6 +116,7 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
     plan: {
       writes: {
         conv: req.conv,
+        subconv: group.subconv,
         groupId: req.groupId,
         epoch: req.epoch,
         suite: group.suite ?? req.suite,

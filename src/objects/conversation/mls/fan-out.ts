@@ -6,6 +6,8 @@ import type { QualifiedRef } from '../../../shared/proteus/types.js';
 
 interface MlsFanOut {
   conv: QualifiedRef;
+  /** Messages of a subconversation say so (a Welcome names the parent alone). */
+  subconv?: string | undefined;
   sender: MlsSender;
   localDomain: string;
   time: string;
@@ -24,6 +26,7 @@ export function mlsNotifications(
 ): UserNotifications[] {
   const event = conversationEvent(type, o.conv, { id: o.sender.user, domain: o.sender.domain }, toBase64(message), {
     time: o.time,
+    subconv: type === 'conversation.mls-message-add' ? o.subconv : undefined,
   });
   const byUser = new Map<string, string[]>();
   for (const c of to) {

@@ -1,5 +1,7 @@
 import type { GroupLeaf, ProposalEffect } from '../../../shared/mls/delivery.js';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
+import { toBase64 } from '../../../shared/base64.js';
+import { subconversationGroupId } from '../../../shared/mls/group-id.js';
 
 /** A proposal of the current epoch that the next commit must reference. */
 export interface PendingProposal {
@@ -9,16 +11,19 @@ export interface PendingProposal {
   message: string;
 }
 
-/** A conversation's MLS group as D1 holds it. */
+/** A conversation's MLS group (or one of its subconversations') as D1 holds it. */
 export interface GroupRow {
   conv: QualifiedRef;
+  /** The subconversation, for a subconversation's group. */
+  subconv?: string | undefined;
+  /** The parent conversation's protocol and type. */
   protocol: string;
   type: number;
   team: string | null;
   groupId: string | null;
   epoch: number;
   suite: number | null;
-  /** Members of the conversation (users), as `domain/user`. */
+  /** Members of the (parent) conversation (users), as `domain/user`. */
   members: Set<string>;
   leaves: Map<number, GroupLeaf & { removalPending: boolean }>;
   proposals: Map<string, PendingProposal>;
@@ -32,10 +37,16 @@ type ConvMeta = {
   epoch: number;
   cipher_suite: number | null;
 };
+type LeafRow = { leaf_index: number; user_domain: string; user: string; client: string; removal_pending: number };
+type ProposalRow = { ref: string; origin: 'backend' | 'client'; effect: string; message: string };
 
-/** Reads a conversation's group: its row, members, clients by leaf and pending proposals, in one batch. */
-export async function readGroup(db: D1Database, conv: QualifiedRef): Promise<GroupRow | undefined> {
-  const [meta, members, leaves] = await db.batch([
+/**
+ * Reads a group: the conversation's row and members, then (the subconversation's row and) the
+ * group's clients by leaf and pending proposals. A subconversation not created yet reads as its
+ * empty group at epoch 0.
+ */
+export async function readGroup(db: D1Database, conv: QualifiedRef, subconv?: string): Promise<GroupRow | undefined> {
+  const [meta, members, sub] = await db.batch([
     db
       .prepare(
         'SELECT protocol, type, team, group_id, epoch, cipher_suite FROM conversations WHERE domain = ? AND id = ?',
@@ -46,43 +57,46 @@ export async function readGroup(db: D1Database, conv: QualifiedRef): Promise<Gro
       .bind(conv.domain, conv.id),
     db
       .prepare(
-        `SELECT g.leaf_index, g.user_domain, g.user, g.client, g.removal_pending FROM mls_group_clients g
-         JOIN conversations c ON c.group_id = g.group_id WHERE c.domain = ? AND c.id = ?`,
+        'SELECT group_id, epoch, cipher_suite FROM mls_subconversations WHERE conv_domain = ? AND conv_id = ? AND subconv = ?',
       )
-      .bind(conv.domain, conv.id),
+      .bind(conv.domain, conv.id, subconv ?? ''),
   ]);
   const row = meta!.results[0] as ConvMeta | undefined;
   if (row === undefined) return undefined;
-  const proposals =
-    row.group_id === null
-      ? []
-      : ((
-          await db
-            .prepare('SELECT ref, origin, effect, message FROM mls_proposals WHERE group_id = ?')
-            .bind(row.group_id)
-            .all()
-        ).results as Array<{ ref: string; origin: 'backend' | 'client'; effect: string; message: string }>);
+  const subRow = sub!.results[0] as Pick<ConvMeta, 'group_id' | 'epoch' | 'cipher_suite'> | undefined;
+  const group =
+    subconv === undefined
+      ? row
+      : (subRow ?? { group_id: toBase64(subconversationGroupId(conv, subconv)), epoch: 0, cipher_suite: null });
+  const [leaves, proposals] =
+    group.group_id === null
+      ? [[], []]
+      : await db
+          .batch([
+            db
+              .prepare(
+                'SELECT leaf_index, user_domain, user, client, removal_pending FROM mls_group_clients WHERE group_id = ?',
+              )
+              .bind(group.group_id),
+            db
+              .prepare('SELECT ref, origin, effect, message FROM mls_proposals WHERE group_id = ?')
+              .bind(group.group_id),
+          ])
+          .then(([l, p]) => [l!.results as LeafRow[], p!.results as ProposalRow[]]);
   return {
     conv,
+    subconv,
     protocol: row.protocol,
     type: row.type,
     team: row.team,
-    groupId: row.group_id,
-    epoch: row.epoch,
-    suite: row.cipher_suite,
+    groupId: group.group_id,
+    epoch: group.epoch,
+    suite: group.cipher_suite,
     members: new Set(
       (members!.results as Array<{ user_domain: string; user_id: string }>).map((m) => `${m.user_domain}/${m.user_id}`),
     ),
     leaves: new Map(
-      (
-        leaves!.results as Array<{
-          leaf_index: number;
-          user_domain: string;
-          user: string;
-          client: string;
-          removal_pending: number;
-        }>
-      ).map((l) => [
+      (leaves as LeafRow[]).map((l) => [
         l.leaf_index,
         {
           index: l.leaf_index,
@@ -93,13 +107,14 @@ export async function readGroup(db: D1Database, conv: QualifiedRef): Promise<Gro
         },
       ]),
     ),
-    proposals: new Map(proposals.map((p) => [p.ref, { ...p, effect: JSON.parse(p.effect) }])),
+    proposals: new Map((proposals as ProposalRow[]).map((p) => [p.ref, { ...p, effect: JSON.parse(p.effect) }])),
   };
 }
 
 /** What a commit changes, written in one batch (all or nothing). */
 export interface CommitWrites {
   conv: QualifiedRef;
+  subconv?: string | undefined;
   groupId: string;
   epoch: number;
   suite: number;
@@ -114,12 +129,21 @@ export interface CommitWrites {
 /** The statements of a commit; the epoch moves only from the epoch the commit was made in. */
 export function commitStatements(db: D1Database, w: CommitWrites): D1PreparedStatement[] {
   const statements = [
-    db
-      .prepare(
-        `UPDATE conversations SET epoch = epoch + 1, epoch_timestamp = ?, cipher_suite = ?
-         WHERE domain = ? AND id = ? AND epoch = ?`,
-      )
-      .bind(w.now, w.suite, w.conv.domain, w.conv.id, w.epoch),
+    w.subconv === undefined
+      ? db
+          .prepare(
+            `UPDATE conversations SET epoch = epoch + 1, epoch_timestamp = ?, cipher_suite = ?
+             WHERE domain = ? AND id = ? AND epoch = ?`,
+          )
+          .bind(w.now, w.suite, w.conv.domain, w.conv.id, w.epoch)
+      : db
+          .prepare(
+            `INSERT INTO mls_subconversations (conv_domain, conv_id, subconv, group_id, epoch, epoch_timestamp, cipher_suite)
+             VALUES (?, ?, ?, ?, 1, ?, ?)
+             ON CONFLICT DO UPDATE SET epoch = epoch + 1, epoch_timestamp = excluded.epoch_timestamp,
+               cipher_suite = excluded.cipher_suite WHERE epoch = ?`,
+          )
+          .bind(w.conv.domain, w.conv.id, w.subconv, w.groupId, w.now, w.suite, w.epoch),
     db.prepare('DELETE FROM mls_proposals WHERE group_id = ?').bind(w.groupId),
     db
       .prepare(
@@ -164,4 +188,31 @@ export function removalPendingStatement(db: D1Database, groupId: string, leafInd
   return db
     .prepare('UPDATE mls_group_clients SET removal_pending = 1 WHERE group_id = ? AND leaf_index = ?')
     .bind(groupId, leafIndex);
+}
+
+/**
+ * The statements of a subconversation's reset: its clients, group info and proposals go, and it
+ * moves to the next generation's group id at epoch 0.
+ */
+export function resetStatements(db: D1Database, conv: QualifiedRef, subconv: string, from: string, to: string) {
+  return [
+    db.prepare('DELETE FROM mls_group_clients WHERE group_id = ?').bind(from),
+    db.prepare('DELETE FROM mls_group_infos WHERE group_id = ?').bind(from),
+    db.prepare('DELETE FROM mls_proposals WHERE group_id = ?').bind(from),
+    db
+      .prepare(
+        `INSERT INTO mls_subconversations (conv_domain, conv_id, subconv, group_id, epoch) VALUES (?, ?, ?, ?, 0)
+         ON CONFLICT DO UPDATE SET group_id = excluded.group_id, epoch = 0, epoch_timestamp = NULL, cipher_suite = NULL`,
+      )
+      .bind(conv.domain, conv.id, subconv, to),
+  ];
+}
+
+/** The subconversations a conversation has (created by a commit). */
+export async function subconversationsOf(db: D1Database, conv: QualifiedRef): Promise<string[]> {
+  const rows = await db
+    .prepare('SELECT subconv FROM mls_subconversations WHERE conv_domain = ? AND conv_id = ?')
+    .bind(conv.domain, conv.id)
+    .all<{ subconv: string }>();
+  return rows.results.map((r) => r.subconv);
 }

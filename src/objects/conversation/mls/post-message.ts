@@ -45,7 +45,7 @@ export async function postMessage(
     next = { ...group, proposals: new Map([...group.proposals, [pending.ref, pending]]) };
   }
   const time = new Date().toISOString();
-  const fan = { conv: req.conv, sender: req.sender, localDomain: req.localDomain, time };
+  const fan = { conv: req.conv, subconv: req.subconv, sender: req.sender, localDomain: req.localDomain, time };
   const skip = new Set((req.skipUsers ?? []).map((u) => `${u.domain}/${u.user}`));
   const to = [...group.leaves.values()].filter((l) => !skip.has(`${l.domain}/${l.user}`));
   await shards.append(mlsNotifications('conversation.mls-message-add', req.message, to, fan), req.ttlSeconds);

@@ -61,6 +61,7 @@ export async function proposeRemovals(
     notifications.push(
       ...mlsNotifications('conversation.mls-message-add', signed.message, [...group.leaves.values()], {
         conv: group.conv,
+        subconv: group.subconv,
         sender: from,
         localDomain: left.localDomain,
         time,

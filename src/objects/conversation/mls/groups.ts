@@ -1,0 +1,117 @@
+import type { CommitRequest, DeliveryResult, Leaving, MessageRequest } from '../../../shared/mls/delivery.js';
+import { nextGeneration } from '../../../shared/mls/group-id.js';
+import { removalKeys } from '../../../shared/mls/removal-keys.js';
+import { fromBase64, toBase64 } from '../../../shared/base64.js';
+import type { QualifiedRef } from '../../../shared/proteus/types.js';
+import type { NotificationShards } from '../../notification-shards.js';
+import { applyCommit } from './apply-commit.js';
+import { type GroupRow, readGroup, resetStatements, subconversationsOf } from './group-store.js';
+import { postMessage } from './post-message.js';
+import { proposeRemovals } from './removals.js';
+
+type Work = (group: GroupRow) => Promise<{ result: DeliveryResult; group?: GroupRow | undefined }>;
+
+/**
+ * A conversation's MLS groups (its own and its subconversations'), as its object holds them: read
+ * from D1 once, kept after each change, read again after a failure half-way. The caller orders
+ * every call (the conversation's order).
+ */
+export class MlsGroups {
+  private readonly cache = new Map<string, GroupRow>();
+
+  constructor(
+    private readonly env: Env,
+    private readonly shards: NotificationShards,
+  ) {}
+
+  forget(): void {
+    this.cache.clear();
+  }
+
+  private async run(conv: QualifiedRef, subconv: string | undefined, work: Work): Promise<DeliveryResult> {
+    const key = subconv ?? '';
+    const group = this.cache.get(key) ?? (await readGroup(this.env.DB, conv, subconv));
+    if (group === undefined) return { ok: false, refusal: 'noConversation' };
+    this.cache.delete(key);
+    const done = await work(group);
+    this.cache.set(key, done.group ?? group);
+    return done.result;
+  }
+
+  /** Applies a commit bundle; whether it changed the conversation's members or clients. */
+  async commit(req: CommitRequest): Promise<{ result: DeliveryResult; changed: boolean }> {
+    let changed = false;
+    const result = await this.run(req.conv, req.subconv, async (group) => {
+      const done = await applyCommit(this.env.DB, this.shards, group, req);
+      changed = done.group !== undefined && req.subconv === undefined;
+      return done;
+    });
+    return { result, changed };
+  }
+
+  message(req: MessageRequest): Promise<DeliveryResult> {
+    return this.run(req.conv, req.subconv, (group) => postMessage(this.env.DB, this.shards, group, req));
+  }
+
+  /** The backend's Remove proposals for who left, in the conversation's group and its subconversations'. */
+  async leaving(left: Leaving): Promise<void> {
+    const keys = removalKeys(this.env.MLS_REMOVAL_KEYS);
+    if (typeof keys === 'string') return;
+    for (const subconv of [undefined, ...(await subconversationsOf(this.env.DB, left.conv))])
+      await this.run(left.conv, subconv, async (group) => ({
+        result: { ok: true, eventsJson: '[]', time: '' },
+        group: await proposeRemovals(this.env.DB, this.shards, keys, group, left),
+      }));
+  }
+
+  /**
+   * Resets a subconversation given its current group id and epoch (409 `mls-stale-message` for
+   * another epoch, 404 for another group id): its clients go and it starts again, empty, under
+   * the next generation's group id.
+   */
+  reset(conv: QualifiedRef, subconv: string, groupId: string, epoch: number): Promise<DeliveryResult> {
+    return this.run(conv, subconv, async (group) => {
+      if (group.groupId !== groupId) return { result: { ok: false, refusal: 'noConversation' } };
+      if (group.epoch !== epoch) return { result: { ok: false, refusal: 'mlsStaleMessage' } };
+      const next = toBase64(nextGeneration(fromBase64(groupId)!)!);
+      await this.env.DB.batch(resetStatements(this.env.DB, conv, subconv, groupId, next));
+      const reset: GroupRow = {
+        ...group,
+        groupId: next,
+        epoch: 0,
+        suite: null,
+        leaves: new Map(),
+        proposals: new Map(),
+      };
+      return { result: { ok: true, eventsJson: '[]', time: new Date().toISOString() }, group: reset };
+    });
+  }
+
+  /**
+   * A client leaves a subconversation: the backend proposes the removal of its leaf, or, when it
+   * was the last one, resets the subconversation.
+   */
+  async leave(left: Leaving & { subconv: string }): Promise<DeliveryResult> {
+    const [target] = left.targets;
+    const keys = removalKeys(this.env.MLS_REMOVAL_KEYS);
+    return this.run(left.conv, left.subconv, async (group) => {
+      const mine = [...group.leaves.values()].filter(
+        (l) => l.user === target?.user && l.domain === target.domain && l.client === target.client,
+      );
+      if (mine.length === 0 || typeof keys === 'string')
+        return {
+          result: { ok: false, refusal: 'mlsProtocolError', message: 'Client is not a member of the subconversation' },
+        };
+      const ok = { ok: true as const, eventsJson: '[]', time: new Date().toISOString() };
+      const others = [...group.leaves.values()].filter((l) => !l.removalPending && !mine.includes(l));
+      if (others.length > 0)
+        return { result: ok, group: await proposeRemovals(this.env.DB, this.shards, keys, group, left) };
+      const next = toBase64(nextGeneration(fromBase64(group.groupId!)!)!);
+      await this.env.DB.batch(resetStatements(this.env.DB, left.conv, left.subconv, group.groupId!, next));
+      return {
+        result: ok,
+        group: { ...group, groupId: next, epoch: 0, suite: null, leaves: new Map(), proposals: new Map() },
+      };
+    });
+  }
+}
