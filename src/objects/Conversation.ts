@@ -2,8 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { otrNotifications } from '../shared/proteus/otr-notifications.js';
 import { classify, sendingStatus, userKey } from '../shared/proteus/recipients.js';
 import type { ProteusSend, ProteusSendResult } from '../shared/proteus/types.js';
-import type { CommitRequest, DeliveryResult, Leaving, MessageRequest } from '../shared/mls/delivery.js';
-import type { QualifiedRef } from '../shared/proteus/types.js';
+import type { CommitRequest, DeliveryResult, Leaving, MessageRequest, ResetRequest } from '../shared/mls/delivery.js';
 import { type ConversationState, loadState } from './conversation/members-cache.js';
 import { MlsGroups } from './conversation/mls/groups.js';
 import { NotificationShards } from './notification-shards.js';
@@ -55,9 +54,9 @@ export class Conversation extends DurableObject<Env> {
     return this.ordered(() => this.mls.message(req));
   }
 
-  /** Resets a subconversation (`DELETE …/subconversations/{id}`), in order. */
-  resetSubconversation(conv: QualifiedRef, subconv: string, groupId: string, epoch: number): Promise<DeliveryResult> {
-    return this.ordered(() => this.mls.reset(conv, subconv, groupId, epoch));
+  /** Resets the conversation's or a subconversation's group, in order. */
+  resetGroup(req: ResetRequest): Promise<DeliveryResult> {
+    return this.ordered(() => this.mls.reset(req));
   }
 
   /** A client leaves a subconversation (`DELETE …/subconversations/{id}/self`), in order. */

@@ -24,6 +24,7 @@ import { deleteTeam } from './teams/delete-team.js';
 import { getMlsPublicKeys } from './mls/public-keys.js';
 import { postCommitBundle } from './mls/commit-bundles.js';
 import { postMlsMessage } from './mls/messages.js';
+import { resetConversation } from './mls/reset-conversation.js';
 import {
   deleteSubconversation,
   getSubconversation,
@@ -46,6 +47,7 @@ export const galleyPublic: Endpoint[] = [
   getMlsPublicKeys,
   postCommitBundle,
   postMlsMessage,
+  resetConversation,
   getSubconversationGroupInfo,
   leaveSubconversation,
   getSubconversation,

@@ -87,6 +87,17 @@ export interface Leaving {
   ttlSeconds: number;
 }
 
+/** A group's reset (`POST /mls/reset-conversation`, `DELETE …/subconversations/{id}`): its current group id and epoch. */
+export interface ResetRequest {
+  conv: { id: string; domain: string };
+  subconv?: string | undefined;
+  groupId: string;
+  epoch: number;
+  by: { user: string; domain: string };
+  localDomain: string;
+  ttlSeconds: number;
+}
+
 /** The MLS errors a commit or message can end in, by catalogue name (src/edge/api/errors/mls.ts). */
 export type MlsRefusal =
   | 'mlsProtocolError'

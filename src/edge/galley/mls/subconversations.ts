@@ -14,6 +14,7 @@ import { requireMember } from '../conversations/access-check.js';
 import { utcTime } from '../conversations/conversation-json.js';
 import { conversationObject } from '../messaging/conversation-object.js';
 import { groupInfoStore } from './group-info-store.js';
+import { resetBy } from './reset-conversation.js';
 import { refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
 import { subconversationStore } from './subconversation-store.js';
@@ -123,7 +124,13 @@ export const deleteSubconversation = endpoint(
     const p = c.req.valid('param');
     const { conv } = await subconversationOf(c, p);
     const { group_id, epoch } = c.req.valid('json');
-    const result = await conversationObject(c.env, conv).resetSubconversation(conv, p.subconv, group_id, epoch);
+    const result = await conversationObject(c.env, conv).resetGroup({
+      conv,
+      subconv: p.subconv,
+      groupId: group_id,
+      epoch,
+      ...resetBy(c),
+    });
     if ('refusal' in result) throw refusalError(result.refusal, result.message);
     return c.body(null, 200);
   },

@@ -191,20 +191,35 @@ export function removalPendingStatement(db: D1Database, groupId: string, leafInd
 }
 
 /**
- * The statements of a subconversation's reset: its clients, group info and proposals go, and it
- * moves to the next generation's group id at epoch 0.
+ * The statements of a group's reset: its clients, group info and proposals go, and the
+ * conversation (or subconversation) moves to the next generation's group id at epoch 0.
  */
-export function resetStatements(db: D1Database, conv: QualifiedRef, subconv: string, from: string, to: string) {
+export function resetStatements(
+  db: D1Database,
+  conv: QualifiedRef,
+  subconv: string | undefined,
+  from: string,
+  to: string,
+): D1PreparedStatement[] {
+  const moved =
+    subconv === undefined
+      ? db
+          .prepare(
+            `UPDATE conversations SET group_id = ?, epoch = 0, epoch_timestamp = NULL, cipher_suite = NULL
+             WHERE domain = ? AND id = ? AND group_id = ?`,
+          )
+          .bind(to, conv.domain, conv.id, from)
+      : db
+          .prepare(
+            `INSERT INTO mls_subconversations (conv_domain, conv_id, subconv, group_id, epoch) VALUES (?, ?, ?, ?, 0)
+             ON CONFLICT DO UPDATE SET group_id = excluded.group_id, epoch = 0, epoch_timestamp = NULL, cipher_suite = NULL`,
+          )
+          .bind(conv.domain, conv.id, subconv, to);
   return [
     db.prepare('DELETE FROM mls_group_clients WHERE group_id = ?').bind(from),
     db.prepare('DELETE FROM mls_group_infos WHERE group_id = ?').bind(from),
     db.prepare('DELETE FROM mls_proposals WHERE group_id = ?').bind(from),
-    db
-      .prepare(
-        `INSERT INTO mls_subconversations (conv_domain, conv_id, subconv, group_id, epoch) VALUES (?, ?, ?, ?, 0)
-         ON CONFLICT DO UPDATE SET group_id = excluded.group_id, epoch = 0, epoch_timestamp = NULL, cipher_suite = NULL`,
-      )
-      .bind(conv.domain, conv.id, subconv, to),
+    moved,
   ];
 }
 

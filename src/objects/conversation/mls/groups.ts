@@ -1,4 +1,11 @@
-import type { CommitRequest, DeliveryResult, Leaving, MessageRequest } from '../../../shared/mls/delivery.js';
+import type {
+  CommitRequest,
+  DeliveryResult,
+  Leaving,
+  MessageRequest,
+  ResetRequest,
+} from '../../../shared/mls/delivery.js';
+import { conversationEvent } from '../../../shared/events/conversation-event.js';
 import { nextGeneration } from '../../../shared/mls/group-id.js';
 import { removalKeys } from '../../../shared/mls/removal-keys.js';
 import { fromBase64, toBase64 } from '../../../shared/base64.js';
@@ -6,6 +13,7 @@ import type { QualifiedRef } from '../../../shared/proteus/types.js';
 import type { NotificationShards } from '../../notification-shards.js';
 import { applyCommit } from './apply-commit.js';
 import { type GroupRow, readGroup, resetStatements, subconversationsOf } from './group-store.js';
+import { toUsers } from './fan-out.js';
 import { postMessage } from './post-message.js';
 import { proposeRemovals } from './removals.js';
 
@@ -65,16 +73,18 @@ export class MlsGroups {
   }
 
   /**
-   * Resets a subconversation given its current group id and epoch (409 `mls-stale-message` for
-   * another epoch, 404 for another group id): its clients go and it starts again, empty, under
-   * the next generation's group id.
+   * Resets a group given its current group id and epoch (409 `mls-stale-message` for another
+   * epoch, 404 for another group id): its clients go and it starts again, empty, under the next
+   * generation's group id. A conversation's reset tells its members (`conversation.mls-reset`).
    */
-  reset(conv: QualifiedRef, subconv: string, groupId: string, epoch: number): Promise<DeliveryResult> {
+  reset(r: ResetRequest): Promise<DeliveryResult> {
+    const { conv, subconv, groupId, epoch } = r;
     return this.run(conv, subconv, async (group) => {
       if (group.groupId !== groupId) return { result: { ok: false, refusal: 'noConversation' } };
       if (group.epoch !== epoch) return { result: { ok: false, refusal: 'mlsStaleMessage' } };
       const next = toBase64(nextGeneration(fromBase64(groupId)!)!);
       await this.env.DB.batch(resetStatements(this.env.DB, conv, subconv, groupId, next));
+      if (subconv === undefined) await this.announceReset(r, group, next);
       const reset: GroupRow = {
         ...group,
         groupId: next,
@@ -85,6 +95,18 @@ export class MlsGroups {
       };
       return { result: { ok: true, eventsJson: '[]', time: new Date().toISOString() }, group: reset };
     });
+  }
+
+  /** `conversation.mls-reset` to the conversation's local members: the old and the new group id. */
+  private async announceReset(r: ResetRequest, group: GroupRow, next: string): Promise<void> {
+    const from = { id: r.by.user, domain: r.by.domain };
+    const event = conversationEvent('conversation.mls-reset', r.conv, from, {
+      group_id: r.groupId,
+      new_group_id: next,
+    });
+    const local = [...group.members].filter((m) => m.startsWith(`${r.localDomain}/`));
+    const users = local.map((m) => m.slice(r.localDomain.length + 1));
+    await this.shards.append(toUsers(event, users), r.ttlSeconds);
   }
 
   /**
