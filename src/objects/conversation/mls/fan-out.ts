@@ -34,11 +34,13 @@ export function mlsNotifications(
     if (c.user === o.sender.user && c.domain === o.sender.domain && c.client === o.sender.client) continue;
     byUser.set(c.user, [...(byUser.get(c.user) ?? []), c.client]);
   }
+  // One serialisation for every recipient: a commit's update path can be large, and there may be thousands.
+  const payloadJson = JSON.stringify([event]);
   return Array.from(byUser, ([user, clients]) => ({
     user,
     inputs: [
       {
-        payload: [event],
+        payloadJson,
         clients,
         ...(user === o.sender.user ? { originConnection: o.sender.connection } : {}),
       },
