@@ -1,0 +1,161 @@
+import {
+  type ClientState,
+  type CiphersuiteImpl,
+  createApplicationMessage,
+  createCommit,
+  createGroup,
+  createGroupInfoWithExternalPubAndRatchetTree,
+  defaultCapabilities,
+  encodeExternalSender,
+  encodeMlsMessage,
+  generateKeyPackageWithKey,
+  getCiphersuiteFromName,
+  getCiphersuiteImpl,
+  type KeyPackage,
+  type MLSMessage,
+  type Proposal,
+} from 'ts-mls';
+
+/** Suite 1, the one Wire's clients use by default; its signature scheme is `ed25519`. */
+const SUITE = 'MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519';
+export const SCHEME = 'ed25519';
+
+/** An MLS client of a seeded API client: its credential (Wire's basic identity) and signature key. */
+export interface BenchMlsClient {
+  user: string;
+  client: string;
+  /** The signature public key, base64: the client's registered `mls_public_keys[ed25519]`. */
+  publicKey: string;
+  keyPackage: KeyPackage;
+  /** Only the group's creator keeps its private keys: the others never read the group. */
+  privatePackage?: Parameters<typeof createGroup>[2];
+}
+
+let impl: Promise<CiphersuiteImpl> | undefined;
+const suite = () => (impl ??= getCiphersuiteImpl(getCiphersuiteFromName(SUITE)));
+const now = () => BigInt(Math.floor(Date.now() / 1000));
+
+/**
+ * A client's signature key and one key package made with it, with the basic credential
+ * `<user>:<client hex>@<domain>` Wire's clients use; `keepPrivate` for the one that will commit.
+ */
+export async function mlsClient(
+  o: { user: string; client: string; domain: string },
+  keepPrivate = false,
+): Promise<BenchMlsClient> {
+  const cs = await suite();
+  const pair = await cs.signature.keygen();
+  const identity = new TextEncoder().encode(`${o.user}:${BigInt(`0x${o.client}`).toString(16)}@${o.domain}`);
+  const kp = await generateKeyPackageWithKey(
+    { credentialType: 'basic', identity },
+    defaultCapabilities(),
+    { notBefore: now() - 3600n, notAfter: now() + 30n * 86400n },
+    [],
+    pair,
+    cs,
+  );
+  return {
+    user: o.user,
+    client: o.client,
+    publicKey: Buffer.from(pair.publicKey).toString('base64'),
+    keyPackage: kp.publicPackage,
+    ...(keepPrivate ? { privatePackage: kp.privatePackage } : {}),
+  };
+}
+
+const concat = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
+
+/**
+ * The creator's side of a group: it creates the group, adds members and commits, each commit
+ * bundle (`POST /mls/commit-bundles`) built ahead and the state moved on as if the backend took
+ * it. Nobody else holds group state: what is measured is the delivery service.
+ */
+export class BenchGroup {
+  private constructor(
+    private state: ClientState,
+    private readonly cs: CiphersuiteImpl,
+  ) {}
+
+  /** A new group of `creator` (epoch 0) whose `external_senders` holds the backend's removal key. */
+  static async create(groupId: Uint8Array, creator: BenchMlsClient, removalKey: Uint8Array): Promise<BenchGroup> {
+    const cs = await suite();
+    const externalSender = encodeExternalSender({
+      signaturePublicKey: removalKey,
+      credential: { credentialType: 'basic', identity: new TextEncoder().encode('backend') },
+    });
+    const state = await createGroup(
+      groupId,
+      creator.keyPackage,
+      creator.privatePackage!,
+      [{ extensionType: 'external_senders', extensionData: externalSender }],
+      cs,
+    );
+    return new BenchGroup(state, cs);
+  }
+
+  get epoch(): bigint {
+    return this.state.groupContext.epoch;
+  }
+
+  /**
+   * The next commit as the bundle a client posts: the commit (a PublicMessage), the Welcome when it
+   * adds, and the GroupInfo of the new epoch with its ratchet tree. Without `adds` it is an empty
+   * commit with an update path (a client rotating its keys). `accept` moves the state on.
+   */
+  async commit(adds: KeyPackage[] = []): Promise<{ body: Uint8Array; accept(): void }> {
+    const proposals: Proposal[] = adds.map((keyPackage) => ({ proposalType: 'add', add: { keyPackage } }));
+    const made = await createCommit(
+      { state: this.state, cipherSuite: this.cs },
+      { wireAsPublicMessage: true, extraProposals: proposals },
+    );
+    const groupInfo = await createGroupInfoWithExternalPubAndRatchetTree(made.newState, [], this.cs);
+    const parts: MLSMessage[] = [made.commit];
+    if (made.welcome !== undefined) parts.push({ version: 'mls10', wireformat: 'mls_welcome', welcome: made.welcome });
+    parts.push({ version: 'mls10', wireformat: 'mls_group_info', groupInfo });
+    return {
+      body: concat(parts.map((p) => encodeMlsMessage(p))),
+      accept: () => {
+        this.state = made.newState;
+      },
+    };
+  }
+
+  /**
+   * Adds every client, as few commits as fit `maxBytes` each (the ingress body limit): posts each
+   * with `post` and moves on when it is taken.
+   */
+  async addAll(
+    clients: BenchMlsClient[],
+    maxBytes: number,
+    post: (body: Uint8Array) => Promise<void>,
+  ): Promise<number> {
+    let chunk = clients.length;
+    let commits = 0;
+    for (let at = 0; at < clients.length; ) {
+      const next = clients.slice(at, at + chunk);
+      const bundle = await this.commit(next.map((c) => c.keyPackage));
+      if (bundle.body.length > maxBytes && chunk > 1) {
+        chunk = Math.ceil(chunk / 2);
+        continue;
+      }
+      await post(bundle.body);
+      bundle.accept();
+      at += next.length;
+      commits += 1;
+    }
+    return commits;
+  }
+
+  /** `n` application messages (MLSMessage(PrivateMessage)) of the current epoch, each a different ciphertext. */
+  async applicationMessages(n: number): Promise<Uint8Array[]> {
+    const out: Uint8Array[] = [];
+    for (let i = 0; i < n; i++) {
+      const made = await createApplicationMessage(this.state, new TextEncoder().encode(`bench ${i}`), this.cs);
+      this.state = made.newState;
+      out.push(
+        encodeMlsMessage({ version: 'mls10', wireformat: 'mls_private_message', privateMessage: made.privateMessage }),
+      );
+    }
+    return out;
+  }
+}
