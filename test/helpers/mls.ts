@@ -76,9 +76,11 @@ export async function uploadKeyPackages(base: string, d: MlsDevice, n: number): 
   expect(r.status, r.text).toBe(201);
 }
 
-/** Claims one key package of each client of `u` (raw bytes). */
-export async function claimKeyPackages(base: string, by: MlsDevice, u: TestUser): Promise<Uint8Array[]> {
-  const r = await api(base, by.token).post(`/v8/mls/key-packages/claim/${DOMAIN}/${u.id}?ciphersuite=0x0001`);
+/** Claims one key package of `suite` of each client of `u` (raw bytes). */
+export async function claimKeyPackages(base: string, by: MlsDevice, u: TestUser, suite = 1): Promise<Uint8Array[]> {
+  const r = await api(base, by.token).post(
+    `/v8/mls/key-packages/claim/${DOMAIN}/${u.id}?ciphersuite=0x${suite.toString(16)}`,
+  );
   expect(r.status, r.text).toBe(200);
   return r.body.key_packages.map((k: { key_package: string }) => new Uint8Array(Buffer.from(k.key_package, 'base64')));
 }

@@ -11,6 +11,7 @@ import { roleAllows } from '../conversations/roles.js';
 import { conversationObject } from '../messaging/conversation-object.js';
 import { commitRequest } from './commit-request.js';
 import { groupConversation } from './group-conversation.js';
+import { requireAllowedSuite } from './team-suites.js';
 import { storeOne2OneOnFirstCommit } from './one2one-first-commit.js';
 import { mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
@@ -63,6 +64,8 @@ export const postCommitBundle = endpoint(
     const joining = [...new Map(req.adds.map((a) => [`${a.domain}/${a.user}`, a])).entries()]
       .filter(([k]) => !memberKeys.has(k))
       .map(([, a]) => ({ id: a.user, domain: a.domain }));
+    if (row.team !== null && row.epoch === 0 && target.subconv === undefined)
+      await requireAllowedSuite(c, db, row.team, req.suite);
     if (target.unstored) await storeOne2OneOnFirstCommit(c, target, req.adds);
     else if (joining.length > 0 && target.subconv === undefined) {
       requireAction(me, 'add_conversation_member');
