@@ -51,6 +51,7 @@ const dataSchemas: Record<string, z.ZodType> = {
   // base64 of an MLSMessage: a commit, proposal or application message; a Welcome
   'conversation.mls-message-add': z.string(),
   'conversation.mls-welcome': z.string(),
+  'conversation.protocol-update': z.object({ protocol: z.enum(['proteus', 'mixed', 'mls']) }),
   'conversation.mls-reset': z.object({ group_id: z.string(), new_group_id: z.string().optional() }),
   'conversation.connect-request': anyObject,
   'conversation.otr-message-add': z.object({

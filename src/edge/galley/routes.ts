@@ -25,6 +25,7 @@ import { getMlsPublicKeys } from './mls/public-keys.js';
 import { postCommitBundle } from './mls/commit-bundles.js';
 import { postMlsMessage } from './mls/messages.js';
 import { resetConversation } from './mls/reset-conversation.js';
+import { updateConversationProtocol } from './mls/protocol-update.js';
 import {
   deleteSubconversation,
   getSubconversation,
@@ -48,6 +49,7 @@ export const galleyPublic: Endpoint[] = [
   postCommitBundle,
   postMlsMessage,
   resetConversation,
+  updateConversationProtocol,
   getSubconversationGroupInfo,
   leaveSubconversation,
   getSubconversation,

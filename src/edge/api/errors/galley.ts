@@ -10,6 +10,11 @@ export const galleyErrors = defineErrors({
   notConnected: { status: 403, label: 'not-connected', message: 'Users are not connected' },
   noTeamMember: { status: 403, label: 'no-team-member', message: 'Requesting user is not a team member' },
   invalidOp: { status: 403, label: 'invalid-op', message: 'Invalid operation' },
+  invalidProtocolTransition: {
+    status: 403,
+    label: 'invalid-protocol-transition',
+    message: 'Protocol transition is invalid',
+  },
   tooManyMembers: {
     status: 403,
     label: 'too-many-members',

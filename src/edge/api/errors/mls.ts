@@ -58,6 +58,11 @@ export const mlsErrors = defineErrors({
     label: 'mls-subconv-unsupported-convtype',
     message: 'MLS subconversations are only supported for regular conversations',
   },
+  mlsMigrationCriteriaNotSatisfied: {
+    status: 400,
+    label: 'mls-migration-criteria-not-satisfied',
+    message: 'The migration criteria for mixed to MLS protocol transition are not satisfied for this conversation',
+  },
   mlsInvalidLeafNodeSignature: {
     status: 400,
     label: 'mls-invalid-leaf-node-signature',

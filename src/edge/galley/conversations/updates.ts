@@ -18,14 +18,14 @@ import type { ConversationAction } from './roles.js';
 import { kickDisallowedMembers } from './access-effects.js';
 
 const event = z.record(z.string(), z.unknown()).openapi('Event');
-const changed = { 200: { description: 'Updated', ...json(event) }, 204: { description: 'Nothing changed' } };
+export const changed = { 200: { description: 'Updated', ...json(event) }, 204: { description: 'Nothing changed' } };
 const commonErrors = [galleyErrors.noConversation, galleyErrors.actionDenied, galleyErrors.invalidOp];
 
 /** The shared path of metadata changes: membership, the role's action, then the change and its event. */
-async function change(
+export async function change(
   c: Context<AppEnv>,
   action: ConversationAction,
-  o: { groupOnly: boolean; channelManagers?: boolean },
+  o: { groupOnly: boolean; channelManagers?: boolean; afterWrite?: (m: Membership) => Promise<void> },
   apply: (
     m: Membership,
   ) => Promise<{ type: ConversationEventType; data: unknown; patch: Partial<ConversationRow> } | 'unchanged'>,
@@ -38,6 +38,7 @@ async function change(
   const outcome = await apply(m);
   if (outcome === 'unchanged') return c.body(null, 204);
   await conversationStore.update(database(c.env.DB), m.conv, outcome.patch).run();
+  await o.afterWrite?.(m);
   const ev = conversationEvent(outcome.type, m.conv, selfQualified(c), outcome.data, { team: m.conv.team });
   await notifyMembers(c, m.conv, m.members, ev);
   return c.json(ev, 200);
