@@ -40,6 +40,8 @@ export interface CommitRequest {
   removes: number[];
   /** The clients it adds inline (their key packages checked at the edge). */
   adds: GroupClient[];
+  /** Whether the commit's path leaf carries the key the caller registered (false: 403 `mls-identity-mismatch`). */
+  pathKeyRegistered: boolean;
   /** Whether the sender's conversation role may remove others (`remove_conversation_member`). */
   mayRemoveOthers: boolean;
   /** The suite of the GroupInfo (the group's suite; the first commit sets it). */
@@ -109,6 +111,7 @@ export type MlsRefusal =
   | 'mlsInvalidLeafNodeIndex'
   | 'mlsClientSenderUserMismatch'
   | 'mlsUnsupportedMessage'
+  | 'mlsIdentityMismatch'
   | 'noConversation'
   | 'actionDenied';
 

@@ -1,5 +1,5 @@
 import { refhash } from 'ts-mls/crypto/hash.js';
-import { decodeKeyPackage, type KeyPackage, verifyKeyPackage } from 'ts-mls/keyPackage.js';
+import { decodeKeyPackage, encodeKeyPackage, type KeyPackage, verifyKeyPackage } from 'ts-mls/keyPackage.js';
 import { type LeafNodeKeyPackage, verifyLeafNodeSignatureKeyPackage } from 'ts-mls/leafNode.js';
 import { type ClientIdentity, credentialIdentity, sameClient } from './identity.js';
 import { isSupportedSuite, suiteImpl, suiteNumber } from './suites.js';
@@ -163,3 +163,6 @@ export function validateUpload(
   }
   return { ok: true };
 }
+
+/** A decoded KeyPackage's TLS bytes again (an Add proposal's package, checked like an uploaded one). */
+export const keyPackageBytes = (keyPackage: KeyPackage): Uint8Array => encodeKeyPackage(keyPackage);

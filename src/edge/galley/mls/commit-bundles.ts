@@ -10,7 +10,9 @@ import { checkInvitees } from '../conversations/invitees.js';
 import { roleAllows } from '../conversations/roles.js';
 import { conversationObject } from '../messaging/conversation-object.js';
 import { commitRequest } from './commit-request.js';
+import type { GroupClient } from '../../../shared/mls/delivery.js';
 import { groupConversation } from './group-conversation.js';
+import { proposalStore } from './proposal-store.js';
 import { requireAllowedSuite } from './team-suites.js';
 import { storeOne2OneOnFirstCommit } from './one2one-first-commit.js';
 import { mlsBody, mlsSent } from './mls-body.js';
@@ -56,12 +58,17 @@ export const postCommitBundle = endpoint(
     const { id: conv, conv: row, members, me } = target;
     const memberKeys = new Set(members.map((m) => `${m.userDomain}/${m.userId}`));
     const db = database(c.env.DB);
+    // Adds committed by reference are checked like inline ones (their packages were at proposal time).
+    let referencedAdds: GroupClient[] = [];
+    const referenced = async (groupId: string, refs: string[]) =>
+      (referencedAdds = await proposalStore.addsAmong(db, groupId, refs));
     const req = {
-      ...(await commitRequest(c, db, bundle, conv, memberKeys)),
+      ...(await commitRequest(c, db, bundle, conv, memberKeys, referenced)),
       subconv: target.subconv,
       mayRemoveOthers: roleAllows(me.role, 'remove_conversation_member'),
     };
-    const joining = [...new Map(req.adds.map((a) => [`${a.domain}/${a.user}`, a])).entries()]
+    const allAdds = [...req.adds, ...referencedAdds];
+    const joining = [...new Map(allAdds.map((a) => [`${a.domain}/${a.user}`, a])).entries()]
       .filter(([k]) => !memberKeys.has(k))
       .map(([, a]) => ({ id: a.user, domain: a.domain }));
     if (row.team !== null && row.epoch === 0 && target.subconv === undefined)

@@ -1,11 +1,10 @@
 import type { Context } from 'hono';
 import { toBase64 } from '../../../shared/base64.js';
 import type { CommitBundle } from '../../../shared/mls/bundle.js';
-import { type CommitContents, readCommit, verifyPathLeafSignature } from '../../../shared/mls/commit.js';
+import { readCommit, verifyPathLeafSignature } from '../../../shared/mls/commit.js';
 import type { CommitRequest, GroupClient, GroupLeaf } from '../../../shared/mls/delivery.js';
 import { readGroupInfo } from '../../../shared/mls/group-info.js';
 import { credentialIdentity } from '../../../shared/mls/identity.js';
-import { readKeyPackage } from '../../../shared/mls/key-package.js';
 import { protocolError } from '../../../shared/mls/mls-error.js';
 import { isSupportedSuite, schemeOf } from '../../../shared/mls/suites.js';
 import type { AppEnv } from '../../api/app-env.js';
@@ -14,6 +13,7 @@ import { mlsErrors } from '../../api/errors/mls.js';
 import { self } from '../../api/self.js';
 import { mlsKeysOf } from '../../brig/face.js';
 import type { Db } from '../../db/client.js';
+import { addedClients, requireWholeUsers } from './added-clients.js';
 import { parsed } from './mls-failure.js';
 
 const clientKey = (c: GroupClient) => `${c.domain}/${c.user}/${c.client}`;
@@ -27,45 +27,6 @@ function clientOf(credential: Parameters<typeof credentialIdentity>[0]): GroupCl
 }
 
 /**
- * The key packages a commit adds: each valid, of the group's suite, naming a client whose
- * registered key it carries (403 `mls-identity-mismatch` otherwise); and for each user it adds,
- * every MLS client of theirs and only their clients (409 `mls-client-mismatch`) — for users already
- * in the conversation, any of their clients.
- */
-async function checkedAdds(
-  db: Db,
-  commit: CommitContents,
-  suite: number,
-  members: ReadonlySet<string>,
-): Promise<GroupClient[]> {
-  const adds: Array<GroupClient & { signatureKey: string }> = [];
-  for (const add of commit.adds) {
-    const read = await readKeyPackage(add.bytes);
-    if (!read.ok) {
-      if (read.reason === 'invalid-leaf-node-signature') throw new ApiError(mlsErrors.mlsInvalidLeafNodeSignature);
-      throw protocolError(read.message);
-    }
-    if (read.keyPackage.suite !== suite) throw protocolError('The key package suite is not the group’s');
-    adds.push({ ...read.keyPackage.identity, signatureKey: toBase64(read.keyPackage.signatureKey) });
-  }
-  const byUser = new Map<string, typeof adds>();
-  for (const a of adds) byUser.set(`${a.domain}/${a.user}`, [...(byUser.get(`${a.domain}/${a.user}`) ?? []), a]);
-  for (const [user, added] of byUser) {
-    const { domain, user: id } = added[0]!;
-    const clients = await mlsKeysOf(db, { id, domain }, schemeOf(suite));
-    for (const a of added) {
-      const known = clients.find((cl) => cl.client === a.client);
-      if (known === undefined) throw new ApiError(mlsErrors.mlsClientMismatch);
-      if (known.signatureKey !== a.signatureKey) throw new ApiError(mlsErrors.mlsIdentityMismatch);
-    }
-    const capable = clients.filter((cl) => cl.signatureKey !== undefined).map((cl) => cl.client);
-    if (!members.has(user) && capable.some((cl) => !added.some((a) => a.client === cl)))
-      throw new ApiError(mlsErrors.mlsClientMismatch);
-  }
-  return adds.map(({ user, domain, client }) => ({ user, domain, client }));
-}
-
-/**
  * Reads and checks what of a commit bundle needs no group state, and says what the bundle asks of
  * the group: the conversation's object checks the rest in the group's order.
  */
@@ -75,6 +36,7 @@ export async function commitRequest(
   bundle: CommitBundle,
   conv: { id: string; domain: string },
   members: ReadonlySet<string>,
+  referenced: (groupId: string, refs: string[]) => Promise<GroupClient[]>,
 ): Promise<Omit<CommitRequest, 'mayRemoveOthers'>> {
   const me = self(c);
   const config = c.get('config');
@@ -94,25 +56,38 @@ export async function commitRequest(
     else if (s.senderType === 'new_member_commit') senderLeaf = 'external';
     else throw protocolError('Unsupported commit sender');
 
+    // The path leaf's key is compared with the caller's registered key by the object, after it
+    // checked that the sender leaf is the caller's (wire-server's order).
+    let pathKeyRegistered = true;
     if (commit.pathLeaf !== undefined) {
       const at = senderLeaf === 'external' ? leaves.find((l) => clientKey(l) === clientKey(sender))?.index : senderLeaf;
       if (at === undefined || !(await verifyPathLeafSignature(bundle.commit, info.suite, at)))
         throw new ApiError(mlsErrors.mlsInvalidLeafNodeSignature);
       const mine = await mlsKeysOf(db, { id: me.user, domain: localDomain }, schemeOf(info.suite));
       const registered = mine.find((cl) => cl.client === me.client)?.signatureKey;
-      if (!equalB64(commit.pathLeaf.signaturePublicKey, registered)) throw new ApiError(mlsErrors.mlsIdentityMismatch);
+      pathKeyRegistered = equalB64(commit.pathLeaf.signaturePublicKey, registered);
     } else if (senderLeaf === 'external') throw protocolError('An external commit needs an update path');
+
+    const groupId = toBase64(commit.groupId);
+    const references = commit.references.map((r) => toBase64(r));
+    const adds = await addedClients(
+      db,
+      commit.adds.map((a) => a.bytes),
+      info.suite,
+    );
+    await requireWholeUsers(db, [...adds, ...(await referenced(groupId, references))], info.suite, members);
 
     return {
       conv,
-      groupId: toBase64(commit.groupId),
+      groupId,
       localDomain,
       sender: { ...sender, connection: me.connection },
       epoch: Number(commit.epoch),
       senderLeaf,
-      references: commit.references.map((r) => toBase64(r)),
+      references,
       removes: commit.removes,
-      adds: await checkedAdds(db, commit, info.suite, members),
+      adds,
+      pathKeyRegistered,
       suite: info.suite,
       leaves,
       commit: bundle.commit.bytes,

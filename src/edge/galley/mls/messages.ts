@@ -1,8 +1,6 @@
 import { toBase64 } from '../../../shared/base64.js';
 import type { ProposalEffect } from '../../../shared/mls/delivery.js';
-import { credentialIdentity } from '../../../shared/mls/identity.js';
 import { classifyPostedMessage, type PublicProposal } from '../../../shared/mls/messages.js';
-import { protocolError } from '../../../shared/mls/mls-error.js';
 import { proposalRef } from '../../../shared/mls/removal.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -14,6 +12,8 @@ import { self } from '../../api/self.js';
 import { conversationObject } from '../messaging/conversation-object.js';
 import { mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
+import { keyPackageBytes } from '../../../shared/mls/key-package.js';
+import { addedClients } from './added-clients.js';
 import { groupConversation } from './group-conversation.js';
 import { hasBlocked } from '../../brig/face.js';
 import { database, type Db } from '../../db/client.js';
@@ -22,16 +22,13 @@ import type { MemberRow } from '../conversations/conversation-store.js';
 import { requireMls } from './mls-enabled.js';
 
 /** What a member's proposal does: removes a leaf, adds the client its key package names, or something else. */
-function effectOf(proposal: PublicProposal): ProposalEffect {
+async function effectOf(db: Db, proposal: PublicProposal, suite: number): Promise<ProposalEffect> {
   const p = proposal.content.proposal;
   if (proposal.content.sender.senderType !== 'member')
     throw new ApiError(mlsErrors.mlsUnsupportedMessage, 'Only members may propose');
   if ('remove' in p) return { remove: p.remove.removed };
-  if ('add' in p) {
-    const read = credentialIdentity(p.add.keyPackage.leafNode.credential);
-    if (!read.ok) throw protocolError(read.message);
-    return { add: read.identity };
-  }
+  // An added key package is checked now, as an inline Add is at commit time.
+  if ('add' in p) return { add: (await addedClients(db, [keyPackageBytes(p.add.keyPackage)], suite))[0]! };
   return { other: String(p.proposalType) };
 }
 
@@ -81,7 +78,7 @@ export const postMlsMessage = endpoint(
       posted.kind === 'proposal'
         ? await parsed(async () => ({
             ref: toBase64(await proposalRef(suite ?? 1, posted.proposal)),
-            effect: effectOf(posted.proposal),
+            effect: await effectOf(database(c.env.DB), posted.proposal, suite ?? 1),
           }))
         : undefined;
     const result = await conversationObject(c.env, conv).mlsMessage({

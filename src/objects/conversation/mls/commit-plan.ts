@@ -41,6 +41,7 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
     if (at === undefined) return refuse('mlsProtocolError', 'unknown sender leaf index');
     if (clientKey(at) !== clientKey(req.sender)) return refuse('mlsClientSenderUserMismatch');
   }
+  if (!req.pathKeyRegistered) return refuse('mlsIdentityMismatch');
   if (req.senderLeaf === 'external' && group.epoch === 0)
     return refuse('mlsProtocolError', 'External commits at epoch 0 are not supported');
 

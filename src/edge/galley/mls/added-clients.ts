@@ -1,0 +1,59 @@
+import { toBase64 } from '../../../shared/base64.js';
+import type { GroupClient } from '../../../shared/mls/delivery.js';
+import { readKeyPackage } from '../../../shared/mls/key-package.js';
+import { protocolError } from '../../../shared/mls/mls-error.js';
+import { schemeOf } from '../../../shared/mls/suites.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { mlsErrors } from '../../api/errors/mls.js';
+import { mlsKeysOf } from '../../brig/face.js';
+import type { Db } from '../../db/client.js';
+
+const userKey = (c: GroupClient) => `${c.domain}/${c.user}`;
+
+/**
+ * The clients that key packages (inline in a commit, or in an Add proposal) add: each package
+ * valid and of the group's suite, naming a client of this backend that registered the package's
+ * leaf key (403 `mls-identity-mismatch` otherwise).
+ */
+export async function addedClients(db: Db, packages: readonly Uint8Array[], suite: number): Promise<GroupClient[]> {
+  const added: GroupClient[] = [];
+  for (const bytes of packages) {
+    const read = await readKeyPackage(bytes);
+    if (!read.ok) {
+      if (read.reason === 'invalid-leaf-node-signature') throw new ApiError(mlsErrors.mlsInvalidLeafNodeSignature);
+      throw protocolError(read.message);
+    }
+    const { identity, signatureKey } = read.keyPackage;
+    if (read.keyPackage.suite !== suite) throw protocolError('The key package suite is not the group’s');
+    const clients = await mlsKeysOf(db, { id: identity.user, domain: identity.domain }, schemeOf(suite));
+    const known = clients.find((cl) => cl.client === identity.client);
+    if (known === undefined) throw new ApiError(mlsErrors.mlsClientMismatch);
+    if (known.signatureKey !== toBase64(signatureKey)) throw new ApiError(mlsErrors.mlsIdentityMismatch);
+    added.push({ user: identity.user, domain: identity.domain, client: identity.client });
+  }
+  return added;
+}
+
+/**
+ * A commit adds a user new to the conversation with every MLS client of theirs (409
+ * `mls-client-mismatch` otherwise), whether inline or by referenced proposals; a member may get
+ * any of their clients added.
+ */
+export async function requireWholeUsers(
+  db: Db,
+  adds: readonly GroupClient[],
+  suite: number,
+  members: ReadonlySet<string>,
+): Promise<void> {
+  const byUser = new Map<string, GroupClient[]>();
+  for (const a of adds) byUser.set(userKey(a), [...(byUser.get(userKey(a)) ?? []), a]);
+  for (const [user, added] of byUser) {
+    if (members.has(user)) continue;
+    const { domain, user: id } = added[0]!;
+    const capable = (await mlsKeysOf(db, { id, domain }, schemeOf(suite))).filter(
+      (cl) => cl.signatureKey !== undefined,
+    );
+    if (capable.some((cl) => !added.some((a) => a.client === cl.client)))
+      throw new ApiError(mlsErrors.mlsClientMismatch);
+  }
+}
