@@ -6,8 +6,8 @@ import { openSocket } from '../../helpers/websocket.js';
 
 const q = (id: string) => ({ id, domain: 'example.com' });
 
-// Creating a channel needs MLS, which this backend does not have yet. A backend of its own lets
-// the test turn a stored group conversation into a channel through its D1 database.
+// A backend of its own lets the test turn a stored group conversation into a channel through its
+// D1 database (a channel is an MLS conversation; here only its add permission matters).
 describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
   let b: TestBackend;
   let owner: TeamOwner;

@@ -277,6 +277,10 @@ describe('team features', () => {
       status: 403,
       body: wireError(403, 'not-mls-conversation'),
     });
+    // An MLS channel is created (MLS is on in the shipped configuration).
+    const created = await me.post('/v8/conversations', { ...channel, protocol: 'mls' });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ protocol: 'mls', group_conv_type: 'channel' });
 
     // Locked by default: while locked the server's "disabled" applies, whatever the team's status.
     const snd = `/i/teams/${owner.team}/features/sndFactorPasswordChallenge`;
