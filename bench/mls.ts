@@ -14,7 +14,8 @@
 import { Agent, request } from 'undici';
 import { benchBackend, percentile } from './lib/backend.js';
 import { baselineServer } from './lib/baseline.js';
-import { runMlsFanOut, type MlsRunResult } from './lib/mls-fan-out.js';
+import { runFanOut, type RunResult } from './lib/fan-out-run.js';
+import { mlsFrameIndex } from './lib/mls-fan-out.js';
 import { BenchGroup } from './lib/mls-group.js';
 import { type SeededMlsConversation, seedMlsConversation } from './lib/mls-seed.js';
 import { pinServerToOneCore } from './lib/pin.js';
@@ -131,7 +132,7 @@ async function commits(
   commitLine([g.n, kind, kb(bytes / count), count, p(cpuMs, 50), p(cpuMs, 99), p(wallMs, 50), p(wallMs, 99)]);
 }
 
-const fanOutRow = (n: number, what: string, r: MlsRunResult, note = '') =>
+const fanOutRow = (n: number, what: string, r: RunResult, note = '') =>
   fanOutLine(
     [
       n,
@@ -153,28 +154,29 @@ async function fanOut(g: Group): Promise<void> {
   const data = messages.map((m) => Buffer.from(m).toString('base64'));
   const bareUrl = baseline.url.origin;
   await freshPool();
-  const bare = await runMlsFanOut(
+  const indexOf = mlsFrameIndex(data);
+  const bare = await runFanOut(
     {
       socketUrls: receivers.map(() => `${bareUrl.replace(/^http/, 'ws')}/ws`),
-      data,
+      indexOf,
       send: (i) =>
         post(`${bareUrl}/send`, JSON.stringify({ payload: [{ type: 'conversation.mls-message-add', data: data[i] }] })),
     },
     count,
-    IN_FLIGHT,
+    { closed: IN_FLIGHT },
   );
   fanOutRow(g.n, 'bare DO broadcast, max', bare);
   await freshPool();
   const ws = b.publicUrl.origin.replace(/^http/, 'ws');
   const ours = await measured(() =>
-    runMlsFanOut(
+    runFanOut(
       {
         socketUrls: receivers.map((u) => `${ws}/v8/await?access_token=${u.token}&client=${u.clients[0]}`),
-        data,
+        indexOf,
         send: (i) => post(`${b.publicUrl.origin}/v8/mls/messages`, messages[i]!, mls(g.creatorToken)),
       },
       count,
-      IN_FLIGHT,
+      { closed: IN_FLIGHT },
     ),
   );
   fanOutRow(

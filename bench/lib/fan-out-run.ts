@@ -7,6 +7,8 @@ export interface FanOutTarget {
   socketUrls: string[];
   /** Sends message `index` (resolves when the server accepted it). */
   send(index: number): Promise<void>;
+  /** The message index a frame carries (default: otr messages and renames, see `indexOf`). */
+  indexOf?: ((frame: Buffer) => number | undefined) | undefined;
 }
 
 export interface RunResult {
@@ -14,10 +16,14 @@ export interface RunResult {
   messagesPerSecond: number;
   p50: number;
   p99: number;
+  /** Share of one core the load client (this process) used meanwhile: near 100% would make it the limit. */
+  clientCpu: number;
 }
 
 /** A paced run gives up when this many sends wait: the server cannot take the load. */
 const MAX_OUTSTANDING = 200;
+/** A run fails, rather than hangs, when no frame came for this long. */
+const STALL_MS = 30_000;
 
 /**
  * The message index a frame carries: an otr message's `data` (base64 of a little-endian u32), or
@@ -30,14 +36,18 @@ function indexOf(frame: Buffer): number | undefined {
   return undefined;
 }
 
-async function openAll(urls: string[], onIndex: (i: number) => void): Promise<WebSocket[]> {
+async function openAll(
+  urls: string[],
+  onIndex: (i: number) => void,
+  frameIndex: (frame: Buffer) => number | undefined,
+): Promise<WebSocket[]> {
   return Promise.all(
     urls.map(
       (url) =>
         new Promise<WebSocket>((resolve, reject) => {
           const ws = new WebSocket(url, { perMessageDeflate: false });
           ws.on('message', (data: Buffer) => {
-            const i = indexOf(data);
+            const i = frameIndex(data);
             if (i !== undefined) onIndex(i);
           });
           ws.once('open', () => resolve(ws));
@@ -67,19 +77,36 @@ export async function runFanOut(
   const finished = new Promise<void>((r) => (finish = r));
   let warmSeen = 0;
   const expected = count * t.socketUrls.length;
-  const sockets = await openAll(t.socketUrls, (i) => {
-    if (i === count) {
-      if (++warmSeen === t.socketUrls.length) warm();
-      return;
-    }
-    delivered += 1;
-    last = performance.now();
-    latencies.push(last - sentAt[i]!);
-    if (delivered === expected) finish();
+  const sockets = await openAll(
+    t.socketUrls,
+    (i) => {
+      last = performance.now();
+      if (i === count) {
+        if (++warmSeen === t.socketUrls.length) warm();
+        return;
+      }
+      delivered += 1;
+      latencies.push(last - sentAt[i]!);
+      if (delivered === expected) finish();
+    },
+    t.indexOf ?? indexOf,
+  );
+  // A frame that never comes fails the run instead of hanging it.
+  let watchdog: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    watchdog = setInterval(() => {
+      if (performance.now() - last > STALL_MS)
+        reject(
+          new Error(`nothing for ${STALL_MS / 1000} s: ${warmSeen} warm-up and ${delivered} of ${expected} frames`),
+        );
+    }, 1000);
   });
+  stalled.catch(() => {}); // raced below
   try {
+    last = performance.now();
     await t.send(count);
-    await warmed;
+    await Promise.race([warmed, stalled]);
+    const cpu = process.cpuUsage();
     const start = performance.now();
     if ('closed' in mode) {
       let next = 0;
@@ -110,15 +137,18 @@ export async function runFanOut(
       await Promise.all(sends);
     }
     const accepted = performance.now();
-    await finished;
+    await Promise.race([finished, stalled]);
+    const used = process.cpuUsage(cpu);
     latencies.sort((x, y) => x - y);
     return {
       deliveriesPerSecond: delivered / ((last - start) / 1000),
       messagesPerSecond: count / ((accepted - start) / 1000),
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
+      clientCpu: (used.user + used.system) / 1000 / (last - start),
     };
   } finally {
+    clearInterval(watchdog);
     // Closed for good before the next run opens as many again.
     await Promise.all(
       sockets.map(
