@@ -1,6 +1,7 @@
 import type { Credential } from 'ts-mls/credential.js';
 import { normalizeDomain } from '../domain.js';
 import { isUuid } from '../uuid.js';
+import { certifiedClient } from './x509-identity.js';
 
 /** The Wire client an MLS credential names: user id, client id (hex), the user's domain. */
 export interface ClientIdentity {
@@ -14,7 +15,8 @@ export interface ClientIdentity {
 
 /** What a credential says about its client: the identity, or why there is none. */
 type CredentialIdentity =
-  | { ok: true; identity: ClientIdentity }
+  /** `certifiedKey`: an X.509 credential's certificate key, which must be the leaf's signature key. */
+  | { ok: true; identity: ClientIdentity; certifiedKey?: Uint8Array }
   | { ok: false; reason: 'unsupported-credential' | 'malformed-identity'; message: string };
 
 const BASIC_IDENTITY = /^([^:]{36}):([0-9a-f]+)@(.*)$/i;
@@ -45,13 +47,21 @@ export function parseClientIdentity(text: string): ClientIdentity | undefined {
 }
 
 /**
- * The client identity a leaf node's credential names. Basic credentials carry it as UTF-8 text.
- * X.509 credentials carry it in the leaf certificate's `wireapp://` SAN URI; the backend has no
- * certificate parser, so they are refused as unsupported.
+ * The client identity a leaf node's credential names. Basic credentials carry it as UTF-8 text;
+ * X.509 credentials (end-to-end identity) in the leaf certificate's `wireapp://` SAN URI, with the
+ * certificate's key (see x509-identity.ts). Other credential types are unsupported.
  */
 export function credentialIdentity(credential: Credential): CredentialIdentity {
-  if (credential.credentialType !== 'basic') {
-    const message = `Failed to parse identity: ${credential.credentialType} credentials are not supported`;
+  if (credential.credentialType === 'x509') {
+    const certified = certifiedClient(credential.certificates);
+    if (typeof certified === 'string')
+      return { ok: false, reason: 'malformed-identity', message: `Failed to parse identity: ${certified}` };
+    const { publicKey, ...identity } = certified;
+    return { ok: true, identity, certifiedKey: publicKey };
+  }
+  const type: string = (credential as { credentialType: string }).credentialType;
+  if (type !== 'basic' || !('identity' in credential)) {
+    const message = `Failed to parse identity: ${type} credentials are not supported`;
     return { ok: false, reason: 'unsupported-credential', message };
   }
   let identity: ClientIdentity | undefined;

@@ -110,6 +110,9 @@ export async function readKeyPackage(bytes: Uint8Array): Promise<KeyPackageResul
   }
   const identity = credentialIdentity(leafNode.credential);
   if (!identity.ok) return fail('invalid', identity.message);
+  const certified = identity.certifiedKey;
+  if (certified !== undefined && !equalBytes(certified, leafNode.signaturePublicKey))
+    return fail('invalid', "Certificate public key does not match client's");
   if (!leafNode.capabilities.credentials.includes(leafNode.credential.credentialType)) {
     return fail('invalid', 'Missing BasicCredential capability');
   }

@@ -79,10 +79,10 @@ describe('credentialIdentity', () => {
     expect(credentialIdentity(withBom)).toMatchObject({ ok: false, reason: 'malformed-identity' });
   });
 
-  it('refuses x509 credentials as unsupported', () => {
+  it('refuses an x509 credential whose certificate does not parse', () => {
     const result = credentialIdentity({ credentialType: 'x509', certificates: [new Uint8Array([0x30, 0x00])] });
-    expect(result).toMatchObject({ ok: false, reason: 'unsupported-credential' });
-    expect(!result.ok && result.message).toMatch(/x509 credentials are not supported/);
+    expect(result).toMatchObject({ ok: false, reason: 'malformed-identity' });
+    expect(!result.ok && result.message).toMatch(/Invalid x509 certificate/);
   });
 });
 
