@@ -92,3 +92,22 @@ describe('MLS 1:1 conversations, stored by their first commit', () => {
     expect(await inbox()).toBe(before + 1);
   });
 });
+
+describe('the MLS self conversation', () => {
+  it('takes its owner’s first commit, and then the owner’s other client by its Welcome', async () => {
+    const owner = await createUser(publicUrl, internalUrl);
+    const [first, second] = [await mlsDevice(publicUrl, owner), await mlsDevice(publicUrl, owner)];
+    await uploadKeyPackages(publicUrl, second, 1);
+    const self = await api(publicUrl, first.token).get('/v8/conversations/mls-self');
+    expect(self.status, self.text).toBe(200);
+    const groupId = bytesOf(self.body.group_id);
+    const removal = bytesOf((await api(publicUrl, first.token).get('/v8/mls/public-keys')).body.removal.ed25519);
+    await first.mls.createConversation(groupId, removal);
+    await first.mls.addClients(groupId, await claimKeyPackages(publicUrl, first, owner));
+    expect(first.refused).toBeUndefined();
+    expect((await api(publicUrl, first.token).get('/v8/conversations/mls-self')).body.epoch).toBe(1);
+    const welcome = (await mlsEventsOf(publicUrl, second)).filter((e) => e.type === 'conversation.mls-welcome').at(-1);
+    await second.mls.processWelcome(bytesOf(welcome!.data));
+    expect(await second.mls.epoch(groupId)).toBe(1n);
+  });
+});
