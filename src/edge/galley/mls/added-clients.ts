@@ -17,6 +17,7 @@ const userKey = (c: GroupClient) => `${c.domain}/${c.user}`;
  */
 export async function addedClients(db: Db, packages: readonly Uint8Array[], suite: number): Promise<GroupClient[]> {
   const added: GroupClient[] = [];
+  const keysOf = new Map<string, ReturnType<typeof mlsKeysOf>>(); // one read per user, however many clients
   for (const bytes of packages) {
     const read = await readKeyPackage(bytes);
     if (!read.ok) {
@@ -25,7 +26,10 @@ export async function addedClients(db: Db, packages: readonly Uint8Array[], suit
     }
     const { identity, signatureKey } = read.keyPackage;
     if (read.keyPackage.suite !== suite) throw protocolError('The key package suite is not the group’s');
-    const clients = await mlsKeysOf(db, { id: identity.user, domain: identity.domain }, schemeOf(suite));
+    const user = `${identity.domain}/${identity.user}`;
+    if (!keysOf.has(user))
+      keysOf.set(user, mlsKeysOf(db, { id: identity.user, domain: identity.domain }, schemeOf(suite)));
+    const clients = await keysOf.get(user)!;
     const known = clients.find((cl) => cl.client === identity.client);
     if (known === undefined) throw new ApiError(mlsErrors.mlsClientMismatch);
     if (known.signatureKey !== toBase64(signatureKey)) throw new ApiError(mlsErrors.mlsIdentityMismatch);

@@ -4,7 +4,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
-import { database } from '../../db/client.js';
+import { database, type Db } from '../../db/client.js';
 import { requireMember } from '../conversations/access-check.js';
 import { convParams } from '../conversations/read-routes.js';
 import { groupInfoStore } from './group-info-store.js';
@@ -31,10 +31,15 @@ export const getGroupInfo = endpoint(
     requireMls(c);
     const { cnv_domain, cnv } = c.req.valid('param');
     const { conv } = await requireMember(c, { id: cnv, domain: cnv_domain });
-    const stored = conv.groupId === null ? undefined : await groupInfoStore.of(database(c.env.DB), conv.groupId);
-    if (stored === undefined) throw new ApiError(mlsErrors.mlsMissingGroupInfo);
-    const bytes = fromBase64(stored);
-    if (bytes === undefined) throw new Error(`the stored group info of ${conv.groupId} is not base64`);
-    return new Response(bytes, { status: 200, headers: { 'content-type': 'message/mls' } });
+    return groupInfoResponse(database(c.env.DB), conv.groupId);
   },
 );
+
+/** The stored GroupInfo of a group as `message/mls`; 404 `mls-missing-group-info` before its first commit. */
+export async function groupInfoResponse(db: Db, groupId: string | null): Promise<Response> {
+  const stored = groupId === null ? undefined : await groupInfoStore.of(db, groupId);
+  if (stored === undefined) throw new ApiError(mlsErrors.mlsMissingGroupInfo);
+  const bytes = fromBase64(stored);
+  if (bytes === undefined) throw new Error(`the stored group info of ${groupId} is not base64`);
+  return new Response(bytes, { status: 200, headers: { 'content-type': 'message/mls' } });
+}

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { fromBase64, toBase64 } from '../../../shared/base64.js';
+import { toBase64 } from '../../../shared/base64.js';
 import { isValidSubconvId, subconversationGroupId } from '../../../shared/mls/group-id.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
@@ -13,7 +13,7 @@ import { database } from '../../db/client.js';
 import { requireMember } from '../conversations/access-check.js';
 import { utcTime } from '../conversations/conversation-json.js';
 import { conversationObject } from '../messaging/conversation-object.js';
-import { groupInfoStore } from './group-info-store.js';
+import { groupInfoResponse } from './group-info.js';
 import { resetBy } from './reset-conversation.js';
 import { refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
@@ -94,9 +94,7 @@ export const getSubconversationGroupInfo = endpoint(
   async (c) => {
     requireMls(c);
     const { db, groupId } = await subconversationOf(c, c.req.valid('param'));
-    const stored = await groupInfoStore.of(db, groupId);
-    if (stored === undefined) throw new ApiError(mlsErrors.mlsMissingGroupInfo);
-    return new Response(fromBase64(stored)!, { status: 200, headers: { 'content-type': 'message/mls' } });
+    return groupInfoResponse(db, groupId);
   },
 );
 

@@ -65,11 +65,18 @@ export class MlsGroups {
   async leaving(left: Leaving): Promise<void> {
     const keys = removalKeys(this.env.MLS_REMOVAL_KEYS);
     if (typeof keys === 'string') return;
-    for (const subconv of [undefined, ...(await subconversationsOf(this.env.DB, left.conv))])
-      await this.run(left.conv, subconv, async (group) => ({
-        result: { ok: true, eventsJson: '[]', time: '' },
-        group: await proposeRemovals(this.env.DB, this.shards, keys, group, left),
-      }));
+    let mls = false;
+    const propose = (subconv: string | undefined) =>
+      this.run(left.conv, subconv, async (group) => {
+        mls ||= group.protocol !== 'proteus';
+        return {
+          result: { ok: true, eventsJson: '[]', time: '' },
+          group: await proposeRemovals(this.env.DB, this.shards, keys, group, left),
+        };
+      });
+    await propose(undefined);
+    if (!mls) return; // a Proteus conversation has no MLS groups, subconversations included
+    for (const subconv of await subconversationsOf(this.env.DB, left.conv)) await propose(subconv);
   }
 
   /**
