@@ -12,8 +12,7 @@ import { self } from '../../api/self.js';
 import { connectedToAll, userById } from '../../brig/face.js';
 import { database, runBatch, type Db } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
-import { hasPerm } from '../../api/team-permissions.js';
-import { teamFeature } from '../features/team-features.js';
+import { enabledChannels, isOpenChannel, requireChannelRole } from './channel-permissions.js';
 import type { TeamRole } from '../../db/schema.js';
 import type { Config } from '../../../shared/config/index.js';
 import { conversationJson } from './conversation-json.js';
@@ -50,8 +49,7 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
     const teammates = await teamStore.membersAmong(db, body.team.teamid, outsiders);
     outsiders = outsiders.filter((u) => !teammates.has(u));
     if (outsiders.length > 0 && !roles.includes('non_team_member')) throw new ApiError(galleyErrors.noTeamMember);
-    if (body.group_conv_type === 'channel')
-      await requireChannelCreation(db, config, body.team.teamid, role, body.protocol);
+    if (body.group_conv_type === 'channel') await requireChannelCreation(db, config, body.team.teamid, role, body);
   } else if (body.group_conv_type === 'channel') throw new ApiError(galleyErrors.operationDenied);
   const connected = await connectedToAll(
     db,
@@ -62,24 +60,18 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
   if (body.protocol === 'mls') requireMls(c);
 }
 
-/** Channels: the team's channels feature on, MLS, and the role its config allows to create them. */
+/** Channels: the team's channels feature on, MLS, and the roles its config allows to create (and open) them. */
 async function requireChannelCreation(
   db: Db,
   config: Config,
   team: string,
   role: TeamRole,
-  protocol: string | undefined,
+  body: NewConv,
 ): Promise<void> {
-  const channels = await teamFeature(db, config, team, 'channels');
-  if (channels.status !== 'enabled') throw new ApiError(galleyErrors.channelsNotEnabled);
-  if (protocol !== 'mls') throw new ApiError(galleyErrors.notAnMlsConversation);
-  const allowed = channels.config?.allowed_to_create_channels;
-  if (
-    allowed === 'team-members'
-      ? !hasPerm(role, 'AddRemoveConvMember')
-      : allowed === 'admins' && role !== 'owner' && role !== 'admin'
-  )
-    throw new ApiError(galleyErrors.operationDenied);
+  const channels = await enabledChannels(db, config, team);
+  if (body.protocol !== 'mls') throw new ApiError(galleyErrors.notAnMlsConversation);
+  requireChannelRole(channels, role, 'allowed_to_create_channels');
+  if (isOpenChannel(requestedAccess(body))) requireChannelRole(channels, role, 'allowed_to_open_channels');
 }
 
 function newGroupRow(body: NewConv, domain: string, creator: string): ConversationRow {

@@ -16,6 +16,7 @@ import { localMembers, notifyMembers } from './notify.js';
 import { convParams } from './read-routes.js';
 import type { ConversationAction } from './roles.js';
 import { kickDisallowedMembers } from './access-effects.js';
+import { requireOpeningAllowed } from './channel-permissions.js';
 
 const event = z.record(z.string(), z.unknown()).openapi('Event');
 export const changed = { 200: { description: 'Updated', ...json(event) }, 204: { description: 'Nothing changed' } };
@@ -142,6 +143,7 @@ export const updateAccess = endpoint(
       if (m.conv.team === null && sameSet(nextRoles, ['team_member']))
         throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
       if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
+      await requireOpeningAllowed(database(c.env.DB), c.get('config'), m.conv, m.me.userId, nextAccess);
       // Members the new roles exclude are removed after the change is announced.
       c.executionCtx.waitUntil(
         kickDisallowedMembers(c, { ...m.conv, access: nextAccess, accessRole: nextRoles }, m.members),
