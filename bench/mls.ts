@@ -33,8 +33,8 @@ const DELIVERIES_PER_RUN = Number(process.env.BENCH_DELIVERIES ?? 100_000);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 8);
 const INSPECTOR = process.env.BENCH_INSPECTOR;
 const DOMAIN = 'example.com';
-/** nginz's default_client_max_body_size: the setup's adds are split into commits that fit. */
-const BODY_LIMIT = 512 * 1024;
+/** nginz's max_body_size for /mls/commit-bundles: the setup's adds are split into commits that fit. */
+const BODY_LIMIT = 2048 * 1024;
 
 /** Each phase gets its own connection pool (an idle connection may be closed just as a POST is written to it). */
 let pool = new Agent();

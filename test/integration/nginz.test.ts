@@ -82,6 +82,14 @@ describe('payload limit (512 KiB)', () => {
     expect(r.status).toBe(413);
   });
 
+  it('lets MLS commit bundles up to 2 MiB through, and no more', async () => {
+    const path = '/v8/mls/commit-bundles';
+    const under = await call(publicUrl, path, { method: 'POST', body: new Uint8Array(2048 * KiB) });
+    expect(under.status).toBe(401);
+    const over = await call(publicUrl, path, { method: 'POST', body: new Uint8Array(2048 * KiB + 1) });
+    expect(over.status).toBe(413);
+  });
+
   it('exempts asset uploads', async () => {
     const r = await call(publicUrl, '/v8/assets', { method: 'POST', body: new Uint8Array(1024 * KiB) });
     expect(r.status).not.toBe(413);
