@@ -9,6 +9,8 @@ export interface FanOutTarget {
   send(index: number): Promise<void>;
   /** The message index a frame carries (default: otr messages and renames, see `indexOf`). */
   indexOf?: ((frame: Buffer) => number | undefined) | undefined;
+  /** Reads the server's CPU time so far (ns; see server-cpu.ts): the run reports its share. */
+  serverCpu?: (() => number) | undefined;
 }
 
 export interface RunResult {
@@ -18,6 +20,8 @@ export interface RunResult {
   p99: number;
   /** Share of one core the load client (this process) used meanwhile: near 100% would make it the limit. */
   clientCpu: number;
+  /** Server CPU time (ms) spent from the first counted send to the last frame, when measured. */
+  serverCpuMs?: number | undefined;
 }
 
 /** A paced run gives up when this many sends wait: the server cannot take the load. */
@@ -25,15 +29,26 @@ const MAX_OUTSTANDING = 200;
 /** A run fails, rather than hangs, when no frame came for this long. */
 const STALL_MS = 30_000;
 
+const DATA = Buffer.from('"data":"');
+const BENCH = Buffer.from('"bench-');
+const QUOTE = 0x22;
+
 /**
- * The message index a frame carries: an otr message's `data` (base64 of a little-endian u32), or
- * a rename's name, `bench-<index>`.
+ * The message index a frame carries, found in its bytes without parsing the JSON (a full parse
+ * per frame made the load client the limit): an otr message's blob, the frame's last `"data":"…"`
+ * (base64 of a little-endian u32), or a rename's name, `bench-<index>`.
  */
-function indexOf(frame: Buffer): number | undefined {
-  const e = JSON.parse(frame.toString('utf8')).payload?.[0];
-  if (e?.type === 'conversation.otr-message-add') return Buffer.from(e.data.data, 'base64').readUInt32LE(0);
-  if (e?.type === 'conversation.rename') return Number(String(e.data.name).slice('bench-'.length));
-  return undefined;
+export function indexOf(frame: Buffer): number | undefined {
+  const named = frame.indexOf(BENCH);
+  if (named >= 0) {
+    const end = frame.indexOf(QUOTE, named + BENCH.length);
+    return end < 0 ? undefined : Number(frame.toString('latin1', named + BENCH.length, end));
+  }
+  const at = frame.lastIndexOf(DATA);
+  if (at < 0) return undefined;
+  const end = frame.indexOf(QUOTE, at + DATA.length);
+  if (end - at - DATA.length !== 8) return undefined;
+  return Buffer.from(frame.toString('latin1', at + DATA.length, end), 'base64').readUInt32LE(0);
 }
 
 async function openAll(
@@ -107,6 +122,7 @@ export async function runFanOut(
     await t.send(count);
     await Promise.race([warmed, stalled]);
     const cpu = process.cpuUsage();
+    const serverCpuAtStart = t.serverCpu?.();
     const start = performance.now();
     if ('closed' in mode) {
       let next = 0;
@@ -139,6 +155,7 @@ export async function runFanOut(
     const accepted = performance.now();
     await Promise.race([finished, stalled]);
     const used = process.cpuUsage(cpu);
+    const serverCpuAtEnd = t.serverCpu?.();
     latencies.sort((x, y) => x - y);
     return {
       deliveriesPerSecond: delivered / ((last - start) / 1000),
@@ -146,6 +163,10 @@ export async function runFanOut(
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       clientCpu: (used.user + used.system) / 1000 / (last - start),
+      serverCpuMs:
+        serverCpuAtStart === undefined || serverCpuAtEnd === undefined
+          ? undefined
+          : (serverCpuAtEnd - serverCpuAtStart) / 1e6,
     };
   } finally {
     clearInterval(watchdog);

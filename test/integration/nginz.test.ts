@@ -90,6 +90,16 @@ describe('payload limit (512 KiB)', () => {
     expect(over.status).toBe(413);
   });
 
+  it('lets conversation messages (one ciphertext per recipient client) through beyond the default', async () => {
+    for (const path of [
+      `/v8/conversations/${randomUUID()}/otr/messages`,
+      `/v8/conversations/example.com/${randomUUID()}/proteus/messages`,
+    ]) {
+      const r = await call(publicUrl, path, { method: 'POST', body: new Uint8Array(4096 * KiB) });
+      expect(r.status, path).toBe(401);
+    }
+  });
+
   it('exempts asset uploads', async () => {
     const r = await call(publicUrl, '/v8/assets', { method: 'POST', body: new Uint8Array(1024 * KiB) });
     expect(r.status).not.toBe(413);
