@@ -109,6 +109,7 @@ export class Conversation extends DurableObject<Env> {
       transient: req.message.transient,
       time,
       localDomain,
+      channel: `${req.conv.domain}/${req.conv.id}`,
     });
     return { result: { kind: 'sent', status }, stored: this.shards.append(notifications, req.ttlSeconds) };
   }

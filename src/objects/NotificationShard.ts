@@ -3,14 +3,8 @@ import { EventsChannel } from './notifications/events-channel.js';
 import { InactivityWatch } from './notifications/inactivity.js';
 import { QueueStore } from './notifications/queue-store.js';
 import { Sockets } from './notifications/sockets.js';
-import { StreamStore } from './notifications/stream-store.js';
-import type {
-  ListQuery,
-  ListResult,
-  QueuedNotification,
-  SocketKind,
-  UserNotifications,
-} from '../shared/notifications/types.js';
+import { LogStore } from './notifications/log-store.js';
+import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
 import { UuidV1Generator } from '../shared/uuid-v1.js';
 
 /**
@@ -20,7 +14,7 @@ import { UuidV1Generator } from '../shared/uuid-v1.js';
  * the user's live sockets. Sockets use the hibernation API, so idle users cost nothing.
  */
 export class NotificationShard extends DurableObject<Env> {
-  private readonly stream: StreamStore;
+  private readonly stream: LogStore;
   private readonly queues: QueueStore;
   private readonly sockets: Sockets;
   private readonly events: EventsChannel;
@@ -30,33 +24,41 @@ export class NotificationShard extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.stream = new StreamStore(ctx.storage.sql);
+    this.stream = ctx.storage.transactionSync(() => new LogStore(ctx.storage.sql));
     this.queues = new QueueStore(ctx.storage.sql);
     this.sockets = new Sockets(ctx);
     this.events = new EventsChannel(this.sockets, this.queues);
     this.inactivity = new InactivityWatch(ctx, this.sockets);
   }
 
-  /** Appends notifications for some of the shard's users (transient ones are only pushed) and delivers them. */
-  append(batch: UserNotifications[], ttlSeconds: number): void {
+  /** Stores deliveries for some of the shard's users (transient ones are only pushed) and delivers them. */
+  append(batch: Delivery[], ttlSeconds: number): void {
     // One transaction for the batch: a commit per row would dominate the cost of a fan-out.
     this.ctx.storage.transactionSync(() => this.appendNow(batch, ttlSeconds));
   }
 
-  private appendNow(batch: UserNotifications[], ttlSeconds: number): void {
+  private appendNow(batch: Delivery[], ttlSeconds: number): void {
     const now = Date.now();
     this.stream.purge(ttlSeconds, now);
     if (now - this.lastExpiry > 60_000) {
       this.lastExpiry = now;
       this.queues.expire(undefined, ttlSeconds, now);
     }
-    for (const { user, inputs } of batch) {
-      for (const input of inputs) {
-        const id = this.ids.next(now);
-        const payloadJson = input.payloadJson ?? JSON.stringify(input.payload ?? []);
-        if (!input.transient) this.stream.append(user, id, input, payloadJson);
-        this.sockets.deliverAwait(user, id, input, payloadJson);
-        this.events.deliver(user, `{"id":${JSON.stringify(id)},"payload":${payloadJson}}`, input, now);
+    const next = () => this.ids.next(now);
+    for (const d of batch) {
+      const ids = this.stream.append(d, next);
+      const shared = d.head + d.tail;
+      for (let i = 0; i < d.to.length; i++) {
+        const [user, clients, middle] = d.to[i]!;
+        const out = {
+          id: ids[i]!,
+          payloadJson: middle === '' ? shared : d.head + middle + d.tail,
+          clients,
+          transient: d.transient === true,
+          origin: d.origin?.user === user ? d.origin.connection : undefined,
+        };
+        this.sockets.deliverAwait(user, out);
+        this.events.deliver(user, out, now);
       }
     }
   }

@@ -1,11 +1,12 @@
 import { AppendLanes } from '../shared/notifications/append-lanes.js';
 import { shardCount, shardName, shardOf } from '../shared/notifications/sharding.js';
-import type { UserNotifications } from '../shared/notifications/types.js';
+import { splitDelivery } from '../shared/notifications/deliveries.js';
+import type { Delivery } from '../shared/notifications/types.js';
 import type { NotificationShard } from './NotificationShard.js';
 
 /**
  * The notification shards as one caller sees them: the edge (events, stream reads, websockets)
- * and the Conversation object (message fan-out). Every notification is written through `append`.
+ * and the Conversation object (message fan-out). Every notification is written through `append`, as deliveries (see Delivery).
  * Appends to a shard are ordered and coalesced (see AppendLanes). A stateless request makes its
  * own instance: stubs cannot cross requests there.
  */
@@ -32,15 +33,15 @@ export class NotificationShards {
     return s;
   }
 
-  /** Appends notifications for many users: one call per shard that holds some of them, all started now. */
-  append(entries: Iterable<UserNotifications>, ttlSeconds: number): Promise<void> {
-    const byShard = new Map<number, UserNotifications[]>();
-    for (const e of entries) {
-      const n = shardOf(e.user, this.count);
-      const batch = byShard.get(n);
-      if (batch === undefined) byShard.set(n, [e]);
-      else batch.push(e);
-    }
+  /** Stores deliveries for their recipients: one call per shard that holds some of them, all started now. */
+  append(deliveries: Iterable<Delivery>, ttlSeconds: number): Promise<void> {
+    const byShard = new Map<number, Delivery[]>();
+    for (const d of deliveries)
+      for (const [n, part] of splitDelivery(d, (user) => shardOf(user, this.count))) {
+        const batch = byShard.get(n);
+        if (batch === undefined) byShard.set(n, [part]);
+        else batch.push(part);
+      }
     return Promise.all([...byShard].map(([n, batch]) => this.lanes.enqueue(n, batch, ttlSeconds))).then(
       () => undefined,
     );

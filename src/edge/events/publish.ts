@@ -1,19 +1,18 @@
 import type { Config } from '../../shared/config/index.js';
 import type { AccessClaims } from '../auth/tokens.js';
-import type { EventPayload, ListQuery, UserNotifications } from '../../shared/notifications/types.js';
+import { sameForAll, type Recipient } from '../../shared/notifications/deliveries.js';
+import type { ListQuery } from '../../shared/notifications/types.js';
 import { NotificationShards } from '../../objects/notification-shards.js';
 
-/** Who gets an event: a local user, optionally only some of their clients. */
-export interface Recipient {
-  user: string;
-  clients?: string[] | undefined;
-}
+export type { Recipient };
 
 export interface PublishOptions {
   /** The request that caused the event: its websocket connection does not get it back. */
   origin?: AccessClaims | undefined;
   /** Pushed to connected sockets only, never stored (typing indicators). */
   transient?: boolean;
+  /** The conversation (`domain/id`) whose members get it: stored once for them (see Delivery). */
+  channel?: string;
 }
 
 /** One user's view of their shard: stream reads, queues, websocket upgrades (`z-user` is set here). */
@@ -45,21 +44,11 @@ export async function publish(
   event: { type: string },
   opts: PublishOptions = {},
 ): Promise<void> {
-  // Events are built from zod schemas of JSON values; the stream stores them as JSON.
-  const payload: EventPayload = event;
-  const ttl = config.gundeck.settings.notificationTTL;
-  const entries = recipients.map(
-    (r): UserNotifications => ({
-      user: r.user,
-      inputs: [
-        {
-          payload: [payload],
-          clients: r.clients,
-          originConnection: opts.origin?.user === r.user ? opts.origin.connection : undefined,
-          transient: opts.transient,
-        },
-      ],
-    }),
-  );
-  await new NotificationShards(env).append(entries, ttl);
+  const origin = opts.origin === undefined ? undefined : { user: opts.origin.user, connection: opts.origin.connection };
+  const delivery = sameForAll(JSON.stringify([event]), recipients, {
+    channel: opts.channel,
+    origin,
+    transient: opts.transient,
+  });
+  await new NotificationShards(env).append([delivery], config.gundeck.settings.notificationTTL);
 }

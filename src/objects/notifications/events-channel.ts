@@ -1,6 +1,5 @@
 import type { QueueStore } from './queue-store.js';
-import { sendJson, sendText, type Attachment, type Sockets } from './sockets.js';
-import type { NotificationInput } from '../../shared/notifications/types.js';
+import { sendJson, sendText, type Attachment, type Outgoing, type Sockets } from './sockets.js';
 
 type ClientMessage = { type: 'ack'; data: { delivery_tag: number; multiple?: boolean } } | { type: 'ack_full_sync' };
 
@@ -58,15 +57,16 @@ export class EventsChannel {
     sendJson(ws, { type: 'synchronization', data: { marker_id: markerId, delivery_tag: tag } });
   }
 
-  /** Queues the notification (`{id, payload}` JSON) for its queue-consuming recipients and pushes it to connected sockets. */
-  deliver(user: string, eventJson: string, input: NotificationInput, now: number): void {
+  /** Queues the notification for its queue-consuming recipients and pushes it to connected sockets. */
+  deliver(user: string, n: Outgoing, now: number): void {
     const queueClients = this.queues.clients(user);
-    const targets = input.clients === undefined ? queueClients : queueClients.filter((c) => input.clients!.includes(c));
+    const sockets = this.sockets.of('events', user);
+    if (queueClients.length === 0 && sockets.length === 0) return;
+    const eventJson = `{"id":"${n.id}","payload":${n.payloadJson}}`;
+    const targets = n.clients === null ? queueClients : queueClients.filter((c) => n.clients!.includes(c));
     const tags = new Map<string, number>();
     // Transient events are not queued: tag 0 acknowledges nothing.
-    for (const client of targets)
-      tags.set(client, input.transient ? 0 : this.queues.push(user, client, eventJson, now));
-    const sockets = this.sockets.of('events', user);
+    for (const client of targets) tags.set(client, n.transient ? 0 : this.queues.push(user, client, eventJson, now));
     if (sockets.length === 0) return;
     // Temporary (client-less) sockets only get notifications no queue-consuming client receives.
     const forTemporary = targets.length === 0;

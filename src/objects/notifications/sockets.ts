@@ -1,4 +1,16 @@
-import type { NotificationInput, SocketKind } from '../../shared/notifications/types.js';
+import type { SocketKind } from '../../shared/notifications/types.js';
+
+/** One notification on its way to a user's sockets. */
+export interface Outgoing {
+  id: string;
+  /** The payload, a JSON array's text. */
+  payloadJson: string;
+  /** Only these clients' sockets get it (all of the user's when null). */
+  clients: string[] | null;
+  transient: boolean;
+  /** The connection that caused it: that socket does not get it back. */
+  origin: string | undefined;
+}
 
 export interface Attachment {
   kind: SocketKind;
@@ -96,16 +108,14 @@ export class Sockets {
   }
 
   /** `/await`: a binary `{id, transient, payload}` frame to every socket the notification is for. */
-  deliverAwait(user: string, id: string, input: NotificationInput, payloadJson: string): void {
+  deliverAwait(user: string, n: Outgoing): void {
     const sockets = this.of('await', user);
     if (sockets.length === 0) return;
-    const frame = encoder.encode(
-      `{"id":${JSON.stringify(id)},"transient":${input.transient === true},"payload":${payloadJson}}`,
-    );
+    const frame = encoder.encode(`{"id":"${n.id}","transient":${n.transient},"payload":${n.payloadJson}}`);
     for (const ws of sockets) {
       const a = this.attachment(ws);
-      if (input.originConnection !== undefined && a.connection === input.originConnection) continue;
-      if (input.clients !== undefined && a.client !== undefined && !input.clients.includes(a.client)) continue;
+      if (n.origin !== undefined && a.connection === n.origin) continue;
+      if (n.clients !== null && a.client !== undefined && !n.clients.includes(a.client)) continue;
       try {
         ws.send(frame);
       } catch {

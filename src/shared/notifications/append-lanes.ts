@@ -1,10 +1,10 @@
-import type { UserNotifications } from './types.js';
+import type { Delivery } from './types.js';
 
 /** Sends one batch of appends to one shard (one RPC, one transaction there). */
-export type SendAppend = (shard: number, batch: UserNotifications[], ttlSeconds: number) => Promise<void>;
+export type SendAppend = (shard: number, batch: Delivery[], ttlSeconds: number) => Promise<void>;
 
 interface QueuedAppend {
-  batch: UserNotifications[];
+  batch: Delivery[];
   ttlSeconds: number;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -16,8 +16,8 @@ interface Lane {
   queued: QueuedAppend[];
 }
 
-/** At most this many users' notifications in one coalesced call. */
-const MAX_USERS_PER_CALL = 4000;
+/** At most this many notifications in one coalesced call. */
+const MAX_ENTRIES_PER_CALL = 4000;
 
 /**
  * Appends to a shard go one call at a time, in the order they were made: a caller that keeps its
@@ -31,7 +31,7 @@ export class AppendLanes {
 
   constructor(private readonly send: SendAppend) {}
 
-  enqueue(shard: number, batch: UserNotifications[], ttlSeconds: number): Promise<void> {
+  enqueue(shard: number, batch: Delivery[], ttlSeconds: number): Promise<void> {
     let lane = this.lanes.get(shard);
     if (lane === undefined) this.lanes.set(shard, (lane = { busy: false, queued: [] }));
     const queued = lane.queued;
@@ -49,10 +49,11 @@ export class AppendLanes {
     }
     lane.busy = true;
     let take = 0;
-    let users = 0;
+    let entries = 0;
     for (const q of lane.queued) {
-      if (q.ttlSeconds !== first.ttlSeconds || (take > 0 && users + q.batch.length > MAX_USERS_PER_CALL)) break;
-      users += q.batch.length;
+      const size = q.batch.reduce((sum, d) => sum + d.to.length, 0);
+      if (q.ttlSeconds !== first.ttlSeconds || (take > 0 && entries + size > MAX_ENTRIES_PER_CALL)) break;
+      entries += size;
       take++;
     }
     const taken = lane.queued.splice(0, take);

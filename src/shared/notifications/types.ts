@@ -3,20 +3,31 @@
  * object. Typed loosely on purpose: a recursive JSON type defeats the RPC stub's type mapping.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type EventPayload = { [key: string]: unknown };
+type EventPayload = { [key: string]: unknown };
 
 /** The two websocket protocols a shard serves: cannon's `/await` and the `/events` stream. */
 export type SocketKind = 'await' | 'events';
 
-/** A notification to append to a user's stream. */
-export interface NotificationInput {
-  /** The events; or, already serialised, `payloadJson` (a JSON array): fan-outs build it once per message. */
-  payload?: EventPayload[];
-  payloadJson?: string;
-  /** Only these clients get it (untargeted when absent). */
-  clients?: string[] | undefined;
-  /** The Z-Connection of the request that caused it: that websocket does not get it back. */
-  originConnection?: string | undefined;
+/**
+ * One notification to each of a delivery's entries: `[user, clients, middle]`, where the
+ * notification's payload (a JSON array) is `head + middle + tail` and `clients` (null: all of the
+ * user's) are the clients it is for. A message to a conversation is one delivery: its shared
+ * text is written once, and each recipient's part is only what differs (a Proteus ciphertext),
+ * or nothing (an MLS message, a conversation event).
+ */
+export type DeliveryEntry = [user: string, clients: string[] | null, middle: string];
+
+export interface Delivery {
+  /**
+   * The conversation log it belongs to (`domain/id`, or `domain/id/subconv`): stored once per
+   * notification object for all its recipients there. Absent: stored for each recipient alone.
+   */
+  channel?: string | undefined;
+  head: string;
+  tail: string;
+  to: DeliveryEntry[];
+  /** The request that caused it: that user's websocket with this connection id does not get it back. */
+  origin?: { user: string; connection: string } | undefined;
   /** Delivered live only, never stored (typing indicators). */
   transient?: boolean | undefined;
 }
@@ -38,9 +49,3 @@ export type ListResult =
   | { found: true; notifications: QueuedNotification[]; hasMore: boolean }
   /** `since` is not (or no longer) in the stream; the list starts at the beginning. */
   | { found: false; notifications: QueuedNotification[]; hasMore: boolean };
-
-/** A user's share of an append to their shard. */
-export interface UserNotifications {
-  user: string;
-  inputs: NotificationInput[];
-}

@@ -1,7 +1,7 @@
 import { toBase64 } from '../base64.js';
 import type { OtrRecipient } from '../codecs/otr.js';
 import { conversationEvent } from '../events/conversation-event.js';
-import type { NotificationInput, UserNotifications } from '../notifications/types.js';
+import type { Delivery } from '../notifications/types.js';
 import type { QualifiedRef } from './types.js';
 
 export interface OtrMessageFacts {
@@ -12,42 +12,42 @@ export interface OtrMessageFacts {
   transient: boolean;
   time: string;
   localDomain: string;
+  /** The conversation log the message is stored in once (see Delivery); broadcasts have none. */
+  channel?: string | undefined;
 }
 
 /**
- * One `conversation.otr-message-add` per local recipient client, targeted at that client, grouped
- * by user: what the message appends to the recipients' notification streams.
+ * One `conversation.otr-message-add` per local recipient client, targeted at that client: one
+ * delivery per conversation the recipients see the message in, whose shared text is the event up
+ * to its `data` and whose per-recipient part is that `data` (sender, recipient, ciphertext, blob).
  */
-export function otrNotifications(deliver: readonly OtrRecipient[], o: OtrMessageFacts): UserNotifications[] {
-  // The event text is built once per conversation and completed per recipient: with thousands of
-  // recipients, serialising a whole event each time is most of the work.
-  const prefixes = new Map<string, string>();
-  const prefixOf = (conv: QualifiedRef) => {
+export function otrNotifications(deliver: readonly OtrRecipient[], o: OtrMessageFacts): Delivery[] {
+  const deliveries = new Map<string, Delivery>();
+  const deliveryOf = (conv: QualifiedRef) => {
     const key = `${conv.domain}/${conv.id}`;
-    let prefix = prefixes.get(key);
-    if (prefix === undefined) {
+    let d = deliveries.get(key);
+    if (d === undefined) {
       const whole = JSON.stringify(
         conversationEvent('conversation.otr-message-add', conv, o.sender, null, { time: o.time }),
       );
-      prefix = whole.slice(0, -'null}'.length); // `data` is the envelope's last key
-      prefixes.set(key, prefix);
+      d = {
+        channel: o.channel,
+        head: `[${whole.slice(0, -'null}'.length)}`, // `data` is the envelope's last key
+        tail: '}]',
+        to: [],
+        origin: { user: o.sender.id, connection: o.sender.connection },
+        transient: o.transient,
+      };
+      deliveries.set(key, d);
     }
-    return prefix;
+    return d;
   };
   const senderJson = JSON.stringify(o.sender.client);
   const blobJson = JSON.stringify(o.blob === undefined ? '' : toBase64(o.blob));
-  const byUser = new Map<string, NotificationInput[]>();
   for (const r of deliver) {
     if (r.domain !== o.localDomain) continue; // remote recipients: through federation, later
-    const data = `{"sender":${senderJson},"recipient":${JSON.stringify(r.client)},"text":"${toBase64(r.text)}","data":${blobJson}}`;
-    const inputs = byUser.get(r.user) ?? [];
-    inputs.push({
-      payloadJson: `[${prefixOf(o.conversationOf(r))}${data}}]`,
-      clients: [r.client],
-      transient: o.transient,
-      ...(r.user === o.sender.id ? { originConnection: o.sender.connection } : {}),
-    });
-    byUser.set(r.user, inputs);
+    const data = `{"sender":${senderJson},"recipient":"${r.client}","text":"${toBase64(r.text)}","data":${blobJson}}`;
+    deliveryOf(o.conversationOf(r)).to.push([r.user, [r.client], data]);
   }
-  return Array.from(byUser, ([user, inputs]) => ({ user, inputs }));
+  return [...deliveries.values()];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppendLanes } from '../../../src/shared/notifications/append-lanes.js';
-import type { UserNotifications } from '../../../src/shared/notifications/types.js';
+import type { Delivery } from '../../../src/shared/notifications/types.js';
 
 /** One shard whose append calls are recorded and finished by the test. */
 function oneShard() {
@@ -8,13 +8,16 @@ function oneShard() {
   const lanes = new AppendLanes(
     (_shard, batch) =>
       new Promise<void>((resolve, reject) =>
-        calls.push({ users: batch.map((b) => b.user), finish: (err) => (err ? reject(err) : resolve()) }),
+        calls.push({
+          users: batch.flatMap((b) => b.to.map((e) => e[0])),
+          finish: (err) => (err ? reject(err) : resolve()),
+        }),
       ),
   );
-  return { shards: { append: (batch: UserNotifications[], ttl: number) => lanes.enqueue(0, batch, ttl) }, calls };
+  return { shards: { append: (batch: Delivery[], ttl: number) => lanes.enqueue(0, batch, ttl) }, calls };
 }
 
-const to = (user: string): UserNotifications[] => [{ user, inputs: [{ payloadJson: '[]' }] }];
+const to = (user: string): Delivery[] => [{ head: '[]', tail: '', to: [[user, null, '']] }];
 
 describe('AppendLanes', () => {
   it('calls an idle shard at once, and sends what queued behind a call as one call, in order', async () => {

@@ -17,11 +17,11 @@ export function localMembers(c: Context<AppEnv>, members: readonly MemberRow[]):
  */
 export async function notifyMembers(
   c: Context<AppEnv>,
-  conv: Pick<ConversationRow, 'cellsState'>,
+  conv: Pick<ConversationRow, 'cellsState' | 'domain' | 'id'>,
   members: readonly MemberRow[],
   event: { type: string },
 ): Promise<void> {
   const recipients = localMembers(c, members).map((m) => ({ user: m.userId }));
-  await publish(c.env, c.get('config'), recipients, event, { origin: self(c) });
+  await publish(c.env, c.get('config'), recipients, event, { origin: self(c), channel: `${conv.domain}/${conv.id}` });
   await forwardToCells(c.env, c.get('config'), conv, event);
 }

@@ -2,7 +2,7 @@ import { toBase64 } from '../../../shared/base64.js';
 import { conversationEvent } from '../../../shared/events/conversation-event.js';
 import { memberJoinData, memberLeaveData } from '../../../shared/events/member-events.js';
 import type { CommitRequest, DeliveryResult } from '../../../shared/mls/delivery.js';
-import type { UserNotifications } from '../../../shared/notifications/types.js';
+import type { Delivery } from '../../../shared/notifications/types.js';
 import type { NotificationShards } from '../../notification-shards.js';
 import { mlsNotifications, toUsers } from './fan-out.js';
 import { commitStatements, type GroupRow } from './group-store.js';
@@ -62,8 +62,8 @@ export async function applyCommit(
     );
 
   const fan = { conv: req.conv, subconv: req.subconv, sender: req.sender, localDomain: req.localDomain, time };
-  const notifications: UserNotifications[] = [
-    ...events.flatMap((e) => toUsers(e, localUsers([...membersBefore, ...membersAfter], req.localDomain))),
+  const notifications: Delivery[] = [
+    ...events.flatMap((e) => toUsers(e, localUsers([...membersBefore, ...membersAfter], req.localDomain), req.conv)),
     ...mlsNotifications('conversation.mls-message-add', req.commit, plan.before, fan),
   ];
   if (req.welcome !== undefined)

@@ -1,7 +1,8 @@
 import { toBase64 } from '../../../shared/base64.js';
 import { conversationEvent } from '../../../shared/events/conversation-event.js';
 import type { GroupClient, MlsSender } from '../../../shared/mls/delivery.js';
-import type { UserNotifications } from '../../../shared/notifications/types.js';
+import { sameForAll } from '../../../shared/notifications/deliveries.js';
+import type { Delivery } from '../../../shared/notifications/types.js';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
 
 interface MlsFanOut {
@@ -13,17 +14,22 @@ interface MlsFanOut {
   time: string;
 }
 
+/** The log of the conversation's (or subconversation's) messages: see Delivery. */
+const channelOf = (o: Pick<MlsFanOut, 'conv' | 'subconv'>) =>
+  `${o.conv.domain}/${o.conv.id}${o.subconv === undefined ? '' : `/${o.subconv}`}`;
+
 /**
  * One notification per local user, targeted at their clients among `to`: an MLSMessage event
- * (`conversation.mls-message-add` or `conversation.mls-welcome`) with the message in base64. The
- * sending client never gets its own message; its user's other clients do.
+ * (`conversation.mls-message-add` or `conversation.mls-welcome`) with the message in base64, its
+ * text written once for all. The sending client never gets its own message; its user's other
+ * clients do. A Welcome is for the few clients it adds, stored for each of them alone.
  */
 export function mlsNotifications(
   type: 'conversation.mls-message-add' | 'conversation.mls-welcome',
   message: Uint8Array,
   to: readonly GroupClient[],
   o: MlsFanOut,
-): UserNotifications[] {
+): Delivery[] {
   const event = conversationEvent(type, o.conv, { id: o.sender.user, domain: o.sender.domain }, toBase64(message), {
     time: o.time,
     subconv: type === 'conversation.mls-message-add' ? o.subconv : undefined,
@@ -32,23 +38,27 @@ export function mlsNotifications(
   for (const c of to) {
     if (c.domain !== o.localDomain) continue; // remote members: through federation, later
     if (c.user === o.sender.user && c.domain === o.sender.domain && c.client === o.sender.client) continue;
-    byUser.set(c.user, [...(byUser.get(c.user) ?? []), c.client]);
+    const clients = byUser.get(c.user);
+    if (clients === undefined) byUser.set(c.user, [c.client]);
+    else clients.push(c.client);
   }
-  // One serialisation for every recipient: a commit's update path can be large, and there may be thousands.
-  const payloadJson = JSON.stringify([event]);
-  return Array.from(byUser, ([user, clients]) => ({
-    user,
-    inputs: [
+  if (byUser.size === 0) return [];
+  return [
+    sameForAll(
+      JSON.stringify([event]),
+      Array.from(byUser, ([user, clients]) => ({ user, clients })),
       {
-        payloadJson,
-        clients,
-        ...(user === o.sender.user ? { originConnection: o.sender.connection } : {}),
+        channel: type === 'conversation.mls-message-add' ? channelOf(o) : undefined,
+        origin: { user: o.sender.user, connection: o.sender.connection },
       },
-    ],
-  }));
+    ),
+  ];
 }
 
 /** A conversation event (member-join, member-leave) to every one of these local users. */
-export function toUsers(event: Record<string, unknown>, users: Iterable<string>): UserNotifications[] {
-  return [...new Set(users)].map((user) => ({ user, inputs: [{ payload: [event] }] }));
+export function toUsers(event: Record<string, unknown>, users: Iterable<string>, conv: MlsFanOut['conv']): Delivery[] {
+  const recipients = [...new Set(users)].map((user) => ({ user }));
+  return recipients.length === 0
+    ? []
+    : [sameForAll(JSON.stringify([event]), recipients, { channel: channelOf({ conv }) })];
 }

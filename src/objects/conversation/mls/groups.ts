@@ -113,7 +113,7 @@ export class MlsGroups {
     });
     const local = [...group.members].filter((m) => m.startsWith(`${r.localDomain}/`));
     const users = local.map((m) => m.slice(r.localDomain.length + 1));
-    await this.shards.append(toUsers(event, users), r.ttlSeconds);
+    await this.shards.append(toUsers(event, users, r.conv), r.ttlSeconds);
   }
 
   /**

@@ -3,7 +3,7 @@ import type { Leaving } from '../../../shared/mls/delivery.js';
 import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
 import { signRemoveProposal } from '../../../shared/mls/removal.js';
 import { schemeOf } from '../../../shared/mls/suites.js';
-import type { UserNotifications } from '../../../shared/notifications/types.js';
+import type { Delivery } from '../../../shared/notifications/types.js';
 import type { NotificationShards } from '../../notification-shards.js';
 import { mlsNotifications } from './fan-out.js';
 import { type GroupRow, type PendingProposal, proposalStatement, removalPendingStatement } from './group-store.js';
@@ -35,7 +35,7 @@ export async function proposeRemovals(
   const proposals = new Map(group.proposals);
   const leaves = new Map(group.leaves);
   const statements: D1PreparedStatement[] = [];
-  const notifications: UserNotifications[] = [];
+  const notifications: Delivery[] = [];
   const time = new Date().toISOString();
   for (const leaf of goes) {
     const signed = await signRemoveProposal({

@@ -1,0 +1,274 @@
+import type {
+  Delivery,
+  DeliveryEntry,
+  ListQuery,
+  ListResult,
+  QueuedNotification,
+} from '../../shared/notifications/types.js';
+import { timeKey, uuidV1Key } from '../../shared/uuid-v1.js';
+
+interface LogRow extends Record<string, SqlStorageValue> {
+  seq: number;
+  ids: string;
+  body: string;
+}
+
+/** A row's text: the delivery's shared head and tail, and the entries of this object's users. */
+interface Body {
+  h: string;
+  t: string;
+  to: DeliveryEntry[];
+}
+
+/** One notification of a user found in a row: its place in the stream and its payload's text. */
+interface Found {
+  seq: number;
+  /** Its index among the user's entries in the row (each has its own id). */
+  j: number;
+  id: string;
+  payloadJson: string;
+}
+
+/** A user's own channel (events for them alone); conversation channels are `domain/id…`. */
+const own = (user: string) => `@${user}`;
+/** Rows read per query while a page is filled. */
+const BATCH = 256;
+
+/**
+ * The notification streams of an object's users, stored once per delivery rather than once per
+ * recipient. A row is one delivery: a conversation's message or event is one row for all of its
+ * recipients here, in the conversation's channel; anything else is one row per recipient, in the
+ * recipient's own channel. A user's stream is their own channel merged with the channels they
+ * are subscribed to, in row order (`seq`, the order deliveries arrived in); a subscription is
+ * opened by the first row naming the user and only narrows the search, since a row names exactly
+ * who gets what.
+ *
+ * Ids are version-1 UUIDs from the object's generator, so they rise with `seq`: a row takes as
+ * many consecutive ids as the most entries one user has in it, the user's `j`-th entry gets the
+ * `j`-th, and the first one's time (`key`) finds the row. TTL cut-offs are key comparisons.
+ */
+export class LogStore {
+  private lastPurge = 0;
+  /** Users subscribed to a channel, read once per channel per wake-up: every row of it needs them. */
+  private readonly subscribers = new Map<string, Set<string>>();
+
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS log (
+      seq INTEGER PRIMARY KEY,
+      key TEXT NOT NULL,
+      channel TEXT NOT NULL,
+      ids TEXT NOT NULL,
+      body TEXT NOT NULL
+    )`);
+    sql.exec('CREATE UNIQUE INDEX IF NOT EXISTS log_key ON log (key)');
+    sql.exec('CREATE INDEX IF NOT EXISTS log_channel ON log (channel, seq)');
+    sql.exec(`CREATE TABLE IF NOT EXISTS subscriptions (
+      user TEXT NOT NULL,
+      channel TEXT NOT NULL,
+      from_seq INTEGER NOT NULL,
+      PRIMARY KEY (user, channel)
+    ) WITHOUT ROWID`);
+    this.migrate();
+  }
+
+  /** Streams of the earlier layout (a row per recipient) become rows of their users' own channels. */
+  private migrate(): void {
+    const old = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notifications'").toArray();
+    if (old.length === 0) return;
+    this.sql.exec(`INSERT INTO log (key, channel, ids, body)
+      SELECT key, '@' || user, id, json_object('h', '', 't', '', 'to', json_array(json_array(user, json(clients), payload)))
+      FROM notifications ORDER BY seq`);
+    this.sql.exec('DROP TABLE notifications');
+  }
+
+  /**
+   * Stores a delivery (this object's entries of it) and returns each entry's id. `next` makes ids;
+   * a transient delivery gets ids but no row.
+   */
+  append(d: Delivery, next: () => string): string[] {
+    if (d.channel === undefined && !d.transient) {
+      const byUser = new Map<string, DeliveryEntry[]>();
+      for (const e of d.to) {
+        const list = byUser.get(e[0]);
+        if (list === undefined) byUser.set(e[0], [e]);
+        else list.push(e);
+      }
+      const idOf = new Map<DeliveryEntry, string>();
+      for (const [user, entries] of byUser) {
+        const ids = entries.map(() => next());
+        for (let j = 0; j < entries.length; j++) idOf.set(entries[j]!, ids[j]!);
+        this.insert(own(user), ids, { h: d.head, t: d.tail, to: entries });
+      }
+      return d.to.map((e) => idOf.get(e)!);
+    }
+    // Each entry's index among its user's entries; most deliveries have one entry per user.
+    const index = new Array<number>(d.to.length);
+    const counts = new Map<string, number>();
+    let span = 1;
+    for (let i = 0; i < d.to.length; i++) {
+      const user = d.to[i]![0];
+      const j = counts.get(user) ?? 0;
+      counts.set(user, j + 1);
+      index[i] = j;
+      if (j >= span) span = j + 1;
+    }
+    const ids = Array.from({ length: span }, next);
+    if (!d.transient) {
+      const seq = this.insert(d.channel!, ids, { h: d.head, t: d.tail, to: d.to });
+      this.subscribe(d.channel!, counts.keys(), seq);
+    }
+    return index.map((j) => ids[j]!);
+  }
+
+  private insert(channel: string, ids: string[], body: Body): number {
+    return this.sql
+      .exec<{ seq: number }>(
+        'INSERT INTO log (key, channel, ids, body) VALUES (?, ?, ?, ?) RETURNING seq',
+        uuidV1Key(ids[0]!),
+        channel,
+        ids.join(','),
+        JSON.stringify(body),
+      )
+      .one().seq;
+  }
+
+  private subscribe(channel: string, users: Iterable<string>, seq: number): void {
+    let subscribed = this.subscribers.get(channel);
+    if (subscribed === undefined) {
+      subscribed = new Set(
+        this.sql
+          .exec<{ user: string }>('SELECT user FROM subscriptions WHERE channel = ?', channel)
+          .toArray()
+          .map((r) => r.user),
+      );
+      this.subscribers.set(channel, subscribed);
+    }
+    for (const user of users) {
+      if (subscribed.has(user)) continue;
+      this.sql.exec(
+        'INSERT OR IGNORE INTO subscriptions (user, channel, from_seq) VALUES (?, ?, ?)',
+        user,
+        channel,
+        seq,
+      );
+      subscribed.add(user);
+    }
+  }
+
+  /**
+   * Drops rows older than the TTL, at most once a minute. Rows are in time order, so the first
+   * live one is found by its key.
+   */
+  purge(ttlSeconds: number, now: number): void {
+    if (now - this.lastPurge < 60_000) return;
+    this.lastPurge = now;
+    const first = this.sql
+      .exec<{ seq: number }>(
+        'SELECT seq FROM log WHERE key >= ? ORDER BY key LIMIT 1',
+        timeKey(now - ttlSeconds * 1000),
+      )
+      .toArray()[0];
+    if (first === undefined) this.sql.exec('DELETE FROM log');
+    else this.sql.exec('DELETE FROM log WHERE seq < ?', first.seq);
+  }
+
+  /** The user's rows from `seq` on (or before it, descending), within the TTL, in stream order. */
+  private rows(user: string, seq: number, cutoff: string, descending: boolean): LogRow[] {
+    const [cmp, order] = descending ? ['<=', 'DESC'] : ['>=', 'ASC'];
+    return this.sql
+      .exec<LogRow>(
+        `SELECT seq, ids, body FROM log WHERE channel = ?1 AND seq ${cmp} ?2 AND key >= ?3
+         UNION ALL
+         SELECT l.seq, l.ids, l.body FROM subscriptions s
+           JOIN log l ON l.channel = s.channel AND l.seq >= s.from_seq AND l.seq ${cmp} ?2 AND l.key >= ?3
+           WHERE s.user = ?4
+         ORDER BY 1 ${order} LIMIT ?5`,
+        own(user),
+        seq,
+        cutoff,
+        user,
+        BATCH,
+      )
+      .toArray();
+  }
+
+  /** The user's notifications in a row, visible to `client` (every one without a client, as gundeck does). */
+  private static found(row: LogRow, user: string, client: string | null): Found[] {
+    const body = JSON.parse(row.body) as Body;
+    const ids = row.ids.split(',');
+    const out: Found[] = [];
+    let j = 0;
+    for (const [u, clients, middle] of body.to) {
+      if (u !== user) continue;
+      if (client === null || clients === null || clients.includes(client))
+        out.push({ seq: row.seq, j, id: ids[j]!, payloadJson: body.h + middle + body.t });
+      j++;
+    }
+    return out;
+  }
+
+  /** Where a notification id is in the user's stream, if it is there (for any of their clients). */
+  private locate(user: string, id: string, cutoff: string): { seq: number; j: number } | undefined {
+    const key = uuidV1Key(id);
+    if (key < cutoff) return undefined;
+    const row = this.sql
+      .exec<LogRow>('SELECT seq, ids, body FROM log WHERE key <= ? ORDER BY key DESC LIMIT 1', key)
+      .toArray()[0];
+    const j = row?.ids.split(',').indexOf(id) ?? -1;
+    if (row === undefined || j < 0) return undefined;
+    return LogStore.found(row, user, null).some((f) => f.j === j) ? { seq: row.seq, j } : undefined;
+  }
+
+  list(user: string, q: ListQuery): ListResult {
+    const now = Date.now();
+    this.purge(q.ttlSeconds, now);
+    const cutoff = timeKey(now - q.ttlSeconds * 1000);
+    const since = q.since === undefined ? undefined : this.locate(user, q.since, cutoff);
+    const found = q.since === undefined || since !== undefined;
+    const client = q.client ?? null;
+    const page: Found[] = [];
+    let from = since?.seq ?? 0;
+    for (;;) {
+      const rows = this.rows(user, from, cutoff, false);
+      for (const row of rows) {
+        for (const f of LogStore.found(row, user, client))
+          if (since === undefined || f.seq > since.seq || f.j > since.j) page.push(f);
+        if (page.length > q.size) break;
+      }
+      if (rows.length < BATCH || page.length > q.size) break;
+      from = rows.at(-1)!.seq + 1;
+    }
+    return {
+      found,
+      notifications: page.slice(0, q.size).map(toNotification),
+      hasMore: page.length > q.size,
+    } as ListResult;
+  }
+
+  /** The user's latest notification for the client; rows older than the TTL count as gone even before the next purge. */
+  last(user: string, client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
+    const cutoff = timeKey(Date.now() - ttlSeconds * 1000);
+    let before = Number.MAX_SAFE_INTEGER;
+    for (;;) {
+      const rows = this.rows(user, before, cutoff, true);
+      for (const row of rows) {
+        const latest = LogStore.found(row, user, client ?? null).at(-1);
+        if (latest !== undefined) return toNotification(latest);
+      }
+      if (rows.length < BATCH) return undefined;
+      before = rows.at(-1)!.seq - 1;
+    }
+  }
+
+  get(user: string, id: string, client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
+    const at = this.locate(user, id, timeKey(Date.now() - ttlSeconds * 1000));
+    if (at === undefined) return undefined;
+    const row = this.sql.exec<LogRow>('SELECT seq, ids, body FROM log WHERE seq = ?', at.seq).one();
+    const f = LogStore.found(row, user, client ?? null).find((x) => x.j === at.j);
+    return f === undefined ? undefined : toNotification(f);
+  }
+}
+
+function toNotification(f: Found): QueuedNotification {
+  return { id: f.id, payload: JSON.parse(f.payloadJson) as QueuedNotification['payload'] };
+}
