@@ -5,7 +5,7 @@ import { QueueStore } from './notifications/queue-store.js';
 import { Sockets } from './notifications/sockets.js';
 import { LogStore } from './notifications/log-store.js';
 import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
-import { UuidV1Generator } from '../shared/uuid-v1.js';
+import { seqTime, UuidV1Generator } from '../shared/uuid-v1.js';
 
 /**
  * The notification streams, client queues and websocket sessions of the users of one shard (see
@@ -21,10 +21,13 @@ export class NotificationShard extends DurableObject<Env> {
   private readonly inactivity: InactivityWatch;
   private readonly ids = new UuidV1Generator();
   private lastExpiry = 0;
+  /** Ids are made no earlier than this (ms): after the last stored one, should the clock be behind. */
+  private readonly idFloor: number;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.stream = ctx.storage.transactionSync(() => new LogStore(ctx.storage.sql));
+    this.idFloor = seqTime(this.stream.lastSeq()) + 1;
     this.queues = new QueueStore(ctx.storage.sql);
     this.sockets = new Sockets(ctx);
     this.events = new EventsChannel(this.sockets, this.queues);
@@ -44,7 +47,7 @@ export class NotificationShard extends DurableObject<Env> {
       this.lastExpiry = now;
       this.queues.expire(undefined, ttlSeconds, now);
     }
-    const next = () => this.ids.next(now);
+    const next = () => this.ids.next(Math.max(now, this.idFloor));
     for (const d of batch) {
       const ids = this.stream.append(d, next);
       const shared = d.head + d.tail;

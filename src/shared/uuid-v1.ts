@@ -71,3 +71,24 @@ export function uuidV1Key(id: string): string {
 export function timeKey(ms: number): string {
   return hex(BigInt(Math.max(0, ms)) * 10000n + GREGORIAN_OFFSET, 15);
 }
+
+/** 2020-01-01 in the 100-ns ticks of v1 UUIDs: `uuidV1Seq` counts from it to stay within 2^53 (until 2048). */
+const SEQ_BASE = 1577836800000n * 10000n + GREGORIAN_OFFSET;
+
+/**
+ * A v1 UUID's time as an integer (100-ns ticks since 2020), sorting as the ids were made: a
+ * stream's row number, so finding an id's row and cutting off by time use the primary key.
+ */
+export function uuidV1Seq(id: string): number {
+  return Number(BigInt(`0x${uuidV1Key(id)}`) - SEQ_BASE);
+}
+
+/** The `uuidV1Seq` of the first id made at or after a Unix time (ms). */
+export function timeSeq(ms: number): number {
+  return (ms - 1577836800000) * 10000;
+}
+
+/** The Unix time (ms) of a `uuidV1Seq`, rounded down. */
+export function seqTime(seq: number): number {
+  return Math.floor(seq / 10000) + 1577836800000;
+}

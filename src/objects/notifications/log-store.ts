@@ -5,7 +5,7 @@ import type {
   ListResult,
   QueuedNotification,
 } from '../../shared/notifications/types.js';
-import { timeKey, uuidV1Key } from '../../shared/uuid-v1.js';
+import { timeSeq, uuidV1Seq } from '../../shared/uuid-v1.js';
 
 interface LogRow extends Record<string, SqlStorageValue> {
   seq: number;
@@ -45,7 +45,8 @@ const BATCH = 256;
  *
  * Ids are version-1 UUIDs from the object's generator, so they rise with `seq`: a row takes as
  * many consecutive ids as the most entries one user has in it, the user's `j`-th entry gets the
- * `j`-th, and the first one's time (`key`) finds the row. TTL cut-offs are key comparisons.
+ * `j`-th, and the first one's time is the row's number (`seq`, see uuidV1Seq): finding an id's
+ * row and the TTL cut-off are ranges of the primary key.
  */
 export class LogStore {
   private lastPurge = 0;
@@ -53,14 +54,13 @@ export class LogStore {
   private readonly subscribers = new Map<string, Set<string>>();
 
   constructor(private readonly sql: SqlStorage) {
+    // The row number is the first id's time (uuidV1Seq): no index of its own for ids or the TTL.
     sql.exec(`CREATE TABLE IF NOT EXISTS log (
       seq INTEGER PRIMARY KEY,
-      key TEXT NOT NULL,
       channel TEXT NOT NULL,
       ids TEXT NOT NULL,
       body TEXT NOT NULL
     )`);
-    sql.exec('CREATE UNIQUE INDEX IF NOT EXISTS log_key ON log (key)');
     sql.exec('CREATE INDEX IF NOT EXISTS log_channel ON log (channel, seq)');
     sql.exec(`CREATE TABLE IF NOT EXISTS subscriptions (
       user TEXT NOT NULL,
@@ -75,10 +75,19 @@ export class LogStore {
   private migrate(): void {
     const old = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notifications'").toArray();
     if (old.length === 0) return;
-    this.sql.exec(`INSERT INTO log (key, channel, ids, body)
-      SELECT key, '@' || user, id, json_object('h', '', 't', '', 'to', json_array(json_array(user, json(clients), payload)))
-      FROM notifications ORDER BY seq`);
+    const rows = this.sql.exec<{ user: string; id: string; payload: string; clients: string | null }>(
+      'SELECT user, id, payload, clients FROM notifications ORDER BY seq',
+    );
+    for (const r of rows) {
+      const clients = r.clients === null ? null : (JSON.parse(r.clients) as string[]);
+      this.insert(own(r.user), [r.id], { h: '', t: '', to: [[r.user, clients, r.payload]] });
+    }
     this.sql.exec('DROP TABLE notifications');
+  }
+
+  /** The last row's number: ids made after a restart must come after it, whatever the clock says. */
+  lastSeq(): number {
+    return this.sql.exec<{ seq: number | null }>('SELECT max(seq) AS seq FROM log').one().seq ?? 0;
   }
 
   /**
@@ -121,15 +130,15 @@ export class LogStore {
   }
 
   private insert(channel: string, ids: string[], body: Body): number {
-    return this.sql
-      .exec<{ seq: number }>(
-        'INSERT INTO log (key, channel, ids, body) VALUES (?, ?, ?, ?) RETURNING seq',
-        uuidV1Key(ids[0]!),
-        channel,
-        ids.join(','),
-        JSON.stringify(body),
-      )
-      .one().seq;
+    const seq = uuidV1Seq(ids[0]!);
+    this.sql.exec(
+      'INSERT INTO log (seq, channel, ids, body) VALUES (?, ?, ?, ?)',
+      seq,
+      channel,
+      ids.join(','),
+      JSON.stringify(body),
+    );
+    return seq;
   }
 
   private subscribe(channel: string, users: Iterable<string>, seq: number): void {
@@ -156,31 +165,23 @@ export class LogStore {
   }
 
   /**
-   * Drops rows older than the TTL, at most once a minute. Rows are in time order, so the first
-   * live one is found by its key.
+   * Drops rows older than the TTL, at most once a minute: a range of the primary key.
    */
   purge(ttlSeconds: number, now: number): void {
     if (now - this.lastPurge < 60_000) return;
     this.lastPurge = now;
-    const first = this.sql
-      .exec<{ seq: number }>(
-        'SELECT seq FROM log WHERE key >= ? ORDER BY key LIMIT 1',
-        timeKey(now - ttlSeconds * 1000),
-      )
-      .toArray()[0];
-    if (first === undefined) this.sql.exec('DELETE FROM log');
-    else this.sql.exec('DELETE FROM log WHERE seq < ?', first.seq);
+    this.sql.exec('DELETE FROM log WHERE seq < ?', timeSeq(now - ttlSeconds * 1000));
   }
 
   /** The user's rows from `seq` on (or before it, descending), within the TTL, in stream order. */
-  private rows(user: string, seq: number, cutoff: string, descending: boolean): LogRow[] {
+  private rows(user: string, seq: number, cutoff: number, descending: boolean): LogRow[] {
     const [cmp, order] = descending ? ['<=', 'DESC'] : ['>=', 'ASC'];
     return this.sql
       .exec<LogRow>(
-        `SELECT seq, ids, body FROM log WHERE channel = ?1 AND seq ${cmp} ?2 AND key >= ?3
+        `SELECT seq, ids, body FROM log WHERE channel = ?1 AND seq ${cmp} ?2 AND seq >= ?3
          UNION ALL
          SELECT l.seq, l.ids, l.body FROM subscriptions s
-           JOIN log l ON l.channel = s.channel AND l.seq >= s.from_seq AND l.seq ${cmp} ?2 AND l.key >= ?3
+           JOIN log l ON l.channel = s.channel AND l.seq >= s.from_seq AND l.seq ${cmp} ?2 AND l.seq >= ?3
            WHERE s.user = ?4
          ORDER BY 1 ${order} LIMIT ?5`,
         own(user),
@@ -208,11 +209,11 @@ export class LogStore {
   }
 
   /** Where a notification id is in the user's stream, if it is there (for any of their clients). */
-  private locate(user: string, id: string, cutoff: string): { seq: number; j: number } | undefined {
-    const key = uuidV1Key(id);
-    if (key < cutoff) return undefined;
+  private locate(user: string, id: string, cutoff: number): { seq: number; j: number } | undefined {
+    const at = uuidV1Seq(id);
+    if (at < cutoff) return undefined;
     const row = this.sql
-      .exec<LogRow>('SELECT seq, ids, body FROM log WHERE key <= ? ORDER BY key DESC LIMIT 1', key)
+      .exec<LogRow>('SELECT seq, ids, body FROM log WHERE seq <= ? ORDER BY seq DESC LIMIT 1', at)
       .toArray()[0];
     const j = row?.ids.split(',').indexOf(id) ?? -1;
     if (row === undefined || j < 0) return undefined;
@@ -222,12 +223,12 @@ export class LogStore {
   list(user: string, q: ListQuery): ListResult {
     const now = Date.now();
     this.purge(q.ttlSeconds, now);
-    const cutoff = timeKey(now - q.ttlSeconds * 1000);
+    const cutoff = timeSeq(now - q.ttlSeconds * 1000);
     const since = q.since === undefined ? undefined : this.locate(user, q.since, cutoff);
     const found = q.since === undefined || since !== undefined;
     const client = q.client ?? null;
     const page: Found[] = [];
-    let from = since?.seq ?? 0;
+    let from = since?.seq ?? cutoff;
     for (;;) {
       const rows = this.rows(user, from, cutoff, false);
       for (const row of rows) {
@@ -247,7 +248,7 @@ export class LogStore {
 
   /** The user's latest notification for the client; rows older than the TTL count as gone even before the next purge. */
   last(user: string, client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
-    const cutoff = timeKey(Date.now() - ttlSeconds * 1000);
+    const cutoff = timeSeq(Date.now() - ttlSeconds * 1000);
     let before = Number.MAX_SAFE_INTEGER;
     for (;;) {
       const rows = this.rows(user, before, cutoff, true);
@@ -261,7 +262,7 @@ export class LogStore {
   }
 
   get(user: string, id: string, client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
-    const at = this.locate(user, id, timeKey(Date.now() - ttlSeconds * 1000));
+    const at = this.locate(user, id, timeSeq(Date.now() - ttlSeconds * 1000));
     if (at === undefined) return undefined;
     const row = this.sql.exec<LogRow>('SELECT seq, ids, body FROM log WHERE seq = ?', at.seq).one();
     const f = LogStore.found(row, user, client ?? null).find((x) => x.j === at.j);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isUuidV1, timeKey, UuidV1Generator, uuidV1Key, uuidV1Time } from '../../../src/shared/uuid-v1.js';
+import {
+  isUuidV1,
+  seqTime,
+  timeKey,
+  timeSeq,
+  UuidV1Generator,
+  uuidV1Key,
+  uuidV1Seq,
+  uuidV1Time,
+} from '../../../src/shared/uuid-v1.js';
 
 describe('v1 UUIDs for notification ids', () => {
   it('are version 1, carry their time, and increase strictly even within one millisecond', () => {
@@ -48,5 +57,17 @@ describe('v1 UUID keys', () => {
     const keys = ids.map(uuidV1Key);
     expect([...keys].sort()).toEqual(keys);
     for (const id of ids) expect(uuidV1Time(id)).toBe(ms);
+  });
+});
+
+describe('v1 UUID row numbers (uuidV1Seq)', () => {
+  it('count 100-ns ticks: consecutive ids differ by one, and a millisecond starts at timeSeq', () => {
+    const g = new UuidV1Generator();
+    const ms = Date.UTC(2026, 10, 24, 12, 0, 0);
+    const [a, b, c] = [g.next(ms), g.next(ms), g.next(ms)];
+    expect(uuidV1Seq(a)).toBe(timeSeq(ms));
+    expect([uuidV1Seq(b) - uuidV1Seq(a), uuidV1Seq(c) - uuidV1Seq(b)]).toEqual([1, 1]);
+    expect(seqTime(uuidV1Seq(c))).toBe(ms);
+    expect(Number.isSafeInteger(uuidV1Seq(g.next(Date.UTC(2047, 11, 31))))).toBe(true);
   });
 });
