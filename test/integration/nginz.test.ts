@@ -95,7 +95,11 @@ describe('payload limit (512 KiB)', () => {
       `/v8/conversations/${randomUUID()}/otr/messages`,
       `/v8/conversations/example.com/${randomUUID()}/proteus/messages`,
     ]) {
-      const r = await call(publicUrl, path, { method: 'POST', body: new Uint8Array(4096 * KiB) });
+      const r = await call(publicUrl, path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-protobuf' },
+        body: new Uint8Array(4096 * KiB),
+      });
       expect(r.status, path).toBe(401);
     }
   });
