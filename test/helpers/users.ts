@@ -83,6 +83,14 @@ export async function connect(pub: string, a: TestUser, b: TestUser): Promise<vo
   expect((await api(pub, b.token).put(`/v8/connections/example.com/${a.id}`, { status: 'accepted' })).status).toBe(200);
 }
 
+/** Three new users, the first connected to the other two (Alice, Bob and Carol of many tests). */
+export async function connectedTrio(pub: string, internal: string): Promise<[TestUser, TestUser, TestUser]> {
+  const trio = await Promise.all([createUser(pub, internal), createUser(pub, internal), createUser(pub, internal)]);
+  await connect(pub, trio[0], trio[1]);
+  await connect(pub, trio[0], trio[2]);
+  return trio;
+}
+
 export type TeamOwner = TestUser & { team: string };
 
 /** A team created with its owner through the internal API (no activation mail round trip). */

@@ -11,7 +11,7 @@ import {
   postMls,
   uploadKeyPackages,
 } from '../../helpers/mls.js';
-import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
+import { api, connect, connectedTrio, createUser, type TestUser } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -57,13 +57,7 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
   let b1: MlsDevice;
   let b2: MlsDevice;
   beforeAll(async () => {
-    [alice, bob, carol] = await Promise.all([
-      createUser(publicUrl, internalUrl),
-      createUser(publicUrl, internalUrl),
-      createUser(publicUrl, internalUrl),
-    ]);
-    await connect(publicUrl, alice, bob);
-    await connect(publicUrl, alice, carol);
+    [alice, bob, carol] = await connectedTrio(publicUrl, internalUrl);
     a = await mlsDevice(publicUrl, alice);
     b1 = await mlsDevice(publicUrl, bob);
     b2 = await mlsDevice(publicUrl, bob);

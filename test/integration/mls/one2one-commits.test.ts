@@ -10,7 +10,7 @@ import {
   postMls,
   uploadKeyPackages,
 } from '../../helpers/mls.js';
-import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
+import { api, connectedTrio, createUser, type TestUser } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -28,13 +28,7 @@ describe('MLS 1:1 conversations, stored by their first commit', () => {
   let a: MlsDevice;
   let b: MlsDevice;
   beforeAll(async () => {
-    [alice, bob, carol] = await Promise.all([
-      createUser(publicUrl, internalUrl),
-      createUser(publicUrl, internalUrl),
-      createUser(publicUrl, internalUrl),
-    ]);
-    await connect(publicUrl, alice, bob);
-    await connect(publicUrl, alice, carol);
+    [alice, bob, carol] = await connectedTrio(publicUrl, internalUrl);
     [a, b] = await Promise.all([mlsDevice(publicUrl, alice), mlsDevice(publicUrl, bob)]);
     await uploadKeyPackages(publicUrl, b, 2);
   });

@@ -130,7 +130,14 @@ export const updateAccess = endpoint(
         z.object({ access: z.array(access), access_role: z.array(accessRole) }).openapi('ConversationAccessData'),
       ),
     },
-    errors: commonErrors,
+    // Opening a channel (access `link`) also takes the channels feature and a role it admits.
+    errors: [
+      galleyErrors.noConversation,
+      galleyErrors.actionDenied,
+      galleyErrors.invalidOp,
+      galleyErrors.channelsNotEnabled,
+      galleyErrors.operationDenied,
+    ],
     responses: changed,
   },
   (c) => {
