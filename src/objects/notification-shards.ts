@@ -1,48 +1,98 @@
 import { AppendLanes } from '../shared/notifications/append-lanes.js';
-import { shardCount, shardName, shardOf } from '../shared/notifications/sharding.js';
+import { homeName, shardCount, shardName, shardOf } from '../shared/notifications/sharding.js';
 import { splitDelivery } from '../shared/notifications/deliveries.js';
 import type { Delivery } from '../shared/notifications/types.js';
 import type { NotificationShard } from './NotificationShard.js';
+import { homeStore, type PlacementDb } from './notifications/home-store.js';
 
 /**
- * The notification shards as one caller sees them: the edge (events, stream reads, websockets)
- * and the Conversation object (message fan-out). Every notification is written through `append`, as deliveries (see Delivery).
- * Appends to a shard are ordered and coalesced (see AppendLanes). A stateless request makes its
- * own instance: stubs cannot cross requests there.
+ * Each user's notification object, by user id. A home never changes, so what was read once holds
+ * for the life of the isolate; the bound only keeps memory in check.
+ */
+const objectOfUser = new Map<string, string>();
+const MAX_REMEMBERED = 200_000;
+
+/**
+ * The notification objects as one caller sees them: the edge (events, stream reads, websockets)
+ * and the Conversation object (message fan-out). Every notification is written through `append`,
+ * as deliveries (see Delivery). Appends to an object are ordered and coalesced (see AppendLanes).
+ * A stateless request makes its own instance: stubs cannot cross requests there.
  */
 export class NotificationShards {
   private readonly count: number;
-  private readonly stubs = new Map<number, DurableObjectStub<NotificationShard>>();
-  private readonly lanes = new AppendLanes((n, batch, ttl) => this.stub(n).append(batch, ttl));
+  private readonly stubs = new Map<string, DurableObjectStub<NotificationShard>>();
+  private readonly lanes = new AppendLanes((name, batch, ttl) => this.stub(name).append(batch, ttl));
+  /** Appends waiting for homes to be read; later ones wait behind them, to keep their order. */
+  private waiting = 0;
+  private resolved: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly env: Pick<Env, 'NOTIFICATIONS' | 'NOTIFICATION_SHARDS'>) {
+  constructor(private readonly env: Pick<Env, 'DB' | 'NOTIFICATIONS' | 'NOTIFICATION_SHARDS'>) {
     this.count = shardCount(env.NOTIFICATION_SHARDS);
   }
 
-  /** The shard object holding this user's stream, queues and sockets. */
-  of(user: string) {
-    return this.stub(shardOf(user, this.count));
+  /** The statements that give a new account its home, for the account's own batch. */
+  static place(db: PlacementDb, user: string): unknown[] {
+    return homeStore.place(db, user);
   }
 
-  private stub(n: number) {
-    let s = this.stubs.get(n);
+  /** The object holding this user's stream, queues and sockets. */
+  async of(user: string) {
+    await this.learn([user]);
+    return this.stub(objectOfUser.get(user)!);
+  }
+
+  private stub(name: string) {
+    let s = this.stubs.get(name);
     if (s === undefined) {
       const ns = this.env.NOTIFICATIONS;
-      this.stubs.set(n, (s = ns.get(ns.idFromName(shardName(n)))));
+      this.stubs.set(name, (s = ns.get(ns.idFromName(name))));
     }
     return s;
   }
 
-  /** Stores deliveries for their recipients: one call per shard that holds some of them, all started now. */
+  /** Reads the homes of users not yet known; users without one keep their hash shard. */
+  private async learn(users: readonly string[]): Promise<void> {
+    const unknown = users.filter((u) => !objectOfUser.has(u));
+    if (unknown.length === 0) return;
+    const homes = await homeStore.of(this.env.DB, unknown);
+    if (objectOfUser.size + unknown.length > MAX_REMEMBERED) {
+      const keep = users.flatMap((u) => (objectOfUser.has(u) ? [[u, objectOfUser.get(u)!] as const] : []));
+      objectOfUser.clear();
+      for (const [u, name] of keep) objectOfUser.set(u, name);
+    }
+    for (const u of unknown) {
+      const home = homes.get(u);
+      objectOfUser.set(u, home === undefined ? shardName(shardOf(u, this.count)) : homeName(home));
+    }
+  }
+
+  /**
+   * Stores deliveries for their recipients: one call per object that holds some of them. The
+   * calls are queued in the order `append` was called, even when some homes must be read first.
+   */
   append(deliveries: Iterable<Delivery>, ttlSeconds: number): Promise<void> {
-    const byShard = new Map<number, Delivery[]>();
+    const list = [...deliveries];
+    const users = [...new Set(list.flatMap((d) => d.to.map((e) => e[0])))];
+    if (this.waiting === 0 && users.every((u) => objectOfUser.has(u))) return this.enqueue(list, ttlSeconds);
+    this.waiting++;
+    // The enqueue is wrapped so that the next append waits for it to be queued, not stored.
+    const queued = this.resolved
+      .then(() => this.learn(users))
+      .then(() => ({ stored: this.enqueue(list, ttlSeconds) }))
+      .finally(() => this.waiting--);
+    this.resolved = queued.catch(() => undefined);
+    return queued.then((q) => q.stored);
+  }
+
+  private enqueue(deliveries: Delivery[], ttlSeconds: number): Promise<void> {
+    const byObject = new Map<string, Delivery[]>();
     for (const d of deliveries)
-      for (const [n, part] of splitDelivery(d, (user) => shardOf(user, this.count))) {
-        const batch = byShard.get(n);
-        if (batch === undefined) byShard.set(n, [part]);
+      for (const [name, part] of splitDelivery(d, (user) => objectOfUser.get(user)!)) {
+        const batch = byObject.get(name);
+        if (batch === undefined) byObject.set(name, [part]);
         else batch.push(part);
       }
-    return Promise.all([...byShard].map(([n, batch]) => this.lanes.enqueue(n, batch, ttlSeconds))).then(
+    return Promise.all([...byObject].map(([name, batch]) => this.lanes.enqueue(name, batch, ttlSeconds))).then(
       () => undefined,
     );
   }

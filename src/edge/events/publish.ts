@@ -3,6 +3,7 @@ import type { AccessClaims } from '../auth/tokens.js';
 import { sameForAll, type Recipient } from '../../shared/notifications/deliveries.js';
 import type { ListQuery } from '../../shared/notifications/types.js';
 import { NotificationShards } from '../../objects/notification-shards.js';
+import type { Db } from '../db/client.js';
 
 export type { Recipient };
 
@@ -15,18 +16,26 @@ export interface PublishOptions {
   channel?: string;
 }
 
-/** One user's view of their shard: stream reads, queues, websocket upgrades (`z-user` is set here). */
+/** The statements that give a new account its notification object, for the account's batch. */
+export const placeNotifications = (db: Db, user: string) => NotificationShards.place(db, user);
+
+/**
+ * One user's view of their notification object: stream reads, queues, websocket upgrades
+ * (`z-user` is set here). The object is found on first use.
+ */
 export function userStream(env: Env, user: string) {
-  const s = new NotificationShards(env).of(user);
+  let found: ReturnType<NotificationShards['of']> | undefined;
+  const s = () => (found ??= new NotificationShards(env).of(user));
   return {
-    list: (q: ListQuery) => s.list(user, q),
-    last: (client: string | undefined, ttlSeconds: number) => s.last(user, client, ttlSeconds),
-    get: (id: string, client: string | undefined, ttlSeconds: number) => s.get(user, id, client, ttlSeconds),
-    enableQueue: (client: string) => s.enableQueue(user, client),
-    dropQueue: (client: string) => s.dropQueue(user, client),
-    upgrade: (req: Request) => {
+    list: async (q: ListQuery) => (await s()).list(user, q),
+    last: async (client: string | undefined, ttlSeconds: number) => (await s()).last(user, client, ttlSeconds),
+    get: async (id: string, client: string | undefined, ttlSeconds: number) =>
+      (await s()).get(user, id, client, ttlSeconds),
+    enableQueue: async (client: string) => (await s()).enableQueue(user, client),
+    dropQueue: async (client: string) => (await s()).dropQueue(user, client),
+    upgrade: async (req: Request) => {
       req.headers.set('z-user', user);
-      return s.fetch(req);
+      return (await s()).fetch(req);
     },
   };
 }

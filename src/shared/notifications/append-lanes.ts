@@ -1,7 +1,7 @@
 import type { Delivery } from './types.js';
 
 /** Sends one batch of appends to one shard (one RPC, one transaction there). */
-export type SendAppend = (shard: number, batch: Delivery[], ttlSeconds: number) => Promise<void>;
+export type SendAppend = (shard: string, batch: Delivery[], ttlSeconds: number) => Promise<void>;
 
 interface QueuedAppend {
   batch: Delivery[];
@@ -27,11 +27,11 @@ const MAX_ENTRIES_PER_CALL = 4000;
  * several messages, and when idle a call goes at once.
  */
 export class AppendLanes {
-  private readonly lanes = new Map<number, Lane>();
+  private readonly lanes = new Map<string, Lane>();
 
   constructor(private readonly send: SendAppend) {}
 
-  enqueue(shard: number, batch: Delivery[], ttlSeconds: number): Promise<void> {
+  enqueue(shard: string, batch: Delivery[], ttlSeconds: number): Promise<void> {
     let lane = this.lanes.get(shard);
     if (lane === undefined) this.lanes.set(shard, (lane = { busy: false, queued: [] }));
     const queued = lane.queued;
@@ -41,7 +41,7 @@ export class AppendLanes {
   }
 
   /** Sends what is queued for a shard as one call (same TTL, bounded size), then the rest. */
-  private drain(shard: number, lane: Lane): void {
+  private drain(shard: string, lane: Lane): void {
     const first = lane.queued[0];
     if (first === undefined) {
       lane.busy = false;

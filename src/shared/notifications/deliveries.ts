@@ -18,8 +18,8 @@ export function sameForAll(
 }
 
 /** A delivery's entries split by the notification object of their users; head and tail are shared. */
-export function splitDelivery(d: Delivery, objectOf: (user: string) => number): Map<number, Delivery> {
-  const parts = new Map<number, Delivery>();
+export function splitDelivery(d: Delivery, objectOf: (user: string) => string): Map<string, Delivery> {
+  const parts = new Map<string, Delivery>();
   for (const entry of d.to) {
     const n = objectOf(entry[0]);
     const part = parts.get(n);

@@ -1,10 +1,9 @@
 /**
- * Users' notification state is spread over a fixed number of shard objects, `shard-<n>`, n from
- * a hash of the user id. A message to a large conversation then costs one call per shard that
- * holds recipients, not one per recipient, and the number of live objects stays bounded.
- *
- * The count comes from the NOTIFICATION_SHARDS variable (wrangler.toml). It is part of where data
- * lives: changing it on a running deployment moves users to other shards and drops their streams.
+ * The names of the notification objects. A user's object is their home (`home-<k>`, chosen when
+ * the account was made: see objects/notifications/home-store.ts). Users made before homes
+ * existed have none and stay where they were: on one of a fixed number of hash shards,
+ * `shard-<n>`, n from a hash of the user id over NOTIFICATION_SHARDS (wrangler.toml), which must
+ * therefore never change on a deployment that has such users.
  */
 const DEFAULT_SHARDS = 16;
 
@@ -24,3 +23,4 @@ export function shardOf(user: string, shards: number): number {
 }
 
 export const shardName = (n: number) => `shard-${n}`;
+export const homeName = (k: number) => `home-${k}`;

@@ -14,7 +14,7 @@ function oneShard() {
         }),
       ),
   );
-  return { shards: { append: (batch: Delivery[], ttl: number) => lanes.enqueue(0, batch, ttl) }, calls };
+  return { shards: { append: (batch: Delivery[], ttl: number) => lanes.enqueue('shard-0', batch, ttl) }, calls };
 }
 
 const to = (user: string): Delivery[] => [{ head: '[]', tail: '', to: [[user, null, '']] }];

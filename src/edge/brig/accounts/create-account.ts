@@ -9,6 +9,7 @@ import type { InvitationRow } from '../invitations/invitation-store.js';
 import { joinStatements } from '../invitations/join-team.js';
 import type { UserRow } from '../users/user-json.js';
 import { emailKeyOf, userStore } from '../users/user-store.js';
+import { placeNotifications } from '../../events/publish.js';
 
 export interface AccountInput {
   name: string;
@@ -66,7 +67,7 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
     conferenceCalling: config.brig.optSettings.setFeatureFlags?.conferenceCalling?.defaultForNew?.status ?? null,
     createdAt: now,
   };
-  const statements: unknown[] = [userStore.insert(db, row)];
+  const statements: unknown[] = [userStore.insert(db, row), ...placeNotifications(db, id)];
   if (input.newTeam !== undefined && teamId !== null)
     statements.push(...createTeam(db, { id: teamId, ...input.newTeam, creator: id }));
   if (input.invitation !== undefined) statements.push(...joinStatements(db, id, input.invitation));

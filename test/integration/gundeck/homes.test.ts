@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import { addClient } from '../../helpers/clients.js';
+import { otrMessage, postOtr } from '../../helpers/otr.js';
+import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
+import { openSocket } from '../../helpers/websocket.js';
+
+// Each account gets a notification object when it is made, a fixed number of accounts per object
+// (notification_placement.per_object), so the number of objects grows with the users and no
+// stream ever moves. Here an object takes two users, so five users live in three objects.
+
+describe('notification homes', () => {
+  let b: TestBackend;
+  let users: TestUser[];
+
+  beforeAll(async () => {
+    b = await startEditedBackend([]);
+    await b.query('UPDATE notification_placement SET per_object = 2');
+    users = [];
+    for (let i = 0; i < 5; i++) users.push(await createUser(b.publicUrl, b.internalUrl));
+  });
+  afterAll(() => b?.stop());
+
+  it('places accounts in order, a full object at a time', async () => {
+    const rows = await b.query<{ user: string; home: number }>('SELECT user, home FROM notification_homes');
+    const homeOf = new Map(rows.map((r) => [r.user, r.home]));
+    expect(users.map((u) => homeOf.get(u.id))).toEqual([0, 0, 1, 1, 2]);
+  });
+
+  it('fans a message out over every object, live and stored, in the conversation order', async () => {
+    const [sender, ...others] = users;
+    for (const o of others) await connect(b.publicUrl, sender!, o);
+    const conv = (
+      await api(b.publicUrl, sender!.token).post('/v8/conversations', {
+        qualified_users: others.map((o) => ({ id: o.id, domain: 'example.com' })),
+      })
+    ).body.qualified_id.id;
+    const from = await addClient(b.publicUrl, sender!);
+    const clients = [];
+    for (const o of others) clients.push(await addClient(b.publicUrl, o));
+    const sockets = await Promise.all(others.map((o) => openSocket(b.publicUrl, `/v8/await?access_token=${o.token}`)));
+
+    for (const text of ['one', 'two', 'three']) {
+      const body = otrMessage(
+        from,
+        others.map((o, i) => ({ user: o.id, client: clients[i]!, text })),
+        { ignoreAll: {} },
+      );
+      expect((await postOtr(b.publicUrl, sender!.token, conv, body)).status).toBe(201);
+    }
+    const textOf = (n: any) => Buffer.from(n.payload[0].data.text, 'base64').toString();
+    const isMessage = (n: any) => n.payload?.[0]?.type === 'conversation.otr-message-add';
+    for (const [i, o] of others.entries()) {
+      const live = [];
+      for (let k = 0; k < 3; k++) live.push(await sockets[i]!.next(isMessage));
+      expect(live.map(textOf)).toEqual(['one', 'two', 'three']);
+      const stored = (await api(b.publicUrl, o.token).get('/v8/notifications?size=100')).body.notifications.filter(
+        isMessage,
+      );
+      expect(stored.map((n: any) => ({ id: n.id, text: textOf(n) }))).toEqual(
+        live.map((n: any) => ({ id: n.id, text: textOf(n) })),
+      );
+    }
+    await Promise.all(sockets.map((s) => s.close()));
+  });
+});
