@@ -6,6 +6,7 @@ import type { CommitRequest, DeliveryResult, Leaving, MessageRequest, ResetReque
 import { type ConversationState, loadState } from './conversation/members-cache.js';
 import { MlsGroups } from './conversation/mls/groups.js';
 import { NotificationShards } from './notification-shards.js';
+import { Outbox } from './conversation/outbox.js';
 
 /**
  * One conversation's ordering point. It keeps the members and their clients in memory (read once
@@ -18,10 +19,30 @@ export class Conversation extends DurableObject<Env> {
   private state: Promise<ConversationState> | undefined;
   /** Messages are checked and fanned out one after the other: the conversation's order. */
   private tail: Promise<unknown> = Promise.resolve();
-  private readonly shards = new NotificationShards(this.env);
+  /** What is being sent to the notification objects, so that a crash cannot leave a message half stored. */
+  private readonly outbox = new Outbox(this.ctx, this.ctx.id.toString());
+  private readonly shards = new NotificationShards(this.env, this.outbox);
 
   /** The conversation's MLS groups; dropped with the members cache. */
   private readonly mls = new MlsGroups(this.env, this.shards);
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // Messages a restart cut are sent again before anything new (the conversation's order).
+    void this.ordered(async () => ({ stored: this.sendUnsent() }));
+  }
+
+  /** Messages a crash or a failed call left half sent; while any remain the alarm is kept set. */
+  override async alarm(): Promise<void> {
+    this.outbox.alarmFired();
+    const { stored } = await this.ordered(async () => ({ stored: this.sendUnsent() }));
+    await stored;
+    this.outbox.rearm();
+  }
+
+  private sendUnsent(): Promise<unknown> {
+    return Promise.allSettled(this.outbox.takeUnsent().map((p) => this.shards.resend(p.seq, p.byObject, p.ttlSeconds)));
+  }
 
   /**
    * Membership or a member's clients changed: read them again on the next message. Users who left

@@ -4,6 +4,7 @@ import { InactivityWatch } from './notifications/inactivity.js';
 import { QueueStore } from './notifications/queue-store.js';
 import { Sockets } from './notifications/sockets.js';
 import { LogStore } from './notifications/log-store.js';
+import { MarksStore } from './notifications/marks-store.js';
 import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
 import { seqTime, UuidV1Generator } from '../shared/uuid-v1.js';
 
@@ -16,6 +17,7 @@ import { seqTime, UuidV1Generator } from '../shared/uuid-v1.js';
 export class NotificationShard extends DurableObject<Env> {
   private readonly stream: LogStore;
   private readonly queues: QueueStore;
+  private readonly marks: MarksStore;
   private readonly sockets: Sockets;
   private readonly events: EventsChannel;
   private readonly inactivity: InactivityWatch;
@@ -29,6 +31,7 @@ export class NotificationShard extends DurableObject<Env> {
     this.stream = ctx.storage.transactionSync(() => new LogStore(ctx.storage.sql));
     this.idFloor = seqTime(this.stream.lastSeq()) + 1;
     this.queues = new QueueStore(ctx.storage.sql);
+    this.marks = new MarksStore(ctx.storage.sql);
     this.sockets = new Sockets(ctx);
     this.events = new EventsChannel(this.sockets, this.queues);
     this.inactivity = new InactivityWatch(ctx, this.sockets);
@@ -37,7 +40,12 @@ export class NotificationShard extends DurableObject<Env> {
   /** Stores deliveries for some of the shard's users (transient ones are only pushed) and delivers them. */
   append(batch: Delivery[], ttlSeconds: number): void {
     // One transaction for the batch: a commit per row would dominate the cost of a fan-out.
-    this.ctx.storage.transactionSync(() => this.appendNow(batch, ttlSeconds));
+    try {
+      this.ctx.storage.transactionSync(() => this.appendNow(batch, ttlSeconds));
+    } catch (err) {
+      this.marks.discard();
+      throw err;
+    }
   }
 
   private appendNow(batch: Delivery[], ttlSeconds: number): void {
@@ -49,6 +57,7 @@ export class NotificationShard extends DurableObject<Env> {
     }
     const next = () => this.ids.next(Math.max(now, this.idFloor));
     for (const d of batch) {
+      if (!this.marks.fresh(d)) continue;
       const ids = this.stream.append(d, next);
       const shared = d.head + d.tail;
       for (let i = 0; i < d.to.length; i++) {
@@ -64,6 +73,7 @@ export class NotificationShard extends DurableObject<Env> {
         this.events.deliver(user, out, now);
       }
     }
+    this.marks.save();
   }
 
   list(user: string, q: ListQuery): ListResult {

@@ -1,9 +1,15 @@
 import { AppendLanes } from '../shared/notifications/append-lanes.js';
 import { homeName, shardCount, shardName, shardOf } from '../shared/notifications/sharding.js';
-import { splitDelivery } from '../shared/notifications/deliveries.js';
+import { chunkDelivery, splitDelivery } from '../shared/notifications/deliveries.js';
 import type { Delivery } from '../shared/notifications/types.js';
 import type { NotificationShard } from './NotificationShard.js';
 import { homeStore, type PlacementDb } from './notifications/home-store.js';
+
+/** A sender that records what it sends so that it can send it again (a conversation's outbox). */
+export interface DurableSends {
+  record(byObject: Map<string, Delivery[]>, ttlSeconds: number): number;
+  settled(seq: number, stored: boolean): void;
+}
 
 /**
  * Each user's notification object, by user id. A home never changes, so what was read once holds
@@ -26,7 +32,10 @@ export class NotificationShards {
   private waiting = 0;
   private resolved: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly env: Pick<Env, 'DB' | 'NOTIFICATIONS' | 'NOTIFICATION_SHARDS'>) {
+  constructor(
+    private readonly env: Pick<Env, 'DB' | 'NOTIFICATIONS' | 'NOTIFICATION_SHARDS'>,
+    private readonly outbox?: DurableSends,
+  ) {
     this.count = shardCount(env.NOTIFICATION_SHARDS);
   }
 
@@ -88,10 +97,25 @@ export class NotificationShards {
     const byObject = new Map<string, Delivery[]>();
     for (const d of deliveries)
       for (const [name, part] of splitDelivery(d, (user) => objectOfUser.get(user)!)) {
-        const batch = byObject.get(name);
-        if (batch === undefined) byObject.set(name, [part]);
-        else batch.push(part);
+        const batch = byObject.get(name) ?? [];
+        if (batch.length === 0) byObject.set(name, batch);
+        batch.push(...chunkDelivery(part));
       }
+    if (this.outbox === undefined) return this.send(byObject, ttlSeconds);
+    return this.resend(this.outbox.record(byObject, ttlSeconds), byObject, ttlSeconds);
+  }
+
+  /** Sends a message the outbox recorded (again, after a crash: objects skip what they stored). */
+  resend(seq: number, byObject: Map<string, Delivery[]>, ttlSeconds: number): Promise<void> {
+    const stored = this.send(byObject, ttlSeconds);
+    stored.then(
+      () => this.outbox!.settled(seq, true),
+      () => this.outbox!.settled(seq, false),
+    );
+    return stored;
+  }
+
+  private send(byObject: Map<string, Delivery[]>, ttlSeconds: number): Promise<void> {
     return Promise.all([...byObject].map(([name, batch]) => this.lanes.enqueue(name, batch, ttlSeconds))).then(
       () => undefined,
     );

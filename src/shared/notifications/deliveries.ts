@@ -28,3 +28,34 @@ export function splitDelivery(d: Delivery, objectOf: (user: string) => string): 
   }
   return parts;
 }
+
+/** Rows stay well under the 2 MB a SQLite row may hold here, whatever the text's encoding. */
+const MAX_CHARS_PER_PART = 500_000;
+/** An entry's share of a row: its middle, and room for its user and client ids. */
+const entryCost = (e: DeliveryEntry) => e[2].length + 64 + (e[1]?.length ?? 0) * 20;
+
+/**
+ * A delivery in parts small enough to be one stored row each (a large message to many recipients
+ * in one object); most deliveries are one part. Entries keep their order.
+ */
+export function chunkDelivery(d: Delivery, maxChars = MAX_CHARS_PER_PART): Delivery[] {
+  const shared = d.head.length + d.tail.length;
+  let size = shared;
+  for (const e of d.to) size += entryCost(e);
+  if (size <= maxChars) return [d];
+  const parts: Delivery[] = [];
+  let current: Delivery = { ...d, to: [] };
+  size = shared;
+  for (const e of d.to) {
+    const cost = entryCost(e);
+    if (current.to.length > 0 && size + cost > maxChars) {
+      parts.push(current);
+      current = { ...d, to: [] };
+      size = shared;
+    }
+    current.to.push(e);
+    size += cost;
+  }
+  parts.push(current);
+  return parts;
+}

@@ -30,6 +30,12 @@ export interface Delivery {
   origin?: { user: string; connection: string } | undefined;
   /** Delivered live only, never stored (typing indicators). */
   transient?: boolean | undefined;
+  /**
+   * Set by a sender that may send it again after a crash (a conversation's outbox): the sender
+   * and a number that rises with each delivery it sends to an object. An object stores a delivery
+   * whose mark it has already passed only once.
+   */
+  from?: [source: string, mark: number] | undefined;
 }
 
 /** `{id, payload}`: what `GET /notifications` lists and `/await` sends. */

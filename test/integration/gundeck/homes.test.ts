@@ -36,7 +36,7 @@ describe('notification homes', () => {
       })
     ).body.qualified_id.id;
     const from = await addClient(b.publicUrl, sender!);
-    const clients = [];
+    const clients: string[] = [];
     for (const o of others) clients.push(await addClient(b.publicUrl, o));
     const sockets = await Promise.all(others.map((o) => openSocket(b.publicUrl, `/v8/await?access_token=${o.token}`)));
 
@@ -62,5 +62,41 @@ describe('notification homes', () => {
       );
     }
     await Promise.all(sockets.map((s) => s.close()));
+  });
+
+  it('stores a message larger than a row for recipients who share an object, in parts', async () => {
+    await b.query('UPDATE notification_placement SET per_object = 100');
+    const group: TestUser[] = [];
+    for (let i = 0; i < 4; i++) group.push(await createUser(b.publicUrl, b.internalUrl));
+    const homes = await b.query<{ home: number }>(
+      `SELECT DISTINCT home FROM notification_homes WHERE user IN (${group.map(() => '?').join()})`,
+      ...group.map((u) => u.id),
+    );
+    expect(homes).toHaveLength(1);
+    const [sender, ...others] = group;
+    for (const o of others) await connect(b.publicUrl, sender!, o);
+    const conv = (
+      await api(b.publicUrl, sender!.token).post('/v8/conversations', {
+        qualified_users: others.map((o) => ({ id: o.id, domain: 'example.com' })),
+      })
+    ).body.qualified_id.id;
+    const from = await addClient(b.publicUrl, sender!);
+    const clients: string[] = [];
+    for (const o of others) clients.push(await addClient(b.publicUrl, o));
+    // 3 × 800 kB of ciphertext: more than the 2 MB one SQLite row may hold.
+    const texts = others.map((_, i) => String(i).repeat(800_000));
+    const body = otrMessage(
+      from,
+      others.map((o, i) => ({ user: o.id, client: clients[i]!, text: texts[i]! })),
+      { ignoreAll: {} },
+    );
+    const sent = await postOtr(b.publicUrl, sender!.token, conv, body);
+    expect(sent.status, sent.text).toBe(201);
+    for (const [i, o] of others.entries()) {
+      const stored = (await api(b.publicUrl, o.token).get('/v8/notifications?size=100')).body.notifications.filter(
+        (n: any) => n.payload[0].type === 'conversation.otr-message-add',
+      );
+      expect(stored.map((n: any) => Buffer.from(n.payload[0].data.text, 'base64').toString())).toEqual([texts[i]]);
+    }
   });
 });

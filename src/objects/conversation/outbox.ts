@@ -1,0 +1,62 @@
+import type { Delivery } from '../../shared/notifications/types.js';
+import { OutboxStore, type PendingSend } from './outbox-store.js';
+
+/** How long a message may stay unsent before the alarm sends it again (after a crash or a failed call). */
+const RETRY_MS = 5_000;
+
+/**
+ * All or nothing for a conversation's messages: what the conversation object sends to the
+ * notification objects is first recorded here (see OutboxStore) and sent again until every object
+ * has stored it. Messages in flight in this instance are left alone; anything else in the outbox
+ * was cut by a restart or a failed call.
+ */
+export class Outbox {
+  private readonly store: OutboxStore;
+  private readonly inFlight = new Set<number>();
+  private armed = false;
+
+  constructor(
+    private readonly ctx: DurableObjectState,
+    private readonly source: string,
+  ) {
+    this.store = new OutboxStore(ctx.storage.sql);
+  }
+
+  /** Records a message's deliveries (marking each) before they are sent; returns its number. */
+  record(byObject: Map<string, Delivery[]>, ttlSeconds: number): number {
+    const seq = this.store.record(this.source, byObject, ttlSeconds);
+    this.inFlight.add(seq);
+    this.arm();
+    return seq;
+  }
+
+  /** A message's calls have all ended: stored everywhere (gone from the outbox), or to be sent again. */
+  settled(seq: number, stored: boolean): void {
+    this.inFlight.delete(seq);
+    if (stored) this.store.done(seq);
+    else this.arm();
+  }
+
+  /** Messages to send again, oldest first, now marked as in flight. */
+  takeUnsent(): PendingSend[] {
+    const unsent = this.store.pending().filter((p) => !this.inFlight.has(p.seq));
+    for (const p of unsent) this.inFlight.add(p.seq);
+    return unsent;
+  }
+
+  /** The alarm went off; it is set again while messages remain. */
+  alarmFired(): void {
+    this.armed = false;
+  }
+
+  /** Keeps the alarm set while the outbox holds anything. */
+  rearm(): void {
+    if (this.store.any()) this.arm();
+  }
+
+  arm(): void {
+    if (this.armed) return;
+    this.armed = true;
+    void this.ctx.storage.setAlarm(Date.now() + RETRY_MS);
+  }
+}
