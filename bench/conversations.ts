@@ -78,6 +78,8 @@ console.log(
   'members   bare del/s (client)     ours del/s (client)     ours/bare  half-load p50/p99 ms   server µs/delivery  workerd MB',
 );
 const perRecipient = new Map<number, number>();
+/** Each size's maximum run: with every member in one notification home, what one object sustains. */
+const maxima = new Map<number, RunResult>();
 try {
   for (const n of SIZES) {
     try {
@@ -86,6 +88,7 @@ try {
       console.log(`${String(n).padStart(7)}  failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
+  oneObject();
   try {
     await offlineRun();
   } catch (err) {
@@ -122,12 +125,27 @@ async function sizeRun(n: number): Promise<void> {
   );
   const cpu = perDelivery(max, receivers.length, count);
   perRecipient.set(n, cpu);
+  maxima.set(n, max);
   console.log(
     `${String(n).padStart(7)}   ${bare.deliveriesPerSecond.toFixed(0).padStart(8)} (${client(bare)})`.padEnd(35) +
       ` ${max.deliveriesPerSecond.toFixed(0).padStart(8)} (${client(max)})`.padEnd(24) +
       ` ${(max.deliveriesPerSecond / bare.deliveriesPerSecond).toFixed(2).padStart(8)}×` +
       `   ${half.p50.toFixed(1).padStart(7)} / ${half.p99.toFixed(1).padEnd(7)} (client ${pct(half.clientCpu)})` +
       `   ${cpu.toFixed(1).padStart(8)}     ${workerdMb().toFixed(0).padStart(8)}`,
+  );
+}
+
+/**
+ * What one notification object sustains here: every member of these conversations lives in one
+ * home (they were placed together), so each message is one append call to one object.
+ */
+function oneObject(): void {
+  const fewest = maxima.get(Math.min(...maxima.keys()));
+  const most = Math.max(...maxima.keys());
+  if (fewest === undefined) return;
+  console.log(
+    `\none notification object: ${fewest.messagesPerSecond.toFixed(0)} appends/s (${Math.min(...maxima.keys())} members), ` +
+      `${maxima.get(most)!.deliveriesPerSecond.toFixed(0)} deliveries/s and ${most - 1} sockets held (${most} members)`,
   );
 }
 

@@ -50,6 +50,16 @@ export async function seedConversation(
         sql: "INSERT INTO users (id, name, locale, status, activated, created_at) VALUES (?, 'Bench', 'en', 'active', 1, ?)",
         params: [u.id, now],
       },
+      // Placed in a notification home as registration places them (objects/notifications/home-store.ts).
+      {
+        sql: `UPDATE notification_placement SET home = home + (filled >= per_object),
+                filled = CASE WHEN filled >= per_object THEN 1 ELSE filled + 1 END WHERE id = 0`,
+        params: [],
+      },
+      {
+        sql: 'INSERT INTO notification_homes (user, home) SELECT ?, home FROM notification_placement WHERE id = 0',
+        params: [u.id],
+      },
       {
         sql: 'INSERT INTO conversation_members (conv_domain, conv_id, user_domain, user_id, role, joined_at) VALUES (?, ?, ?, ?, ?, ?)',
         params: [o.domain, conv, o.domain, u.id, 'wire_admin', now],
