@@ -6,6 +6,7 @@ import type {
   QueuedNotification,
 } from '../../shared/notifications/types.js';
 import { timeSeq, uuidV1Seq } from '../../shared/uuid-v1.js';
+import { entriesOf, TO_KEY } from './row-entries.js';
 
 interface LogRow extends Record<string, SqlStorageValue> {
   seq: number;
@@ -178,12 +179,16 @@ export class LogStore {
     const [cmp, order] = descending ? ['<=', 'DESC'] : ['>=', 'ASC'];
     return this.sql
       .exec<LogRow>(
-        `SELECT seq, ids, body FROM log WHERE channel = ?1 AND seq ${cmp} ?2 AND seq >= ?3
-         UNION ALL
-         SELECT l.seq, l.ids, l.body FROM subscriptions s
-           JOIN log l ON l.channel = s.channel AND l.seq >= s.from_seq AND l.seq ${cmp} ?2 AND l.seq >= ?3
-           WHERE s.user = ?4
-         ORDER BY 1 ${order} LIMIT ?5`,
+        // The rows are chosen on the (channel, seq) index alone, then read: sorting whole rows
+        // (a large conversation's hold every local member's entry) would cost their size.
+        `SELECT seq, ids, body FROM log WHERE seq IN (
+           SELECT seq FROM log WHERE channel = ?1 AND seq ${cmp} ?2 AND seq >= ?3
+           UNION ALL
+           SELECT l.seq FROM subscriptions s
+             JOIN log l ON l.channel = s.channel AND l.seq >= s.from_seq AND l.seq ${cmp} ?2 AND l.seq >= ?3
+             WHERE s.user = ?4
+           ORDER BY 1 ${order} LIMIT ?5)
+         ORDER BY seq ${order}`,
         own(user),
         seq,
         cutoff,
@@ -193,17 +198,21 @@ export class LogStore {
       .toArray();
   }
 
-  /** The user's notifications in a row, visible to `client` (every one without a client, as gundeck does). */
+  /**
+   * The user's notifications in a row, visible to `client` (every one without a client, as gundeck
+   * does). Only the user's own entries and the shared head and tail are parsed: a row of a large
+   * conversation holds every local member's entry, and a reader needs only theirs (see entriesOf).
+   */
   private static found(row: LogRow, user: string, client: string | null): Found[] {
-    const body = JSON.parse(row.body) as Body;
+    const entries = entriesOf(row.body, user);
+    if (entries.length === 0) return [];
+    const shared = JSON.parse(`${row.body.slice(0, row.body.indexOf(TO_KEY))}}`) as Pick<Body, 'h' | 't'>;
     const ids = row.ids.split(',');
     const out: Found[] = [];
-    let j = 0;
-    for (const [u, clients, middle] of body.to) {
-      if (u !== user) continue;
+    for (let j = 0; j < entries.length; j++) {
+      const [, clients, middle] = entries[j]!;
       if (client === null || clients === null || clients.includes(client))
-        out.push({ seq: row.seq, j, id: ids[j]!, payloadJson: body.h + middle + body.t });
-      j++;
+        out.push({ seq: row.seq, j, id: ids[j]!, payloadJson: shared.h + middle + shared.t });
     }
     return out;
   }
