@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
-import { addClient } from '../../helpers/clients.js';
+import { groupWithClients } from '../../helpers/group.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
-import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
+import { api, createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
 // Each account gets a notification object when it is made, a fixed number of accounts per object
@@ -29,15 +29,7 @@ describe('notification homes', () => {
 
   it('fans a message out over every object, live and stored, in the conversation order', async () => {
     const [sender, ...others] = users;
-    for (const o of others) await connect(b.publicUrl, sender!, o);
-    const conv = (
-      await api(b.publicUrl, sender!.token).post('/v8/conversations', {
-        qualified_users: others.map((o) => ({ id: o.id, domain: 'example.com' })),
-      })
-    ).body.qualified_id.id;
-    const from = await addClient(b.publicUrl, sender!);
-    const clients: string[] = [];
-    for (const o of others) clients.push(await addClient(b.publicUrl, o));
+    const { conv, from, clients } = await groupWithClients(b.publicUrl, sender!, others);
     const sockets = await Promise.all(others.map((o) => openSocket(b.publicUrl, `/v8/await?access_token=${o.token}`)));
 
     for (const text of ['one', 'two', 'three']) {
@@ -74,15 +66,7 @@ describe('notification homes', () => {
     );
     expect(homes).toHaveLength(1);
     const [sender, ...others] = group;
-    for (const o of others) await connect(b.publicUrl, sender!, o);
-    const conv = (
-      await api(b.publicUrl, sender!.token).post('/v8/conversations', {
-        qualified_users: others.map((o) => ({ id: o.id, domain: 'example.com' })),
-      })
-    ).body.qualified_id.id;
-    const from = await addClient(b.publicUrl, sender!);
-    const clients: string[] = [];
-    for (const o of others) clients.push(await addClient(b.publicUrl, o));
+    const { conv, from, clients } = await groupWithClients(b.publicUrl, sender!, others);
     // 3 × 800 kB of ciphertext: more than the 2 MB one SQLite row may hold.
     const texts = others.map((_, i) => String(i).repeat(800_000));
     const body = otrMessage(

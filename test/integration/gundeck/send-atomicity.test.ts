@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
-import { addClient } from '../../helpers/clients.js';
+import { groupWithClients } from '../../helpers/group.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
-import { api, connect, createUser, login, type TestUser } from '../../helpers/users.js';
+import { api, createUser, login, type TestUser } from '../../helpers/users.js';
 
 // A conversation's message is recorded in the conversation object's outbox before any recipient's
 // notification object is called, and sent again after a crash until every object stored it; the
 // objects skip what they already have. So a send cut by a crash ends stored for every recipient
 // or for none, never for some. Two users per object spread the recipients over six objects.
-
-const q = (id: string) => ({ id, domain: 'example.com' });
 
 /** The message texts of a recipient's stream, in order. */
 async function textsOf(base: string, u: TestUser, client: string): Promise<string[]> {
@@ -34,12 +32,12 @@ describe('a crash in the middle of a burst of sends', () => {
     const users: TestUser[] = [];
     for (let i = 0; i < 12; i++) users.push(await createUser(b.publicUrl, b.internalUrl));
     const [sender, ...others] = users as [TestUser, ...TestUser[]];
-    for (const u of others) await connect(b.publicUrl, sender, u);
-    const clients = new Map<TestUser, string>();
-    for (const u of users) clients.set(u, await addClient(b.publicUrl, u));
-    const conv = (
-      await api(b.publicUrl, sender.token).post('/v8/conversations', { qualified_users: others.map((u) => q(u.id)) })
-    ).body.qualified_id.id;
+    const group = await groupWithClients(b.publicUrl, sender, others);
+    const conv = group.conv;
+    const clients = new Map<TestUser, string>([
+      [sender, group.from],
+      ...others.map((u, i) => [u, group.clients[i]!] as const),
+    ]);
     const message = (text: string) =>
       otrMessage(
         clients.get(sender)!,
