@@ -57,7 +57,7 @@ export class NotificationShard extends DurableObject<Env> {
     }
     const next = () => this.ids.next(Math.max(now, this.idFloor));
     for (const d of batch) {
-      if (!this.marks.fresh(d)) continue;
+      if (!this.marks.fresh(d, (x) => this.stream.holds(x))) continue;
       const ids = this.stream.append(d, next);
       const shared = d.head + d.tail;
       for (let i = 0; i < d.to.length; i++) {

@@ -81,8 +81,9 @@ export class NotificationShards {
    */
   append(deliveries: Iterable<Delivery>, ttlSeconds: number): Promise<void> {
     const list = [...deliveries];
+    const known = list.every((d) => d.to.every((e) => objectOfUser.has(e[0])));
+    if (this.waiting === 0 && known) return this.enqueue(list, ttlSeconds);
     const users = [...new Set(list.flatMap((d) => d.to.map((e) => e[0])))];
-    if (this.waiting === 0 && users.every((u) => objectOfUser.has(u))) return this.enqueue(list, ttlSeconds);
     this.waiting++;
     // The enqueue is wrapped so that the next append waits for it to be queued, not stored.
     const queued = this.resolved

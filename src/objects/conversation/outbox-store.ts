@@ -60,13 +60,14 @@ export class OutboxStore {
     return this.sql.exec('SELECT 1 FROM outbox LIMIT 1').toArray().length > 0;
   }
 
-  /** The messages not yet stored everywhere, oldest first. */
-  pending(): PendingSend[] {
+  /** The messages not yet stored everywhere, oldest first, but those `skip` names (still in flight). */
+  pending(skip: ReadonlySet<number>): PendingSend[] {
     const sends = new Map<number, PendingSend>();
     for (const r of this.sql.exec<{ mark: number; object: string; ttl: number; delivery: string }>(
       'SELECT mark, object, ttl, delivery FROM outbox ORDER BY mark',
     )) {
       const seq = Math.floor(r.mark / MARKS);
+      if (skip.has(seq)) continue;
       let send = sends.get(seq);
       if (send === undefined) sends.set(seq, (send = { seq, ttlSeconds: r.ttl, byObject: new Map() }));
       const list = send.byObject.get(r.object);

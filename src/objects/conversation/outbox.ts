@@ -39,7 +39,7 @@ export class Outbox {
 
   /** Messages to send again, oldest first, now marked as in flight. */
   takeUnsent(): PendingSend[] {
-    const unsent = this.store.pending().filter((p) => !this.inFlight.has(p.seq));
+    const unsent = this.store.pending(this.inFlight);
     for (const p of unsent) this.inFlight.add(p.seq);
     return unsent;
   }

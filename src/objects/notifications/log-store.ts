@@ -30,6 +30,9 @@ interface Found {
   payloadJson: string;
 }
 
+/** The text of a delivery's mark, as a row keeps it. */
+const markOf = (d: Delivery) => (d.from === undefined ? null : `${d.from[0]}#${d.from[1]}`);
+
 /** A user's own channel (events for them alone); conversation channels are `domain/id…`. */
 const own = (user: string) => `@${user}`;
 /** Rows read per query while a page is filled. */
@@ -60,7 +63,8 @@ export class LogStore {
       seq INTEGER PRIMARY KEY,
       channel TEXT NOT NULL,
       ids TEXT NOT NULL,
-      body TEXT NOT NULL
+      body TEXT NOT NULL,
+      mark TEXT
     )`);
     sql.exec('CREATE INDEX IF NOT EXISTS log_channel ON log (channel, seq)');
     sql.exec(`CREATE TABLE IF NOT EXISTS subscriptions (
@@ -74,6 +78,8 @@ export class LogStore {
 
   /** Streams of the earlier layout (a row per recipient) become rows of their users' own channels. */
   private migrate(): void {
+    const columns = this.sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('log')").toArray();
+    if (!columns.some((c) => c.name === 'mark')) this.sql.exec('ALTER TABLE log ADD COLUMN mark TEXT');
     const old = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notifications'").toArray();
     if (old.length === 0) return;
     const rows = this.sql.exec<{ user: string; id: string; payload: string; clients: string | null }>(
@@ -107,7 +113,7 @@ export class LogStore {
       for (const [user, entries] of byUser) {
         const ids = entries.map(() => next());
         for (let j = 0; j < entries.length; j++) idOf.set(entries[j]!, ids[j]!);
-        this.insert(own(user), ids, { h: d.head, t: d.tail, to: entries });
+        this.insert(own(user), ids, { h: d.head, t: d.tail, to: entries }, markOf(d));
       }
       return d.to.map((e) => idOf.get(e)!);
     }
@@ -124,20 +130,34 @@ export class LogStore {
     }
     const ids = Array.from({ length: span }, next);
     if (!d.transient) {
-      const seq = this.insert(d.channel!, ids, { h: d.head, t: d.tail, to: d.to });
+      const seq = this.insert(d.channel!, ids, { h: d.head, t: d.tail, to: d.to }, markOf(d));
       this.subscribe(d.channel!, counts.keys(), seq);
     }
     return index.map((j) => ids[j]!);
   }
 
-  private insert(channel: string, ids: string[], body: Body): number {
+  /**
+   * Whether a marked delivery (see Delivery.from) was stored here already: the rows of its channel
+   * are searched, which only a sender's resend after a failure or a crash asks for.
+   */
+  holds(d: Delivery): boolean {
+    const mark = markOf(d);
+    if (mark === null) return false;
+    const channel = d.channel ?? own(d.to[0]![0]);
+    return (
+      this.sql.exec('SELECT 1 FROM log WHERE channel = ? AND mark = ? LIMIT 1', channel, mark).toArray().length > 0
+    );
+  }
+
+  private insert(channel: string, ids: string[], body: Body, mark: string | null = null): number {
     const seq = uuidV1Seq(ids[0]!);
     this.sql.exec(
-      'INSERT INTO log (seq, channel, ids, body) VALUES (?, ?, ?, ?)',
+      'INSERT INTO log (seq, channel, ids, body, mark) VALUES (?, ?, ?, ?, ?)',
       seq,
       channel,
       ids.join(','),
       JSON.stringify(body),
+      mark,
     );
     return seq;
   }

@@ -4,9 +4,11 @@ import type { Delivery } from '../../shared/notifications/types.js';
 const MAX_REMEMBERED = 50_000;
 
 /**
- * The last mark each sender's deliveries reached here (see Delivery.from). A sender that sends a
- * message again after a crash sends the same marks, and what was already stored is skipped: with
- * the sender's outbox, a message ends up stored once for every recipient or for none.
+ * The highest mark each sender's deliveries reached here (see Delivery.from). A sender's marks
+ * rise, so a delivery above its sender's mark is new without a look at the log. One at or below
+ * it is a resend (after a crash, or after a failed call while later messages went through), and
+ * the log says whether it was stored: with the sender's outbox, a message ends up stored once for
+ * every recipient or for none.
  */
 export class MarksStore {
   private readonly last = new Map<string, number>();
@@ -16,8 +18,8 @@ export class MarksStore {
     sql.exec('CREATE TABLE IF NOT EXISTS marks (source TEXT PRIMARY KEY, mark INTEGER NOT NULL) WITHOUT ROWID');
   }
 
-  /** Whether a delivery is new here; a new one moves its sender's mark. Unmarked ones always are. */
-  fresh(d: Delivery): boolean {
+  /** Whether a delivery is to be stored here; `stored` answers for a resend. Unmarked ones always are. */
+  fresh(d: Delivery, stored: (d: Delivery) => boolean): boolean {
     if (d.from === undefined) return true;
     const [source, mark] = d.from;
     let last = this.last.get(source);
@@ -26,7 +28,10 @@ export class MarksStore {
       last =
         this.sql.exec<{ mark: number }>('SELECT mark FROM marks WHERE source = ?', source).toArray()[0]?.mark ?? -1;
     }
-    if (mark <= last) return false;
+    if (mark <= last) {
+      this.last.set(source, last);
+      return !stored(d);
+    }
     this.last.set(source, mark);
     this.changed.add(source);
     return true;

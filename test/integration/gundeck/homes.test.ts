@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { groupWithClients } from '../../helpers/group.js';
+import { wireError } from '../../helpers/http.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
@@ -81,6 +82,32 @@ describe('notification homes', () => {
         (n: any) => n.payload[0].type === 'conversation.otr-message-add',
       );
       expect(stored.map((n: any) => Buffer.from(n.payload[0].data.text, 'base64').toString())).toEqual([texts[i]]);
+    }
+
+    // One notification is one row: a ciphertext that could not be stored is refused for everyone.
+    const tooLarge = others.map((o, i) => ({
+      user: o.id,
+      client: clients[i]!,
+      text: i === 0 ? 'x'.repeat(2_500_000) : 'small',
+    }));
+    const refused = await postOtr(b.publicUrl, sender!.token, conv, otrMessage(from, tooLarge, { ignoreAll: {} }));
+    expect(refused).toMatchObject({ status: 413, body: wireError(413, 'client-error') });
+    const legacy = await api(b.publicUrl, sender!.token).post(
+      `/v8/conversations/${conv}/otr/messages?ignore_missing=true`,
+      {
+        sender: from,
+        recipients: Object.fromEntries(
+          tooLarge.map((r) => [r.user, { [r.client]: Buffer.from(r.text).toString('base64') }]),
+        ),
+      },
+    );
+    expect(legacy).toMatchObject({ status: 413, body: wireError(413, 'client-error') });
+    for (const o of others) {
+      const texts = (await api(b.publicUrl, o.token).get('/v8/notifications?size=100')).body.notifications
+        .filter((n: any) => n.payload[0].type === 'conversation.otr-message-add')
+        .map((n: any) => Buffer.from(n.payload[0].data.text, 'base64').toString().slice(0, 5));
+      expect(texts).not.toContain('small');
+      expect(texts).not.toContain('xxxxx');
     }
   });
 });

@@ -7,7 +7,12 @@ import { sendBroadcast } from './broadcast-send.js';
 import { legacyOtrRequest, legacyOtrResponses, readLegacyOtr, toClientMismatch } from './legacy-message.js';
 import { messageSendingStatus, readQualifiedOtr } from './proteus.js';
 
-const errors = [commonErrors.badRequest, galleyErrors.noTeam, galleyErrors.tooManyUsersToBroadcast];
+const errors = [
+  commonErrors.badRequest,
+  commonErrors.payloadTooLarge,
+  galleyErrors.noTeam,
+  galleyErrors.tooManyUsersToBroadcast,
+];
 
 /** `POST /broadcast/proteus/messages`: a protobuf `QualifiedNewOtrMessage` to the sender's team and contacts. */
 export const postBroadcast = endpoint(

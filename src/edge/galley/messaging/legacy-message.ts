@@ -16,6 +16,7 @@ import { commonErrors } from '../../api/errors/common.js';
 import { json } from '../../api/schemas/common.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { legacyStrategy } from './legacy-strategy.js';
+import { checkStorable } from './storable-size.js';
 
 const clientMap = z.record(z.string(), z.array(z.string()));
 const clientMismatch = z
@@ -69,6 +70,7 @@ export async function readLegacyOtr(
   if (c.req.header('content-type')?.includes('application/x-protobuf')) {
     try {
       const m = decodeLegacyOtr(new Uint8Array(await c.req.arrayBuffer()), domain);
+      checkStorable(m);
       return { ...m, strategy: legacyStrategy(m.reportMissing, query, domain) };
     } catch (err) {
       if (err instanceof OtrDecodeError)
@@ -83,7 +85,7 @@ export async function readLegacyOtr(
   const recipients: OtrRecipient[] = Object.entries(body.recipients).flatMap(([user, clients]) =>
     Object.entries(clients).map(([client, text]) => ({ domain, user, client, text: bytesOf(text) })),
   );
-  return {
+  const message = {
     sender: body.sender,
     recipients,
     nativePush: body.native_push ?? true,
@@ -92,6 +94,8 @@ export async function readLegacyOtr(
     blob: body.data === undefined ? undefined : bytesOf(body.data),
     strategy: legacyStrategy(body.report_missing, query, domain),
   };
+  checkStorable(message);
+  return message;
 }
 
 const localPart = (m: ClientMap, domain: string) => m[domain] ?? {};

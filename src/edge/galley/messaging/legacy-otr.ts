@@ -14,7 +14,12 @@ export const postLegacyOtrMessage = endpoint(
     method: 'post',
     path: '/conversations/{cnv}/otr/messages',
     request: { params: z.object({ cnv: z.uuid() }), ...legacyOtrRequest },
-    errors: [commonErrors.badRequest, galleyErrors.noConversation, galleyErrors.unknownClient],
+    errors: [
+      commonErrors.badRequest,
+      commonErrors.payloadTooLarge,
+      galleyErrors.noConversation,
+      galleyErrors.unknownClient,
+    ],
     responses: legacyOtrResponses,
   },
   async (c) => {

@@ -11,6 +11,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import { checkStorable } from './storable-size.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { convParams } from '../conversations/read-routes.js';
@@ -40,6 +41,7 @@ export async function readQualifiedOtr(c: Context<AppEnv>): Promise<OtrMessage &
   }
   if (message.strategy === undefined)
     throw new ApiError(commonErrors.badRequest, 'ClientMismatchStrategy not specified!');
+  checkStorable(message);
   return { ...message, strategy: message.strategy };
 }
 
@@ -59,7 +61,12 @@ export const postProteusMessage = endpoint(
         content: { 'application/x-protobuf': { schema: z.string().openapi({ format: 'binary' }) } },
       },
     },
-    errors: [commonErrors.badRequest, galleyErrors.noConversation, galleyErrors.unknownClient],
+    errors: [
+      commonErrors.badRequest,
+      commonErrors.payloadTooLarge,
+      galleyErrors.noConversation,
+      galleyErrors.unknownClient,
+    ],
     responses: {
       201: { description: 'Message sent', ...json(messageSendingStatus) },
       412: { description: 'Missing clients: nothing was sent', ...json(messageSendingStatus) },
