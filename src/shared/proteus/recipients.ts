@@ -54,22 +54,26 @@ export function classify(
   strategy: MismatchStrategy,
 ): Classified {
   const out: Classified = { missing: {}, redundant: {}, deleted: {}, deliver: [] };
-  const given = new Set(provided.map((r) => `${userKey(r.domain, r.user)}/${r.client}`));
   const senderKey = userKey(sender.domain, sender.id);
-  for (const [key, clients] of expected) {
-    const [domain, user] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-    if (!selected(strategy, domain, user)) continue;
-    for (const client of clients) {
-      if (key === senderKey && client === sender.client) continue;
-      if (!given.has(`${key}/${client}`)) add(out.missing, domain, user, client);
-    }
-  }
+  // What was provided, by user: one key per recipient, no per-client strings.
+  const given = new Map<string, Set<string>>();
   for (const r of provided) {
     const key = userKey(r.domain, r.user);
+    const clients = given.get(key);
+    if (clients === undefined) given.set(key, new Set([r.client]));
+    else clients.add(r.client);
     const isSender = key === senderKey && r.client === sender.client;
     const isExpected = !isSender && expected.get(key)?.has(r.client) === true;
     if (isExpected) out.deliver.push(r);
     else add(expected.has(key) && !isSender ? out.deleted : out.redundant, r.domain, r.user, r.client);
+  }
+  for (const [key, clients] of expected) {
+    const got = given.get(key);
+    for (const client of clients) {
+      if (got?.has(client) === true || (key === senderKey && client === sender.client)) continue;
+      const [domain, user] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+      if (selected(strategy, domain, user)) add(out.missing, domain, user, client);
+    }
   }
   sortMap(out.missing);
   sortMap(out.redundant);
