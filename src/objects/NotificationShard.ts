@@ -5,6 +5,7 @@ import { QueueStore } from './notifications/queue-store.js';
 import { Sockets } from './notifications/sockets.js';
 import { LogStore } from './notifications/log-store.js';
 import { MarksStore } from './notifications/marks-store.js';
+import { Payload } from './notifications/outgoing.js';
 import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
 import { seqTime, UuidV1Generator } from '../shared/uuid-v1.js';
 
@@ -59,12 +60,13 @@ export class NotificationShard extends DurableObject<Env> {
     for (const d of batch) {
       if (!this.marks.fresh(d, (x) => this.stream.holds(x))) continue;
       const ids = this.stream.append(d, next);
-      const shared = d.head + d.tail;
+      const payload = new Payload(d.head, d.tail, d.transient === true);
       for (let i = 0; i < d.to.length; i++) {
         const [user, clients, middle] = d.to[i]!;
         const out = {
           id: ids[i]!,
-          payloadJson: middle === '' ? shared : d.head + middle + d.tail,
+          payload,
+          middle,
           clients,
           transient: d.transient === true,
           origin: d.origin?.user === user ? d.origin.connection : undefined,

@@ -1,5 +1,6 @@
 import type { QueueStore } from './queue-store.js';
-import { sendJson, sendText, type Attachment, type Outgoing, type Sockets } from './sockets.js';
+import type { Outgoing } from './outgoing.js';
+import { sendJson, sendText, type Attachment, type Sockets } from './sockets.js';
 
 type ClientMessage = { type: 'ack'; data: { delivery_tag: number; multiple?: boolean } } | { type: 'ack_full_sync' };
 
@@ -62,7 +63,7 @@ export class EventsChannel {
     const queueClients = this.queues.clients(user);
     const sockets = this.sockets.of('events', user);
     if (queueClients.length === 0 && sockets.length === 0) return;
-    const eventJson = `{"id":"${n.id}","payload":${n.payloadJson}}`;
+    const eventJson = `{"id":"${n.id}","payload":${n.payload.json(n.middle)}}`;
     const targets = n.clients === null ? queueClients : queueClients.filter((c) => n.clients!.includes(c));
     const tags = new Map<string, number>();
     // Transient events are not queued: tag 0 acknowledges nothing.

@@ -1,16 +1,5 @@
 import type { SocketKind } from '../../shared/notifications/types.js';
-
-/** One notification on its way to a user's sockets. */
-export interface Outgoing {
-  id: string;
-  /** The payload, a JSON array's text. */
-  payloadJson: string;
-  /** Only these clients' sockets get it (all of the user's when null). */
-  clients: string[] | null;
-  transient: boolean;
-  /** The connection that caused it: that socket does not get it back. */
-  origin: string | undefined;
-}
+import type { Outgoing } from './outgoing.js';
 
 export interface Attachment {
   kind: SocketKind;
@@ -29,9 +18,12 @@ export interface Attachment {
 const encoder = new TextEncoder();
 const tag = (kind: SocketKind, user: string) => `${kind}:${user}`;
 
-function add(map: Map<string, WebSocket[]>, key: string, ws: WebSocket): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [ws]);
+/** Open sockets by kind, then user: looked up without building a key string per recipient. */
+type ByUser = Record<SocketKind, Map<string, WebSocket[]>>;
+
+function add(map: ByUser, a: Attachment, ws: WebSocket): void {
+  const list = map[a.kind].get(a.user);
+  if (list === undefined) map[a.kind].set(a.user, [ws]);
   else list.push(ws);
 }
 const PING = 'ping';
@@ -52,7 +44,7 @@ export class Sockets {
   /** Attachments read back after hibernation, so each is deserialized once per wake-up. */
   private readonly attachments = new WeakMap<WebSocket, Attachment>();
   /** Open sockets by kind and user, built once per wake-up: every append looks its users' up. */
-  private byTag: Map<string, WebSocket[]> | undefined;
+  private byUser: ByUser | undefined;
 
   constructor(private readonly ctx: DurableObjectState) {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, 'pong'));
@@ -63,7 +55,7 @@ export class Sockets {
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server, [tag(attachment.kind, attachment.user)]);
     this.update(server, attachment);
-    if (this.byTag !== undefined) add(this.byTag, tag(attachment.kind, attachment.user), server);
+    if (this.byUser !== undefined) add(this.byUser, attachment, server);
     return { response: new Response(null, { status: 101, webSocket: client }), socket: server };
   }
 
@@ -82,14 +74,11 @@ export class Sockets {
   }
 
   of(kind: SocketKind, user: string): readonly WebSocket[] {
-    if (this.byTag === undefined) {
-      this.byTag = new Map();
-      for (const ws of this.ctx.getWebSockets()) {
-        const a = this.attachment(ws);
-        add(this.byTag, tag(a.kind, a.user), ws);
-      }
+    if (this.byUser === undefined) {
+      this.byUser = { await: new Map(), events: new Map() };
+      for (const ws of this.ctx.getWebSockets()) add(this.byUser, this.attachment(ws), ws);
     }
-    return this.byTag.get(tag(kind, user)) ?? [];
+    return this.byUser[kind].get(user) ?? [];
   }
 
   /** Every open socket of a kind, whoever's. */
@@ -99,19 +88,19 @@ export class Sockets {
 
   /** A socket closed or failed: no more deliveries to it. */
   forget(ws: WebSocket): void {
-    if (this.byTag === undefined) return;
+    if (this.byUser === undefined) return;
     const a = this.attachment(ws);
-    const t = tag(a.kind, a.user);
-    const rest = (this.byTag.get(t) ?? []).filter((s) => s !== ws);
-    if (rest.length === 0) this.byTag.delete(t);
-    else this.byTag.set(t, rest);
+    const users = this.byUser[a.kind];
+    const rest = (users.get(a.user) ?? []).filter((s) => s !== ws);
+    if (rest.length === 0) users.delete(a.user);
+    else users.set(a.user, rest);
   }
 
   /** `/await`: a binary `{id, transient, payload}` frame to every socket the notification is for. */
   deliverAwait(user: string, n: Outgoing): void {
     const sockets = this.of('await', user);
     if (sockets.length === 0) return;
-    const frame = encoder.encode(`{"id":"${n.id}","transient":${n.transient},"payload":${n.payloadJson}}`);
+    const frame = n.payload.awaitFrame(n.id, n.middle);
     for (const ws of sockets) {
       const a = this.attachment(ws);
       if (n.origin !== undefined && a.connection === n.origin) continue;
