@@ -75,7 +75,7 @@ console.log(
   `proteus messages, one client per member, every client on /await; maximum = ${IN_FLIGHT} sends in flight, half = paced at half our maximum`,
 );
 console.log(
-  'members   bare del/s (client)     ours del/s (client)     ours/bare  half-load p50/p99 ms   server µs/delivery  workerd MB',
+  'members   bare del/s (client)     ours del/s (client)     ours/bare  half-load p50/p99 ms   bare at that rate   server µs/delivery  workerd MB',
 );
 const perRecipient = new Map<number, number>();
 /** Each size's maximum run: with every member in one notification home, what one object sustains. */
@@ -123,6 +123,10 @@ async function sizeRun(n: number): Promise<void> {
   const half = await phase('ours, half load', () =>
     runFanOut(ours, Math.min(count, Math.max(20, Math.ceil(rate * 5))), { rate }),
   );
+  // The runtime's own latency at the same rate: what is left of our p99 once that is taken away is ours.
+  const bareHalf = await phase('bare, our half load', () =>
+    runFanOut(bareTarget(receivers.length), Math.min(count, Math.max(20, Math.ceil(rate * 5))), { rate }),
+  );
   const cpu = perDelivery(max, receivers.length, count);
   perRecipient.set(n, cpu);
   maxima.set(n, max);
@@ -131,6 +135,7 @@ async function sizeRun(n: number): Promise<void> {
       ` ${max.deliveriesPerSecond.toFixed(0).padStart(8)} (${client(max)})`.padEnd(24) +
       ` ${(max.deliveriesPerSecond / bare.deliveriesPerSecond).toFixed(2).padStart(8)}×` +
       `   ${half.p50.toFixed(1).padStart(7)} / ${half.p99.toFixed(1).padEnd(7)} (client ${pct(half.clientCpu)})` +
+      `   ${bareHalf.p50.toFixed(1).padStart(5)} / ${bareHalf.p99.toFixed(1).padEnd(6)}` +
       `   ${cpu.toFixed(1).padStart(8)}     ${workerdMb().toFixed(0).padStart(8)}`,
   );
 }
