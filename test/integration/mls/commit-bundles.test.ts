@@ -158,6 +158,37 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     expect(await lastMessage(a, conv)).toMatchObject({ kind: 'text', text: 'joined by myself' });
   });
 
+  it('refuses an application message from someone not in the conversation (404), and one after the sender has left', async () => {
+    const conv = await mlsConversation(a);
+    const dave = await createUser(publicUrl, internalUrl);
+    await connect(publicUrl, alice, dave);
+    const d1 = await mlsDevice(publicUrl, dave);
+    await uploadKeyPackages(publicUrl, d1, 1);
+    await a.mls.addClients(conv.groupId, await claimKeyPackages(publicUrl, a, dave));
+    expect(a.refused).toBeUndefined();
+    const hello = await a.mls.encrypt(conv.groupId, 'members only');
+    // A ciphertext does not say who sent it: the token does, and carol is not a member.
+    const c1 = await mlsDevice(publicUrl, carol);
+    expect(await postMls(publicUrl, c1.token, '/v8/mls/messages', hello)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
+    expect((await postMls(publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
+    // Once dave has left, his client's messages are refused too.
+    await joinByWelcome(d1, conv);
+    const before = await d1.mls.encrypt(conv.groupId, 'still a member');
+    expect((await postMls(publicUrl, d1.token, '/v8/mls/messages', before)).status).toBe(201);
+    const left = await api(publicUrl, dave.token).del(
+      `/v8/conversations/example.com/${conv.id}/members/example.com/${dave.id}`,
+    );
+    expect(left.status, left.text).toBe(200);
+    const again = await d1.mls.encrypt(conv.groupId, 'dave has gone');
+    expect(await postMls(publicUrl, d1.token, '/v8/mls/messages', again)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
+  });
+
   it('answers malformed or misplaced MLS messages with MLS errors, never a 500', async () => {
     const garbage = new TextEncoder().encode('not an MLS message');
     const kp = (await b1.mls.keyPackage()).bytes; // a bare KeyPackage is no MLSMessage

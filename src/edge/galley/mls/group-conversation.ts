@@ -19,17 +19,27 @@ export async function groupConversation(
   c: Context<AppEnv>,
   groupId: Uint8Array,
 ): Promise<Membership & { id: { id: string; domain: string }; subconv: string | undefined; unstored: boolean }> {
-  const parts = decodeGroupId(groupId);
-  if (parts === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Could not parse group ID');
-  const subconv = parts.subconv;
-  if (parts.domain !== c.get('config').brig.optSettings.setFederationDomain)
-    throw new ApiError(federationErrors.federationNotEnabled);
-  const id = { id: parts.conv, domain: parts.domain };
+  const { id, subconv, convType } = groupTarget(c, groupId);
   if (
     subconv === undefined &&
-    parts.convType === ConvType.one2one &&
+    convType === ConvType.one2one &&
     (await conversationStore.get(database(c.env.DB), id)) === undefined
   )
     return { ...unstoredOne2One(c, id), id, subconv, unstored: true };
   return { ...(await requireMember(c, id)), id, subconv, unstored: false };
+}
+
+/**
+ * What a group id names, read from the id alone: 400 `mls-protocol-error` for one that names
+ * nothing, and another backend's group needs federation.
+ */
+export function groupTarget(
+  c: Context<AppEnv>,
+  groupId: Uint8Array,
+): { id: { id: string; domain: string }; subconv: string | undefined; convType: ConvType } {
+  const parts = decodeGroupId(groupId);
+  if (parts === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Could not parse group ID');
+  if (parts.domain !== c.get('config').brig.optSettings.setFederationDomain)
+    throw new ApiError(federationErrors.federationNotEnabled);
+  return { id: { id: parts.conv, domain: parts.domain }, subconv: parts.subconv, convType: parts.convType };
 }

@@ -14,7 +14,8 @@ import { mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { keyPackageBytes } from '../../../shared/mls/key-package.js';
 import { addedClients } from './added-clients.js';
-import { groupConversation } from './group-conversation.js';
+import { groupConversation, groupTarget } from './group-conversation.js';
+import { ConvType } from '../../../shared/mls/group-id.js';
 import { hasBlocked } from '../../brig/face.js';
 import { database, type Db } from '../../db/client.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
@@ -68,17 +69,23 @@ export const postMlsMessage = endpoint(
     const me = self(c);
     const posted = await parsed(async () => classifyPostedMessage(new Uint8Array(await c.req.arrayBuffer())));
     const message = posted.kind === 'proposal' ? posted.proposal.content : posted.application.message;
-    const { id: conv, conv: row, members, subconv } = await groupConversation(c, message.groupId);
-    const suite = row.cipherSuite;
+    // An application message to a group conversation needs nothing from D1: its object checks
+    // the sender's membership against the group it holds. Proposals need the suite, 1:1s the blocks.
+    const target = groupTarget(c, message.groupId);
+    const fromObject = posted.kind === 'application' && target.convType !== ConvType.one2one;
+    const { id: conv, conv: row, members, subconv } = fromObject
+      ? { ...target, conv: undefined, members: [] }
+      : await groupConversation(c, message.groupId);
     const config = c.get('config');
     const localDomain = config.brig.optSettings.setFederationDomain;
     if (me.client === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'The sender has no client');
     // A group gets its suite with its first commit; before it, proposals are refused (epoch 0) anyway.
+    const suite = row?.cipherSuite ?? 1;
     const proposal =
       posted.kind === 'proposal'
         ? await parsed(async () => ({
-            ref: toBase64(await proposalRef(suite ?? 1, posted.proposal)),
-            effect: await effectOf(database(c.env.DB), posted.proposal, suite ?? 1),
+            ref: toBase64(await proposalRef(suite, posted.proposal)),
+            effect: await effectOf(database(c.env.DB), posted.proposal, suite),
           }))
         : undefined;
     const result = await conversationObject(c.env, conv).mlsMessage({
@@ -91,7 +98,7 @@ export const postMlsMessage = endpoint(
       message: posted.kind === 'proposal' ? posted.proposal.bytes : posted.application.bytes,
       proposal,
       skipUsers:
-        row.type === 2 ? await blockedBy(database(c.env.DB), members, { id: me.user, domain: localDomain }) : undefined,
+        row?.type === 2 ? await blockedBy(database(c.env.DB), members, { id: me.user, domain: localDomain }) : undefined,
       ttlSeconds: config.gundeck.settings.notificationTTL,
     });
     if ('refusal' in result) throw refusalError(result.refusal, result.message);
