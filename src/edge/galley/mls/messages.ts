@@ -73,9 +73,12 @@ export const postMlsMessage = endpoint(
     // the sender's membership against the group it holds. Proposals need the suite, 1:1s the blocks.
     const target = groupTarget(c, message.groupId);
     const fromObject = posted.kind === 'application' && target.convType !== ConvType.one2one;
-    const { id: conv, conv: row, members, subconv } = fromObject
-      ? { ...target, conv: undefined, members: [] }
-      : await groupConversation(c, message.groupId);
+    const {
+      id: conv,
+      conv: row,
+      members,
+      subconv,
+    } = fromObject ? { ...target, conv: undefined, members: [] } : await groupConversation(c, message.groupId);
     const config = c.get('config');
     const localDomain = config.brig.optSettings.setFederationDomain;
     if (me.client === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'The sender has no client');
@@ -98,7 +101,9 @@ export const postMlsMessage = endpoint(
       message: posted.kind === 'proposal' ? posted.proposal.bytes : posted.application.bytes,
       proposal,
       skipUsers:
-        row?.type === 2 ? await blockedBy(database(c.env.DB), members, { id: me.user, domain: localDomain }) : undefined,
+        row?.type === 2
+          ? await blockedBy(database(c.env.DB), members, { id: me.user, domain: localDomain })
+          : undefined,
       ttlSeconds: config.gundeck.settings.notificationTTL,
     });
     if ('refusal' in result) throw refusalError(result.refusal, result.message);
