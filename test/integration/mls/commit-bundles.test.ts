@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { bundleBody, newMlsClient } from '../../helpers/core-crypto.js';
 import { wireError } from '../../helpers/http.js';
+import { ConvType, encodeGroupId } from '../../../src/shared/mls/group-id.js';
 import {
   bytesOf,
   claimKeyPackages,
@@ -174,6 +175,27 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
       body: wireError(404, 'no-conversation'),
     });
     expect((await postMls(publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
+    // A message for another generation of the conversation's group: the member hears that the
+    // group id is wrong, a non-member only that there is no conversation for them.
+    const x = await newMlsClient({ user: crypto.randomUUID(), client: '1', domain: 'example.com', suite: 1 });
+    const otherGroup = encodeGroupId({
+      version: 2,
+      convType: ConvType.regular,
+      conv: conv.id,
+      generation: 7,
+      domain: 'example.com',
+    });
+    const removal = (await api(publicUrl, a.token).get('/v8/mls/public-keys')).body.removal.ed25519;
+    await x.createConversation(otherGroup, bytesOf(removal));
+    const misplaced = await x.encrypt(otherGroup, 'wrong generation');
+    expect(await postMls(publicUrl, a.token, '/v8/mls/messages', misplaced)).toMatchObject({
+      status: 400,
+      body: wireError(400, 'mls-protocol-error'),
+    });
+    expect(await postMls(publicUrl, c1.token, '/v8/mls/messages', misplaced)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'no-conversation'),
+    });
     // Once dave has left, his client's messages are refused too.
     await joinByWelcome(d1, conv);
     const before = await d1.mls.encrypt(conv.groupId, 'still a member');

@@ -24,9 +24,10 @@ export async function postMessage(
   group: GroupRow,
   req: MessageRequest,
 ): Promise<{ result: DeliveryResult; group?: GroupRow }> {
+  // Membership first: a non-member learns nothing about the conversation's group.
+  if (!group.members.has(`${req.sender.domain}/${req.sender.user}`)) return refuse('noConversation');
   if (group.groupId !== req.groupId)
     return refuse('mlsProtocolError', 'The message group ID does not match the conversation');
-  if (!group.members.has(`${req.sender.domain}/${req.sender.user}`)) return refuse('noConversation');
   if (group.epoch === 0) return refuse('mlsProtocolError', 'Messages at epoch 0 are not supported');
   let next: GroupRow | undefined;
   if (req.proposal === undefined) {
