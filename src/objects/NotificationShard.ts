@@ -68,7 +68,6 @@ export class NotificationShard extends DurableObject<Env> {
           payload,
           middle,
           clients,
-          transient: d.transient === true,
           origin: d.origin?.user === user ? d.origin.connection : undefined,
         };
         this.sockets.deliverAwait(user, out);

@@ -67,7 +67,8 @@ export class EventsChannel {
     const targets = n.clients === null ? queueClients : queueClients.filter((c) => n.clients!.includes(c));
     const tags = new Map<string, number>();
     // Transient events are not queued: tag 0 acknowledges nothing.
-    for (const client of targets) tags.set(client, n.transient ? 0 : this.queues.push(user, client, eventJson, now));
+    for (const client of targets)
+      tags.set(client, n.payload.transient ? 0 : this.queues.push(user, client, eventJson, now));
     if (sockets.length === 0) return;
     // Temporary (client-less) sockets only get notifications no queue-consuming client receives.
     const forTemporary = targets.length === 0;

@@ -11,7 +11,8 @@ export class Payload {
   constructor(
     readonly head: string,
     readonly tail: string,
-    private readonly transient: boolean,
+    /** Pushed to sockets, never stored or queued. */
+    readonly transient: boolean,
   ) {}
 
   json(middle: string): string {
@@ -34,7 +35,6 @@ export interface Outgoing {
   middle: string;
   /** Only these clients' sockets get it (all of the user's when null). */
   clients: string[] | null;
-  transient: boolean;
   /** The connection that caused it: that socket does not get it back. */
   origin: string | undefined;
 }

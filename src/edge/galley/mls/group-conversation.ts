@@ -17,9 +17,9 @@ import { unstoredOne2One } from './one2one-first-commit.js';
  */
 export async function groupConversation(
   c: Context<AppEnv>,
-  groupId: Uint8Array,
+  groupId: Uint8Array | GroupTarget,
 ): Promise<Membership & { id: { id: string; domain: string }; subconv: string | undefined; unstored: boolean }> {
-  const { id, subconv, convType } = groupTarget(c, groupId);
+  const { id, subconv, convType } = groupId instanceof Uint8Array ? groupTarget(c, groupId) : groupId;
   if (
     subconv === undefined &&
     convType === ConvType.one2one &&
@@ -29,14 +29,17 @@ export async function groupConversation(
   return { ...(await requireMember(c, id)), id, subconv, unstored: false };
 }
 
+export interface GroupTarget {
+  id: { id: string; domain: string };
+  subconv: string | undefined;
+  convType: ConvType;
+}
+
 /**
  * What a group id names, read from the id alone: 400 `mls-protocol-error` for one that names
  * nothing, and another backend's group needs federation.
  */
-export function groupTarget(
-  c: Context<AppEnv>,
-  groupId: Uint8Array,
-): { id: { id: string; domain: string }; subconv: string | undefined; convType: ConvType } {
+export function groupTarget(c: Context<AppEnv>, groupId: Uint8Array): GroupTarget {
   const parts = decodeGroupId(groupId);
   if (parts === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Could not parse group ID');
   if (parts.domain !== c.get('config').brig.optSettings.setFederationDomain)

@@ -72,13 +72,12 @@ export const postMlsMessage = endpoint(
     // An application message to a group conversation needs nothing from D1: its object checks
     // the sender's membership against the group it holds. Proposals need the suite, 1:1s the blocks.
     const target = groupTarget(c, message.groupId);
-    const fromObject = posted.kind === 'application' && target.convType !== ConvType.one2one;
-    const {
-      id: conv,
-      conv: row,
-      members,
-      subconv,
-    } = fromObject ? { ...target, conv: undefined, members: [] } : await groupConversation(c, message.groupId);
+    const { id: conv, subconv } = target;
+    const membership =
+      posted.kind === 'application' && target.convType !== ConvType.one2one
+        ? undefined
+        : await groupConversation(c, target);
+    const row = membership?.conv;
     const config = c.get('config');
     const localDomain = config.brig.optSettings.setFederationDomain;
     if (me.client === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'The sender has no client');
@@ -101,8 +100,8 @@ export const postMlsMessage = endpoint(
       message: posted.kind === 'proposal' ? posted.proposal.bytes : posted.application.bytes,
       proposal,
       skipUsers:
-        row?.type === 2
-          ? await blockedBy(database(c.env.DB), members, { id: me.user, domain: localDomain })
+        membership?.conv.type === 2
+          ? await blockedBy(database(c.env.DB), membership.members, { id: me.user, domain: localDomain })
           : undefined,
       ttlSeconds: config.gundeck.settings.notificationTTL,
     });
