@@ -1,11 +1,12 @@
 // npm run db:migrate: applies migrations/ to the local D1 database under STATE_DIR.
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
+import { persistDir } from './lib/backend.js';
 import { d1Admin, d1AdminWorker } from './lib/d1-admin.js';
 import { applyMigrations } from './lib/migrations.js';
 import { wranglerFacts } from './lib/wrangler-facts.js';
 
-const persist = join(resolve(process.env.STATE_DIR ?? '.state'), 'v3');
+const persist = persistDir(process.env.STATE_DIR ?? '.state');
 const { workerOptions, migrations } = await wranglerFacts();
 const mf = new Miniflare({
   workers: [{ ...d1AdminWorker(workerOptions.d1Databases), compatibilityDate: workerOptions.compatibilityDate }],

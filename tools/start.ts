@@ -39,7 +39,7 @@ onShutdown(async () => {
 });
 
 const { objstore } = checked.config.cargohold;
-const [scriptPath, store] = await Promise.all([
+const [bundle, store] = await Promise.all([
   bundleWorker(join(stateDir, 'build')),
   localObjectStore(objstore, stateDir).then((s: RunningStore) => {
     running.push(s);
@@ -50,7 +50,7 @@ const [scriptPath, store] = await Promise.all([
 if (store.local) await ensureBucket(store, objstore.bucket); // a real store's bucket is the operator's
 // A local store may have moved off the configured port (another backend holds it): tell the worker.
 const config = store.endpoint === objstore.endpoint ? texts : editedTexts([objectStoreEndpoint(store.endpoint)], texts);
-const backend = await startBackend({ port, internalPort, config, stateDir, scriptPath, objectStore: store });
+const backend = await startBackend({ port, internalPort, config, stateDir, bundle, objectStore: store });
 running.push(backend);
 console.log(`config    ${dir}`);
 console.log(`state     ${stateDir}`);

@@ -16,7 +16,7 @@ export async function benchBackend(
   // Memory-backed when the machine has it: what is measured is the server's work, not this disk's
   // fsync latency (Cloudflare's storage is not a local disk either).
   const root = mkdtempSync(join(process.env.TMPDIR ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'svc-bench-'));
-  const scriptPath = await bundleWorker(join(root, 'build'));
+  const bundle = await bundleWorker(join(root, 'build'));
   const stateDir = join(root, 'state');
   const backend = await startBackend({
     port: 0,
@@ -24,7 +24,7 @@ export async function benchBackend(
     config: editedTexts(o.objectStore ? [objectStoreEndpoint(o.objectStore.endpoint)] : []),
     ...(o.objectStore ? { objectStore: o.objectStore } : {}),
     stateDir,
-    scriptPath,
+    bundle,
     ...(process.env.BENCH_INSPECTOR ? { inspectorPort: Number(process.env.BENCH_INSPECTOR) } : {}),
     onLog: process.env.BENCH_LOGS ? (l) => console.error(l) : () => {},
   });

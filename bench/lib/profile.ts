@@ -9,18 +9,16 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
 }
+interface Target {
+  webSocketDebuggerUrl: string;
+  title: string;
+}
 
-/**
- * CPU profile of the backend's isolate over `during()` (BENCH_INSPECTOR=<port>): prints the
- * functions with the most self time. For finding per-message work on the fan-out path.
- */
-export async function profileWorker<T>(port: number, during: () => Promise<T>, top = 25): Promise<T> {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as Array<{
-    id: string;
-    webSocketDebuggerUrl: string;
-    title: string;
-  }>;
-  const target = targets.find((t) => t.title.includes('svc-backend')) ?? targets[0]!;
+/** The backend's isolates: the edge worker's and the objects' (each script runs in its own). */
+const SCRIPTS = ['svc-backend', 'svc-objects'];
+
+/** A CPU profiler session on one isolate; `stop()` ends it and returns the profile. */
+async function startProfiler(target: Target): Promise<() => Promise<Profile>> {
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((r) => ws.once('open', r));
   let next = 1;
@@ -38,9 +36,14 @@ export async function profileWorker<T>(port: number, during: () => Promise<T>, t
   await call('Profiler.enable');
   await call('Profiler.setSamplingInterval', { interval: 200 });
   await call('Profiler.start');
-  const result = await during();
-  const { profile } = (await call('Profiler.stop')) as { profile: Profile };
-  ws.close();
+  return async () => {
+    const { profile } = (await call('Profiler.stop')) as { profile: Profile };
+    ws.close();
+    return profile;
+  };
+}
+
+function printTop(title: string, profile: Profile, top: number): void {
   const self = new Map<number, number>();
   for (const s of profile.samples) self.set(s, (self.get(s) ?? 0) + 1);
   const byFn = new Map<string, number>();
@@ -49,8 +52,20 @@ export async function profileWorker<T>(port: number, during: () => Promise<T>, t
     byFn.set(key, (byFn.get(key) ?? 0) + (self.get(n.id) ?? 0));
   }
   const total = profile.samples.length;
-  console.log(`profile: ${total} samples`);
+  console.log(`profile of ${title}: ${total} samples`);
   for (const [fn, n] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top))
     console.log(`${((n / total) * 100).toFixed(1).padStart(5)}%  ${fn}`);
+}
+
+/**
+ * CPU profiles of the backend's isolates over `during()` (BENCH_INSPECTOR=<port>): prints, for
+ * each, the functions with the most self time. For finding per-message work on the fan-out path.
+ */
+export async function profileWorker<T>(port: number, during: () => Promise<T>, top = 25): Promise<T> {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as Target[];
+  const ours = targets.filter((t) => SCRIPTS.some((s) => t.title.includes(s)));
+  const sessions = await Promise.all(ours.map(async (t) => ({ title: t.title, stop: await startProfiler(t) })));
+  const result = await during();
+  for (const s of sessions) printTop(s.title, await s.stop(), top);
   return result;
 }

@@ -8,10 +8,6 @@ import { drainable, drainLimit, serveInternal, servePublic } from './nginz/face.
 import { runtimeFor } from './runtime.js';
 import { runScheduledJobs } from './scheduled.js';
 
-export { RateLimiter } from '../objects/RateLimiter.js';
-export { NotificationShard } from '../objects/NotificationShard.js';
-export { Conversation } from '../objects/Conversation.js';
-
 type Ingress = typeof servePublic;
 
 async function serve(ingress: Ingress, req: Request, env: Env, ctx: ExecutionContext): Promise<Response> {

@@ -38,7 +38,7 @@ export async function startEditedBackend(
     // Edits come after the test store's endpoint, so a file may point its backend elsewhere.
     config: editedTexts([objectStoreEndpoint(s3.endpoint), ...edits]),
     stateDir,
-    scriptPath: inject('workerScript'),
+    bundle: inject('workerBundle'),
     migrate: opts.migrate ?? true,
     objectStore: s3,
     ...(opts.extraWorkers === undefined ? {} : { extraWorkers: opts.extraWorkers }),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startBackend } from '../../tools/lib/backend.js';
 import { ensureBucket } from '../../tools/lib/bucket.js';
-import { bundleWorker } from '../../tools/lib/bundle.js';
+import { bundleWorker, type WorkerBundle } from '../../tools/lib/bundle.js';
 import { startObjectStore } from '../../tools/lib/object-store.js';
 import { editedTexts, objectStoreEndpoint } from '../helpers/config-files.js';
 
@@ -21,7 +21,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     publicUrl: string;
     internalUrl: string;
-    workerScript: string;
+    workerBundle: WorkerBundle;
     tmpRoot: string;
     objectStore: TestObjectStore;
   }
@@ -33,7 +33,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const root = mkdtempSync(join(tmpdir(), 'svc-test-'));
-  const [workerScript, store] = await Promise.all([
+  const [workerBundle, store] = await Promise.all([
     bundleWorker(join(root, 'build')),
     startObjectStore({ stateDir: join(root, 'object-store'), onLog: () => {} }),
   ]);
@@ -46,13 +46,13 @@ export default async function setup(project: TestProject) {
     internalPort: 0,
     config: editedTexts([objectStoreEndpoint(endpoint)]),
     stateDir: join(root, 'shared-state'),
-    scriptPath: workerScript,
+    bundle: workerBundle,
     objectStore,
     onLog: () => {},
   });
   project.provide('publicUrl', backend.publicUrl.origin);
   project.provide('internalUrl', backend.internalUrl.origin);
-  project.provide('workerScript', workerScript);
+  project.provide('workerBundle', workerBundle);
   project.provide('tmpRoot', root);
   return async () => {
     await backend.stop();

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { Log, LogLevel, Miniflare, type MiniflareOptions } from 'miniflare';
 import { type ConfigTexts, loadConfig } from '../../src/shared/config/index.js';
+import type { WorkerBundle } from './bundle.js';
 import { d1Admin, d1AdminWorker, type D1Admin } from './d1-admin.js';
 import { deathSignalWrapper } from './death-signal.js';
 import { applyMigrations } from './migrations.js';
@@ -22,8 +23,8 @@ export interface BackendOptions {
   config: ConfigTexts;
   /** All local state (D1, Durable Objects) lives below this folder. */
   stateDir: string;
-  /** The bundled worker (see bundle.ts). */
-  scriptPath: string;
+  /** The bundled workers (see bundle.ts). */
+  bundle: WorkerBundle;
   host?: string;
   /** Apply D1 migrations before serving (default true); no listener opens before they are applied. */
   migrate?: boolean;
@@ -77,6 +78,15 @@ function removalKeysBinding(texts: ConfigTexts, stateDir: string): { MLS_REMOVAL
 }
 
 /**
+ * Where the runtime keeps D1, the objects and the queues below a state folder. The layout's version
+ * moves when state kept by an older one can no longer be read (v4: the objects moved to their own
+ * script, whose name says where miniflare keeps their storage).
+ */
+export function persistDir(stateDir: string): string {
+  return join(resolve(stateDir), 'v4');
+}
+
+/**
  * The whole backend on miniflare: the worker with its D1 database and Durable Objects. With
  * `migrate`, the runtime first holds only the D1 admin worker and no listener of the backend, and
  * is given the backend once the migrations are applied: nothing is served from a half-made schema.
@@ -84,26 +94,34 @@ function removalKeysBinding(texts: ConfigTexts, stateDir: string): { MLS_REMOVAL
 export async function startBackend(o: BackendOptions): Promise<Backend> {
   const host = o.host ?? '127.0.0.1';
   workerdDiesWithUs();
-  const { workerOptions, migrations } = await wranglerFacts();
-  const persist = join(resolve(o.stateDir), 'v3');
+  const { workerOptions, objectsOptions, migrations } = await wranglerFacts();
+  const persist = persistDir(o.stateDir);
   const onLog = o.onLog ?? ((l: string) => console.log(l));
+  const removalKeys = removalKeysBinding(o.config, o.stateDir);
   const backend = {
     ...workerOptions,
     name: 'svc-backend',
-    // One module, named: miniflare need not parse the 2.7 MB bundle to find its imports (that parse
+    // One module, named: miniflare need not parse the 5 MB bundle to find its imports (that parse
     // kept ~100 MB in this long-lived process).
-    modules: [{ type: 'ESModule', path: o.scriptPath }],
-    modulesRoot: dirname(o.scriptPath),
+    modules: [{ type: 'ESModule', path: o.bundle.edge }],
+    modulesRoot: dirname(o.bundle.edge),
     bindings: {
       ...workerOptions.bindings,
       SVC_CONFIG: JSON.stringify(o.config),
       ZAUTH_KEYS: await localZauthKeys(o.stateDir),
-      ...removalKeysBinding(o.config, o.stateDir),
+      ...removalKeys,
       ...(o.objectStore === undefined
         ? {}
         : { AWS_ACCESS_KEY_ID: o.objectStore.accessKeyId, AWS_SECRET_ACCESS_KEY: o.objectStore.secretAccessKey }),
     },
     unsafeDirectSockets: [{ host, port: o.internalPort, entrypoint: 'InternalApi', proxy: false }],
+  };
+  const objects = {
+    ...objectsOptions,
+    name: 'svc-objects',
+    modules: [{ type: 'ESModule', path: o.bundle.objects }],
+    modulesRoot: dirname(o.bundle.objects),
+    bindings: { ...objectsOptions.bindings, ...removalKeys },
   };
   const admin = { ...d1AdminWorker(workerOptions.d1Databases), compatibilityDate: workerOptions.compatibilityDate };
   const runtime = {
@@ -122,7 +140,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   const serving = {
     ...runtime,
     // The backend first: it serves `port`, and D1/object lookups default to it.
-    workers: [backend, ...(o.extraWorkers ?? []), admin],
+    workers: [backend, objects, ...(o.extraWorkers ?? []), admin],
     port: o.port,
   } as MiniflareOptions;
   let mf: Miniflare;

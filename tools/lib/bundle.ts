@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { build, stop, type Plugin } from 'esbuild';
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -20,13 +20,21 @@ const textModules: Plugin = {
   },
 };
 
-/** Bundles the edge worker the way wrangler does (workerd conditions, ESM, cloudflare:* external). */
-export async function bundleWorker(outDir: string): Promise<string> {
-  const outfile = join(outDir, 'worker.js');
-  mkdirSync(dirname(outfile), { recursive: true });
+/** The two scripts of the backend: the edge worker and the Durable Objects' worker. */
+export interface WorkerBundle {
+  edge: string;
+  objects: string;
+}
+
+/**
+ * Bundles both workers the way wrangler does (workerd conditions, ESM, cloudflare:* external),
+ * each self-contained: the objects' script carries none of the edge's code.
+ */
+export async function bundleWorker(outDir: string): Promise<WorkerBundle> {
+  mkdirSync(outDir, { recursive: true });
   await build({
-    entryPoints: [join(ROOT, 'src/edge/index.ts')],
-    outfile,
+    entryPoints: { worker: join(ROOT, 'src/edge/index.ts'), objects: join(ROOT, 'src/objects/index.ts') },
+    outdir: outDir,
     bundle: true,
     format: 'esm',
     platform: 'browser', // as wrangler: packages' `browser` file maps apply (the AWS SDK's fetch-based runtime)
@@ -41,5 +49,5 @@ export async function bundleWorker(outDir: string): Promise<string> {
     logLevel: 'warning',
   });
   await stop(); // esbuild's service process holds ~160 MB while it lives; the next build starts another
-  return outfile;
+  return { edge: join(outDir, 'worker.js'), objects: join(outDir, 'objects.js') };
 }

@@ -14,9 +14,13 @@ export interface Migration {
   statements: string[];
 }
 
+type Options = WorkerOptions & { compatibilityDate: string };
+
 export interface WranglerFacts {
-  /** Miniflare's options for the worker wrangler.toml describes (bindings, objects, queues, dates). */
-  workerOptions: WorkerOptions & { compatibilityDate: string };
+  /** Miniflare's options for the edge worker wrangler.toml describes (bindings, objects, queues, dates). */
+  workerOptions: Options;
+  /** The same for the Durable Objects' worker of wrangler.objects.toml. */
+  objectsOptions: Options;
   /** migrations/, in order, each file split into statements the way wrangler does. */
   migrations: Migration[];
 }
@@ -25,13 +29,23 @@ const SELF = fileURLToPath(import.meta.url);
 
 async function readFacts(): Promise<WranglerFacts> {
   const wrangler = await import('wrangler');
-  const { workerOptions } = wrangler.unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
+  const options = (file: string) =>
+    wrangler.unstable_getMiniflareWorkerOptions(join(ROOT, file)).workerOptions as Options;
+  const workerOptions = options('wrangler.toml');
+  const objectsOptions = options('wrangler.objects.toml');
+  const disagreement = sharedFacts(workerOptions) !== sharedFacts(objectsOptions);
+  if (disagreement) throw new Error('wrangler.toml and wrangler.objects.toml name different databases or shards');
   const dir = join(ROOT, 'migrations');
   const migrations = readdirSync(dir)
     .filter((f) => /^\d{4}_.*\.sql$/.test(f))
     .sort()
     .map((name) => ({ name, statements: wrangler.unstable_splitSqlQuery(readFileSync(join(dir, name), 'utf8')) }));
-  return { workerOptions: workerOptions as WranglerFacts['workerOptions'], migrations };
+  return { workerOptions, objectsOptions, migrations };
+}
+
+/** What both workers must agree on: where the data lives. */
+function sharedFacts(o: Options): string {
+  return JSON.stringify([o.d1Databases, o.bindings?.NOTIFICATION_SHARDS, o.compatibilityDate]);
 }
 
 let cached: Promise<WranglerFacts> | undefined;
