@@ -7,7 +7,7 @@ import { LogStore } from './notifications/log-store.js';
 import { MarksStore } from './notifications/marks-store.js';
 import { Payload } from './notifications/outgoing.js';
 import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
-import { seqTime, UuidV1Generator } from '../shared/uuid-v1.js';
+import { seqTime, timeSeq, UuidV1Generator, uuidV1Seq } from '../shared/uuid-v1.js';
 
 /**
  * The notification streams, client queues and websocket sessions of the users of one shard (see
@@ -23,15 +23,17 @@ export class NotificationShard extends DurableObject<Env> {
   private readonly events: EventsChannel;
   private readonly inactivity: InactivityWatch;
   private readonly ids = new UuidV1Generator();
-  private lastExpiry = 0;
   /** Ids are made no earlier than this (ms): after the last stored one, should the clock be behind. */
   private readonly idFloor: number;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.stream = ctx.storage.transactionSync(() => new LogStore(ctx.storage.sql));
+    // Queues are cursors over the log: before old rows go, the cursors behind them move up.
+    this.stream = ctx.storage.transactionSync(
+      () => new LogStore(ctx.storage.sql, (cutoff) => this.queues.expire(cutoff)),
+    );
     this.idFloor = seqTime(this.stream.lastSeq()) + 1;
-    this.queues = new QueueStore(ctx.storage.sql);
+    this.queues = new QueueStore(ctx.storage.sql, this.stream, () => uuidV1Seq(this.nextId(Date.now())));
     this.marks = new MarksStore(ctx.storage.sql);
     this.sockets = new Sockets(ctx);
     this.events = new EventsChannel(this.sockets, this.queues);
@@ -52,11 +54,7 @@ export class NotificationShard extends DurableObject<Env> {
   private appendNow(batch: Delivery[], ttlSeconds: number): void {
     const now = Date.now();
     this.stream.purge(ttlSeconds, now);
-    if (now - this.lastExpiry > 60_000) {
-      this.lastExpiry = now;
-      this.queues.expire(undefined, ttlSeconds, now);
-    }
-    const next = () => this.ids.next(Math.max(now, this.idFloor));
+    const next = () => this.nextId(now);
     for (const d of batch) {
       if (!this.marks.fresh(d, (x) => this.stream.holds(x))) continue;
       const ids = this.stream.append(d, next);
@@ -71,10 +69,15 @@ export class NotificationShard extends DurableObject<Env> {
           origin: d.origin?.user === user ? d.origin.connection : undefined,
         };
         this.sockets.deliverAwait(user, out);
-        this.events.deliver(user, out, now);
+        this.events.deliver(user, out);
       }
     }
     this.marks.save();
+  }
+
+  /** A notification id, after every one made before, also before a restart. */
+  private nextId(now: number): string {
+    return this.ids.next(Math.max(now, this.idFloor));
   }
 
   list(user: string, q: ListQuery): ListResult {
@@ -118,7 +121,8 @@ export class NotificationShard extends DurableObject<Env> {
     const { response, socket } = this.sockets.accept(attachment);
     if (kind === 'events') {
       await this.inactivity.start(socket, attachment, Number(req.headers.get('x-idle-limit-ms')), Date.now());
-      this.events.onConnect(socket, this.sockets.attachment(socket), Number(req.headers.get('x-notification-ttl')));
+      const ttlSeconds = Number(req.headers.get('x-notification-ttl'));
+      this.events.onConnect(socket, this.sockets.attachment(socket), timeSeq(Date.now() - ttlSeconds * 1000));
     }
     return response;
   }

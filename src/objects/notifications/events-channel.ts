@@ -1,3 +1,4 @@
+import { uuidV1Seq } from '../../shared/uuid-v1.js';
 import type { QueueStore } from './queue-store.js';
 import type { Outgoing } from './outgoing.js';
 import { sendJson, sendText, type Attachment, type Sockets } from './sockets.js';
@@ -23,6 +24,9 @@ function parse(text: string): ClientMessage | undefined {
   return undefined;
 }
 
+const eventFrame = (eventJson: string, tag: number) =>
+  `{"type":"event","data":{"event":${eventJson},"delivery_tag":${tag}}}`;
+
 /**
  * `GET /events`: queue-consuming clients get their durable queue (backlog redelivered until
  * acked, then a synchronization marker, then live events); a socket without a client gets live
@@ -37,46 +41,49 @@ export class EventsChannel {
     private readonly queues: QueueStore,
   ) {}
 
-  onConnect(ws: WebSocket, a: Attachment, ttlSeconds: number): void {
+  onConnect(ws: WebSocket, a: Attachment, cutoff: number): void {
     if (a.client === undefined || !this.queues.has(a.user, a.client)) return;
-    this.queues.expire(a.user, ttlSeconds, Date.now());
+    this.queues.expireOne(a.user, a.client, cutoff);
     if (this.queues.missed(a.user, a.client)) {
       this.sockets.update(ws, { ...a, awaitingFullSync: true });
       sendJson(ws, { type: 'notifications_missed' });
       return;
     }
-    this.sendBacklog(ws, a.user, a.client, a.marker);
+    this.sendBacklog(ws, a.user, a.client, a.marker, cutoff);
   }
 
-  private sendBacklog(ws: WebSocket, user: string, client: string, marker: string | undefined): void {
-    for (const entry of this.queues.pending(user, client)) {
-      if (entry.kind === 'event')
-        sendJson(ws, { type: 'event', data: { event: entry.event, delivery_tag: entry.tag } });
-    }
+  private sendBacklog(ws: WebSocket, user: string, client: string, marker: string | undefined, cutoff: number): void {
+    for (const entry of this.queues.pending(user, client, cutoff)) sendText(ws, eventFrame(entry.eventJson, entry.tag));
     const markerId = marker ?? crypto.randomUUID();
-    const tag = this.queues.pushMarker(user, client, markerId, Date.now());
-    sendJson(ws, { type: 'synchronization', data: { marker_id: markerId, delivery_tag: tag } });
+    sendJson(ws, { type: 'synchronization', data: { marker_id: markerId, delivery_tag: this.queues.markerTag() } });
   }
 
-  /** Queues the notification for its queue-consuming recipients and pushes it to connected sockets. */
-  deliver(user: string, n: Outgoing, now: number): void {
-    const queueClients = this.queues.clients(user);
+  /**
+   * Pushes the notification to the user's connected `/events` sockets. Its queue-consuming
+   * recipients' queues hold it already: it is in the log, after their cursors.
+   */
+  deliver(user: string, n: Outgoing): void {
     const sockets = this.sockets.of('events', user);
-    if (queueClients.length === 0 && sockets.length === 0) return;
+    if (sockets.length === 0) return;
+    const queueClients = this.queues.clients(user);
     const eventJson = `{"id":"${n.id}","payload":${n.payload.json(n.middle)}}`;
     const targets = n.clients === null ? queueClients : queueClients.filter((c) => n.clients!.includes(c));
-    const tags = new Map<string, number>();
     // Transient events are not queued: tag 0 acknowledges nothing.
-    for (const client of targets)
-      tags.set(client, n.payload.transient ? 0 : this.queues.push(user, client, eventJson, now));
-    if (sockets.length === 0) return;
+    const queueTag = n.payload.transient ? 0 : uuidV1Seq(n.id);
     // Temporary (client-less) sockets only get notifications no queue-consuming client receives.
     const forTemporary = targets.length === 0;
     for (const ws of sockets) {
       const a = this.sockets.attachment(ws);
       if (a.awaitingFullSync) continue;
-      const tag = a.client === undefined ? (forTemporary ? ++this.liveTag : undefined) : tags.get(a.client);
-      if (tag !== undefined) sendText(ws, `{"type":"event","data":{"event":${eventJson},"delivery_tag":${tag}}}`);
+      const tag =
+        a.client === undefined
+          ? forTemporary
+            ? ++this.liveTag
+            : undefined
+          : targets.includes(a.client)
+            ? queueTag
+            : undefined;
+      if (tag !== undefined) sendText(ws, eventFrame(eventJson, tag));
     }
   }
 
@@ -93,7 +100,8 @@ export class EventsChannel {
       }
       this.queues.clearMissed(a.user, a.client!);
       this.sockets.update(ws, { ...a, awaitingFullSync: false });
-      this.sendBacklog(ws, a.user, a.client!, a.marker);
+      // The cursor moved to the cut-off when the socket connected: what is left after it is the backlog.
+      this.sendBacklog(ws, a.user, a.client!, a.marker, 0);
       return;
     }
     if (m.type === 'ack' && a.client !== undefined)

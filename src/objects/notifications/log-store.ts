@@ -38,6 +38,12 @@ const own = (user: string) => `@${user}`;
 /** Rows read per query while a page is filled. */
 const BATCH = 256;
 
+/** A notification in a client's queue: its delivery tag (its id's uuidV1Seq) and `{id, payload}` as JSON text. */
+export interface QueuedEntry {
+  tag: number;
+  eventJson: string;
+}
+
 /**
  * The notification streams of an object's users, stored once per delivery rather than once per
  * recipient. A row is one delivery: a conversation's message or event is one row for all of its
@@ -57,7 +63,11 @@ export class LogStore {
   /** Users subscribed to a channel, read once per channel per wake-up: every row of it needs them. */
   private readonly subscribers = new Map<string, Set<string>>();
 
-  constructor(private readonly sql: SqlStorage) {
+  constructor(
+    private readonly sql: SqlStorage,
+    /** Told the cut-off (a seq) before rows older than it are dropped: the queues' cursors may point there. */
+    private readonly beforePurge: (cutoff: number) => void = () => {},
+  ) {
     // The row number is the first id's time (uuidV1Seq): no index of its own for ids or the TTL.
     sql.exec(`CREATE TABLE IF NOT EXISTS log (
       seq INTEGER PRIMARY KEY,
@@ -191,11 +201,13 @@ export class LogStore {
   purge(ttlSeconds: number, now: number): void {
     if (now - this.lastPurge < 60_000) return;
     this.lastPurge = now;
-    this.sql.exec('DELETE FROM log WHERE seq < ?', timeSeq(now - ttlSeconds * 1000));
+    const cutoff = timeSeq(now - ttlSeconds * 1000);
+    this.beforePurge(cutoff);
+    this.sql.exec('DELETE FROM log WHERE seq < ?', cutoff);
   }
 
   /** The user's rows from `seq` on (or before it, descending), within the TTL, in stream order. */
-  private rows(user: string, seq: number, cutoff: number, descending: boolean): LogRow[] {
+  private rows(user: string, seq: number, cutoff: number, descending: boolean, limit = BATCH): LogRow[] {
     const [cmp, order] = descending ? ['<=', 'DESC'] : ['>=', 'ASC'];
     return this.sql
       .exec<LogRow>(
@@ -213,7 +225,7 @@ export class LogStore {
         seq,
         cutoff,
         user,
-        BATCH,
+        limit,
       )
       .toArray();
   }
@@ -247,6 +259,30 @@ export class LogStore {
     const j = row?.ids.split(',').indexOf(id) ?? -1;
     if (row === undefined || j < 0) return undefined;
     return LogStore.found(row, user, null).some((f) => f.j === j) ? { seq: row.seq, j } : undefined;
+  }
+
+  /**
+   * The user's notifications for the client whose delivery tags come after `after`, in stream
+   * order, at most `limit`, from rows at or after `cutoff`: a queue's entries above its cursor.
+   */
+  entriesAfter(user: string, client: string, after: number, limit: number, cutoff: number): QueuedEntry[] {
+    // The cursor may be inside a row (a user's second entry of it): start at that row.
+    const start = this.sql.exec<{ seq: number | null }>('SELECT max(seq) AS seq FROM log WHERE seq <= ?', after).one();
+    const batch = Math.min(BATCH, limit);
+    const out: QueuedEntry[] = [];
+    let from = Math.max(start.seq ?? 0, cutoff);
+    for (;;) {
+      const rows = this.rows(user, from, cutoff, false, batch);
+      for (const row of rows)
+        for (const f of LogStore.found(row, user, client)) {
+          const tag = uuidV1Seq(f.id);
+          if (tag <= after) continue;
+          out.push({ tag, eventJson: `{"id":"${f.id}","payload":${f.payloadJson}}` });
+          if (out.length >= limit) return out;
+        }
+      if (rows.length < batch) return out;
+      from = rows.at(-1)!.seq + 1;
+    }
   }
 
   list(user: string, q: ListQuery): ListResult {

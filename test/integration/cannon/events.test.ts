@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
-import { api, createUser, login, type TestUser } from '../../helpers/users.js';
+import { addClient } from '../../helpers/clients.js';
+import { otrMessage, postOtr } from '../../helpers/otr.js';
+import { api, connect, createUser, login, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
 
 const shared = sharedBackend();
@@ -65,6 +67,62 @@ describe('GET /events', () => {
     socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
     expect(await socket.next()).toMatchObject({ type: 'synchronization' });
     await socket.close();
+  });
+
+  it('keeps acknowledgements ahead of an unacknowledged event until that one is acknowledged too', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const cid = await consumingClient(publicUrl, u);
+    const other = await login(publicUrl, u.email, u.password);
+    const ack = (s: TestSocket, tag: number, multiple = false) =>
+      s.send(JSON.stringify({ type: 'ack', data: { delivery_tag: tag, multiple } }));
+    let socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    ack(socket, (await socket.next((m) => m.type === 'synchronization')).data.delivery_tag, true);
+    const events = [];
+    for (const locale of ['de', 'fr', 'nl']) {
+      await changeLocale(publicUrl, other.token, locale);
+      events.push(await socket.next(isEvent('user.update')));
+    }
+    const [de, fr, nl] = events.map((e) => e.data.delivery_tag as number);
+    expect(de! < fr! && fr! < nl!).toBe(true);
+    ack(socket, Number.MAX_SAFE_INTEGER, true); // a tag never handed out acknowledges nothing
+    ack(socket, nl!);
+    ack(socket, fr!);
+    await socket.close();
+
+    socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    const backlog = await socket.next();
+    expect(backlog.data).toEqual({ event: events[0].data.event, delivery_tag: de });
+    expect(await socket.next()).toMatchObject({ type: 'synchronization' });
+    ack(socket, de!);
+    await socket.close();
+    socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    expect(await socket.next()).toMatchObject({ type: 'synchronization' });
+    await socket.close();
+  });
+
+  it("queues only the notifications meant for the client, not the user's other clients'", async () => {
+    const [u, v] = [await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl)];
+    await connect(publicUrl, u, v);
+    const conv = await api(publicUrl, u.token).post('/v8/conversations', {
+      qualified_users: [{ id: v.id, domain: 'example.com' }],
+    });
+    expect(conv.status, conv.text).toBe(201);
+    const mine = await consumingClient(publicUrl, u);
+    const others = await addClient(publicUrl, u, { password: u.password, capabilities: ['consumable-notifications'] });
+    const sender = await addClient(publicUrl, v);
+    const only = otrMessage(sender, [{ user: u.id, client: others, text: 'for the other client' }], { ignoreAll: {} });
+    expect((await postOtr(publicUrl, v.token, conv.body.qualified_id.id, only)).status).toBe(201);
+
+    const queued = async (client: string) => {
+      const socket = await openSocket(publicUrl, `/v8/events?client=${client}&access_token=${u.token}`);
+      const types: string[] = [];
+      for (let m = await socket.next(); m.type === 'event'; m = await socket.next())
+        types.push(m.data.event.payload[0].type);
+      await socket.close();
+      return types;
+    };
+    expect(await queued(others)).toContain('conversation.otr-message-add');
+    expect(await queued(mine)).toEqual(['user.client-add', 'user.client-add']);
   });
 
   it('gives a client-less socket live events only when no queue-consuming client is a recipient', async () => {
@@ -155,5 +213,23 @@ describe('GET /events after notifications expired', () => {
     await socket.close();
     // The stream forgot it too.
     expect((await api(b.publicUrl, token).get('/v8/notifications')).body.notifications).toEqual([]);
+  });
+
+  it('says nothing was missed when the expired notifications had all been acknowledged', async () => {
+    const email = `ttl-acked-${Date.now()}@example.com`;
+    await api(b.internalUrl).post('/i/users', { name: 'TTL', email, password: 'secret-password' });
+    const { token } = await login(b.publicUrl, email, 'secret-password');
+    const cid = await consumingClient(b.publicUrl, { token } as TestUser);
+    let socket: TestSocket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&access_token=${token}`);
+    await socket.next((m) => m.type === 'synchronization');
+    await changeLocale(b.publicUrl, token, 'de');
+    const tag = (await socket.next(isEvent('user.update'))).data.delivery_tag;
+    socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: tag, multiple: true } }));
+    await socket.close();
+    await new Promise((r) => setTimeout(r, 1100)); // the TTL is one second
+
+    socket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&access_token=${token}`);
+    expect(await socket.next()).toMatchObject({ type: 'synchronization' });
+    await socket.close();
   });
 });

@@ -69,5 +69,9 @@ describe('v1 UUID row numbers (uuidV1Seq)', () => {
     expect([uuidV1Seq(b) - uuidV1Seq(a), uuidV1Seq(c) - uuidV1Seq(b)]).toEqual([1, 1]);
     expect(seqTime(uuidV1Seq(c))).toBe(ms);
     expect(Number.isSafeInteger(uuidV1Seq(g.next(Date.UTC(2047, 11, 31))))).toBe(true);
+    // Exact across a carry from the low time field into the middle one.
+    const carry = '00000000-1234-11f0-8000-000000000001';
+    expect(uuidV1Seq(carry) - uuidV1Seq('ffffffff-1233-11f0-8000-000000000001')).toBe(1);
+    expect(uuidV1Seq(carry)).toBe(Number(0x1f01234_00000000n - (1577836800000n * 10000n + 122192928000000000n)));
   });
 });
