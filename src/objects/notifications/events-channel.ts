@@ -75,15 +75,9 @@ export class EventsChannel {
     for (const ws of sockets) {
       const a = this.sockets.attachment(ws);
       if (a.awaitingFullSync) continue;
-      const tag =
-        a.client === undefined
-          ? forTemporary
-            ? ++this.liveTag
-            : undefined
-          : targets.includes(a.client)
-            ? queueTag
-            : undefined;
-      if (tag !== undefined) sendText(ws, eventFrame(eventJson, tag));
+      if (a.client === undefined) {
+        if (forTemporary) sendText(ws, eventFrame(eventJson, ++this.liveTag));
+      } else if (targets.includes(a.client)) sendText(ws, eventFrame(eventJson, queueTag));
     }
   }
 
