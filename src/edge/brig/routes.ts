@@ -24,6 +24,7 @@ import { logout, postAccess } from './auth/access.js';
 import { listCookies, removeCookies } from './auth/cookies.js';
 import { login } from './auth/login.js';
 import { getVerificationCode, sendVerificationCode } from './auth/verification-code.js';
+import { federationApiVersion } from './federation-api/api-version.js';
 import { addFederationRemote, getFederationRemotes, updateFederationRemote } from './federation/remotes.js';
 import { changePassword, headSelfPassword } from './password/self-password.js';
 import {
@@ -146,4 +147,5 @@ export const brigInternal: Endpoint[] = [
   putUserStatus,
   getPasswordResetCode,
   putRichInfo,
+  federationApiVersion,
 ];

@@ -100,7 +100,7 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
   }
 }
 
-/** The internal ingress: unversioned `/i/...` routes only, never reachable from the public one. */
+/** The internal ingress: unversioned `/i/...` routes and the federation API, never reachable from the public one. */
 export async function serveInternal(req: Request, env: Env, ctx: ExecutionContext, rt: Runtime): Promise<Response> {
   const requestId = newRequestId();
   const url = new URL(req.url);
@@ -108,7 +108,8 @@ export async function serveInternal(req: Request, env: Env, ctx: ExecutionContex
   const finish = (res: Response) => withHeaders(res, requestId);
   try {
     if (split.kind === 'versioned-internal') return finish(internalUnversioned());
-    if (split.kind !== 'unversioned' || !/^\/i(\/|$)/.test(split.path))
+    // `/i/...` and the federation API (`/federation/{component}/{rpc}`, called by the federator).
+    if (split.kind !== 'unversioned' || !/^\/(i|federation)(\/|$)/.test(split.path))
       return finish(errorResponse(new ApiError(commonErrors.noEndpoint)));
     const forwarded = withEdgeFacts(req, { path: split.path, zHost: zHostOf(req), requestId, identity: undefined });
     return finish(await rt.internalApp.fetch(forwarded, env, ctx));

@@ -1,0 +1,23 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { Metrics } from './metrics.js';
+
+/** `GET /i/status` and `GET /i/metrics`, on both faces; true when the request was one of them. */
+export function serveStatus(
+  req: IncomingMessage | Http2ServerRequest,
+  res: ServerResponse | Http2ServerResponse,
+  metrics: Metrics,
+): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (req.url === '/i/status') {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end();
+    return true;
+  }
+  if (req.url === '/i/metrics') {
+    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+    res.end(metrics.text());
+    return true;
+  }
+  return false;
+}

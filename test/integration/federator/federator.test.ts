@@ -1,0 +1,176 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import http2 from 'node:http2';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { startFederator, type RunningFederator } from '../../../src/federator-node/federator.js';
+import { localPki } from '../../../src/federator-node/pki.js';
+import { startLocalDns, type LocalDns } from '../../../tools/lib/local-dns.js';
+import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import type { Edit } from '../../helpers/config-files.js';
+
+const A = 'example.com';
+const B = 'b.example.com';
+const srv = (domain: string) => `_svc-federator._tcp.${domain}`;
+
+/** The backend's domain in every file that names one. */
+const domainEdits = (domain: string): Edit[] => [
+  ['brig.yaml', ['optSettings', 'setFederationDomain'], domain],
+  ['galley.yaml', ['settings', 'federationDomain'], domain],
+  ['cargohold.yaml', ['settings', 'federationDomain'], domain],
+];
+const federationOn: Edit[] = ['brig.yaml', 'galley.yaml', 'cargohold.yaml', 'background-worker.yaml'].map((f) => [
+  f,
+  ['enableFederation'],
+  true,
+]);
+
+/** One POST to a federator's inward face, as a remote would make it (no client certificate here). */
+async function inwardCall(port: number, ca: string, origin: string): Promise<{ status: number; body: any }> {
+  const session = http2.connect(`https://localhost:${port}`, { ca: readFileSync(ca, 'utf8'), servername: B });
+  try {
+    return await new Promise((resolve, reject) => {
+      session.once('error', reject);
+      const req = session.request({
+        ':method': 'POST',
+        ':path': '/federation/brig/api-version',
+        'wire-origin-domain': origin,
+      });
+      let text = '';
+      let status = 0;
+      req.on('response', (h) => {
+        status = Number(h[':status']);
+      });
+      req.on('data', (c: Buffer) => {
+        text += c.toString();
+      });
+      req.on('end', () => resolve({ status, body: JSON.parse(text) }));
+      req.end('{}');
+    });
+  } finally {
+    session.close();
+  }
+}
+
+describe('the federator: HTTP/2 with mutual TLS between two backends', () => {
+  let pki: string;
+  let dns: LocalDns;
+  let backendB: TestBackend;
+  let fedB: RunningFederator;
+  const started: RunningFederator[] = [];
+
+  /** A federator for `domain`, with `certFor`'s certificate (its own by default), trusting the local CA (or nothing). */
+  async function federator(
+    domain: string,
+    o: { certFor?: string; trustLocalCa?: boolean; workerInternal?: string } = {},
+  ): Promise<RunningFederator> {
+    const own = await localPki(pki, domain);
+    const cert = await localPki(pki, o.certFor ?? domain);
+    const f = await startFederator({
+      domain,
+      internal: { host: '127.0.0.1', port: 0 },
+      external: { host: '127.0.0.1', port: 0 },
+      tls: {
+        useSystemCAStore: false,
+        ...(o.trustLocalCa === false ? {} : { remoteCAStore: own.ca }),
+        clientCertificate: cert.certificate,
+        clientPrivateKey: cert.privateKey,
+      },
+      tcpConnectionTimeoutMicros: 5_000_000,
+      dns: { host: dns.host, port: dns.port },
+      workerInternal: new URL(o.workerInternal ?? inject('internalUrl')),
+    });
+    started.push(f);
+    return f;
+  }
+
+  const call = (f: RunningFederator, path: string, init: RequestInit = {}) =>
+    fetch(new URL(path, f.internalUrl), { method: 'POST', body: '{}', ...init });
+
+  beforeAll(async () => {
+    pki = mkdtempSync(join(inject('tmpRoot'), 'pki-'));
+    dns = await startLocalDns();
+    backendB = await startEditedBackend([
+      ...domainEdits(B),
+      ...federationOn,
+      ['brig.yaml', ['optSettings', 'setFederationStrategy'], 'allowList'],
+      ['brig.yaml', ['optSettings', 'setFederationDomainConfigs'], [{ domain: A, search_policy: 'full_search' }]],
+    ]);
+    fedB = await federator(B, { workerInternal: backendB.internalUrl });
+    dns.set(srv(B), { target: 'localhost', port: fedB.externalPort });
+  });
+  afterAll(async () => {
+    for (const f of started) await f.stop(1000);
+    await backendB?.stop();
+    await dns?.stop();
+  });
+
+  it("reaches the remote backend's federation API through both federators", async () => {
+    const fedA = await federator(A);
+    const r = await call(fedA, `/rpc/${B}/brig/api-version`, { headers: { 'x-svc-api-version': 'v2' } });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ versions: [0, 1, 2] });
+    // Both sides counted it.
+    expect(await (await fetch(new URL('/i/metrics', fedA.internalUrl))).text()).toContain(
+      `svc_federator_outward_requests_total{domain="${B}",component="brig",rpc="api-version",status="200"} 1`,
+    );
+    expect(fedB.metrics.text()).toContain(
+      'svc_federator_inward_requests_total{component="brig",rpc="api-version",status="200"} 1',
+    );
+    expect((await fetch(new URL('/i/status', fedA.internalUrl))).status).toBe(200);
+    // The federation API is the internal ingress's alone.
+    for (const path of ['/federation/brig/api-version', '/v8/federation/brig/api-version'])
+      expect((await fetch(new URL(path, backendB.publicUrl), { method: 'POST', body: '{}' })).status).toBe(404);
+  });
+
+  it('refuses a backend that presents no client certificate', async () => {
+    const r = await inwardCall(fedB.externalPort, (await localPki(pki, B)).ca, A);
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({ label: 'no-client-certificate' });
+  });
+
+  it('refuses a certificate made out to another domain than the origin', async () => {
+    const impostor = await federator(A, { certFor: 'c.example.com' });
+    const r = await call(impostor, `/rpc/${B}/brig/api-version`);
+    expect(r.status).toBe(403);
+    expect(await r.json()).toMatchObject({ label: 'authentication-failure' });
+  });
+
+  it('refuses a domain outside the allow list', async () => {
+    const outsider = await federator('d.example.com');
+    const r = await call(outsider, `/rpc/${B}/brig/api-version`);
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({ label: 'federation-denied' });
+    expect(fedB.metrics.text()).toContain(
+      'svc_federator_inward_requests_total{component="brig",rpc="api-version",status="400"}',
+    );
+  });
+
+  it('fails every handshake with a TLS error when no CA store is configured', async () => {
+    const untrusting = await federator(A, { trustLocalCa: false });
+    const r = await call(untrusting, `/rpc/${B}/brig/api-version`);
+    expect(r.status).toBe(525);
+    expect(await r.json()).toMatchObject({ label: 'federation-tls-error' });
+  });
+
+  it('answers 422 invalid-domain without an SRV record, and 521 when the remote is down', async () => {
+    const fedA = await federator(A);
+    const unknown = await call(fedA, '/rpc/nowhere.example.com/brig/api-version');
+    expect(unknown.status).toBe(422);
+    expect(await unknown.json()).toMatchObject({ label: 'invalid-domain' });
+
+    const down = await federator('e.example.com', { workerInternal: backendB.internalUrl });
+    dns.set(srv('e.example.com'), { target: 'localhost', port: down.externalPort });
+    await down.stop(1000);
+    const r = await call(fedA, '/rpc/e.example.com/brig/api-version');
+    expect(r.status).toBe(521);
+    expect(await r.json()).toMatchObject({ label: 'federation-connection-refused' });
+  });
+
+  it('takes only POST to known components, without a query string', async () => {
+    const fedA = await federator(A);
+    expect((await fetch(new URL(`/rpc/${B}/brig/api-version`, fedA.internalUrl))).status).toBe(405);
+    expect((await call(fedA, `/rpc/${B}/spar/api-version`)).status).toBe(404);
+    expect((await call(fedA, `/rpc/${B}/brig/api-version?x=1`)).status).toBe(404);
+  });
+});
