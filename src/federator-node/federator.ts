@@ -1,3 +1,4 @@
+import type { Http2SecureServer, Http2Session } from 'node:http2';
 import type { Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Discovery } from './discovery.js';
@@ -39,17 +40,33 @@ function listen(server: Server, host: string, port: number): Promise<number> {
   });
 }
 
-function close(server: Server, graceMs: number): Promise<void> {
+/**
+ * Stops accepting, lets calls under way finish (HTTP/2 sessions get a GOAWAY and close once their
+ * streams end; idle HTTP/1 connections close at once), and cuts what is left after `graceMs`.
+ */
+function close(server: Server, graceMs: number, sessions: ReadonlySet<Http2Session> = new Set()): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       (server as Server & { closeAllConnections?: () => void }).closeAllConnections?.();
+      for (const s of sessions) s.destroy();
       resolve();
     }, graceMs);
     server.close(() => {
       clearTimeout(timer);
       resolve();
     });
+    for (const s of sessions) s.close();
   });
+}
+
+/** The HTTP/2 sessions a server has open, to close them on stop. */
+function openSessions(server: Http2SecureServer): Set<Http2Session> {
+  const sessions = new Set<Http2Session>();
+  server.on('session', (s) => {
+    sessions.add(s);
+    s.once('close', () => sessions.delete(s));
+  });
+  return sessions;
 }
 
 export async function startFederator(o: FederatorOptions): Promise<RunningFederator> {
@@ -63,6 +80,7 @@ export async function startFederator(o: FederatorOptions): Promise<RunningFedera
     remotes: new Remotes(o.workerInternal),
     metrics,
   });
+  const inwardSessions = openSessions(inward);
   const internalPort = await listen(outward, o.internal.host, o.internal.port);
   const externalPort = await listen(inward, o.external.host, o.external.port);
   return {
@@ -71,7 +89,7 @@ export async function startFederator(o: FederatorOptions): Promise<RunningFedera
     metrics,
     stop: async (graceMs = 30_000) => {
       client.close();
-      await Promise.all([close(outward, graceMs), close(inward, graceMs)]);
+      await Promise.all([close(outward, graceMs), close(inward, graceMs, inwardSessions)]);
     },
   };
 }

@@ -1,9 +1,10 @@
 import http2 from 'node:http2';
 import tls, { type TLSSocket } from 'node:tls';
-import { federatorError, readBody, sendError, type FederatorError } from './errors.js';
+import { federatorError, sendError, type FederatorError } from './errors.js';
 import type { Metrics } from './metrics.js';
-import { isDomain, parseCall } from './paths.js';
+import { inwardCall, isDomain } from './paths.js';
 import type { Remotes } from './remotes.js';
+import { readBody } from './request-body.js';
 import type { TlsMaterial } from './tls-material.js';
 import { serveStatus } from './status.js';
 
@@ -63,7 +64,7 @@ async function handle(
   o: { workerInternal: URL; remotes: Remotes; metrics: Metrics },
 ): Promise<void> {
   if (serveStatus(req, res, o.metrics)) return;
-  const call = parseCall(req.url, 'federation');
+  const call = inwardCall(req.url);
   if (call === undefined) return sendError(res, federatorError(404, 'no-endpoint', 'no such federation endpoint'));
   if (req.method !== 'POST') return sendError(res, federatorError(405, 'method-not-allowed', 'only POST is supported'));
   const reply = (status: number) =>

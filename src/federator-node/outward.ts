@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { Discovery } from './discovery.js';
-import { federatorError, readBody, sendError, type FederatorError } from './errors.js';
+import { federatorError, sendError, type FederatorError } from './errors.js';
 import type { Metrics } from './metrics.js';
-import { parseCall } from './paths.js';
+import { outwardCall } from './paths.js';
 import type { RemoteClient } from './remote-client.js';
+import { readBody } from './request-body.js';
 import { serveStatus } from './status.js';
 
 /** Headers of the worker's call carried on to the remote. */
@@ -36,7 +37,7 @@ async function handle(
   o: { ownDomain: string; discovery: Discovery; client: RemoteClient; metrics: Metrics },
 ): Promise<void> {
   if (serveStatus(req, res, o.metrics)) return;
-  const call = parseCall(req.url ?? '', 'rpc');
+  const call = outwardCall(req.url ?? '');
   if (call === undefined) return sendError(res, federatorError(404, 'no-endpoint', 'no such federation endpoint'));
   if (req.method !== 'POST') return sendError(res, federatorError(405, 'method-not-allowed', 'only POST is supported'));
   const body = await readBody(req);

@@ -10,17 +10,27 @@ export interface Call {
   rpc: string;
 }
 
-/** `/federation/{component}/{rpc}` (inward) or `/rpc/{domain}/{component}/{rpc}` (outward); no query string. */
-export function parseCall(url: string, prefix: 'federation'): Call | undefined;
-export function parseCall(url: string, prefix: 'rpc'): (Call & { domain: string }) | undefined;
-export function parseCall(url: string, prefix: 'federation' | 'rpc') {
+/** The `count` segments after `/<prefix>/`; federation paths take no query string. */
+function segments(url: string, prefix: string, count: number): string[] | undefined {
   if (url.includes('?')) return undefined;
   const parts = url.split('/');
-  const [empty, head, ...rest] = parts;
-  if (empty !== '' || head !== prefix) return undefined;
-  const [domain, component, rpc] = prefix === 'rpc' ? rest : [undefined, ...rest];
-  if (rest.length !== (prefix === 'rpc' ? 3 : 2)) return undefined;
+  return parts.length === count + 2 && parts[0] === '' && parts[1] === prefix ? parts.slice(2) : undefined;
+}
+
+function call(component: string | undefined, rpc: string | undefined): Call | undefined {
   if (component === undefined || rpc === undefined || !COMPONENTS.has(component) || !RPC.test(rpc)) return undefined;
-  if (prefix === 'rpc' && !isDomain(domain)) return undefined;
-  return prefix === 'rpc' ? { domain, component, rpc } : { component, rpc };
+  return { component, rpc };
+}
+
+/** `/federation/{component}/{rpc}`: what a remote calls. */
+export function inwardCall(url: string): Call | undefined {
+  const s = segments(url, 'federation', 2);
+  return s && call(s[0], s[1]);
+}
+
+/** `/rpc/{domain}/{component}/{rpc}`: what the local worker calls. */
+export function outwardCall(url: string): (Call & { domain: string }) | undefined {
+  const s = segments(url, 'rpc', 3);
+  const c = s && call(s[1], s[2]);
+  return c !== undefined && isDomain(s![0]) ? { domain: s![0], ...c } : undefined;
 }

@@ -42,10 +42,12 @@ export class RemoteClient {
     const key = `${domain} ${target.host}:${target.port}`;
     const known = this.links.get(key);
     if (known !== undefined && !known.session.closed && !known.session.destroyed) return known;
-    const link: Link = { session: undefined as unknown as http2.ClientHttp2Session, tcp: false };
-    link.session = this.connect(domain, target, () => {
-      link.tcp = true;
-    });
+    const link: Link = {
+      tcp: false,
+      session: this.connect(domain, target, () => {
+        link.tcp = true;
+      }),
+    };
     link.session.on('close', () => {
       if (this.links.get(key) === link) this.links.delete(key);
     });

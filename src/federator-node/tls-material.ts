@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 
 /** What the federator's TLS needs, read from federator.yaml's `optSettings`. */
@@ -24,7 +25,7 @@ function caStore(path: string): string[] {
   const files = statSync(path).isDirectory()
     ? readdirSync(path, { withFileTypes: true })
         .filter((f) => f.isFile())
-        .map((f) => `${path}/${f.name}`)
+        .map((f) => join(path, f.name))
     : [path];
   return files.flatMap((f) => readFileSync(f, 'utf8').match(PEM) ?? []);
 }

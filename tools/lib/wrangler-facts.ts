@@ -34,7 +34,8 @@ async function readFacts(): Promise<WranglerFacts> {
   const workerOptions = options('wrangler.toml');
   const objectsOptions = options('wrangler.objects.toml');
   const disagreement = sharedFacts(workerOptions) !== sharedFacts(objectsOptions);
-  if (disagreement) throw new Error('wrangler.toml and wrangler.objects.toml name different databases or shards');
+  if (disagreement)
+    throw new Error('wrangler.toml and wrangler.objects.toml differ in database, shard count or compatibility date');
   const dir = join(ROOT, 'migrations');
   const migrations = readdirSync(dir)
     .filter((f) => /^\d{4}_.*\.sql$/.test(f))
@@ -43,7 +44,7 @@ async function readFacts(): Promise<WranglerFacts> {
   return { workerOptions, objectsOptions, migrations };
 }
 
-/** What both workers must agree on: where the data lives. */
+/** What both workers must agree on: where the data lives, and the runtime they run on. */
 function sharedFacts(o: Options): string {
   return JSON.stringify([o.d1Databases, o.bindings?.NOTIFICATION_SHARDS, o.compatibilityDate]);
 }

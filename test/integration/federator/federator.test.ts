@@ -167,6 +167,22 @@ describe('the federator: HTTP/2 with mutual TLS between two backends', () => {
     expect(await r.json()).toMatchObject({ label: 'federation-connection-refused' });
   });
 
+  it('stops without waiting out its grace for idle remote sessions; the caller then reconnects', async () => {
+    const fedA = await federator(A);
+    const replacement = await federator(B, { workerInternal: backendB.internalUrl });
+    dns.set(srv(B), { target: 'localhost', port: replacement.externalPort });
+    try {
+      expect((await call(fedA, `/rpc/${B}/brig/api-version`)).status).toBe(200);
+      // fedA keeps its HTTP/2 session open; stopping sends it a GOAWAY instead of waiting 30 s.
+      const stopped = replacement.stop(30_000).then(() => 'stopped');
+      const stuck = new Promise((r) => setTimeout(() => r('stuck'), 5_000).unref());
+      expect(await Promise.race([stopped, stuck])).toBe('stopped');
+    } finally {
+      dns.set(srv(B), { target: 'localhost', port: fedB.externalPort });
+    }
+    expect((await call(fedA, `/rpc/${B}/brig/api-version`)).status).toBe(200);
+  });
+
   it('takes only POST to known components, without a query string', async () => {
     const fedA = await federator(A);
     expect((await fetch(new URL(`/rpc/${B}/brig/api-version`, fedA.internalUrl))).status).toBe(405);
