@@ -1,4 +1,5 @@
-// npm start: the whole backend on this machine (workers on miniflare, migrations applied).
+// npm start: the whole backend on this machine (workers on miniflare, migrations applied, the
+// federator sidecar when federation is on).
 import { join, resolve } from 'node:path';
 import { formatProblem, loadConfig } from '../src/shared/config/index.js';
 import { startBackend } from './lib/backend.js';
@@ -9,6 +10,7 @@ import { editedTexts, objectStoreEndpoint } from './lib/config-edit.js';
 import { localObjectStore, type RunningStore } from './lib/local-object-store.js';
 import { mlsRemovalKeys } from './lib/mls-removal-keys.js';
 import { onShutdown } from './lib/shutdown.js';
+import { planSidecar, serveLocalDns, shippedConfigDirs, startSidecar } from './lib/sidecar.js';
 import { wranglerFacts } from './lib/wrangler-facts.js';
 
 const port = Number(process.env.PORT ?? 8080);
@@ -49,12 +51,28 @@ const [bundle, store] = await Promise.all([
 ]);
 if (store.local) await ensureBucket(store, objstore.bucket); // a real store's bucket is the operator's
 // A local store may have moved off the configured port (another backend holds it): tell the worker.
-const config = store.endpoint === objstore.endpoint ? texts : editedTexts([objectStoreEndpoint(store.endpoint)], texts);
+const withStore =
+  store.endpoint === objstore.endpoint ? texts : editedTexts([objectStoreEndpoint(store.endpoint)], texts);
+// The federator's listeners are in the worker's configuration too: it calls the internal one.
+const sidecar = await planSidecar(withStore);
+const config = sidecar?.texts ?? withStore;
 const backend = await startBackend({ port, internalPort, config, stateDir, bundle, objectStore: store });
 running.push(backend);
+if (sidecar !== undefined) {
+  const dns = await serveLocalDns(sidecar, shippedConfigDirs());
+  if (dns !== undefined) running.push(dns);
+  running.push(await startSidecar(sidecar, backend.internalUrl));
+}
 console.log(`config    ${dir}`);
 console.log(`state     ${stateDir}`);
 console.log(`public    ${backend.publicUrl.origin}   (try ${backend.publicUrl.origin}/api-version)`);
 console.log(`internal  ${backend.internalUrl.origin}   (/i/... only)`);
 console.log(`assets    ${store.endpoint}   (bucket ${objstore.bucket}${store.local ? ', local radosgw' : ''})`);
+if (sidecar !== undefined) {
+  const { domain, internal, external, dns } = sidecar.options;
+  console.log(
+    `federator ${domain}: internal ${internal.host}:${internal.port}, external ${external.host}:${external.port}`,
+  );
+  if (dns !== undefined) console.log(`dns       ${dns.host}:${dns.port}   (SRV _svc-federator._tcp.<domain>)`);
+}
 console.log('ready');

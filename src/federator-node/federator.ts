@@ -73,11 +73,12 @@ export async function startFederator(o: FederatorOptions): Promise<RunningFedera
   const material = tlsMaterial(o.tls);
   const metrics = new Metrics();
   const client = new RemoteClient(material, Math.ceil(o.tcpConnectionTimeoutMicros / 1000));
-  const outward = outwardServer({ ownDomain: o.domain, discovery: new Discovery(o.dns), client, metrics });
+  const remotes = new Remotes(o.workerInternal);
+  const outward = outwardServer({ ownDomain: o.domain, discovery: new Discovery(o.dns), client, remotes, metrics });
   const inward = inwardServer({
     material,
     workerInternal: o.workerInternal,
-    remotes: new Remotes(o.workerInternal),
+    remotes,
     metrics,
   });
   const inwardSessions = openSessions(inward);

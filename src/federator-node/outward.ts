@@ -4,6 +4,7 @@ import { federatorError, sendError, type FederatorError } from './errors.js';
 import type { Metrics } from './metrics.js';
 import { outwardCall } from './paths.js';
 import type { RemoteClient } from './remote-client.js';
+import type { Remotes } from './remotes.js';
 import { readBody } from './request-body.js';
 import { serveStatus } from './status.js';
 
@@ -14,14 +15,41 @@ const isFederatorError = (e: unknown): e is FederatorError =>
   typeof e === 'object' && e !== null && 'label' in e && 'status' in e;
 
 /**
+ * A remote's error answer as the worker gets it. The federation API answers errors inside a 200,
+ * so any other status is the remote federator refusing (403 on a certificate) or a fault: it
+ * becomes 533 `federation-remote-error` with the remote's body as `inner`. A 400
+ * `federation-denied` passes as it is: the request named a backend that does not federate with us.
+ */
+function remoteRefusal(
+  reply: { status: number; body: Buffer },
+  domain: string,
+  path: string,
+): FederatorError | undefined {
+  if (reply.status < 400) return undefined;
+  let inner: unknown;
+  try {
+    inner = JSON.parse(reply.body.toString('utf8'));
+  } catch {
+    inner = { code: reply.status, label: 'unknown-error', message: reply.body.toString('utf8').slice(0, 500) };
+  }
+  if (reply.status === 400 && (inner as { label?: unknown }).label === 'federation-denied') return undefined;
+  return federatorError(533, 'federation-remote-error', `A remote federator failed with status code: ${reply.status}`, {
+    data: { type: 'federation', domain, path },
+    inner,
+  });
+}
+
+/**
  * The face the local worker calls: `POST /rpc/{domain}/{component}/{rpc}`, answered with the
- * remote's own response, or with the federator's error when the remote cannot be found (422
+ * remote's own response, or with the federator's error when this backend does not federate with
+ * it (400 `federation-denied`), or when the remote cannot be found (422
  * `invalid-domain`, 400 `discovery-failure`) or reached (521, 525).
  */
 export function outwardServer(o: {
   ownDomain: string;
   discovery: Discovery;
   client: RemoteClient;
+  remotes: Remotes;
   metrics: Metrics;
 }): http.Server {
   return http.createServer((req, res) => {
@@ -34,14 +62,13 @@ export function outwardServer(o: {
 async function handle(
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  o: { ownDomain: string; discovery: Discovery; client: RemoteClient; metrics: Metrics },
+  o: { ownDomain: string; discovery: Discovery; client: RemoteClient; remotes: Remotes; metrics: Metrics },
 ): Promise<void> {
   if (serveStatus(req, res, o.metrics)) return;
   const call = outwardCall(req.url ?? '');
   if (call === undefined) return sendError(res, federatorError(404, 'no-endpoint', 'no such federation endpoint'));
   if (req.method !== 'POST') return sendError(res, federatorError(405, 'method-not-allowed', 'only POST is supported'));
   const body = await readBody(req);
-  const found = await o.discovery.find(call.domain);
   const count = (status: number) =>
     o.metrics.count('svc_federator_outward_requests_total', {
       domain: call.domain,
@@ -49,6 +76,12 @@ async function handle(
       rpc: call.rpc,
       status: `${status}`,
     });
+  // Both ways: this backend calls no backend it would not take calls from.
+  if (!(await o.remotes.allows(call.domain))) {
+    count(400);
+    return sendError(res, federatorError(400, 'federation-denied', `not federating with ${call.domain}`));
+  }
+  const found = await o.discovery.find(call.domain);
   if (!found.ok) {
     const e =
       found.reason === 'no-record'
@@ -57,17 +90,14 @@ async function handle(
     count(e.status);
     return sendError(res, e);
   }
+  const path = `/federation/${call.component}/${call.rpc}`;
   const headers: Record<string, string> = { 'content-type': 'application/json', 'wire-origin-domain': o.ownDomain };
   for (const h of FORWARDED) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h];
   try {
-    const reply = await o.client.post(
-      call.domain,
-      found.target,
-      `/federation/${call.component}/${call.rpc}`,
-      headers,
-      body,
-    );
+    const reply = await o.client.post(call.domain, found.target, path, headers, body);
     count(reply.status);
+    const refusal = remoteRefusal(reply, call.domain, path);
+    if (refusal !== undefined) return sendError(res, refusal);
     res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/json' });
     res.end(reply.body);
   } catch (err) {

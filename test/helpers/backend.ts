@@ -1,7 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { startBackend } from '../../tools/lib/backend.js';
+import type { RunningFederator } from '../../src/federator-node/federator.js';
+import type { ConfigTexts } from '../../src/shared/config/index.js';
+import { type BackendOptions, startBackend } from '../../tools/lib/backend.js';
+import { startBackendWithSidecar } from '../../tools/lib/sidecar.js';
 import { editedTexts, objectStoreEndpoint, type Edit } from './config-files.js';
 
 export interface TestBackend {
@@ -15,6 +18,8 @@ export interface TestBackend {
   query<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
   /** Runs the scheduled jobs now (the cron trigger's work). */
   runScheduled(): Promise<void>;
+  /** Its federator, when it was started with one. */
+  federator: RunningFederator | undefined;
   stop(): Promise<void>;
 }
 
@@ -26,27 +31,41 @@ export function sharedBackend(): { publicUrl: string; internalUrl: string } {
 /** A backend of its own, with the shipped configuration edited, on free ports and fresh state. */
 export async function startEditedBackend(
   edits: Edit[],
-  opts: { migrate?: boolean; stateDir?: string; extraWorkers?: Array<Record<string, unknown>> } = {},
+  opts: {
+    migrate?: boolean;
+    stateDir?: string;
+    extraWorkers?: Array<Record<string, unknown>>;
+    /** The configuration edited (default: the shipped config/). */
+    base?: ConfigTexts;
+    /** When given, the backend's federator runs too, finding remotes through this DNS server. */
+    dns?: { host: string; port: number };
+  } = {},
 ): Promise<TestBackend> {
   const root = mkdtempSync(join(inject('tmpRoot'), 'backend-'));
   const stateDir = opts.stateDir ?? join(root, 'state');
   const s3 = inject('objectStore');
   const logs: string[] = [];
-  const backend = await startBackend({
+  const options: BackendOptions = {
     port: 0,
     internalPort: 0,
     // Edits come after the test store's endpoint, so a file may point its backend elsewhere.
-    config: editedTexts([objectStoreEndpoint(s3.endpoint), ...edits]),
+    config: editedTexts([objectStoreEndpoint(s3.endpoint), ...edits], opts.base),
     stateDir,
     bundle: inject('workerBundle'),
     migrate: opts.migrate ?? true,
     objectStore: s3,
     ...(opts.extraWorkers === undefined ? {} : { extraWorkers: opts.extraWorkers }),
     onLog: (l) => logs.push(l),
-  });
+  };
+  // Every test backend's certificates come from one local CA under the test root.
+  const backend =
+    opts.dns === undefined
+      ? { ...(await startBackend(options)), federator: undefined }
+      : await startBackendWithSidecar(options, { root: inject('tmpRoot'), dns: opts.dns });
   return {
     publicUrl: backend.publicUrl.origin,
     internalUrl: backend.internalUrl.origin,
+    federator: backend.federator,
     logs,
     stateDir,
     query: (sql, ...params) => backend.db.all(sql, ...params),

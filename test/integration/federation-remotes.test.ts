@@ -20,7 +20,7 @@ describe('/i/federation/remotes (D1)', () => {
       ).status,
     ).toBe(200);
     const list = await call(internalUrl, '/i/federation/remotes');
-    expect(list.body).toMatchObject({ strategy: 'allowNone', update_interval: 10 });
+    expect(list.body).toMatchObject({ strategy: 'allowList', update_interval: 10 });
     expect(list.body.remotes).toContainEqual({
       domain: 'a.fed.example.org',
       search_policy: 'no_search',

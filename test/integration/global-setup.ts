@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startBackend } from '../../tools/lib/backend.js';
 import { ensureBucket } from '../../tools/lib/bucket.js';
 import { bundleWorker, type WorkerBundle } from '../../tools/lib/bundle.js';
+import { startLocalDns } from '../../tools/lib/local-dns.js';
 import { startObjectStore } from '../../tools/lib/object-store.js';
+import { startBackendWithSidecar } from '../../tools/lib/sidecar.js';
 import { editedTexts, objectStoreEndpoint } from '../helpers/config-files.js';
 
 export interface TestObjectStore {
@@ -41,21 +42,28 @@ export default async function setup(project: TestProject) {
   const objectStore: TestObjectStore = { endpoint, region, accessKeyId, secretAccessKey, bucket: 'assets' };
   await ensureBucket(objectStore, objectStore.bucket);
   project.provide('objectStore', objectStore);
-  const backend = await startBackend({
-    port: 0,
-    internalPort: 0,
-    config: editedTexts([objectStoreEndpoint(endpoint)]),
-    stateDir: join(root, 'shared-state'),
-    bundle: workerBundle,
-    objectStore,
-    onLog: () => {},
-  });
+  // The shipped configuration federates: its federator runs too, with a DNS server that knows no
+  // remote (files needing remotes start their own backends).
+  const dns = await startLocalDns();
+  const backend = await startBackendWithSidecar(
+    {
+      port: 0,
+      internalPort: 0,
+      config: editedTexts([objectStoreEndpoint(endpoint)]),
+      stateDir: join(root, 'shared-state'),
+      bundle: workerBundle,
+      objectStore,
+      onLog: () => {},
+    },
+    { root, dns },
+  );
   project.provide('publicUrl', backend.publicUrl.origin);
   project.provide('internalUrl', backend.internalUrl.origin);
   project.provide('workerBundle', workerBundle);
   project.provide('tmpRoot', root);
   return async () => {
     await backend.stop();
+    await dns.stop();
     await store.stop();
     rmSync(root, { recursive: true, force: true });
   };

@@ -52,7 +52,13 @@ export async function startLocalDns(records: Record<string, SrvRecord> = {}, por
     });
     socket.send(reply, peer.port, peer.address);
   });
-  await new Promise<void>((resolve) => socket.bind(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject); // the port is held, say
+    socket.bind(port, '127.0.0.1', () => {
+      socket.off('error', reject);
+      resolve();
+    });
+  });
   return {
     host: '127.0.0.1',
     port: (socket.address() as AddressInfo).port,

@@ -25,6 +25,7 @@ import { listCookies, removeCookies } from './auth/cookies.js';
 import { login } from './auth/login.js';
 import { getVerificationCode, sendVerificationCode } from './auth/verification-code.js';
 import { federationApiVersion } from './federation-api/api-version.js';
+import { getUserByHandle, getUsersByIds, searchUsers } from './federation-api/users.js';
 import { addFederationRemote, getFederationRemotes, updateFederationRemote } from './federation/remotes.js';
 import { changePassword, headSelfPassword } from './password/self-password.js';
 import {
@@ -147,5 +148,9 @@ export const brigInternal: Endpoint[] = [
   putUserStatus,
   getPasswordResetCode,
   putRichInfo,
+  // the federation API (the federator calls it for remote backends)
   federationApiVersion,
+  getUserByHandle,
+  getUsersByIds,
+  searchUsers,
 ];

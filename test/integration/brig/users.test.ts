@@ -114,9 +114,10 @@ describe('other users', () => {
       body: wireError(404, 'not-found'),
     });
     expect((await me.get('/v8/users/example.com/not-a-uuid')).status).toBe(400);
+    // A backend this one does not federate with (the shipped allow list names b.example.com only).
     expect(await me.get(`/v8/users/other.example.org/${v.id}`)).toMatchObject({
       status: 400,
-      body: wireError(400, 'federation-not-enabled'),
+      body: wireError(400, 'federation-denied'),
     });
   });
 

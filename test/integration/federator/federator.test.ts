@@ -132,8 +132,20 @@ describe('the federator: HTTP/2 with mutual TLS between two backends', () => {
   it('refuses a certificate made out to another domain than the origin', async () => {
     const impostor = await federator(A, { certFor: 'c.example.com' });
     const r = await call(impostor, `/rpc/${B}/brig/api-version`);
-    expect(r.status).toBe(403);
-    expect(await r.json()).toMatchObject({ label: 'authentication-failure' });
+    // The remote's 403 reaches the caller inside its own federator's 533.
+    expect(r.status).toBe(533);
+    expect(await r.json()).toMatchObject({
+      label: 'federation-remote-error',
+      data: { type: 'federation', domain: B, path: '/federation/brig/api-version' },
+      inner: { code: 403, label: 'authentication-failure' },
+    });
+  });
+
+  it('calls no backend outside its own allow list', async () => {
+    const fedA = await federator(A);
+    const r = await call(fedA, '/rpc/d.example.com/brig/api-version');
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({ label: 'federation-denied' });
   });
 
   it('refuses a domain outside the allow list', async () => {
@@ -155,16 +167,25 @@ describe('the federator: HTTP/2 with mutual TLS between two backends', () => {
 
   it('answers 422 invalid-domain without an SRV record, and 521 when the remote is down', async () => {
     const fedA = await federator(A);
-    const unknown = await call(fedA, '/rpc/nowhere.example.com/brig/api-version');
-    expect(unknown.status).toBe(422);
-    expect(await unknown.json()).toMatchObject({ label: 'invalid-domain' });
+    dns.set(srv(B), undefined);
+    try {
+      const unknown = await call(fedA, `/rpc/${B}/brig/api-version`);
+      expect(unknown.status).toBe(422);
+      expect(await unknown.json()).toMatchObject({ label: 'invalid-domain' });
+    } finally {
+      dns.set(srv(B), { target: 'localhost', port: fedB.externalPort });
+    }
 
-    const down = await federator('e.example.com', { workerInternal: backendB.internalUrl });
-    dns.set(srv('e.example.com'), { target: 'localhost', port: down.externalPort });
+    const down = await federator(B, { workerInternal: backendB.internalUrl });
+    dns.set(srv(B), { target: 'localhost', port: down.externalPort });
     await down.stop(1000);
-    const r = await call(fedA, '/rpc/e.example.com/brig/api-version');
-    expect(r.status).toBe(521);
-    expect(await r.json()).toMatchObject({ label: 'federation-connection-refused' });
+    try {
+      const r = await call(fedA, `/rpc/${B}/brig/api-version`);
+      expect(r.status).toBe(521);
+      expect(await r.json()).toMatchObject({ label: 'federation-connection-refused' });
+    } finally {
+      dns.set(srv(B), { target: 'localhost', port: fedB.externalPort });
+    }
   });
 
   it('stops without waiting out its grace for idle remote sessions; the caller then reconnects', async () => {

@@ -6,12 +6,8 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { database } from '../../db/client.js';
 import { federationDomainConfig, federationDomainConfigs, type FederationDomainConfig } from './remote-config.js';
+import { knownRemotes } from './federating.js';
 import { remotesStore } from './remotes-store.js';
-
-/** Remotes from brig's static list, honoured while operators move to the dynamic one. */
-function configuredRemotes(config: Config): FederationDomainConfig[] {
-  return config.brig.optSettings.setFederationDomainConfigs.map((r) => ({ ...r, restriction: { tag: 'allow_all' } }));
-}
 
 /** A remote in the static list may be added to the dynamic one only with the same settings. */
 function refuseDiverging(config: Config, remote: FederationDomainConfig): void {
@@ -29,13 +25,10 @@ export const getFederationRemotes = endpoint(
   },
   async (c) => {
     const config = c.get('config');
-    const fromConfig = configuredRemotes(config);
-    const known = new Set(fromConfig.map((r) => r.domain));
-    const dynamic = (await remotesStore.list(database(c.env.DB))).filter((r) => !known.has(r.domain));
     return c.json(
       {
         strategy: config.brig.optSettings.setFederationStrategy,
-        remotes: [...fromConfig, ...dynamic],
+        remotes: await knownRemotes(config, database(c.env.DB)),
         update_interval: config.brig.optSettings.setFederationDomainConfigsUpdateFreq,
       },
       200,

@@ -1,22 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
+import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
+import { remoteSearch } from '../users/remote-users.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { serverFeatureStatus, teamById } from '../../galley/face.js';
+import { teamById } from '../../galley/face.js';
 import { userStore } from '../users/user-store.js';
-import { searchStore, matchExpression, type SearchHit, type Searcher } from './search-store.js';
-
-const contact = z
-  .object({
-    id: z.uuid(),
-    qualified_id: z.object({ id: z.uuid(), domain: z.string() }),
-    name: z.string(),
-    handle: z.string().optional(),
-    accent_id: z.int().optional(),
-    team: z.uuid().optional(),
-  })
-  .openapi('Contact');
+import { contact, contactJson, findContacts } from './contacts.js';
+import type { Searcher } from './search-store.js';
 
 const searchResult = z
   .object({
@@ -47,6 +39,7 @@ export const searchContacts = endpoint(
         size: z.coerce.number().int().min(1).max(500).optional(),
       }),
     },
+    errors: FEDERATED_CALL_ERRORS,
     responses: { 200: { description: 'Contacts found', ...json(searchResult) } },
   },
   async (c) => {
@@ -54,33 +47,30 @@ export const searchContacts = endpoint(
     const { q, size = 15, domain: wanted } = c.req.valid('query');
     const config = c.get('config');
     const domain = config.brig.optSettings.setFederationDomain;
-    const empty = { documents: [], found: 0, returned: 0, took: 0, search_policy: 'full_search' as const };
-    // Remote domains are searched through federation, which does not exist yet: nothing found there.
-    if (wanted !== undefined && wanted !== domain) return c.json(empty, 200);
+    if (wanted !== undefined && wanted !== domain) {
+      // Another backend's users: it searches them, as far as its policy for this backend allows.
+      const { contacts, searchPolicy } = await remoteSearch(config, wanted, q);
+      const documents = contacts.slice(0, size);
+      return c.json(
+        {
+          documents,
+          found: contacts.length,
+          returned: documents.length,
+          took: Date.now() - started,
+          search_policy: searchPolicy,
+          has_more: contacts.length > size,
+        },
+        200,
+      );
+    }
     const db = database(c.env.DB);
     const me = await userStore.byId(db, self(c).user);
     const team = me?.team ?? null;
     const ownTeamOnly = team !== null && (await teamById(db, team))?.searchVisibility === 'no-name-outside-team';
     const searcher: Searcher = { id: self(c).user, team, ownTeamOnly };
 
-    const term = q.trim().replace(/^@/, '').toLowerCase();
-    const hits: SearchHit[] = [];
-    const exact = term === '' ? undefined : await searchStore.byHandle(c.env.DB, searcher, term);
-    if (exact !== undefined) hits.push(exact);
-    const match = matchExpression(term);
-    if (match !== undefined) {
-      const inbound = serverFeatureStatus(config, 'searchVisibilityInbound');
-      for (const h of await searchStore.byPrefix(c.env.DB, searcher, match, inbound, size + 1))
-        if (h.id !== exact?.id) hits.push(h);
-    }
-    const documents = hits.slice(0, size).map((h) => ({
-      id: h.id,
-      qualified_id: { id: h.id, domain },
-      name: h.name,
-      ...(h.handle === null ? {} : { handle: h.handle }),
-      accent_id: h.accent_id,
-      ...(h.team === null ? {} : { team: h.team }),
-    }));
+    const hits = await findContacts(c.env.DB, config, searcher, q, size + 1, 'full_search');
+    const documents = hits.slice(0, size).map((h) => contactJson(h, domain));
     return c.json(
       {
         documents,

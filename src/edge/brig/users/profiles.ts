@@ -4,20 +4,24 @@ import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { federationErrors } from '../../api/errors/federation.js';
+import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
+import { groupBy } from '../../../shared/group-by.js';
 import { database } from '../../db/client.js';
 import { roleInTeam } from '../../galley/face.js';
 import { emailVisibleTo, type Viewer } from './email-visibility.js';
-import { baseProtocol, profileJson, userProfile, type UserRow } from './user-json.js';
+import { remoteProfiles, remoteUserByHandle } from './remote-users.js';
+import { baseProtocol, profileJson, userProfile, type UserProfile, type UserRow } from './user-json.js';
 import { userStore, visibleAccount } from './user-store.js';
 
 const localDomain = (c: Context<AppEnv>) => c.get('config').brig.optSettings.setFederationDomain;
 
-/** Remote users are reached through federation, which this backend does not do yet. */
-function requireLocal(c: Context<AppEnv>, domain: string): void {
-  if (domain !== localDomain(c)) throw new ApiError(federationErrors.federationNotEnabled);
+/** A user's profile: this backend's, or the one the user's own backend gives. */
+async function profileOf(c: Context<AppEnv>, domain: string, uid: string): Promise<UserProfile | undefined> {
+  if (domain !== localDomain(c)) return (await remoteProfiles(c.get('config'), domain, [uid]))[0];
+  const user = await userStore.byId(database(c.env.DB), uid);
+  return visibleAccount(user) ? (await profilesOf(c, [user]))[0] : undefined;
 }
 
 /** The caller's team membership, which decides which emails they see. */
@@ -45,14 +49,12 @@ export const getUser = endpoint(
     method: 'get',
     path: '/users/{domain}/{uid}',
     request: { params: userParams },
-    errors: [brigErrors.userNotFound, federationErrors.federationNotEnabled],
+    errors: [brigErrors.userNotFound, ...FEDERATED_CALL_ERRORS],
     responses: { 200: { description: 'User found', ...json(userProfile) } },
   },
   async (c) => {
     const { domain, uid } = c.req.valid('param');
-    requireLocal(c, domain);
-    const user = await userStore.byId(database(c.env.DB), uid);
-    const [profile] = visibleAccount(user) ? await profilesOf(c, [user]) : [];
+    const profile = await profileOf(c, domain, uid);
     if (profile === undefined) throw new ApiError(brigErrors.userNotFound);
     return c.json(profile, 200);
   },
@@ -65,15 +67,14 @@ export const getSupportedProtocols = endpoint(
     path: '/users/{domain}/{uid}/supported-protocols',
     from: 5,
     request: { params: userParams },
-    errors: [brigErrors.userNotFound, federationErrors.federationNotEnabled],
+    errors: [brigErrors.userNotFound, ...FEDERATED_CALL_ERRORS],
     responses: { 200: { description: 'Protocols the user supports', ...json(z.array(baseProtocol)) } },
   },
   async (c) => {
     const { domain, uid } = c.req.valid('param');
-    requireLocal(c, domain);
-    const user = await userStore.byId(database(c.env.DB), uid);
-    if (!visibleAccount(user) || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
-    return c.json(user.supportedProtocols, 200);
+    const profile = await profileOf(c, domain, uid);
+    if (profile === undefined || profile.deleted === true) throw new ApiError(brigErrors.userNotFound);
+    return c.json(profile.supported_protocols, 200);
   },
 );
 
@@ -91,26 +92,49 @@ const listUsersQuery = z
   })
   .openapi('ListUsersQuery');
 
-/** Local users named by id or handle, and the qualified ids that could not be listed. */
-async function listUsers(c: Context<AppEnv>, q: z.infer<typeof listUsersQuery>) {
-  const db = database(c.env.DB);
-  const domain = localDomain(c);
-  const failed: QualifiedId[] = [];
-  let rows: UserRow[] = [];
-  if (q.qualified_ids !== undefined) {
-    const local = q.qualified_ids.filter((u) => u.domain === domain);
-    failed.push(...q.qualified_ids.filter((u) => u.domain !== domain));
-    rows = await userStore.byIds(
-      db,
-      local.map((u) => u.id),
-    );
-  } else {
-    for (const h of q.qualified_handles ?? []) {
-      const row = h.domain === domain ? await userStore.byHandle(db, h.handle) : undefined;
-      if (row !== undefined) rows.push(row);
-    }
+/** Whatever a remote call gives, or undefined when the remote could not answer. */
+async function unlessUnreachable<T>(call: Promise<T>): Promise<T | undefined> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof ApiError) return undefined;
+    throw err;
   }
-  return { found: await profilesOf(c, rows), failed };
+}
+
+/** Users named by qualified id: local ones from the database, remote ones from their backends. */
+async function usersByQualifiedIds(c: Context<AppEnv>, ids: readonly QualifiedId[]) {
+  const byDomain = groupBy(ids, (u) => u.domain);
+  const found: UserProfile[] = [];
+  const failed: QualifiedId[] = [];
+  for (const [domain, users] of byDomain) {
+    const uids = users.map((u) => u.id);
+    if (domain === localDomain(c)) {
+      found.push(...(await profilesOf(c, await userStore.byIds(database(c.env.DB), uids))));
+      continue;
+    }
+    const remote = await unlessUnreachable(remoteProfiles(c.get('config'), domain, uids));
+    if (remote === undefined) failed.push(...users);
+    else found.push(...remote);
+  }
+  return { found, failed };
+}
+
+/** Users named by id or handle, and the qualified ids that could not be listed. */
+async function listUsers(c: Context<AppEnv>, q: z.infer<typeof listUsersQuery>) {
+  if (q.qualified_ids !== undefined) return usersByQualifiedIds(c, q.qualified_ids);
+  const db = database(c.env.DB);
+  const found: UserProfile[] = [];
+  for (const h of q.qualified_handles ?? []) {
+    if (h.domain !== localDomain(c)) {
+      const remote = await unlessUnreachable(remoteUserByHandle(c.get('config'), h.domain, h.handle));
+      if (remote) found.push(remote);
+      continue;
+    }
+    const row = await userStore.byHandle(db, h.handle);
+    if (row !== undefined) found.push(...(await profilesOf(c, [row])));
+  }
+  return { found, failed: [] as QualifiedId[] };
 }
 
 export const listUsersV3 = endpoint(

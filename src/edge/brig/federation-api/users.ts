@@ -1,0 +1,66 @@
+// brig's federation RPCs about users: what a remote backend may learn of this backend's users.
+import { z } from '@hono/zod-openapi';
+import { federationRpc } from '../../federation/rpc.js';
+import { database } from '../../db/client.js';
+import { federationWith } from '../federation/federating.js';
+import { contact, contactJson, findContacts } from '../search/contacts.js';
+import { profileJson, userProfile, type UserRow } from '../users/user-json.js';
+import { userStore, visibleAccount } from '../users/user-store.js';
+
+/** What a remote sees of a user: the public profile, never the email. */
+const remoteView = (rows: Array<UserRow | undefined>, domain: string) =>
+  rows.filter(visibleAccount).map((u) => profileJson(u, domain, { showEmail: false }));
+
+const localDomain = (config: { brig: { optSettings: { setFederationDomain: string } } }) =>
+  config.brig.optSettings.setFederationDomain;
+
+/** A user by exact handle, for remotes whose search policy allows at least handle search. */
+export const getUserByHandle = federationRpc(
+  {
+    component: 'brig',
+    rpc: 'get-user-by-handle',
+    request: z.string(),
+    response: userProfile.nullable(),
+    description: 'The user with this handle, or null',
+  },
+  async (c, handle, { origin }) => {
+    const config = c.get('config');
+    const db = database(c.env.DB);
+    const remote = await federationWith(config, db, origin);
+    if (remote === undefined || remote.search_policy === 'no_search') return null;
+    const [profile] = remoteView([await userStore.byHandle(db, handle.toLowerCase())], localDomain(config));
+    return profile ?? null;
+  },
+);
+
+export const getUsersByIds = federationRpc(
+  {
+    component: 'brig',
+    rpc: 'get-users-by-ids',
+    request: z.array(z.uuid()).max(500),
+    response: z.array(userProfile),
+    description: 'The profiles of those users this backend has',
+  },
+  async (c, ids) => remoteView(await userStore.byIds(database(c.env.DB), ids), localDomain(c.get('config'))),
+);
+
+const searchPolicy = z.enum(['no_search', 'exact_handle_search', 'full_search']);
+
+/** Search by a remote's user, as far as the remote's search policy goes (no team: only open teams). */
+export const searchUsers = federationRpc(
+  {
+    component: 'brig',
+    rpc: 'search-users',
+    request: z.object({ term: z.string().max(256) }).loose(),
+    response: z.object({ contacts: z.array(contact), searchPolicy }),
+    description: 'Contacts found, and the search policy applied',
+  },
+  async (c, { term }, { origin }) => {
+    const config = c.get('config');
+    const policy = (await federationWith(config, database(c.env.DB), origin))?.search_policy ?? 'no_search';
+    if (policy === 'no_search') return { contacts: [], searchPolicy: policy };
+    const searcher = { id: '', team: null, ownTeamOnly: false };
+    const hits = await findContacts(c.env.DB, config, searcher, term, 15, policy);
+    return { contacts: hits.map((h) => contactJson(h, localDomain(config))), searchPolicy: policy };
+  },
+);

@@ -1,0 +1,25 @@
+// Users of other backends, asked of their own brig through federation.
+import { z } from '@hono/zod-openapi';
+import type { Config } from '../../../shared/config/index.js';
+import { FederatorClient } from '../../federation/client.js';
+import { contact } from '../search/contacts.js';
+import { userProfile, type UserProfile } from './user-json.js';
+
+/** The profiles `domain` has of these users (those it does not have are left out). */
+export function remoteProfiles(config: Config, domain: string, ids: readonly string[]): Promise<UserProfile[]> {
+  return FederatorClient.of(config).call(domain, 'brig', 'get-users-by-ids', ids, z.array(userProfile));
+}
+
+export function remoteUserByHandle(config: Config, domain: string, handle: string): Promise<UserProfile | null> {
+  return FederatorClient.of(config).call(domain, 'brig', 'get-user-by-handle', handle, userProfile.nullable());
+}
+
+const searchAnswer = z.object({
+  contacts: z.array(contact),
+  searchPolicy: z.enum(['no_search', 'exact_handle_search', 'full_search']),
+});
+
+/** What a search on `domain` finds for a user of this backend, and the policy it applied. */
+export function remoteSearch(config: Config, domain: string, term: string): Promise<z.infer<typeof searchAnswer>> {
+  return FederatorClient.of(config).call(domain, 'brig', 'search-users', { term }, searchAnswer);
+}

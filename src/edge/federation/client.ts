@@ -1,0 +1,105 @@
+// The worker's way to other backends: an RPC through the federator sidecar's outward face, after
+// agreeing on a federation API version with the remote.
+import type { z } from 'zod';
+import type { Config } from '../../shared/config/index.js';
+import { FEDERATION_API_VERSIONS } from '../../shared/federation/versions.js';
+import { ApiError } from '../api/errors/api-error.js';
+import { federationErrors } from '../api/errors/federation.js';
+
+export type FederatedComponent = 'brig' | 'galley' | 'cargohold';
+
+/** How long a negotiated version is trusted before the remote is asked again. */
+const NEGOTIATED_FOR_MS = 60_000;
+const negotiated = new Map<string, { version: number; until: number }>();
+
+/** The federator's refusal (or a remote's, which it wrapped), kept whole: status, label, data, inner. */
+function refusal(status: number, text: string): ApiError {
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // not Wire's format: the status says it all
+  }
+  const { code: _code, label, message, ...more } = body;
+  if (typeof label !== 'string') return new ApiError(federationErrors.remoteError, `federator answered ${status}`);
+  const text_ = typeof message === 'string' ? message : label;
+  return new ApiError({ status, label, message: text_ }, text_, {}, more);
+}
+
+export class FederatorClient {
+  private constructor(
+    private readonly base: string,
+    private readonly enabled: boolean,
+  ) {}
+
+  static of(config: Config): FederatorClient {
+    const { host, port } = config.federator.federatorInternal;
+    return new FederatorClient(`http://${host}:${port}`, config.brig.enableFederation);
+  }
+
+  /** Calls `rpc` of `component` on `domain` and checks the answer's shape. */
+  async call<S extends z.ZodType>(
+    domain: string,
+    component: FederatedComponent,
+    rpc: string,
+    body: unknown,
+    answer: S,
+  ): Promise<z.output<S>> {
+    const version = await this.version(domain);
+    const parsed = answer.safeParse(await this.post(domain, component, rpc, body, version));
+    if (!parsed.success) throw new ApiError(federationErrors.invalidBody, `${component}/${rpc} from ${domain}`);
+    return parsed.data;
+  }
+
+  /** The highest version both backends speak (asked of the remote's brig `api-version`). */
+  private async version(domain: string): Promise<number> {
+    const known = negotiated.get(domain);
+    if (known !== undefined && Date.now() < known.until) return known.version;
+    const info = (await this.post(domain, 'brig', 'api-version', {}, undefined)) as { versions?: unknown };
+    const theirs = Array.isArray(info?.versions) ? info.versions.filter((v) => Number.isInteger(v)) : undefined;
+    if (theirs === undefined) throw new ApiError(federationErrors.versionError, 'invalid version information');
+    const common = FEDERATION_API_VERSIONS.filter((v) => theirs.includes(v));
+    const version = common.at(-1);
+    if (version === undefined) {
+      const tooOld = Math.max(...theirs) < FEDERATION_API_VERSIONS[0];
+      throw new ApiError(
+        federationErrors.versionError,
+        `Version negotiation failed: the remote backend is too ${tooOld ? 'old' : 'new'}`,
+      );
+    }
+    negotiated.set(domain, { version, until: Date.now() + NEGOTIATED_FOR_MS });
+    return version;
+  }
+
+  private async post(
+    domain: string,
+    component: FederatedComponent,
+    rpc: string,
+    body: unknown,
+    version: number | undefined,
+  ): Promise<unknown> {
+    if (!this.enabled) throw new ApiError(federationErrors.federationNotEnabled);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (version !== undefined) headers['x-svc-api-version'] = `v${version}`;
+    let res: Response;
+    try {
+      res = await fetch(`${this.base}/rpc/${domain}/${component}/${rpc}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new ApiError(
+        federationErrors.federationNotAvailable,
+        `Local federator not available: ${(err as Error).message}`,
+      );
+    }
+    const text = await res.text();
+    if (!res.ok) throw refusal(res.status, text);
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new ApiError(federationErrors.invalidBody, `${component}/${rpc} from ${domain}: not JSON`);
+    }
+  }
+}

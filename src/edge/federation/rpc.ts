@@ -1,0 +1,55 @@
+// Declares the federation RPCs this backend answers: `POST /federation/{component}/{rpc}` on the
+// internal ingress, called by the federator sidecar for a remote it has authenticated.
+import type { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { normalizeDomain } from '../../shared/domain.js';
+import type { AppEnv } from '../api/app-env.js';
+import { endpoint, type Endpoint } from '../api/endpoint.js';
+import { ApiError, type ErrorSpec } from '../api/errors/api-error.js';
+import { commonErrors } from '../api/errors/common.js';
+import { json, jsonBody } from '../api/schemas/common.js';
+import type { FederatedComponent } from './client.js';
+
+/** Who is calling: the remote backend (`Wire-Origin-Domain`, checked by the federator) and the agreed version. */
+export interface RpcCaller {
+  origin: string;
+  /** The `X-Svc-API-Version` the caller sent (v0 when it sent none). */
+  version: number;
+}
+
+function callerOf(c: Context<AppEnv>): RpcCaller {
+  const origin = normalizeDomain(c.req.header('wire-origin-domain') ?? '');
+  if (origin === undefined) throw new ApiError(commonErrors.badRequest, 'Wire-Origin-Domain is missing or invalid');
+  const version = /^v(\d+)$/.exec(c.req.header('x-svc-api-version') ?? 'v0')?.[1];
+  if (version === undefined) throw new ApiError(commonErrors.badRequest, 'X-Svc-API-Version is invalid');
+  return { origin, version: Number(version) };
+}
+
+export function federationRpc<B extends z.ZodType, R extends z.ZodType>(
+  spec: {
+    component: FederatedComponent;
+    rpc: string;
+    request: B;
+    response: R;
+    description: string;
+    errors?: readonly ErrorSpec[];
+  },
+  handler: (c: Context<AppEnv>, body: z.output<B>, caller: RpcCaller) => Promise<z.input<R>>,
+): Endpoint {
+  return endpoint(
+    {
+      name: `federation-${spec.component}-${spec.rpc}`,
+      auth: 'none',
+      method: 'post',
+      path: `/federation/${spec.component}/${spec.rpc}`,
+      request: jsonBody(spec.request),
+      errors: [commonErrors.badRequest, ...(spec.errors ?? [])],
+      responses: { 200: { description: spec.description, ...json(spec.response) } },
+    },
+    // The body was validated against spec.request: its type is that schema's output.
+    (async (c: Context<AppEnv>) => {
+      const body = (c.req as unknown as { valid(t: 'json'): z.output<B> }).valid('json');
+      return c.json((await handler(c, body, callerOf(c))) as never, 200);
+    }) as never,
+  );
+}

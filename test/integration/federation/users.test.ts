@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A, B, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
+import { wireError } from '../../helpers/http.js';
+import { api, createUser, type TestUser } from '../../helpers/users.js';
+
+const handleOf = (prefix: string) => `${prefix}${crypto.randomUUID().slice(0, 8)}`;
+
+async function withHandle(pub: string, internal: string, name: string): Promise<TestUser & { handle: string }> {
+  const u = await createUser(pub, internal, { name });
+  const handle = handleOf(name.toLowerCase());
+  expect((await api(pub, u.token).put('/v8/self/handle', { handle })).status).toBe(200);
+  return { ...u, handle };
+}
+
+/** Two backends: users of one find users of the other, as far as the other's search policy allows. */
+describe('federation: users across two backends', () => {
+  let pair: FederatedPair;
+  let alice: TestUser & { handle: string };
+  let bob: TestUser & { handle: string };
+
+  beforeAll(async () => {
+    // b.example.com keeps its remotes in the database, so the test can change its search policy.
+    pair = await startFederatedPair({
+      b: [
+        ['brig.yaml', ['optSettings', 'setFederationStrategy'], 'allowDynamic'],
+        ['brig.yaml', ['optSettings', 'setFederationDomainConfigs'], []],
+        ['brig.yaml', ['optSettings', 'setFederationDomainConfigsUpdateFreq'], 1],
+      ],
+    });
+    const policy = await api(pair.b.internalUrl).post('/i/federation/remotes', {
+      domain: A,
+      search_policy: 'full_search',
+    });
+    expect(policy.status).toBe(200);
+    [alice, bob] = await Promise.all([
+      withHandle(pair.a.publicUrl, pair.a.internalUrl, 'Alice'),
+      withHandle(pair.b.publicUrl, pair.b.internalUrl, 'Bobfederated'),
+    ]);
+  });
+  afterAll(() => pair?.stop());
+
+  const setPolicy = async (search_policy: string) =>
+    expect((await api(pair.b.internalUrl).put(`/i/federation/remotes/${A}`, { domain: A, search_policy })).status).toBe(
+      200,
+    );
+  const search = (q: string) =>
+    api(pair.a.publicUrl, alice.token).get(`/v8/search/contacts?q=${encodeURIComponent(q)}&domain=${B}`);
+
+  it("shows a remote user's profile, with its own domain and without email", async () => {
+    const r = await api(pair.a.publicUrl, alice.token).get(`/v8/users/${B}/${bob.id}`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ id: bob.id, qualified_id: { id: bob.id, domain: B }, handle: bob.handle });
+    expect(r.body.email).toBeUndefined();
+    expect(await api(pair.a.publicUrl, alice.token).get(`/v8/users/${B}/${crypto.randomUUID()}`)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'not-found'),
+    });
+  });
+
+  it('lists local and remote users together, by id and by handle', async () => {
+    const byIds = await api(pair.b.publicUrl, bob.token).post('/v8/list-users', {
+      qualified_ids: [
+        { id: alice.id, domain: A },
+        { id: bob.id, domain: B },
+      ],
+    });
+    expect(byIds.status, byIds.text).toBe(200);
+    expect(
+      byIds.body.found.map((u: any) => u.qualified_id).sort((x: any, y: any) => x.domain.localeCompare(y.domain)),
+    ).toEqual(
+      [
+        { id: bob.id, domain: B },
+        { id: alice.id, domain: A },
+      ].sort((x, y) => x.domain.localeCompare(y.domain)),
+    );
+    expect(byIds.body.failed).toBeUndefined();
+    const byHandle = await api(pair.a.publicUrl, alice.token).post('/v8/list-users', {
+      qualified_handles: [{ handle: bob.handle, domain: B }],
+    });
+    expect(byHandle.body.found.map((u: any) => u.id)).toEqual([bob.id]);
+  });
+
+  it('searches the remote with its full_search, exact_handle_search and no_search policies', async () => {
+    await setPolicy('full_search');
+    let r = await search('bobfed');
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ search_policy: 'full_search' });
+    expect(r.body.documents.map((d: any) => d.qualified_id)).toContainEqual({ id: bob.id, domain: B });
+
+    await setPolicy('exact_handle_search');
+    r = await search('bobfed');
+    expect(r.body).toMatchObject({ search_policy: 'exact_handle_search', documents: [] });
+    r = await search(bob.handle);
+    expect(r.body.documents.map((d: any) => d.id)).toEqual([bob.id]);
+
+    await setPolicy('no_search');
+    r = await search(bob.handle);
+    expect(r.body).toMatchObject({ search_policy: 'no_search', documents: [] });
+    const byHandle = await api(pair.a.publicUrl, alice.token).post('/v8/list-users', {
+      qualified_handles: [{ handle: bob.handle, domain: B }],
+    });
+    expect(byHandle.body.found).toEqual([]);
+    await setPolicy('full_search');
+  });
+
+  it('refuses to reach a backend outside the allow list', async () => {
+    const r = await api(pair.a.publicUrl, alice.token).get(`/v8/users/c.example.com/${bob.id}`);
+    expect(r).toMatchObject({ status: 400, body: wireError(400, 'federation-denied') });
+  });
+});

@@ -1,0 +1,160 @@
+// The federator sidecar as `npm start` and the tests run it beside a backend: its listeners, its
+// certificates (a local CA when federator.yaml names files of one) and, for backends on one
+// machine, the DNS server that answers their SRV records.
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { startFederator, type FederatorOptions, type RunningFederator } from '../../src/federator-node/federator.js';
+import { localPki } from '../../src/federator-node/pki.js';
+import type { TlsSettings } from '../../src/federator-node/tls-material.js';
+import { type Config, type ConfigTexts, loadConfig } from '../../src/shared/config/index.js';
+import { type Backend, type BackendOptions, startBackend } from './backend.js';
+import { ROOT } from './bundle.js';
+import { readConfigTexts } from './config-dir.js';
+import { editedTexts } from './config-edit.js';
+import { startLocalDns, type LocalDns, type SrvRecord } from './local-dns.js';
+import { freePort, portFree } from './ports.js';
+
+export interface SidecarPlan {
+  /** The configuration, with federator.yaml's listeners where the federator really listens. */
+  texts: ConfigTexts;
+  options: Omit<FederatorOptions, 'workerInternal'>;
+}
+
+function loaded(texts: ConfigTexts): Config {
+  const checked = loadConfig(texts);
+  if (!checked.ok) throw new Error(`configuration refused: ${checked.problems.length} problem(s)`);
+  return checked.config;
+}
+
+const domainOf = (config: Config) => config.brig.optSettings.setFederationDomain;
+
+/**
+ * Makes the local CA's files when federator.yaml names them (`<dir>/ca.pem`, `<dir>/<domain>.pem`,
+ * `<dir>/<domain>-key.pem`) and they are missing: backends on one machine share `<dir>`. Files of
+ * any other shape are the operator's, and the federator refuses to start without them.
+ */
+async function ensureLocalPki(tls: TlsSettings, domain: string): Promise<void> {
+  const { clientCertificate: cert, clientPrivateKey: key, remoteCAStore: ca } = tls;
+  if (cert === undefined || key === undefined) return;
+  const dir = dirname(cert);
+  const shaped =
+    basename(cert) === `${domain}.pem` &&
+    key === join(dir, `${domain}-key.pem`) &&
+    (ca === undefined || ca === join(dir, 'ca.pem'));
+  if (shaped && ![cert, key, ca ?? cert].every((f) => existsSync(f))) await localPki(dir, domain);
+}
+
+/** A configured port, or a free one when it is held (or when `anyPort`). */
+async function portFor(configured: number, anyPort: boolean): Promise<number> {
+  return !anyPort && (await portFree(configured)) ? configured : freePort();
+}
+
+/**
+ * What the federator of this configuration will run with; undefined when federation is off.
+ * Relative file names in federator.yaml are taken from `root` (the repository, where npm start runs).
+ */
+export async function planSidecar(
+  texts: ConfigTexts,
+  o: { root?: string; anyPort?: boolean; dns?: { host: string; port: number } } = {},
+): Promise<SidecarPlan | undefined> {
+  const config = loaded(texts);
+  if (!config.brig.enableFederation) return undefined;
+  const { federatorInternal, federatorExternal, optSettings: s } = config.federator;
+  const internal = { host: federatorInternal.host, port: await portFor(federatorInternal.port, o.anyPort ?? false) };
+  const external = { host: federatorExternal.host, port: await portFor(federatorExternal.port, o.anyPort ?? false) };
+  const file = (f: string | undefined) => (f === undefined ? undefined : resolve(o.root ?? ROOT, f));
+  const tls: TlsSettings = {
+    useSystemCAStore: s.useSystemCAStore,
+    remoteCAStore: file(s.remoteCAStore),
+    clientCertificate: file(s.clientCertificate),
+    clientPrivateKey: file(s.clientPrivateKey),
+  };
+  await ensureLocalPki(tls, domainOf(config));
+  const configuredDns = s.dnsHost === undefined ? undefined : { host: s.dnsHost, port: s.dnsPort ?? 53 };
+  return {
+    texts: editedTexts(
+      [
+        ['federator.yaml', ['federatorInternal', 'port'], internal.port],
+        ['federator.yaml', ['federatorExternal', 'port'], external.port],
+      ],
+      texts,
+    ),
+    options: {
+      domain: domainOf(config),
+      internal,
+      external,
+      tls,
+      tcpConnectionTimeoutMicros: s.tcpConnectionTimeout,
+      dns: o.dns ?? configuredDns,
+    },
+  };
+}
+
+export const startSidecar = (plan: SidecarPlan, workerInternal: URL): Promise<RunningFederator> =>
+  startFederator({ ...plan.options, workerInternal });
+
+/** `_svc-federator._tcp.<domain>` → the federator's external listener, for each configuration folder given. */
+function srvRecords(dirs: string[]): Record<string, SrvRecord> {
+  const records: Record<string, SrvRecord> = {};
+  for (const dir of dirs) {
+    const checked = loadConfig(readConfigTexts(dir));
+    if (!checked.ok || !checked.config.brig.enableFederation) continue;
+    const { host, port } = checked.config.federator.federatorExternal;
+    records[`_svc-federator._tcp.${domainOf(checked.config)}`] = { target: host, port };
+  }
+  return records;
+}
+
+/** The shipped configuration folders: `config/` and the ones inside it (config/b.example.com/). */
+export function shippedConfigDirs(): string[] {
+  const top = join(ROOT, 'config');
+  const inner = readdirSync(top, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(top, e.name, 'brig.yaml')))
+    .map((e) => join(top, e.name));
+  return [top, ...inner];
+}
+
+/**
+ * For backends on one machine: when federator.yaml names a DNS server on loopback, serves there
+ * the SRV record of every shipped configuration (and this backend's own, where its federator really
+ * listens). Each backend names its own port; undefined when there is none to serve, or when
+ * another process already serves that port (a backend on the same configuration).
+ */
+export async function serveLocalDns(plan: SidecarPlan, dirs: string[]): Promise<LocalDns | undefined> {
+  const dns = plan.options.dns;
+  if (dns === undefined || !['127.0.0.1', 'localhost'].includes(dns.host)) return undefined;
+  const records = srvRecords(dirs);
+  records[`_svc-federator._tcp.${plan.options.domain}`] = { target: '127.0.0.1', port: plan.options.external.port };
+  try {
+    return await startLocalDns(records, dns.port);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') return undefined;
+    throw err;
+  }
+}
+
+export interface BackendWithSidecar extends Backend {
+  /** The backend's federator; undefined when its configuration leaves federation off. */
+  federator: RunningFederator | undefined;
+}
+
+/**
+ * A backend and, when its configuration federates, its federator on free ports (tests and
+ * benchmarks): certificates under `root`, SRV lookups at `dns`.
+ */
+export async function startBackendWithSidecar(
+  o: BackendOptions,
+  sidecar: { root: string; dns: { host: string; port: number } },
+): Promise<BackendWithSidecar> {
+  const plan = await planSidecar(o.config, { root: sidecar.root, anyPort: true, dns: sidecar.dns });
+  const backend = await startBackend({ ...o, config: plan?.texts ?? o.config });
+  const federator = plan === undefined ? undefined : await startSidecar(plan, backend.internalUrl);
+  return {
+    ...backend,
+    federator,
+    stop: async () => {
+      await federator?.stop(1000);
+      await backend.stop();
+    },
+  };
+}
