@@ -52,19 +52,22 @@ async function start(root: string, env: Record<string, string> = {}): Promise<St
   }
 }
 
+/** A new user of that backend (made through its internal API), logged in. */
+async function registered(s: Started): Promise<{ id: string; token: string }> {
+  const email = `start-${s.port}-${crypto.randomUUID()}@example.com`;
+  const made = await postJson(`http://127.0.0.1:${s.internalPort}`, '/i/users', {
+    name: 'S',
+    email,
+    password: 'secret-password',
+  });
+  expect(made.status).toBe(201);
+  const login = await postJson(`http://127.0.0.1:${s.port}`, '/v8/login', { email, password: 'secret-password' });
+  return { id: made.body.id, token: login.body.access_token };
+}
+
 async function roundTripsAnAsset(s: Started, domain: string): Promise<void> {
   const pub = `http://127.0.0.1:${s.port}`;
-  const email = `start-${s.port}@example.com`;
-  expect(
-    (
-      await postJson(`http://127.0.0.1:${s.internalPort}`, '/i/users', {
-        name: 'S',
-        email,
-        password: 'secret-password',
-      })
-    ).status,
-  ).toBe(201);
-  const login = await postJson(pub, '/v8/login', { email, password: 'secret-password' });
+  const login = { body: { access_token: (await registered(s)).token } };
   const up = await uploadAsset(pub, login.body.access_token, Uint8Array.of(7, 8, 9));
   expect(up.status).toBe(201);
   const r = await getAsset(pub, `/v8/assets/${domain}/${up.body.key}`, login.body.access_token);
@@ -78,6 +81,7 @@ describe('npm start', () => {
   let first: Started;
   let second: Started;
   let own: Started;
+  let remote: Started;
 
   beforeAll(async () => {
     const root = mkdtempSync(join(inject('tmpRoot'), 'start-'));
@@ -94,14 +98,18 @@ describe('npm start', () => {
         readFileSync(path, 'utf8').replace(new RegExp(`${key}: example.com`), `${key}: red.example.org`),
       );
     }
-    // Two on the shipped config/, differing only in PORT, INTERNAL_PORT and STATE_DIR; one on CONFIG_DIR.
+    // Two on the shipped config/, differing only in PORT, INTERNAL_PORT and STATE_DIR; one on CONFIG_DIR;
+    // and config/b.example.com/, which federates with the first. The first goes alone: its
+    // federator and DNS take the configured ports, which the others on the same ports then leave.
+    first = await start(join(root, 'a'));
+    all.push(first);
     const started = await Promise.all([
-      start(join(root, 'a')),
       start(join(root, 'b')),
       start(join(root, 'c'), { CONFIG_DIR: configDir }),
+      start(join(root, 'd'), { CONFIG_DIR: join('config', 'b.example.com') }),
     ]);
     all.push(...started);
-    [first, second, own] = started;
+    [second, own, remote] = started;
   });
 
   afterAll(() => {
@@ -128,6 +136,18 @@ describe('npm start', () => {
     await roundTripsAnAsset(own, 'red.example.org');
   });
 
+  it('federates config/ and config/b.example.com/: a user of one sees a user of the other', async () => {
+    const [alice, bob] = await Promise.all([first, remote].map((s) => registered(s)));
+    const r = await call(`http://127.0.0.1:${first.port}`, `/v8/users/b.example.com/${bob.id}`, {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.qualified_id).toEqual({ id: bob.id, domain: 'b.example.com' });
+    expect(first.run.output).toContainEqual(
+      expect.stringMatching(/^federator example\.com: internal 127\.0\.0\.1:8097/),
+    );
+  });
+
   it('serves /i/status on INTERNAL_PORT only', async () => {
     expect((await call(`http://127.0.0.1:${own.internalPort}`, '/i/status')).status).toBe(200);
     expect((await call(`http://127.0.0.1:${own.port}`, '/i/status')).body).toEqual(wireError(404, 'no-endpoint'));
@@ -148,7 +168,15 @@ describe('npm start', () => {
         30_000,
       ),
     ).toEqual([]);
-    const ports = [own.port, own.internalPort, Number(new URL(own.assets).port)];
+    const federator = own.run.output.map((l) => /^federator .*: internal [\d.]+:(\d+), external [\d.]+:(\d+)/.exec(l));
+    const [, fedInternal, fedExternal] = federator.find((m) => m !== null) ?? [];
+    const ports = [
+      own.port,
+      own.internalPort,
+      Number(new URL(own.assets).port),
+      Number(fedInternal),
+      Number(fedExternal),
+    ];
     expect(await Promise.all(ports.map(portFree))).toEqual(ports.map(() => true));
   });
 });
