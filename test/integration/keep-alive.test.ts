@@ -61,7 +61,7 @@ describe('a body the route did not read leaves the connection usable', () => {
       send: () =>
         client.send('POST', `/v8/connections/remote.example/${randomUUID()}`, jsonOf(60_000), { ...json, ...bearer() }),
       status: 400,
-      label: 'federation-not-enabled',
+      label: 'federation-denied',
     },
     {
       kind: 'an unsupported version',

@@ -137,7 +137,7 @@ describe('npm start', () => {
   });
 
   it('federates config/ and config/b.example.com/: a user of one sees a user of the other', async () => {
-    const [alice, bob] = await Promise.all([first, remote].map((s) => registered(s)));
+    const [alice, bob] = await Promise.all([registered(first), registered(remote)]);
     const r = await call(`http://127.0.0.1:${first.port}`, `/v8/users/b.example.com/${bob.id}`, {
       headers: { authorization: `Bearer ${alice.token}` },
     });

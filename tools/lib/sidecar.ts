@@ -146,9 +146,23 @@ export async function startBackendWithSidecar(
   o: BackendOptions,
   sidecar: { root: string; dns: { host: string; port: number } },
 ): Promise<BackendWithSidecar> {
-  const plan = await planSidecar(o.config, { root: sidecar.root, anyPort: true, dns: sidecar.dns });
-  const backend = await startBackend({ ...o, config: plan?.texts ?? o.config });
-  const federator = plan === undefined ? undefined : await startSidecar(plan, backend.internalUrl);
+  for (let attempt = 1; ; attempt++) {
+    const plan = await planSidecar(o.config, { root: sidecar.root, anyPort: true, dns: sidecar.dns });
+    const backend = await startBackend({ ...o, config: plan?.texts ?? o.config });
+    let federator: RunningFederator | undefined;
+    try {
+      federator = plan === undefined ? undefined : await startSidecar(plan, backend.internalUrl);
+    } catch (err) {
+      await backend.stop();
+      // The free ports were picked before the backend started: something may have taken one since.
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 3) continue;
+      throw err;
+    }
+    return withFederator(backend, federator);
+  }
+}
+
+function withFederator(backend: Backend, federator: RunningFederator | undefined): BackendWithSidecar {
   return {
     ...backend,
     federator,

@@ -26,6 +26,13 @@ import { login } from './auth/login.js';
 import { getVerificationCode, sendVerificationCode } from './auth/verification-code.js';
 import { federationApiVersion } from './federation-api/api-version.js';
 import { getUserByHandle, getUsersByIds, searchUsers } from './federation-api/users.js';
+import { sendConnectionAction } from './federation-api/connections.js';
+import {
+  claimMultiPrekeyBundle,
+  claimPrekey,
+  claimPrekeyBundle,
+  getUserClientsForRemote,
+} from './federation-api/clients.js';
 import { addFederationRemote, getFederationRemotes, updateFederationRemote } from './federation/remotes.js';
 import { changePassword, headSelfPassword } from './password/self-password.js';
 import {
@@ -153,4 +160,9 @@ export const brigInternal: Endpoint[] = [
   getUserByHandle,
   getUsersByIds,
   searchUsers,
+  getUserClientsForRemote,
+  claimPrekey,
+  claimPrekeyBundle,
+  claimMultiPrekeyBundle,
+  sendConnectionAction,
 ];

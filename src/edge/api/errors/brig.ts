@@ -132,6 +132,11 @@ export const brigErrors = defineErrors({
   tooLargeRichInfo: { status: 413, label: 'too-large-rich-info', message: 'Rich info has exceeded the limit' },
   mlsCannotBeRemoved: { status: 409, label: 'mls-protocol-error', message: 'MLS protocol cannot be removed' },
   invalidUser: { status: 400, label: 'invalid-user', message: 'Invalid user' },
+  teamsNotFederating: {
+    status: 403,
+    label: 'team-not-federating',
+    message: "The target user's backend does not federate with the caller's team",
+  },
   // clients and prekeys
   malformedPrekeys: { status: 400, label: 'bad-request', message: 'Malformed prekeys uploaded' },
   malformedCapabilities: {

@@ -2,16 +2,25 @@ import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { federationErrors } from '../../api/errors/federation.js';
+import { FEDERATED_CALL_ERRORS, federationErrors } from '../../api/errors/federation.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
-import { database, type Db } from '../../db/client.js';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { database } from '../../db/client.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
-import { clientStore } from './client-store.js';
+import {
+  claimLocalBundle,
+  claimLocalMany,
+  clientPrekey,
+  prekeyBundle,
+  remoteClaim,
+  remoteClaimBundle,
+  remoteClaimMany,
+  type UserClientPrekeys,
+} from './prekey-claims.js';
 import { prekeyStore } from './prekey-store.js';
-import { prekey, type Prekey } from './prekeys.js';
-import { localDomainOf, requireLocalDomain, userParams } from './user-clients.js';
-
-const clientPrekey = z.object({ client: z.string(), prekey }).openapi('ClientPrekey');
+import { prekey } from './prekeys.js';
+import { localDomainOf, userParams } from './user-clients.js';
 
 export const getUserPrekeys = endpoint(
   {
@@ -19,24 +28,21 @@ export const getUserPrekeys = endpoint(
     method: 'get',
     path: '/users/{domain}/{uid}/prekeys',
     request: { params: userParams },
-    errors: [federationErrors.federationNotEnabled],
+    errors: FEDERATED_CALL_ERRORS,
     responses: {
       200: {
         description: 'One prekey of each of the user’s clients (claimed: it is not handed out again)',
-        ...json(z.object({ user: z.uuid(), clients: z.array(clientPrekey) }).openapi('PrekeyBundle')),
+        ...json(prekeyBundle),
       },
     },
   },
   async (c) => {
     const { domain, uid } = c.req.valid('param');
-    requireLocalDomain(c, domain);
-    const db = database(c.env.DB);
-    const clients = [];
-    for (const cl of await clientStore.list(db, uid)) {
-      const key = await prekeyStore.claim(db, uid, cl.id);
-      if (key !== undefined) clients.push({ client: cl.id, prekey: key });
-    }
-    return c.json({ user: uid, clients }, 200);
+    const bundle =
+      domain === localDomainOf(c)
+        ? await claimLocalBundle(database(c.env.DB), uid)
+        : await remoteClaimBundle(c.get('config'), domain, uid);
+    return c.json(bundle, 200);
   },
 );
 
@@ -46,34 +52,36 @@ export const getClientPrekey = endpoint(
     method: 'get',
     path: '/users/{domain}/{uid}/prekeys/{client}',
     request: { params: userParams.extend({ client: z.string().regex(CLIENT_ID_PATTERN) }) },
-    errors: [brigErrors.prekeyNotFound, federationErrors.federationNotEnabled],
+    errors: [brigErrors.prekeyNotFound, ...FEDERATED_CALL_ERRORS],
     responses: { 200: { description: 'A prekey of the client (claimed)', ...json(clientPrekey) } },
   },
   async (c) => {
     const { domain, uid, client } = c.req.valid('param');
-    requireLocalDomain(c, domain);
-    const key = await prekeyStore.claim(database(c.env.DB), uid, client);
-    if (key === undefined) throw new ApiError(brigErrors.prekeyNotFound);
-    return c.json({ client, prekey: key }, 200);
+    const claimed =
+      domain === localDomainOf(c)
+        ? await prekeyStore.claim(database(c.env.DB), uid, client)
+        : (await remoteClaim(c.get('config'), domain, uid, client))?.prekey;
+    if (claimed === undefined) throw new ApiError(brigErrors.prekeyNotFound);
+    return c.json({ client, prekey: claimed }, 200);
   },
 );
 
 /** `{domain: {user: [client]}}` */
 const userClients = z.record(z.string(), z.record(z.uuid(), z.array(z.string().regex(CLIENT_ID_PATTERN))));
-type ClaimMap = Record<string, Record<string, Record<string, Prekey | null>>>;
-
-async function claimMany(db: Db, local: string, asked: z.infer<typeof userClients>) {
-  const found: ClaimMap = {};
+/** Claims per domain: local ones here, others from their backends; a domain that fails is listed as failed. */
+async function claimMany(c: Context<AppEnv>, asked: z.infer<typeof userClients>) {
+  const found: Record<string, UserClientPrekeys> = {};
   const failed: QualifiedId[] = [];
   for (const [domain, users] of Object.entries(asked)) {
-    if (domain !== local) {
-      failed.push(...Object.keys(users).map((id) => ({ id, domain })));
+    if (domain === localDomainOf(c)) {
+      found[domain] = await claimLocalMany(database(c.env.DB), users);
       continue;
     }
-    const byUser: ClaimMap[string] = (found[domain] = {});
-    for (const [user, clients] of Object.entries(users)) {
-      const byClient: Record<string, Prekey | null> = (byUser[user] = {});
-      for (const client of clients) byClient[client] = (await prekeyStore.claim(db, user, client)) ?? null;
+    try {
+      found[domain] = await remoteClaimMany(c.get('config'), domain, users);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      failed.push(...Object.keys(users).map((id) => ({ id, domain })));
     }
   }
   return { found, failed };
@@ -116,7 +124,7 @@ export const listPrekeys = endpoint(
   async (c) => {
     const asked = c.req.valid('json');
     refuseTooMany(c.get('config').brig.optSettings.setMaxConvSize, asked);
-    const { found, failed } = await claimMany(database(c.env.DB), localDomainOf(c), asked);
+    const { found, failed } = await claimMany(c, asked);
     return c.json(
       { qualified_user_client_prekeys: found, ...(failed.length > 0 ? { failed_to_list: failed } : {}) },
       200,
@@ -129,14 +137,16 @@ export const listPrekeysV3 = endpoint(
     name: 'get-multi-user-prekey-bundle-qualified@v3',
     until: 4,
     ...listPrekeysRoute,
-    errors: [brigErrors.tooManyClientsRequested, federationErrors.federationNotEnabled],
+    errors: [brigErrors.tooManyClientsRequested, federationErrors.federationNotAvailable],
     responses: { 200: { description: 'A claimed prekey per client (null when it has none)', ...json(prekeyMap) } },
   },
   async (c) => {
     const asked = c.req.valid('json');
     refuseTooMany(c.get('config').brig.optSettings.setMaxConvSize, asked);
-    const { found, failed } = await claimMany(database(c.env.DB), localDomainOf(c), asked);
-    if (failed.length > 0) throw new ApiError(federationErrors.federationNotEnabled);
+    const { found, failed } = await claimMany(c, asked);
+    // Before v4 the answer has no room for failures: the whole request fails.
+    if (failed.length > 0)
+      throw new ApiError(federationErrors.federationNotAvailable, 'a backend could not be reached');
     return c.json(found, 200);
   },
 );

@@ -4,9 +4,11 @@ import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { federationErrors } from '../../api/errors/federation.js';
+import { FEDERATED_CALL_ERRORS, federationErrors } from '../../api/errors/federation.js';
 import { json, jsonBody, qualifiedUserId } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
+import { groupBy } from '../../../shared/group-by.js';
+import { database, type Db } from '../../db/client.js';
+import { FederatorClient } from '../../federation/client.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { pubClient, pubClientJson } from './client-json.js';
 import { clientStore } from './client-store.js';
@@ -18,6 +20,22 @@ export function requireLocalDomain(c: Context<AppEnv>, domain: string): void {
   if (domain !== localDomainOf(c)) throw new ApiError(federationErrors.federationNotEnabled);
 }
 
+export const userClientMap = z.record(z.string(), z.array(pubClient));
+type UserClientMap = z.infer<typeof userClientMap>;
+
+/** The public view of these users' clients, every user present (local, or from their own backend). */
+async function clientsOfUsers(c: Context<AppEnv>, domain: string, users: readonly string[]): Promise<UserClientMap> {
+  if (domain !== localDomainOf(c))
+    return FederatorClient.of(c.get('config')).call(domain, 'brig', 'get-user-clients', { users }, userClientMap);
+  return localClientsOf(database(c.env.DB), users);
+}
+
+export async function localClientsOf(db: Db, users: readonly string[]): Promise<UserClientMap> {
+  const map: UserClientMap = Object.fromEntries(users.map((u) => [u, []]));
+  for (const row of await clientStore.listMany(db, users)) map[row.user]?.push(pubClientJson(row));
+  return map;
+}
+
 export const userParams = z.object({ domain: z.string(), uid: z.uuid() });
 
 export const getUserClients = endpoint(
@@ -26,13 +44,12 @@ export const getUserClients = endpoint(
     method: 'get',
     path: '/users/{domain}/{uid}/clients',
     request: { params: userParams },
-    errors: [federationErrors.federationNotEnabled],
+    errors: FEDERATED_CALL_ERRORS,
     responses: { 200: { description: 'The user’s clients', ...json(z.array(pubClient)) } },
   },
   async (c) => {
     const { domain, uid } = c.req.valid('param');
-    requireLocalDomain(c, domain);
-    return c.json((await clientStore.list(database(c.env.DB), uid)).map(pubClientJson), 200);
+    return c.json((await clientsOfUsers(c, domain, [uid]))[uid] ?? [], 200);
   },
 );
 
@@ -42,15 +59,14 @@ export const getUserClient = endpoint(
     method: 'get',
     path: '/users/{domain}/{uid}/clients/{client}',
     request: { params: userParams.extend({ client: z.string().regex(CLIENT_ID_PATTERN) }) },
-    errors: [brigErrors.userClientNotFound, federationErrors.federationNotEnabled],
+    errors: [brigErrors.userClientNotFound, ...FEDERATED_CALL_ERRORS],
     responses: { 200: { description: 'The client', ...json(pubClient) } },
   },
   async (c) => {
     const { domain, uid, client } = c.req.valid('param');
-    requireLocalDomain(c, domain);
-    const row = await clientStore.get(database(c.env.DB), uid, client);
-    if (row === undefined) throw new ApiError(brigErrors.userClientNotFound);
-    return c.json(pubClientJson(row), 200);
+    const found = (await clientsOfUsers(c, domain, [uid]))[uid]?.find((cl) => cl.id === client);
+    if (found === undefined) throw new ApiError(brigErrors.userClientNotFound);
+    return c.json(found, 200);
   },
 );
 
@@ -64,18 +80,21 @@ export const listUsersClients = endpoint(
     responses: {
       200: {
         description: 'Clients per domain and user (unreachable domains are left out)',
-        ...json(z.object({ qualified_user_map: z.record(z.string(), z.record(z.string(), z.array(pubClient))) })),
+        ...json(z.object({ qualified_user_map: z.record(z.string(), userClientMap) })),
       },
     },
   },
   async (c) => {
-    const domain = localDomainOf(c);
-    const local = c.req
-      .valid('json')
-      .qualified_users.filter((u) => u.domain === domain)
-      .map((u) => u.id);
-    const map: Record<string, z.infer<typeof pubClient>[]> = Object.fromEntries(local.map((u) => [u, []]));
-    for (const row of await clientStore.listMany(database(c.env.DB), local)) map[row.user]!.push(pubClientJson(row));
-    return c.json({ qualified_user_map: local.length === 0 ? {} : { [domain]: map } }, 200);
+    const byDomain = groupBy(c.req.valid('json').qualified_users, (u) => u.domain);
+    const qualified_user_map: Record<string, UserClientMap> = {};
+    for (const [domain, users] of byDomain) {
+      const ids = users.map((u) => u.id);
+      try {
+        qualified_user_map[domain] = await clientsOfUsers(c, domain, ids);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err; // an unreachable domain is left out
+      }
+    }
+    return c.json({ qualified_user_map }, 200);
   },
 );

@@ -5,19 +5,21 @@ import { endpoint } from '../../api/endpoint.js';
 import { decodePagingState, encodePagingState, isStringPair } from '../../api/paging-state.js';
 import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { federationErrors } from '../../api/errors/federation.js';
+import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import type { Relation } from '../../db/schema.js';
 import { connectionEvent } from './connection-events.js';
 import { publish } from '../../events/publish.js';
-import { localDomainOf, requireLocalDomain, userParams } from '../clients/user-clients.js';
+import { localDomainOf, userParams } from '../clients/user-clients.js';
 import { selfRow } from '../users/self.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { connectionJson, relation, userConnection } from './connection-json.js';
 import { connectionStore, type ConnectionRow } from './connection-store.js';
+import { actOnRemote } from './remote-connections.js';
+import { actionFor } from './remote-rules.js';
 import { onConnect, onUpdate, type Outcome, type Refusal } from './rules.js';
 import { acceptOne2One, openConnectConversation } from '../../galley/face.js';
 
@@ -27,8 +29,7 @@ const refusals: Record<Refusal, ApiError> = {
 };
 
 /** The other user must be a different, activated local user outside the caller's team. */
-async function counterpart(c: Context<AppEnv>, me: UserRow, domain: string, uid: string): Promise<UserRow> {
-  requireLocalDomain(c, domain);
+async function counterpart(c: Context<AppEnv>, me: UserRow, uid: string): Promise<UserRow> {
   if (uid === me.id) throw new ApiError(brigErrors.invalidUser);
   if (!me.activated) throw new ApiError(brigErrors.noIdentity);
   const other = await userStore.byId(database(c.env.DB), uid);
@@ -107,7 +108,8 @@ const connectionErrors: ErrorSpec[] = [
   brigErrors.connectionLimit,
   brigErrors.badConnUpdate,
   brigErrors.sameBindingTeamUsers,
-  federationErrors.federationNotEnabled,
+  brigErrors.teamsNotFederating,
+  ...FEDERATED_CALL_ERRORS,
 ];
 
 export const createConnection = endpoint(
@@ -125,7 +127,13 @@ export const createConnection = endpoint(
   async (c) => {
     const { domain, uid } = c.req.valid('param');
     const me = await selfRow(c);
-    const other = await counterpart(c, me, domain, uid);
+    if (domain !== localDomainOf(c)) {
+      if (!me.activated) throw new ApiError(brigErrors.noIdentity);
+      const { row, created } = await actOnRemote(c, me, { id: uid, domain }, 'connect');
+      if (row === undefined) throw refusals['bad-conn-update'];
+      return created ? c.json(connectionJson(row), 201) : c.json(connectionJson(row), 200);
+    }
+    const other = await counterpart(c, me, uid);
     const rows = await bothRows(c, me.id, other.id);
     const out = onConnect({ self: rows.self?.status, other: rows.other?.status });
     if (typeof out === 'string') throw refusals[out];
@@ -148,8 +156,14 @@ export const updateConnection = endpoint(
   },
   async (c) => {
     const { domain, uid } = c.req.valid('param');
-    requireLocalDomain(c, domain);
     const me = await selfRow(c);
+    if (domain !== localDomainOf(c)) {
+      const action = actionFor(c.req.valid('json').status);
+      if (action === undefined) throw refusals['bad-conn-update'];
+      const { row, changed } = await actOnRemote(c, me, { id: uid, domain }, action);
+      if (row === undefined) throw refusals['bad-conn-update'];
+      return changed ? c.json(connectionJson(row), 200) : c.body(null, 204);
+    }
     const rows = await bothRows(c, me.id, uid);
     const out = onUpdate({ self: rows.self?.status, other: rows.other?.status }, c.req.valid('json').status);
     if (typeof out === 'string') throw refusals[out];

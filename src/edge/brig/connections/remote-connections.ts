@@ -1,0 +1,103 @@
+// Connections between a local user and a user of another backend (see remote-rules.ts): the local
+// side is stored here, the remote backend is told what the local user did and answers with what
+// its user wants.
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { self } from '../../api/self.js';
+import type { AccessClaims } from '../../auth/tokens.js';
+import { database } from '../../db/client.js';
+import type { Relation } from '../../db/schema.js';
+import { publish } from '../../events/publish.js';
+import { FederatorClient } from '../../federation/client.js';
+import type { UserRow } from '../users/user-json.js';
+import { connectionEvent } from './connection-events.js';
+import { connectionStore, type ConnectionRow } from './connection-store.js';
+import { remoteActionOf, transition, type LocalAction, type RemoteAction } from './remote-rules.js';
+
+const remoteAction = z.enum(['RemoteConnect', 'RemoteRescind']);
+
+/** brig's `send-connection-action` RPC: what a user did about a user of the receiving backend. */
+export const newConnectionRequest = z.object({
+  from: z.uuid(),
+  from_team: z.uuid().nullish(),
+  to: z.uuid(),
+  action: remoteAction,
+});
+
+export const newConnectionResponse = z.union([
+  z.object({ tag: z.literal('NewConnectionResponseOk'), contents: remoteAction.nullable() }),
+  z.object({ tag: z.literal('NewConnectionResponseUserNotActivated') }),
+  z.object({ tag: z.literal('NewConnectionResponseNotFederating') }),
+]);
+
+/** Stores the local side's new status and tells its user (`user.connection`). */
+export async function writeLocalSide(
+  c: Context<AppEnv>,
+  user: string,
+  other: QualifiedId,
+  status: Relation,
+  origin?: AccessClaims,
+): Promise<ConnectionRow> {
+  const db = database(c.env.DB);
+  const row: ConnectionRow = {
+    fromUser: user,
+    toDomain: other.domain,
+    toUser: other.id,
+    status,
+    convDomain: null,
+    convId: null,
+    lastUpdate: Date.now(),
+  };
+  await connectionStore.put(db, row);
+  const stored = (await connectionStore.get(db, user, other.domain, other.id)) ?? row;
+  await publish(c.env, c.get('config'), [{ user }], connectionEvent(stored), { origin });
+  return stored;
+}
+
+/**
+ * A local user's action on their connection with a remote user. The remote is told first (a
+ * remote that cannot be reached leaves nothing changed here); its answer may take the local side
+ * further (a request the remote user had made becomes accepted).
+ */
+export async function actOnRemote(
+  c: Context<AppEnv>,
+  me: UserRow,
+  other: QualifiedId,
+  action: LocalAction,
+): Promise<{ row: ConnectionRow | undefined; created: boolean; changed: boolean }> {
+  const db = database(c.env.DB);
+  const config = c.get('config');
+  const existing = await connectionStore.get(db, me.id, other.domain, other.id);
+  const before = existing?.status ?? 'cancelled';
+  if (action === 'connect' && before !== 'accepted' && before !== 'sent') {
+    if ((await connectionStore.countActive(db, me.id)) >= config.brig.optSettings.setUserMaxConnections)
+      throw new ApiError(brigErrors.connectionLimit);
+  }
+  const next = transition(action, before);
+  if (next === undefined) return { row: existing, created: false, changed: false };
+  let status = next;
+  const told = remoteActionOf(action);
+  if (told !== undefined) {
+    const answer = await FederatorClient.of(config).call(
+      other.domain,
+      'brig',
+      'send-connection-action',
+      { from: me.id, ...(me.team === null ? {} : { from_team: me.team }), to: other.id, action: told },
+      newConnectionResponse,
+    );
+    if (answer.tag === 'NewConnectionResponseUserNotActivated') throw new ApiError(brigErrors.invalidUser);
+    if (answer.tag === 'NewConnectionResponseNotFederating') throw new ApiError(brigErrors.teamsNotFederating);
+    status = (answer.contents === null ? undefined : transition(answer.contents, next)) ?? next;
+  }
+  const row = await writeLocalSide(c, me.id, other, status, self(c));
+  return { row, created: existing === undefined, changed: true };
+}
+
+/** The local side's status after a remote user's action, undefined when it does not change. */
+export function afterRemoteAction(existing: Relation | undefined, action: RemoteAction): Relation | undefined {
+  return transition(action, existing ?? 'cancelled');
+}

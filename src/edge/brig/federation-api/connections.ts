@@ -1,0 +1,42 @@
+import { database } from '../../db/client.js';
+import { federationRpc } from '../../federation/rpc.js';
+import { connectionStore } from '../connections/connection-store.js';
+import {
+  afterRemoteAction,
+  newConnectionRequest,
+  newConnectionResponse,
+  writeLocalSide,
+} from '../connections/remote-connections.js';
+import { reactionTo } from '../connections/remote-rules.js';
+import { federationWith } from '../federation/federating.js';
+import { userStore } from '../users/user-store.js';
+
+/**
+ * A remote user connected to, or withdrew from, a user of this backend: the local side moves on
+ * (and its user hears of it), and the answer says whether the local user wants the connection too.
+ */
+export const sendConnectionAction = federationRpc(
+  {
+    component: 'brig',
+    rpc: 'send-connection-action',
+    request: newConnectionRequest,
+    response: newConnectionResponse,
+    description: "The local user's reaction, or why there is none",
+  },
+  async (c, req, { origin }) => {
+    const db = database(c.env.DB);
+    const remote = await federationWith(c.get('config'), db, origin);
+    const restriction = remote?.restriction;
+    const teams = restriction?.tag === 'restrict_by_team' ? restriction.value : undefined;
+    if (teams !== undefined && !(req.from_team != null && teams.includes(req.from_team)))
+      return { tag: 'NewConnectionResponseNotFederating' as const };
+    const to = await userStore.byId(db, req.to);
+    if (to === undefined || !to.activated || to.status !== 'active')
+      return { tag: 'NewConnectionResponseUserNotActivated' as const };
+    const other = { id: req.from, domain: origin };
+    const existing = (await connectionStore.get(db, to.id, origin, req.from))?.status;
+    const next = afterRemoteAction(existing, req.action);
+    if (next !== undefined && next !== existing) await writeLocalSide(c, to.id, other, next);
+    return { tag: 'NewConnectionResponseOk' as const, contents: reactionTo(next) ?? null };
+  },
+);

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addClient } from '../../helpers/clients.js';
+import { A, B, announce, srvName, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
+import { wireError } from '../../helpers/http.js';
+import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+
+const connectionEvent = (to: string, status: string) => (m: any) =>
+  m?.payload?.[0]?.type === 'user.connection' &&
+  m.payload[0].connection.qualified_to.id === to &&
+  m.payload[0].connection.status === status;
+
+/** Users of two backends see each other's clients, claim their prekeys, and connect. */
+describe('federation: clients, prekeys and connections across two backends', () => {
+  let pair: FederatedPair;
+  let alice: TestUser;
+  let bob: TestUser;
+  let bobClient: string;
+
+  beforeAll(async () => {
+    pair = await startFederatedPair();
+    [alice, bob] = await Promise.all([
+      createUser(pair.a.publicUrl, pair.a.internalUrl, { name: 'Alice' }),
+      createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Bob' }),
+    ]);
+    bobClient = await addClient(pair.b.publicUrl, bob);
+  });
+  afterAll(() => pair?.stop());
+
+  const asAlice = () => api(pair.a.publicUrl, alice.token);
+
+  it("lists a remote user's clients, alone and with local users", async () => {
+    expect((await asAlice().get(`/v8/users/${B}/${bob.id}/clients`)).body).toEqual([{ id: bobClient }]);
+    expect((await asAlice().get(`/v8/users/${B}/${bob.id}/clients/${bobClient}`)).body).toMatchObject({
+      id: bobClient,
+    });
+    expect((await asAlice().get(`/v8/users/${B}/${bob.id}/clients/abcdef`)).status).toBe(404);
+    const both = await asAlice().post('/v8/users/list-clients', {
+      qualified_users: [
+        { id: bob.id, domain: B },
+        { id: alice.id, domain: A },
+      ],
+    });
+    expect(both.status, both.text).toBe(200);
+    expect(both.body.qualified_user_map).toEqual({
+      [B]: { [bob.id]: [{ id: bobClient }] },
+      [A]: { [alice.id]: [] },
+    });
+  });
+
+  it("claims a remote client's prekeys: one by one, as a bundle and in a multi-user claim", async () => {
+    const one = await asAlice().get(`/v8/users/${B}/${bob.id}/prekeys/${bobClient}`);
+    expect(one.status, one.text).toBe(200);
+    expect(one.body).toMatchObject({ client: bobClient, prekey: { id: expect.any(Number) } });
+    const bundle = await asAlice().get(`/v8/users/${B}/${bob.id}/prekeys`);
+    expect(bundle.body).toMatchObject({ user: bob.id, clients: [{ client: bobClient }] });
+    const many = await asAlice().post('/v8/users/list-prekeys', { [B]: { [bob.id]: [bobClient, 'abcdef'] } });
+    expect(many.status, many.text).toBe(200);
+    expect(many.body.qualified_user_client_prekeys[B][bob.id]).toMatchObject({
+      [bobClient]: { key: expect.any(String) },
+      abcdef: null,
+    });
+    expect(many.body.failed_to_list).toBeUndefined();
+  });
+
+  it('connects users of two backends: a request, its acceptance, events on both sides', async () => {
+    const bobSocket: TestSocket = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${bob.token}`);
+    const aliceSocket: TestSocket = await openSocket(pair.a.publicUrl, `/v8/await?access_token=${alice.token}`);
+    try {
+      const sent = await asAlice().post(`/v8/connections/${B}/${bob.id}`);
+      expect(sent.status, sent.text).toBe(201);
+      expect(sent.body).toMatchObject({ status: 'sent', qualified_to: { id: bob.id, domain: B } });
+      await bobSocket.next(connectionEvent(alice.id, 'pending'));
+
+      const accepted = await api(pair.b.publicUrl, bob.token).put(`/v8/connections/${A}/${alice.id}`, {
+        status: 'accepted',
+      });
+      expect(accepted.status, accepted.text).toBe(200);
+      expect(accepted.body).toMatchObject({ status: 'accepted', qualified_to: { id: alice.id, domain: A } });
+      await aliceSocket.next(connectionEvent(bob.id, 'accepted'));
+      expect((await asAlice().get(`/v8/connections/${B}/${bob.id}`)).body.status).toBe('accepted');
+
+      // Alice asks again: nothing changes.
+      expect((await asAlice().post(`/v8/connections/${B}/${bob.id}`)).status).toBe(200);
+      // Bob blocks: his side only; the remote is not told.
+      const blocked = await api(pair.b.publicUrl, bob.token).put(`/v8/connections/${A}/${alice.id}`, {
+        status: 'blocked',
+      });
+      expect(blocked.body.status).toBe('blocked');
+      expect((await asAlice().get(`/v8/connections/${B}/${bob.id}`)).body.status).toBe('accepted');
+    } finally {
+      await Promise.all([bobSocket.close(), aliceSocket.close()]);
+    }
+  });
+
+  it('withdraws a request on both sides', async () => {
+    const carol = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Carol' });
+    expect((await asAlice().post(`/v8/connections/${B}/${carol.id}`)).status).toBe(201);
+    const cancelled = await asAlice().put(`/v8/connections/${B}/${carol.id}`, { status: 'cancelled' });
+    expect(cancelled.body.status).toBe('cancelled');
+    const carolSide = await api(pair.b.publicUrl, carol.token).get(`/v8/connections/${A}/${alice.id}`);
+    expect(carolSide.body.status).toBe('cancelled');
+  });
+
+  it('changes nothing when the remote backend cannot be reached', async () => {
+    const dave = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Dave' });
+    pair.dns.set(srvName(B), undefined);
+    try {
+      const r = await asAlice().post(`/v8/connections/${B}/${dave.id}`);
+      expect(r).toMatchObject({ status: 422, body: wireError(422, 'invalid-domain') });
+      expect((await asAlice().get(`/v8/connections/${B}/${dave.id}`)).status).toBe(404);
+    } finally {
+      announce(pair.dns, B, pair.b);
+    }
+    const missing = await asAlice().post(`/v8/connections/${B}/${crypto.randomUUID()}`);
+    expect(missing).toMatchObject({ status: 400, body: wireError(400, 'invalid-user') });
+  });
+});
