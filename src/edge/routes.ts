@@ -1,7 +1,7 @@
 import type { Endpoint } from './api/endpoint.js';
 import { brigInternal, brigPublic } from './brig/routes.js';
 import { cannonPublic } from './cannon/routes.js';
-import { cargoholdPublic } from './cargohold/routes.js';
+import { cargoholdInternal, cargoholdPublic } from './cargohold/routes.js';
 import { galleyInternal, galleyPublic } from './galley/routes.js';
 import { gundeckInternal, gundeckPublic } from './gundeck/routes.js';
 
@@ -14,5 +14,10 @@ export const publicEndpoints: readonly Endpoint[] = [
   ...cargoholdPublic,
 ];
 
-/** Every internal (`/i/...`) endpoint: unversioned, served on the internal listener only. */
-export const internalEndpoints: readonly Endpoint[] = [...brigInternal, ...galleyInternal, ...gundeckInternal];
+/** Every internal endpoint (`/i/...` and the federation API): unversioned, on the internal listener only. */
+export const internalEndpoints: readonly Endpoint[] = [
+  ...brigInternal,
+  ...galleyInternal,
+  ...gundeckInternal,
+  ...cargoholdInternal,
+];

@@ -12,7 +12,7 @@ describe('default configuration: [development]', () => {
     expect(r.body).toEqual({
       supported: [0, 1, 2, 3, 4, 5, 6, 7, 8],
       development: [],
-      federation: false,
+      federation: true, // the shipped configuration federates with config/b.example.com/
       domain: 'example.com',
     });
   });

@@ -4,7 +4,9 @@ import type { AppEnv } from '../api/app-env.js';
 import { endpoint } from '../api/endpoint.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { cargoholdErrors } from '../api/errors/cargohold.js';
-import { federationErrors } from '../api/errors/federation.js';
+import { FEDERATED_CALL_ERRORS } from '../api/errors/federation.js';
+import { FederatorClient } from '../federation/client.js';
+import { getAssetResponse } from './federation-api.js';
 import { domain } from '../api/schemas/common.js';
 import { self } from '../api/self.js';
 import { database } from '../db/client.js';
@@ -31,12 +33,24 @@ function downloadEndpointFor(c: Context<AppEnv>): string {
   return mapped;
 }
 
+/**
+ * Another backend's asset: its cargohold checks the token (get-asset), then the bytes come through
+ * federation (stream-asset) and are passed on as they arrive, not redirected.
+ */
+async function remoteDownload(c: Context<AppEnv>, domain: string, key: string, token: string | undefined) {
+  const client = FederatorClient.of(c.get('config'));
+  const asked = { user: self(c).user, key, ...(token === undefined ? {} : { token }) };
+  const { available } = await client.call(domain, 'cargohold', 'get-asset', asked, getAssetResponse);
+  if (!available) throw new ApiError(cargoholdErrors.assetNotFound);
+  const bytes = await client.stream(domain, 'cargohold', 'stream-asset', asked);
+  return new Response(bytes.body, { status: 200, headers: { 'content-type': 'application/octet-stream' } });
+}
+
 async function download(c: Context<AppEnv>, keyDomain: string, key: string) {
   const config = c.get('config');
-  if (keyDomain !== config.cargohold.settings.federationDomain)
-    throw new ApiError(federationErrors.federationNotEnabled);
   // The header wins over the query parameter, as in wire.
   const token = c.req.header('asset-token') ?? c.req.query('asset_token');
+  if (keyDomain !== config.cargohold.settings.federationDomain) return remoteDownload(c, keyDomain, key, token);
   const row = await localAsset(database(c.env.DB), key);
   // Owner, or the token given equals the stored one (none given for a public asset): else an opaque 404.
   if (row.owner !== self(c).user && (token ?? null) !== row.token) throw new ApiError(cargoholdErrors.assetNotFound);
@@ -50,8 +64,14 @@ async function download(c: Context<AppEnv>, keyDomain: string, key: string) {
 
 const downloadRoute = {
   method: 'get',
-  errors: [cargoholdErrors.assetNotFound, federationErrors.federationNotEnabled],
-  responses: { 302: { description: 'Redirect to a presigned download URL, valid `downloadLinkTTL` seconds' } },
+  errors: [cargoholdErrors.assetNotFound, ...FEDERATED_CALL_ERRORS],
+  responses: {
+    200: {
+      description: "Another backend's asset, streamed through federation",
+      content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
+    302: { description: 'Redirect to a presigned download URL, valid `downloadLinkTTL` seconds' },
+  },
 } as const;
 
 const byQualifiedKey = {

@@ -1,5 +1,6 @@
 import type { Endpoint } from '../api/endpoint.js';
 import { downloadAsset, downloadAssetV3, downloadAssetV4 } from './download.js';
+import { getAsset, streamAsset } from './federation-api.js';
 import {
   deleteAssetRoute,
   deleteAssetToken,
@@ -26,3 +27,6 @@ export const cargoholdPublic: Endpoint[] = [
   deleteAssetV4,
   deleteAssetV3,
 ];
+
+/** The federation API: remote users download this backend's assets through their own backend. */
+export const cargoholdInternal: Endpoint[] = [getAsset, streamAsset];

@@ -22,8 +22,8 @@ function refusal(status: number, text: string): ApiError {
   }
   const { code: _code, label, message, ...more } = body;
   if (typeof label !== 'string') return new ApiError(federationErrors.remoteError, `federator answered ${status}`);
-  const text_ = typeof message === 'string' ? message : label;
-  return new ApiError({ status, label, message: text_ }, text_, {}, more);
+  const said = typeof message === 'string' ? message : label;
+  return new ApiError({ status, label, message: said }, said, {}, more);
 }
 
 export class FederatorClient {
@@ -71,6 +71,11 @@ export class FederatorClient {
     return version;
   }
 
+  /** Calls an RPC that answers with bytes (cargohold's stream-asset): the answer as it comes. */
+  async stream(domain: string, component: FederatedComponent, rpc: string, body: unknown): Promise<Response> {
+    return this.send(domain, component, rpc, body, await this.version(domain));
+  }
+
   private async post(
     domain: string,
     component: FederatedComponent,
@@ -78,6 +83,22 @@ export class FederatorClient {
     body: unknown,
     version: number | undefined,
   ): Promise<unknown> {
+    const text = await (await this.send(domain, component, rpc, body, version)).text();
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new ApiError(federationErrors.invalidBody, `${component}/${rpc} from ${domain}: not JSON`);
+    }
+  }
+
+  /** One call through the federator; its refusals (and the remote's, which it wrapped) are thrown. */
+  private async send(
+    domain: string,
+    component: FederatedComponent,
+    rpc: string,
+    body: unknown,
+    version: number | undefined,
+  ): Promise<Response> {
     if (!this.enabled) throw new ApiError(federationErrors.federationNotEnabled);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (version !== undefined) headers['x-svc-api-version'] = `v${version}`;
@@ -94,12 +115,7 @@ export class FederatorClient {
         `Local federator not available: ${(err as Error).message}`,
       );
     }
-    const text = await res.text();
-    if (!res.ok) throw refusal(res.status, text);
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new ApiError(federationErrors.invalidBody, `${component}/${rpc} from ${domain}: not JSON`);
-    }
+    if (!res.ok) throw refusal(res.status, await res.text());
+    return res;
   }
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEditedBackend } from '../../helpers/backend.js';
+import type { Edit } from '../../helpers/config-files.js';
 import { A, B, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
 import { wireError } from '../../helpers/http.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
@@ -106,5 +108,26 @@ describe('federation: users across two backends', () => {
   it('refuses to reach a backend outside the allow list', async () => {
     const r = await api(pair.a.publicUrl, alice.token).get(`/v8/users/c.example.com/${bob.id}`);
     expect(r).toMatchObject({ status: 400, body: wireError(400, 'federation-denied') });
+  });
+});
+
+describe('federation off', () => {
+  it('answers for other domains with federation-not-enabled, without a federator', async () => {
+    const off = await startEditedBackend(
+      ['brig.yaml', 'galley.yaml', 'cargohold.yaml', 'background-worker.yaml'].map(
+        (f): Edit => [f, ['enableFederation'], false],
+      ),
+    );
+    try {
+      const u = await createUser(off.publicUrl, off.internalUrl);
+      for (const path of [`/v8/users/${B}/${u.id}`, `/v8/users/${B}/${u.id}/clients`, `/v8/users/${B}/${u.id}/prekeys`])
+        expect(await api(off.publicUrl, u.token).get(path)).toMatchObject({
+          status: 400,
+          body: wireError(400, 'federation-not-enabled'),
+        });
+      expect(off.federator).toBeUndefined();
+    } finally {
+      await off.stop();
+    }
   });
 });

@@ -200,14 +200,20 @@ const refusals: Refusal[] = [
   },
   {
     rule: 'clientCertificate requires clientPrivateKey',
-    edits: [['federator.yaml', ['optSettings', 'clientCertificate'], '/c.pem']],
+    edits: [
+      ['federator.yaml', ['optSettings', 'clientCertificate'], '/c.pem'],
+      ['federator.yaml', ['optSettings', 'clientPrivateKey'], DELETE],
+    ],
     file: 'federator.yaml',
     path: 'optSettings.clientPrivateKey',
     message: /required when clientCertificate/,
   },
   {
     rule: 'a key without certificate is an error',
-    edits: [['federator.yaml', ['optSettings', 'clientPrivateKey'], '/k.pem']],
+    edits: [
+      ['federator.yaml', ['optSettings', 'clientPrivateKey'], '/k.pem'],
+      ['federator.yaml', ['optSettings', 'clientCertificate'], DELETE],
+    ],
     file: 'federator.yaml',
     path: 'optSettings.clientPrivateKey',
     message: /without clientCertificate/,
@@ -270,10 +276,10 @@ const refusals: Refusal[] = [
   },
   {
     rule: 'background-worker enableFederation agrees',
-    edits: [['background-worker.yaml', ['enableFederation'], true]],
+    edits: [['background-worker.yaml', ['enableFederation'], false]],
     file: 'background-worker.yaml',
     path: 'enableFederation',
-    message: /must equal brig.yaml enableFederation false/,
+    message: /must equal brig.yaml enableFederation true/,
   },
   {
     rule: 'cacheUsername absent below version 6',
@@ -371,6 +377,7 @@ describe('configuration refusals', () => {
             [G, ['settings', 'guestLinkTTLSeconds'], 0],
             ['spar.yaml', ['scimBaseUri'], DELETE],
             ['federator.yaml', ['optSettings', 'clientPrivateKey'], '/k.pem'],
+            ['federator.yaml', ['optSettings', 'clientCertificate'], DELETE],
           ]),
       ),
     );

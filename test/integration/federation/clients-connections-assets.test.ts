@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getAsset, uploadAsset } from '../../helpers/assets.js';
 import { addClient } from '../../helpers/clients.js';
 import { A, B, announce, srvName, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
 import { wireError } from '../../helpers/http.js';
@@ -10,8 +11,8 @@ const connectionEvent = (to: string, status: string) => (m: any) =>
   m.payload[0].connection.qualified_to.id === to &&
   m.payload[0].connection.status === status;
 
-/** Users of two backends see each other's clients, claim their prekeys, and connect. */
-describe('federation: clients, prekeys and connections across two backends', () => {
+/** Users of two backends see each other's clients, claim their prekeys, connect, and share assets. */
+describe('federation: clients, prekeys, connections and assets across two backends', () => {
   let pair: FederatedPair;
   let alice: TestUser;
   let bob: TestUser;
@@ -100,6 +101,27 @@ describe('federation: clients, prekeys and connections across two backends', () 
     expect(cancelled.body.status).toBe('cancelled');
     const carolSide = await api(pair.b.publicUrl, carol.token).get(`/v8/connections/${A}/${alice.id}`);
     expect(carolSide.body.status).toBe('cancelled');
+  });
+
+  it("downloads a remote user's asset through both backends, with the asset's token", async () => {
+    const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 251);
+    const up = await uploadAsset(pair.b.publicUrl, bob.token, bytes);
+    expect(up.status, up.text).toBe(201);
+    const path = `/v8/assets/${B}/${up.body.key}`;
+    const r = await fetch(new URL(path, pair.a.publicUrl), {
+      headers: { authorization: `Bearer ${alice.token}`, 'asset-token': up.body.token },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/octet-stream');
+    expect(Buffer.from(await r.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+    // Without the token, or for a key the remote does not have: not found.
+    expect(await getAsset(pair.a.publicUrl, path, alice.token)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'not-found'),
+    });
+    expect((await getAsset(pair.a.publicUrl, `/v8/assets/${B}/3-2-${crypto.randomUUID()}`, alice.token)).status).toBe(
+      404,
+    );
   });
 
   it('changes nothing when the remote backend cannot be reached', async () => {
