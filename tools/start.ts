@@ -53,25 +53,28 @@ if (store.local) await ensureBucket(store, objstore.bucket); // a real store's b
 // A local store may have moved off the configured port (another backend holds it): tell the worker.
 const withStore =
   store.endpoint === objstore.endpoint ? texts : editedTexts([objectStoreEndpoint(store.endpoint)], texts);
-// The federator's listeners are in the worker's configuration too: it calls the internal one.
+// The federator starts first: the worker's configuration names where it really listens.
 const sidecar = await planSidecar(withStore);
-const config = sidecar?.texts ?? withStore;
+const federation = sidecar === undefined ? undefined : await startSidecar(sidecar, withStore);
+if (federation !== undefined) running.push(federation.federator);
+const config = federation?.texts ?? withStore;
 const backend = await startBackend({ port, internalPort, config, stateDir, bundle, objectStore: store });
 running.push(backend);
-if (sidecar !== undefined) {
-  const dns = await serveLocalDns(sidecar, shippedConfigDirs());
+if (sidecar !== undefined && federation !== undefined) {
+  federation.workerStarted(backend.internalUrl);
+  const dns = await serveLocalDns(sidecar, federation.federator.externalPort, shippedConfigDirs());
   if (dns !== undefined) running.push(dns);
-  running.push(await startSidecar(sidecar, backend.internalUrl));
 }
 console.log(`config    ${dir}`);
 console.log(`state     ${stateDir}`);
 console.log(`public    ${backend.publicUrl.origin}   (try ${backend.publicUrl.origin}/api-version)`);
 console.log(`internal  ${backend.internalUrl.origin}   (/i/... only)`);
 console.log(`assets    ${store.endpoint}   (bucket ${objstore.bucket}${store.local ? ', local radosgw' : ''})`);
-if (sidecar !== undefined) {
+if (sidecar !== undefined && federation !== undefined) {
   const { domain, internal, external, dns } = sidecar.options;
+  const { internalUrl, externalPort } = federation.federator;
   console.log(
-    `federator ${domain}: internal ${internal.host}:${internal.port}, external ${external.host}:${external.port}`,
+    `federator ${domain}: internal ${internal.host}:${internalUrl.port}, external ${external.host}:${externalPort}`,
   );
   if (dns !== undefined) console.log(`dns       ${dns.host}:${dns.port}   (SRV _svc-federator._tcp.<domain>)`);
 }

@@ -19,8 +19,11 @@ export interface FederatorOptions {
   /** federator.yaml's `tcpConnectionTimeout`, in microseconds. */
   tcpConnectionTimeoutMicros: number;
   dns?: { host: string; port: number } | undefined;
-  /** The worker's internal ingress (its federation API and `/i/federation/remotes`). */
-  workerInternal: URL;
+  /**
+   * The worker's internal ingress (its federation API and `/i/federation/remotes`); a promise when
+   * the worker starts after the federator (which then tells it where it really listens).
+   */
+  workerInternal: URL | Promise<URL>;
 }
 
 export interface RunningFederator {
@@ -73,11 +76,12 @@ export async function startFederator(o: FederatorOptions): Promise<RunningFedera
   const material = tlsMaterial(o.tls);
   const metrics = new Metrics();
   const client = new RemoteClient(material, Math.ceil(o.tcpConnectionTimeoutMicros / 1000));
-  const remotes = new Remotes(o.workerInternal);
+  const worker = Promise.resolve(o.workerInternal);
+  const remotes = new Remotes(worker);
   const outward = outwardServer({ ownDomain: o.domain, discovery: new Discovery(o.dns), client, remotes, metrics });
   const inward = inwardServer({
     material,
-    workerInternal: o.workerInternal,
+    workerInternal: worker,
     remotes,
     metrics,
   });

@@ -37,7 +37,7 @@ function authenticate(req: http2.Http2ServerRequest): string | FederatorError {
  */
 export function inwardServer(o: {
   material: TlsMaterial;
-  workerInternal: URL;
+  workerInternal: Promise<URL>;
   remotes: Remotes;
   metrics: Metrics;
 }): http2.Http2SecureServer {
@@ -61,7 +61,7 @@ export function inwardServer(o: {
 async function handle(
   req: http2.Http2ServerRequest,
   res: http2.Http2ServerResponse,
-  o: { workerInternal: URL; remotes: Remotes; metrics: Metrics },
+  o: { workerInternal: Promise<URL>; remotes: Remotes; metrics: Metrics },
 ): Promise<void> {
   if (serveStatus(req, res, o.metrics)) return;
   const call = inwardCall(req.url);
@@ -84,7 +84,7 @@ async function handle(
   const headers: Record<string, string> = {};
   for (const h of FORWARDED) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h];
   const body = await readBody(req);
-  const local = await fetch(new URL(`/federation/${call.component}/${call.rpc}`, o.workerInternal), {
+  const local = await fetch(new URL(`/federation/${call.component}/${call.rpc}`, await o.workerInternal), {
     method: 'POST',
     headers,
     body: new Uint8Array(body),

@@ -12,7 +12,7 @@ interface RemotesInfo {
 export class Remotes {
   private cached: { until: number; info: RemotesInfo } | undefined;
 
-  constructor(private readonly workerInternal: URL) {}
+  constructor(private readonly workerInternal: Promise<URL>) {}
 
   async allows(domain: string): Promise<boolean> {
     const { strategy, remotes } = await this.info();
@@ -24,7 +24,7 @@ export class Remotes {
   private async info(): Promise<RemotesInfo> {
     const now = Date.now();
     if (this.cached !== undefined && now < this.cached.until) return this.cached.info;
-    const res = await fetch(new URL('/i/federation/remotes', this.workerInternal));
+    const res = await fetch(new URL('/i/federation/remotes', await this.workerInternal));
     if (!res.ok) throw new Error(`GET /i/federation/remotes: ${res.status}`);
     const info = (await res.json()) as RemotesInfo;
     this.cached = { until: now + Math.max(1, info.update_interval) * 1000, info };

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { npmStart, type NpmStart } from '../../tools/lib/npm-start.js';
-import { freePort, portFree } from '../../tools/lib/ports.js';
+import { freeFixedPort, portFree } from '../../tools/lib/ports.js';
 import { processTree, waitGone } from '../../tools/lib/process-tree.js';
 import { fetchRedirect, getAsset, uploadAsset } from '../helpers/assets.js';
 import { call, postJson, wireError } from '../helpers/http.js';
@@ -20,14 +20,19 @@ interface Started {
  * Starts `npm start` with these overrides and, until it is ready, keeps sending it a request that
  * needs the database: nothing may be served from a half-migrated state.
  */
+/** Every `npm start` begun, so that the file's end stops them even when another failed to start. */
+const begun: NpmStart[] = [];
+
 async function start(root: string, env: Record<string, string> = {}): Promise<Started> {
-  const [port, internalPort] = [await freePort(), await freePort()];
+  // Bound by workerd seconds later: ports no other backend's listen(0) can take meanwhile.
+  const [port, internalPort] = [await freeFixedPort(), await freeFixedPort()];
   const run = npmStart({
     PORT: String(port),
     INTERNAL_PORT: String(internalPort),
     STATE_DIR: join(root, 'state'),
     ...env,
   });
+  begun.push(run);
   const early: number[] = [];
   let starting = true;
   const probe = (async () => {
@@ -113,8 +118,8 @@ describe('npm start', () => {
   });
 
   afterAll(() => {
-    for (const s of all)
-      if (s.run.child.exitCode === null && s.run.child.signalCode === null) process.kill(-s.run.child.pid!, 'SIGKILL');
+    for (const run of begun)
+      if (run.child.exitCode === null && run.child.signalCode === null) process.kill(-run.child.pid!, 'SIGKILL');
   });
 
   it('serves nothing before the migrations are applied', () => {

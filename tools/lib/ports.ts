@@ -25,3 +25,14 @@ export function portFree(port: number): Promise<boolean> {
     srv.listen(port, HOST, () => srv.close(() => res(true)));
   });
 }
+
+/**
+ * A free port below the kernel's ephemeral range (Linux: from 32768): a port to hand to a process
+ * that binds it seconds later, which no `listen(0)` elsewhere can take in between.
+ */
+export async function freeFixedPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await portFree(port)) return port;
+  }
+}

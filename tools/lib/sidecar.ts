@@ -12,11 +12,9 @@ import { ROOT } from './bundle.js';
 import { readConfigTexts } from './config-dir.js';
 import { editedTexts } from './config-edit.js';
 import { startLocalDns, type LocalDns, type SrvRecord } from './local-dns.js';
-import { freePort, portFree } from './ports.js';
+import { portFree } from './ports.js';
 
 export interface SidecarPlan {
-  /** The configuration, with federator.yaml's listeners where the federator really listens. */
-  texts: ConfigTexts;
   options: Omit<FederatorOptions, 'workerInternal'>;
 }
 
@@ -44,9 +42,9 @@ async function ensureLocalPki(tls: TlsSettings, domain: string): Promise<void> {
   if (shaped && ![cert, key, ca ?? cert].every((f) => existsSync(f))) await localPki(dir, domain);
 }
 
-/** A configured port, or a free one when it is held (or when `anyPort`). */
+/** A configured port, or 0 (any, picked when the federator binds) when it is held or `anyPort`. */
 async function portFor(configured: number, anyPort: boolean): Promise<number> {
-  return !anyPort && (await portFree(configured)) ? configured : freePort();
+  return !anyPort && (await portFree(configured)) ? configured : 0;
 }
 
 /**
@@ -72,13 +70,6 @@ export async function planSidecar(
   await ensureLocalPki(tls, domainOf(config));
   const configuredDns = s.dnsHost === undefined ? undefined : { host: s.dnsHost, port: s.dnsPort ?? 53 };
   return {
-    texts: editedTexts(
-      [
-        ['federator.yaml', ['federatorInternal', 'port'], internal.port],
-        ['federator.yaml', ['federatorExternal', 'port'], external.port],
-      ],
-      texts,
-    ),
     options: {
       domain: domainOf(config),
       internal,
@@ -90,8 +81,30 @@ export async function planSidecar(
   };
 }
 
-export const startSidecar = (plan: SidecarPlan, workerInternal: URL): Promise<RunningFederator> =>
-  startFederator({ ...plan.options, workerInternal });
+export interface StartedSidecar {
+  federator: RunningFederator;
+  /** The configuration with federator.yaml's listeners where the federator really listens. */
+  texts: ConfigTexts;
+  /** Tells the federator where the worker, started after it, listens. */
+  workerStarted(internalUrl: URL): void;
+}
+
+/** Starts the federator before the worker, which needs its real ports in its configuration. */
+export async function startSidecar(plan: SidecarPlan, texts: ConfigTexts): Promise<StartedSidecar> {
+  let workerStarted!: (u: URL) => void;
+  const workerInternal = new Promise<URL>((resolve) => {
+    workerStarted = resolve;
+  });
+  const federator = await startFederator({ ...plan.options, workerInternal });
+  const edited = editedTexts(
+    [
+      ['federator.yaml', ['federatorInternal', 'port'], Number(federator.internalUrl.port)],
+      ['federator.yaml', ['federatorExternal', 'port'], federator.externalPort],
+    ],
+    texts,
+  );
+  return { federator, texts: edited, workerStarted };
+}
 
 /** `_svc-federator._tcp.<domain>` → the federator's external listener, for each configuration folder given. */
 function srvRecords(dirs: string[]): Record<string, SrvRecord> {
@@ -120,11 +133,15 @@ export function shippedConfigDirs(): string[] {
  * listens). Each backend names its own port; undefined when there is none to serve, or when
  * another process already serves that port (a backend on the same configuration).
  */
-export async function serveLocalDns(plan: SidecarPlan, dirs: string[]): Promise<LocalDns | undefined> {
+export async function serveLocalDns(
+  plan: SidecarPlan,
+  externalPort: number,
+  dirs: string[],
+): Promise<LocalDns | undefined> {
   const dns = plan.options.dns;
   if (dns === undefined || !['127.0.0.1', 'localhost'].includes(dns.host)) return undefined;
   const records = srvRecords(dirs);
-  records[`_svc-federator._tcp.${plan.options.domain}`] = { target: '127.0.0.1', port: plan.options.external.port };
+  records[`_svc-federator._tcp.${plan.options.domain}`] = { target: '127.0.0.1', port: externalPort };
   try {
     return await startLocalDns(records, dns.port);
   } catch (err) {
@@ -146,20 +163,18 @@ export async function startBackendWithSidecar(
   o: BackendOptions,
   sidecar: { root: string; dns: { host: string; port: number } },
 ): Promise<BackendWithSidecar> {
-  for (let attempt = 1; ; attempt++) {
-    const plan = await planSidecar(o.config, { root: sidecar.root, anyPort: true, dns: sidecar.dns });
-    const backend = await startBackend({ ...o, config: plan?.texts ?? o.config });
-    let federator: RunningFederator | undefined;
-    try {
-      federator = plan === undefined ? undefined : await startSidecar(plan, backend.internalUrl);
-    } catch (err) {
-      await backend.stop();
-      // The free ports were picked before the backend started: something may have taken one since.
-      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 3) continue;
-      throw err;
-    }
-    return withFederator(backend, federator);
+  const plan = await planSidecar(o.config, { root: sidecar.root, anyPort: true, dns: sidecar.dns });
+  if (plan === undefined) return { ...(await startBackend(o)), federator: undefined };
+  const started = await startSidecar(plan, o.config);
+  let backend: Backend;
+  try {
+    backend = await startBackend({ ...o, config: started.texts });
+  } catch (err) {
+    await started.federator.stop(0);
+    throw err;
   }
+  started.workerStarted(backend.internalUrl);
+  return withFederator(backend, started.federator);
 }
 
 function withFederator(backend: Backend, federator: RunningFederator | undefined): BackendWithSidecar {
