@@ -10,7 +10,7 @@ import { editedTexts, objectStoreEndpoint } from './lib/config-edit.js';
 import { localObjectStore, type RunningStore } from './lib/local-object-store.js';
 import { mlsRemovalKeys } from './lib/mls-removal-keys.js';
 import { onShutdown } from './lib/shutdown.js';
-import { planSidecar, serveLocalDns, shippedConfigDirs, startSidecar } from './lib/sidecar.js';
+import { serveLocalDns, shippedConfigDirs, startSidecar } from './lib/sidecar.js';
 import { wranglerFacts } from './lib/wrangler-facts.js';
 
 const port = Number(process.env.PORT ?? 8080);
@@ -54,15 +54,14 @@ if (store.local) await ensureBucket(store, objstore.bucket); // a real store's b
 const withStore =
   store.endpoint === objstore.endpoint ? texts : editedTexts([objectStoreEndpoint(store.endpoint)], texts);
 // The federator starts first: the worker's configuration names where it really listens.
-const sidecar = await planSidecar(withStore);
-const federation = sidecar === undefined ? undefined : await startSidecar(sidecar, withStore);
+const federation = await startSidecar(withStore);
 if (federation !== undefined) running.push(federation.federator);
 const config = federation?.texts ?? withStore;
 const backend = await startBackend({ port, internalPort, config, stateDir, bundle, objectStore: store });
 running.push(backend);
-if (sidecar !== undefined && federation !== undefined) {
+if (federation !== undefined) {
   federation.workerStarted(backend.internalUrl);
-  const dns = await serveLocalDns(sidecar, federation.federator.externalPort, shippedConfigDirs());
+  const dns = await serveLocalDns(federation, shippedConfigDirs());
   if (dns !== undefined) running.push(dns);
 }
 console.log(`config    ${dir}`);
@@ -70,8 +69,8 @@ console.log(`state     ${stateDir}`);
 console.log(`public    ${backend.publicUrl.origin}   (try ${backend.publicUrl.origin}/api-version)`);
 console.log(`internal  ${backend.internalUrl.origin}   (/i/... only)`);
 console.log(`assets    ${store.endpoint}   (bucket ${objstore.bucket}${store.local ? ', local radosgw' : ''})`);
-if (sidecar !== undefined && federation !== undefined) {
-  const { domain, internal, external, dns } = sidecar.options;
+if (federation !== undefined) {
+  const { domain, internal, external, dns } = federation.options;
   const { internalUrl, externalPort } = federation.federator;
   console.log(
     `federator ${domain}: internal ${internal.host}:${internalUrl.port}, external ${external.host}:${externalPort}`,

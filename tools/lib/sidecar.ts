@@ -14,10 +14,6 @@ import { editedTexts } from './config-edit.js';
 import { startLocalDns, type LocalDns, type SrvRecord } from './local-dns.js';
 import { portFree } from './ports.js';
 
-export interface SidecarPlan {
-  options: Omit<FederatorOptions, 'workerInternal'>;
-}
-
 function loaded(texts: ConfigTexts): Config {
   const checked = loadConfig(texts);
   if (!checked.ok) throw new Error(`configuration refused: ${checked.problems.length} problem(s)`);
@@ -47,16 +43,13 @@ async function portFor(configured: number, anyPort: boolean): Promise<number> {
   return !anyPort && (await portFree(configured)) ? configured : 0;
 }
 
+type SidecarOptions = { root?: string; anyPort?: boolean; dns?: { host: string; port: number } };
+
 /**
- * What the federator of this configuration will run with; undefined when federation is off.
- * Relative file names in federator.yaml are taken from `root` (the repository, where npm start runs).
+ * What the federator of this configuration runs with. Relative file names in federator.yaml are
+ * taken from `root` (the repository, where npm start runs).
  */
-export async function planSidecar(
-  texts: ConfigTexts,
-  o: { root?: string; anyPort?: boolean; dns?: { host: string; port: number } } = {},
-): Promise<SidecarPlan | undefined> {
-  const config = loaded(texts);
-  if (!config.brig.enableFederation) return undefined;
+async function federatorOptions(config: Config, o: SidecarOptions): Promise<Omit<FederatorOptions, 'workerInternal'>> {
   const { federatorInternal, federatorExternal, optSettings: s } = config.federator;
   const internal = { host: federatorInternal.host, port: await portFor(federatorInternal.port, o.anyPort ?? false) };
   const external = { host: federatorExternal.host, port: await portFor(federatorExternal.port, o.anyPort ?? false) };
@@ -70,32 +63,37 @@ export async function planSidecar(
   await ensureLocalPki(tls, domainOf(config));
   const configuredDns = s.dnsHost === undefined ? undefined : { host: s.dnsHost, port: s.dnsPort ?? 53 };
   return {
-    options: {
-      domain: domainOf(config),
-      internal,
-      external,
-      tls,
-      tcpConnectionTimeoutMicros: s.tcpConnectionTimeout,
-      dns: o.dns ?? configuredDns,
-    },
+    domain: domainOf(config),
+    internal,
+    external,
+    tls,
+    tcpConnectionTimeoutMicros: s.tcpConnectionTimeout,
+    dns: o.dns ?? configuredDns,
   };
 }
 
 export interface StartedSidecar {
   federator: RunningFederator;
+  options: Omit<FederatorOptions, 'workerInternal'>;
   /** The configuration with federator.yaml's listeners where the federator really listens. */
   texts: ConfigTexts;
   /** Tells the federator where the worker, started after it, listens. */
   workerStarted(internalUrl: URL): void;
 }
 
-/** Starts the federator before the worker, which needs its real ports in its configuration. */
-export async function startSidecar(plan: SidecarPlan, texts: ConfigTexts): Promise<StartedSidecar> {
+/**
+ * Starts the federator of a configuration (undefined when federation is off), before the worker:
+ * the worker's configuration needs the ports it really listens on.
+ */
+export async function startSidecar(texts: ConfigTexts, o: SidecarOptions = {}): Promise<StartedSidecar | undefined> {
+  const config = loaded(texts);
+  if (!config.brig.enableFederation) return undefined;
+  const options = await federatorOptions(config, o);
   let workerStarted!: (u: URL) => void;
   const workerInternal = new Promise<URL>((resolve) => {
     workerStarted = resolve;
   });
-  const federator = await startFederator({ ...plan.options, workerInternal });
+  const federator = await startFederator({ ...options, workerInternal });
   const edited = editedTexts(
     [
       ['federator.yaml', ['federatorInternal', 'port'], Number(federator.internalUrl.port)],
@@ -103,7 +101,7 @@ export async function startSidecar(plan: SidecarPlan, texts: ConfigTexts): Promi
     ],
     texts,
   );
-  return { federator, texts: edited, workerStarted };
+  return { federator, options, texts: edited, workerStarted };
 }
 
 /** `_svc-federator._tcp.<domain>` → the federator's external listener, for each configuration folder given. */
@@ -133,15 +131,11 @@ export function shippedConfigDirs(): string[] {
  * listens). Each backend names its own port; undefined when there is none to serve, or when
  * another process already serves that port (a backend on the same configuration).
  */
-export async function serveLocalDns(
-  plan: SidecarPlan,
-  externalPort: number,
-  dirs: string[],
-): Promise<LocalDns | undefined> {
-  const dns = plan.options.dns;
+export async function serveLocalDns(sidecar: StartedSidecar, dirs: string[]): Promise<LocalDns | undefined> {
+  const { dns, domain } = sidecar.options;
   if (dns === undefined || !['127.0.0.1', 'localhost'].includes(dns.host)) return undefined;
   const records = srvRecords(dirs);
-  records[`_svc-federator._tcp.${plan.options.domain}`] = { target: '127.0.0.1', port: externalPort };
+  records[`_svc-federator._tcp.${domain}`] = { target: '127.0.0.1', port: sidecar.federator.externalPort };
   try {
     return await startLocalDns(records, dns.port);
   } catch (err) {
@@ -163,9 +157,8 @@ export async function startBackendWithSidecar(
   o: BackendOptions,
   sidecar: { root: string; dns: { host: string; port: number } },
 ): Promise<BackendWithSidecar> {
-  const plan = await planSidecar(o.config, { root: sidecar.root, anyPort: true, dns: sidecar.dns });
-  if (plan === undefined) return { ...(await startBackend(o)), federator: undefined };
-  const started = await startSidecar(plan, o.config);
+  const started = await startSidecar(o.config, { root: sidecar.root, anyPort: true, dns: sidecar.dns });
+  if (started === undefined) return { ...(await startBackend(o)), federator: undefined };
   let backend: Backend;
   try {
     backend = await startBackend({ ...o, config: started.texts });
@@ -174,15 +167,11 @@ export async function startBackendWithSidecar(
     throw err;
   }
   started.workerStarted(backend.internalUrl);
-  return withFederator(backend, started.federator);
-}
-
-function withFederator(backend: Backend, federator: RunningFederator | undefined): BackendWithSidecar {
   return {
     ...backend,
-    federator,
+    federator: started.federator,
     stop: async () => {
-      await federator?.stop(1000);
+      await started.federator.stop(1000);
       await backend.stop();
     },
   };

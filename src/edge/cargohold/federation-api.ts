@@ -3,10 +3,11 @@ import { z } from '@hono/zod-openapi';
 import { endpoint } from '../api/endpoint.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { cargoholdErrors } from '../api/errors/cargohold.js';
+import { commonErrors } from '../api/errors/common.js';
 import { jsonBody } from '../api/schemas/common.js';
 import type { Config } from '../../shared/config/index.js';
 import { database, type Db } from '../db/client.js';
-import { federationRpc } from '../federation/rpc.js';
+import { callerOf, federationRpc } from '../federation/rpc.js';
 import { localAsset } from './asset-access.js';
 import { assetKeySchema } from './asset-key.js';
 import { objectStore } from './object-store.js';
@@ -54,7 +55,7 @@ export const streamAsset = endpoint(
     method: 'post',
     path: '/federation/cargohold/stream-asset',
     request: jsonBody(getAssetRequest),
-    errors: [cargoholdErrors.assetNotFound],
+    errors: [commonErrors.badRequest, cargoholdErrors.assetNotFound],
     responses: {
       200: {
         description: 'The asset, streamed',
@@ -64,6 +65,7 @@ export const streamAsset = endpoint(
   },
   async (c) => {
     const req = c.req.valid('json');
+    callerOf(c); // called by the federator for a remote backend, like every federation RPC
     if (!(await readable(database(c.env.DB), req))) throw new ApiError(cargoholdErrors.assetNotFound);
     const stored = await storedBytes(c.env, c.get('config'), req.key);
     return new Response(stored.body, { status: 200, headers: { 'content-type': 'application/octet-stream' } });

@@ -119,3 +119,16 @@ export class FederatorClient {
     return res;
   }
 }
+
+/**
+ * What a call to another backend gives, or undefined when it could not answer (the routes that
+ * list many users report those as failed instead of failing whole).
+ */
+export async function unlessUnreachable<T>(call: Promise<T>): Promise<T | undefined> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof ApiError) return undefined;
+    throw err;
+  }
+}

@@ -17,7 +17,8 @@ export interface RpcCaller {
   version: number;
 }
 
-function callerOf(c: Context<AppEnv>): RpcCaller {
+/** The calling backend, as the federator named it; 400 without a valid origin domain or version. */
+export function callerOf(c: Context<AppEnv>): RpcCaller {
   const origin = normalizeDomain(c.req.header('wire-origin-domain') ?? '');
   if (origin === undefined) throw new ApiError(commonErrors.badRequest, 'Wire-Origin-Domain is missing or invalid');
   const version = /^v(\d+)$/.exec(c.req.header('x-svc-api-version') ?? 'v0')?.[1];

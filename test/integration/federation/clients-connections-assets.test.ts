@@ -131,6 +131,13 @@ describe('federation: clients, prekeys, connections and assets across two backen
       const r = await asAlice().post(`/v8/connections/${B}/${dave.id}`);
       expect(r).toMatchObject({ status: 422, body: wireError(422, 'invalid-domain') });
       expect((await asAlice().get(`/v8/connections/${B}/${dave.id}`)).status).toBe(404);
+      // Routes about many users report the unreachable ones instead of failing whole.
+      const users = await asAlice().post('/v8/list-users', { qualified_ids: [{ id: dave.id, domain: B }] });
+      expect(users.body).toEqual({ found: [], failed: [{ id: dave.id, domain: B }] });
+      const prekeys = await asAlice().post('/v8/users/list-prekeys', { [B]: { [bob.id]: [bobClient] } });
+      expect(prekeys.body).toEqual({ qualified_user_client_prekeys: {}, failed_to_list: [{ id: bob.id, domain: B }] });
+      const clients = await asAlice().post('/v8/users/list-clients', { qualified_users: [{ id: bob.id, domain: B }] });
+      expect(clients.body).toEqual({ qualified_user_map: {} });
     } finally {
       announce(pair.dns, B, pair.b);
     }

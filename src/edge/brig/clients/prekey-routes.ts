@@ -7,6 +7,7 @@ import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/sch
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { database } from '../../db/client.js';
+import { unlessUnreachable } from '../../federation/client.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import {
   claimLocalBundle,
@@ -77,12 +78,9 @@ async function claimMany(c: Context<AppEnv>, asked: z.infer<typeof userClients>)
       found[domain] = await claimLocalMany(database(c.env.DB), users);
       continue;
     }
-    try {
-      found[domain] = await remoteClaimMany(c.get('config'), domain, users);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      failed.push(...Object.keys(users).map((id) => ({ id, domain })));
-    }
+    const claimed = await unlessUnreachable(remoteClaimMany(c.get('config'), domain, users));
+    if (claimed === undefined) failed.push(...Object.keys(users).map((id) => ({ id, domain })));
+    else found[domain] = claimed;
   }
   return { found, failed };
 }

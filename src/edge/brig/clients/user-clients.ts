@@ -8,7 +8,7 @@ import { FEDERATED_CALL_ERRORS, federationErrors } from '../../api/errors/federa
 import { json, jsonBody, qualifiedUserId } from '../../api/schemas/common.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { database, type Db } from '../../db/client.js';
-import { FederatorClient } from '../../federation/client.js';
+import { FederatorClient, unlessUnreachable } from '../../federation/client.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { pubClient, pubClientJson } from './client-json.js';
 import { clientStore } from './client-store.js';
@@ -88,12 +88,15 @@ export const listUsersClients = endpoint(
     const byDomain = groupBy(c.req.valid('json').qualified_users, (u) => u.domain);
     const qualified_user_map: Record<string, UserClientMap> = {};
     for (const [domain, users] of byDomain) {
-      const ids = users.map((u) => u.id);
-      try {
-        qualified_user_map[domain] = await clientsOfUsers(c, domain, ids);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err; // an unreachable domain is left out
-      }
+      // An unreachable domain is left out.
+      const clients = await unlessUnreachable(
+        clientsOfUsers(
+          c,
+          domain,
+          users.map((u) => u.id),
+        ),
+      );
+      if (clients !== undefined) qualified_user_map[domain] = clients;
     }
     return c.json({ qualified_user_map }, 200);
   },

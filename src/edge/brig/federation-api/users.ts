@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { federationRpc } from '../../federation/rpc.js';
 import { database } from '../../db/client.js';
+import { localDomainOf } from '../clients/user-clients.js';
 import { federationWith } from '../federation/federating.js';
 import { contact, contactJson, findContacts } from '../search/contacts.js';
 import { profileJson, userProfile, type UserRow } from '../users/user-json.js';
@@ -10,9 +11,6 @@ import { userStore, visibleAccount } from '../users/user-store.js';
 /** What a remote sees of a user: the public profile, never the email. */
 const remoteView = (rows: Array<UserRow | undefined>, domain: string) =>
   rows.filter(visibleAccount).map((u) => profileJson(u, domain, { showEmail: false }));
-
-const localDomain = (config: { brig: { optSettings: { setFederationDomain: string } } }) =>
-  config.brig.optSettings.setFederationDomain;
 
 /** A user by exact handle, for remotes whose search policy allows at least handle search. */
 export const getUserByHandle = federationRpc(
@@ -28,7 +26,7 @@ export const getUserByHandle = federationRpc(
     const db = database(c.env.DB);
     const remote = await federationWith(config, db, origin);
     if (remote === undefined || remote.search_policy === 'no_search') return null;
-    const [profile] = remoteView([await userStore.byHandle(db, handle.toLowerCase())], localDomain(config));
+    const [profile] = remoteView([await userStore.byHandle(db, handle.toLowerCase())], localDomainOf(c));
     return profile ?? null;
   },
 );
@@ -41,7 +39,7 @@ export const getUsersByIds = federationRpc(
     response: z.array(userProfile),
     description: 'The profiles of those users this backend has',
   },
-  async (c, ids) => remoteView(await userStore.byIds(database(c.env.DB), ids), localDomain(c.get('config'))),
+  async (c, ids) => remoteView(await userStore.byIds(database(c.env.DB), ids), localDomainOf(c)),
 );
 
 const searchPolicy = z.enum(['no_search', 'exact_handle_search', 'full_search']);
@@ -61,6 +59,6 @@ export const searchUsers = federationRpc(
     if (policy === 'no_search') return { contacts: [], searchPolicy: policy };
     const searcher = { id: '', team: null, ownTeamOnly: false };
     const hits = await findContacts(c.env.DB, config, searcher, term, 15, policy);
-    return { contacts: hits.map((h) => contactJson(h, localDomain(config))), searchPolicy: policy };
+    return { contacts: hits.map((h) => contactJson(h, localDomainOf(c))), searchPolicy: policy };
   },
 );

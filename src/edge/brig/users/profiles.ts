@@ -9,6 +9,7 @@ import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/sch
 import { self } from '../../api/self.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { database } from '../../db/client.js';
+import { unlessUnreachable } from '../../federation/client.js';
 import { roleInTeam } from '../../galley/face.js';
 import { emailVisibleTo, type Viewer } from './email-visibility.js';
 import { remoteProfiles, remoteUserByHandle } from './remote-users.js';
@@ -91,16 +92,6 @@ const listUsersQuery = z
     message: 'exactly one of qualified_ids and qualified_handles is required',
   })
   .openapi('ListUsersQuery');
-
-/** Whatever a remote call gives, or undefined when the remote could not answer. */
-async function unlessUnreachable<T>(call: Promise<T>): Promise<T | undefined> {
-  try {
-    return await call;
-  } catch (err) {
-    if (err instanceof ApiError) return undefined;
-    throw err;
-  }
-}
 
 /** Users named by qualified id: local ones from the database, remote ones from their backends. */
 async function usersByQualifiedIds(c: Context<AppEnv>, ids: readonly QualifiedId[]) {
