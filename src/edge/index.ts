@@ -6,7 +6,7 @@ import type { Problem } from '../shared/config/index.js';
 import { DEFAULT_INGRESS_LIMIT } from '../shared/config/schemas/nginz.js';
 import { drainable, drainLimit, serveInternal, servePublic } from './nginz/face.js';
 import { runtimeFor } from './runtime.js';
-import { runScheduledJobs } from './scheduled.js';
+import { runQueuedWork, runScheduledJobs } from './scheduled.js';
 
 type Ingress = typeof servePublic;
 
@@ -25,12 +25,17 @@ function invalidConfiguration(problems: readonly Problem[]): Response {
   return errorResponse(new ApiError(commonErrors.invalidConfiguration, `Invalid configuration: ${where}`));
 }
 
-/** The public ingress (nginz), and the scheduled jobs of wrangler.toml's `[triggers]`. */
+/** The public ingress (nginz), the scheduled jobs of wrangler.toml's `[triggers]` and its queue consumers. */
 export default {
   fetch: (req, env, ctx) => serve(servePublic, req, env, ctx),
   scheduled: async (_controller, env) => {
     const result = runtimeFor(env);
     if (result.ok) await runScheduledJobs(env, result.runtime.config);
+  },
+  queue: async (batch, env) => {
+    const result = runtimeFor(env);
+    if (!result.ok) throw new Error('invalid configuration: queued work waits');
+    await runQueuedWork(batch, env, result.runtime.config);
   },
 } satisfies ExportedHandler<Env>;
 

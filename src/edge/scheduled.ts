@@ -1,5 +1,6 @@
 import type { Config } from '../shared/config/index.js';
 import { sweepExpiredAssets } from './cargohold/face.js';
+import { pushAllWaiting, pushQueued } from './background-worker/face.js';
 import { database } from './db/client.js';
 import { sweepExpiredTeamNotifications } from './galley/face.js';
 
@@ -11,4 +12,10 @@ const logRemoved = (msg: string, count: number) => {
 export async function runScheduledJobs(env: Env, config: Config): Promise<void> {
   logRemoved('expired assets removed', await sweepExpiredAssets(env, config));
   logRemoved('expired team notifications removed', await sweepExpiredTeamNotifications(database(env.DB), config));
+  if (config['background-worker'].enableFederation) await pushAllWaiting(env, config);
+}
+
+/** What wrangler.toml's queue consumers run (background-worker's queue-driven tasks). */
+export async function runQueuedWork(batch: MessageBatch<unknown>, env: Env, config: Config): Promise<void> {
+  if (batch.queue === 'backend_notifications') await pushQueued(batch, env, config);
 }

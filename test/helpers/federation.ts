@@ -1,9 +1,11 @@
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { ROOT } from '../../tools/lib/bundle.js';
 import { readConfigTexts } from '../../tools/lib/config-dir.js';
 import { startLocalDns, type LocalDns } from '../../tools/lib/local-dns.js';
 import { startEditedBackend, type TestBackend } from './backend.js';
 import type { Edit } from './config-files.js';
+import { api, type TestUser } from './users.js';
 
 /** The shipped configurations' domains: config/ and config/b.example.com/. */
 export const A = 'example.com';
@@ -11,11 +13,22 @@ export const B = 'b.example.com';
 
 export const srvName = (domain: string) => `_svc-federator._tcp.${domain}`;
 
+type Side = 'a' | 'b';
+
 export interface FederatedPair {
   a: TestBackend;
   b: TestBackend;
   /** The DNS server both federators ask (`dns.set` moves or removes a backend). */
   dns: LocalDns;
+  /** Stops one backend (its worker and federator); DNS still names its federator. */
+  down(side: Side): Promise<void>;
+  /**
+   * Starts a stopped backend again on its state (same users, tokens still valid), on new ports.
+   * Other backends reach it once it is announced: until then it can serve its own users only.
+   */
+  up(side: Side): Promise<TestBackend>;
+  /** Points DNS at a backend's (new) federator. */
+  announce(side: Side): void;
   stop(): Promise<void>;
 }
 
@@ -31,20 +44,49 @@ export function announce(dns: LocalDns, domain: string, backend: TestBackend): v
  */
 export async function startFederatedPair(edits: { a?: Edit[]; b?: Edit[] } = {}): Promise<FederatedPair> {
   const dns = await startLocalDns();
-  const base = readConfigTexts(join(ROOT, 'config', B));
-  const [a, b] = await Promise.all([
-    startEditedBackend(edits.a ?? [], { dns }),
-    startEditedBackend(edits.b ?? [], { dns, base }),
-  ]);
-  announce(dns, A, a);
-  announce(dns, B, b);
-  return {
+  const bases = { a: undefined, b: readConfigTexts(join(ROOT, 'config', B)) };
+  const domains = { a: A, b: B };
+  const start = (side: Side, stateDir?: string) =>
+    startEditedBackend(edits[side] ?? [], {
+      dns,
+      ...(bases[side] === undefined ? {} : { base: bases[side] }),
+      ...(stateDir === undefined ? {} : { stateDir }),
+    });
+  const [a, b] = await Promise.all([start('a'), start('b')]);
+  const running = new Set<Side>(['a', 'b']);
+  const pair: FederatedPair = {
     a,
     b,
     dns,
+    down: async (side) => {
+      running.delete(side);
+      await pair[side].stop();
+    },
+    up: async (side) => {
+      pair[side] = await start(side, pair[side].stateDir);
+      running.add(side);
+      return pair[side];
+    },
+    announce: (side) => announce(dns, domains[side], pair[side]),
     stop: async () => {
-      await Promise.all([a.stop(), b.stop()]);
+      await Promise.all([...running].map((side) => pair[side].stop()));
       await dns.stop();
     },
   };
+  pair.announce('a');
+  pair.announce('b');
+  return pair;
+}
+
+/** Makes users of two backends connected (a asks, b accepts). */
+export async function connectAcross(
+  a: { user: TestUser; backend: TestBackend; domain: string },
+  b: { user: TestUser; backend: TestBackend; domain: string },
+): Promise<void> {
+  const asked = await api(a.backend.publicUrl, a.user.token).post(`/v8/connections/${b.domain}/${b.user.id}`);
+  expect(asked.status, asked.text).toBe(201);
+  const accepted = await api(b.backend.publicUrl, b.user.token).put(`/v8/connections/${a.domain}/${a.user.id}`, {
+    status: 'accepted',
+  });
+  expect(accepted.status, accepted.text).toBe(200);
 }

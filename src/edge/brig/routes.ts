@@ -26,7 +26,7 @@ import { login } from './auth/login.js';
 import { getVerificationCode, sendVerificationCode } from './auth/verification-code.js';
 import { federationApiVersion } from './federation-api/api-version.js';
 import { getUserByHandle, getUsersByIds, searchUsers } from './federation-api/users.js';
-import { sendConnectionAction } from './federation-api/connections.js';
+import { onUserDeletedConnections, sendConnectionAction } from './federation-api/connections.js';
 import {
   claimMultiPrekeyBundle,
   claimPrekey,
@@ -165,4 +165,5 @@ export const brigInternal: Endpoint[] = [
   claimPrekeyBundle,
   claimMultiPrekeyBundle,
   sendConnectionAction,
+  onUserDeletedConnections,
 ];

@@ -1,3 +1,5 @@
+import { chunked } from '../../shared/chunked.js';
+
 /**
  * D1 binds at most 100 parameters per statement: queries over many ids run in chunks.
  * `perItem` is how many parameters one item binds.
@@ -9,6 +11,6 @@ export async function inChunks<T, R>(
 ): Promise<R[]> {
   const size = Math.max(1, Math.floor(90 / perItem));
   const out: R[] = [];
-  for (let i = 0; i < items.length; i += size) out.push(...(await run(items.slice(i, i + size))));
+  for (const chunk of chunked(items, size)) out.push(...(await run(chunk)));
   return out;
 }

@@ -8,6 +8,9 @@ import { federationErrors } from '../api/errors/federation.js';
 
 export type FederatedComponent = 'brig' | 'galley' | 'cargohold';
 
+/** A notification's payloads by federation API version: each applies from its version up to the next one's. */
+export type PayloadBundle = Record<number, unknown>;
+
 /** How long a negotiated version is trusted before the remote is asked again. */
 const NEGOTIATED_FOR_MS = 60_000;
 const negotiated = new Map<string, { version: number; until: number }>();
@@ -49,6 +52,28 @@ export class FederatorClient {
     const parsed = answer.safeParse(await this.post(domain, component, rpc, body, version));
     if (!parsed.success) throw new ApiError(federationErrors.invalidBody, `${component}/${rpc} from ${domain}`);
     return parsed.data;
+  }
+
+  /**
+   * Sends a notification (an RPC answered with an empty object) in the payload the remote's
+   * version takes (`bundle` maps versions to the payload from that version on); `unsuitable`
+   * when none of them suits the remote's version.
+   */
+  async notify(
+    domain: string,
+    component: FederatedComponent,
+    rpc: string,
+    bundle: PayloadBundle,
+  ): Promise<'sent' | 'unsuitable'> {
+    const version = await this.version(domain);
+    const from = Object.keys(bundle)
+      .map(Number)
+      .filter((v) => v <= version)
+      .sort((a, b) => a - b)
+      .at(-1);
+    if (from === undefined) return 'unsuitable';
+    await this.post(domain, component, rpc, bundle[from], version);
+    return 'sent';
   }
 
   /** The highest version both backends speak (asked of the remote's brig `api-version`). */

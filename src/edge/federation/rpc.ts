@@ -1,6 +1,6 @@
 // Declares the federation RPCs this backend answers: `POST /federation/{component}/{rpc}` on the
 // internal ingress, called by the federator sidecar for a remote it has authenticated.
-import type { z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { normalizeDomain } from '../../shared/domain.js';
 import type { AppEnv } from '../api/app-env.js';
@@ -9,6 +9,9 @@ import { ApiError, type ErrorSpec } from '../api/errors/api-error.js';
 import { commonErrors } from '../api/errors/common.js';
 import { json, jsonBody } from '../api/schemas/common.js';
 import type { FederatedComponent } from './client.js';
+
+/** What notifications (and some RPCs) answer: an empty object. */
+export const emptyResponse = z.object({}).openapi('EmptyResponse');
 
 /** Who is calling: the remote backend (`Wire-Origin-Domain`, checked by the federator) and the agreed version. */
 export interface RpcCaller {

@@ -10,7 +10,10 @@ import { leaveAllConversations, removeFromTeams } from '../../galley/face.js';
 import { cookieStore } from '../auth/cookie-store.js';
 import { clientStore } from '../clients/client-store.js';
 import { prekeyStore } from '../clients/prekey-store.js';
-import { connectionStore } from '../connections/connection-store.js';
+import { connectionStore, type ConnectionRow } from '../connections/connection-store.js';
+import { forEveryVersion, notifyRemotes } from '../../background-worker/face.js';
+import { chunked } from '../../../shared/chunked.js';
+import { groupBy } from '../../../shared/group-by.js';
 import { propertyStore } from '../properties/property-store.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
@@ -56,8 +59,15 @@ export async function deleteAccount(
   ]);
   const domain = config.brig.optSettings.setFederationDomain;
   await leaveAllConversations(env, config, db, { id: user.id, domain }, teamAdmins);
-  const contacts = rows.filter((r) => r.status === 'accepted').map((r) => ({ user: r.toUser }));
+  const accepted = rows.filter((r) => r.status === 'accepted');
+  const contacts = accepted.filter((r) => r.toDomain === domain).map((r) => ({ user: r.toUser }));
   await publish(env, config, [{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });
+  await notifyRemoteContacts(
+    env,
+    db,
+    user.id,
+    accepted.filter((r) => r.toDomain !== domain),
+  );
   const now = Date.now();
   for (const asked of rows.filter((r) => r.status === 'sent')) {
     const cancelled = {
@@ -70,4 +80,20 @@ export async function deleteAccount(
     };
     await publish(env, config, [{ user: asked.toUser }], connectionEvent(cancelled), { transient: true });
   }
+}
+
+/** Remote contacts hear of the deletion from their own backend (`on-user-deleted-connections`, queued). */
+async function notifyRemoteContacts(env: Env, db: Db, user: string, remote: readonly ConnectionRow[]): Promise<void> {
+  const notifications = [...groupBy(remote, (r) => r.toDomain)].flatMap(([domain, rows]) =>
+    chunked(
+      rows.map((r) => r.toUser),
+      1000,
+    ).map((connections) => ({
+      domain,
+      component: 'brig' as const,
+      rpc: 'on-user-deleted-connections',
+      bundle: forEveryVersion({ user, connections }),
+    })),
+  );
+  await notifyRemotes(env, db, notifications);
 }

@@ -42,7 +42,12 @@ export const connectionStore = {
           ),
         ),
     );
-    const theirs = await inChunks(others, 1, (chunk) =>
+    const back = await this.acceptingOf(db, others, domain, user);
+    return new Set(mine.map((r) => r.to).filter((u) => back.has(u)));
+  },
+  /** Of these local users, those whose own connection to `domain/user` is accepted. */
+  async acceptingOf(db: Db, users: readonly string[], domain: string, user: string): Promise<Set<string>> {
+    const rows = await inChunks(users, 1, (chunk) =>
       db
         .select({ from: connections.fromUser })
         .from(connections)
@@ -55,8 +60,7 @@ export const connectionStore = {
           ),
         ),
     );
-    const back = new Set(theirs.map((r) => r.from));
-    return new Set(mine.map((r) => r.to).filter((u) => back.has(u)));
+    return new Set(rows.map((r) => r.from));
   },
   /** Statement removing every connection of a user, in both directions. */
   deleteAllOf(db: Db, user: string) {

@@ -1,5 +1,8 @@
 import { database } from '../../db/client.js';
-import { federationRpc } from '../../federation/rpc.js';
+import { z } from '@hono/zod-openapi';
+import { publish } from '../../events/publish.js';
+import { userEvents } from '../../events/user-events.js';
+import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { connectionStore } from '../connections/connection-store.js';
 import {
   afterRemoteAction,
@@ -38,5 +41,27 @@ export const sendConnectionAction = federationRpc(
     const next = afterRemoteAction(existing, req.action);
     if (next !== undefined && next !== existing) await writeLocalSide(c, to.id, other, next);
     return { tag: 'NewConnectionResponseOk' as const, contents: reactionTo(next) ?? null };
+  },
+);
+
+const userDeletedConnections = z
+  .object({ user: z.uuid(), connections: z.array(z.uuid()).min(1).max(1000) })
+  .openapi('UserDeletedConnectionsNotification');
+
+/** A remote user was deleted: the local users connected to them hear `user.delete`. */
+export const onUserDeletedConnections = federationRpc(
+  {
+    component: 'brig',
+    rpc: 'on-user-deleted-connections',
+    request: userDeletedConnections,
+    response: emptyResponse,
+    description: 'Taken',
+  },
+  async (c, req, { origin }) => {
+    const db = database(c.env.DB);
+    const connected = await connectionStore.acceptingOf(db, req.connections, origin, req.user);
+    const recipients = [...connected].map((user) => ({ user }));
+    await publish(c.env, c.get('config'), recipients, userEvents.delete(req.user, origin));
+    return {};
   },
 );

@@ -1,0 +1,3 @@
+// background-worker's public face: queueing notifications for other backends, and the jobs that deliver them.
+export { forEveryVersion, notifyRemotes } from './notifications.js';
+export { pushAllWaiting, pushQueued } from './pusher.js';

@@ -1,0 +1,45 @@
+// Notifications to other backends (wire's queued backend notifications): written to D1 with the
+// change that causes them, then the background worker is woken through the queue to deliver them,
+// in order, retrying while the remote is down.
+import { FEDERATION_API_VERSIONS } from '../../shared/federation/versions.js';
+import { type BatchStatement, type Db, runBatch } from '../db/client.js';
+import type { FederatedComponent, PayloadBundle } from '../federation/client.js';
+import { outboxStore } from './outbox-store.js';
+
+interface RemoteNotification {
+  domain: string;
+  component: FederatedComponent;
+  rpc: string;
+  bundle: PayloadBundle;
+}
+
+/** What the queue carries: a remote whose notifications are due (`retry`: after a failed delivery). */
+export interface Wakeup {
+  domain: string;
+  retry?: true;
+}
+
+/** One payload that every federation API version takes. */
+export const forEveryVersion = (payload: unknown): PayloadBundle => ({ [FEDERATION_API_VERSIONS[0]]: payload });
+
+/** Statements queueing the notifications, to run in the batch of the change they announce. */
+function notificationStatements(db: Db, notifications: readonly RemoteNotification[]): BatchStatement[] {
+  const queuedAt = Date.now();
+  return outboxStore.add(
+    db,
+    notifications.map((n) => ({ ...n, queuedAt })),
+  );
+}
+
+/** Wakes the background worker for the remotes the notifications were queued for. */
+async function wakeFor(env: Env, notifications: readonly RemoteNotification[]): Promise<void> {
+  const domains = [...new Set(notifications.map((n) => n.domain))];
+  if (domains.length === 0) return;
+  await env.BACKEND_NOTIFICATIONS.sendBatch(domains.map((domain) => ({ body: { domain } satisfies Wakeup })));
+}
+
+/** Queues notifications on their own and wakes the background worker. */
+export async function notifyRemotes(env: Env, db: Db, notifications: readonly RemoteNotification[]): Promise<void> {
+  await runBatch(db, notificationStatements(db, notifications));
+  await wakeFor(env, notifications);
+}

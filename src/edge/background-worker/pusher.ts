@@ -1,0 +1,87 @@
+// The background worker's federation pusher: delivers each remote's queued notifications in the
+// order they were queued. A remote that does not take one keeps it and everything after it; the
+// queue wakes the pusher again after a backoff that doubles up to backendNotificationPusher's
+// pushBackoffMaxWait (microseconds, as wire's chart gives them).
+import type { Config } from '../../shared/config/index.js';
+import { ApiError } from '../api/errors/api-error.js';
+import { database, type Db } from '../db/client.js';
+import { FederatorClient } from '../federation/client.js';
+import type { Wakeup } from './notifications.js';
+import { type OutboxRow, outboxStore } from './outbox-store.js';
+
+const DEFAULT_MIN_WAIT_US = 10_000;
+const DEFAULT_MAX_WAIT_US = 300_000_000;
+const PAGE = 50;
+
+function isWakeup(body: unknown): body is Wakeup {
+  return typeof body === 'object' && body !== null && typeof (body as Wakeup).domain === 'string';
+}
+
+/** The queue's batch: every remote named in it gets its notifications delivered. */
+export async function pushQueued(batch: MessageBatch<unknown>, env: Env, config: Config): Promise<void> {
+  const due = new Map<string, boolean>();
+  for (const m of batch.messages)
+    if (isWakeup(m.body)) due.set(m.body.domain, due.get(m.body.domain) === true || m.body.retry === true);
+  const db = database(env.DB);
+  for (const [domain, retry] of due) await pushTo(env, config, db, domain, retry);
+}
+
+/** Every remote with notifications waiting (the periodic job: nothing waits on a lost wake-up). */
+export async function pushAllWaiting(env: Env, config: Config): Promise<void> {
+  const db = database(env.DB);
+  for (const domain of await outboxStore.domains(db)) await pushTo(env, config, db, domain, false);
+}
+
+type Outcome = 'taken' | 'dropped' | 'retry';
+
+/** A refusal that no retry changes: the remote (or ours) says no, or it cannot read the payload. */
+function isPermanent(err: ApiError): boolean {
+  if (err.spec.status < 500) return true;
+  const inner = err.extra.inner as { code?: unknown } | undefined;
+  return typeof inner?.code === 'number' && inner.code < 500;
+}
+
+async function deliver(client: FederatorClient, row: OutboxRow): Promise<Outcome> {
+  try {
+    const sent = await client.notify(row.domain, row.component as 'brig', row.rpc, row.bundle);
+    if (sent === 'sent') return 'taken';
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (!isPermanent(err)) return 'retry';
+  }
+  console.warn(JSON.stringify({ level: 'warn', msg: 'notification dropped', domain: row.domain, rpc: row.rpc }));
+  return 'dropped';
+}
+
+async function pushTo(env: Env, config: Config, db: Db, domain: string, retry: boolean): Promise<void> {
+  const backoff = await outboxStore.backoff(db, domain);
+  // A retry is scheduled: the notifications wait for it, in order.
+  if (backoff !== undefined && !retry && backoff.nextAt > Date.now()) return;
+  const client = FederatorClient.of(config);
+  for (;;) {
+    const rows = await outboxStore.next(db, domain, PAGE);
+    let done: number | undefined;
+    for (const row of rows) {
+      if ((await deliver(client, row)) === 'retry') {
+        if (done !== undefined) await outboxStore.taken(db, domain, done);
+        await scheduleRetry(env, config, db, domain, backoff?.attempts ?? 0);
+        return;
+      }
+      done = row.seq;
+    }
+    if (done !== undefined) await outboxStore.taken(db, domain, done);
+    if (rows.length < PAGE) break;
+  }
+  if (backoff !== undefined) await outboxStore.recovered(db, domain);
+}
+
+async function scheduleRetry(env: Env, config: Config, db: Db, domain: string, attempts: number): Promise<void> {
+  const pusher = config['background-worker'].backendNotificationPusher;
+  const min = pusher?.pushBackoffMinWait ?? DEFAULT_MIN_WAIT_US;
+  const max = pusher?.pushBackoffMaxWait ?? DEFAULT_MAX_WAIT_US;
+  const waitMs = Math.min(min * 2 ** attempts, max) / 1000;
+  await outboxStore.failed(db, domain, attempts + 1, Date.now() + waitMs);
+  await env.BACKEND_NOTIFICATIONS.send({ domain, retry: true } satisfies Wakeup, {
+    delaySeconds: Math.ceil(waitMs / 1000),
+  });
+}

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
+import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { openSocket } from '../../helpers/websocket.js';
+
+/** Retries every 0.1 s doubling up to 1 s: a restarted remote gets its notifications soon. */
+const quickRetries: [string, string[], unknown] = [
+  'background-worker.yaml',
+  ['backendNotificationPusher'],
+  { pushBackoffMinWait: 100_000, pushBackoffMaxWait: 1_000_000, remotesRefreshInterval: 1_000_000 },
+];
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Notifications to another backend wait in the background worker's queue while it is down and
+ * arrive, all of them and in order, once it is back.
+ */
+describe('federation: queued notifications', () => {
+  let pair: FederatedPair;
+
+  beforeAll(async () => {
+    pair = await startFederatedPair({ a: [quickRetries] });
+  });
+  afterAll(() => pair?.stop());
+
+  const deleteUser = async (u: TestUser) =>
+    expect((await api(pair.a.publicUrl, u.token).del('/v8/self', { password: u.password })).status).toBe(200);
+
+  it("tells a remote contact of a user's deletion at once when the remote is up", async () => {
+    const [alice, bob] = await Promise.all([
+      createUser(pair.a.publicUrl, pair.a.internalUrl),
+      createUser(pair.b.publicUrl, pair.b.internalUrl),
+    ]);
+    await connectAcross(
+      { user: alice, backend: pair.a, domain: A },
+      { user: bob, backend: pair.b, domain: 'b.example.com' },
+    );
+    const ws = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${bob.token}`);
+    await deleteUser(alice);
+    const event = await ws.next((m) => m?.payload?.[0]?.type === 'user.delete');
+    expect(event.payload[0]).toEqual({ type: 'user.delete', id: alice.id, qualified_id: { id: alice.id, domain: A } });
+    await ws.close();
+  });
+
+  it('keeps notifications while the remote is down and delivers them in order after it restarts', async () => {
+    const [alice, carol, bob] = await Promise.all([
+      createUser(pair.a.publicUrl, pair.a.internalUrl),
+      createUser(pair.a.publicUrl, pair.a.internalUrl),
+      createUser(pair.b.publicUrl, pair.b.internalUrl),
+    ]);
+    for (const u of [alice, carol])
+      await connectAcross(
+        { user: u, backend: pair.a, domain: A },
+        { user: bob, backend: pair.b, domain: 'b.example.com' },
+      );
+    await pair.down('b');
+    await deleteUser(alice);
+    await deleteUser(carol);
+    // Both wait, and the pusher has failed to deliver them at least once.
+    const waiting = await waitFor(async () => {
+      const rows = await pair.a.query(
+        'SELECT f.domain FROM federation_outbox f JOIN federation_backoff b USING (domain)',
+      );
+      return rows.length === 2 ? rows : undefined;
+    }, 'a failed delivery');
+    expect(waiting).toHaveLength(2);
+
+    const b = await pair.up('b');
+    const ws = await openSocket(b.publicUrl, `/v8/await?access_token=${bob.token}`);
+    pair.announce('b');
+    const first = await ws.next((m) => m?.payload?.[0]?.type === 'user.delete');
+    const second = await ws.next((m) => m?.payload?.[0]?.type === 'user.delete' && m !== first);
+    expect([first.payload[0].id, second.payload[0].id]).toEqual([alice.id, carol.id]);
+    await ws.close();
+    await waitFor(
+      async () => ((await pair.a.query('SELECT seq FROM federation_outbox')).length === 0 ? true : undefined),
+      'an empty outbox',
+    );
+    expect(await pair.a.query('SELECT domain FROM federation_backoff')).toEqual([]);
+  });
+});
