@@ -6,7 +6,7 @@ import { type BatchStatement, type Db, runBatch } from '../db/client.js';
 import type { FederatedComponent, PayloadBundle } from '../federation/client.js';
 import { outboxStore } from './outbox-store.js';
 
-interface RemoteNotification {
+export interface RemoteNotification {
   domain: string;
   component: FederatedComponent;
   rpc: string;
@@ -39,7 +39,7 @@ async function wakeFor(env: Env, notifications: readonly RemoteNotification[]): 
 }
 
 /** Queues notifications on their own and wakes the background worker. */
-export async function notifyRemotes(env: Env, db: Db, notifications: readonly RemoteNotification[]): Promise<void> {
+export async function queueForRemotes(env: Env, db: Db, notifications: readonly RemoteNotification[]): Promise<void> {
   await runBatch(db, notificationStatements(db, notifications));
   await wakeFor(env, notifications);
 }

@@ -27,6 +27,7 @@ import { getVerificationCode, sendVerificationCode } from './auth/verification-c
 import { federationApiVersion } from './federation-api/api-version.js';
 import { getUserByHandle, getUsersByIds, searchUsers } from './federation-api/users.js';
 import { onUserDeletedConnections, sendConnectionAction } from './federation-api/connections.js';
+import { getNotFullyConnectedBackends } from './federation-api/backends.js';
 import {
   claimMultiPrekeyBundle,
   claimPrekey,
@@ -166,4 +167,5 @@ export const brigInternal: Endpoint[] = [
   claimMultiPrekeyBundle,
   sendConnectionAction,
   onUserDeletedConnections,
+  getNotFullyConnectedBackends,
 ];

@@ -12,6 +12,8 @@ import { createOne2One, createOne2OneV6 } from './conversations/one2one-routes.j
 import { createSelfConversation } from './conversations/self-conversation.js';
 import { deleteTeamConversation } from './conversations/delete.js';
 import { featureInternalEndpoints } from './features/internal-routes.js';
+import { onConversationCreated } from './federation/conversation-created.js';
+import { onConversationUpdated } from './federation/conversation-updated.js';
 import { featureEndpoints } from './features/routes.js';
 import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
 import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
@@ -112,4 +114,9 @@ export const galleyPublic: Endpoint[] = [
   setSearchVisibility,
 ];
 
-export const galleyInternal: Endpoint[] = [...featureInternalEndpoints];
+export const galleyInternal: Endpoint[] = [
+  ...featureInternalEndpoints,
+  // the federation API (the federator calls it for remote backends)
+  onConversationCreated,
+  onConversationUpdated,
+];

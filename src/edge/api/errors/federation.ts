@@ -1,4 +1,4 @@
-import { defineErrors } from './api-error.js';
+import { ApiError, defineErrors, type ErrorBody, type ErrorSpec } from './api-error.js';
 
 /**
  * Errors of calls that involve other backends. The federator's own refusals (its discovery, its
@@ -38,6 +38,11 @@ export const federationErrors = defineErrors({
     label: 'federation-version-error',
     message: 'Version negotiation with the remote backend failed',
   },
+  disabledForProtocol: {
+    status: 409,
+    label: 'federation-disabled-for-protocol',
+    message: 'Federation is disabled for the given protocol',
+  },
   invalidBody: {
     status: 533,
     label: 'federation-invalid-body',
@@ -57,3 +62,53 @@ export const FEDERATED_CALL_ERRORS = [
   federationErrors.versionError,
   federationErrors.invalidBody,
 ] as const;
+
+/**
+ * Errors whose body is a bare list of domains, as wire answers them from v3 on: 533
+ * `{"unreachable_backends": [...]}` (some backend of a conversation could not be reached) and 409
+ * `{"non_federating_backends": [a, b]}` (two of them do not federate with each other).
+ */
+export class DomainsError extends ApiError {
+  constructor(
+    spec: ErrorSpec,
+    private readonly key: 'unreachable_backends' | 'non_federating_backends',
+    readonly domains: readonly string[],
+  ) {
+    super(spec, `${spec.message}: ${domains.join(', ')}`);
+  }
+
+  override body(): ErrorBody & Record<string, unknown> {
+    return { [this.key]: [...this.domains] } as unknown as ErrorBody & Record<string, unknown>;
+  }
+}
+
+export const unreachableBackendsSpec: ErrorSpec = {
+  status: 533,
+  label: 'unreachable-backends',
+  message: 'Some backends of the conversation could not be reached',
+};
+export const nonFederatingBackendsSpec: ErrorSpec = {
+  status: 409,
+  label: 'non-federating-backends',
+  message: 'Backends of the conversation do not federate with each other',
+};
+
+const unreachableDomainsSpec: ErrorSpec = {
+  status: 533,
+  label: 'federation-unreachable-domains-error',
+  message: 'Some domains could not be reached',
+};
+
+/**
+ * 533 `unreachable_backends` (v3+); before v3 the standard body, label
+ * `federation-unreachable-domains-error`, with `data.domains` (and the deprecated `data.domain`: the first).
+ */
+export function unreachableBackends(domains: readonly string[], apiVersion: number): ApiError {
+  if (apiVersion >= 3) return new DomainsError(unreachableBackendsSpec, 'unreachable_backends', domains);
+  return new ApiError(
+    unreachableDomainsSpec,
+    undefined,
+    {},
+    { data: { type: 'federation', domains, domain: domains[0] } },
+  );
+}

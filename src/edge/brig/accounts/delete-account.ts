@@ -11,7 +11,7 @@ import { cookieStore } from '../auth/cookie-store.js';
 import { clientStore } from '../clients/client-store.js';
 import { prekeyStore } from '../clients/prekey-store.js';
 import { connectionStore, type ConnectionRow } from '../connections/connection-store.js';
-import { forEveryVersion, notifyRemotes } from '../../background-worker/face.js';
+import { forEveryVersion, queueForRemotes } from '../../background-worker/face.js';
 import { chunked } from '../../../shared/chunked.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { propertyStore } from '../properties/property-store.js';
@@ -95,5 +95,5 @@ async function notifyRemoteContacts(env: Env, db: Db, user: string, remote: read
       bundle: forEveryVersion({ user, connections }),
     })),
   );
-  await notifyRemotes(env, db, notifications);
+  await queueForRemotes(env, db, notifications);
 }

@@ -29,7 +29,13 @@ export const connectionStore = {
   },
   /** Of these local users, those connected to `user` in both directions (both rows accepted). */
   async connectedWith(db: Db, user: string, domain: string, others: readonly string[]): Promise<Set<string>> {
-    const mine = await inChunks(others, 1, (chunk) =>
+    const mine = await this.acceptedTo(db, user, domain, others);
+    const back = await this.acceptingOf(db, others, domain, user);
+    return new Set([...mine].filter((u) => back.has(u)));
+  },
+  /** Of these users of `domain`, those `user`'s own connection to is accepted. */
+  async acceptedTo(db: Db, user: string, domain: string, others: readonly string[]): Promise<Set<string>> {
+    const rows = await inChunks(others, 1, (chunk) =>
       db
         .select({ to: connections.toUser })
         .from(connections)
@@ -42,8 +48,7 @@ export const connectionStore = {
           ),
         ),
     );
-    const back = await this.acceptingOf(db, others, domain, user);
-    return new Set(mine.map((r) => r.to).filter((u) => back.has(u)));
+    return new Set(rows.map((r) => r.to));
   },
   /** Of these local users, those whose own connection to `domain/user` is accepted. */
   async acceptingOf(db: Db, users: readonly string[], domain: string, user: string): Promise<Set<string>> {

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { self } from '../../api/self.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { cellsCreateEvent, forwardToCells } from './cells.js';
@@ -29,7 +28,9 @@ export async function announceCreated(
       conversationJson(conv, members, viewer, 'event'),
       { time },
     );
-    await publish(c.env, c.get('config'), [{ user: m.userId }], event, { origin: self(c) });
+    // Remote creations (on-conversation-created) have no local caller to spare.
+    const origin = c.get('self');
+    await publish(c.env, c.get('config'), [{ user: m.userId }], event, origin === undefined ? {} : { origin });
   }
   await forwardToCells(c.env, c.get('config'), conv, cellsCreateEvent(conv, from, time));
 }

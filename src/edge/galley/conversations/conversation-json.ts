@@ -24,7 +24,7 @@ export function selfMemberJson(m: MemberRow) {
   };
 }
 
-const otherMemberJson = (m: MemberRow) => ({
+export const otherMemberJson = (m: MemberRow) => ({
   qualified_id: { id: m.userId, domain: m.userDomain },
   id: m.userId,
   conversation_role: m.role,

@@ -4,7 +4,16 @@ import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
-import { federationErrors } from '../../api/errors/federation.js';
+import {
+  FEDERATED_CALL_ERRORS,
+  federationErrors,
+  nonFederatingBackendsSpec,
+  unreachableBackends,
+  unreachableBackendsSpec,
+} from '../../api/errors/federation.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { notifyRemoteMembers } from '../federation/conversation-updated.js';
+import { registerWithRemotes, requireFederating } from '../federation/remote-members.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
@@ -16,7 +25,7 @@ import { enabledChannels, isOpenChannel, requireChannelRole } from './channel-pe
 import type { TeamRole } from '../../db/schema.js';
 import type { Config } from '../../../shared/config/index.js';
 import { conversationJson } from './conversation-json.js';
-import { conversationStore, type ConversationRow } from './conversation-store.js';
+import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { invitedRole, newConv, requestedAccess, requestedAccessRoles, type NewConv } from './new-conv.js';
 import { ROLE_ADMIN } from './roles.js';
 import { announceCreated } from './announce-created.js';
@@ -35,29 +44,28 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
   if (body.protocol === 'mls' && listed > 0) throw new ApiError(galleyErrors.nonEmptyMemberList);
   if (invitees.length > maxSize - 1)
     throw new ApiError(galleyErrors.convSizeOutOfRange, `outside range [0, ${maxSize - 1}]`);
-  if (invitees.some((u) => u.domain !== domain)) throw new ApiError(federationErrors.federationNotEnabled);
+  const remote = invitees.filter((u) => u.domain !== domain);
+  if (remote.length > 0 && !config.galley.enableFederation) throw new ApiError(federationErrors.federationNotEnabled);
   const me = self(c).user;
   const creator = await userById(db, { id: me, domain });
   if (creator === undefined || !creator.activated) throw new ApiError(galleyErrors.operationDenied);
-  let outsiders = invitees.map((u) => u.id);
+  let outsiders = invitees;
   if (body.team !== undefined) {
     const role = await teamStore.roleOf(db, body.team.teamid, me);
     if (role === undefined) throw new ApiError(galleyErrors.noTeamMember);
     if (role === 'partner' && invitees.length > 1) throw new ApiError(galleyErrors.operationDenied);
     const roles = requestedAccessRoles(body);
     if (roles.length === 0) throw new ApiError(galleyErrors.accessDenied);
-    const teammates = await teamStore.membersAmong(db, body.team.teamid, outsiders);
-    outsiders = outsiders.filter((u) => !teammates.has(u));
+    const local = outsiders.filter((u) => u.domain === domain).map((u) => u.id);
+    const teammates = await teamStore.membersAmong(db, body.team.teamid, local);
+    outsiders = outsiders.filter((u) => u.domain !== domain || !teammates.has(u.id));
     if (outsiders.length > 0 && !roles.includes('non_team_member')) throw new ApiError(galleyErrors.noTeamMember);
     if (body.group_conv_type === 'channel') await requireChannelCreation(db, config, body.team.teamid, role, body);
   } else if (body.group_conv_type === 'channel') throw new ApiError(galleyErrors.operationDenied);
-  const connected = await connectedToAll(
-    db,
-    { id: me, domain },
-    outsiders.map((id) => ({ id, domain })),
-  );
+  const connected = await connectedToAll(db, { id: me, domain }, outsiders);
   if (!connected) throw new ApiError(galleyErrors.notConnected);
   if (body.protocol === 'mls') requireMls(c);
+  await requireFederating(c, body.protocol ?? 'proteus', invitees);
 }
 
 /** Channels: the team's channels feature on, MLS, and the roles its config allows to create (and open) them. */
@@ -118,7 +126,10 @@ export const createGroupConversation = endpoint(
       galleyErrors.accessDenied,
       galleyErrors.notConnected,
       mlsErrors.mlsNotEnabled,
-      federationErrors.federationNotEnabled,
+      federationErrors.disabledForProtocol,
+      nonFederatingBackendsSpec,
+      unreachableBackendsSpec,
+      ...FEDERATED_CALL_ERRORS,
     ],
     responses: {
       201: { description: 'Conversation created', ...json(createdConversation) },
@@ -145,6 +156,7 @@ export const createGroupConversation = endpoint(
       ...invitees.map((u) => memberRow(conv, u, invitedRole(body), now)),
     ];
     await runBatch(db, [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, members)]);
+    await registerOrUndo(c, conv, members, version);
     await announceCreated(c, conv, members, me);
     c.header('location', conv.id);
     return c.json(
@@ -153,6 +165,22 @@ export const createGroupConversation = endpoint(
     );
   },
 );
+
+/**
+ * Registers the conversation with its remote members' backends. When one cannot be reached the
+ * conversation is not made: it is removed here, the backends that registered it are told it is
+ * gone, and the caller gets 533 naming the unreachable ones.
+ */
+async function registerOrUndo(c: Context<AppEnv>, conv: ConversationRow, members: MemberRow[], version: number) {
+  const { registered, unreachable } = await registerWithRemotes(c, conv, members);
+  if (unreachable.length === 0) return;
+  const db = database(c.env.DB);
+  await runBatch(db, conversationStore.remove(db, conv));
+  const present = members.filter((m) => registered.includes(m.userDomain));
+  const creator = { id: conv.creator!, domain: conv.domain };
+  await notifyRemoteMembers(c, conv, present, conversationEvent('conversation.delete', conv, creator, null));
+  throw unreachableBackends(unreachable, version);
+}
 
 function dedupe(ids: QualifiedId[]): QualifiedId[] {
   const seen = new Set<string>();

@@ -3,9 +3,10 @@ import type { AppEnv } from '../../api/app-env.js';
 import { self } from '../../api/self.js';
 import { publish } from '../../events/publish.js';
 import { forwardToCells } from './cells.js';
+import { type ConversationEvent, notifyRemoteMembers } from '../federation/conversation-updated.js';
 import type { ConversationRow, MemberRow } from './conversation-store.js';
 
-/** Local members of a conversation; remote ones are reached through federation (not yet). */
+/** Local members of a conversation (remote ones hear of changes from their own backend). */
 export function localMembers(c: Context<AppEnv>, members: readonly MemberRow[]): MemberRow[] {
   const domain = c.get('config').brig.optSettings.setFederationDomain;
   return members.filter((m) => m.userDomain === domain);
@@ -13,7 +14,8 @@ export function localMembers(c: Context<AppEnv>, members: readonly MemberRow[]):
 
 /**
  * Sends one event of the conversation to every local member given, the caller's websocket
- * connection excepted, and to the Cells queue when the conversation has cells.
+ * connection excepted, and to the Cells queue when the conversation has cells. When this backend
+ * owns the conversation, the backends of remote members are told too (on-conversation-updated).
  */
 export async function notifyMembers(
   c: Context<AppEnv>,
@@ -24,4 +26,5 @@ export async function notifyMembers(
   const recipients = localMembers(c, members).map((m) => ({ user: m.userId }));
   await publish(c.env, c.get('config'), recipients, event, { origin: self(c), channel: `${conv.domain}/${conv.id}` });
   await forwardToCells(c.env, c.get('config'), conv, event);
+  if ('qualified_from' in event) await notifyRemoteMembers(c, conv, members, event as ConversationEvent);
 }

@@ -1,0 +1,107 @@
+// on-conversation-created: the owning backend registers a new conversation with the backends of
+// its other members. Here it is the receiving side's copy of the conversation, its members as
+// the owner listed them, kept current by on-conversation-updated.
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { qualifiedUserId } from '../../api/schemas/common.js';
+import { database, runBatch } from '../../db/client.js';
+import type { ConvType } from '../../db/schema.js';
+import { emptyResponse, federationRpc } from '../../federation/rpc.js';
+import { announceCreated } from '../conversations/announce-created.js';
+import { otherMemberJson } from '../conversations/conversation-json.js';
+import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
+import { memberRow } from '../conversations/member-data.js';
+import { ROLE_ADMIN } from '../conversations/roles.js';
+
+const otherMember = z.object({ qualified_id: qualifiedUserId, conversation_role: z.string() }).loose();
+
+const conversationCreated = z
+  .object({
+    time: z.string(),
+    orig_user_id: z.uuid(),
+    cnv_id: z.uuid(),
+    cnv_type: z.int().min(0).max(3),
+    cnv_access: z.array(z.string()),
+    cnv_access_roles: z.array(z.string()),
+    cnv_name: z.string().nullish(),
+    non_creator_members: z.array(otherMember),
+    message_timer: z.int().nullish(),
+    receipt_mode: z.int().nullish(),
+    protocol: z.object({ protocol: z.enum(['proteus', 'mls', 'mixed']) }).loose(),
+    group_conv_type: z.string().nullish(),
+    channel_add_permission: z.string().nullish(),
+  })
+  .loose()
+  .openapi('ConversationCreated');
+
+/** What the owner tells the other members' backends of a conversation it created. */
+export function conversationCreatedPayload(conv: ConversationRow, members: readonly MemberRow[]) {
+  return {
+    time: new Date(conv.createdAt).toISOString(),
+    orig_user_id: conv.creator,
+    cnv_id: conv.id,
+    cnv_type: conv.type,
+    cnv_access: conv.access,
+    cnv_access_roles: conv.accessRole,
+    cnv_name: conv.name,
+    non_creator_members: members
+      .filter((m) => !(m.userId === conv.creator && m.userDomain === conv.domain))
+      .map(otherMemberJson),
+    message_timer: conv.messageTimer,
+    receipt_mode: conv.receiptMode,
+    protocol: { protocol: conv.protocol },
+    group_conv_type: conv.groupConvType,
+    channel_add_permission: conv.addPermission,
+  };
+}
+
+function remoteConversationRow(owner: string, cc: z.output<typeof conversationCreated>): ConversationRow {
+  return {
+    domain: owner,
+    id: cc.cnv_id,
+    type: cc.cnv_type as ConvType,
+    creator: cc.orig_user_id,
+    name: cc.cnv_name ?? null,
+    access: cc.cnv_access,
+    accessRole: cc.cnv_access_roles,
+    team: null,
+    messageTimer: cc.message_timer ?? null,
+    receiptMode: cc.receipt_mode ?? null,
+    protocol: cc.protocol.protocol,
+    groupId: null,
+    epoch: 0,
+    cipherSuite: null,
+    epochTimestamp: null,
+    cellsState: 'disabled',
+    groupConvType: cc.group_conv_type ?? null,
+    addPermission: cc.channel_add_permission ?? null,
+    createdAt: Number.isNaN(Date.parse(cc.time)) ? Date.now() : Date.parse(cc.time),
+  };
+}
+
+/** A remote backend created a conversation with users of this one: they get it, and `conversation.create`. */
+export const onConversationCreated = federationRpc(
+  {
+    component: 'galley',
+    rpc: 'on-conversation-created',
+    request: conversationCreated,
+    response: emptyResponse,
+    description: 'Registered',
+  },
+  async (c: Context<AppEnv>, cc, { origin }) => {
+    const local = c.get('config').brig.optSettings.setFederationDomain;
+    const conv = remoteConversationRow(origin, cc);
+    const creator = { id: cc.orig_user_id, domain: origin };
+    const members = [
+      memberRow(conv, creator, ROLE_ADMIN, conv.createdAt),
+      ...cc.non_creator_members.map((m) => memberRow(conv, m.qualified_id, m.conversation_role, conv.createdAt)),
+    ];
+    if (!members.some((m) => m.userDomain === local)) return {};
+    const db = database(c.env.DB);
+    if ((await conversationStore.get(db, conv)) !== undefined) return {}; // told twice
+    await runBatch(db, [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, members)]);
+    await announceCreated(c, conv, members, creator);
+    return {};
+  },
+);

@@ -1,0 +1,150 @@
+// on-conversation-updated: the owner tells the backends of remote members what changed (queued),
+// and those backends change their copy and tell their users.
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { commonErrors } from '../../api/errors/common.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { qualifiedUserId } from '../../api/schemas/common.js';
+import { queueForRemotes, type RemoteNotification } from '../../background-worker/face.js';
+import { database, runBatch } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { publish } from '../../events/publish.js';
+import { emptyResponse, federationRpc } from '../../federation/rpc.js';
+import { groupBy } from '../../../shared/group-by.js';
+import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
+import { memberRow } from '../conversations/member-data.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
+import { actionOfEvent, type ConversationAction, effectOfAction } from './conversation-actions.js';
+
+const action = z.object({ tag: z.string(), action: z.unknown() });
+const update = z.object({
+  time: z.string(),
+  origUserId: qualifiedUserId,
+  convId: z.uuid(),
+  alreadyPresentUsers: z.array(z.uuid()),
+  action,
+});
+const updateV0 = z.object({
+  cuTime: z.string(),
+  cuOrigUserId: qualifiedUserId,
+  cuConvId: z.uuid(),
+  cuAlreadyPresentUsers: z.array(z.uuid()),
+  cuAction: action,
+});
+type Update = z.output<typeof update>;
+
+/** An event of a conversation, as conversationEvent makes it. */
+export interface ConversationEvent {
+  type: string;
+  data: unknown;
+  time: string;
+  qualified_from: { id: string; domain: string };
+}
+
+/** The notifications telling each remote backend with members in the conversation of a change. */
+function updateNotifications(
+  conv: Pick<ConversationRow, 'domain' | 'id'>,
+  members: readonly MemberRow[],
+  event: ConversationEvent,
+  local: string,
+): RemoteNotification[] {
+  const act: ConversationAction | undefined = actionOfEvent(event);
+  if (act === undefined || conv.domain !== local) return [];
+  const remote = members.filter((m) => m.userDomain !== local);
+  return [...groupBy(remote, (m) => m.userDomain)].map(([domain, present]) => {
+    const u: Update = {
+      time: event.time,
+      origUserId: event.qualified_from,
+      convId: conv.id,
+      alreadyPresentUsers: present.map((m) => m.userId),
+      action: act,
+    };
+    const v0 = {
+      cuTime: u.time,
+      cuOrigUserId: u.origUserId,
+      cuConvId: u.convId,
+      cuAlreadyPresentUsers: u.alreadyPresentUsers,
+      cuAction: u.action,
+    };
+    return { domain, component: 'galley', rpc: 'on-conversation-updated', bundle: { 0: v0, 1: u } };
+  });
+}
+
+/** Queues the notifications telling each remote backend with members in the conversation of a change. */
+export async function notifyRemoteMembers(
+  c: Context<AppEnv>,
+  conv: Pick<ConversationRow, 'domain' | 'id'>,
+  members: readonly MemberRow[],
+  event: ConversationEvent,
+): Promise<void> {
+  const local = c.get('config').brig.optSettings.setFederationDomain;
+  await queueForRemotes(c.env, database(c.env.DB), updateNotifications(conv, members, event, local));
+}
+
+function parseUpdate(body: unknown, version: number): Update {
+  if (version === 0) {
+    const v0 = updateV0.safeParse(body);
+    if (!v0.success) throw new ApiError(commonErrors.badRequest, 'not a ConversationUpdate (v0)');
+    const u = v0.data;
+    return {
+      time: u.cuTime,
+      origUserId: u.cuOrigUserId,
+      convId: u.cuConvId,
+      alreadyPresentUsers: u.cuAlreadyPresentUsers,
+      action: u.cuAction,
+    };
+  }
+  const v1 = update.safeParse(body);
+  if (!v1.success) throw new ApiError(commonErrors.badRequest, 'not a ConversationUpdate');
+  return v1.data;
+}
+
+/** A conversation of another backend changed: the copy here follows, and the local members hear of it. */
+export const onConversationUpdated = federationRpc(
+  {
+    component: 'galley',
+    rpc: 'on-conversation-updated',
+    request: z.record(z.string(), z.unknown()).openapi('ConversationUpdate'),
+    response: emptyResponse,
+    description: 'Taken',
+  },
+  async (c, body, { origin, version }) => {
+    const u = parseUpdate(body, version);
+    const local = c.get('config').brig.optSettings.setFederationDomain;
+    const db = database(c.env.DB);
+    const ref = { id: u.convId, domain: origin };
+    const conv = await conversationStore.get(db, ref);
+    const effect = effectOfAction(u.action as ConversationAction, u.origUserId);
+    if (conv === undefined || effect === undefined) return {};
+    const present = u.alreadyPresentUsers.map((user) => ({ user }));
+    let recipients = present;
+    switch (effect.kind) {
+      case 'patch':
+        await conversationStore.update(db, ref, effect.patch as Partial<ConversationRow>).run();
+        break;
+      case 'join': {
+        const rows = effect.users.map((user) => memberRow(ref, user, effect.role));
+        await runBatch(db, conversationStore.addMembers(db, rows));
+        const joined = effect.users.filter((user) => user.domain === local).map((user) => ({ user: user.id }));
+        recipients = [...present, ...joined];
+        break;
+      }
+      case 'leave':
+        await runBatch(db, conversationStore.removeMembers(db, ref, effect.users));
+        break;
+      case 'member-role':
+        await conversationStore.updateMember(db, ref, effect.target, { role: effect.role }).run();
+        break;
+      case 'delete':
+        await runBatch(db, conversationStore.remove(db, ref));
+        break;
+    }
+    if (effect.kind !== 'patch') await membershipChanged(c.env, ref);
+    const event = conversationEvent(effect.type, ref, u.origUserId, effect.data, { time: u.time });
+    await publish(c.env, c.get('config'), dedupe(recipients), event);
+    return {};
+  },
+);
+
+const dedupe = (rs: Array<{ user: string }>) => [...new Map(rs.map((r) => [r.user, r])).values()];
