@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { otrNotifications } from '../shared/proteus/otr-notifications.js';
-import { classify, sendingStatus, userKey } from '../shared/proteus/recipients.js';
+import { classify, remoteUsersOf, sendingStatus, userKey, withRemoteClients } from '../shared/proteus/recipients.js';
 import type { ProteusSend, ProteusSendResult } from '../shared/proteus/types.js';
 import type { CommitRequest, DeliveryResult, Leaving, MessageRequest, ResetRequest } from '../shared/mls/delivery.js';
 import { type ConversationState, loadState } from './conversation/members-cache.js';
@@ -110,20 +110,24 @@ export class Conversation extends DurableObject<Env> {
   ): Promise<{ result: ProteusSendResult; stored?: Promise<void> }> {
     const state = await this.current(req, localDomain);
     if (!state.exists || state.protocol === 'mls') return { result: { kind: 'no-conversation' } };
-    const senderClients = state.clients.get(userKey(req.sender.domain, req.sender.id));
+    const remoteUsers = remoteUsersOf(state.clients, localDomain);
+    if (remoteUsers.length > 0 && req.remote === undefined)
+      return { result: { kind: 'remote-clients-needed', users: remoteUsers } };
+    const view =
+      req.remote === undefined
+        ? { table: state.clients, checked: req.message.recipients, unconfirmed: [], failedToConfirm: {} }
+        : withRemoteClients(state.clients, req.remote, req.message.recipients);
+    const senderClients = view.table.get(userKey(req.sender.domain, req.sender.id));
     if (senderClients === undefined) return { result: { kind: 'no-conversation' } };
     if (!senderClients.has(req.sender.client)) return { result: { kind: 'unknown-client' } };
-    const c = classify(
-      state.clients,
-      req.sender,
-      req.message.recipients,
-      req.message.strategy ?? { kind: 'report_all' },
-    );
+    const c = classify(view.table, req.sender, view.checked, req.message.strategy ?? { kind: 'report_all' });
     const time = new Date().toISOString();
-    const status = sendingStatus(c, time);
+    const status = { ...sendingStatus(c, time), failed_to_confirm_clients: view.failedToConfirm };
     if (Object.keys(c.missing).length > 0) return { result: { kind: 'missing-clients', status } };
 
-    const notifications = otrNotifications(c.deliver, {
+    const deliver = [...c.deliver, ...view.unconfirmed];
+    const remote = deliver.filter((r) => r.domain !== localDomain);
+    const notifications = otrNotifications(deliver, {
       conversationOf: () => req.conv,
       sender: req.sender,
       blob: req.message.blob,
@@ -132,6 +136,6 @@ export class Conversation extends DurableObject<Env> {
       localDomain,
       channel: `${req.conv.domain}/${req.conv.id}`,
     });
-    return { result: { kind: 'sent', status }, stored: this.shards.append(notifications, req.ttlSeconds) };
+    return { result: { kind: 'sent', status, remote }, stored: this.shards.append(notifications, req.ttlSeconds) };
   }
 }

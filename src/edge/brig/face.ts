@@ -79,6 +79,9 @@ export async function mlsKeysOf(
 export { contactsOf } from './users/contacts.js';
 /** Marks a client active (its user fetched notifications with its id); unknown clients are ignored. */
 export { touchClient } from './clients/last-active.js';
+
+/** The client ids of another backend's users, asked of it. */
+export { remoteClientIdsOf } from './clients/user-clients.js';
 /** Whether a password is the user's (after a rate-limit token); a correct scrypt hash may move to argon2id. */
 export { checkUserPassword } from './password/passwords.js';
 /** Demands a valid second-factor code for an action when the user's team requires one (403 otherwise). */

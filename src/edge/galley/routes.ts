@@ -14,6 +14,9 @@ import { deleteTeamConversation } from './conversations/delete.js';
 import { featureInternalEndpoints } from './features/internal-routes.js';
 import { onConversationCreated } from './federation/conversation-created.js';
 import { onConversationUpdated } from './federation/conversation-updated.js';
+import { onMessageSent } from './federation/message-sent.js';
+import { leaveConversation } from './federation/leave-conversation.js';
+import { sendMessage } from './federation/send-message.js';
 import { featureEndpoints } from './features/routes.js';
 import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
 import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
@@ -119,4 +122,7 @@ export const galleyInternal: Endpoint[] = [
   // the federation API (the federator calls it for remote backends)
   onConversationCreated,
   onConversationUpdated,
+  sendMessage,
+  onMessageSent,
+  leaveConversation,
 ];

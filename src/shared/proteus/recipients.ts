@@ -1,5 +1,5 @@
 import type { MismatchStrategy, OtrRecipient } from '../codecs/otr.js';
-import type { ClientMap, MessageSendingStatus, QualifiedRef } from './types.js';
+import type { ClientMap, MessageSendingStatus, QualifiedRef, RemoteClients } from './types.js';
 
 /** The key of a user in a client table: `domain/user`. */
 export const userKey = (domain: string, user: string) => `${domain}/${user}`;
@@ -91,4 +91,41 @@ export function sendingStatus(c: Classified, time: string): MessageSendingStatus
     failed_to_send: {},
     failed_to_confirm_clients: {},
   };
+}
+
+/** The members of a client table that are not on this backend. */
+export function remoteUsersOf(table: ClientTable, localDomain: string): QualifiedRef[] {
+  const out: QualifiedRef[] = [];
+  for (const key of table.keys()) {
+    const at = key.indexOf('/');
+    if (key.slice(0, at) !== localDomain) out.push({ domain: key.slice(0, at), id: key.slice(at + 1) });
+  }
+  return out;
+}
+
+/**
+ * One message's view of a conversation with remote members: their clients as their backends
+ * listed them, and the ciphertexts for users whose backend could not be asked, which are sent on
+ * unchecked and reported as `failed_to_confirm_clients`.
+ */
+export function withRemoteClients(
+  table: ClientTable,
+  remote: RemoteClients,
+  provided: readonly OtrRecipient[],
+): { table: ClientTable; checked: OtrRecipient[]; unconfirmed: OtrRecipient[]; failedToConfirm: ClientMap } {
+  const merged = new Map(table);
+  for (const [key, clients] of Object.entries(remote.clients)) if (merged.has(key)) merged.set(key, new Set(clients));
+  const unsure = new Set(remote.unconfirmed);
+  const checked: OtrRecipient[] = [];
+  const unconfirmed: OtrRecipient[] = [];
+  const failedToConfirm: ClientMap = {};
+  for (const r of provided) {
+    if (!unsure.has(userKey(r.domain, r.user))) checked.push(r);
+    else if (merged.has(userKey(r.domain, r.user))) {
+      unconfirmed.push(r);
+      add(failedToConfirm, r.domain, r.user, r.client);
+    }
+  }
+  for (const key of unsure) merged.delete(key);
+  return { table: merged, checked, unconfirmed, failedToConfirm: sortMap(failedToConfirm) };
 }

@@ -1,4 +1,4 @@
-import type { OtrMessage } from '../codecs/otr.js';
+import type { OtrMessage, OtrRecipient } from '../codecs/otr.js';
 
 export interface QualifiedRef {
   id: string;
@@ -17,15 +17,28 @@ export interface MessageSendingStatus {
   failed_to_confirm_clients: ClientMap;
 }
 
+/**
+ * The clients of a conversation's remote members, as their backends listed them for one message:
+ * `domain/user` → client ids; `unconfirmed`: users whose backend could not be asked.
+ */
+export interface RemoteClients {
+  clients: Record<string, string[]>;
+  unconfirmed: string[];
+}
+
 export interface ProteusSend {
   conv: QualifiedRef;
   sender: QualifiedRef & { client: string; connection: string };
   message: OtrMessage;
   ttlSeconds: number;
+  /** Needed when the conversation has remote members (the object answers `remote-clients-needed`). */
+  remote?: RemoteClients;
 }
 
 export type ProteusSendResult =
-  | { kind: 'sent'; status: MessageSendingStatus }
+  /** `remote`: the ciphertexts for other backends' users, for the caller to send on. */
+  | { kind: 'sent'; status: MessageSendingStatus; remote: OtrRecipient[] }
+  | { kind: 'remote-clients-needed'; users: QualifiedRef[] }
   | { kind: 'missing-clients'; status: MessageSendingStatus }
   | { kind: 'no-conversation' }
   | { kind: 'unknown-client' };

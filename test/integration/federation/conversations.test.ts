@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, B, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
+import { addClient } from '../../helpers/clients.js';
+import { otrMessage, postOtr } from '../../helpers/otr.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
 
@@ -12,6 +14,9 @@ describe('federation: conversations across two backends', () => {
   let alice: TestUser;
   let bob: TestUser;
   let bobWs: TestSocket;
+  let aliceWs: TestSocket;
+  let aliceClient: string;
+  let bobClient: string;
 
   beforeAll(async () => {
     pair = await startFederatedPair();
@@ -20,10 +25,16 @@ describe('federation: conversations across two backends', () => {
       createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Bob' }),
     ]);
     await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
+    [aliceClient, bobClient] = await Promise.all([
+      addClient(pair.a.publicUrl, alice),
+      addClient(pair.b.publicUrl, bob),
+    ]);
     bobWs = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${bob.token}`);
+    aliceWs = await openSocket(pair.a.publicUrl, `/v8/await?access_token=${alice.token}`);
   });
   afterAll(async () => {
     await bobWs?.close();
+    await aliceWs?.close();
     await pair?.stop();
   });
 
@@ -75,5 +86,119 @@ describe('federation: conversations across two backends', () => {
     const r = await asAlice().post('/v8/conversations', { qualified_users: [{ id: stranger.id, domain: B }] });
     expect(r.status, r.text).toBe(403);
     expect(r.body.label).toBe('not-connected');
+  });
+
+  const newConversation = async () => {
+    const created = await asAlice().post('/v8/conversations', { qualified_users: [{ id: bob.id, domain: B }] });
+    expect(created.status, created.text).toBe(201);
+    return created.body.qualified_id.id as string;
+  };
+  const otrEvent = (conv: string, text: string) => (m: any) =>
+    eventOf('conversation.otr-message-add', conv)(m) &&
+    Buffer.from(m.payload[0].data.text, 'base64').toString() === text;
+
+  it('carries Proteus messages both ways, checked against the clients on both backends', async () => {
+    const conv = await newConversation();
+    const missing = await postOtr(pair.a.publicUrl, alice.token, conv, otrMessage(aliceClient, []));
+    expect(missing.status, missing.text).toBe(412);
+    expect(missing.body.missing).toEqual({ [B]: { [bob.id]: [bobClient] } });
+
+    const toBob = otrMessage(aliceClient, [{ user: bob.id, client: bobClient, text: 'hello bob', domain: B }]);
+    const sent = await postOtr(pair.a.publicUrl, alice.token, conv, toBob);
+    expect(sent.status, sent.text).toBe(201);
+    expect(sent.body).toMatchObject({ missing: {}, failed_to_confirm_clients: {} });
+    const atBob = await bobWs.next(otrEvent(conv, 'hello bob'));
+    expect(atBob.payload[0]).toMatchObject({
+      qualified_conversation: { id: conv, domain: A },
+      qualified_from: { id: alice.id, domain: A },
+      data: { sender: aliceClient, recipient: bobClient },
+    });
+
+    // Bob's message goes through Alice's backend, which owns the conversation.
+    const bobMissing = await postOtr(pair.b.publicUrl, bob.token, conv, otrMessage(bobClient, []));
+    expect(bobMissing.status, bobMissing.text).toBe(412);
+    expect(bobMissing.body.missing).toEqual({ [A]: { [alice.id]: [aliceClient] } });
+    const toAlice = otrMessage(bobClient, [{ user: alice.id, client: aliceClient, text: 'hello alice', domain: A }]);
+    const answered = await postOtr(pair.b.publicUrl, bob.token, conv, toAlice);
+    expect(answered.status, answered.text).toBe(201);
+    const atAlice = await aliceWs.next(otrEvent(conv, 'hello alice'));
+    expect(atAlice.payload[0]).toMatchObject({
+      qualified_from: { id: bob.id, domain: B },
+      data: { sender: bobClient, recipient: aliceClient },
+    });
+  });
+
+  it('refuses a message to a remote conversation from a non-member', async () => {
+    const conv = await newConversation();
+    const carol = await createUser(pair.b.publicUrl, pair.b.internalUrl);
+    const carolClient = await addClient(pair.b.publicUrl, carol);
+    const r = await postOtr(pair.b.publicUrl, carol.token, conv, otrMessage(carolClient, []));
+    expect(r.status, r.text).toBe(404);
+    expect(r.body.label).toBe('no-conversation');
+  });
+
+  it('adds a remote user to a conversation, who then gets it', async () => {
+    const created = await asAlice().post('/v8/conversations', { name: 'later' });
+    const conv = created.body.qualified_id.id as string;
+    const added = await asAlice().post(`/v8/conversations/${A}/${conv}/members`, {
+      qualified_users: [{ id: bob.id, domain: B }],
+    });
+    expect(added.status, added.text).toBe(200);
+    expect(added.body).toMatchObject({ type: 'conversation.member-join' });
+    const announced = await bobWs.next(eventOf('conversation.create', conv));
+    expect(announced.payload[0].data).toMatchObject({ name: 'later', members: { self: { id: bob.id } } });
+    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).status).toBe(200);
+  });
+
+  it('lets a remote member leave through the owner; other changes from there are refused for now', async () => {
+    const conv = await newConversation();
+    const rename = await asBob().put(`/v8/conversations/${A}/${conv}/name`, { name: 'mine' });
+    expect(rename.status, rename.text).toBe(403);
+    expect(rename.body.label).toBe('invalid-op');
+
+    const left = await asBob().del(`/v8/conversations/${A}/${conv}/members/${B}/${bob.id}`);
+    expect(left.status, left.text).toBe(200);
+    expect(left.body).toMatchObject({ type: 'conversation.member-leave', data: { reason: 'left' } });
+    const atAlice = await aliceWs.next(eventOf('conversation.member-leave', conv));
+    expect(atAlice.payload[0]).toMatchObject({
+      qualified_from: { id: bob.id, domain: B },
+      data: { qualified_user_ids: [{ id: bob.id, domain: B }] },
+    });
+    expect((await asAlice().get(`/v8/conversations/${A}/${conv}`)).body.members.others).toEqual([]);
+    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).status).toBe(403);
+    // The owner's announcement reaches Bob's backend too.
+    await bobWs.next(eventOf('conversation.member-leave', conv));
+  });
+
+  it('with the remote down: no new conversation (533), messages queued and delivered once it is back', async () => {
+    const conv = await newConversation();
+    await bobWs.close();
+    await pair.down('b');
+    const refused = await asAlice().post('/v8/conversations', {
+      name: 'never',
+      qualified_users: [{ id: bob.id, domain: B }],
+    });
+    expect(refused.status, refused.text).toBe(533);
+    expect(refused.body).toEqual({ unreachable_backends: [B] });
+    expect(await pair.a.query("SELECT id FROM conversations WHERE name = 'never'")).toEqual([]);
+    const lonely = (await asAlice().post('/v8/conversations', { name: 'lonely' })).body.qualified_id.id;
+    const notAdded = await asAlice().post(`/v8/conversations/${A}/${lonely}/members`, {
+      qualified_users: [{ id: bob.id, domain: B }],
+    });
+    expect(notAdded.status, notAdded.text).toBe(533);
+    expect(notAdded.body).toEqual({ unreachable_backends: [B] });
+    expect((await asAlice().get(`/v8/conversations/${A}/${lonely}`)).body.members.others).toEqual([]);
+
+    const toBob = otrMessage(aliceClient, [
+      { user: bob.id, client: bobClient, text: 'while you were away', domain: B },
+    ]);
+    const sent = await postOtr(pair.a.publicUrl, alice.token, conv, toBob);
+    expect(sent.status, sent.text).toBe(201);
+    expect(sent.body.failed_to_confirm_clients).toEqual({ [B]: { [bob.id]: [bobClient] } });
+
+    const b = await pair.up('b');
+    bobWs = await openSocket(b.publicUrl, `/v8/await?access_token=${bob.token}`);
+    pair.announce('b');
+    await bobWs.next(otrEvent(conv, 'while you were away'));
   });
 });

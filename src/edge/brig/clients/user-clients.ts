@@ -1,3 +1,4 @@
+import type { Config } from '../../../shared/config/index.js';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
@@ -28,6 +29,16 @@ async function clientsOfUsers(c: Context<AppEnv>, domain: string, users: readonl
   if (domain !== localDomainOf(c))
     return FederatorClient.of(c.get('config')).call(domain, 'brig', 'get-user-clients', { users }, userClientMap);
   return localClientsOf(database(c.env.DB), users);
+}
+
+/** The client ids of users of another backend, as it lists them. */
+export async function remoteClientIdsOf(
+  config: Config,
+  domain: string,
+  users: readonly string[],
+): Promise<Record<string, string[]>> {
+  const map = await FederatorClient.of(config).call(domain, 'brig', 'get-user-clients', { users }, userClientMap);
+  return Object.fromEntries(Object.entries(map).map(([user, clients]) => [user, clients.map((cl) => cl.id)]));
 }
 
 export async function localClientsOf(db: Db, users: readonly string[]): Promise<UserClientMap> {

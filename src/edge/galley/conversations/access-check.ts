@@ -64,3 +64,12 @@ export async function requireChannelAction(
   }
   requireAction(m.me, action);
 }
+
+/**
+ * Changes to a conversation another backend owns go through that backend; those this one does
+ * not send there yet are refused (403 `invalid-op`) rather than made to the local copy only.
+ */
+export function requireOwnedHere(c: Context<AppEnv>, conv: ConversationRow): void {
+  if (conv.domain !== c.get('config').brig.optSettings.setFederationDomain)
+    throw new ApiError(galleyErrors.invalidOp, 'Only the backend that owns the conversation can change it');
+}

@@ -7,20 +7,26 @@ import type { Db } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
 import type { ConversationRow } from './conversation-store.js';
 
-/** Invitees must be reachable, connected (or teammates in a team conversation) and allowed by the access roles. */
-export async function checkInvitees(db: Db, conv: ConversationRow, me: QualifiedId, users: QualifiedId[]) {
-  if (users.some((u) => u.domain !== me.domain)) throw new ApiError(federationErrors.federationNotEnabled);
-  let outsiders = users.map((u) => u.id);
+/**
+ * Invitees must be connected (or teammates in a team conversation) and allowed by the access
+ * roles; users of other backends only with `federating` (galley's enableFederation).
+ */
+export async function checkInvitees(
+  db: Db,
+  conv: ConversationRow,
+  me: QualifiedId,
+  users: QualifiedId[],
+  federating = false,
+) {
+  if (!federating && users.some((u) => u.domain !== me.domain))
+    throw new ApiError(federationErrors.federationNotEnabled);
+  let outsiders = users;
   if (conv.team !== null) {
-    const teammates = await teamStore.membersAmong(db, conv.team, outsiders);
-    outsiders = outsiders.filter((u) => !teammates.has(u));
+    const local = users.filter((u) => u.domain === me.domain).map((u) => u.id);
+    const teammates = await teamStore.membersAmong(db, conv.team, local);
+    outsiders = outsiders.filter((u) => u.domain !== me.domain || !teammates.has(u.id));
     if (outsiders.length > 0 && !conv.accessRole.includes('non_team_member'))
       throw new ApiError(galleyErrors.noTeamMember);
   }
-  const connected = await connectedToAll(
-    db,
-    me,
-    outsiders.map((id) => ({ id, domain: me.domain })),
-  );
-  if (!connected) throw new ApiError(galleyErrors.notConnected);
+  if (!(await connectedToAll(db, me, outsiders))) throw new ApiError(galleyErrors.notConnected);
 }

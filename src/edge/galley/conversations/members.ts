@@ -2,13 +2,25 @@ import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import {
+  FEDERATED_CALL_ERRORS,
+  federationErrors,
+  nonFederatingBackendsSpec,
+  unreachableBackends,
+  unreachableBackendsSpec,
+} from '../../api/errors/federation.js';
+import { notifyRemoteMembers } from '../federation/conversation-updated.js';
+import { registerWithRemotes, requireFederating } from '../federation/remote-members.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { requireAction, requireMember } from './access-check.js';
+import { requireAction, requireMember, requireOwnedHere } from './access-check.js';
+import { leaveRemoteConversation } from '../federation/leave-conversation.js';
 import { checkInvitees } from './invitees.js';
-import { conversationStore, type MemberRow } from './conversation-store.js';
+import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { memberJoinData, memberRow } from './member-data.js';
 import { notifyMembers } from './notify.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
@@ -39,6 +51,10 @@ export const addMembers = endpoint(
       galleyErrors.accessDenied,
       galleyErrors.noTeamMember,
       galleyErrors.notConnected,
+      federationErrors.disabledForProtocol,
+      nonFederatingBackendsSpec,
+      unreachableBackendsSpec,
+      ...FEDERATED_CALL_ERRORS,
     ],
     responses: {
       200: { description: 'Members added', ...json(event) },
@@ -49,6 +65,7 @@ export const addMembers = endpoint(
     const { cnv_domain, cnv } = c.req.valid('param');
     const body = c.req.valid('json');
     const { conv, members, me } = await requireMember(c, { id: cnv, domain: cnv_domain });
+    requireOwnedHere(c, conv);
     if (conv.protocol === 'mls') throw new ApiError(galleyErrors.invalidOp);
     requireAction(me, 'add_conversation_member');
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
@@ -65,9 +82,11 @@ export const addMembers = endpoint(
     if (!conv.access.includes('invite')) throw new ApiError(galleyErrors.accessDenied);
     const db = database(c.env.DB);
     const actor = selfQualified(c);
-    await checkInvitees(db, conv, actor, fresh);
+    await checkInvitees(db, conv, actor, fresh, c.get('config').galley.enableFederation);
+    await requireFederating(c, conv.protocol, [...members.map(qualifiedOf), ...fresh]);
     const added = fresh.map((u) => memberRow(conv, u, role));
     await runBatch(db, conversationStore.addMembers(db, added));
+    await registerAddedOrUndo(c, conv, [...members, ...added], fresh);
     await membershipChanged(c.env, conv);
     const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added), {
       team: conv.team,
@@ -77,13 +96,36 @@ export const addMembers = endpoint(
   },
 );
 
+const qualifiedOf = (m: MemberRow): QualifiedId => ({ id: m.userId, domain: m.userDomain });
+
+/**
+ * The added users' backends get the conversation (on-conversation-created). When one cannot be
+ * reached nobody is added: the rows go again, backends that had no members before forget it,
+ * and the caller gets 533 naming the unreachable ones.
+ */
+async function registerAddedOrUndo(
+  c: Context<AppEnv>,
+  conv: ConversationRow,
+  members: MemberRow[],
+  added: QualifiedId[],
+) {
+  const { registered, unreachable } = await registerWithRemotes(c, conv, members, added);
+  if (unreachable.length === 0) return;
+  const db = database(c.env.DB);
+  await runBatch(db, conversationStore.removeMembers(db, conv, added));
+  const before = new Set(members.filter((m) => !added.some((u) => sameUser(m, u))).map((m) => m.userDomain));
+  const fresh = members.filter((m) => registered.includes(m.userDomain) && !before.has(m.userDomain));
+  await notifyRemoteMembers(c, conv, fresh, conversationEvent('conversation.delete', conv, selfQualified(c), null));
+  throw unreachableBackends(unreachable, c.get('apiVersion') ?? 0);
+}
+
 export const removeMember = endpoint(
   {
     name: 'remove-member',
     method: 'delete',
     path: '/conversations/{cnv_domain}/{cnv}/members/{usr_domain}/{usr}',
     request: { params: convParams.extend({ usr_domain: z.string(), usr: z.uuid() }) },
-    errors: [galleyErrors.noConversation, galleyErrors.actionDenied, galleyErrors.invalidOp],
+    errors: [galleyErrors.noConversation, galleyErrors.actionDenied, galleyErrors.invalidOp, ...FEDERATED_CALL_ERRORS],
     responses: {
       200: { description: 'Member removed', ...json(event) },
       204: { description: 'The user was not a member' },
@@ -95,6 +137,8 @@ export const removeMember = endpoint(
     const actor = selfQualified(c);
     const target = { id: usr, domain: usr_domain };
     const leaving = usr === actor.id && usr_domain === actor.domain;
+    if (leaving && conv.domain !== actor.domain) return c.json(await leaveRemoteConversation(c, conv, actor), 200);
+    requireOwnedHere(c, conv);
     requireAction(me, leaving ? 'leave_conversation' : 'remove_conversation_member');
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
     if (!members.some((m) => sameUser(m, target))) return c.body(null, 204);
@@ -133,6 +177,7 @@ export const updateOtherMember = endpoint(
     const { cnv_domain, cnv, usr_domain, usr } = c.req.valid('param');
     const { conversation_role } = c.req.valid('json');
     const { conv, members, me } = await requireMember(c, { id: cnv, domain: cnv_domain });
+    requireOwnedHere(c, conv);
     requireAction(me, 'modify_other_conversation_member');
     const actor = selfQualified(c);
     const target = { id: usr, domain: usr_domain };

@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
-import { self } from '../../api/self.js';
 import { publish } from '../../events/publish.js';
 import { forwardToCells } from './cells.js';
 import { type ConversationEvent, notifyRemoteMembers } from '../federation/conversation-updated.js';
@@ -24,7 +23,10 @@ export async function notifyMembers(
   event: { type: string },
 ): Promise<void> {
   const recipients = localMembers(c, members).map((m) => ({ user: m.userId }));
-  await publish(c.env, c.get('config'), recipients, event, { origin: self(c), channel: `${conv.domain}/${conv.id}` });
+  // Changes a remote member made (through federation) have no local connection to spare.
+  const origin = c.get('self');
+  const channel = `${conv.domain}/${conv.id}`;
+  await publish(c.env, c.get('config'), recipients, event, origin === undefined ? { channel } : { origin, channel });
   await forwardToCells(c.env, c.get('config'), conv, event);
   if ('qualified_from' in event) await notifyRemoteMembers(c, conv, members, event as ConversationEvent);
 }

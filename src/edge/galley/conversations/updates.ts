@@ -10,7 +10,13 @@ import { database } from '../../db/client.js';
 import { conversationEvent, type ConversationEventType } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { access, accessRole, toLegacyAccessRole } from './access.js';
-import { requireAction, requireChannelAction, requireMember, type Membership } from './access-check.js';
+import {
+  requireAction,
+  requireChannelAction,
+  requireMember,
+  requireOwnedHere,
+  type Membership,
+} from './access-check.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { localMembers, notifyMembers } from './notify.js';
 import { convParams } from './read-routes.js';
@@ -33,6 +39,7 @@ export async function change(
 ): Promise<Response> {
   const { cnv_domain, cnv } = c.req.param() as { cnv_domain: string; cnv: string };
   const m = await requireMember(c, { id: cnv, domain: cnv_domain });
+  requireOwnedHere(c, m.conv);
   if (o.channelManagers === true) await requireChannelAction(c, m, action);
   else requireAction(m.me, action);
   if (o.groupOnly && m.conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);

@@ -61,18 +61,20 @@ export async function requireFederating(
 }
 
 /**
- * Registers a conversation this backend created with the backends of its remote members
- * (on-conversation-created). Returns the backends that could not be reached (none registered it
- * then, as far as the caller undoes the others).
+ * Registers a conversation this backend owns with the backends of its remote members
+ * (on-conversation-created; one that has it already just answers). Returns those that registered
+ * it and those that could not be reached, for the caller to undo the change.
  */
 export async function registerWithRemotes(
   c: Context<AppEnv>,
   conv: ConversationRow,
   members: readonly MemberRow[],
+  /** Only these users' backends (members added later); default: every remote member's. */
+  only?: readonly QualifiedId[],
 ): Promise<{ registered: string[]; unreachable: string[] }> {
   const config = c.get('config');
   const domains = remoteDomainsOf(
-    members.map((m) => ({ domain: m.userDomain })),
+    only ?? members.map((m) => ({ domain: m.userDomain })),
     config.brig.optSettings.setFederationDomain,
   );
   const payload = conversationCreatedPayload(conv, members);

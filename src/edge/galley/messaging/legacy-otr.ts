@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { self } from '../../api/self.js';
-import { conversationObject } from './conversation-object.js';
+import { sendInOwnedConversation } from './proteus-send.js';
 import { legacyOtrRequest, legacyOtrResponses, readLegacyOtr, toClientMismatch } from './legacy-message.js';
 
 /** `POST /conversations/{cnv}/otr/messages`: the unqualified, local-only form, JSON or protobuf. */
@@ -28,15 +28,11 @@ export const postLegacyOtrMessage = endpoint(
     const message = await readLegacyOtr(c, domain, c.req.valid('query'));
     const me = self(c);
     const conv = { id: c.req.valid('param').cnv, domain };
-    const result = await conversationObject(c.env, conv).sendProteus(
-      {
-        conv,
-        sender: { id: me.user, domain, client: message.sender, connection: me.connection },
-        message,
-        ttlSeconds: config.gundeck.settings.notificationTTL,
-      },
-      domain,
-    );
+    const result = await sendInOwnedConversation(c.env, config, {
+      conv,
+      sender: { id: me.user, domain, client: message.sender, connection: me.connection },
+      message,
+    });
     if (result.kind === 'no-conversation') throw new ApiError(galleyErrors.noConversation);
     if (result.kind === 'unknown-client') throw new ApiError(galleyErrors.unknownClient);
     return c.json(toClientMismatch(result.status, domain), result.kind === 'sent' ? 201 : 412);

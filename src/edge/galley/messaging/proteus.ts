@@ -13,27 +13,23 @@ import { commonErrors } from '../../api/errors/common.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { checkStorable } from './storable-size.js';
 import { json } from '../../api/schemas/common.js';
-import { self } from '../../api/self.js';
+import { self, selfQualified } from '../../api/self.js';
 import { convParams } from '../conversations/read-routes.js';
-import { conversationObject } from './conversation-object.js';
-
-const clientMap = z.record(z.string(), z.record(z.string(), z.array(z.string())));
-export const messageSendingStatus = z
-  .object({
-    time: z.string(),
-    missing: clientMap,
-    redundant: clientMap,
-    deleted: clientMap,
-    failed_to_send: clientMap,
-    failed_to_confirm_clients: clientMap,
-  })
-  .openapi('MessageSendingStatus');
+import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
+import { conversationStore } from '../conversations/conversation-store.js';
+import { database } from '../../db/client.js';
+import { sendThroughOwner } from '../federation/send-message.js';
+import { sendInOwnedConversation } from './proteus-send.js';
+import { messageSendingStatus } from './sending-status.js';
 
 /** The request's `QualifiedNewOtrMessage`, with a strategy: anything else is 400 `bad-request`. */
-export async function readQualifiedOtr(c: Context<AppEnv>): Promise<OtrMessage & { strategy: MismatchStrategy }> {
+export async function readQualifiedOtr(
+  c: Context<AppEnv>,
+): Promise<OtrMessage & { strategy: MismatchStrategy; raw: Uint8Array }> {
   let message: OtrMessage;
+  const raw = new Uint8Array(await c.req.arrayBuffer());
   try {
-    message = decodeQualifiedOtr(new Uint8Array(await c.req.arrayBuffer()));
+    message = decodeQualifiedOtr(raw);
   } catch (err) {
     if (err instanceof OtrDecodeError)
       throw new ApiError(commonErrors.badRequest, `Malformed QualifiedNewOtrMessage: ${err.message}`);
@@ -42,7 +38,7 @@ export async function readQualifiedOtr(c: Context<AppEnv>): Promise<OtrMessage &
   if (message.strategy === undefined)
     throw new ApiError(commonErrors.badRequest, 'ClientMismatchStrategy not specified!');
   checkStorable(message);
-  return { ...message, strategy: message.strategy };
+  return { ...message, strategy: message.strategy, raw };
 }
 
 /**
@@ -66,6 +62,7 @@ export const postProteusMessage = endpoint(
       commonErrors.payloadTooLarge,
       galleyErrors.noConversation,
       galleyErrors.unknownClient,
+      ...FEDERATED_CALL_ERRORS,
     ],
     responses: {
       201: { description: 'Message sent', ...json(messageSendingStatus) },
@@ -74,19 +71,19 @@ export const postProteusMessage = endpoint(
   },
   async (c) => {
     const { cnv_domain, cnv } = c.req.valid('param');
-    const message = await readQualifiedOtr(c);
+    const { raw, ...message } = await readQualifiedOtr(c);
     const me = self(c);
     const config = c.get('config');
     const domain = config.brig.optSettings.setFederationDomain;
-    const result = await conversationObject(c.env, { id: cnv, domain: cnv_domain }).sendProteus(
-      {
-        conv: { id: cnv, domain: cnv_domain },
-        sender: { id: me.user, domain, client: message.sender, connection: me.connection },
-        message,
-        ttlSeconds: config.gundeck.settings.notificationTTL,
-      },
-      domain,
-    );
+    const conv = { id: cnv, domain: cnv_domain };
+    const result =
+      cnv_domain === domain
+        ? await sendInOwnedConversation(c.env, config, {
+            conv,
+            sender: { id: me.user, domain, client: message.sender, connection: me.connection },
+            message,
+          })
+        : await sendToRemoteConversation(c, conv, raw);
     switch (result.kind) {
       case 'no-conversation':
         throw new ApiError(galleyErrors.noConversation);
@@ -99,3 +96,10 @@ export const postProteusMessage = endpoint(
     }
   },
 );
+
+/** A message to a conversation another backend owns: only a member here may send it there. */
+async function sendToRemoteConversation(c: Context<AppEnv>, conv: { id: string; domain: string }, raw: Uint8Array) {
+  const member = await conversationStore.member(database(c.env.DB), conv, selfQualified(c));
+  if (member === undefined) return { kind: 'no-conversation' as const };
+  return sendThroughOwner(c.get('config'), conv, self(c).user, raw);
+}

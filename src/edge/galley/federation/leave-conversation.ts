@@ -1,0 +1,80 @@
+// leave-conversation: a member on another backend leaves a conversation this backend owns; and
+// the other way round, a local member leaving a conversation another backend owns.
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { QualifiedRef } from '../../../shared/proteus/types.js';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { database, runBatch } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { memberLeaveData } from '../../../shared/events/member-events.js';
+import { FederatorClient } from '../../federation/client.js';
+import { federationRpc } from '../../federation/rpc.js';
+import { conversationStore } from '../conversations/conversation-store.js';
+import { notifyMembers } from '../conversations/notify.js';
+import { roleAllows } from '../conversations/roles.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
+
+const leaveRequest = z.object({ conv_id: z.uuid(), leaver: z.uuid() }).openapi('LeaveConversationRequest');
+const leaveError = z.enum([
+  'RemoveFromConversationErrorRemovalNotAllowed',
+  'RemoveFromConversationErrorNotFound',
+  'RemoveFromConversationErrorUnchanged',
+]);
+const leaveResponse = z
+  .union([z.object({ Left: leaveError }), z.object({ Right: z.array(z.never()).length(0) })])
+  .openapi('LeaveConversationResponse');
+
+/** A remote member leaves a group conversation of this backend; everyone hears `member-leave`. */
+export const leaveConversation = federationRpc(
+  {
+    component: 'galley',
+    rpc: 'leave-conversation',
+    request: leaveRequest,
+    response: leaveResponse,
+    description: 'Left, or why not',
+  },
+  async (c, req, { origin }) => {
+    const db = database(c.env.DB);
+    const conv = await conversationStore.get(db, { id: req.conv_id, domain: localDomain(c) });
+    const leaver = { id: req.leaver, domain: origin };
+    const members = conv === undefined ? [] : await conversationStore.members(db, conv);
+    const me = members.find((m) => m.userId === leaver.id && m.userDomain === leaver.domain);
+    if (conv === undefined || me === undefined) return { Left: 'RemoveFromConversationErrorNotFound' as const };
+    if (conv.type !== 0 || !roleAllows(me.role, 'leave_conversation'))
+      return { Left: 'RemoveFromConversationErrorRemovalNotAllowed' as const };
+    await runBatch(db, conversationStore.removeMembers(db, conv, [leaver]));
+    await membershipChanged(c.env, conv, { config: c.get('config'), targets: [leaver] });
+    const left = conversationEvent('conversation.member-leave', conv, leaver, memberLeaveData([leaver], 'left'), {
+      team: conv.team,
+    });
+    await notifyMembers(c, conv, members, left);
+    return { Right: [] };
+  },
+);
+
+const localDomain = (c: Context<AppEnv>) => c.get('config').brig.optSettings.setFederationDomain;
+
+/**
+ * A local member leaves a conversation another backend owns: the owner removes them and tells
+ * everyone (this backend too, which then tells its members); the copy here forgets them at once.
+ * Returns the `member-leave` event the owner will announce.
+ */
+export async function leaveRemoteConversation(c: Context<AppEnv>, conv: QualifiedRef, me: QualifiedRef) {
+  const answer = await FederatorClient.of(c.get('config')).call(
+    conv.domain,
+    'galley',
+    'leave-conversation',
+    { conv_id: conv.id, leaver: me.id },
+    leaveResponse,
+  );
+  if ('Left' in answer) {
+    if (answer.Left === 'RemoveFromConversationErrorNotFound') throw new ApiError(galleyErrors.noConversation);
+    if (answer.Left === 'RemoveFromConversationErrorRemovalNotAllowed')
+      throw new ApiError(galleyErrors.actionDenied, 'Insufficient authorization (missing leave_conversation)');
+  }
+  const db = database(c.env.DB);
+  await runBatch(db, conversationStore.removeMembers(db, conv, [me]));
+  return conversationEvent('conversation.member-leave', conv, me, memberLeaveData([me], 'left'));
+}

@@ -1,0 +1,61 @@
+// on-message-sent: a Proteus message in a conversation another backend owns, for recipients here.
+import { z } from '@hono/zod-openapi';
+import { NotificationShards } from '../../../objects/notification-shards.js';
+import { fromBase64 } from '../../../shared/base64.js';
+import type { OtrRecipient } from '../../../shared/codecs/otr.js';
+import { otrNotifications } from '../../../shared/proteus/otr-notifications.js';
+import { qualifiedUserId } from '../../api/schemas/common.js';
+import { database } from '../../db/client.js';
+import { emptyResponse, federationRpc } from '../../federation/rpc.js';
+import { conversationStore } from '../conversations/conversation-store.js';
+
+const remoteMessage = z
+  .object({
+    time: z.string(),
+    data: z.string().nullish(),
+    sender: qualifiedUserId,
+    sender_client: z.string(),
+    conversation: z.uuid(),
+    transient: z.boolean(),
+    recipients: z.record(z.string(), z.record(z.string(), z.string())),
+  })
+  .loose()
+  .openapi('RemoteMessage');
+
+/** Each recipient client that is a member's here gets `conversation.otr-message-add`. */
+export const onMessageSent = federationRpc(
+  {
+    component: 'galley',
+    rpc: 'on-message-sent',
+    request: remoteMessage,
+    response: emptyResponse,
+    description: 'Taken',
+  },
+  async (c, m, { origin }) => {
+    const config = c.get('config');
+    const local = config.brig.optSettings.setFederationDomain;
+    const conv = { id: m.conversation, domain: origin };
+    const members = await conversationStore.members(database(c.env.DB), conv);
+    const here = new Set(members.filter((r) => r.userDomain === local).map((r) => r.userId));
+    const deliver: OtrRecipient[] = [];
+    for (const [user, clients] of Object.entries(m.recipients)) {
+      if (!here.has(user)) continue;
+      for (const [client, text] of Object.entries(clients)) {
+        const bytes = fromBase64(text);
+        if (bytes !== undefined) deliver.push({ domain: local, user, client, text: bytes });
+      }
+    }
+    const blob = m.data == null ? undefined : fromBase64(m.data);
+    const notifications = otrNotifications(deliver, {
+      conversationOf: () => conv,
+      sender: { ...m.sender, client: m.sender_client, connection: '' },
+      blob,
+      transient: m.transient,
+      time: m.time,
+      localDomain: local,
+      channel: `${conv.domain}/${conv.id}`,
+    });
+    await new NotificationShards(c.env).append(notifications, config.gundeck.settings.notificationTTL);
+    return {};
+  },
+);

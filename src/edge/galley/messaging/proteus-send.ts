@@ -1,0 +1,82 @@
+// A Proteus message in a conversation this backend owns, from a local or a remote sender: checked
+// against every member's clients (remote members' as their backends list them now) and fanned out
+// by the conversation's object; other backends' recipients get it through on-message-sent.
+import type { OtrMessage, OtrRecipient } from '../../../shared/codecs/otr.js';
+import type { Config } from '../../../shared/config/index.js';
+import { groupBy } from '../../../shared/group-by.js';
+import { toBase64 } from '../../../shared/base64.js';
+import { userKey } from '../../../shared/proteus/recipients.js';
+import type { ProteusSendResult, QualifiedRef, RemoteClients } from '../../../shared/proteus/types.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { forEveryVersion, queueForRemotes } from '../../background-worker/face.js';
+import { remoteClientIdsOf } from '../../brig/face.js';
+import { database } from '../../db/client.js';
+import { conversationObject } from './conversation-object.js';
+
+export interface OwnedSend {
+  conv: QualifiedRef;
+  sender: QualifiedRef & { client: string; connection: string };
+  message: OtrMessage;
+}
+
+/** The clients of remote members, asked of their backends; the users of those that do not answer are unconfirmed. */
+async function remoteClients(config: Config, users: readonly QualifiedRef[]): Promise<RemoteClients> {
+  const out: RemoteClients = { clients: {}, unconfirmed: [] };
+  await Promise.all(
+    [...groupBy(users, (u) => u.domain)].map(async ([domain, group]) => {
+      const ids = group.map((u) => u.id);
+      try {
+        const listed = await remoteClientIdsOf(config, domain, ids);
+        for (const id of ids) out.clients[userKey(domain, id)] = listed[id] ?? [];
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        out.unconfirmed.push(...ids.map((id) => userKey(domain, id)));
+      }
+    }),
+  );
+  return out;
+}
+
+/** Sends through the conversation's object; remote recipients' ciphertexts are queued for their backends. */
+export async function sendInOwnedConversation(
+  env: Env,
+  config: Config,
+  send: OwnedSend,
+): Promise<Exclude<ProteusSendResult, { kind: 'remote-clients-needed' }>> {
+  const domain = config.brig.optSettings.setFederationDomain;
+  const object = conversationObject(env, send.conv);
+  const req = { ...send, ttlSeconds: config.gundeck.settings.notificationTTL };
+  let result = await object.sendProteus(req, domain);
+  if (result.kind === 'remote-clients-needed') {
+    const remote = await remoteClients(config, result.users);
+    result = await object.sendProteus({ ...req, remote }, domain);
+  }
+  if (result.kind === 'remote-clients-needed') throw new Error('the conversation asked twice for remote clients');
+  if (result.kind === 'sent' && result.remote.length > 0)
+    await queueForRemotes(env, database(env.DB), messageSentNotifications(send, result.status.time, result.remote));
+  return result;
+}
+
+/** on-message-sent for each backend with recipients (wire's RemoteMessage). */
+function messageSentNotifications(send: OwnedSend, time: string, remote: readonly OtrRecipient[]) {
+  return [...groupBy(remote, (r) => r.domain)].map(([domain, recipients]) => {
+    const byUser: Record<string, Record<string, string>> = {};
+    for (const r of recipients) (byUser[r.user] ??= {})[r.client] = toBase64(r.text);
+    return {
+      domain,
+      component: 'galley' as const,
+      rpc: 'on-message-sent',
+      bundle: forEveryVersion({
+        time,
+        data: send.message.blob === undefined ? null : toBase64(send.message.blob),
+        sender: { id: send.sender.id, domain: send.sender.domain },
+        sender_client: send.sender.client,
+        conversation: send.conv.id,
+        priority: send.message.priority ?? null,
+        push: send.message.nativePush,
+        transient: send.message.transient,
+        recipients: byUser,
+      }),
+    };
+  });
+}
