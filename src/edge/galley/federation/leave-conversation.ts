@@ -23,7 +23,7 @@ const leaveError = z.enum([
   'RemoveFromConversationErrorUnchanged',
 ]);
 const leaveResponse = z
-  .union([z.object({ Left: leaveError }), z.object({ Right: z.array(z.never()).length(0) })])
+  .union([z.object({ Left: leaveError }), z.object({ Right: z.array(z.unknown()).max(0) })])
   .openapi('LeaveConversationResponse');
 
 /** A remote member leaves a group conversation of this backend; everyone hears `member-leave`. */
