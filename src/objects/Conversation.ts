@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { otrNotifications } from '../shared/proteus/otr-notifications.js';
-import { classify, remoteUsersOf, sendingStatus, userKey, withRemoteClients } from '../shared/proteus/recipients.js';
+import { classify, sendingStatus, userKey, withRemoteClients } from '../shared/proteus/recipients.js';
 import type { ProteusSend, ProteusSendResult } from '../shared/proteus/types.js';
 import type { CommitRequest, DeliveryResult, Leaving, MessageRequest, ResetRequest } from '../shared/mls/delivery.js';
 import { type ConversationState, loadState } from './conversation/members-cache.js';
@@ -110,9 +110,8 @@ export class Conversation extends DurableObject<Env> {
   ): Promise<{ result: ProteusSendResult; stored?: Promise<void> }> {
     const state = await this.current(req, localDomain);
     if (!state.exists || state.protocol === 'mls') return { result: { kind: 'no-conversation' } };
-    const remoteUsers = remoteUsersOf(state.clients, localDomain);
-    if (remoteUsers.length > 0 && req.remote === undefined)
-      return { result: { kind: 'remote-clients-needed', users: remoteUsers } };
+    if (state.remote.length > 0 && req.remote === undefined)
+      return { result: { kind: 'remote-clients-needed', users: state.remote } };
     const view =
       req.remote === undefined
         ? { table: state.clients, checked: req.message.recipients, unconfirmed: [], failedToConfirm: {} }

@@ -1,8 +1,8 @@
-// Notifications to other backends (wire's queued backend notifications): written to D1 with the
-// change that causes them, then the background worker is woken through the queue to deliver them,
-// in order, retrying while the remote is down.
+// Notifications to other backends (wire's queued backend notifications): written to D1 once the
+// change that causes them is, then the background worker is woken through the queue to deliver
+// them, in order, retrying while the remote is down.
 import { FEDERATION_API_VERSIONS } from '../../shared/federation/versions.js';
-import { type BatchStatement, type Db, runBatch } from '../db/client.js';
+import { type Db, runBatch } from '../db/client.js';
 import type { FederatedComponent, PayloadBundle } from '../federation/client.js';
 import { outboxStore } from './outbox-store.js';
 
@@ -22,15 +22,6 @@ export interface Wakeup {
 /** One payload that every federation API version takes. */
 export const forEveryVersion = (payload: unknown): PayloadBundle => ({ [FEDERATION_API_VERSIONS[0]]: payload });
 
-/** Statements queueing the notifications, to run in the batch of the change they announce. */
-function notificationStatements(db: Db, notifications: readonly RemoteNotification[]): BatchStatement[] {
-  const queuedAt = Date.now();
-  return outboxStore.add(
-    db,
-    notifications.map((n) => ({ ...n, queuedAt })),
-  );
-}
-
 /** Wakes the background worker for the remotes the notifications were queued for. */
 async function wakeFor(env: Env, notifications: readonly RemoteNotification[]): Promise<void> {
   const domains = [...new Set(notifications.map((n) => n.domain))];
@@ -40,6 +31,13 @@ async function wakeFor(env: Env, notifications: readonly RemoteNotification[]): 
 
 /** Queues notifications on their own and wakes the background worker. */
 export async function queueForRemotes(env: Env, db: Db, notifications: readonly RemoteNotification[]): Promise<void> {
-  await runBatch(db, notificationStatements(db, notifications));
+  const queuedAt = Date.now();
+  await runBatch(
+    db,
+    outboxStore.add(
+      db,
+      notifications.map((n) => ({ ...n, queuedAt })),
+    ),
+  );
   await wakeFor(env, notifications);
 }

@@ -34,16 +34,20 @@ export async function pushAllWaiting(env: Env, config: Config): Promise<void> {
 
 type Outcome = 'taken' | 'dropped' | 'retry';
 
-/** A refusal that no retry changes: the remote (or ours) says no, or it cannot read the payload. */
+/**
+ * A refusal that no retry changes: our federator or the remote says no (400), or the remote
+ * cannot take the payload (its 4xx, wrapped in 533). Discovery failures (422) and unreachable
+ * remotes are retried.
+ */
 function isPermanent(err: ApiError): boolean {
-  if (err.spec.status < 500) return true;
+  if (err.spec.status === 400) return true;
   const inner = err.extra.inner as { code?: unknown } | undefined;
   return typeof inner?.code === 'number' && inner.code < 500;
 }
 
 async function deliver(client: FederatorClient, row: OutboxRow): Promise<Outcome> {
   try {
-    const sent = await client.notify(row.domain, row.component as 'brig', row.rpc, row.bundle);
+    const sent = await client.notify(row.domain, row.component, row.rpc, row.bundle);
     if (sent === 'sent') return 'taken';
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

@@ -1,10 +1,11 @@
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { FederatedComponent } from '../federation/client.js';
 
 /** Notifications for other backends, one row each, in queue order (`seq`). */
 export const federationOutbox = sqliteTable('federation_outbox', {
   seq: integer('seq').primaryKey({ autoIncrement: true }),
   domain: text('domain').notNull(),
-  component: text('component').notNull(),
+  component: text('component').$type<FederatedComponent>().notNull(),
   rpc: text('rpc').notNull(),
   /** JSON: federation API version → payload. */
   bundle: text('bundle', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),

@@ -11,6 +11,16 @@ export type FederatedComponent = 'brig' | 'galley' | 'cargohold';
 /** A notification's payloads by federation API version: each applies from its version up to the next one's. */
 export type PayloadBundle = Record<number, unknown>;
 
+/** The payload a remote speaking `version` gets: the one of the highest version not above it. */
+export function payloadFor(bundle: PayloadBundle, version: number): { body: unknown } | undefined {
+  const from = Object.keys(bundle)
+    .map(Number)
+    .filter((v) => v <= version)
+    .sort((a, b) => a - b)
+    .at(-1);
+  return from === undefined ? undefined : { body: bundle[from] };
+}
+
 /** How long a negotiated version is trusted before the remote is asked again. */
 const NEGOTIATED_FOR_MS = 60_000;
 const negotiated = new Map<string, { version: number; until: number }>();
@@ -66,13 +76,9 @@ export class FederatorClient {
     bundle: PayloadBundle,
   ): Promise<'sent' | 'unsuitable'> {
     const version = await this.version(domain);
-    const from = Object.keys(bundle)
-      .map(Number)
-      .filter((v) => v <= version)
-      .sort((a, b) => a - b)
-      .at(-1);
-    if (from === undefined) return 'unsuitable';
-    await this.post(domain, component, rpc, bundle[from], version);
+    const payload = payloadFor(bundle, version);
+    if (payload === undefined) return 'unsuitable';
+    await this.post(domain, component, rpc, payload.body, version);
     return 'sent';
   }
 

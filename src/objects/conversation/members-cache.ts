@@ -1,4 +1,4 @@
-import { userKey } from '../../shared/proteus/recipients.js';
+import { remoteUsersOf, userKey } from '../../shared/proteus/recipients.js';
 import type { QualifiedRef } from '../../shared/proteus/types.js';
 import { readConversationState } from './state-store.js';
 
@@ -8,6 +8,8 @@ export interface ConversationState {
   team: string | null;
   /** `domain/user` → the user's client ids (remote users: none known here). */
   clients: Map<string, Set<string>>;
+  /** The members on other backends, whose clients each message asks for. */
+  remote: QualifiedRef[];
 }
 
 /** A conversation's members and their clients, as the object keeps them until told otherwise. */
@@ -20,5 +22,11 @@ export async function loadState(db: D1Database, conv: QualifiedRef, localDomain:
     if (set === undefined) clients.set(key, (set = new Set()));
     if (m.client !== null) set.add(m.client);
   }
-  return { exists: meta !== undefined, protocol: meta?.protocol ?? 'proteus', team: meta?.team ?? null, clients };
+  return {
+    exists: meta !== undefined,
+    protocol: meta?.protocol ?? 'proteus',
+    team: meta?.team ?? null,
+    clients,
+    remote: remoteUsersOf(clients, localDomain),
+  };
 }

@@ -45,7 +45,7 @@ export function otrNotifications(deliver: readonly OtrRecipient[], o: OtrMessage
   const senderJson = JSON.stringify(o.sender.client);
   const blobJson = JSON.stringify(o.blob === undefined ? '' : toBase64(o.blob));
   for (const r of deliver) {
-    if (r.domain !== o.localDomain) continue; // remote recipients: through federation, later
+    if (r.domain !== o.localDomain) continue; // other backends' recipients: their backend delivers
     const data = `{"sender":${senderJson},"recipient":"${r.client}","text":"${toBase64(r.text)}","data":${blobJson}}`;
     deliveryOf(o.conversationOf(r)).to.push([r.user, [r.client], data]);
   }

@@ -165,9 +165,57 @@ describe('federation: conversations across two backends', () => {
       data: { qualified_user_ids: [{ id: bob.id, domain: B }] },
     });
     expect((await asAlice().get(`/v8/conversations/${A}/${conv}`)).body.members.others).toEqual([]);
-    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).status).toBe(403);
-    // The owner's announcement reaches Bob's backend too.
+    // The owner's announcement reaches Bob's backend too, which drops its copy: nobody there is left.
     await bobWs.next(eventOf('conversation.member-leave', conv));
+    expect(await pair.b.query('SELECT id FROM conversations WHERE id = ?', conv)).toEqual([]);
+    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).status).toBe(404);
+
+    // Changed while nobody on Bob's backend was in it; added again, Bob gets it as it is now.
+    expect((await asAlice().put(`/v8/conversations/${A}/${conv}/name`, { name: 'meanwhile' })).status).toBe(200);
+    const readded = await asAlice().post(`/v8/conversations/${A}/${conv}/members`, {
+      qualified_users: [{ id: bob.id, domain: B }],
+    });
+    expect(readded.status, readded.text).toBe(200);
+    const again = await bobWs.next(
+      (m) => eventOf('conversation.create', conv)(m) && m.payload[0].data.name === 'meanwhile',
+    );
+    expect(again.payload[0].data.members.self).toMatchObject({ id: bob.id });
+    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).body.name).toBe('meanwhile');
+  });
+
+  it('takes conversation updates in the v0 payload, and refuses malformed actions', async () => {
+    const conv = await newConversation();
+    const rpc = (version: string, body: unknown) =>
+      fetch(`${pair.b.internalUrl}/federation/galley/on-conversation-updated`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'wire-origin-domain': A, 'x-svc-api-version': version },
+        body: JSON.stringify(body),
+      });
+    const v0 = {
+      cuTime: new Date().toISOString(),
+      cuOrigUserId: { id: alice.id, domain: A },
+      cuConvId: conv,
+      cuAlreadyPresentUsers: [bob.id],
+      cuAction: { tag: 'ConversationRenameTag', action: { name: 'from v0' } },
+    };
+    expect((await rpc('v0', v0)).status).toBe(200);
+    const renamed = await bobWs.next(eventOf('conversation.rename', conv));
+    expect(renamed.payload[0].data).toEqual({ name: 'from v0' });
+    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).body.name).toBe('from v0');
+
+    const bad = await rpc('v0', { ...v0, cuAction: { tag: 'ConversationRenameTag', action: { name: 7 } } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { label: string }).label).toBe('bad-request');
+    // A v1 payload sent as v0 is not a v0 update.
+    const v1 = {
+      time: v0.cuTime,
+      origUserId: v0.cuOrigUserId,
+      convId: conv,
+      alreadyPresentUsers: [bob.id],
+      action: v0.cuAction,
+    };
+    expect((await rpc('v0', v1)).status).toBe(400);
+    expect((await rpc('v1', v1)).status).toBe(200);
   });
 
   it('with the remote down: no new conversation (533), messages queued and delivered once it is back', async () => {

@@ -16,10 +16,12 @@ export async function announceCreated(
   conv: ConversationRow,
   members: MemberRow[],
   from: QualifiedId,
+  /** Who is told (default: every member); the others already have the conversation. */
+  told: readonly MemberRow[] = members,
 ) {
   const domain = c.get('config').brig.optSettings.setFederationDomain;
   const time = new Date().toISOString();
-  for (const m of members.filter((m) => m.userDomain === domain)) {
+  for (const m of told.filter((m) => m.userDomain === domain)) {
     const viewer = { id: m.userId, domain };
     const event = conversationEvent(
       'conversation.create',
@@ -29,8 +31,7 @@ export async function announceCreated(
       { time },
     );
     // Remote creations (on-conversation-created) have no local caller to spare.
-    const origin = c.get('self');
-    await publish(c.env, c.get('config'), [{ user: m.userId }], event, origin === undefined ? {} : { origin });
+    await publish(c.env, c.get('config'), [{ user: m.userId }], event, { origin: c.get('self') });
   }
   await forwardToCells(c.env, c.get('config'), conv, cellsCreateEvent(conv, from, time));
 }

@@ -8,12 +8,9 @@ import {
   FEDERATED_CALL_ERRORS,
   federationErrors,
   nonFederatingBackendsSpec,
-  unreachableBackends,
   unreachableBackendsSpec,
 } from '../../api/errors/federation.js';
-import { conversationEvent } from '../../events/conversation-events.js';
-import { notifyRemoteMembers } from '../federation/conversation-updated.js';
-import { registerWithRemotes, requireFederating } from '../federation/remote-members.js';
+import { registerOrUndo, requireFederating } from '../federation/remote-members.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
@@ -25,7 +22,7 @@ import { enabledChannels, isOpenChannel, requireChannelRole } from './channel-pe
 import type { TeamRole } from '../../db/schema.js';
 import type { Config } from '../../../shared/config/index.js';
 import { conversationJson } from './conversation-json.js';
-import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
+import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { invitedRole, newConv, requestedAccess, requestedAccessRoles, type NewConv } from './new-conv.js';
 import { ROLE_ADMIN } from './roles.js';
 import { announceCreated } from './announce-created.js';
@@ -156,7 +153,7 @@ export const createGroupConversation = endpoint(
       ...invitees.map((u) => memberRow(conv, u, invitedRole(body), now)),
     ];
     await runBatch(db, [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, members)]);
-    await registerOrUndo(c, conv, members, version);
+    await registerOrUndo(c, conv, members, invitees, conversationStore.remove(db, conv));
     await announceCreated(c, conv, members, me);
     c.header('location', conv.id);
     return c.json(
@@ -165,22 +162,6 @@ export const createGroupConversation = endpoint(
     );
   },
 );
-
-/**
- * Registers the conversation with its remote members' backends. When one cannot be reached the
- * conversation is not made: it is removed here, the backends that registered it are told it is
- * gone, and the caller gets 533 naming the unreachable ones.
- */
-async function registerOrUndo(c: Context<AppEnv>, conv: ConversationRow, members: MemberRow[], version: number) {
-  const { registered, unreachable } = await registerWithRemotes(c, conv, members);
-  if (unreachable.length === 0) return;
-  const db = database(c.env.DB);
-  await runBatch(db, conversationStore.remove(db, conv));
-  const present = members.filter((m) => registered.includes(m.userDomain));
-  const creator = { id: conv.creator!, domain: conv.domain };
-  await notifyRemoteMembers(c, conv, present, conversationEvent('conversation.delete', conv, creator, null));
-  throw unreachableBackends(unreachable, version);
-}
 
 function dedupe(ids: QualifiedId[]): QualifiedId[] {
   const seen = new Set<string>();

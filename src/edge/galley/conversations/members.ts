@@ -2,17 +2,13 @@ import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../api/app-env.js';
 import {
   FEDERATED_CALL_ERRORS,
   federationErrors,
   nonFederatingBackendsSpec,
-  unreachableBackends,
   unreachableBackendsSpec,
 } from '../../api/errors/federation.js';
-import { notifyRemoteMembers } from '../federation/conversation-updated.js';
-import { registerWithRemotes, requireFederating } from '../federation/remote-members.js';
+import { registerOrUndo, requireFederating } from '../federation/remote-members.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
@@ -20,7 +16,7 @@ import { conversationEvent } from '../../events/conversation-events.js';
 import { requireAction, requireMember, requireOwnedHere } from './access-check.js';
 import { leaveRemoteConversation } from '../federation/leave-conversation.js';
 import { checkInvitees } from './invitees.js';
-import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
+import { conversationStore, type MemberRow } from './conversation-store.js';
 import { memberJoinData, memberRow } from './member-data.js';
 import { notifyMembers } from './notify.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
@@ -86,7 +82,7 @@ export const addMembers = endpoint(
     await requireFederating(c, conv.protocol, [...members.map(qualifiedOf), ...fresh]);
     const added = fresh.map((u) => memberRow(conv, u, role));
     await runBatch(db, conversationStore.addMembers(db, added));
-    await registerAddedOrUndo(c, conv, [...members, ...added], fresh);
+    await registerOrUndo(c, conv, [...members, ...added], fresh, conversationStore.removeMembers(db, conv, fresh));
     await membershipChanged(c.env, conv);
     const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added), {
       team: conv.team,
@@ -97,27 +93,6 @@ export const addMembers = endpoint(
 );
 
 const qualifiedOf = (m: MemberRow): QualifiedId => ({ id: m.userId, domain: m.userDomain });
-
-/**
- * The added users' backends get the conversation (on-conversation-created). When one cannot be
- * reached nobody is added: the rows go again, backends that had no members before forget it,
- * and the caller gets 533 naming the unreachable ones.
- */
-async function registerAddedOrUndo(
-  c: Context<AppEnv>,
-  conv: ConversationRow,
-  members: MemberRow[],
-  added: QualifiedId[],
-) {
-  const { registered, unreachable } = await registerWithRemotes(c, conv, members, added);
-  if (unreachable.length === 0) return;
-  const db = database(c.env.DB);
-  await runBatch(db, conversationStore.removeMembers(db, conv, added));
-  const before = new Set(members.filter((m) => !added.some((u) => sameUser(m, u))).map((m) => m.userDomain));
-  const fresh = members.filter((m) => registered.includes(m.userDomain) && !before.has(m.userDomain));
-  await notifyRemoteMembers(c, conv, fresh, conversationEvent('conversation.delete', conv, selfQualified(c), null));
-  throw unreachableBackends(unreachable, c.get('apiVersion') ?? 0);
-}
 
 export const removeMember = endpoint(
   {

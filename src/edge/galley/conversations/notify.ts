@@ -20,13 +20,12 @@ export async function notifyMembers(
   c: Context<AppEnv>,
   conv: Pick<ConversationRow, 'cellsState' | 'domain' | 'id'>,
   members: readonly MemberRow[],
-  event: { type: string },
+  event: ConversationEvent,
 ): Promise<void> {
   const recipients = localMembers(c, members).map((m) => ({ user: m.userId }));
   // Changes a remote member made (through federation) have no local connection to spare.
-  const origin = c.get('self');
   const channel = `${conv.domain}/${conv.id}`;
-  await publish(c.env, c.get('config'), recipients, event, origin === undefined ? { channel } : { origin, channel });
+  await publish(c.env, c.get('config'), recipients, event, { origin: c.get('self'), channel });
   await forwardToCells(c.env, c.get('config'), conv, event);
-  if ('qualified_from' in event) await notifyRemoteMembers(c, conv, members, event as ConversationEvent);
+  await notifyRemoteMembers(c, conv, members, event);
 }

@@ -1,6 +1,9 @@
 // Conversation changes as the federation API names them (wire's SomeConversationAction: a tag and
 // the action's JSON), to and from the events this backend's members get.
+import { z } from 'zod';
 import type { EventQid } from '../../../shared/events/conversation-event.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { commonErrors } from '../../api/errors/common.js';
 import { memberJoinData, memberLeaveData } from '../../../shared/events/member-events.js';
 import { toLegacyAccessRole } from '../conversations/access.js';
 
@@ -67,64 +70,97 @@ export type LocalEffect =
   | { kind: 'member-role'; type: string; data: unknown; target: EventQid; role: string }
   | { kind: 'delete'; type: string; data: null };
 
-/** The effect of a remote owner's action, done by `from`; undefined for actions this backend does not know. */
+const qid = z.object({ id: z.uuid(), domain: z.string().min(1) });
+const role = z.string().min(1).max(128);
+/** What each known action carries (wire's schemas for SomeConversationAction). */
+const actionSchemas = {
+  ConversationRenameTag: z.object({ name: z.string().min(1).max(256) }),
+  ConversationMessageTimerUpdateTag: z.object({ message_timer: z.int().min(0).nullish() }),
+  ConversationReceiptModeUpdateTag: z.object({ receipt_mode: z.int() }),
+  ConversationAccessDataTag: z.object({ access: z.array(z.string()), access_role: z.array(z.string()) }),
+  ConversationUpdateAddPermissionTag: z.object({ add_permission: z.enum(['admins', 'everyone']) }),
+  ConversationJoinTag: z.object({ users: z.array(qid).min(1), role }),
+  ConversationLeaveTag: z.unknown(),
+  ConversationRemoveMembersTag: z.object({ targets: z.array(qid).min(1), reason: z.string().optional() }),
+  ConversationMemberUpdateTag: z.object({ target: qid, update: z.object({ conversation_role: role }) }),
+  ConversationDeleteTag: z.unknown(),
+} as const;
+
+/**
+ * The effect of a remote owner's action, done by `from`: undefined for actions this backend does
+ * not know; 400 `bad-request` for a known one that does not have its shape.
+ */
 export function effectOfAction(a: ConversationAction, from: EventQid): LocalEffect | undefined {
-  const act = (a.action ?? {}) as Data;
-  switch (a.tag) {
-    case 'ConversationRenameTag':
-      return { kind: 'patch', type: 'conversation.rename', data: { name: act.name }, patch: { name: act.name } };
-    case 'ConversationMessageTimerUpdateTag':
+  if (!Object.hasOwn(actionSchemas, a.tag)) return undefined;
+  const tag = a.tag as keyof typeof actionSchemas;
+  const parsed = actionSchemas[tag].safeParse(a.action);
+  if (!parsed.success) throw new ApiError(commonErrors.badRequest, `${tag}: malformed action`);
+  return effectOf(tag, parsed.data, from);
+}
+
+type Actions = { [T in keyof typeof actionSchemas]: z.output<(typeof actionSchemas)[T]> };
+
+/** `act` was parsed with the tag's schema. */
+function effectOf(tag: keyof Actions, act: unknown, from: EventQid): LocalEffect {
+  switch (tag) {
+    case 'ConversationRenameTag': {
+      const { name } = act as Actions['ConversationRenameTag'];
+      return { kind: 'patch', type: 'conversation.rename', data: { name }, patch: { name } };
+    }
+    case 'ConversationMessageTimerUpdateTag': {
+      const message_timer = (act as Actions['ConversationMessageTimerUpdateTag']).message_timer ?? null;
       return {
         kind: 'patch',
         type: 'conversation.message-timer-update',
-        data: { message_timer: act.message_timer ?? null },
-        patch: { messageTimer: act.message_timer ?? null },
+        data: { message_timer },
+        patch: { messageTimer: message_timer },
       };
-    case 'ConversationReceiptModeUpdateTag':
+    }
+    case 'ConversationReceiptModeUpdateTag': {
+      const { receipt_mode } = act as Actions['ConversationReceiptModeUpdateTag'];
       return {
         kind: 'patch',
         type: 'conversation.receipt-mode-update',
-        data: { receipt_mode: act.receipt_mode },
-        patch: { receiptMode: act.receipt_mode },
+        data: { receipt_mode },
+        patch: { receiptMode: receipt_mode },
       };
+    }
     case 'ConversationAccessDataTag': {
-      const roles = (act.access_role as string[]) ?? [];
+      const { access, access_role } = act as Actions['ConversationAccessDataTag'];
       return {
         kind: 'patch',
         type: 'conversation.access-update',
-        data: { access: act.access, access_role: toLegacyAccessRole(roles), access_role_v2: roles },
-        patch: { access: act.access, accessRole: roles },
+        data: { access, access_role: toLegacyAccessRole(access_role), access_role_v2: access_role },
+        patch: { access, accessRole: access_role },
       };
     }
-    case 'ConversationUpdateAddPermissionTag':
+    case 'ConversationUpdateAddPermissionTag': {
+      const { add_permission } = act as Actions['ConversationUpdateAddPermissionTag'];
       return {
         kind: 'patch',
         type: 'conversation.add-permission-update',
-        data: { add_permission: act.add_permission },
-        patch: { addPermission: act.add_permission },
+        data: { add_permission },
+        patch: { addPermission: add_permission },
       };
+    }
     case 'ConversationJoinTag': {
-      const users = qids(act.users);
-      const role = String(act.role ?? 'wire_member');
+      const { users, role } = act as Actions['ConversationJoinTag'];
       const data = memberJoinData(users.map((u) => ({ ...u, role })));
       return { kind: 'join', type: 'conversation.member-join', data, users, role };
     }
     case 'ConversationLeaveTag':
       return { kind: 'leave', type: 'conversation.member-leave', data: memberLeaveData([from], 'left'), users: [from] };
     case 'ConversationRemoveMembersTag': {
-      const users = qids(act.targets);
-      const reason = act.reason === 'user-deleted' ? 'user-deleted' : 'removed';
-      return { kind: 'leave', type: 'conversation.member-leave', data: memberLeaveData(users, reason), users };
+      const { targets, reason } = act as Actions['ConversationRemoveMembersTag'];
+      const why = reason === 'user-deleted' ? 'user-deleted' : 'removed';
+      return { kind: 'leave', type: 'conversation.member-leave', data: memberLeaveData(targets, why), users: targets };
     }
     case 'ConversationMemberUpdateTag': {
-      const target = act.target as EventQid;
-      const role = String((act.update as Data | undefined)?.conversation_role ?? 'wire_member');
-      const data = { qualified_target: target, target: target.id, conversation_role: role };
-      return { kind: 'member-role', type: 'conversation.member-update', data, target, role };
+      const { target, update } = act as Actions['ConversationMemberUpdateTag'];
+      const data = { qualified_target: target, target: target.id, conversation_role: update.conversation_role };
+      return { kind: 'member-role', type: 'conversation.member-update', data, target, role: update.conversation_role };
     }
-    case 'ConversationDeleteTag':
-      return { kind: 'delete', type: 'conversation.delete', data: null };
     default:
-      return undefined;
+      return { kind: 'delete', type: 'conversation.delete', data: null };
   }
 }

@@ -5,12 +5,13 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
+import { saveCopy } from './remote-copies.js';
 import type { ConvType } from '../../db/schema.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { announceCreated } from '../conversations/announce-created.js';
 import { otherMemberJson } from '../conversations/conversation-json.js';
-import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
+import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
 
@@ -80,7 +81,7 @@ function remoteConversationRow(owner: string, cc: z.output<typeof conversationCr
   };
 }
 
-/** A remote backend created a conversation with users of this one: they get it, and `conversation.create`. */
+/** A remote backend has users of this one in a conversation it owns: they get it, and `conversation.create`. */
 export const onConversationCreated = federationRpc(
   {
     component: 'galley',
@@ -98,10 +99,9 @@ export const onConversationCreated = federationRpc(
       ...cc.non_creator_members.map((m) => memberRow(conv, m.qualified_id, m.conversation_role, conv.createdAt)),
     ];
     if (!members.some((m) => m.userDomain === local)) return {};
-    const db = database(c.env.DB);
-    if ((await conversationStore.get(db, conv)) !== undefined) return {}; // told twice
-    await runBatch(db, [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, members)]);
-    await announceCreated(c, conv, members, creator);
+    // Told again when users of this backend are added later: only they hear of it.
+    const fresh = await saveCopy(database(c.env.DB), conv, members);
+    await announceCreated(c, conv, members, creator, fresh);
     return {};
   },
 );

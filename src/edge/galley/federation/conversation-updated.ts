@@ -15,6 +15,7 @@ import { groupBy } from '../../../shared/group-by.js';
 import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
+import { dropCopyWithoutLocals } from './remote-copies.js';
 import { actionOfEvent, type ConversationAction, effectOfAction } from './conversation-actions.js';
 
 const action = z.object({ tag: z.string(), action: z.unknown() });
@@ -132,6 +133,7 @@ export const onConversationUpdated = federationRpc(
       }
       case 'leave':
         await runBatch(db, conversationStore.removeMembers(db, ref, effect.users));
+        await dropCopyWithoutLocals(db, ref, local);
         break;
       case 'member-role':
         await conversationStore.updateMember(db, ref, effect.target, { role: effect.role }).run();

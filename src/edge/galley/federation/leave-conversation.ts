@@ -58,7 +58,8 @@ const localDomain = (c: Context<AppEnv>) => c.get('config').brig.optSettings.set
 
 /**
  * A local member leaves a conversation another backend owns: the owner removes them and tells
- * everyone (this backend too, which then tells its members); the copy here forgets them at once.
+ * everyone (this backend too, which then tells its members, the leaver included, and drops the
+ * copy if nobody local is left); the copy here forgets them at once.
  * Returns the `member-leave` event the owner will announce.
  */
 export async function leaveRemoteConversation(c: Context<AppEnv>, conv: QualifiedRef, me: QualifiedRef) {

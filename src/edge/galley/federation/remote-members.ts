@@ -13,6 +13,10 @@ import {
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { FederatorClient } from '../../federation/client.js';
 import { emptyResponse } from '../../federation/rpc.js';
+import { selfQualified } from '../../api/self.js';
+import { type BatchStatement, database, runBatch } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { notifyRemoteMembers } from './conversation-updated.js';
 import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
 import { conversationCreatedPayload } from './conversation-created.js';
 
@@ -51,7 +55,7 @@ export async function requireFederating(
       ),
     ),
   );
-  const unreachable = domains.filter((_, i) => answers[i]!.status === 'rejected');
+  const unreachable = domains.filter((_, i) => failedToAnswer(answers[i]!));
   if (unreachable.length > 0) throw unreachableBackends(unreachable, c.get('apiVersion') ?? 0);
   answers.forEach((a, i) => {
     const missing = a.status === 'fulfilled' ? a.value.non_connected_backends[0] : undefined;
@@ -61,32 +65,40 @@ export async function requireFederating(
 }
 
 /**
- * Registers a conversation this backend owns with the backends of its remote members
- * (on-conversation-created; one that has it already just answers). Returns those that registered
- * it and those that could not be reached, for the caller to undo the change.
+ * Registers a conversation this backend owns with the backends of the users just put in it
+ * (on-conversation-created; one that has it already refreshes its copy). When one cannot be
+ * reached, the change is undone (`undo`), backends that had nobody in the conversation before
+ * are told it is gone, and the caller gets 533 naming the unreachable ones.
  */
-export async function registerWithRemotes(
+export async function registerOrUndo(
   c: Context<AppEnv>,
   conv: ConversationRow,
   members: readonly MemberRow[],
-  /** Only these users' backends (members added later); default: every remote member's. */
-  only?: readonly QualifiedId[],
-): Promise<{ registered: string[]; unreachable: string[] }> {
+  added: readonly QualifiedId[],
+  undo: readonly BatchStatement[],
+): Promise<void> {
   const config = c.get('config');
-  const domains = remoteDomainsOf(
-    only ?? members.map((m) => ({ domain: m.userDomain })),
-    config.brig.optSettings.setFederationDomain,
-  );
+  const domains = remoteDomainsOf(added, config.brig.optSettings.setFederationDomain);
+  if (domains.length === 0) return;
   const payload = conversationCreatedPayload(conv, members);
   const client = FederatorClient.of(config);
   const results = await Promise.allSettled(
     domains.map((d) => client.call(d, 'galley', 'on-conversation-created', payload, emptyResponse)),
   );
-  results.forEach((r) => {
-    if (r.status === 'rejected' && !(r.reason instanceof ApiError)) throw r.reason;
-  });
-  return {
-    registered: domains.filter((_, i) => results[i]!.status === 'fulfilled'),
-    unreachable: domains.filter((_, i) => results[i]!.status === 'rejected'),
-  };
+  const unreachable = domains.filter((_, i) => failedToAnswer(results[i]!));
+  if (unreachable.length === 0) return;
+  const db = database(c.env.DB);
+  await runBatch(db, undo);
+  const isAdded = (m: MemberRow) => added.some((u) => u.id === m.userId && u.domain === m.userDomain);
+  const before = new Set(members.filter((m) => !isAdded(m)).map((m) => m.userDomain));
+  const told = members.filter((m) => !before.has(m.userDomain) && !unreachable.includes(m.userDomain));
+  await notifyRemoteMembers(c, conv, told, conversationEvent('conversation.delete', conv, selfQualified(c), null));
+  throw unreachableBackends(unreachable, c.get('apiVersion') ?? 0);
+}
+
+/** Whether a call to another backend failed (a refusal or no answer); anything else is a bug, thrown. */
+function failedToAnswer(result: PromiseSettledResult<unknown>): boolean {
+  if (result.status === 'fulfilled') return false;
+  if (result.reason instanceof ApiError) return true;
+  throw result.reason;
 }

@@ -3,7 +3,6 @@
 // message to a conversation another backend owns goes to it through this RPC.
 import { z } from '@hono/zod-openapi';
 import { fromBase64, toBase64 } from '../../../shared/base64.js';
-import { decodeQualifiedOtr, OtrDecodeError, type OtrMessage } from '../../../shared/codecs/otr.js';
 import type { Config } from '../../../shared/config/index.js';
 import type { MessageSendingStatus, QualifiedRef } from '../../../shared/proteus/types.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -13,6 +12,7 @@ import { FederatorClient } from '../../federation/client.js';
 import { federationRpc } from '../../federation/rpc.js';
 import { messageSendingStatus } from '../messaging/sending-status.js';
 import { sendInOwnedConversation } from '../messaging/proteus-send.js';
+import { parseQualifiedOtr } from '../messaging/qualified-otr.js';
 
 const sendRequest = z
   .object({ conv_id: z.uuid(), sender: z.uuid(), raw_message: z.string() })
@@ -46,13 +46,7 @@ export const sendMessage = federationRpc(
   async (c, req, { origin }) => {
     const bytes = fromBase64(req.raw_message);
     if (bytes === undefined) throw new ApiError(commonErrors.badRequest, 'raw_message is not base64');
-    let message: OtrMessage;
-    try {
-      message = decodeQualifiedOtr(bytes);
-    } catch (err) {
-      if (err instanceof OtrDecodeError) throw new ApiError(commonErrors.badRequest, err.message);
-      throw err;
-    }
+    const message = parseQualifiedOtr(bytes);
     const config = c.get('config');
     const conv = { id: req.conv_id, domain: config.brig.optSettings.setFederationDomain };
     const sender = { id: req.sender, domain: origin, client: message.sender, connection: '' };

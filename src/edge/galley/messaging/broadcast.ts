@@ -5,7 +5,7 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { json } from '../../api/schemas/common.js';
 import { sendBroadcast } from './broadcast-send.js';
 import { legacyOtrRequest, legacyOtrResponses, readLegacyOtr, toClientMismatch } from './legacy-message.js';
-import { readQualifiedOtr } from './proteus.js';
+import { readQualifiedOtr } from './qualified-otr.js';
 import { messageSendingStatus } from './sending-status.js';
 
 const errors = [

@@ -1,17 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import {
-  decodeQualifiedOtr,
-  OtrDecodeError,
-  type MismatchStrategy,
-  type OtrMessage,
-} from '../../../shared/codecs/otr.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { galleyErrors } from '../../api/errors/galley.js';
-import { checkStorable } from './storable-size.js';
+import { readQualifiedOtr } from './qualified-otr.js';
 import { json } from '../../api/schemas/common.js';
 import { self, selfQualified } from '../../api/self.js';
 import { convParams } from '../conversations/read-routes.js';
@@ -21,25 +15,6 @@ import { database } from '../../db/client.js';
 import { sendThroughOwner } from '../federation/send-message.js';
 import { sendInOwnedConversation } from './proteus-send.js';
 import { messageSendingStatus } from './sending-status.js';
-
-/** The request's `QualifiedNewOtrMessage`, with a strategy: anything else is 400 `bad-request`. */
-export async function readQualifiedOtr(
-  c: Context<AppEnv>,
-): Promise<OtrMessage & { strategy: MismatchStrategy; raw: Uint8Array }> {
-  let message: OtrMessage;
-  const raw = new Uint8Array(await c.req.arrayBuffer());
-  try {
-    message = decodeQualifiedOtr(raw);
-  } catch (err) {
-    if (err instanceof OtrDecodeError)
-      throw new ApiError(commonErrors.badRequest, `Malformed QualifiedNewOtrMessage: ${err.message}`);
-    throw err;
-  }
-  if (message.strategy === undefined)
-    throw new ApiError(commonErrors.badRequest, 'ClientMismatchStrategy not specified!');
-  checkStorable(message);
-  return { ...message, strategy: message.strategy, raw };
-}
 
 /**
  * `POST /conversations/{domain}/{cnv}/proteus/messages`: a protobuf `QualifiedNewOtrMessage`,

@@ -1,0 +1,45 @@
+// The copies this backend keeps of conversations other backends own: made or refreshed whenever
+// the owner registers the conversation here, dropped once no local user is in it (the owner then
+// stops telling this backend of changes, so the copy would go stale).
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { type Db, runBatch } from '../../db/client.js';
+import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
+
+const key = (m: { userDomain: string; userId: string }) => `${m.userDomain}/${m.userId}`;
+
+/**
+ * Writes the owner's view of a conversation: a new copy, or the existing one brought up to date
+ * (members' own settings kept). Returns the members who were not in the copy before.
+ */
+export async function saveCopy(db: Db, conv: ConversationRow, members: readonly MemberRow[]): Promise<MemberRow[]> {
+  const existing = await conversationStore.get(db, conv);
+  if (existing === undefined) {
+    await runBatch(db, [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, [...members])]);
+    return [...members];
+  }
+  const before = new Map((await conversationStore.members(db, conv)).map((m) => [key(m), m]));
+  const listed = new Set(members.map(key));
+  const gone = [...before.values()].filter((m) => !listed.has(key(m)));
+  const fresh = members.filter((m) => !before.has(key(m)));
+  const recast = members.filter((m) => before.has(key(m)) && before.get(key(m))!.role !== m.role);
+  const { domain: _d, id: _i, createdAt: _c, ...metadata } = conv;
+  await runBatch(db, [
+    conversationStore.update(db, conv, metadata),
+    ...conversationStore.removeMembers(
+      db,
+      conv,
+      gone.map((m) => ({ id: m.userId, domain: m.userDomain })),
+    ),
+    ...conversationStore.addMembers(db, fresh),
+    ...recast.map((m) =>
+      conversationStore.updateMember(db, conv, { id: m.userId, domain: m.userDomain }, { role: m.role }),
+    ),
+  ]);
+  return fresh;
+}
+
+/** Drops the copy when none of this backend's users is left in it. */
+export async function dropCopyWithoutLocals(db: Db, conv: QualifiedId, local: string): Promise<void> {
+  const members = await conversationStore.members(db, conv);
+  if (!members.some((m) => m.userDomain === local)) await runBatch(db, conversationStore.remove(db, conv));
+}
