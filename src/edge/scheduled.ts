@@ -1,6 +1,6 @@
 import type { Config } from '../shared/config/index.js';
 import { sweepExpiredAssets } from './cargohold/face.js';
-import { pushAllWaiting, pushQueued } from './background-worker/face.js';
+import { pushAllWaiting, runNotificationQueue } from './background-worker/jobs.js';
 import { database } from './db/client.js';
 import { sweepExpiredTeamNotifications } from './galley/face.js';
 
@@ -17,5 +17,5 @@ export async function runScheduledJobs(env: Env, config: Config): Promise<void> 
 
 /** What wrangler.toml's queue consumers run (background-worker's queue-driven tasks). */
 export async function runQueuedWork(batch: MessageBatch<unknown>, env: Env, config: Config): Promise<void> {
-  if (batch.queue === 'backend_notifications') await pushQueued(batch, env, config);
+  if (batch.queue === 'backend_notifications') await runNotificationQueue(batch, env, config);
 }

@@ -19,6 +19,11 @@ export interface Wakeup {
   retry?: true;
 }
 
+/** What the queue carries when this backend stopped federating with a remote: the clean-up to run. */
+export interface Defederation {
+  defederate: string;
+}
+
 /** One payload that every federation API version takes. */
 export const forEveryVersion = (payload: unknown): PayloadBundle => ({ [FEDERATION_API_VERSIONS[0]]: payload });
 
@@ -40,4 +45,28 @@ export async function queueForRemotes(env: Env, db: Db, notifications: readonly 
     ),
   );
   await wakeFor(env, notifications);
+}
+
+/**
+ * This backend stopped federating with `domain`: what waited for it is dropped, the other remotes
+ * are told (on-connection-removed) and the background worker is asked to clean up.
+ */
+export async function queueDefederation(
+  env: Env,
+  db: Db,
+  domain: string,
+  otherRemotes: readonly string[],
+): Promise<void> {
+  await outboxStore.dropDomain(db, domain);
+  await queueForRemotes(
+    env,
+    db,
+    otherRemotes.map((d) => ({
+      domain: d,
+      component: 'galley',
+      rpc: 'on-connection-removed',
+      bundle: forEveryVersion(domain),
+    })),
+  );
+  await env.BACKEND_NOTIFICATIONS.send({ defederate: domain } satisfies Defederation);
 }

@@ -40,5 +40,11 @@ export const outboxStore = {
   },
   async recovered(db: Db, domain: string): Promise<void> {
     await db.delete(federationBackoff).where(eq(federationBackoff.domain, domain));
+  } /** Everything waiting for a remote, and its retry time (de-federation). */,
+  async dropDomain(db: Db, domain: string): Promise<void> {
+    await db.batch([
+      db.delete(federationOutbox).where(eq(federationOutbox.domain, domain)),
+      db.delete(federationBackoff).where(eq(federationBackoff.domain, domain)),
+    ]);
   },
 };

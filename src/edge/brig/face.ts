@@ -3,11 +3,13 @@
  * accounts. Users are named by qualified ids. Every user asked about is this backend's for now
  * (callers refuse other domains first); federation will answer for others behind these functions.
  */
+import type { Config } from '../../shared/config/index.js';
 import type { QualifiedId } from '../api/schemas/common.js';
 import type { Db } from '../db/client.js';
 import { groupBy } from '../../shared/group-by.js';
 import { clientStore } from './clients/client-store.js';
 import { connectionStore } from './connections/connection-store.js';
+import { federationWith } from './federation/federating.js';
 import type { UserRow } from './users/user-json.js';
 import { userStore } from './users/user-store.js';
 
@@ -43,6 +45,21 @@ export async function connectedToAll(db: Db, user: QualifiedId, others: readonly
     if (remote.some((o) => !accepted.has(o.id))) return false;
   }
   return others.every((o) => o.domain !== user.domain || connected.has(o.id));
+}
+
+/** The local users with a connection (of any status) to users of another backend. */
+export function usersConnectedTo(db: Db, domain: string): Promise<string[]> {
+  return connectionStore.usersConnectedTo(db, domain);
+}
+
+/** Forgets every connection to users of another backend (de-federation). */
+export async function forgetConnectionsTo(db: Db, domain: string): Promise<void> {
+  await connectionStore.deleteToDomain(db, domain).run();
+}
+
+/** Whether this backend federates with another (its strategy and remotes). */
+export async function federatesWith(config: Config, db: Db, domain: string): Promise<boolean> {
+  return (await federationWith(config, db, domain)) !== undefined;
 }
 
 /** Whether `blocker` has blocked `blocked` (their side of the connection says so). */

@@ -34,7 +34,12 @@ import {
   claimPrekeyBundle,
   getUserClientsForRemote,
 } from './federation-api/clients.js';
-import { addFederationRemote, getFederationRemotes, updateFederationRemote } from './federation/remotes.js';
+import {
+  addFederationRemote,
+  deleteFederationRemote,
+  getFederationRemotes,
+  updateFederationRemote,
+} from './federation/remotes.js';
 import { changePassword, headSelfPassword } from './password/self-password.js';
 import {
   clearProperties,
@@ -150,6 +155,7 @@ export const brigInternal: Endpoint[] = [
   getFederationRemotes,
   addFederationRemote,
   updateFederationRemote,
+  deleteFederationRemote,
   getActivationCode,
   getVerificationCode,
   createUserNoVerify,

@@ -66,3 +66,7 @@ export { acceptOne2One } from './conversations/one2one.js';
 export { leaveAllConversations } from './conversations/user-deleted.js';
 /** A user's clients changed: every conversation of theirs reads members and clients again. */
 export { clientsChanged } from './messaging/conversation-object.js';
+/** Users of the conversations shared with other backends' users (de-federation's recipients). */
+export { localUsersAlongside } from './federation/defederation.js';
+/** This backend stopped federating with another: its users leave conversations here, copies of its go. */
+export { forgetConversationsWith } from './federation/defederation.js';

@@ -16,6 +16,7 @@ import { onConversationCreated } from './federation/conversation-created.js';
 import { onConversationUpdated } from './federation/conversation-updated.js';
 import { onMessageSent } from './federation/message-sent.js';
 import { leaveConversation } from './federation/leave-conversation.js';
+import { onConnectionRemoved } from './federation/connection-removed.js';
 import { sendMessage } from './federation/send-message.js';
 import { featureEndpoints } from './features/routes.js';
 import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
@@ -125,4 +126,5 @@ export const galleyInternal: Endpoint[] = [
   sendMessage,
   onMessageSent,
   leaveConversation,
+  onConnectionRemoved,
 ];

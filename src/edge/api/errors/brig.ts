@@ -13,6 +13,11 @@ export const brigErrors = defineErrors({
     label: 'federation-domain-mismatch',
     message: 'The domain of a remote backend cannot be changed',
   },
+  federationRemoteInConfig: {
+    status: 533,
+    label: 'federation-unexpected-wai-error',
+    message: 'The remote is listed in the brig configuration, which still allows it; remove it there too',
+  },
   federationRemoteNotFound: {
     status: 404,
     label: 'federation-remote-not-found',

@@ -71,6 +71,18 @@ export const connectionStore = {
   deleteAllOf(db: Db, user: string) {
     return db.delete(connections).where(or(eq(connections.fromUser, user), eq(connections.toUser, user)));
   },
+  /** The local users with a connection (of any status) to a user of `domain`. */
+  async usersConnectedTo(db: Db, domain: string): Promise<string[]> {
+    const rows = await db
+      .selectDistinct({ user: connections.fromUser })
+      .from(connections)
+      .where(eq(connections.toDomain, domain));
+    return rows.map((r) => r.user);
+  },
+  /** Statement removing every connection to users of `domain`. */
+  deleteToDomain(db: Db, domain: string) {
+    return db.delete(connections).where(eq(connections.toDomain, domain));
+  },
   /** Connections counting against `setUserMaxConnections`: accepted and sent. */
   async countActive(db: Db, user: string): Promise<number> {
     const [row] = await db

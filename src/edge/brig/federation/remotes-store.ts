@@ -41,5 +41,12 @@ export const remotesStore = {
       .where(eq(federationRemotes.domain, c.domain))
       .returning({ domain: federationRemotes.domain });
     return updated.length > 0;
+  } /** Returns false when the domain was not in the list. */,
+  async remove(db: Db, domain: string): Promise<boolean> {
+    const removed = await db
+      .delete(federationRemotes)
+      .where(eq(federationRemotes.domain, domain))
+      .returning({ domain: federationRemotes.domain });
+    return removed.length > 0;
   },
 };

@@ -6,7 +6,8 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { database } from '../../db/client.js';
 import { federationDomainConfig, federationDomainConfigs, type FederationDomainConfig } from './remote-config.js';
-import { knownRemotes } from './federating.js';
+import { queueDefederation } from '../../background-worker/face.js';
+import { federationWith, knownRemotes } from './federating.js';
 import { remotesStore } from './remotes-store.js';
 
 /** A remote in the static list may be added to the dynamic one only with the same settings. */
@@ -75,6 +76,34 @@ export const updateFederationRemote = endpoint(
     refuseDiverging(c.get('config'), remote);
     if (!(await remotesStore.update(database(c.env.DB), remote)))
       throw new ApiError(brigErrors.federationRemoteNotFound);
+    return c.body(null, 200);
+  },
+);
+
+export const deleteFederationRemote = endpoint(
+  {
+    name: 'delete-federation-remotes',
+    method: 'delete',
+    path: '/i/federation/remotes/{domain}',
+    description:
+      'Removes a remote from the dynamic list. When this backend then no longer federates with it, the ' +
+      'background worker cleans up what they shared (federation.delete) and the other remotes are told.',
+    request: { params: z.object({ domain: z.string() }) },
+    errors: [brigErrors.federationRemoteInConfig],
+    responses: { 200: { description: 'Removed (or was not listed)' } },
+  },
+  async (c) => {
+    const { domain } = c.req.valid('param');
+    const config = c.get('config');
+    const db = database(c.env.DB);
+    const removed = await remotesStore.remove(db, domain);
+    // wire's order: the dynamic entry goes even when the static list keeps the remote allowed.
+    if (config.brig.optSettings.setFederationDomainConfigs.some((r) => r.domain === domain))
+      throw new ApiError(brigErrors.federationRemoteInConfig);
+    if (removed && (await federationWith(config, db, domain)) === undefined) {
+      const others = (await knownRemotes(config, db)).map((r) => r.domain);
+      await queueDefederation(c.env, db, domain, others);
+    }
     return c.body(null, 200);
   },
 );

@@ -109,6 +109,20 @@ export const conversationStore = {
       .from(conversations)
       .where(eq(conversations.team, team));
   },
+  /** The conversations owned by `convDomain` with members from `userDomain` (ids only, distinct). */
+  async withMembersFrom(db: Db, convDomain: string, userDomain: string): Promise<QualifiedId[]> {
+    return db
+      .selectDistinct({ domain: conversationMembers.convDomain, id: conversationMembers.convId })
+      .from(conversationMembers)
+      .where(and(eq(conversationMembers.convDomain, convDomain), eq(conversationMembers.userDomain, userDomain)));
+  },
+  /** The conversations `domain` owns that this backend keeps a copy of (ids only). */
+  async ownedBy(db: Db, domain: string): Promise<QualifiedId[]> {
+    return db
+      .select({ domain: conversations.domain, id: conversations.id })
+      .from(conversations)
+      .where(eq(conversations.domain, domain));
+  },
   /** The conversation row and all its members. */
   remove(db: Db, c: QualifiedId) {
     return [db.delete(conversationMembers).where(membersOfKey(c)), db.delete(conversations).where(convKey(c))];

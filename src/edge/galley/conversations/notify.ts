@@ -1,5 +1,7 @@
 import type { Context } from 'hono';
+import type { Config } from '../../../shared/config/index.js';
 import type { AppEnv } from '../../api/app-env.js';
+import type { AccessClaims } from '../../auth/tokens.js';
 import { publish } from '../../events/publish.js';
 import { forwardToCells } from './cells.js';
 import { type ConversationEvent, notifyRemoteMembers } from '../federation/conversation-updated.js';
@@ -16,16 +18,29 @@ export function localMembers(c: Context<AppEnv>, members: readonly MemberRow[]):
  * connection excepted, and to the Cells queue when the conversation has cells. When this backend
  * owns the conversation, the backends of remote members are told too (on-conversation-updated).
  */
-export async function notifyMembers(
+export function notifyMembers(
   c: Context<AppEnv>,
   conv: Pick<ConversationRow, 'cellsState' | 'domain' | 'id'>,
   members: readonly MemberRow[],
   event: ConversationEvent,
 ): Promise<void> {
-  const recipients = localMembers(c, members).map((m) => ({ user: m.userId }));
+  return tellMembers(c.env, c.get('config'), conv, members, event, c.get('self'));
+}
+
+/** notifyMembers outside a request (background jobs): nobody's connection is spared. */
+export async function tellMembers(
+  env: Env,
+  config: Config,
+  conv: Pick<ConversationRow, 'cellsState' | 'domain' | 'id'>,
+  members: readonly MemberRow[],
+  event: ConversationEvent,
+  origin?: AccessClaims,
+): Promise<void> {
+  const local = config.brig.optSettings.setFederationDomain;
+  const recipients = members.filter((m) => m.userDomain === local).map((m) => ({ user: m.userId }));
   // Changes a remote member made (through federation) have no local connection to spare.
   const channel = `${conv.domain}/${conv.id}`;
-  await publish(c.env, c.get('config'), recipients, event, { origin: c.get('self'), channel });
-  await forwardToCells(c.env, c.get('config'), conv, event);
-  await notifyRemoteMembers(c, conv, members, event);
+  await publish(env, config, recipients, event, { origin, channel });
+  await forwardToCells(env, config, conv, event);
+  await notifyRemoteMembers(env, config, conv, members, event);
 }

@@ -1,8 +1,7 @@
 // on-conversation-updated: the owner tells the backends of remote members what changed (queued),
 // and those backends change their copy and tell their users.
 import { z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../api/app-env.js';
+import type { Config } from '../../../shared/config/index.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
@@ -74,13 +73,14 @@ function updateNotifications(
 
 /** Queues the notifications telling each remote backend with members in the conversation of a change. */
 export async function notifyRemoteMembers(
-  c: Context<AppEnv>,
+  env: Env,
+  config: Config,
   conv: Pick<ConversationRow, 'domain' | 'id'>,
   members: readonly MemberRow[],
   event: ConversationEvent,
 ): Promise<void> {
-  const local = c.get('config').brig.optSettings.setFederationDomain;
-  await queueForRemotes(c.env, database(c.env.DB), updateNotifications(conv, members, event, local));
+  const local = config.brig.optSettings.setFederationDomain;
+  await queueForRemotes(env, database(env.DB), updateNotifications(conv, members, event, local));
 }
 
 function parseUpdate(body: unknown, version: number): Update {

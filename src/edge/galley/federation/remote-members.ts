@@ -92,7 +92,13 @@ export async function registerOrUndo(
   const isAdded = (m: MemberRow) => added.some((u) => u.id === m.userId && u.domain === m.userDomain);
   const before = new Set(members.filter((m) => !isAdded(m)).map((m) => m.userDomain));
   const told = members.filter((m) => !before.has(m.userDomain) && !unreachable.includes(m.userDomain));
-  await notifyRemoteMembers(c, conv, told, conversationEvent('conversation.delete', conv, selfQualified(c), null));
+  await notifyRemoteMembers(
+    c.env,
+    config,
+    conv,
+    told,
+    conversationEvent('conversation.delete', conv, selfQualified(c), null),
+  );
   throw unreachableBackends(unreachable, c.get('apiVersion') ?? 0);
 }
 

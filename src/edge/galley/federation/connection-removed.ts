@@ -1,0 +1,36 @@
+// on-connection-removed: a backend this one federates with stopped federating with another one.
+// Conversations owned here cannot hold users of both any more; local users who share
+// conversations with either hear `federation.connectionRemoved` before and after the clean-up.
+import { z } from '@hono/zod-openapi';
+import { normalizeDomain } from '../../../shared/domain.js';
+import { commonErrors } from '../../api/errors/common.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { federatesWith } from '../../brig/face.js';
+import { database } from '../../db/client.js';
+import { publish } from '../../events/publish.js';
+import { emptyResponse, federationRpc } from '../../federation/rpc.js';
+import { localUsersAlongside, separateInConversations } from './defederation.js';
+
+export const onConnectionRemoved = federationRpc(
+  {
+    component: 'galley',
+    rpc: 'on-connection-removed',
+    request: z.string().openapi({ description: 'The domain the calling backend no longer federates with' }),
+    response: emptyResponse,
+    description: 'Taken',
+  },
+  async (c, body, { origin }) => {
+    const target = normalizeDomain(body);
+    if (target === undefined) throw new ApiError(commonErrors.badRequest, 'not a domain');
+    const config = c.get('config');
+    const db = database(c.env.DB);
+    if (target === config.brig.optSettings.setFederationDomain || !(await federatesWith(config, db, target))) return {};
+    const pair: [string, string] = [origin, target];
+    const recipients = (await localUsersAlongside(config, db, pair)).map((user) => ({ user }));
+    const event = { type: 'federation.connectionRemoved', domains: pair };
+    await publish(c.env, config, recipients, event);
+    await separateInConversations(c.env, config, db, pair);
+    await publish(c.env, config, recipients, event);
+    return {};
+  },
+);

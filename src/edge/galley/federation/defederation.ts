@@ -1,0 +1,92 @@
+// Conversations when federation with a backend ends (this backend stops federating with it, or a
+// backend we federate with tells us it stopped federating with another). Users learn of it through
+// federation.delete / federation.connectionRemoved, sent by the caller; no conversation.delete is
+// sent for what is cleaned up here.
+import type { Config } from '../../../shared/config/index.js';
+import { memberLeaveData } from '../../../shared/events/member-events.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { type Db, runBatch } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { conversationStore, type MemberRow } from '../conversations/conversation-store.js';
+import { tellMembers } from '../conversations/notify.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
+
+const PRIVATE_TYPES = new Set([2, 3]);
+const qualified = (m: MemberRow) => ({ id: m.userId, domain: m.userDomain });
+
+/** The local users of the conversations owned here with members from any of `domains`, and of copies those own. */
+export async function localUsersAlongside(config: Config, db: Db, domains: readonly string[]): Promise<string[]> {
+  const local = config.brig.optSettings.setFederationDomain;
+  const convs: QualifiedId[] = [];
+  for (const domain of domains)
+    convs.push(
+      ...(await conversationStore.withMembersFrom(db, local, domain)),
+      ...(await conversationStore.ownedBy(db, domain)),
+    );
+  if (convs.length === 0) return [];
+  const members = await conversationStore.membersOfMany(db, convs);
+  return [...new Set(members.filter((m) => m.userDomain === local).map((m) => m.userId))];
+}
+
+/**
+ * The users of `gone` leave a conversation owned here: a 1:1 or connect conversation goes with
+ * them; a group tells its remaining members (and `alsoTell`'s backends) with `member-leave`.
+ */
+async function removeFrom(
+  env: Env,
+  config: Config,
+  db: Db,
+  id: QualifiedId,
+  gone: (m: MemberRow) => boolean,
+  alsoTell: (m: MemberRow) => boolean = () => false,
+): Promise<void> {
+  const conv = await conversationStore.get(db, id);
+  if (conv === undefined) return;
+  const members = await conversationStore.members(db, id);
+  const leaving = members.filter(gone).map(qualified);
+  if (leaving.length === 0) return;
+  if (PRIVATE_TYPES.has(conv.type)) {
+    await runBatch(db, conversationStore.remove(db, id));
+    await membershipChanged(env, id);
+    return;
+  }
+  await runBatch(db, conversationStore.removeMembers(db, id, leaving));
+  await membershipChanged(env, id, { config, targets: leaving });
+  const data = memberLeaveData(leaving, 'removed');
+  const event = conversationEvent('conversation.member-leave', conv, leaving[0]!, data, { team: conv.team });
+  await tellMembers(
+    env,
+    config,
+    conv,
+    members.filter((m) => !gone(m) || alsoTell(m)),
+    event,
+  );
+}
+
+/**
+ * This backend no longer federates with `domain`: its users leave the conversations owned here,
+ * and the copies of conversations it owns are dropped.
+ */
+export async function forgetConversationsWith(env: Env, config: Config, db: Db, domain: string): Promise<void> {
+  const local = config.brig.optSettings.setFederationDomain;
+  for (const id of await conversationStore.withMembersFrom(db, local, domain))
+    await removeFrom(env, config, db, id, (m) => m.userDomain === domain);
+  for (const id of await conversationStore.ownedBy(db, domain)) {
+    await runBatch(db, conversationStore.remove(db, id));
+    await membershipChanged(env, id);
+  }
+}
+
+/**
+ * Two backends this one federates with no longer federate with each other: their users leave
+ * every conversation owned here that has users of both. Both are still told, so their copies follow.
+ */
+export async function separateInConversations(env: Env, config: Config, db: Db, pair: [string, string]) {
+  const local = config.brig.optSettings.setFederationDomain;
+  const withSecond = new Set(
+    (await conversationStore.withMembersFrom(db, local, pair[1])).map((c) => `${c.domain}/${c.id}`),
+  );
+  const either = (m: MemberRow) => m.userDomain === pair[0] || m.userDomain === pair[1];
+  for (const id of await conversationStore.withMembersFrom(db, local, pair[0]))
+    if (withSecond.has(`${id.domain}/${id.id}`)) await removeFrom(env, config, db, id, either, either);
+}
