@@ -78,6 +78,39 @@ export async function startFederatedPair(edits: { a?: Edit[]; b?: Edit[] } = {})
   return pair;
 }
 
+/** Edits giving a backend another federation domain (its certificate files named after it). */
+export function asDomain(domain: string): Edit[] {
+  return [
+    ['brig.yaml', ['optSettings', 'setFederationDomain'], domain],
+    ['galley.yaml', ['settings', 'federationDomain'], domain],
+    ['cargohold.yaml', ['settings', 'federationDomain'], domain],
+    ['nginz.yaml', ['nginx_conf', 'external_env_domain'], domain],
+    ['federator.yaml', ['optSettings', 'clientCertificate'], `.federation/${domain}.pem`],
+    ['federator.yaml', ['optSettings', 'clientPrivateKey'], `.federation/${domain}-key.pem`],
+  ];
+}
+
+/** Edits making a backend's static list name these remotes (full search). */
+export const federatingWith = (...domains: string[]): Edit => [
+  'brig.yaml',
+  ['optSettings', 'setFederationDomainConfigs'],
+  domains.map((domain) => ({ domain, search_policy: 'full_search' })),
+];
+
+/**
+ * A third backend beside a pair (b.example.com's configuration under another domain), known to
+ * the pair's DNS server. The pair must list it among their remotes to federate with it.
+ */
+export async function startThirdBackend(pair: FederatedPair, domain: string, edits: Edit[] = []): Promise<TestBackend> {
+  const base = readConfigTexts(join(ROOT, 'config', B));
+  const backend = await startEditedBackend([...asDomain(domain), federatingWith(A, B), ...edits], {
+    dns: pair.dns,
+    base,
+  });
+  announce(pair.dns, domain, backend);
+  return backend;
+}
+
 /** Makes users of two backends connected (a asks, b accepts). */
 export async function connectAcross(
   a: { user: TestUser; backend: TestBackend; domain: string },

@@ -109,12 +109,13 @@ export const conversationStore = {
       .from(conversations)
       .where(eq(conversations.team, team));
   },
-  /** The conversations owned by `convDomain` with members from `userDomain` (ids only, distinct). */
-  async withMembersFrom(db: Db, convDomain: string, userDomain: string): Promise<QualifiedId[]> {
+  /** The conversations with members from `userDomain` (ids only, distinct), those `convDomain` owns when given. */
+  async withMembersFrom(db: Db, userDomain: string, convDomain?: string): Promise<QualifiedId[]> {
+    const from = eq(conversationMembers.userDomain, userDomain);
     return db
       .selectDistinct({ domain: conversationMembers.convDomain, id: conversationMembers.convId })
       .from(conversationMembers)
-      .where(and(eq(conversationMembers.convDomain, convDomain), eq(conversationMembers.userDomain, userDomain)));
+      .where(convDomain === undefined ? from : and(from, eq(conversationMembers.convDomain, convDomain)));
   },
   /** The conversations `domain` owns that this backend keeps a copy of (ids only). */
   async ownedBy(db: Db, domain: string): Promise<QualifiedId[]> {

@@ -14,13 +14,13 @@ import { membershipChanged } from '../messaging/conversation-object.js';
 const PRIVATE_TYPES = new Set([2, 3]);
 const qualified = (m: MemberRow) => ({ id: m.userId, domain: m.userDomain });
 
-/** The local users of the conversations owned here with members from any of `domains`, and of copies those own. */
+/** The local users sharing a conversation with users of any of `domains`, or in one those own. */
 export async function localUsersAlongside(config: Config, db: Db, domains: readonly string[]): Promise<string[]> {
   const local = config.brig.optSettings.setFederationDomain;
   const convs: QualifiedId[] = [];
   for (const domain of domains)
     convs.push(
-      ...(await conversationStore.withMembersFrom(db, local, domain)),
+      ...(await conversationStore.withMembersFrom(db, domain)),
       ...(await conversationStore.ownedBy(db, domain)),
     );
   if (convs.length === 0) return [];
@@ -69,7 +69,7 @@ async function removeFrom(
  */
 export async function forgetConversationsWith(env: Env, config: Config, db: Db, domain: string): Promise<void> {
   const local = config.brig.optSettings.setFederationDomain;
-  for (const id of await conversationStore.withMembersFrom(db, local, domain))
+  for (const id of await conversationStore.withMembersFrom(db, domain, local))
     await removeFrom(env, config, db, id, (m) => m.userDomain === domain);
   for (const id of await conversationStore.ownedBy(db, domain)) {
     await runBatch(db, conversationStore.remove(db, id));
@@ -84,9 +84,9 @@ export async function forgetConversationsWith(env: Env, config: Config, db: Db, 
 export async function separateInConversations(env: Env, config: Config, db: Db, pair: [string, string]) {
   const local = config.brig.optSettings.setFederationDomain;
   const withSecond = new Set(
-    (await conversationStore.withMembersFrom(db, local, pair[1])).map((c) => `${c.domain}/${c.id}`),
+    (await conversationStore.withMembersFrom(db, pair[1], local)).map((c) => `${c.domain}/${c.id}`),
   );
   const either = (m: MemberRow) => m.userDomain === pair[0] || m.userDomain === pair[1];
-  for (const id of await conversationStore.withMembersFrom(db, local, pair[0]))
+  for (const id of await conversationStore.withMembersFrom(db, pair[0], local))
     if (withSecond.has(`${id.domain}/${id.id}`)) await removeFrom(env, config, db, id, either, either);
 }
