@@ -79,7 +79,7 @@ export async function startFederatedPair(edits: { a?: Edit[]; b?: Edit[] } = {})
 }
 
 /** Edits giving a backend another federation domain (its certificate files named after it). */
-export function asDomain(domain: string): Edit[] {
+function asDomain(domain: string): Edit[] {
   return [
     ['brig.yaml', ['optSettings', 'setFederationDomain'], domain],
     ['galley.yaml', ['settings', 'federationDomain'], domain],
