@@ -17,6 +17,7 @@ import { onConversationUpdated } from './federation/conversation-updated.js';
 import { onMessageSent } from './federation/message-sent.js';
 import { leaveConversation } from './federation/leave-conversation.js';
 import { onConnectionRemoved } from './federation/connection-removed.js';
+import { onUserDeletedConversations } from './federation/user-deleted-conversations.js';
 import { sendMessage } from './federation/send-message.js';
 import { featureEndpoints } from './features/routes.js';
 import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
@@ -127,4 +128,5 @@ export const galleyInternal: Endpoint[] = [
   onMessageSent,
   leaveConversation,
   onConnectionRemoved,
+  onUserDeletedConversations,
 ];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, B, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
 import { addClient } from '../../helpers/clients.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
-import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { api, createUser, invitedMember, teamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
 
 const eventOf = (type: string, conv?: string) => (m: any) =>
@@ -216,6 +216,55 @@ describe('federation: conversations across two backends', () => {
     };
     expect((await rpc('v0', v1)).status).toBe(400);
     expect((await rpc('v1', v1)).status).toBe(200);
+  });
+
+  it("a team member's deletion reaches remote members; a deleted remote user leaves conversations here", async () => {
+    const owner = await teamOwner(pair.a.publicUrl, pair.a.internalUrl);
+    const member = await invitedMember(pair.a.publicUrl, owner);
+    await connectAcross({ user: owner, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
+    const teamConv = await api(pair.a.publicUrl, owner.token).post('/v8/conversations', {
+      name: 'team and bob',
+      team: { teamid: owner.team, managed: false },
+      qualified_users: [
+        { id: member.id, domain: A },
+        { id: bob.id, domain: B },
+      ],
+    });
+    expect(teamConv.status, teamConv.text).toBe(201);
+    const teamConvId = teamConv.body.qualified_id.id;
+    await bobWs.next(eventOf('conversation.create', teamConvId));
+    const removed = await api(pair.a.publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${member.id}`, {
+      password: 'secret-password',
+    });
+    expect(removed.status, removed.text).toBe(202);
+    const left = await bobWs.next(eventOf('conversation.member-leave', teamConvId));
+    expect(left.payload[0].data).toMatchObject({
+      qualified_user_ids: [{ id: member.id, domain: A }],
+      reason: 'user-deleted',
+    });
+
+    const bert = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Bert' });
+    await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: bert, backend: pair.b, domain: B });
+    const conv = await asAlice().post('/v8/conversations', {
+      name: 'with bert',
+      qualified_users: [
+        { id: bert.id, domain: B },
+        { id: bob.id, domain: B },
+      ],
+    });
+    const convId = conv.body.qualified_id.id;
+    await bobWs.next(eventOf('conversation.create', convId));
+    const deleted = await api(pair.b.publicUrl, bert.token).del('/v8/self', { password: 'secret-password' });
+    expect(deleted.status, deleted.text).toBe(200);
+    for (const ws of [aliceWs, bobWs]) {
+      const gone = await ws.next(eventOf('conversation.member-leave', convId));
+      expect(gone.payload[0].data).toMatchObject({
+        qualified_user_ids: [{ id: bert.id, domain: B }],
+        reason: 'user-deleted',
+      });
+    }
+    const members = (await asAlice().get(`/v8/conversations/${A}/${convId}`)).body.members.others;
+    expect(members.map((m: any) => m.qualified_id)).toEqual([{ id: bob.id, domain: B }]);
   });
 
   it('with the remote down: no new conversation (533), messages queued and delivered once it is back', async () => {

@@ -1,14 +1,36 @@
 import type { Config } from '../../../shared/config/index.js';
+import { chunked } from '../../../shared/chunked.js';
+import { memberLeaveData } from '../../../shared/events/member-events.js';
+import { groupBy } from '../../../shared/group-by.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
+import { forEveryVersion, queueForRemotes } from '../../background-worker/face.js';
 import { runBatch, type Db } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
+import { notifyRemoteMembers } from '../federation/conversation-updated.js';
+import { dropCopyWithoutLocals } from '../federation/remote-copies.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
-import { conversationStore } from './conversation-store.js';
+import { conversationStore, type ConversationRow } from './conversation-store.js';
+
+/** How many conversations one on-user-deleted-conversations notification names at most (wire's range). */
+const CONVERSATIONS_PER_NOTIFICATION = 1000;
+
+async function allConversationsOf(db: Db, user: QualifiedId): Promise<QualifiedId[]> {
+  const convs: QualifiedId[] = [];
+  for (let after: QualifiedId | undefined; ; ) {
+    const page = await conversationStore.idsOf(db, user, 500, after);
+    convs.push(...page);
+    if (page.length < 500) break;
+    after = page.at(-1);
+  }
+  return convs;
+}
 
 /**
- * A deleted user leaves every conversation; the remaining members get `member-leave` (reason
- * `user-deleted`), and so do `alsoTell` (a team's admins, when a team member is deleted).
+ * A deleted user leaves every conversation. In those owned here the remaining members get
+ * `member-leave` (reason `user-deleted`), local ones and remote ones through their backends, and so
+ * do `alsoTell` (a team's admins, when a team member is deleted). The owners of the others are told
+ * (on-user-deleted-conversations) and announce it themselves.
  */
 export async function leaveAllConversations(
   env: Env,
@@ -17,32 +39,48 @@ export async function leaveAllConversations(
   user: QualifiedId,
   alsoTell: readonly string[] = [],
 ): Promise<void> {
-  const convs: QualifiedId[] = [];
-  for (let after: QualifiedId | undefined; ; ) {
-    const page = await conversationStore.idsOf(db, user, 500, after);
-    convs.push(...page);
-    if (page.length < 500) break;
-    after = page.at(-1);
-  }
-  for (const id of convs) {
+  const copies: ConversationRow[] = [];
+  for (const id of await allConversationsOf(db, user)) {
     const conv = await conversationStore.get(db, id);
     if (conv === undefined) continue;
     const members = await conversationStore.members(db, id);
     await runBatch(db, conversationStore.removeMembers(db, id, [user]));
     await membershipChanged(env, id, { config, targets: [user] });
-    const remaining = members.filter(
-      (m) => !(m.userId === user.id && m.userDomain === user.domain) && m.userDomain === user.domain,
-    );
-    const recipients = new Set([...remaining.map((m) => m.userId), ...alsoTell]);
-    recipients.delete(user.id);
-    if (recipients.size === 0 || conv.type === 1) continue;
-    const data = { qualified_user_ids: [user], user_ids: [user.id], reason: 'user-deleted' };
+    if (conv.domain !== user.domain) {
+      copies.push(conv);
+      await dropCopyWithoutLocals(db, conv, user.domain);
+      continue;
+    }
+    const remaining = members.filter((m) => !(m.userId === user.id && m.userDomain === user.domain));
+    if (conv.type === 1) continue;
+    const data = memberLeaveData([user], 'user-deleted');
     const event = conversationEvent('conversation.member-leave', conv, user, data, { team: conv.team });
+    const local = remaining.filter((m) => m.userDomain === user.domain).map((m) => m.userId);
+    const recipients = new Set([...local, ...alsoTell]);
+    recipients.delete(user.id);
     await publish(
       env,
       config,
       [...recipients].map((u) => ({ user: u })),
       event,
     );
+    await notifyRemoteMembers(env, config, conv, remaining, event);
   }
+  await tellOwners(env, db, user, copies);
+}
+
+/** The owners of conversations the user was in elsewhere: on-user-deleted-conversations, queued. */
+async function tellOwners(env: Env, db: Db, user: QualifiedId, copies: readonly ConversationRow[]): Promise<void> {
+  const notifications = [...groupBy(copies, (c) => c.domain)].flatMap(([domain, convs]) =>
+    chunked(
+      convs.map((c) => c.id),
+      CONVERSATIONS_PER_NOTIFICATION,
+    ).map((conversations) => ({
+      domain,
+      component: 'galley' as const,
+      rpc: 'on-user-deleted-conversations',
+      bundle: forEveryVersion({ user: user.id, conversations }),
+    })),
+  );
+  await queueForRemotes(env, db, notifications);
 }
