@@ -37,7 +37,7 @@ export interface MlsDevice {
  * `/mls/commit-bundles`, so a refused one is dropped by core-crypto too) and registers its
  * signature key.
  */
-export async function mlsDevice(base: string, u: TestUser, suite = 1): Promise<MlsDevice> {
+export async function mlsDevice(base: string, u: TestUser, suite = 1, domain = DOMAIN): Promise<MlsDevice> {
   const r = await api(base, u.token).post('/v8/clients', {
     type: 'permanent',
     ...(await proteusKeys(1)),
@@ -50,7 +50,7 @@ export async function mlsDevice(base: string, u: TestUser, suite = 1): Promise<M
   device.mls = await newMlsClient({
     user: u.id,
     client,
-    domain: DOMAIN,
+    domain,
     suite,
     deliver: async (bundle: CommitBundleBytes) => {
       const answer = await postMls(base, token, '/v8/mls/commit-bundles', bundleBody(bundle));
@@ -76,10 +76,16 @@ export async function uploadKeyPackages(base: string, d: MlsDevice, n: number): 
   expect(r.status, r.text).toBe(201);
 }
 
-/** Claims one key package of `suite` of each client of `u` (raw bytes). */
-export async function claimKeyPackages(base: string, by: MlsDevice, u: TestUser, suite = 1): Promise<Uint8Array[]> {
+/** Claims one key package of `suite` of each client of `u` (raw bytes), a user of `domain`. */
+export async function claimKeyPackages(
+  base: string,
+  by: MlsDevice,
+  u: TestUser,
+  suite = 1,
+  domain = DOMAIN,
+): Promise<Uint8Array[]> {
   const r = await api(base, by.token).post(
-    `/v8/mls/key-packages/claim/${DOMAIN}/${u.id}?ciphersuite=0x${suite.toString(16)}`,
+    `/v8/mls/key-packages/claim/${domain}/${u.id}?ciphersuite=0x${suite.toString(16)}`,
   );
   expect(r.status, r.text).toBe(200);
   return r.body.key_packages.map((k: { key_package: string }) => new Uint8Array(Buffer.from(k.key_package, 'base64')));

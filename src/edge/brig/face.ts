@@ -82,15 +82,8 @@ export async function clientsOf(
   return rows.map((r) => ({ user: byId.get(r.user)!, client: r.id }));
 }
 
-/** A user's clients with the MLS signature key each registered for a scheme (none: not an MLS client). */
-export async function mlsKeysOf(
-  db: Db,
-  user: QualifiedId,
-  scheme: string,
-): Promise<Array<{ client: string; signatureKey: string | undefined }>> {
-  const rows = await clientStore.list(db, user.id);
-  return rows.map((r) => ({ client: r.id, signatureKey: r.mlsPublicKeys[scheme] }));
-}
+/** A user's clients and their MLS signature keys of a suite's scheme (a remote user's from their backend). */
+export { mlsClientKeys, type MlsClientKey } from './mls/mls-clients.js';
 
 /** A user's accepted connections: who sees their profile changes. */
 export { contactsOf } from './users/contacts.js';

@@ -28,6 +28,7 @@ import { federationApiVersion } from './federation-api/api-version.js';
 import { getUserByHandle, getUsersByIds, searchUsers } from './federation-api/users.js';
 import { onUserDeletedConnections, sendConnectionAction } from './federation-api/connections.js';
 import { getNotFullyConnectedBackends } from './federation-api/backends.js';
+import { claimKeyPackagesForRemote, getMlsClients } from './federation-api/mls.js';
 import {
   claimMultiPrekeyBundle,
   claimPrekey,
@@ -174,4 +175,6 @@ export const brigInternal: Endpoint[] = [
   sendConnectionAction,
   onUserDeletedConnections,
   getNotFullyConnectedBackends,
+  getMlsClients,
+  claimKeyPackagesForRemote,
 ];

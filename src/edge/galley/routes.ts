@@ -17,6 +17,8 @@ import { onConversationUpdated } from './federation/conversation-updated.js';
 import { onMessageSent } from './federation/message-sent.js';
 import { leaveConversation } from './federation/leave-conversation.js';
 import { onConnectionRemoved } from './federation/connection-removed.js';
+import { mlsWelcome, onMlsMessageSent } from './federation/mls-received.js';
+import { sendMlsMessage } from './federation/send-mls-message.js';
 import { onUserDeletedConversations } from './federation/user-deleted-conversations.js';
 import { sendMessage } from './federation/send-message.js';
 import { featureEndpoints } from './features/routes.js';
@@ -128,5 +130,8 @@ export const galleyInternal: Endpoint[] = [
   onMessageSent,
   leaveConversation,
   onConnectionRemoved,
+  mlsWelcome,
+  onMlsMessageSent,
+  sendMlsMessage,
   onUserDeletedConversations,
 ];

@@ -58,6 +58,15 @@ export interface CommitRequest {
   ttlSeconds: number;
 }
 
+/**
+ * Clients of other backends a message is for, which their backends deliver (the edge queues it):
+ * the commit, the Welcome, the application message sent with a commit, or a posted message.
+ */
+export interface RemoteMlsDelivery {
+  what: 'commit' | 'welcome' | 'application' | 'message';
+  clients: GroupClient[];
+}
+
 /** What a proposal does to the group, as far as the delivery service cares. */
 export type ProposalEffect = { remove: number } | { add: GroupClient } | { other: string };
 
@@ -120,5 +129,5 @@ export type MlsRefusal =
  * text, because RPC types cannot carry JSON values of unknown shape.
  */
 export type DeliveryResult =
-  | { ok: true; eventsJson: string; time: string }
+  | { ok: true; eventsJson: string; time: string; remote?: RemoteMlsDelivery[] | undefined }
   | { ok: false; refusal: MlsRefusal; message?: string | undefined };

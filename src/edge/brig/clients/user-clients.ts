@@ -5,7 +5,7 @@ import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { FEDERATED_CALL_ERRORS, federationErrors } from '../../api/errors/federation.js';
+import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { json, jsonBody, qualifiedUserId } from '../../api/schemas/common.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { database, type Db } from '../../db/client.js';
@@ -15,11 +15,6 @@ import { pubClient, pubClientJson } from './client-json.js';
 import { clientStore } from './client-store.js';
 
 export const localDomainOf = (c: Context<AppEnv>) => c.get('config').brig.optSettings.setFederationDomain;
-
-/** Other backends' users are reached through federation, which is not enabled here. */
-export function requireLocalDomain(c: Context<AppEnv>, domain: string): void {
-  if (domain !== localDomainOf(c)) throw new ApiError(federationErrors.federationNotEnabled);
-}
 
 export const userClientMap = z.record(z.string(), z.array(pubClient));
 type UserClientMap = z.infer<typeof userClientMap>;

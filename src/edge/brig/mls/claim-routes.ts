@@ -4,13 +4,13 @@ import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { federationErrors } from '../../api/errors/federation.js';
+import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
+import { database, type Db } from '../../db/client.js';
+import { FederatorClient } from '../../federation/client.js';
 import { clientStore } from '../clients/client-store.js';
-import { requireLocalDomain } from '../clients/user-clients.js';
 import { userStore } from '../users/user-store.js';
 import { keyPackageStore } from './key-package-store.js';
 import { requireMlsEnabled } from './mls-switch.js';
@@ -25,7 +25,8 @@ const bundleEntry = z
     key_package: z.string(),
   })
   .openapi('KeyPackageBundleEntry');
-const bundle = z.object({ key_packages: z.array(bundleEntry) }).openapi('KeyPackageBundle');
+export const bundle = z.object({ key_packages: z.array(bundleEntry) }).openapi('KeyPackageBundle');
+const localDomain = (c: Context<AppEnv>) => c.get('config').brig.optSettings.setFederationDomain;
 
 /**
  * Claims are limited per claiming user and per claimed user (token buckets in the RateLimiter
@@ -64,7 +65,7 @@ export const claimKeyPackages = endpoint(
       mlsErrors.mlsProtocolError,
       brigErrors.invalidUser,
       brigErrors.rateLimitExceeded,
-      federationErrors.federationNotEnabled,
+      ...FEDERATED_CALL_ERRORS,
     ],
     responses: { 200: { description: 'Claimed key packages', ...json(bundle) } },
   },
@@ -72,23 +73,37 @@ export const claimKeyPackages = endpoint(
     requireMlsEnabled(c);
     const { user_domain: domain, user } = c.req.valid('param');
     const suite = parseSuite(c.req.valid('query').ciphersuite);
-    requireLocalDomain(c, domain);
     const me = self(c);
     await takeClaimToken(c, 'by', me.user);
     await takeClaimToken(c, 'of', user);
-    const db = database(c.env.DB);
-    const target = await userStore.byId(db, user);
-    if (target === undefined || target.status !== 'active') throw new ApiError(brigErrors.invalidUser);
-    const skip = me.user === user ? me.client : undefined;
-    const clients = (await clientStore.list(db, user)).map((cl) => cl.id).filter((id) => id !== skip);
-    const claimed = await keyPackageStore.claim(db, user, clients, suite, Math.floor(Date.now() / 1000));
-    const key_packages = claimed.map((k) => ({
-      user,
-      domain,
-      client: k.client,
-      key_package_ref: k.ref,
-      key_package: k.data,
-    }));
-    return c.json({ key_packages }, 200);
+    if (domain !== localDomain(c)) {
+      const remote = await FederatorClient.of(c.get('config')).call(
+        domain,
+        'brig',
+        'claim-key-packages',
+        { claimant: me.user, target: user, cipher_suite: suite },
+        bundle.nullable(),
+      );
+      return c.json(remote ?? { key_packages: [] }, 200);
+    }
+    const claimed = await claimLocal(database(c.env.DB), domain, user, suite, me.user === user ? me.client : undefined);
+    if (claimed === undefined) throw new ApiError(brigErrors.invalidUser);
+    return c.json(claimed, 200);
   },
 );
+
+/** One package of each client of a local user (`skip` left out); undefined for a user who is not active here. */
+export async function claimLocal(db: Db, domain: string, user: string, suite: number, skip?: string) {
+  const target = await userStore.byId(db, user);
+  if (target === undefined || target.status !== 'active') return undefined;
+  const clients = (await clientStore.list(db, user)).map((cl) => cl.id).filter((id) => id !== skip);
+  const claimed = await keyPackageStore.claim(db, user, clients, suite, Math.floor(Date.now() / 1000));
+  const key_packages = claimed.map((k) => ({
+    user,
+    domain,
+    client: k.client,
+    key_package_ref: k.ref,
+    key_package: k.data,
+  }));
+  return { key_packages };
+}

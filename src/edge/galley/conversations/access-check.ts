@@ -17,16 +17,24 @@ export interface Membership {
 }
 
 /** The conversation (404 `no-conversation` when it does not exist) and the caller's membership, if any. */
-export async function loadMembership(
+export function loadMembership(
   c: Context<AppEnv>,
   id: QualifiedId,
+): Promise<Omit<Membership, 'me'> & { me: MemberRow | undefined }> {
+  return loadMembershipOf(c, id, selfQualified(c));
+}
+
+/** The same for a user who is not the caller (a remote member acting through federation). */
+export async function loadMembershipOf(
+  c: Context<AppEnv>,
+  id: QualifiedId,
+  who: QualifiedId,
 ): Promise<Omit<Membership, 'me'> & { me: MemberRow | undefined }> {
   const db = database(c.env.DB);
   const conv = await conversationStore.get(db, id);
   if (conv === undefined) throw new ApiError(galleyErrors.noConversation);
   const members = await conversationStore.members(db, id);
-  const me = selfQualified(c);
-  return { conv, members, me: members.find((m) => m.userId === me.id && m.userDomain === me.domain) };
+  return { conv, members, me: members.find((m) => m.userId === who.id && m.userDomain === who.domain) };
 }
 
 /**

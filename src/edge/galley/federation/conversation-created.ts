@@ -29,7 +29,14 @@ const conversationCreated = z
     non_creator_members: z.array(otherMember),
     message_timer: z.int().nullish(),
     receipt_mode: z.int().nullish(),
-    protocol: z.object({ protocol: z.enum(['proteus', 'mls', 'mixed']) }).loose(),
+    protocol: z
+      .object({
+        protocol: z.enum(['proteus', 'mls', 'mixed']),
+        group_id: z.string().nullish(),
+        epoch: z.int().min(0).nullish(),
+        cipher_suite: z.int().nullish(),
+      })
+      .loose(),
     group_conv_type: z.string().nullish(),
     channel_add_permission: z.string().nullish(),
   })
@@ -51,7 +58,10 @@ export function conversationCreatedPayload(conv: ConversationRow, members: reado
       .map(otherMemberJson),
     message_timer: conv.messageTimer,
     receipt_mode: conv.receiptMode,
-    protocol: { protocol: conv.protocol },
+    protocol:
+      conv.protocol === 'proteus'
+        ? { protocol: conv.protocol }
+        : { protocol: conv.protocol, group_id: conv.groupId, epoch: conv.epoch, cipher_suite: conv.cipherSuite },
     group_conv_type: conv.groupConvType,
     channel_add_permission: conv.addPermission,
   };
@@ -70,9 +80,9 @@ function remoteConversationRow(owner: string, cc: z.output<typeof conversationCr
     messageTimer: cc.message_timer ?? null,
     receiptMode: cc.receipt_mode ?? null,
     protocol: cc.protocol.protocol,
-    groupId: null,
-    epoch: 0,
-    cipherSuite: null,
+    groupId: cc.protocol.group_id ?? null,
+    epoch: cc.protocol.epoch ?? 0,
+    cipherSuite: cc.protocol.cipher_suite ?? null,
     epochTimestamp: null,
     cellsState: 'disabled',
     groupConvType: cc.group_conv_type ?? null,

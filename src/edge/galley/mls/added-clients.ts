@@ -2,22 +2,39 @@ import { toBase64 } from '../../../shared/base64.js';
 import type { GroupClient } from '../../../shared/mls/delivery.js';
 import { readKeyPackage } from '../../../shared/mls/key-package.js';
 import { protocolError } from '../../../shared/mls/mls-error.js';
-import { schemeOf } from '../../../shared/mls/suites.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
-import { mlsKeysOf } from '../../brig/face.js';
+import type { Config } from '../../../shared/config/index.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { type MlsClientKey, mlsClientKeys } from '../../brig/face.js';
 import type { Db } from '../../db/client.js';
 
 const userKey = (c: GroupClient) => `${c.domain}/${c.user}`;
 
+/** Users' MLS clients and keys of one suite, each user asked once (remote users through their backend). */
+export type MlsKeyLookup = (user: QualifiedId) => Promise<MlsClientKey[]>;
+
+export function mlsKeyLookup(config: Config, db: Db, suite: number): MlsKeyLookup {
+  const asked = new Map<string, Promise<MlsClientKey[]>>();
+  return (user) => {
+    const key = `${user.domain}/${user.id}`;
+    let keys = asked.get(key);
+    if (keys === undefined) asked.set(key, (keys = mlsClientKeys(config, db, user, suite)));
+    return keys;
+  };
+}
+
 /**
  * The clients that key packages (inline in a commit, or in an Add proposal) add: each package
- * valid and of the group's suite, naming a client of this backend that registered the package's
- * leaf key (403 `mls-identity-mismatch` otherwise).
+ * valid and of the group's suite, naming a client (here or on its user's backend) that registered
+ * the package's leaf key (403 `mls-identity-mismatch` otherwise).
  */
-export async function addedClients(db: Db, packages: readonly Uint8Array[], suite: number): Promise<GroupClient[]> {
+export async function addedClients(
+  keysOf: MlsKeyLookup,
+  packages: readonly Uint8Array[],
+  suite: number,
+): Promise<GroupClient[]> {
   const added: GroupClient[] = [];
-  const keysOf = new Map<string, ReturnType<typeof mlsKeysOf>>(); // one read per user, however many clients
   for (const bytes of packages) {
     const read = await readKeyPackage(bytes);
     if (!read.ok) {
@@ -26,10 +43,7 @@ export async function addedClients(db: Db, packages: readonly Uint8Array[], suit
     }
     const { identity, signatureKey } = read.keyPackage;
     if (read.keyPackage.suite !== suite) throw protocolError('The key package suite is not the group’s');
-    const user = `${identity.domain}/${identity.user}`;
-    if (!keysOf.has(user))
-      keysOf.set(user, mlsKeysOf(db, { id: identity.user, domain: identity.domain }, schemeOf(suite)));
-    const clients = await keysOf.get(user)!;
+    const clients = await keysOf({ id: identity.user, domain: identity.domain });
     const known = clients.find((cl) => cl.client === identity.client);
     if (known === undefined) throw new ApiError(mlsErrors.mlsClientMismatch);
     if (known.signatureKey !== toBase64(signatureKey)) throw new ApiError(mlsErrors.mlsIdentityMismatch);
@@ -44,9 +58,8 @@ export async function addedClients(db: Db, packages: readonly Uint8Array[], suit
  * any of their clients added.
  */
 export async function requireWholeUsers(
-  db: Db,
+  keysOf: MlsKeyLookup,
   adds: readonly GroupClient[],
-  suite: number,
   members: ReadonlySet<string>,
 ): Promise<void> {
   const byUser = new Map<string, GroupClient[]>();
@@ -54,9 +67,7 @@ export async function requireWholeUsers(
   for (const [user, added] of byUser) {
     if (members.has(user)) continue;
     const { domain, user: id } = added[0]!;
-    const capable = (await mlsKeysOf(db, { id, domain }, schemeOf(suite))).filter(
-      (cl) => cl.signatureKey !== undefined,
-    );
+    const capable = (await keysOf({ id, domain })).filter((cl) => cl.signatureKey !== undefined);
     if (capable.some((cl) => !added.some((a) => a.client === cl.client)))
       throw new ApiError(mlsErrors.mlsClientMismatch);
   }

@@ -1,6 +1,11 @@
 import { splitCommitBundle } from '../../../shared/mls/bundle.js';
 import { endpoint } from '../../api/endpoint.js';
-import { federationErrors } from '../../api/errors/federation.js';
+import {
+  FEDERATED_CALL_ERRORS,
+  federationErrors,
+  nonFederatingBackendsSpec,
+  unreachableBackendsSpec,
+} from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
@@ -18,6 +23,9 @@ import { storeOne2OneOnFirstCommit } from './one2one-first-commit.js';
 import { mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
+import type { ConversationEvent } from '../federation/conversation-updated.js';
+import { tellRemotesOfMls } from '../federation/mls-remote.js';
+import { requireFederating } from '../federation/remote-members.js';
 
 /**
  * `POST /mls/commit-bundles`: a commit, the GroupInfo after it and optionally a Welcome (and an
@@ -46,7 +54,10 @@ export const postCommitBundle = endpoint(
       mlsErrors.mlsUnsupportedMessage,
       galleyErrors.noConversation,
       galleyErrors.actionDenied,
-      federationErrors.federationNotEnabled,
+      ...FEDERATED_CALL_ERRORS,
+      federationErrors.disabledForProtocol,
+      nonFederatingBackendsSpec,
+      unreachableBackendsSpec,
     ],
     responses: { 201: { description: 'Commit accepted and forwarded', ...json(mlsSent) } },
   },
@@ -76,10 +87,22 @@ export const postCommitBundle = endpoint(
     if (target.unstored) await storeOne2OneOnFirstCommit(c, target, req.adds);
     else if (joining.length > 0 && target.subconv === undefined) {
       requireAction(me, 'add_conversation_member');
-      await checkInvitees(db, row, { id: me.userId, domain: me.userDomain }, joining);
+      const config = c.get('config');
+      await checkInvitees(db, row, { id: me.userId, domain: me.userDomain }, joining, config.galley.enableFederation);
+      await requireFederating(c, row.protocol, joining);
     }
     const result = await conversationObject(c.env, conv).commitBundle(req);
     if ('refusal' in result) throw refusalError(result.refusal, result.message);
-    return c.json({ events: JSON.parse(result.eventsJson) as Array<Record<string, unknown>>, time: result.time }, 201);
+    const events = JSON.parse(result.eventsJson) as ConversationEvent[];
+    const sent = {
+      conv: row,
+      subconv: target.subconv,
+      sender: { id: me.userId, domain: me.userDomain },
+      time: result.time,
+      remote: result.remote ?? [],
+      bytes: { commit: req.commit, welcome: req.welcome, application: req.application },
+    };
+    await tellRemotesOfMls(c.env, c.get('config'), sent, members, events);
+    return c.json({ events, time: result.time }, 201);
   },
 );

@@ -6,14 +6,13 @@ import type { CommitRequest, GroupClient, GroupLeaf } from '../../../shared/mls/
 import { readGroupInfo } from '../../../shared/mls/group-info.js';
 import { credentialIdentity } from '../../../shared/mls/identity.js';
 import { protocolError } from '../../../shared/mls/mls-error.js';
-import { isSupportedSuite, schemeOf } from '../../../shared/mls/suites.js';
+import { isSupportedSuite } from '../../../shared/mls/suites.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { self } from '../../api/self.js';
-import { mlsKeysOf } from '../../brig/face.js';
 import type { Db } from '../../db/client.js';
-import { addedClients, requireWholeUsers } from './added-clients.js';
+import { addedClients, mlsKeyLookup, requireWholeUsers } from './added-clients.js';
 import { parsed } from './mls-failure.js';
 
 const clientKey = (c: GroupClient) => `${c.domain}/${c.user}/${c.client}`;
@@ -45,6 +44,7 @@ export async function commitRequest(
     const commit = await readCommit(bundle.commit);
     const info = readGroupInfo(bundle.groupInfo);
     if (!isSupportedSuite(info.suite)) throw protocolError('Unsupported ciphersuite');
+    const keysOf = mlsKeyLookup(config, db, info.suite);
     if (toBase64(info.groupId) !== toBase64(commit.groupId)) throw protocolError('GroupInfo of another group');
     if (info.epoch !== commit.epoch + 1n) throw protocolError('GroupInfo of another epoch');
     const sender: GroupClient = { user: me.user, domain: localDomain, client: me.client ?? '' };
@@ -63,7 +63,7 @@ export async function commitRequest(
       const at = senderLeaf === 'external' ? leaves.find((l) => clientKey(l) === clientKey(sender))?.index : senderLeaf;
       if (at === undefined || !(await verifyPathLeafSignature(bundle.commit, info.suite, at)))
         throw new ApiError(mlsErrors.mlsInvalidLeafNodeSignature);
-      const mine = await mlsKeysOf(db, { id: me.user, domain: localDomain }, schemeOf(info.suite));
+      const mine = await keysOf({ id: me.user, domain: localDomain });
       const registered = mine.find((cl) => cl.client === me.client)?.signatureKey;
       pathKeyRegistered = equalB64(commit.pathLeaf.signaturePublicKey, registered);
     } else if (senderLeaf === 'external') throw protocolError('An external commit needs an update path');
@@ -71,11 +71,11 @@ export async function commitRequest(
     const groupId = toBase64(commit.groupId);
     const references = commit.references.map((r) => toBase64(r));
     const adds = await addedClients(
-      db,
+      keysOf,
       commit.adds.map((a) => a.bytes),
       info.suite,
     );
-    await requireWholeUsers(db, [...adds, ...(await referenced(groupId, references))], info.suite, members);
+    await requireWholeUsers(keysOf, [...adds, ...(await referenced(groupId, references))], members);
 
     return {
       conv,

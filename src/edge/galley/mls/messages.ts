@@ -1,5 +1,5 @@
 import { toBase64 } from '../../../shared/base64.js';
-import type { ProposalEffect } from '../../../shared/mls/delivery.js';
+import type { MlsSender, ProposalEffect } from '../../../shared/mls/delivery.js';
 import { classifyPostedMessage, type PublicProposal } from '../../../shared/mls/messages.js';
 import { proposalRef } from '../../../shared/mls/removal.js';
 import { endpoint } from '../../api/endpoint.js';
@@ -13,23 +13,28 @@ import { conversationObject } from '../messaging/conversation-object.js';
 import { mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { keyPackageBytes } from '../../../shared/mls/key-package.js';
-import { addedClients } from './added-clients.js';
-import { groupConversation, groupTarget } from './group-conversation.js';
+import { addedClients, type MlsKeyLookup, mlsKeyLookup } from './added-clients.js';
+import { groupConversation, type GroupTarget, groupTarget } from './group-conversation.js';
 import { ConvType } from '../../../shared/mls/group-id.js';
 import { hasBlocked } from '../../brig/face.js';
 import { database, type Db } from '../../db/client.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { MemberRow } from '../conversations/conversation-store.js';
 import { requireMls } from './mls-enabled.js';
+import { tellRemotesOfMls } from '../federation/mls-remote.js';
+import { sendMlsThroughOwner } from '../federation/mls-through-owner.js';
+import { loadMembershipOf } from '../conversations/access-check.js';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
 
 /** What a member's proposal does: removes a leaf, adds the client its key package names, or something else. */
-async function effectOf(db: Db, proposal: PublicProposal, suite: number): Promise<ProposalEffect> {
+async function effectOf(keysOf: MlsKeyLookup, proposal: PublicProposal, suite: number): Promise<ProposalEffect> {
   const p = proposal.content.proposal;
   if (proposal.content.sender.senderType !== 'member')
     throw new ApiError(mlsErrors.mlsUnsupportedMessage, 'Only members may propose');
   if ('remove' in p) return { remove: p.remove.removed };
   // An added key package is checked now, as an inline Add is at commit time.
-  if ('add' in p) return { add: (await addedClients(db, [keyPackageBytes(p.add.keyPackage)], suite))[0]! };
+  if ('add' in p) return { add: (await addedClients(keysOf, [keyPackageBytes(p.add.keyPackage)], suite))[0]! };
   return { other: String(p.proposalType) };
 }
 
@@ -67,45 +72,81 @@ export const postMlsMessage = endpoint(
   async (c) => {
     requireMls(c);
     const me = self(c);
-    const posted = await parsed(async () => classifyPostedMessage(new Uint8Array(await c.req.arrayBuffer())));
-    const message = posted.kind === 'proposal' ? posted.proposal.content : posted.application.message;
-    // An application message to a group conversation needs nothing from D1: its object checks
-    // the sender's membership against the group it holds. Proposals need the suite, 1:1s the blocks.
-    const target = groupTarget(c, message.groupId);
-    const { id: conv, subconv } = target;
-    const membership =
-      posted.kind === 'application' && target.convType !== ConvType.one2one
-        ? undefined
-        : await groupConversation(c, target);
-    const row = membership?.conv;
-    const config = c.get('config');
-    const localDomain = config.brig.optSettings.setFederationDomain;
     if (me.client === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'The sender has no client');
-    // A group gets its suite with its first commit; before it, proposals are refused (epoch 0) anyway.
-    const suite = row?.cipherSuite ?? 1;
-    const proposal =
-      posted.kind === 'proposal'
-        ? await parsed(async () => ({
-            ref: toBase64(await proposalRef(suite, posted.proposal)),
-            effect: await effectOf(database(c.env.DB), posted.proposal, suite),
-          }))
-        : undefined;
-    const result = await conversationObject(c.env, conv).mlsMessage({
-      conv,
-      subconv,
-      groupId: toBase64(message.groupId),
-      localDomain,
-      sender: { user: me.user, domain: localDomain, client: me.client, connection: me.connection },
-      epoch: Number(message.epoch),
-      message: posted.kind === 'proposal' ? posted.proposal.bytes : posted.application.bytes,
-      proposal,
-      skipUsers:
-        membership?.conv.type === 2
-          ? await blockedBy(database(c.env.DB), membership.members, { id: me.user, domain: localDomain })
-          : undefined,
-      ttlSeconds: config.gundeck.settings.notificationTTL,
-    });
-    if ('refusal' in result) throw refusalError(result.refusal, result.message);
-    return c.json({ events: [], time: result.time }, 201);
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    const posted = await parsed(async () => classifyPostedMessage(bytes));
+    const target = groupTarget(c, groupIdOf(posted), { remote: true });
+    const local = c.get('config').brig.optSettings.setFederationDomain;
+    if (target.id.domain !== local) return c.json(await sendMlsThroughOwner(c, target, bytes), 201);
+    const sender = { user: me.user, domain: local, client: me.client, connection: me.connection };
+    return c.json({ events: [], time: await deliverMlsMessage(c, sender, posted, target) }, 201);
   },
 );
+
+type Posted = Awaited<ReturnType<typeof classifyPostedMessage>>;
+
+const groupIdOf = (posted: Posted) =>
+  (posted.kind === 'proposal' ? posted.proposal.content : posted.application.message).groupId;
+
+/**
+ * A proposal or application message of a group owned here, from a local client or (through
+ * send-mls-message) a remote one: the conversation's object checks it and fans it out; other
+ * backends' clients get it through theirs. Returns the time it was sent.
+ */
+export async function deliverMlsMessage(
+  c: Context<AppEnv>,
+  sender: MlsSender,
+  posted: Posted,
+  target: GroupTarget,
+): Promise<string> {
+  const message = posted.kind === 'proposal' ? posted.proposal.content : posted.application.message;
+  const { id: conv, subconv } = target;
+  const config = c.get('config');
+  const localDomain = config.brig.optSettings.setFederationDomain;
+  // An application message to a group conversation needs nothing from D1: its object checks
+  // the sender's membership against the group it holds. Proposals need the suite, 1:1s the blocks.
+  const membership =
+    posted.kind === 'application' && target.convType !== ConvType.one2one
+      ? undefined
+      : sender.domain === localDomain
+        ? await groupConversation(c, target)
+        : await loadMembershipOf(c, conv, { id: sender.user, domain: sender.domain });
+  if (membership !== undefined && membership.me === undefined) throw new ApiError(galleyErrors.noConversation);
+  const row = membership?.conv;
+  // A group gets its suite with its first commit; before it, proposals are refused (epoch 0) anyway.
+  const suite = row?.cipherSuite ?? 1;
+  const proposal =
+    posted.kind === 'proposal'
+      ? await parsed(async () => ({
+          ref: toBase64(await proposalRef(suite, posted.proposal)),
+          effect: await effectOf(mlsKeyLookup(config, database(c.env.DB), suite), posted.proposal, suite),
+        }))
+      : undefined;
+  const bytes = posted.kind === 'proposal' ? posted.proposal.bytes : posted.application.bytes;
+  const result = await conversationObject(c.env, conv).mlsMessage({
+    conv,
+    subconv,
+    groupId: toBase64(message.groupId),
+    localDomain,
+    sender,
+    epoch: Number(message.epoch),
+    message: bytes,
+    proposal,
+    skipUsers:
+      membership?.conv.type === 2
+        ? await blockedBy(database(c.env.DB), membership.members, { id: sender.user, domain: sender.domain })
+        : undefined,
+    ttlSeconds: config.gundeck.settings.notificationTTL,
+  });
+  if ('refusal' in result) throw refusalError(result.refusal, result.message);
+  const sent = {
+    conv,
+    subconv,
+    sender: { id: sender.user, domain: sender.domain },
+    time: result.time,
+    remote: result.remote ?? [],
+    bytes: { message: bytes },
+  };
+  await tellRemotesOfMls(c.env, config, sent, [], []);
+  return result.time;
+}

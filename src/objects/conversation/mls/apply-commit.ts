@@ -4,7 +4,7 @@ import { memberJoinData, memberLeaveData } from '../../../shared/events/member-e
 import type { CommitRequest, DeliveryResult } from '../../../shared/mls/delivery.js';
 import type { Delivery } from '../../../shared/notifications/types.js';
 import type { NotificationShards } from '../../notification-shards.js';
-import { mlsNotifications, toUsers } from './fan-out.js';
+import { mlsNotifications, remoteDelivery, toUsers } from './fan-out.js';
 import { commitStatements, type GroupRow } from './group-store.js';
 import { planCommit } from './commit-plan.js';
 
@@ -66,10 +66,15 @@ export async function applyCommit(
     ...events.flatMap((e) => toUsers(e, localUsers([...membersBefore, ...membersAfter], req.localDomain), req.conv)),
     ...mlsNotifications('conversation.mls-message-add', req.commit, plan.before, fan),
   ];
-  if (req.welcome !== undefined)
+  const remote = remoteDelivery('commit', plan.before, fan);
+  if (req.welcome !== undefined) {
     notifications.push(...mlsNotifications('conversation.mls-welcome', req.welcome, plan.added, fan));
-  if (req.application !== undefined)
+    remote.push(...remoteDelivery('welcome', plan.added, fan));
+  }
+  if (req.application !== undefined) {
     notifications.push(...mlsNotifications('conversation.mls-message-add', req.application, plan.after, fan));
+    remote.push(...remoteDelivery('application', plan.after, fan));
+  }
   await shards.append(notifications, req.ttlSeconds);
 
   const removed = new Set(plan.writes.removedLeaves);
@@ -83,5 +88,5 @@ export async function applyCommit(
     leaves,
     proposals: new Map(),
   };
-  return { result: { ok: true, eventsJson: JSON.stringify(events), time }, group: next };
+  return { result: { ok: true, eventsJson: JSON.stringify(events), time, remote }, group: next };
 }

@@ -1,6 +1,6 @@
 import { toBase64 } from '../../../shared/base64.js';
 import { conversationEvent } from '../../../shared/events/conversation-event.js';
-import type { GroupClient, MlsSender } from '../../../shared/mls/delivery.js';
+import type { GroupClient, MlsSender, RemoteMlsDelivery } from '../../../shared/mls/delivery.js';
 import { sameForAll } from '../../../shared/notifications/deliveries.js';
 import type { Delivery } from '../../../shared/notifications/types.js';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
@@ -36,7 +36,7 @@ export function mlsNotifications(
   });
   const byUser = new Map<string, string[]>();
   for (const c of to) {
-    if (c.domain !== o.localDomain) continue; // remote members: through federation, later
+    if (c.domain !== o.localDomain) continue; // remote members: their backends (remoteDelivery)
     if (c.user === o.sender.user && c.domain === o.sender.domain && c.client === o.sender.client) continue;
     const clients = byUser.get(c.user);
     if (clients === undefined) byUser.set(c.user, [c.client]);
@@ -61,4 +61,18 @@ export function toUsers(event: Record<string, unknown>, users: Iterable<string>,
   return recipients.length === 0
     ? []
     : [sameForAll(JSON.stringify([event]), recipients, { channel: channelOf({ conv }) })];
+}
+
+/** The clients of other backends among `to` (the sending client left out), when there are any. */
+export function remoteDelivery(
+  what: RemoteMlsDelivery['what'],
+  to: readonly GroupClient[],
+  o: Pick<MlsFanOut, 'sender' | 'localDomain'>,
+): RemoteMlsDelivery[] {
+  const isSender = (c: GroupClient) =>
+    c.user === o.sender.user && c.domain === o.sender.domain && c.client === o.sender.client;
+  const clients = to
+    .filter((c) => c.domain !== o.localDomain && !isSender(c))
+    .map((c) => ({ user: c.user, domain: c.domain, client: c.client }));
+  return clients.length === 0 ? [] : [{ what, clients }];
 }

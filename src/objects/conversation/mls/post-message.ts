@@ -1,7 +1,7 @@
 import { toBase64 } from '../../../shared/base64.js';
 import type { DeliveryResult, MessageRequest } from '../../../shared/mls/delivery.js';
 import type { NotificationShards } from '../../notification-shards.js';
-import { mlsNotifications } from './fan-out.js';
+import { mlsNotifications, remoteDelivery } from './fan-out.js';
 import { type GroupRow, proposalStatement } from './group-store.js';
 
 /** How many epochs back an application message may have been encrypted in (wire-server: 2). */
@@ -50,5 +50,6 @@ export async function postMessage(
   const skip = new Set((req.skipUsers ?? []).map((u) => `${u.domain}/${u.user}`));
   const to = [...group.leaves.values()].filter((l) => !skip.has(`${l.domain}/${l.user}`));
   await shards.append(mlsNotifications('conversation.mls-message-add', req.message, to, fan), req.ttlSeconds);
-  return { result: { ok: true, eventsJson: '[]', time }, ...(next === undefined ? {} : { group: next }) };
+  const remote = remoteDelivery('message', to, fan);
+  return { result: { ok: true, eventsJson: '[]', time, remote }, ...(next === undefined ? {} : { group: next }) };
 }
