@@ -1,0 +1,72 @@
+// Federation: a Proteus message from a user of example.com to a user of b.example.com, through
+// the owner's conversation object, the background worker's queue (D1 outbox, Cloudflare Queue
+// under miniflare), both federators over mutual TLS, and the receiving backend's notification
+// object, to the recipient's websocket. The same message to a user on the sender's own backend
+// is measured in the same run as the baseline. Both backends, their federators and this load
+// client share the machine; the client's CPU share is printed beside every figure.
+//
+// Figures (issue 18): cross-backend message latency p50/p99 at a steady pace, and notifications
+// per second through the queue with sends in flight.
+import { runFanOut, type FanOutTarget, type RunResult } from './lib/fan-out-run.js';
+import { A, apiUser, B, benchPair, connectUsers, groupOf } from './lib/federated-pair.js';
+import { otrMessage, phase, send } from './lib/otr-load.js';
+import type { SeededUser } from './lib/seed.js';
+
+const PACED = Number(process.env.BENCH_FED_PACED ?? 300);
+const RATE = Number(process.env.BENCH_FED_RATE ?? 20);
+const BURST = Number(process.env.BENCH_FED_BURST ?? 1000);
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 8);
+
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+const ms = (x: number) => x.toFixed(1).padStart(7);
+
+const pair = await benchPair();
+try {
+  const [alice, carol] = [await apiUser(pair.a), await apiUser(pair.a)];
+  const bob = await apiUser(pair.b);
+  await connectUsers({ user: alice, backend: pair.a }, { user: carol, backend: pair.a, domain: A }, A);
+  await connectUsers({ user: alice, backend: pair.a }, { user: bob, backend: pair.b, domain: B }, A);
+  const across = await groupOf(pair.a, alice, [{ id: bob.id, domain: B }]);
+  const local = await groupOf(pair.a, alice, [{ id: carol.id, domain: A }]);
+
+  const target = (conv: string, to: SeededUser, domain: string, count: number, socketBase: URL): FanOutTarget => {
+    const bodies = Array.from({ length: count + 1 }, (_, i) => otrMessage(alice, [to], i, domain));
+    const headers = { authorization: `Bearer ${alice.token}`, 'content-type': 'application/x-protobuf' };
+    const url = `${pair.a.publicUrl.origin}/v8/conversations/${A}/${conv}/proteus/messages`;
+    const ws = socketBase.origin.replace(/^http/, 'ws');
+    return {
+      socketUrls: [`${ws}/v8/await?access_token=${to.token}&client=${to.clients[0]}`],
+      send: async (i) => void (await send(url, bodies[i]!, headers)),
+    };
+  };
+  const row = (name: string, r: RunResult) =>
+    console.log(
+      `${name.padEnd(34)} ${r.messagesPerSecond.toFixed(0).padStart(8)} ${ms(r.p50)} ${ms(r.p99)}   ${pct(r.clientCpu)}`,
+    );
+
+  console.log('proteus message, one recipient client on /await; latency from the send to the frame');
+  console.log(`${'run'.padEnd(34)}    msg/s  p50 ms  p99 ms   load client CPU`);
+  const paced = { rate: RATE };
+  row(
+    `same backend, ${RATE}/s`,
+    await phase('local paced', () => runFanOut(target(local, carol, A, PACED, pair.a.publicUrl), PACED, paced)),
+  );
+  row(
+    `across backends, ${RATE}/s`,
+    await phase('across paced', () => runFanOut(target(across, bob, B, PACED, pair.b.publicUrl), PACED, paced)),
+  );
+  const closed = { closed: IN_FLIGHT };
+  row(
+    `same backend, ${IN_FLIGHT} in flight`,
+    await phase('local burst', () => runFanOut(target(local, carol, A, BURST, pair.a.publicUrl), BURST, closed)),
+  );
+  const burst = await phase('across burst', () =>
+    runFanOut(target(across, bob, B, BURST, pair.b.publicUrl), BURST, closed),
+  );
+  row(`across backends, ${IN_FLIGHT} in flight`, burst);
+  console.log(
+    `notifications through the queue: ${burst.deliveriesPerSecond.toFixed(0)}/s (${BURST} on-message-sent, each one message to ${B})`,
+  );
+} finally {
+  await pair.dispose();
+}
