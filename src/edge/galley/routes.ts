@@ -19,6 +19,7 @@ import { leaveConversation } from './federation/leave-conversation.js';
 import { onConnectionRemoved } from './federation/connection-removed.js';
 import { mlsWelcome, onMlsMessageSent } from './federation/mls-received.js';
 import { sendMlsMessage } from './federation/send-mls-message.js';
+import { updateConversation } from './federation/update-conversation.js';
 import { onUserDeletedConversations } from './federation/user-deleted-conversations.js';
 import { sendMessage } from './federation/send-message.js';
 import { featureEndpoints } from './features/routes.js';
@@ -133,5 +134,6 @@ export const galleyInternal: Endpoint[] = [
   mlsWelcome,
   onMlsMessageSent,
   sendMlsMessage,
+  updateConversation,
   onUserDeletedConversations,
 ];

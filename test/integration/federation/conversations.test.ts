@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, B, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
 import { addClient } from '../../helpers/clients.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
-import { api, createUser, invitedMember, teamOwner, type TestUser } from '../../helpers/users.js';
+import { api, connect, createUser, invitedMember, teamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
 
 const eventOf = (type: string, conv?: string) => (m: any) =>
@@ -150,12 +150,64 @@ describe('federation: conversations across two backends', () => {
     expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).status).toBe(200);
   });
 
-  it('lets a remote member leave through the owner; other changes from there are refused for now', async () => {
-    const conv = await newConversation();
-    const rename = await asBob().put(`/v8/conversations/${A}/${conv}/name`, { name: 'mine' });
-    expect(rename.status, rename.text).toBe(403);
-    expect(rename.body.label).toBe('invalid-op');
+  it("changes the owner's conversation from the remote member's backend, as the owner allows", async () => {
+    const carol = await createUser(pair.a.publicUrl, pair.a.internalUrl, { name: 'Carol' });
+    await connect(pair.a.publicUrl, alice, carol);
+    const created = await asAlice().post('/v8/conversations', {
+      qualified_users: [
+        { id: bob.id, domain: B },
+        { id: carol.id, domain: A },
+      ],
+    });
+    const conv = created.body.qualified_id.id as string;
+    await bobWs.next(eventOf('conversation.create', conv));
 
+    const rename = await asBob().put(`/v8/conversations/${A}/${conv}/name`, { name: 'mine' });
+    expect(rename.status, rename.text).toBe(200);
+    expect(rename.body).toMatchObject({ type: 'conversation.rename', qualified_from: { id: bob.id, domain: B } });
+    const atAlice = await aliceWs.next(eventOf('conversation.rename', conv));
+    expect(atAlice.payload[0]).toMatchObject({ qualified_from: { id: bob.id, domain: B }, data: { name: 'mine' } });
+    await bobWs.next(eventOf('conversation.rename', conv));
+    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).body.name).toBe('mine');
+    expect((await asBob().put(`/v8/conversations/${A}/${conv}/name`, { name: 'mine' })).status).toBe(204);
+
+    const removed = await asBob().del(`/v8/conversations/${A}/${conv}/members/${A}/${carol.id}`);
+    expect(removed.status, removed.text).toBe(200);
+    const left = await aliceWs.next(eventOf('conversation.member-leave', conv));
+    expect(left.payload[0]).toMatchObject({
+      qualified_from: { id: bob.id, domain: B },
+      data: { qualified_user_ids: [{ id: carol.id, domain: A }], reason: 'removed' },
+    });
+
+    const demoted = await asAlice().put(`/v8/conversations/${A}/${conv}/members/${B}/${bob.id}`, {
+      conversation_role: 'wire_member',
+    });
+    expect(demoted.status, demoted.text).toBe(200);
+    await bobWs.next(eventOf('conversation.member-update', conv));
+    const refused = await asBob().put(`/v8/conversations/${A}/${conv}/message-timer`, { message_timer: 1000 });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.label).toBe('action-denied');
+    // The owner checks too, whatever the calling backend's copy says.
+    const asked = (user: string) =>
+      fetch(`${pair.a.internalUrl}/federation/galley/update-conversation`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'wire-origin-domain': B, 'x-svc-api-version': 'v1' },
+        body: JSON.stringify({
+          user,
+          conv_id: conv,
+          action: { tag: 'ConversationMessageTimerUpdateTag', action: { message_timer: 1000 } },
+        }),
+      }).then((r) => r.json());
+    expect(await asked(bob.id)).toEqual({ tag: 'ConversationUpdateResponseError', contents: 'ActionDenied' });
+    expect(await asked(crypto.randomUUID())).toEqual({
+      tag: 'ConversationUpdateResponseError',
+      contents: 'ConvNotFound',
+    });
+    expect((await asAlice().get(`/v8/conversations/${A}/${conv}`)).body.message_timer).toBeNull();
+  });
+
+  it('lets a remote member leave through the owner', async () => {
+    const conv = await newConversation();
     const left = await asBob().del(`/v8/conversations/${A}/${conv}/members/${B}/${bob.id}`);
     expect(left.status, left.text).toBe(200);
     expect(left.body).toMatchObject({ type: 'conversation.member-leave', data: { reason: 'left' } });

@@ -15,9 +15,11 @@ import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { requireAction, requireMember, requireOwnedHere } from './access-check.js';
 import { leaveRemoteConversation } from '../federation/leave-conversation.js';
+import { updateThroughOwner } from '../federation/update-conversation.js';
 import { checkInvitees } from './invitees.js';
 import { conversationStore, type MemberRow } from './conversation-store.js';
 import { memberJoinData, memberRow } from './member-data.js';
+import { memberLeaveData } from '../../../shared/events/member-events.js';
 import { notifyMembers } from './notify.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
 import { convParams } from './read-routes.js';
@@ -113,8 +115,13 @@ export const removeMember = endpoint(
     const target = { id: usr, domain: usr_domain };
     const leaving = usr === actor.id && usr_domain === actor.domain;
     if (leaving && conv.domain !== actor.domain) return c.json(await leaveRemoteConversation(c, conv, actor), 200);
-    requireOwnedHere(c, conv);
     requireAction(me, leaving ? 'leave_conversation' : 'remove_conversation_member');
+    if (conv.domain !== actor.domain) {
+      const act = { tag: 'ConversationRemoveMembersTag', action: { targets: [target], reason: 'removed' } };
+      const data = memberLeaveData([target], 'removed');
+      const ev = await updateThroughOwner(c, conv, act, { type: 'conversation.member-leave', data });
+      return ev === undefined ? c.body(null, 204) : c.json(ev, 200);
+    }
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
     if (!members.some((m) => sameUser(m, target))) return c.body(null, 204);
     await runBatch(database(c.env.DB), conversationStore.removeMembers(database(c.env.DB), conv, [target]));
@@ -152,10 +159,15 @@ export const updateOtherMember = endpoint(
     const { cnv_domain, cnv, usr_domain, usr } = c.req.valid('param');
     const { conversation_role } = c.req.valid('json');
     const { conv, members, me } = await requireMember(c, { id: cnv, domain: cnv_domain });
-    requireOwnedHere(c, conv);
     requireAction(me, 'modify_other_conversation_member');
     const actor = selfQualified(c);
     const target = { id: usr, domain: usr_domain };
+    if (conv.domain !== actor.domain) {
+      const act = { tag: 'ConversationMemberUpdateTag', action: { target, update: { conversation_role } } };
+      const data = { qualified_target: target, target: target.id, conversation_role };
+      await updateThroughOwner(c, conv, act, { type: 'conversation.member-update', data });
+      return c.body(null, 200);
+    }
     if (conv.type !== 0 || (usr === actor.id && usr_domain === actor.domain))
       throw new ApiError(galleyErrors.invalidOp, 'Invalid target');
     if (!members.some((m) => sameUser(m, target))) throw new ApiError(galleyErrors.noConversationMember);

@@ -10,19 +10,15 @@ import { database } from '../../db/client.js';
 import { conversationEvent, type ConversationEventType } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { access, accessRole, toLegacyAccessRole } from './access.js';
-import {
-  requireAction,
-  requireChannelAction,
-  requireMember,
-  requireOwnedHere,
-  type Membership,
-} from './access-check.js';
+import { requireAction, requireChannelAction, requireMember, type Membership } from './access-check.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { localMembers, notifyMembers } from './notify.js';
 import { convParams } from './read-routes.js';
 import type { ConversationAction } from './roles.js';
 import { kickDisallowedMembers } from './access-effects.js';
 import { requireOpeningAllowed } from './channel-permissions.js';
+import { actionOfEvent } from '../federation/conversation-actions.js';
+import { updateThroughOwner } from '../federation/update-conversation.js';
 
 const event = z.record(z.string(), z.unknown()).openapi('Event');
 export const changed = { 200: { description: 'Updated', ...json(event) }, 204: { description: 'Nothing changed' } };
@@ -39,12 +35,18 @@ export async function change(
 ): Promise<Response> {
   const { cnv_domain, cnv } = c.req.param() as { cnv_domain: string; cnv: string };
   const m = await requireMember(c, { id: cnv, domain: cnv_domain });
-  requireOwnedHere(c, m.conv);
   if (o.channelManagers === true) await requireChannelAction(c, m, action);
   else requireAction(m.me, action);
   if (o.groupOnly && m.conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
   const outcome = await apply(m);
   if (outcome === 'unchanged') return c.body(null, 204);
+  if (m.conv.domain !== c.get('config').brig.optSettings.setFederationDomain) {
+    // Another backend owns it: the owner checks and makes the change.
+    const act = actionOfEvent({ ...outcome, qualified_from: selfQualified(c) });
+    if (act === undefined) throw new ApiError(galleyErrors.invalidOp);
+    const ev = await updateThroughOwner(c, m.conv, act, outcome);
+    return ev === undefined ? c.body(null, 204) : c.json(ev, 200);
+  }
   await conversationStore.update(database(c.env.DB), m.conv, outcome.patch).run();
   await o.afterWrite?.(m);
   const ev = conversationEvent(outcome.type, m.conv, selfQualified(c), outcome.data, { team: m.conv.team });

@@ -4,13 +4,13 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { toBase64 } from '../../../shared/base64.js';
 import type { AppEnv } from '../../api/app-env.js';
-import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
+import { ApiError } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
-import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { self } from '../../api/self.js';
 import { FederatorClient } from '../../federation/client.js';
 import type { GroupTarget } from '../mls/group-conversation.js';
+import { errorOfGalleyTag } from './galley-error-tags.js';
 
 const convOrSub = z.object({
   tag: z.enum(['conv', 'subconv']),
@@ -26,25 +26,12 @@ export const sendResponse = z
   .loose()
   .openapi('MLSMessageResponse');
 
-/** wire's GalleyError constructor for an error label, and back. */
-export const tagOf = (label: string) =>
-  label === 'no-conversation'
-    ? 'ConvNotFound'
-    : `MLS${label
-        .replace(/^mls-/, '')
-        .split('-')
-        .map((w) => w[0]!.toUpperCase() + w.slice(1))
-        .join('')}`;
-const BY_TAG = new Map<string, ErrorSpec>(
-  [galleyErrors.noConversation, ...Object.values(mlsErrors)].map((spec) => [tagOf(spec.label), spec]),
-);
-
 /** The owner's answer as this backend's error, or the events when it took the message. */
 function answerOf(answer: z.output<typeof sendResponse>): { events: Array<Record<string, never>>; time: string } {
   if (answer.tag === 'MLSMessageResponseUpdates') return { events: [], time: new Date().toISOString() };
   if (answer.tag === 'MLSMessageResponseProtocolError')
     throw new ApiError(mlsErrors.mlsProtocolError, String(answer.contents ?? ''));
-  const spec = answer.tag === 'MLSMessageResponseError' ? BY_TAG.get(String(answer.contents)) : undefined;
+  const spec = answer.tag === 'MLSMessageResponseError' ? errorOfGalleyTag(answer.contents) : undefined;
   throw new ApiError(spec ?? federationErrors.remoteError, spec === undefined ? JSON.stringify(answer) : undefined);
 }
 

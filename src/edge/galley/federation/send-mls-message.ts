@@ -9,7 +9,8 @@ import { federationRpc } from '../../federation/rpc.js';
 import type { GroupTarget } from '../mls/group-conversation.js';
 import { deliverMlsMessage } from '../mls/messages.js';
 import { parsed } from '../mls/mls-failure.js';
-import { sendRequest, sendResponse, tagOf } from './mls-through-owner.js';
+import { galleyErrorTag } from './galley-error-tags.js';
+import { sendRequest, sendResponse } from './mls-through-owner.js';
 
 /** A client of another backend posts a message to a group owned here. */
 export const sendMlsMessage = federationRpc(
@@ -37,7 +38,7 @@ export const sendMlsMessage = federationRpc(
       if (!(err instanceof ApiError)) throw err;
       if (err.spec.label === mlsErrors.mlsProtocolError.label)
         return { tag: 'MLSMessageResponseProtocolError', contents: err.message };
-      return { tag: 'MLSMessageResponseError', contents: tagOf(err.spec.label) };
+      return { tag: 'MLSMessageResponseError', contents: galleyErrorTag(err.spec) };
     }
   },
 );

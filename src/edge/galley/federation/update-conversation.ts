@@ -1,0 +1,156 @@
+// update-conversation: a member of another backend changes a conversation this backend owns (its
+// metadata, a member's role, removing a member), and the caller's side of it: a local member's
+// change to a copy goes to the owner, who checks and announces it (the copy follows through
+// on-conversation-updated, like every other change).
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { EventQid } from '../../../shared/events/conversation-event.js';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
+import { federationErrors } from '../../api/errors/federation.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { selfQualified } from '../../api/self.js';
+import { database, runBatch } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { FederatorClient } from '../../federation/client.js';
+import { federationRpc } from '../../federation/rpc.js';
+import { loadMembershipOf, type Membership } from '../conversations/access-check.js';
+import { conversationStore, type ConversationRow } from '../conversations/conversation-store.js';
+import { tellMembers } from '../conversations/notify.js';
+import { type ConversationAction as RoleAction, ROLE_ADMIN, ROLE_MEMBER, roleAllows } from '../conversations/roles.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
+import { type ConversationAction, effectOfAction, type LocalEffect } from './conversation-actions.js';
+import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
+
+const updateRequest = z
+  .object({ user: z.uuid(), conv_id: z.uuid(), action: z.object({ tag: z.string(), action: z.unknown() }) })
+  .openapi('ConversationUpdateRequest');
+const updateResponse = z
+  .object({ tag: z.string(), contents: z.unknown().optional() })
+  .loose()
+  .openapi('ConversationUpdateResponse');
+
+/** The role action each metadata change needs, and whether only group conversations have it. */
+const METADATA: Record<string, { action: RoleAction; groupOnly: boolean }> = {
+  ConversationRenameTag: { action: 'modify_conversation_name', groupOnly: false },
+  ConversationMessageTimerUpdateTag: { action: 'modify_conversation_message_timer', groupOnly: true },
+  ConversationReceiptModeUpdateTag: { action: 'modify_conversation_receipt_mode', groupOnly: true },
+  ConversationAccessDataTag: { action: 'modify_conversation_access', groupOnly: true },
+};
+
+class Refused extends Error {
+  constructor(readonly spec: ErrorSpec) {
+    super(spec.label);
+  }
+}
+
+const same = (m: { userId: string; userDomain: string }, u: EventQid) => m.userId === u.id && m.userDomain === u.domain;
+const COLUMN_OF: Record<string, keyof ConversationRow> = {
+  name: 'name',
+  messageTimer: 'messageTimer',
+  receiptMode: 'receiptMode',
+  access: 'access',
+  accessRole: 'accessRole',
+};
+
+/** Applies the action as `actor`; the event everybody hears, or undefined when nothing changed. */
+async function apply(c: Context<AppEnv>, m: Membership, tag: string, effect: LocalEffect, actor: EventQid) {
+  const db = database(c.env.DB);
+  const { conv, me } = m;
+  const allow = (action: RoleAction) => {
+    if (!roleAllows(me.role, action)) throw new Refused(galleyErrors.actionDenied);
+  };
+  const event = () => conversationEvent(effect.type, conv, actor, effect.data, { team: conv.team });
+  if (effect.kind === 'patch' && METADATA[tag] !== undefined) {
+    allow(METADATA[tag].action);
+    if (METADATA[tag].groupOnly && conv.type !== 0) throw new Refused(galleyErrors.invalidOp);
+    const patch = effect.patch as Partial<ConversationRow>;
+    const unchanged = Object.entries(patch).every(
+      ([k, v]) => JSON.stringify(conv[COLUMN_OF[k] ?? (k as keyof ConversationRow)]) === JSON.stringify(v),
+    );
+    if (unchanged) return undefined;
+    await conversationStore.update(db, conv, patch).run();
+    return event();
+  }
+  if (conv.type !== 0) throw new Refused(galleyErrors.invalidOp);
+  if (effect.kind === 'leave' && tag === 'ConversationRemoveMembersTag') {
+    allow('remove_conversation_member');
+    const targets = effect.users.filter((u) => m.members.some((x) => same(x, u)));
+    if (targets.some((u) => same(me, u))) throw new Refused(galleyErrors.invalidOp);
+    if (targets.length === 0) return undefined;
+    await runBatch(db, conversationStore.removeMembers(db, conv, targets));
+    await membershipChanged(c.env, conv, { config: c.get('config'), targets });
+    return event();
+  }
+  if (effect.kind === 'member-role') {
+    allow('modify_other_conversation_member');
+    if (same(me, effect.target) || ![ROLE_ADMIN, ROLE_MEMBER].includes(effect.role))
+      throw new Refused(galleyErrors.invalidOp);
+    if (!m.members.some((x) => same(x, effect.target))) throw new Refused(galleyErrors.noConversationMember);
+    await conversationStore.updateMember(db, conv, effect.target, { role: effect.role }).run();
+    return event();
+  }
+  throw new Refused(galleyErrors.invalidOp);
+}
+
+/** A member of another backend changes a conversation owned here. */
+export const updateConversation = federationRpc(
+  {
+    component: 'galley',
+    rpc: 'update-conversation',
+    request: updateRequest,
+    response: updateResponse,
+    description: 'Changed (the update), unchanged, or why not',
+  },
+  async (c, r, { origin }) => {
+    const actor = { id: r.user, domain: origin };
+    const local = c.get('config').brig.optSettings.setFederationDomain;
+    try {
+      const effect = effectOfAction(r.action, actor);
+      if (effect === undefined) throw new Refused(galleyErrors.invalidOp);
+      const m = await loadMembershipOf(c, { id: r.conv_id, domain: local }, actor).catch(() => undefined);
+      if (m?.me === undefined) throw new Refused(galleyErrors.noConversation);
+      const event = await apply(c, m as Membership, r.action.tag, effect, actor);
+      if (event === undefined) return { tag: 'ConversationUpdateResponseNoChanges' };
+      await tellMembers(c.env, c.get('config'), m.conv, m.members, event);
+      const update = {
+        time: event.time,
+        origUserId: actor,
+        convId: r.conv_id,
+        alreadyPresentUsers: [],
+        action: r.action,
+      };
+      return { tag: 'ConversationUpdateResponseUpdate', contents: update };
+    } catch (err) {
+      if (!(err instanceof Refused)) throw err;
+      return { tag: 'ConversationUpdateResponseError', contents: galleyErrorTag(err.spec) };
+    }
+  },
+);
+
+/**
+ * A local member's change to a conversation another backend owns, made by its owner: the event
+ * the caller gets (with the owner's time), or undefined when the owner found nothing to change.
+ */
+export async function updateThroughOwner(
+  c: Context<AppEnv>,
+  conv: Pick<ConversationRow, 'domain' | 'id'>,
+  act: ConversationAction,
+  event: { type: string; data: unknown },
+) {
+  const me = selfQualified(c);
+  const answer = await FederatorClient.of(c.get('config')).call(
+    conv.domain,
+    'galley',
+    'update-conversation',
+    { user: me.id, conv_id: conv.id, action: act },
+    updateResponse,
+  );
+  if (answer.tag === 'ConversationUpdateResponseNoChanges') return undefined;
+  if (answer.tag === 'ConversationUpdateResponseUpdate') {
+    const time = (answer.contents as { time?: unknown } | undefined)?.time;
+    return conversationEvent(event.type, conv, me, event.data, typeof time === 'string' ? { time } : {});
+  }
+  const spec = answer.tag === 'ConversationUpdateResponseError' ? errorOfGalleyTag(answer.contents) : undefined;
+  throw new ApiError(spec ?? federationErrors.remoteError, spec === undefined ? JSON.stringify(answer) : undefined);
+}
