@@ -20,6 +20,7 @@ import { onConnectionRemoved } from './federation/connection-removed.js';
 import { mlsWelcome, onMlsMessageSent } from './federation/mls-received.js';
 import { sendMlsMessage } from './federation/send-mls-message.js';
 import { updateConversation } from './federation/update-conversation.js';
+import { onTypingIndicatorUpdated, updateTypingIndicator } from './federation/typing.js';
 import { onUserDeletedConversations } from './federation/user-deleted-conversations.js';
 import { sendMessage } from './federation/send-message.js';
 import { featureEndpoints } from './features/routes.js';
@@ -135,5 +136,7 @@ export const galleyInternal: Endpoint[] = [
   onMlsMessageSent,
   sendMlsMessage,
   updateConversation,
+  updateTypingIndicator,
+  onTypingIndicatorUpdated,
   onUserDeletedConversations,
 ];

@@ -206,6 +206,29 @@ describe('federation: conversations across two backends', () => {
     expect((await asAlice().get(`/v8/conversations/${A}/${conv}`)).body.message_timer).toBeNull();
   });
 
+  it('carries typing indicators both ways, pushed and never stored', async () => {
+    const conv = await newConversation();
+    await bobWs.next(eventOf('conversation.create', conv));
+    const typed = await asBob().post(`/v8/conversations/${A}/${conv}/typing`, { status: 'started' });
+    expect(typed.status, typed.text).toBe(200);
+    const atAlice = await aliceWs.next(eventOf('conversation.typing', conv));
+    expect(atAlice).toMatchObject({ transient: true });
+    expect(atAlice.payload[0]).toMatchObject({
+      qualified_from: { id: bob.id, domain: B },
+      data: { status: 'started' },
+    });
+    expect((await asAlice().post(`/v8/conversations/${A}/${conv}/typing`, { status: 'stopped' })).status).toBe(200);
+    const atBob = await bobWs.next(eventOf('conversation.typing', conv));
+    expect(atBob.payload[0]).toMatchObject({
+      qualified_from: { id: alice.id, domain: A },
+      data: { status: 'stopped' },
+    });
+    const stored = await asBob().get('/v8/notifications?size=1000');
+    expect(stored.body.notifications.flatMap((n: any) => n.payload).map((e: any) => e.type)).not.toContain(
+      'conversation.typing',
+    );
+  });
+
   it('lets a remote member leave through the owner', async () => {
     const conv = await newConversation();
     const left = await asBob().del(`/v8/conversations/${A}/${conv}/members/${B}/${bob.id}`);

@@ -7,12 +7,6 @@ import { forwardToCells } from './cells.js';
 import { type ConversationEvent, notifyRemoteMembers } from '../federation/conversation-updated.js';
 import type { ConversationRow, MemberRow } from './conversation-store.js';
 
-/** Local members of a conversation (remote ones hear of changes from their own backend). */
-export function localMembers(c: Context<AppEnv>, members: readonly MemberRow[]): MemberRow[] {
-  const domain = c.get('config').brig.optSettings.setFederationDomain;
-  return members.filter((m) => m.userDomain === domain);
-}
-
 /**
  * Sends one event of the conversation to every local member given, the caller's websocket
  * connection excepted, and to the Cells queue when the conversation has cells. When this backend

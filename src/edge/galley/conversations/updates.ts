@@ -4,21 +4,22 @@ import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { conversationEvent, type ConversationEventType } from '../../events/conversation-events.js';
-import { publish } from '../../events/publish.js';
 import { access, accessRole, toLegacyAccessRole } from './access.js';
 import { requireAction, requireChannelAction, requireMember, type Membership } from './access-check.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
-import { localMembers, notifyMembers } from './notify.js';
+import { notifyMembers } from './notify.js';
 import { convParams } from './read-routes.js';
 import type { ConversationAction } from './roles.js';
 import { kickDisallowedMembers } from './access-effects.js';
 import { requireOpeningAllowed } from './channel-permissions.js';
 import { actionOfEvent } from '../federation/conversation-actions.js';
 import { updateThroughOwner } from '../federation/update-conversation.js';
+import { typingInOwned, typingThroughOwner } from '../federation/typing.js';
 
 const event = z.record(z.string(), z.unknown()).openapi('Event');
 export const changed = { 200: { description: 'Updated', ...json(event) }, 204: { description: 'Nothing changed' } };
@@ -213,19 +214,17 @@ export const typing = endpoint(
       params: convParams,
       ...jsonBody(z.object({ status: z.enum(['started', 'stopped']) }).openapi('TypingData')),
     },
-    errors: [galleyErrors.noConversation],
+    errors: [galleyErrors.noConversation, ...FEDERATED_CALL_ERRORS],
     responses: { 200: { description: 'Typing status sent' } },
   },
   async (c) => {
     const { cnv_domain, cnv } = c.req.valid('param');
     const { conv, members } = await requireMember(c, { id: cnv, domain: cnv_domain });
-    const me = selfQualified(c);
-    const ev = conversationEvent('conversation.typing', conv, me, { status: c.req.valid('json').status });
-    // Not to the typing user's own clients, and never stored.
-    const recipients = localMembers(c, members)
-      .filter((m) => m.userId !== me.id)
-      .map((m) => ({ user: m.userId }));
-    await publish(c.env, c.get('config'), recipients, ev, { transient: true });
+    const { status } = c.req.valid('json');
+    const config = c.get('config');
+    if (conv.domain === config.brig.optSettings.setFederationDomain)
+      await typingInOwned(c.env, config, conv, members, selfQualified(c), status);
+    else await typingThroughOwner(c, conv, status);
     return c.body(null, 200);
   },
 );
