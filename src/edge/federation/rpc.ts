@@ -13,6 +13,10 @@ import type { FederatedComponent } from './client.js';
 /** What notifications (and some RPCs) answer: an empty object. */
 export const emptyResponse = z.object({}).openapi('EmptyResponse');
 
+/** An answer in wire's tagged-sum encoding (`{"tag", "contents"}`), read by its tag. */
+export const taggedAnswer = (name: string) =>
+  z.object({ tag: z.string(), contents: z.unknown().optional() }).loose().openapi(name);
+
 /** Who is calling: the remote backend (`Wire-Origin-Domain`, checked by the federator) and the agreed version. */
 export interface RpcCaller {
   origin: string;

@@ -7,7 +7,7 @@ import { otrNotifications } from '../../../shared/proteus/otr-notifications.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { localUsersOfCopy } from './remote-copies.js';
 
 const remoteMessage = z
   .object({
@@ -35,8 +35,7 @@ export const onMessageSent = federationRpc(
     const config = c.get('config');
     const local = config.brig.optSettings.setFederationDomain;
     const conv = { id: m.conversation, domain: origin };
-    const members = await conversationStore.members(database(c.env.DB), conv);
-    const here = new Set(members.filter((r) => r.userDomain === local).map((r) => r.userId));
+    const here = await localUsersOfCopy(database(c.env.DB), conv, local);
     const deliver: OtrRecipient[] = [];
     for (const [user, clients] of Object.entries(m.recipients)) {
       if (!here.has(user)) continue;

@@ -6,7 +6,7 @@ import { qualifiedUserId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { localUsersOfCopy } from './remote-copies.js';
 
 const welcomeRequest = z
   .object({
@@ -74,8 +74,7 @@ export const onMlsMessageSent = federationRpc(
     const config = c.get('config');
     const local = config.brig.optSettings.setFederationDomain;
     const conv = { id: m.conversation, domain: origin };
-    const members = await conversationStore.members(database(c.env.DB), conv);
-    const here = new Set(members.filter((r) => r.userDomain === local).map((r) => r.userId));
+    const here = await localUsersOfCopy(database(c.env.DB), conv, local);
     const recipients = Object.entries(m.recipients)
       .filter(([user]) => here.has(user))
       .map(([user, clients]) => ({ user, clients }));

@@ -9,6 +9,7 @@ import { federationErrors } from '../../api/errors/federation.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { self } from '../../api/self.js';
 import { FederatorClient } from '../../federation/client.js';
+import { taggedAnswer } from '../../federation/rpc.js';
 import type { GroupTarget } from '../mls/group-conversation.js';
 import { errorOfGalleyTag } from './galley-error-tags.js';
 
@@ -21,10 +22,7 @@ export const sendRequest = z
   .loose()
   .openapi('MLSMessageSendRequest');
 /** wire's MLSMessageResponse (a tagged sum); the variants this backend sends and reads. */
-export const sendResponse = z
-  .object({ tag: z.string(), contents: z.unknown().optional() })
-  .loose()
-  .openapi('MLSMessageResponse');
+export const sendResponse = taggedAnswer('MLSMessageResponse');
 
 /** The owner's answer as this backend's error, or the events when it took the message. */
 function answerOf(answer: z.output<typeof sendResponse>): { events: Array<Record<string, never>>; time: string } {

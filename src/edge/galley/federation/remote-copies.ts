@@ -43,3 +43,9 @@ export async function dropCopyWithoutLocals(db: Db, conv: QualifiedId, local: st
   const members = await conversationStore.members(db, conv);
   if (!members.some((m) => m.userDomain === local)) await runBatch(db, conversationStore.remove(db, conv));
 }
+
+/** The local users of a copy (who may receive what its owner sends here); empty without a copy. */
+export async function localUsersOfCopy(db: Db, conv: QualifiedId, local: string): Promise<Set<string>> {
+  const members = await conversationStore.members(db, conv);
+  return new Set(members.filter((m) => m.userDomain === local).map((m) => m.userId));
+}

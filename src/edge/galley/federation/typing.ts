@@ -14,7 +14,7 @@ import { selfQualified } from '../../api/self.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { FederatorClient } from '../../federation/client.js';
-import { emptyResponse, federationRpc } from '../../federation/rpc.js';
+import { emptyResponse, federationRpc, taggedAnswer } from '../../federation/rpc.js';
 import { loadMembershipOf } from '../conversations/access-check.js';
 import type { MemberRow } from '../conversations/conversation-store.js';
 import { errorOfGalleyTag } from './galley-error-tags.js';
@@ -33,10 +33,7 @@ const typingUpdated = z
 const updateRequest = z
   .object({ typing_status: status, user_id: z.uuid(), conv_id: z.uuid() })
   .openapi('TypingDataUpdateRequest');
-const updateResponse = z
-  .object({ tag: z.string(), contents: z.unknown().optional() })
-  .loose()
-  .openapi('TypingDataUpdateResponse');
+const updateResponse = taggedAnswer('TypingDataUpdateResponse');
 
 /** `conversation.typing` to these local users, the typing user left out; pushed, never stored. */
 function pushTyping(

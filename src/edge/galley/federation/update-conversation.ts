@@ -13,7 +13,7 @@ import { selfQualified } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { FederatorClient } from '../../federation/client.js';
-import { federationRpc } from '../../federation/rpc.js';
+import { federationRpc, taggedAnswer } from '../../federation/rpc.js';
 import { loadMembershipOf, type Membership } from '../conversations/access-check.js';
 import { conversationStore, type ConversationRow } from '../conversations/conversation-store.js';
 import { tellMembers } from '../conversations/notify.js';
@@ -25,10 +25,7 @@ import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
 const updateRequest = z
   .object({ user: z.uuid(), conv_id: z.uuid(), action: z.object({ tag: z.string(), action: z.unknown() }) })
   .openapi('ConversationUpdateRequest');
-const updateResponse = z
-  .object({ tag: z.string(), contents: z.unknown().optional() })
-  .loose()
-  .openapi('ConversationUpdateResponse');
+const updateResponse = taggedAnswer('ConversationUpdateResponse');
 
 /** The role action each metadata change needs, and whether only group conversations have it. */
 const METADATA: Record<string, { action: RoleAction; groupOnly: boolean }> = {
