@@ -79,4 +79,23 @@ describe('federation: an MLS group spanning two backends', () => {
       text: 'hello from b.example.com',
     });
   }, 60_000);
+
+  it('takes Welcomes only for users the owner made members of its conversation here', async () => {
+    const stranger = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Stranger' });
+    const welcome = await fetch(`${pair.b.internalUrl}/federation/galley/mls-welcome`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'wire-origin-domain': A, 'x-svc-api-version': 'v1' },
+      body: JSON.stringify({
+        originating_user: alice.id,
+        welcome_message: 'AAAA',
+        recipients: [[stranger.id, 'abcdef']],
+        qualified_conv_id: { id: crypto.randomUUID(), domain: A },
+      }),
+    });
+    expect(welcome.status).toBe(200);
+    expect(await welcome.json()).toBe('MLSWelcomeSent');
+    const stream = await api(pair.b.publicUrl, stranger.token).get('/v8/notifications?size=100');
+    const types = (stream.body.notifications ?? []).flatMap((n: any) => n.payload).map((e: any) => e.type);
+    expect(types).not.toContain('conversation.mls-welcome');
+  });
 });

@@ -38,13 +38,17 @@ export const mlsWelcome = federationRpc(
     const config = c.get('config');
     if (!config.brig.optSettings.setEnableMLS) return 'MLSWelcomeMLSNotEnabled' as const;
     const conv = w.qualified_conv_id;
+    // Only to users of this backend the owner made members (its announcements come first, in order).
+    const here = await localUsersOfCopy(database(c.env.DB), conv, config.brig.optSettings.setFederationDomain);
+    const recipients = byUser(w.recipients.filter(([user]) => here.has(user)));
+    if (conv.domain !== origin || recipients.length === 0) return 'MLSWelcomeSent' as const;
     const event = conversationEvent(
       'conversation.mls-welcome',
       conv,
       { id: w.originating_user, domain: origin },
       w.welcome_message,
     );
-    await publish(c.env, config, byUser(w.recipients), event);
+    await publish(c.env, config, recipients, event);
     return 'MLSWelcomeSent' as const;
   },
 );

@@ -18,6 +18,8 @@ import { emptyResponse, federationRpc, taggedAnswer } from '../../federation/rpc
 import { loadMembershipOf } from '../conversations/access-check.js';
 import type { MemberRow } from '../conversations/conversation-store.js';
 import { errorOfGalleyTag } from './galley-error-tags.js';
+import { localUsersOfCopy } from './remote-copies.js';
+import { database } from '../../db/client.js';
 
 const status = z.enum(['started', 'stopped']);
 type Status = z.output<typeof status>;
@@ -98,6 +100,12 @@ export async function typingThroughOwner(c: Context<AppEnv>, conv: QualifiedId, 
     throw new ApiError(errorOfGalleyTag(answer.contents) ?? galleyErrors.noConversation);
 }
 
+/** A conversation that does not exist: undefined (others errors stay errors). */
+const notFound = (err: unknown) => {
+  if (err instanceof ApiError && err.spec.label === galleyErrors.noConversation.label) return undefined;
+  throw err;
+};
+
 export const updateTypingIndicator = federationRpc(
   {
     component: 'galley',
@@ -110,7 +118,7 @@ export const updateTypingIndicator = federationRpc(
     const config = c.get('config');
     const conv = { id: r.conv_id, domain: config.brig.optSettings.setFederationDomain };
     const from = { id: r.user_id, domain: origin };
-    const m = await loadMembershipOf(c, conv, from).catch(() => undefined);
+    const m = await loadMembershipOf(c, conv, from).catch(notFound);
     if (m?.me === undefined) return { tag: 'TypingDataUpdateError', contents: 'ConvNotFound' };
     const time = await typingInOwned(c.env, config, conv, m.members, from, r.typing_status);
     const users = m.members.filter((x) => x.userDomain === origin).map((x) => x.userId);
@@ -135,7 +143,10 @@ export const onTypingIndicatorUpdated = federationRpc(
   },
   async (c, t, { origin }) => {
     const conv = { id: t.conv_id, domain: origin };
-    await pushTyping(c.env, c.get('config'), conv, t.orig_user_id, t.typing_status, t.users_in_conv, t.time);
+    const config = c.get('config');
+    const here = await localUsersOfCopy(database(c.env.DB), conv, config.brig.optSettings.setFederationDomain);
+    const users = t.users_in_conv.filter((u) => here.has(u));
+    await pushTyping(c.env, config, conv, t.orig_user_id, t.typing_status, users, t.time);
     return {};
   },
 );

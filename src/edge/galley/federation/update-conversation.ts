@@ -105,8 +105,8 @@ export const updateConversation = federationRpc(
     try {
       const effect = effectOfAction(r.action, actor);
       if (effect === undefined) throw new Refused(galleyErrors.invalidOp);
-      const m = await loadMembershipOf(c, { id: r.conv_id, domain: local }, actor).catch(() => undefined);
-      if (m?.me === undefined) throw new Refused(galleyErrors.noConversation);
+      const m = await loadMembershipOf(c, { id: r.conv_id, domain: local }, actor);
+      if (m.me === undefined) throw new Refused(galleyErrors.noConversation);
       const event = await apply(c, m as Membership, r.action.tag, effect, actor);
       if (event === undefined) return { tag: 'ConversationUpdateResponseNoChanges' };
       await tellMembers(c.env, c.get('config'), m.conv, m.members, event);
@@ -119,7 +119,9 @@ export const updateConversation = federationRpc(
       };
       return { tag: 'ConversationUpdateResponseUpdate', contents: update };
     } catch (err) {
-      if (!(err instanceof Refused)) throw err;
+      // Refusals, and the conversation not found (an ApiError of the catalogue).
+      if (!(err instanceof Refused) && !(err instanceof ApiError && err.spec === galleyErrors.noConversation))
+        throw err;
       return { tag: 'ConversationUpdateResponseError', contents: galleyErrorTag(err.spec) };
     }
   },
