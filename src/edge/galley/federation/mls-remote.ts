@@ -73,11 +73,14 @@ export async function tellRemotesOfMls(
 ): Promise<void> {
   const local = config.brig.optSettings.setFederationDomain;
   const db = database(env.DB);
-  if (events.length > 0) {
-    for (const event of events) await notifyRemoteMembers(env, config, sent.conv, before, event);
-    const known = new Set(before.map((m) => m.userDomain));
+  for (const event of events) await notifyRemoteMembers(env, config, sent.conv, before, event);
+  // A backend new to the conversation has clients the commit's Welcome is for: only then is the
+  // conversation read again (local groups, the common case, cost nothing more).
+  const known = new Set([local, ...before.map((m) => m.userDomain)]);
+  const welcomed = sent.remote.filter((d) => d.what === 'welcome').flatMap((d) => d.clients.map((c) => c.domain));
+  if (events.length > 0 && welcomed.some((d) => !known.has(d))) {
     const after = await conversationStore.members(db, sent.conv);
-    const fresh = [...new Set(after.map((m) => m.userDomain))].filter((d) => d !== local && !known.has(d));
+    const fresh = [...new Set(after.map((m) => m.userDomain))].filter((d) => !known.has(d));
     const row = await conversationStore.get(db, sent.conv);
     if (row !== undefined && fresh.length > 0) {
       const created = forEveryVersion(conversationCreatedPayload(row, after));
