@@ -18,7 +18,7 @@ import { onMessageSent } from './federation/message-sent.js';
 import { leaveConversation } from './federation/leave-conversation.js';
 import { onConnectionRemoved } from './federation/connection-removed.js';
 import { mlsWelcome, onMlsMessageSent } from './federation/mls-received.js';
-import { sendMlsMessage } from './federation/send-mls-message.js';
+import { sendMlsCommitBundle, sendMlsMessage } from './federation/send-mls-message.js';
 import { updateConversation } from './federation/update-conversation.js';
 import { onTypingIndicatorUpdated, updateTypingIndicator } from './federation/typing.js';
 import { onUserDeletedConversations } from './federation/user-deleted-conversations.js';
@@ -135,6 +135,7 @@ export const galleyInternal: Endpoint[] = [
   mlsWelcome,
   onMlsMessageSent,
   sendMlsMessage,
+  sendMlsCommitBundle,
   updateConversation,
   updateTypingIndicator,
   onTypingIndicatorUpdated,

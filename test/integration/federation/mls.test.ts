@@ -16,6 +16,7 @@ describe('federation: an MLS group spanning two backends', () => {
   let b: MlsDevice;
   let aliceWs: TestSocket;
   let bobWs: TestSocket;
+  let group: { conv: string; groupId: string } | undefined;
 
   beforeAll(async () => {
     pair = await startFederatedPair();
@@ -45,6 +46,7 @@ describe('federation: an MLS group spanning two backends', () => {
     expect(created.status, created.text).toBe(201);
     const conv = created.body.qualified_id.id as string;
     const groupId = bytesOf(created.body.group_id);
+    group = { conv, groupId: created.body.group_id };
     const keys = await api(pair.a.publicUrl, a.token).get('/v8/mls/public-keys');
     await a.mls.createConversation(groupId, bytesOf(keys.body.removal.ed25519));
 
@@ -78,6 +80,40 @@ describe('federation: an MLS group spanning two backends', () => {
       kind: 'text',
       text: 'hello from b.example.com',
     });
+  }, 60_000);
+
+  it('a remote member commits through the owner (send-mls-commit-bundle): adds its own new client, not new users', async () => {
+    const groupId = bytesOf(group!.groupId);
+    const b2 = await mlsDevice(pair.b.publicUrl, bob, 1, B);
+    await uploadKeyPackages(pair.b.publicUrl, b2, 1);
+    const b2Ws = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${b2.token}&client=${b2.client}`);
+    try {
+      const own = await claimKeyPackages(pair.b.publicUrl, b, bob, 1, B);
+      expect(own).toHaveLength(1);
+      await b.mls.addClients(groupId, own);
+      expect(b.refused).toBeUndefined();
+
+      const commit = await aliceWs.next(mlsEvent('conversation.mls-message-add', group!.conv));
+      expect(commit.payload[0]).toMatchObject({ qualified_from: { id: bob.id, domain: B } });
+      expect(await a.mls.decrypt(groupId, bytesOf(commit.payload[0].data))).toMatchObject({ kind: 'commit' });
+      const welcome = await b2Ws.next(mlsEvent('conversation.mls-welcome', group!.conv), 20_000);
+      await b2.mls.processWelcome(bytesOf(welcome.payload[0].data));
+
+      const hello = await a.mls.encrypt(groupId, 'to both of bob');
+      expect((await postMls(pair.a.publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
+      const arrived = await b2Ws.next(mlsEvent('conversation.mls-message-add', group!.conv));
+      expect(await b2.mls.decrypt(groupId, bytesOf(arrived.payload[0].data))).toMatchObject({ text: 'to both of bob' });
+
+      // A user of b.example.com cannot add users to example.com's conversation, even by commit.
+      const carol = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Carol' });
+      const c1 = await mlsDevice(pair.b.publicUrl, carol, 1, B);
+      const carolPackage = (await c1.mls.keyPackage()).bytes;
+      await expect(b.mls.addClients(groupId, [carolPackage])).rejects.toThrow();
+      expect(b.refused?.status).toBe(403);
+      expect(b.refused?.body).toMatchObject({ label: 'invalid-op' });
+    } finally {
+      await b2Ws.close();
+    }
   }, 60_000);
 
   it('takes Welcomes only for users the owner made members of its conversation here', async () => {

@@ -71,7 +71,7 @@ export const FEDERATED_CALL_ERRORS = [
 export class DomainsError extends ApiError {
   constructor(
     spec: ErrorSpec,
-    private readonly key: 'unreachable_backends' | 'non_federating_backends',
+    readonly key: 'unreachable_backends' | 'non_federating_backends',
     readonly domains: readonly string[],
   ) {
     super(spec, `${spec.message}: ${domains.join(', ')}`);

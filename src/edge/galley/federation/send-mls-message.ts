@@ -1,44 +1,63 @@
-// send-mls-message, the owner's side: a client of another backend posts a message to a group
-// owned here; refusals are answered as wire's MLSMessageResponse variants.
+// send-mls-message and send-mls-commit-bundle, the owner's side: a client of another backend posts
+// a message or a commit bundle to a group owned here; refusals are answered as wire's
+// MLSMessageResponse variants (the caller's side: mls-through-owner.ts).
+import type { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { fromBase64 } from '../../../shared/base64.js';
+import { splitCommitBundle } from '../../../shared/mls/bundle.js';
+import type { MlsSender } from '../../../shared/mls/delivery.js';
 import { ConvType } from '../../../shared/mls/group-id.js';
 import { classifyPostedMessage } from '../../../shared/mls/messages.js';
-import { ApiError } from '../../api/errors/api-error.js';
-import { mlsErrors } from '../../api/errors/mls.js';
-import { federationRpc } from '../../federation/rpc.js';
+import type { AppEnv } from '../../api/app-env.js';
+import { federationRpc, type RpcCaller } from '../../federation/rpc.js';
+import { acceptCommitBundle } from '../mls/commit-bundles.js';
 import type { GroupTarget } from '../mls/group-conversation.js';
 import { deliverMlsMessage } from '../mls/messages.js';
 import { parsed } from '../mls/mls-failure.js';
-import { galleyErrorTag } from './galley-error-tags.js';
-import { sendRequest, sendResponse } from './mls-through-owner.js';
+import { refusalAnswer, sendRequest, sendResponse, updatesAnswer } from './mls-through-owner.js';
 
-/** A client of another backend posts a message to a group owned here. */
-export const sendMlsMessage = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'send-mls-message',
-    request: sendRequest,
-    response: sendResponse,
-    description: 'Sent, or why not',
-  },
-  async (c, r, { origin }) => {
-    const sender = { user: r.sender, domain: origin, client: r.sender_client, connection: '' };
-    try {
-      const posted = await parsed(async () => classifyPostedMessage(fromBase64(r.raw_message)!));
+type Request = z.output<typeof sendRequest>;
+type Handler = (
+  c: Context<AppEnv>,
+  sender: MlsSender,
+  bytes: Uint8Array,
+  target: GroupTarget,
+) => Promise<z.input<typeof sendResponse>>;
+
+/** An RPC taking a remote client's MLS message for a group owned here. */
+const mlsRpc = (rpc: string, description: string, handle: Handler) =>
+  federationRpc(
+    { component: 'galley', rpc, request: sendRequest, response: sendResponse, description },
+    async (c, r: Request, { origin }: RpcCaller) => {
+      const sender = { user: r.sender, domain: origin, client: r.sender_client, connection: '' };
       const { tag, value } = r.conv_or_sub_id;
-      const local = c.get('config').brig.optSettings.setFederationDomain;
       const target: GroupTarget = {
-        id: { id: value.conv_id, domain: local },
+        id: { id: value.conv_id, domain: c.get('config').brig.optSettings.setFederationDomain },
         subconv: tag === 'subconv' ? value.subconv_id : undefined,
         convType: ConvType.regular,
       };
-      await deliverMlsMessage(c, sender, posted, target);
-      return { tag: 'MLSMessageResponseUpdates', contents: [] };
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      if (err.spec.label === mlsErrors.mlsProtocolError.label)
-        return { tag: 'MLSMessageResponseProtocolError', contents: err.message };
-      return { tag: 'MLSMessageResponseError', contents: galleyErrorTag(err.spec) };
-    }
+      try {
+        return await handle(c, sender, fromBase64(r.raw_message)!, target);
+      } catch (err) {
+        return refusalAnswer(err);
+      }
+    },
+  );
+
+/** A client of another backend posts a proposal or an application message to a group owned here. */
+export const sendMlsMessage = mlsRpc('send-mls-message', 'Sent, or why not', async (c, sender, bytes, target) => {
+  const posted = await parsed(async () => classifyPostedMessage(bytes));
+  await deliverMlsMessage(c, sender, posted, target);
+  return updatesAnswer(target.id.id, []);
+});
+
+/** A client of another backend commits to a group owned here. */
+export const sendMlsCommitBundle = mlsRpc(
+  'send-mls-commit-bundle',
+  'Applied (the changes it made), or why not',
+  async (c, sender, bytes, target) => {
+    const bundle = await parsed(() => splitCommitBundle(bytes));
+    const { events } = await acceptCommitBundle(c, sender, bundle, target);
+    return updatesAnswer(target.id.id, events);
   },
 );

@@ -1,4 +1,8 @@
-import { splitCommitBundle } from '../../../shared/mls/bundle.js';
+import type { Context } from 'hono';
+import { type CommitBundle, splitCommitBundle } from '../../../shared/mls/bundle.js';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { self } from '../../api/self.js';
 import { endpoint } from '../../api/endpoint.js';
 import {
   FEDERATED_CALL_ERRORS,
@@ -15,8 +19,9 @@ import { checkInvitees } from '../conversations/invitees.js';
 import { roleAllows } from '../conversations/roles.js';
 import { conversationObject } from '../messaging/conversation-object.js';
 import { commitRequest } from './commit-request.js';
-import type { GroupClient } from '../../../shared/mls/delivery.js';
-import { groupConversation } from './group-conversation.js';
+import type { GroupClient, MlsSender } from '../../../shared/mls/delivery.js';
+import { groupConversation, type GroupTarget, groupTarget } from './group-conversation.js';
+import { sendMlsThroughOwner } from '../federation/mls-through-owner.js';
 import { proposalStore } from './proposal-store.js';
 import { requireAllowedSuite } from './team-suites.js';
 import { storeOne2OneOnFirstCommit } from './one2one-first-commit.js';
@@ -54,6 +59,7 @@ export const postCommitBundle = endpoint(
       mlsErrors.mlsUnsupportedMessage,
       galleyErrors.noConversation,
       galleyErrors.actionDenied,
+      galleyErrors.invalidOp,
       ...FEDERATED_CALL_ERRORS,
       federationErrors.disabledForProtocol,
       nonFederatingBackendsSpec,
@@ -63,46 +69,67 @@ export const postCommitBundle = endpoint(
   },
   async (c) => {
     requireMls(c);
+    const me = self(c);
+    if (me.client === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'The sender has no client');
     const body = new Uint8Array(await c.req.arrayBuffer());
     const bundle = await parsed(() => splitCommitBundle(body));
-    const target = await groupConversation(c, bundle.commit.content.groupId);
-    const { id: conv, conv: row, members, me } = target;
-    const memberKeys = new Set(members.map((m) => `${m.userDomain}/${m.userId}`));
-    const db = database(c.env.DB);
-    // Adds committed by reference are checked like inline ones (their packages were at proposal time).
-    let referencedAdds: GroupClient[] = [];
-    const referenced = async (groupId: string, refs: string[]) =>
-      (referencedAdds = await proposalStore.addsAmong(db, groupId, refs));
-    const req = {
-      ...(await commitRequest(c, db, bundle, conv, memberKeys, referenced)),
-      subconv: target.subconv,
-      mayRemoveOthers: roleAllows(me.role, 'remove_conversation_member'),
-    };
-    const allAdds = [...req.adds, ...referencedAdds];
-    const joining = [...new Map(allAdds.map((a) => [`${a.domain}/${a.user}`, a])).entries()]
-      .filter(([k]) => !memberKeys.has(k))
-      .map(([, a]) => ({ id: a.user, domain: a.domain }));
-    if (row.team !== null && row.epoch === 0 && target.subconv === undefined)
-      await requireAllowedSuite(c, db, row.team, req.suite);
-    if (target.unstored) await storeOne2OneOnFirstCommit(c, target, req.adds);
-    else if (joining.length > 0 && target.subconv === undefined) {
-      requireAction(me, 'add_conversation_member');
-      const config = c.get('config');
-      await checkInvitees(db, row, { id: me.userId, domain: me.userDomain }, joining, config.galley.enableFederation);
-      await requireFederating(c, row.protocol, joining);
-    }
-    const result = await conversationObject(c.env, conv).commitBundle(req);
-    if ('refusal' in result) throw refusalError(result.refusal, result.message);
-    const events = JSON.parse(result.eventsJson) as ConversationEvent[];
-    const sent = {
-      conv: row,
-      subconv: target.subconv,
-      sender: { id: me.userId, domain: me.userDomain },
-      time: result.time,
-      remote: result.remote ?? [],
-      bytes: { commit: req.commit, welcome: req.welcome, application: req.application },
-    };
-    await tellRemotesOfMls(c.env, c.get('config'), sent, members, events);
-    return c.json({ events, time: result.time }, 201);
+    const target = groupTarget(c, bundle.commit.content.groupId, { remote: true });
+    const local = c.get('config').brig.optSettings.setFederationDomain;
+    if (target.id.domain !== local)
+      return c.json(await sendMlsThroughOwner(c, target, body, 'send-mls-commit-bundle'), 201);
+    const sender = { user: me.user, domain: local, client: me.client, connection: me.connection };
+    return c.json(await acceptCommitBundle(c, sender, bundle, target), 201);
   },
 );
+
+/**
+ * A commit bundle of a group owned here, from a local client or (through send-mls-commit-bundle)
+ * a remote one: checked, applied in the group's order by the conversation's object, and told to
+ * the members here and on other backends. Returns the events it caused and its time.
+ */
+export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, bundle: CommitBundle, at: GroupTarget) {
+  const local = c.get('config').brig.optSettings.setFederationDomain;
+  const remote = sender.domain === local ? undefined : { id: sender.user, domain: sender.domain };
+  const target = await groupConversation(c, at, remote);
+  const { id: conv, conv: row, members, me } = target;
+  const memberKeys = new Set(members.map((m) => `${m.userDomain}/${m.userId}`));
+  const db = database(c.env.DB);
+  // Adds committed by reference are checked like inline ones (their packages were at proposal time).
+  let referencedAdds: GroupClient[] = [];
+  const referenced = async (groupId: string, refs: string[]) =>
+    (referencedAdds = await proposalStore.addsAmong(db, groupId, refs));
+  const req = {
+    ...(await commitRequest(c, db, bundle, conv, sender, memberKeys, referenced)),
+    subconv: target.subconv,
+    mayRemoveOthers: roleAllows(me.role, 'remove_conversation_member'),
+  };
+  const allAdds = [...req.adds, ...referencedAdds];
+  const joining = [...new Map(allAdds.map((a) => [`${a.domain}/${a.user}`, a])).entries()]
+    .filter(([k]) => !memberKeys.has(k))
+    .map(([, a]) => ({ id: a.user, domain: a.domain }));
+  if (row.team !== null && row.epoch === 0 && target.subconv === undefined)
+    await requireAllowedSuite(c, db, row.team, req.suite);
+  if (target.unstored) await storeOne2OneOnFirstCommit(c, target, req.adds);
+  else if (joining.length > 0 && target.subconv === undefined) {
+    // As wire: only the owner's users add users; a remote member's commits add its own clients.
+    if (remote !== undefined)
+      throw new ApiError(galleyErrors.invalidOp, 'Users of other backends cannot add users here');
+    requireAction(me, 'add_conversation_member');
+    const config = c.get('config');
+    await checkInvitees(db, row, { id: me.userId, domain: me.userDomain }, joining, config.galley.enableFederation);
+    await requireFederating(c, row.protocol, joining);
+  }
+  const result = await conversationObject(c.env, conv).commitBundle(req);
+  if ('refusal' in result) throw refusalError(result.refusal, result.message);
+  const events = JSON.parse(result.eventsJson) as ConversationEvent[];
+  const sent = {
+    conv: row,
+    subconv: target.subconv,
+    sender: { id: me.userId, domain: me.userDomain },
+    time: result.time,
+    remote: result.remote ?? [],
+    bytes: { commit: req.commit, welcome: req.welcome, application: req.application },
+  };
+  await tellRemotesOfMls(c.env, c.get('config'), sent, members, events);
+  return { events, time: result.time };
+}

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { toBase64 } from '../../../shared/base64.js';
 import type { CommitBundle } from '../../../shared/mls/bundle.js';
 import { readCommit, verifyPathLeafSignature } from '../../../shared/mls/commit.js';
-import type { CommitRequest, GroupClient, GroupLeaf } from '../../../shared/mls/delivery.js';
+import type { CommitRequest, GroupClient, GroupLeaf, MlsSender } from '../../../shared/mls/delivery.js';
 import { readGroupInfo } from '../../../shared/mls/group-info.js';
 import { credentialIdentity } from '../../../shared/mls/identity.js';
 import { protocolError } from '../../../shared/mls/mls-error.js';
@@ -10,7 +10,6 @@ import { isSupportedSuite } from '../../../shared/mls/suites.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
-import { self } from '../../api/self.js';
 import type { Db } from '../../db/client.js';
 import { addedClients, mlsKeyLookup, requireWholeUsers } from './added-clients.js';
 import { parsed } from './mls-failure.js';
@@ -34,10 +33,10 @@ export async function commitRequest(
   db: Db,
   bundle: CommitBundle,
   conv: { id: string; domain: string },
+  sender: MlsSender,
   members: ReadonlySet<string>,
   referenced: (groupId: string, refs: string[]) => Promise<GroupClient[]>,
 ): Promise<Omit<CommitRequest, 'mayRemoveOthers'>> {
-  const me = self(c);
   const config = c.get('config');
   const localDomain = config.brig.optSettings.setFederationDomain;
   return parsed(async () => {
@@ -47,8 +46,7 @@ export async function commitRequest(
     const keysOf = mlsKeyLookup(config, db, info.suite);
     if (toBase64(info.groupId) !== toBase64(commit.groupId)) throw protocolError('GroupInfo of another group');
     if (info.epoch !== commit.epoch + 1n) throw protocolError('GroupInfo of another epoch');
-    const sender: GroupClient = { user: me.user, domain: localDomain, client: me.client ?? '' };
-    if (me.client === undefined) throw protocolError('The sender has no client');
+    if (sender.client === '') throw protocolError('The sender has no client');
     const leaves: GroupLeaf[] = info.leaves.map((l) => ({ index: l.index, ...clientOf(l.credential) }));
     const s = commit.sender;
     let senderLeaf: number | 'external';
@@ -63,8 +61,8 @@ export async function commitRequest(
       const at = senderLeaf === 'external' ? leaves.find((l) => clientKey(l) === clientKey(sender))?.index : senderLeaf;
       if (at === undefined || !(await verifyPathLeafSignature(bundle.commit, info.suite, at)))
         throw new ApiError(mlsErrors.mlsInvalidLeafNodeSignature);
-      const mine = await keysOf({ id: me.user, domain: localDomain });
-      const registered = mine.find((cl) => cl.client === me.client)?.signatureKey;
+      const mine = await keysOf({ id: sender.user, domain: sender.domain });
+      const registered = mine.find((cl) => cl.client === sender.client)?.signatureKey;
       pathKeyRegistered = equalB64(commit.pathLeaf.signaturePublicKey, registered);
     } else if (senderLeaf === 'external') throw protocolError('An external commit needs an update path');
 
@@ -81,7 +79,7 @@ export async function commitRequest(
       conv,
       groupId,
       localDomain,
-      sender: { ...sender, connection: me.connection },
+      sender,
       epoch: Number(commit.epoch),
       senderLeaf,
       references,

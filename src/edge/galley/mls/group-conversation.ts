@@ -5,21 +5,30 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { database } from '../../db/client.js';
-import { type Membership, requireMember } from '../conversations/access-check.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { loadMembershipOf, type Membership, requireMember } from '../conversations/access-check.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { unstoredOne2One } from './one2one-first-commit.js';
 
 /**
- * The conversation an MLS group id names, and the caller's membership of it (404 `no-conversation`
- * otherwise): 400 `mls-protocol-error` for a group id that names none; another backend's group
- * needs federation. A subconversation's group names its conversation and the subconversation. An MLS 1:1 is not stored before its first commit: `unstored`, with the caller
- * as its only member.
+ * The conversation an MLS group id names, and the membership of the caller (or of `remote`, a
+ * user of another backend acting through federation) of it (404 `no-conversation` otherwise): 400
+ * `mls-protocol-error` for a group id that names none; another backend's group needs federation.
+ * A subconversation's group names its conversation and the subconversation. An MLS 1:1 is not
+ * stored before its first commit: `unstored`, with the caller as its only member.
  */
 export async function groupConversation(
   c: Context<AppEnv>,
   groupId: Uint8Array | GroupTarget,
+  remote?: QualifiedId,
 ): Promise<Membership & { id: { id: string; domain: string }; subconv: string | undefined; unstored: boolean }> {
   const { id, subconv, convType } = groupId instanceof Uint8Array ? groupTarget(c, groupId) : groupId;
+  if (remote !== undefined) {
+    const m = await loadMembershipOf(c, id, remote);
+    if (m.me === undefined) throw new ApiError(galleyErrors.noConversation);
+    return { ...m, me: m.me, id, subconv, unstored: false };
+  }
   if (
     subconv === undefined &&
     convType === ConvType.one2one &&

@@ -23,7 +23,6 @@ import type { MemberRow } from '../conversations/conversation-store.js';
 import { requireMls } from './mls-enabled.js';
 import { tellRemotesOfMls } from '../federation/mls-remote.js';
 import { sendMlsThroughOwner } from '../federation/mls-through-owner.js';
-import { loadMembershipOf } from '../conversations/access-check.js';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 
@@ -105,13 +104,11 @@ export async function deliverMlsMessage(
   const localDomain = config.brig.optSettings.setFederationDomain;
   // An application message to a group conversation needs nothing from D1: its object checks
   // the sender's membership against the group it holds. Proposals need the suite, 1:1s the blocks.
+  const remote = sender.domain === localDomain ? undefined : { id: sender.user, domain: sender.domain };
   const membership =
     posted.kind === 'application' && target.convType !== ConvType.one2one
       ? undefined
-      : sender.domain === localDomain
-        ? await groupConversation(c, target)
-        : await loadMembershipOf(c, conv, { id: sender.user, domain: sender.domain });
-  if (membership !== undefined && membership.me === undefined) throw new ApiError(galleyErrors.noConversation);
+      : await groupConversation(c, target, remote);
   const row = membership?.conv;
   // A group gets its suite with its first commit; before it, proposals are refused (epoch 0) anyway.
   const suite = row?.cipherSuite ?? 1;
