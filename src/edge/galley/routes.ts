@@ -19,6 +19,7 @@ import { leaveConversation } from './federation/leave-conversation.js';
 import { onConnectionRemoved } from './federation/connection-removed.js';
 import { mlsWelcome, onMlsMessageSent } from './federation/mls-received.js';
 import { sendMlsCommitBundle, sendMlsMessage } from './federation/send-mls-message.js';
+import { queryGroupInfo } from './federation/query-group-info.js';
 import { updateConversation } from './federation/update-conversation.js';
 import { onTypingIndicatorUpdated, updateTypingIndicator } from './federation/typing.js';
 import { onUserDeletedConversations } from './federation/user-deleted-conversations.js';
@@ -136,6 +137,7 @@ export const galleyInternal: Endpoint[] = [
   onMlsMessageSent,
   sendMlsMessage,
   sendMlsCommitBundle,
+  queryGroupInfo,
   updateConversation,
   updateTypingIndicator,
   onTypingIndicatorUpdated,

@@ -116,6 +116,26 @@ describe('federation: an MLS group spanning two backends', () => {
     }
   }, 60_000);
 
+  it('a remote member joins by external commit with the GroupInfo its owner gives (query-group-info)', async () => {
+    const groupId = bytesOf(group!.groupId);
+    const path = `/v8/conversations/${A}/${group!.conv}/groupinfo`;
+    const stranger = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Stranger' });
+    const refused = await api(pair.b.publicUrl, stranger.token).get(path);
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ label: 'no-conversation' });
+
+    const b3 = await mlsDevice(pair.b.publicUrl, bob, 1, B);
+    const info = await fetch(`${pair.b.publicUrl}${path}`, { headers: { authorization: `Bearer ${b3.token}` } });
+    expect(info.status).toBe(200);
+    expect(info.headers.get('content-type')).toBe('message/mls');
+    await b3.mls.joinByExternalCommit(new Uint8Array(await info.arrayBuffer()));
+    expect(b3.refused).toBeUndefined();
+    const joined = await aliceWs.next(mlsEvent('conversation.mls-message-add', group!.conv));
+    expect(joined.payload[0]).toMatchObject({ qualified_from: { id: bob.id, domain: B } });
+    expect(await a.mls.decrypt(groupId, bytesOf(joined.payload[0].data))).toMatchObject({ kind: 'commit' });
+    expect(await a.mls.epoch(groupId)).toBe(await b3.mls.epoch(groupId));
+  }, 60_000);
+
   it('takes Welcomes only for users the owner made members of its conversation here', async () => {
     const stranger = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Stranger' });
     const welcome = await fetch(`${pair.b.internalUrl}/federation/galley/mls-welcome`, {

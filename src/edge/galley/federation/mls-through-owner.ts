@@ -22,10 +22,16 @@ import { actionOfEvent, type ConversationAction, effectOfAction } from './conver
 import type { ConversationEvent } from './conversation-updated.js';
 import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
 
-const convOrSub = z.object({
+/** wire's ConvOrSubConvId. */
+export const convOrSub = z.object({
   tag: z.enum(['conv', 'subconv']),
   value: z.object({ conv_id: z.uuid(), subconv_id: z.string().optional() }),
 });
+export const convOrSubOf = (conv: string, subconv: string | undefined): z.input<typeof convOrSub> =>
+  subconv === undefined
+    ? { tag: 'conv', value: { conv_id: conv } }
+    : { tag: 'subconv', value: { conv_id: conv, subconv_id: subconv } };
+
 export const sendRequest = z
   .object({ conv_or_sub_id: convOrSub, sender: z.uuid(), sender_client: z.string(), raw_message: z.base64() })
   .loose()
@@ -104,10 +110,7 @@ export async function sendMlsThroughOwner(
 ) {
   const me = self(c);
   const request = {
-    conv_or_sub_id:
-      target.subconv === undefined
-        ? { tag: 'conv', value: { conv_id: target.id.id } }
-        : { tag: 'subconv', value: { conv_id: target.id.id, subconv_id: target.subconv } },
+    conv_or_sub_id: convOrSubOf(target.id.id, target.subconv),
     sender: me.user,
     sender_client: me.client,
     raw_message: toBase64(bytes),

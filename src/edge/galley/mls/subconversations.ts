@@ -1,19 +1,17 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { toBase64 } from '../../../shared/base64.js';
-import { isValidSubconvId, subconversationGroupId } from '../../../shared/mls/group-id.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
-import { requireMember } from '../conversations/access-check.js';
+import { self, selfQualified } from '../../api/self.js';
 import { utcTime } from '../conversations/conversation-json.js';
 import { conversationObject } from '../messaging/conversation-object.js';
-import { groupInfoResponse } from './group-info.js';
+import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
+import { groupInfoFor } from '../federation/query-group-info.js';
+import { subconversationOf } from './member-group.js';
 import { resetBy } from './reset-conversation.js';
 import { refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
@@ -33,22 +31,9 @@ const subconversation = z
   })
   .openapi('PublicSubConversation');
 
-/**
- * The subconversation of a conversation the caller is a member of (404 `no-conversation`; 403
- * `access-denied` for non-members): as stored, or as it is before its first commit. Only regular
- * and 1:1 MLS conversations have them (403 `mls-subconv-unsupported-convtype`).
- */
-async function subconversationOf(c: Context<AppEnv>, p: z.infer<typeof params>) {
-  if (!isValidSubconvId(p.subconv)) throw new ApiError(galleyErrors.noConversation);
-  const conv = { id: p.cnv, domain: p.cnv_domain };
-  const { conv: row } = await requireMember(c, conv, galleyErrors.accessDenied);
-  if ((row.type !== 0 && row.type !== 2) || row.protocol !== 'mls')
-    throw new ApiError(mlsErrors.mlsSubconvUnsupportedConvType);
-  const db = database(c.env.DB);
-  const stored = await subconversationStore.get(db, conv, p.subconv);
-  const groupId = stored?.groupId ?? toBase64(subconversationGroupId(conv, p.subconv));
-  return { conv, db, stored, groupId };
-}
+/** The subconversation the path names, for the caller. */
+const subconversationAt = (c: Context<AppEnv>, p: z.infer<typeof params>) =>
+  subconversationOf(c, { id: p.cnv, domain: p.cnv_domain }, p.subconv, selfQualified(c));
 
 /** `GET /conversations/{cnv_domain}/{cnv}/subconversations/{subconv}`. */
 export const getSubconversation = endpoint(
@@ -63,7 +48,7 @@ export const getSubconversation = endpoint(
   },
   async (c) => {
     const p = c.req.valid('param');
-    const { conv, db, stored, groupId } = await subconversationOf(c, p);
+    const { conv, db, stored, groupId } = await subconversationAt(c, p);
     const members = stored === undefined ? [] : await subconversationStore.clients(db, groupId);
     const moved = stored?.epochTimestamp != null && stored.cipherSuite !== null;
     return c.json(
@@ -88,13 +73,20 @@ export const getSubconversationGroupInfo = endpoint(
     path: '/conversations/{cnv_domain}/{cnv}/subconversations/{subconv}/groupinfo',
     from: 5,
     request: { params },
-    errors: [mlsErrors.mlsNotEnabled, galleyErrors.noConversation, mlsErrors.mlsMissingGroupInfo],
+    errors: [
+      mlsErrors.mlsNotEnabled,
+      galleyErrors.noConversation,
+      galleyErrors.accessDenied,
+      mlsErrors.mlsMissingGroupInfo,
+      mlsErrors.mlsSubconvUnsupportedConvType,
+      ...FEDERATED_CALL_ERRORS,
+    ],
     responses: { 200: { description: 'The group information', content: { 'message/mls': { schema: z.string() } } } },
   },
   async (c) => {
     requireMls(c);
-    const { db, groupId } = await subconversationOf(c, c.req.valid('param'));
-    return groupInfoResponse(db, groupId);
+    const p = c.req.valid('param');
+    return groupInfoFor(c, { id: p.cnv, domain: p.cnv_domain }, p.subconv);
   },
 );
 
@@ -120,7 +112,7 @@ export const deleteSubconversation = endpoint(
   async (c) => {
     requireMls(c);
     const p = c.req.valid('param');
-    const { conv } = await subconversationOf(c, p);
+    const { conv } = await subconversationAt(c, p);
     const { group_id, epoch } = c.req.valid('json');
     const result = await conversationObject(c.env, conv).resetGroup({
       conv,
@@ -153,7 +145,7 @@ export const leaveSubconversation = endpoint(
   async (c) => {
     requireMls(c);
     const p = c.req.valid('param');
-    const { conv } = await subconversationOf(c, p);
+    const { conv } = await subconversationAt(c, p);
     const me = self(c);
     const config = c.get('config');
     const domain = config.brig.optSettings.setFederationDomain;

@@ -1,0 +1,59 @@
+// A member's view of a conversation's MLS groups (its own and its subconversations'), for a local
+// caller or a member of another backend asking through federation.
+import type { Context } from 'hono';
+import { fromBase64, toBase64 } from '../../../shared/base64.js';
+import { isValidSubconvId, subconversationGroupId } from '../../../shared/mls/group-id.js';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { mlsErrors } from '../../api/errors/mls.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { database } from '../../db/client.js';
+import { loadMembershipOf } from '../conversations/access-check.js';
+import { groupInfoStore } from './group-info-store.js';
+import { subconversationStore } from './subconversation-store.js';
+
+/**
+ * The subconversation of a conversation `who` is a member of (404 `no-conversation`; 403
+ * `access-denied` for non-members): as stored, or as it is before its first commit. Only regular
+ * and 1:1 MLS conversations have them (403 `mls-subconv-unsupported-convtype`).
+ */
+export async function subconversationOf(c: Context<AppEnv>, conv: QualifiedId, subconv: string, who: QualifiedId) {
+  if (!isValidSubconvId(subconv)) throw new ApiError(galleyErrors.noConversation);
+  const { conv: row, me } = await loadMembershipOf(c, conv, who);
+  if (me === undefined) throw new ApiError(galleyErrors.accessDenied);
+  if ((row.type !== 0 && row.type !== 2) || row.protocol !== 'mls')
+    throw new ApiError(mlsErrors.mlsSubconvUnsupportedConvType);
+  const db = database(c.env.DB);
+  const stored = await subconversationStore.get(db, conv, subconv);
+  const groupId = stored?.groupId ?? toBase64(subconversationGroupId(conv, subconv));
+  return { conv, db, stored, groupId };
+}
+
+/**
+ * The GroupInfo of the current epoch of a conversation's group (or of its subconversation's), for
+ * a member: 404 `no-conversation` for others, 404 `mls-missing-group-info` before the first commit.
+ */
+export async function groupInfoOf(
+  c: Context<AppEnv>,
+  conv: QualifiedId,
+  subconv: string | undefined,
+  who: QualifiedId,
+): Promise<Uint8Array> {
+  let groupId: string | null;
+  if (subconv !== undefined) groupId = (await subconversationOf(c, conv, subconv, who)).groupId;
+  else {
+    const m = await loadMembershipOf(c, conv, who);
+    if (m.me === undefined) throw new ApiError(galleyErrors.noConversation);
+    groupId = m.conv.groupId;
+  }
+  const stored = groupId === null ? undefined : await groupInfoStore.of(database(c.env.DB), groupId);
+  if (stored === undefined) throw new ApiError(mlsErrors.mlsMissingGroupInfo);
+  const bytes = fromBase64(stored);
+  if (bytes === undefined) throw new Error(`the stored group info of ${groupId} is not base64`);
+  return bytes;
+}
+
+/** GroupInfo bytes as the client API answers them. */
+export const groupInfoAnswer = (bytes: Uint8Array): Response =>
+  new Response(bytes, { status: 200, headers: { 'content-type': 'message/mls' } });
