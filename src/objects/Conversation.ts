@@ -2,7 +2,14 @@ import { DurableObject } from 'cloudflare:workers';
 import { otrNotifications } from '../shared/proteus/otr-notifications.js';
 import { classify, sendingStatus, userKey, withRemoteClients } from '../shared/proteus/recipients.js';
 import type { ProteusSend, ProteusSendResult } from '../shared/proteus/types.js';
-import type { CommitRequest, DeliveryResult, Leaving, MessageRequest, ResetRequest } from '../shared/mls/delivery.js';
+import type {
+  CommitRequest,
+  DeliveryResult,
+  Leaving,
+  MessageRequest,
+  RemovalsSent,
+  ResetRequest,
+} from '../shared/mls/delivery.js';
 import { type ConversationState, loadState } from './conversation/members-cache.js';
 import { MlsGroups } from './conversation/mls/groups.js';
 import { NotificationShards } from './notification-shards.js';
@@ -48,10 +55,10 @@ export class Conversation extends DurableObject<Env> {
    * Membership or a member's clients changed: read them again on the next message. Users who left
    * and clients that were deleted (`left`) are proposed for removal from the MLS groups, in order.
    */
-  async invalidate(left?: Leaving): Promise<void> {
+  async invalidate(left?: Leaving): Promise<RemovalsSent[]> {
     this.state = undefined;
     this.mls.forget();
-    if (left !== undefined) await this.ordered(() => this.mls.leaving(left));
+    return left === undefined ? [] : this.ordered(() => this.mls.leaving(left));
   }
 
   /** Runs `work` after everything ordered before it (Proteus messages and MLS commits alike). */

@@ -20,6 +20,12 @@ import { onConnectionRemoved } from './federation/connection-removed.js';
 import { mlsWelcome, onMlsMessageSent } from './federation/mls-received.js';
 import { sendMlsCommitBundle, sendMlsMessage } from './federation/send-mls-message.js';
 import { queryGroupInfo } from './federation/query-group-info.js';
+import { onClientRemoved } from './federation/client-removed.js';
+import {
+  deleteSubConversationRpc,
+  getSubConversationRpc,
+  leaveSubConversationRpc,
+} from './federation/subconversations.js';
 import { updateConversation } from './federation/update-conversation.js';
 import { onTypingIndicatorUpdated, updateTypingIndicator } from './federation/typing.js';
 import { onUserDeletedConversations } from './federation/user-deleted-conversations.js';
@@ -138,6 +144,10 @@ export const galleyInternal: Endpoint[] = [
   sendMlsMessage,
   sendMlsCommitBundle,
   queryGroupInfo,
+  onClientRemoved,
+  getSubConversationRpc,
+  deleteSubConversationRpc,
+  leaveSubConversationRpc,
   updateConversation,
   updateTypingIndicator,
   onTypingIndicatorUpdated,

@@ -63,8 +63,17 @@ export interface CommitRequest {
  * the commit, the Welcome, the application message sent with a commit, or a posted message.
  */
 export interface RemoteMlsDelivery {
-  what: 'commit' | 'welcome' | 'application' | 'message';
+  what: 'commit' | 'welcome' | 'application' | 'message' | 'proposal';
   clients: GroupClient[];
+  /** A proposal of the backend's own (a removal): its bytes, base64, and the user whose leaf it removes. */
+  proposal?: { message: string; of: { user: string; domain: string } };
+}
+
+/** The backend's removal proposals in one group, for the clients of other backends. */
+export interface RemovalsSent {
+  subconv?: string | undefined;
+  time: string;
+  remote: RemoteMlsDelivery[];
 }
 
 /** What a proposal does to the group, as far as the delivery service cares. */

@@ -6,6 +6,11 @@ import { openSocket, type TestSocket } from '../../helpers/websocket.js';
 
 const mlsEvent = (type: string, conv: string) => (m: any) =>
   m?.payload?.[0]?.type === type && m.payload[0].qualified_conversation?.id === conv;
+/** An MLS message of the conversation's own group (not a subconversation's) sent by `user`. */
+const mainGroupFrom = (user: string, conv: string) => (m: any) =>
+  mlsEvent('conversation.mls-message-add', conv)(m) &&
+  m.payload[0].qualified_from?.id === user &&
+  m.payload[0].subconv === undefined;
 
 /** An MLS group owned by example.com with a client of b.example.com, driven by core-crypto clients. */
 describe('federation: an MLS group spanning two backends', () => {
@@ -17,6 +22,7 @@ describe('federation: an MLS group spanning two backends', () => {
   let aliceWs: TestSocket;
   let bobWs: TestSocket;
   let group: { conv: string; groupId: string } | undefined;
+  let b2: MlsDevice;
 
   beforeAll(async () => {
     pair = await startFederatedPair();
@@ -84,7 +90,7 @@ describe('federation: an MLS group spanning two backends', () => {
 
   it('a remote member commits through the owner (send-mls-commit-bundle): adds its own new client, not new users', async () => {
     const groupId = bytesOf(group!.groupId);
-    const b2 = await mlsDevice(pair.b.publicUrl, bob, 1, B);
+    b2 = await mlsDevice(pair.b.publicUrl, bob, 1, B);
     await uploadKeyPackages(pair.b.publicUrl, b2, 1);
     const b2Ws = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${b2.token}&client=${b2.client}`);
     try {
@@ -103,6 +109,8 @@ describe('federation: an MLS group spanning two backends', () => {
       expect((await postMls(pair.a.publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
       const arrived = await b2Ws.next(mlsEvent('conversation.mls-message-add', group!.conv));
       expect(await b2.mls.decrypt(groupId, bytesOf(arrived.payload[0].data))).toMatchObject({ text: 'to both of bob' });
+      const atB = await bobWs.next(mainGroupFrom(alice.id, group!.conv));
+      expect(await b.mls.decrypt(groupId, bytesOf(atB.payload[0].data))).toMatchObject({ text: 'to both of bob' });
 
       // A user of b.example.com cannot add users to example.com's conversation, even by commit.
       const carol = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Carol' });
@@ -134,6 +142,78 @@ describe('federation: an MLS group spanning two backends', () => {
     expect(joined.payload[0]).toMatchObject({ qualified_from: { id: bob.id, domain: B } });
     expect(await a.mls.decrypt(groupId, bytesOf(joined.payload[0].data))).toMatchObject({ kind: 'commit' });
     expect(await a.mls.epoch(groupId)).toBe(await b3.mls.epoch(groupId));
+    const toB = await bobWs.next(mainGroupFrom(bob.id, group!.conv));
+    expect(await b.mls.decrypt(groupId, bytesOf(toB.payload[0].data))).toMatchObject({ kind: 'commit' });
+  }, 60_000);
+
+  it('a remote member starts, reads, leaves and resets a subconversation through the owner', async () => {
+    const base = `/v8/conversations/${A}/${group!.conv}/subconversations/conference`;
+    const asBob = api(pair.b.publicUrl, b.token);
+    const fresh = await asBob.get(base);
+    expect(fresh.status, fresh.text).toBe(200);
+    expect(fresh.body).toMatchObject({ parent_qualified_id: { id: group!.conv, domain: A }, epoch: 0, members: [] });
+    const stranger = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Outsider' });
+    const outside = await api(pair.b.publicUrl, stranger.token).get(base);
+    expect([outside.status, outside.body.label]).toEqual([403, 'access-denied']);
+
+    // Bob's client starts the conference's group; Alice's joins it by external commit.
+    const sub = bytesOf(fresh.body.group_id);
+    // Its external sender is the parent's: the owner's removal key, which signs the removals.
+    const keys = await api(pair.a.publicUrl, a.token).get('/v8/mls/public-keys');
+    await b.mls.createConversation(sub, bytesOf(keys.body.removal.ed25519));
+    await b.mls.updateKeyingMaterial(sub);
+    expect(b.refused).toBeUndefined();
+    const info = await fetch(`${pair.a.publicUrl}${base}/groupinfo`, {
+      headers: { authorization: `Bearer ${a.token}` },
+    });
+    expect(info.status).toBe(200);
+    await a.mls.joinByExternalCommit(new Uint8Array(await info.arrayBuffer()));
+    expect(a.refused).toBeUndefined();
+    const joined = await bobWs.next((m: any) => m?.payload?.[0]?.subconv === 'conference');
+    expect(await b.mls.decrypt(sub, bytesOf(joined.payload[0].data))).toMatchObject({ kind: 'commit' });
+    const read = await asBob.get(base);
+    expect(read.body).toMatchObject({ epoch: 2 });
+    expect(read.body.members).toEqual(
+      expect.arrayContaining([
+        { domain: B, user_id: bob.id, client_id: b.client },
+        { domain: A, user_id: alice.id, client_id: a.client },
+      ]),
+    );
+
+    // Bob's client leaves: Alice's client gets the backend's proposal to remove it.
+    expect((await asBob.del(`${base}/self`)).status).toBe(200);
+    const removal = await aliceWs.next(
+      (m: any) => m?.payload?.[0]?.subconv === 'conference' && m.payload[0].type === 'conversation.mls-message-add',
+    );
+    expect(await a.mls.decrypt(sub, bytesOf(removal.payload[0].data))).toMatchObject({ kind: 'proposal' });
+    const elsewhere = await mlsDevice(pair.b.publicUrl, bob, 1, B);
+    const notIn = await api(pair.b.publicUrl, elsewhere.token).del(`${base}/self`);
+    expect([notIn.status, notIn.body.label]).toEqual([400, 'mls-protocol-error']);
+
+    // A stale reset is refused; the current one starts the subconversation again.
+    const stale = await asBob.del(base, { group_id: fresh.body.group_id, epoch: 1 });
+    expect([stale.status, stale.body.label]).toEqual([409, 'mls-stale-message']);
+    expect((await asBob.del(base, { group_id: fresh.body.group_id, epoch: 2 })).status).toBe(200);
+    const reset = await asBob.get(base);
+    expect(reset.body).toMatchObject({ epoch: 0, members: [] });
+    expect(reset.body.group_id).not.toBe(fresh.body.group_id);
+  }, 60_000);
+
+  it('a deleted remote client is proposed for removal by the owner (on-client-removed), to every backend', async () => {
+    const groupId = bytesOf(group!.groupId);
+    const gone = await api(pair.b.publicUrl, bob.token).del(`/v8/clients/${b2.client}`, { password: bob.password });
+    expect(gone.status, gone.text).toBe(200);
+    const isProposal = mainGroupFrom(bob.id, group!.conv);
+    const toAlice = await aliceWs.next(isProposal, 20_000);
+    expect(await a.mls.decrypt(groupId, bytesOf(toAlice.payload[0].data))).toMatchObject({ kind: 'proposal' });
+    const toBob = await bobWs.next(isProposal, 20_000);
+    expect(await b.mls.decrypt(groupId, bytesOf(toBob.payload[0].data))).toMatchObject({ kind: 'proposal' });
+
+    await a.mls.commitPendingProposals(groupId);
+    expect(a.refused).toBeUndefined();
+    const commit = await bobWs.next(mainGroupFrom(alice.id, group!.conv));
+    expect(await b.mls.decrypt(groupId, bytesOf(commit.payload[0].data))).toMatchObject({ kind: 'commit' });
+    expect(await b.mls.epoch(groupId)).toBe(await a.mls.epoch(groupId));
   }, 60_000);
 
   it('takes Welcomes only for users the owner made members of its conversation here', async () => {

@@ -9,6 +9,10 @@ const NAMED: Array<[string, ErrorSpec]> = [
   ['ConvMemberNotFound', galleyErrors.noConversationMember],
   ['ActionDenied', galleyErrors.actionDenied],
   ['InvalidOperation', galleyErrors.invalidOp],
+  ['ConvAccessDenied', galleyErrors.accessDenied],
+  ['NotConnected', galleyErrors.notConnected],
+  ['MLSProtocolErrorTag', mlsErrors.mlsProtocolError],
+  ['MLSSubConvUnsupportedConvType', mlsErrors.mlsSubconvUnsupportedConvType],
 ];
 
 /** The GalleyError constructor of an error (MLS ones by their label: `mls-stale-message` → `MLSStaleMessage`). */

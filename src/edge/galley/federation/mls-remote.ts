@@ -2,63 +2,13 @@
 // applied a commit or took a message, the other backends are told (queued, in order): new members'
 // backends get the conversation (on-conversation-created), the others hear of joins and leaves
 // (on-conversation-updated), then Welcomes go out (mls-welcome) and messages (on-mls-message-sent).
-import { toBase64 } from '../../../shared/base64.js';
 import type { Config } from '../../../shared/config/index.js';
-import { groupBy } from '../../../shared/group-by.js';
-import type { GroupClient, RemoteMlsDelivery } from '../../../shared/mls/delivery.js';
-import { forEveryVersion, queueForRemotes, type RemoteNotification } from '../../background-worker/face.js';
+import { forEveryVersion, queueForRemotes } from '../../background-worker/face.js';
 import { database } from '../../db/client.js';
-import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
+import { conversationStore, type MemberRow } from '../conversations/conversation-store.js';
 import { conversationCreatedPayload } from './conversation-created.js';
 import { type ConversationEvent, notifyRemoteMembers } from './conversation-updated.js';
-
-/** The bytes the object's remote deliveries refer to. */
-type MlsBytes = Partial<Record<RemoteMlsDelivery['what'], Uint8Array>>;
-
-interface Sent {
-  conv: Pick<ConversationRow, 'domain' | 'id'>;
-  subconv?: string | undefined;
-  sender: { id: string; domain: string };
-  time: string;
-  remote: readonly RemoteMlsDelivery[];
-  bytes: MlsBytes;
-}
-
-function recipientsByUser(clients: readonly GroupClient[]): Record<string, string[]> {
-  const byUser: Record<string, string[]> = {};
-  for (const c of clients) (byUser[c.user] ??= []).push(c.client);
-  return byUser;
-}
-
-function deliveryNotifications(s: Sent): RemoteNotification[] {
-  const out: RemoteNotification[] = [];
-  for (const d of s.remote) {
-    const bytes = s.bytes[d.what];
-    if (bytes === undefined) continue;
-    for (const [domain, clients] of groupBy(d.clients, (c) => c.domain)) {
-      const payload =
-        d.what === 'welcome'
-          ? {
-              originating_user: s.sender.id,
-              welcome_message: toBase64(bytes),
-              recipients: clients.map((c) => [c.user, c.client]),
-              qualified_conv_id: { id: s.conv.id, domain: s.conv.domain },
-            }
-          : {
-              time: s.time,
-              metadata: { native_push: true, transient: false },
-              sender: s.sender,
-              conversation: s.conv.id,
-              sub_conversation: s.subconv ?? null,
-              recipients: recipientsByUser(clients),
-              message: toBase64(bytes),
-            };
-      const rpc = d.what === 'welcome' ? 'mls-welcome' : 'on-mls-message-sent';
-      out.push({ domain, component: 'galley', rpc, bundle: forEveryVersion(payload) });
-    }
-  }
-  return out;
-}
+import { deliveryNotifications, type MlsSent } from './mls-deliveries.js';
 
 /**
  * Tells other backends what a commit or message did. `before` are the conversation's members
@@ -67,7 +17,7 @@ function deliveryNotifications(s: Sent): RemoteNotification[] {
 export async function tellRemotesOfMls(
   env: Env,
   config: Config,
-  sent: Sent,
+  sent: MlsSent,
   before: readonly MemberRow[],
   events: readonly ConversationEvent[],
 ): Promise<void> {

@@ -2,6 +2,7 @@ import type { Config } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { Db } from '../../db/client.js';
 import { conversationStore } from '../conversations/conversation-store.js';
+import { queueClientRemoved, queueRemovals } from '../federation/mls-deliveries.js';
 
 /** The conversation's object (its ordering point), reached through its RPC methods. */
 export function conversationObject(env: Env, conv: QualifiedId) {
@@ -17,9 +18,10 @@ export interface Left {
 
 /**
  * Membership changed: the conversation's object reads its members again; users or clients that
- * `left` are proposed for removal from its MLS group.
+ * `left` are proposed for removal from its MLS group (clients of other backends get the proposals
+ * through theirs).
  */
-export function membershipChanged(env: Env, conv: QualifiedId, left?: Left): Promise<void> {
+export async function membershipChanged(env: Env, conv: QualifiedId, left?: Left): Promise<void> {
   const leaving =
     left === undefined
       ? undefined
@@ -29,16 +31,25 @@ export function membershipChanged(env: Env, conv: QualifiedId, left?: Left): Pro
           localDomain: left.config.brig.optSettings.setFederationDomain,
           ttlSeconds: left.config.gundeck.settings.notificationTTL,
         };
-  return conversationObject(env, conv).invalidate(leaving);
+  const removals = await conversationObject(env, conv).invalidate(leaving);
+  if (left !== undefined && removals.length > 0) await queueRemovals(env, left.config, conv, removals);
 }
 
-/** A user's clients changed: every conversation of theirs reads members and clients again (`left`: deleted ones). */
+/**
+ * A user's clients changed: every conversation of theirs reads members and clients again (`left`:
+ * deleted ones); the owners of the user's conversations on other backends hear of deleted clients.
+ */
 export async function clientsChanged(env: Env, db: Db, user: QualifiedId, left?: Left): Promise<void> {
+  const local = left?.config.brig.optSettings.setFederationDomain;
+  const remote: QualifiedId[] = [];
   let after: QualifiedId | undefined;
   for (;;) {
     const page = await conversationStore.idsOf(db, user, 500, after);
     await Promise.all(page.map((conv) => membershipChanged(env, conv, left)));
-    if (page.length < 500) return;
+    remote.push(...page.filter((conv) => local !== undefined && conv.domain !== local));
+    if (page.length < 500) break;
     after = page.at(-1);
   }
+  for (const t of left?.targets ?? [])
+    if (t.client !== undefined && t.domain === local) await queueClientRemoved(env, t.id, t.client, remote);
 }

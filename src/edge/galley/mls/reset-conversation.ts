@@ -15,7 +15,7 @@ import { refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
 
 /** Who resets, and how the reset's event reaches the members. */
-export function resetBy(c: Context<AppEnv>) {
+function resetBy(c: Context<AppEnv>) {
   const config = c.get('config');
   const localDomain = config.brig.optSettings.setFederationDomain;
   return {

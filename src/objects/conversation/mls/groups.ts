@@ -3,6 +3,7 @@ import type {
   DeliveryResult,
   Leaving,
   MessageRequest,
+  RemovalsSent,
   ResetRequest,
 } from '../../../shared/mls/delivery.js';
 import { conversationEvent } from '../../../shared/events/conversation-event.js';
@@ -61,22 +62,27 @@ export class MlsGroups {
     return this.run(req.conv, req.subconv, (group) => postMessage(this.env.DB, this.shards, group, req));
   }
 
-  /** The backend's Remove proposals for who left, in the conversation's group and its subconversations'. */
-  async leaving(left: Leaving): Promise<void> {
+  /**
+   * The backend's Remove proposals for who left, in the conversation's group and its
+   * subconversations'; what of them is for other backends' clients.
+   */
+  async leaving(left: Leaving): Promise<RemovalsSent[]> {
     const keys = removalKeys(this.env.MLS_REMOVAL_KEYS);
-    if (typeof keys === 'string') return;
+    if (typeof keys === 'string') return [];
     let mls = false;
+    const sent: RemovalsSent[] = [];
     const propose = (subconv: string | undefined) =>
       this.run(left.conv, subconv, async (group) => {
         mls ||= group.protocol !== 'proteus';
-        return {
-          result: { ok: true, eventsJson: '[]', time: '' },
-          group: await proposeRemovals(this.env.DB, this.shards, keys, group, left),
-        };
+        const done = await proposeRemovals(this.env.DB, this.shards, keys, group, left);
+        const time = new Date().toISOString();
+        if (done.remote.length > 0) sent.push({ subconv, time, remote: done.remote });
+        return { result: { ok: true, eventsJson: '[]', time }, group: done.group };
       });
     await propose(undefined);
-    if (!mls) return; // a Proteus conversation has no MLS groups, subconversations included
+    if (!mls) return sent; // a Proteus conversation has no MLS groups, subconversations included
     for (const subconv of await subconversationsOf(this.env.DB, left.conv)) await propose(subconv);
+    return sent;
   }
 
   /**
@@ -133,8 +139,10 @@ export class MlsGroups {
         };
       const ok = { ok: true as const, eventsJson: '[]', time: new Date().toISOString() };
       const others = [...group.leaves.values()].filter((l) => !l.removalPending && !mine.includes(l));
-      if (others.length > 0)
-        return { result: ok, group: await proposeRemovals(this.env.DB, this.shards, keys, group, left) };
+      if (others.length > 0) {
+        const done = await proposeRemovals(this.env.DB, this.shards, keys, group, left);
+        return { result: { ...ok, remote: done.remote }, group: done.group };
+      }
       const next = toBase64(nextGeneration(fromBase64(group.groupId!)!)!);
       await this.env.DB.batch(resetStatements(this.env.DB, left.conv, left.subconv, group.groupId!, next));
       return {

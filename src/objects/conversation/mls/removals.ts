@@ -1,18 +1,19 @@
 import { fromBase64, toBase64 } from '../../../shared/base64.js';
-import type { Leaving } from '../../../shared/mls/delivery.js';
+import type { Leaving, RemoteMlsDelivery } from '../../../shared/mls/delivery.js';
 import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
 import { signRemoveProposal } from '../../../shared/mls/removal.js';
 import { schemeOf } from '../../../shared/mls/suites.js';
 import type { Delivery } from '../../../shared/notifications/types.js';
 import type { NotificationShards } from '../../notification-shards.js';
-import { mlsNotifications } from './fan-out.js';
+import { mlsNotifications, remoteDelivery } from './fan-out.js';
 import { type GroupRow, type PendingProposal, proposalStatement, removalPendingStatement } from './group-store.js';
 
 /**
  * The backend's Remove proposals for the leaves of clients that left (as the group's external
  * sender 0, signed with the removal key of the group's signature scheme): stored as pending, so
  * the next commit must reference them, and sent to every client of the group, on behalf of the
- * user who left. A group before its first commit has nobody to tell.
+ * user who left (other backends' clients through theirs: `remote`). A group before its first
+ * commit has nobody to tell.
  */
 export async function proposeRemovals(
   db: D1Database,
@@ -20,8 +21,8 @@ export async function proposeRemovals(
   keys: RemovalKeys,
   group: GroupRow,
   left: Leaving,
-): Promise<GroupRow> {
-  if (group.epoch === 0 || group.suite === null || group.groupId === null) return group;
+): Promise<{ group: GroupRow; remote: RemoteMlsDelivery[] }> {
+  if (group.epoch === 0 || group.suite === null || group.groupId === null) return { group, remote: [] };
   const goes = [...group.leaves.values()].filter(
     (l) =>
       !l.removalPending &&
@@ -29,13 +30,14 @@ export async function proposeRemovals(
         (t) => t.user === l.user && t.domain === l.domain && (t.client === undefined || t.client === l.client),
       ),
   );
-  if (goes.length === 0) return group;
+  if (goes.length === 0) return { group, remote: [] };
   const key = keys[schemeOf(group.suite)];
   const groupId = fromBase64(group.groupId)!;
   const proposals = new Map(group.proposals);
   const leaves = new Map(group.leaves);
   const statements: D1PreparedStatement[] = [];
   const notifications: Delivery[] = [];
+  const remote: RemoteMlsDelivery[] = [];
   const time = new Date().toISOString();
   for (const leaf of goes) {
     const signed = await signRemoveProposal({
@@ -58,17 +60,13 @@ export async function proposeRemovals(
       removalPendingStatement(db, group.groupId, leaf.index),
     );
     const from = { user: leaf.user, domain: leaf.domain, client: '', connection: '' }; // nobody's own message
-    notifications.push(
-      ...mlsNotifications('conversation.mls-message-add', signed.message, [...group.leaves.values()], {
-        conv: group.conv,
-        subconv: group.subconv,
-        sender: from,
-        localDomain: left.localDomain,
-        time,
-      }),
-    );
+    const everyone = [...group.leaves.values()];
+    const fan = { conv: group.conv, subconv: group.subconv, sender: from, localDomain: left.localDomain, time };
+    notifications.push(...mlsNotifications('conversation.mls-message-add', signed.message, everyone, fan));
+    const proposal = { message: toBase64(signed.message), of: { user: leaf.user, domain: leaf.domain } };
+    remote.push(...remoteDelivery('proposal', everyone, fan).map((d) => ({ ...d, proposal })));
   }
   await db.batch(statements);
   await shards.append(notifications, left.ttlSeconds);
-  return { ...group, proposals, leaves };
+  return { group: { ...group, proposals, leaves }, remote };
 }

@@ -1,0 +1,94 @@
+// What the conversation's object left for the clients of other backends (commits, Welcomes,
+// messages, the backend's removal proposals), as the notifications that carry it to them; and
+// on-client-removed, telling the owners of conversations that a member's client is gone.
+import { fromBase64, toBase64 } from '../../../shared/base64.js';
+import type { Config } from '../../../shared/config/index.js';
+import { groupBy } from '../../../shared/group-by.js';
+import type { GroupClient, RemoteMlsDelivery, RemovalsSent } from '../../../shared/mls/delivery.js';
+import { forEveryVersion, queueForRemotes, type RemoteNotification } from '../../background-worker/face.js';
+import { database } from '../../db/client.js';
+import type { ConversationRow } from '../conversations/conversation-store.js';
+
+/** The bytes the object's remote deliveries refer to. */
+type MlsBytes = Partial<Record<Exclude<RemoteMlsDelivery['what'], 'proposal'>, Uint8Array>>;
+
+export interface MlsSent {
+  conv: Pick<ConversationRow, 'domain' | 'id'>;
+  subconv?: string | undefined;
+  sender: { id: string; domain: string };
+  time: string;
+  remote: readonly RemoteMlsDelivery[];
+  bytes: MlsBytes;
+}
+
+function recipientsByUser(clients: readonly GroupClient[]): Record<string, string[]> {
+  const byUser: Record<string, string[]> = {};
+  for (const c of clients) (byUser[c.user] ??= []).push(c.client);
+  return byUser;
+}
+
+export function deliveryNotifications(s: MlsSent): RemoteNotification[] {
+  const out: RemoteNotification[] = [];
+  for (const d of s.remote) {
+    const bytes = d.proposal === undefined ? s.bytes[d.what as keyof MlsBytes] : fromBase64(d.proposal.message);
+    if (bytes === undefined) continue;
+    const sender = d.proposal === undefined ? s.sender : { id: d.proposal.of.user, domain: d.proposal.of.domain };
+    for (const [domain, clients] of groupBy(d.clients, (c) => c.domain)) {
+      const payload =
+        d.what === 'welcome'
+          ? {
+              originating_user: s.sender.id,
+              welcome_message: toBase64(bytes),
+              recipients: clients.map((c) => [c.user, c.client]),
+              qualified_conv_id: { id: s.conv.id, domain: s.conv.domain },
+            }
+          : {
+              time: s.time,
+              metadata: { native_push: true, transient: false },
+              sender,
+              conversation: s.conv.id,
+              sub_conversation: s.subconv ?? null,
+              recipients: recipientsByUser(clients),
+              message: toBase64(bytes),
+            };
+      const rpc = d.what === 'welcome' ? 'mls-welcome' : 'on-mls-message-sent';
+      out.push({ domain, component: 'galley', rpc, bundle: forEveryVersion(payload) });
+    }
+  }
+  return out;
+}
+
+/** Queues the backend's removal proposals for the clients of other backends in each group. */
+export async function queueRemovals(
+  env: Env,
+  config: Config,
+  conv: Pick<ConversationRow, 'domain' | 'id'>,
+  sent: readonly RemovalsSent[],
+): Promise<void> {
+  const local = { id: '', domain: config.brig.optSettings.setFederationDomain }; // each proposal names its own sender
+  const notifications = sent.flatMap((s) =>
+    deliveryNotifications({ conv, subconv: s.subconv, sender: local, time: s.time, remote: s.remote, bytes: {} }),
+  );
+  if (notifications.length > 0) await queueForRemotes(env, database(env.DB), notifications);
+}
+
+/**
+ * A local user's client is gone: the owners of the conversations of other backends the user is in
+ * propose its removal from their groups (on-client-removed, once per owner).
+ */
+export async function queueClientRemoved(
+  env: Env,
+  user: string,
+  client: string,
+  convs: readonly { id: string; domain: string }[],
+): Promise<void> {
+  const notifications = [...groupBy(convs, (c) => c.domain)].map(
+    ([domain, owned]): RemoteNotification => ({
+      domain,
+      component: 'galley',
+      rpc: 'on-client-removed',
+      bundle: forEveryVersion({ user, client, convs: owned.map((c) => c.id) }),
+    }),
+  );
+  if (notifications.length > 0) await queueForRemotes(env, database(env.DB), notifications);
+}

@@ -1,0 +1,91 @@
+// What a member may do with a subconversation of a conversation owned here (read it, reset it,
+// leave it), for a local caller or a member of another backend acting through federation.
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { utcTime } from '../conversations/conversation-json.js';
+import { conversationObject } from '../messaging/conversation-object.js';
+import { queueRemovals } from '../federation/mls-deliveries.js';
+import { subconversationOf } from './member-group.js';
+import { refusalError } from './mls-failure.js';
+import { subconversationStore } from './subconversation-store.js';
+
+const qid = z.object({ id: z.string(), domain: z.string() });
+/** wire's PublicSubConversation. */
+export const publicSubconversationSchema = z
+  .object({
+    parent_qualified_id: qid,
+    subconv_id: z.string(),
+    group_id: z.string(),
+    epoch: z.int(),
+    epoch_timestamp: z.string().optional(),
+    cipher_suite: z.int().optional(),
+    members: z.array(z.object({ domain: z.string(), user_id: z.string(), client_id: z.string() })),
+  })
+  .openapi('PublicSubConversation');
+
+/** The subconversation as stored, or as it is before its first commit. */
+export async function publicSubconversation(
+  c: Context<AppEnv>,
+  conv: QualifiedId,
+  subconv: string,
+  who: QualifiedId,
+): Promise<z.input<typeof publicSubconversationSchema>> {
+  const { db, stored, groupId } = await subconversationOf(c, conv, subconv, who);
+  const members = stored === undefined ? [] : await subconversationStore.clients(db, groupId);
+  const moved = stored?.epochTimestamp != null && stored.cipherSuite !== null;
+  return {
+    parent_qualified_id: conv,
+    subconv_id: subconv,
+    group_id: groupId,
+    epoch: stored?.epoch ?? 0,
+    ...(moved ? { epoch_timestamp: utcTime(stored.epochTimestamp!), cipher_suite: stored.cipherSuite! } : {}),
+    members: members.map((m) => ({ domain: m.domain, user_id: m.user, client_id: m.client })),
+  };
+}
+
+const delivery = (c: Context<AppEnv>) => {
+  const config = c.get('config');
+  return {
+    localDomain: config.brig.optSettings.setFederationDomain,
+    ttlSeconds: config.gundeck.settings.notificationTTL,
+  };
+};
+
+/** Resets a subconversation, given its current group id and epoch (409 `mls-stale-message` for another epoch). */
+export async function resetSubconversation(
+  c: Context<AppEnv>,
+  conv: QualifiedId,
+  subconv: string,
+  who: QualifiedId,
+  current: { groupId: string; epoch: number },
+): Promise<void> {
+  await subconversationOf(c, conv, subconv, who);
+  const result = await conversationObject(c.env, conv).resetGroup({
+    conv,
+    subconv,
+    ...current,
+    by: { user: who.id, domain: who.domain },
+    ...delivery(c),
+  });
+  if ('refusal' in result) throw refusalError(result.refusal, result.message);
+}
+
+/** A member's client leaves a subconversation (400 `mls-protocol-error` when it is not in it). */
+export async function leaveSubconversationAs(
+  c: Context<AppEnv>,
+  conv: QualifiedId,
+  subconv: string,
+  who: QualifiedId & { client: string },
+): Promise<void> {
+  await subconversationOf(c, conv, subconv, who);
+  const result = await conversationObject(c.env, conv).leaveSubconversation({
+    conv,
+    subconv,
+    targets: [{ user: who.id, domain: who.domain, client: who.client }],
+    ...delivery(c),
+  });
+  if ('refusal' in result) throw refusalError(result.refusal, result.message);
+  await queueRemovals(c.env, c.get('config'), conv, [{ subconv, time: result.time, remote: result.remote ?? [] }]);
+}
