@@ -5,7 +5,7 @@ import { readConfigTexts } from '../../tools/lib/config-dir.js';
 import { startLocalDns, type LocalDns } from '../../tools/lib/local-dns.js';
 import { startEditedBackend, type TestBackend } from './backend.js';
 import type { Edit } from './config-files.js';
-import { api, type TestUser } from './users.js';
+import { api, createUser, type TestUser } from './users.js';
 
 /** The shipped configurations' domains: config/ and config/b.example.com/. */
 export const A = 'example.com';
@@ -122,4 +122,15 @@ export async function connectAcross(
     status: 'accepted',
   });
   expect(accepted.status, accepted.text).toBe(200);
+}
+
+/** A federated pair with Alice on example.com and Bob on b.example.com, connected to each other. */
+export async function startPairWithConnectedUsers(): Promise<{ pair: FederatedPair; alice: TestUser; bob: TestUser }> {
+  const pair = await startFederatedPair();
+  const [alice, bob] = await Promise.all([
+    createUser(pair.a.publicUrl, pair.a.internalUrl, { name: 'Alice' }),
+    createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Bob' }),
+  ]);
+  await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
+  return { pair, alice, bob };
 }

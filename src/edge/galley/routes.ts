@@ -21,6 +21,7 @@ import { mlsWelcome, onMlsMessageSent } from './federation/mls-received.js';
 import { sendMlsCommitBundle, sendMlsMessage } from './federation/send-mls-message.js';
 import { queryGroupInfo } from './federation/query-group-info.js';
 import { onClientRemoved } from './federation/client-removed.js';
+import { getConversations } from './federation/get-conversations.js';
 import {
   deleteSubConversationRpc,
   getSubConversationRpc,
@@ -145,6 +146,7 @@ export const galleyInternal: Endpoint[] = [
   sendMlsCommitBundle,
   queryGroupInfo,
   onClientRemoved,
+  getConversations,
   getSubConversationRpc,
   deleteSubConversationRpc,
   leaveSubConversationRpc,

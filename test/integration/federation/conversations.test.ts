@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, B, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
+import { A, B, connectAcross, type FederatedPair, startPairWithConnectedUsers } from '../../helpers/federation.js';
 import { addClient } from '../../helpers/clients.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
 import { api, connect, createUser, invitedMember, teamOwner, type TestUser } from '../../helpers/users.js';
@@ -19,12 +19,7 @@ describe('federation: conversations across two backends', () => {
   let bobClient: string;
 
   beforeAll(async () => {
-    pair = await startFederatedPair();
-    [alice, bob] = await Promise.all([
-      createUser(pair.a.publicUrl, pair.a.internalUrl, { name: 'Alice' }),
-      createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Bob' }),
-    ]);
-    await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
+    ({ pair, alice, bob } = await startPairWithConnectedUsers());
     [aliceClient, bobClient] = await Promise.all([
       addClient(pair.a.publicUrl, alice),
       addClient(pair.b.publicUrl, bob),

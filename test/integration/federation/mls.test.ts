@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, B, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
+import { A, B, type FederatedPair, startPairWithConnectedUsers } from '../../helpers/federation.js';
 import { bytesOf, claimKeyPackages, type MlsDevice, mlsDevice, postMls, uploadKeyPackages } from '../../helpers/mls.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
@@ -25,12 +25,7 @@ describe('federation: an MLS group spanning two backends', () => {
   let b2: MlsDevice;
 
   beforeAll(async () => {
-    pair = await startFederatedPair();
-    [alice, bob] = await Promise.all([
-      createUser(pair.a.publicUrl, pair.a.internalUrl, { name: 'Alice' }),
-      createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Bob' }),
-    ]);
-    await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
+    ({ pair, alice, bob } = await startPairWithConnectedUsers());
     a = await mlsDevice(pair.a.publicUrl, alice, 1, A);
     b = await mlsDevice(pair.b.publicUrl, bob, 1, B);
     await uploadKeyPackages(pair.b.publicUrl, b, 2);

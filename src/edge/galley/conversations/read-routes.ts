@@ -7,6 +7,7 @@ import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { requireMember } from './access-check.js';
 import { conversationJson } from './conversation-json.js';
+import { conversationsOfOwners } from '../federation/get-conversations.js';
 import { conversationStore } from './conversation-store.js';
 import { builtInRoles } from './roles.js';
 
@@ -109,7 +110,14 @@ export const listConversations = endpoint(
     const asked = c.req.valid('json').qualified_ids;
     const db = database(c.env.DB);
     const me = selfQualified(c);
-    const convs = await conversationStore.getMany(db, asked);
+    const config = c.get('config');
+    // Other backends' conversations are asked of their owners, as they are now.
+    const remote = config.galley.enableFederation ? asked.filter((q) => q.domain !== me.domain) : [];
+    const owners = await conversationsOfOwners(c, remote, c.get('apiVersion') ?? 0);
+    const convs = await conversationStore.getMany(
+      db,
+      asked.filter((q) => !remote.includes(q)),
+    );
     const members = await conversationStore.membersOfMany(db, convs);
     const found = [];
     const key = (q: QualifiedId) => `${q.domain}/${q.id}`;
@@ -120,7 +128,9 @@ export const listConversations = endpoint(
       seen.add(key(conv));
       found.push(conversationJson(conv, mine, me, c.get('apiVersion') ?? 0));
     }
-    return c.json({ found, not_found: asked.filter((q) => !seen.has(key(q))), failed: [] }, 200);
+    for (const q of [...owners.failed, ...owners.found.map((f) => f.qualified_id)]) seen.add(key(q));
+    const notFound = asked.filter((q) => !seen.has(key(q)));
+    return c.json({ found: [...found, ...owners.found], not_found: notFound, failed: owners.failed }, 200);
   },
 );
 

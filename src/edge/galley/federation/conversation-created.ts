@@ -14,6 +14,7 @@ import { otherMemberJson } from '../conversations/conversation-json.js';
 import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
+import { protocolColumns, protocolJson, protocolSchema } from './protocol-json.js';
 
 const otherMember = z.object({ qualified_id: qualifiedUserId, conversation_role: z.string() }).loose();
 
@@ -29,14 +30,7 @@ const conversationCreated = z
     non_creator_members: z.array(otherMember),
     message_timer: z.int().nullish(),
     receipt_mode: z.int().nullish(),
-    protocol: z
-      .object({
-        protocol: z.enum(['proteus', 'mls', 'mixed']),
-        group_id: z.string().nullish(),
-        epoch: z.int().min(0).nullish(),
-        cipher_suite: z.int().nullish(),
-      })
-      .loose(),
+    protocol: protocolSchema,
     group_conv_type: z.string().nullish(),
     channel_add_permission: z.string().nullish(),
   })
@@ -58,10 +52,7 @@ export function conversationCreatedPayload(conv: ConversationRow, members: reado
       .map(otherMemberJson),
     message_timer: conv.messageTimer,
     receipt_mode: conv.receiptMode,
-    protocol:
-      conv.protocol === 'proteus'
-        ? { protocol: conv.protocol }
-        : { protocol: conv.protocol, group_id: conv.groupId, epoch: conv.epoch, cipher_suite: conv.cipherSuite },
+    protocol: protocolJson(conv),
     group_conv_type: conv.groupConvType,
     channel_add_permission: conv.addPermission,
   };
@@ -79,11 +70,7 @@ function remoteConversationRow(owner: string, cc: z.output<typeof conversationCr
     team: null,
     messageTimer: cc.message_timer ?? null,
     receiptMode: cc.receipt_mode ?? null,
-    protocol: cc.protocol.protocol,
-    groupId: cc.protocol.group_id ?? null,
-    epoch: cc.protocol.epoch ?? 0,
-    cipherSuite: cc.protocol.cipher_suite ?? null,
-    epochTimestamp: null,
+    ...protocolColumns(cc.protocol),
     cellsState: 'disabled',
     groupConvType: cc.group_conv_type ?? null,
     addPermission: cc.channel_add_permission ?? null,

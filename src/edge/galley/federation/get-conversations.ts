@@ -1,0 +1,145 @@
+// get-conversations: a backend asks the owner for conversations its user is a member of, as the
+// owner has them now; and the caller's side, for POST /conversations/list with other backends' ids
+// (an owner that cannot be reached leaves its conversations `failed`).
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { ApiVersion } from '../../../shared/api-version.js';
+import { groupBy } from '../../../shared/group-by.js';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { type QualifiedId, qualifiedUserId } from '../../api/schemas/common.js';
+import { selfQualified } from '../../api/self.js';
+import type { ConvType } from '../../db/schema.js';
+import { database } from '../../db/client.js';
+import { FederatorClient } from '../../federation/client.js';
+import { federationRpc } from '../../federation/rpc.js';
+import { conversationJson, otherMemberJson } from '../conversations/conversation-json.js';
+import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
+import { memberRow } from '../conversations/member-data.js';
+import { protocolColumns, protocolJson, protocolSchema } from './protocol-json.js';
+
+const request = z
+  .object({ user_id: z.uuid(), conv_ids: z.array(z.uuid()).max(1000) })
+  .openapi('GetConversationsRequest');
+const remoteConversation = z
+  .object({
+    id: z.uuid(),
+    metadata: z
+      .object({
+        type: z.int().min(0).max(3),
+        creator: z.uuid().nullish(),
+        access: z.array(z.string()),
+        access_role: z.array(z.string()),
+        name: z.string().nullish(),
+        team: z.uuid().nullish(),
+        message_timer: z.int().nullish(),
+        receipt_mode: z.int().nullish(),
+        group_conv_type: z.string().nullish(),
+        add_permission: z.string().nullish(),
+        cells_state: z.enum(['disabled', 'pending', 'ready']).nullish(),
+      })
+      .loose(),
+    members: z.object({
+      self_role: z.string(),
+      others: z.array(z.object({ qualified_id: qualifiedUserId, conversation_role: z.string() }).loose()),
+    }),
+    protocol: protocolSchema,
+  })
+  .loose();
+const response = z.object({ convs: z.array(remoteConversation) }).openapi('GetConversationsResponse');
+type RemoteConversation = z.output<typeof remoteConversation>;
+
+/** wire's RemoteConversationV2: a conversation as the owner shows it to a member of another backend. */
+function remoteConversationJson(conv: ConversationRow, members: readonly MemberRow[], me: MemberRow) {
+  return {
+    id: conv.id,
+    metadata: {
+      type: conv.type,
+      creator: conv.creator,
+      access: conv.access,
+      access_role: conv.accessRole,
+      name: conv.name,
+      team: conv.team,
+      message_timer: conv.messageTimer,
+      receipt_mode: conv.receiptMode,
+      group_conv_type: conv.groupConvType,
+      add_permission: conv.addPermission,
+      cells_state: conv.cellsState,
+    },
+    members: { self_role: me.role, others: members.filter((m) => m !== me).map(otherMemberJson) },
+    protocol: protocolJson(conv),
+  };
+}
+
+/** Another backend asks for conversations owned here that its user is a member of (others are left out). */
+export const getConversations = federationRpc(
+  { component: 'galley', rpc: 'get-conversations', request, response, description: 'The conversations found' },
+  async (c, r, { origin }) => {
+    const db = database(c.env.DB);
+    const local = c.get('config').brig.optSettings.setFederationDomain;
+    const convs = await conversationStore.getMany(
+      db,
+      [...new Set(r.conv_ids)].map((id) => ({ id, domain: local })),
+    );
+    const members = await conversationStore.membersOfMany(db, convs);
+    const found = convs.flatMap((conv) => {
+      const theirs = members.filter((m) => m.convId === conv.id && m.convDomain === conv.domain);
+      const me = theirs.find((m) => m.userId === r.user_id && m.userDomain === origin);
+      return me === undefined ? [] : [remoteConversationJson(conv, theirs, me)];
+    });
+    return { convs: found };
+  },
+);
+
+function rowOf(owner: string, rc: RemoteConversation): ConversationRow {
+  const m = rc.metadata;
+  return {
+    domain: owner,
+    id: rc.id,
+    type: m.type as ConvType,
+    creator: m.creator ?? '',
+    name: m.name ?? null,
+    access: m.access,
+    accessRole: m.access_role,
+    team: m.team ?? null,
+    messageTimer: m.message_timer ?? null,
+    receiptMode: m.receipt_mode ?? null,
+    ...protocolColumns(rc.protocol),
+    cellsState: m.cells_state ?? 'disabled',
+    groupConvType: m.group_conv_type ?? null,
+    addPermission: m.add_permission ?? null,
+    createdAt: 0,
+  };
+}
+
+/**
+ * Conversations of other backends, asked of their owners for the caller: as the client API shows
+ * them (the caller's own settings, muted or archived, from this backend's record of its membership).
+ */
+export async function conversationsOfOwners(c: Context<AppEnv>, ids: readonly QualifiedId[], v: ApiVersion) {
+  const me = selfQualified(c);
+  const db = database(c.env.DB);
+  const client = FederatorClient.of(c.get('config'));
+  const found: Array<ReturnType<typeof conversationJson>> = [];
+  const failed: QualifiedId[] = [];
+  for (const [domain, asked] of groupBy(ids, (id) => id.domain)) {
+    let answer: z.output<typeof response>;
+    try {
+      const body = { user_id: me.id, conv_ids: asked.map((q) => q.id) };
+      answer = await client.call(domain, 'galley', 'get-conversations', body, response);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      failed.push(...asked);
+      continue;
+    }
+    for (const rc of answer.convs) {
+      if (!asked.some((q) => q.id === rc.id)) continue;
+      const conv = rowOf(domain, rc);
+      const kept = await conversationStore.member(db, conv, me);
+      const mine = { ...(kept ?? memberRow(conv, me, rc.members.self_role)), role: rc.members.self_role };
+      const others = rc.members.others.map((o) => memberRow(conv, o.qualified_id, o.conversation_role));
+      found.push(conversationJson(conv, [mine, ...others], me, v));
+    }
+  }
+  return { found, failed };
+}
