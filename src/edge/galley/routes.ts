@@ -22,6 +22,7 @@ import { sendMlsCommitBundle, sendMlsMessage } from './federation/send-mls-messa
 import { queryGroupInfo } from './federation/query-group-info.js';
 import { onClientRemoved } from './federation/client-removed.js';
 import { getConversations } from './federation/get-conversations.js';
+import { getOne2OneConversation } from './federation/one2one.js';
 import {
   deleteSubConversationRpc,
   getSubConversationRpc,
@@ -147,6 +148,7 @@ export const galleyInternal: Endpoint[] = [
   queryGroupInfo,
   onClientRemoved,
   getConversations,
+  getOne2OneConversation,
   getSubConversationRpc,
   deleteSubConversationRpc,
   leaveSubConversationRpc,

@@ -1,14 +1,19 @@
 import { fromBase64url } from '../base64.js';
+import { base64url as toBase64url } from '../keys.js';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from './suites.js';
 
-/** One removal key: what signs the backend's proposals and what clients are told. */
-interface RemovalKey {
-  /** Ed25519: the 32-byte seed; ECDSA: the private scalar. */
-  signKey: Uint8Array;
+/** A removal key's public half, as clients are told it. */
+export interface RemovalPublicKey {
   /** Ed25519: the 32 raw bytes; ECDSA: the uncompressed point `04 ‖ x ‖ y`. */
   publicRaw: Uint8Array;
   /** The public JWK (`GET /mls/public-keys?format=jwk`). */
   publicJwk: Record<string, string>;
+}
+
+/** One removal key: what signs the backend's proposals and what clients are told. */
+interface RemovalKey extends RemovalPublicKey {
+  /** Ed25519: the 32-byte seed; ECDSA: the private scalar. */
+  signKey: Uint8Array;
 }
 
 export type RemovalKeys = Record<SignatureScheme, RemovalKey>;
@@ -33,6 +38,16 @@ function keyOf(scheme: SignatureScheme, jwk: unknown): RemovalKey | string {
   if (kty === 'EC') publicJwk.y = j.y as string;
   const publicRaw = kty === 'EC' ? Uint8Array.of(4, ...x, ...y!) : x;
   return { signKey: d, publicRaw, publicJwk };
+}
+
+/** Another backend's public removal key from its raw bytes; undefined for bytes that are not one. */
+export function publicKeyOfRaw(scheme: SignatureScheme, raw: Uint8Array): RemovalPublicKey | undefined {
+  const { kty, crv, size } = CURVES[scheme];
+  if (kty === 'OKP')
+    return raw.length === size ? { publicRaw: raw, publicJwk: { kty, crv, x: toBase64url(raw) } } : undefined;
+  if (raw.length !== 1 + 2 * size || raw[0] !== 4) return undefined;
+  const [x, y] = [raw.slice(1, 1 + size), raw.slice(1 + size)];
+  return { publicRaw: raw, publicJwk: { kty, crv, x: toBase64url(x), y: toBase64url(y) } };
 }
 
 let parsed: { secret: string; result: RemovalKeys | string } | undefined;

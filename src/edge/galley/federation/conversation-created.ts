@@ -37,18 +37,22 @@ const conversationCreated = z
   .loose()
   .openapi('ConversationCreated');
 
-/** What the owner tells the other members' backends of a conversation it created. */
+/**
+ * What the owner tells the other members' backends of a conversation it created. An MLS 1:1 has
+ * no creator: its member on the owner's side stands in.
+ */
 export function conversationCreatedPayload(conv: ConversationRow, members: readonly MemberRow[]) {
+  const creator = conv.creator ?? members.find((m) => m.userDomain === conv.domain)?.userId ?? null;
   return {
     time: new Date(conv.createdAt).toISOString(),
-    orig_user_id: conv.creator,
+    orig_user_id: creator,
     cnv_id: conv.id,
     cnv_type: conv.type,
     cnv_access: conv.access,
     cnv_access_roles: conv.accessRole,
     cnv_name: conv.name,
     non_creator_members: members
-      .filter((m) => !(m.userId === conv.creator && m.userDomain === conv.domain))
+      .filter((m) => !(m.userId === creator && m.userDomain === conv.domain))
       .map(otherMemberJson),
     message_timer: conv.messageTimer,
     receipt_mode: conv.receiptMode,

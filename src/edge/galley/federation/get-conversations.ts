@@ -21,7 +21,8 @@ import { protocolColumns, protocolJson, protocolSchema } from './protocol-json.j
 const request = z
   .object({ user_id: z.uuid(), conv_ids: z.array(z.uuid()).max(1000) })
   .openapi('GetConversationsRequest');
-const remoteConversation = z
+/** wire's RemoteConversationV2. */
+export const remoteConversation = z
   .object({
     id: z.uuid(),
     metadata: z
@@ -50,7 +51,7 @@ const response = z.object({ convs: z.array(remoteConversation) }).openapi('GetCo
 type RemoteConversation = z.output<typeof remoteConversation>;
 
 /** wire's RemoteConversationV2: a conversation as the owner shows it to a member of another backend. */
-function remoteConversationJson(conv: ConversationRow, members: readonly MemberRow[], me: MemberRow) {
+export function remoteConversationJson(conv: ConversationRow, members: readonly MemberRow[], me: MemberRow) {
   return {
     id: conv.id,
     metadata: {
@@ -113,12 +114,21 @@ function rowOf(owner: string, rc: RemoteConversation): ConversationRow {
 }
 
 /**
- * Conversations of other backends, asked of their owners for the caller: as the client API shows
- * them (the caller's own settings, muted or archived, from this backend's record of its membership).
+ * A conversation of another backend as the client API shows it to the caller: as its owner
+ * described it, with the caller's own settings (muted, archived) from this backend's record.
  */
+export async function remoteConversationView(c: Context<AppEnv>, owner: string, rc: RemoteConversation, v: ApiVersion) {
+  const me = selfQualified(c);
+  const conv = rowOf(owner, rc);
+  const kept = await conversationStore.member(database(c.env.DB), conv, me);
+  const mine = { ...(kept ?? memberRow(conv, me, rc.members.self_role)), role: rc.members.self_role };
+  const others = rc.members.others.map((o) => memberRow(conv, o.qualified_id, o.conversation_role));
+  return conversationJson(conv, [mine, ...others], me, v);
+}
+
+/** Conversations of other backends, asked of their owners for the caller (an owner not reached: `failed`). */
 export async function conversationsOfOwners(c: Context<AppEnv>, ids: readonly QualifiedId[], v: ApiVersion) {
   const me = selfQualified(c);
-  const db = database(c.env.DB);
   const client = FederatorClient.of(c.get('config'));
   const found: Array<ReturnType<typeof conversationJson>> = [];
   const failed: QualifiedId[] = [];
@@ -132,14 +142,8 @@ export async function conversationsOfOwners(c: Context<AppEnv>, ids: readonly Qu
       failed.push(...asked);
       continue;
     }
-    for (const rc of answer.convs) {
-      if (!asked.some((q) => q.id === rc.id)) continue;
-      const conv = rowOf(domain, rc);
-      const kept = await conversationStore.member(db, conv, me);
-      const mine = { ...(kept ?? memberRow(conv, me, rc.members.self_role)), role: rc.members.self_role };
-      const others = rc.members.others.map((o) => memberRow(conv, o.qualified_id, o.conversation_role));
-      found.push(conversationJson(conv, [mine, ...others], me, v));
-    }
+    for (const rc of answer.convs)
+      if (asked.some((q) => q.id === rc.id)) found.push(await remoteConversationView(c, domain, rc, v));
   }
   return { found, failed };
 }

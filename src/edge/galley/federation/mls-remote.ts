@@ -28,7 +28,7 @@ export async function tellRemotesOfMls(
   // conversation read again (local groups, the common case, cost nothing more).
   const known = new Set([local, ...before.map((m) => m.userDomain)]);
   const welcomed = sent.remote.filter((d) => d.what === 'welcome').flatMap((d) => d.clients.map((c) => c.domain));
-  if (events.length > 0 && welcomed.some((d) => !known.has(d))) {
+  if (events.length > 0 && (before.length === 0 || welcomed.some((d) => !known.has(d)))) {
     const after = await conversationStore.members(db, sent.conv);
     const fresh = [...new Set(after.map((m) => m.userDomain))].filter((d) => !known.has(d));
     const row = await conversationStore.get(db, sent.conv);

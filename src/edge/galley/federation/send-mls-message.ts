@@ -11,7 +11,9 @@ import { classifyPostedMessage } from '../../../shared/mls/messages.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { federationRpc, type RpcCaller } from '../../federation/rpc.js';
 import { acceptCommitBundle } from '../mls/commit-bundles.js';
-import type { GroupTarget } from '../mls/group-conversation.js';
+import { type GroupTarget, groupTarget } from '../mls/group-conversation.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { mlsErrors } from '../../api/errors/mls.js';
 import { deliverMlsMessage } from '../mls/messages.js';
 import { parsed } from '../mls/mls-failure.js';
 import { refusalAnswer, sendRequest, sendResponse, updatesAnswer } from './mls-through-owner.js';
@@ -57,7 +59,11 @@ export const sendMlsCommitBundle = mlsRpc(
   'Applied (the changes it made), or why not',
   async (c, sender, bytes, target) => {
     const bundle = await parsed(() => splitCommitBundle(bytes));
-    const { events } = await acceptCommitBundle(c, sender, bundle, target);
+    // The group id says what kind of conversation it is (a 1:1's first commit stores it).
+    const named = groupTarget(c, bundle.commit.content.groupId);
+    if (named.id.id !== target.id.id || named.subconv !== target.subconv)
+      throw new ApiError(mlsErrors.mlsProtocolError, 'The commit is for another group');
+    const { events } = await acceptCommitBundle(c, sender, bundle, named);
     return updatesAnswer(target.id.id, events);
   },
 );

@@ -109,7 +109,7 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
     .map(([, a]) => ({ id: a.user, domain: a.domain }));
   if (row.team !== null && row.epoch === 0 && target.subconv === undefined)
     await requireAllowedSuite(c, db, row.team, req.suite);
-  if (target.unstored) await storeOne2OneOnFirstCommit(c, target, req.adds);
+  if (target.unstored) await storeOne2OneOnFirstCommit(c, target, req.adds, { id: sender.user, domain: sender.domain });
   else if (joining.length > 0 && target.subconv === undefined) {
     // As wire: only the owner's users add users; a remote member's commits add its own clients.
     if (remote !== undefined)
@@ -130,6 +130,7 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
     remote: result.remote ?? [],
     bytes: { commit: req.commit, welcome: req.welcome, application: req.application },
   };
-  await tellRemotesOfMls(c.env, c.get('config'), sent, members, events);
+  // A 1:1 its first commit stored had nobody before: every other backend in it is new to it.
+  await tellRemotesOfMls(c.env, c.get('config'), sent, target.unstored ? [] : members, events);
   return { events, time: result.time };
 }

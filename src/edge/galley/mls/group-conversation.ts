@@ -7,6 +7,7 @@ import { mlsErrors } from '../../api/errors/mls.js';
 import { database } from '../../db/client.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
+import { selfQualified } from '../../api/self.js';
 import { loadMembershipOf, type Membership, requireMember } from '../conversations/access-check.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { unstoredOne2One } from './one2one-first-commit.js';
@@ -24,17 +25,14 @@ export async function groupConversation(
   remote?: QualifiedId,
 ): Promise<Membership & { id: { id: string; domain: string }; subconv: string | undefined; unstored: boolean }> {
   const { id, subconv, convType } = groupId instanceof Uint8Array ? groupTarget(c, groupId) : groupId;
+  const first = subconv === undefined && convType === ConvType.one2one;
+  if (first && (await conversationStore.get(database(c.env.DB), id)) === undefined)
+    return { ...unstoredOne2One(id, remote ?? selfQualified(c)), id, subconv, unstored: true };
   if (remote !== undefined) {
     const m = await loadMembershipOf(c, id, remote);
     if (m.me === undefined) throw new ApiError(galleyErrors.noConversation);
     return { ...m, me: m.me, id, subconv, unstored: false };
   }
-  if (
-    subconv === undefined &&
-    convType === ConvType.one2one &&
-    (await conversationStore.get(database(c.env.DB), id)) === undefined
-  )
-    return { ...unstoredOne2One(c, id), id, subconv, unstored: true };
   return { ...(await requireMember(c, id)), id, subconv, unstored: false };
 }
 

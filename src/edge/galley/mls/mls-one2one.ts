@@ -3,7 +3,9 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
+import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import { one2OneOfOwner } from '../federation/one2one.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
@@ -34,7 +36,8 @@ export async function requireConnectedOrTeammate(db: Db, me: QualifiedId, other:
  * The caller's MLS 1:1 with `other`, as wire-server answers it (`getMLSOne2OneConversationV6`):
  * its id derived from both users, the stored conversation once a first commit created it, and until
  * then a view that is not stored: type 1:1, epoch 0, the caller alone as `wire_member`. With it,
- * the removal keys the group's external sender must name.
+ * the removal keys the group's external sender must name. The id may pick the other user's
+ * backend as the owner: then the owner is asked (its keys sign the group's removals).
  */
 async function mlsOne2One(c: Context<AppEnv>, other: QualifiedId) {
   const keys = requireMls(c);
@@ -42,6 +45,7 @@ async function mlsOne2One(c: Context<AppEnv>, other: QualifiedId) {
   const db = database(c.env.DB);
   await requireConnectedOrTeammate(db, me, other);
   const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, me, other);
+  if (id.domain !== me.domain) return one2OneOfOwner(c, other, c.get('apiVersion') ?? 0);
   const stored = await conversationStore.get(db, id);
   const conv = stored ?? mlsPrivateConversationRow(id, null, 2);
   const members = stored === undefined ? [memberRow(id, me, ROLE_MEMBER)] : await conversationStore.members(db, id);
@@ -51,7 +55,12 @@ async function mlsOne2One(c: Context<AppEnv>, other: QualifiedId) {
 const withKeys = z
   .object({ conversation: conversationSchema, public_keys: mlsKeysByPurpose })
   .openapi('MLSOne2OneConversation_SomeKey');
-const errors = [mlsErrors.mlsNotEnabled, galleyErrors.notConnected];
+const errors = [
+  mlsErrors.mlsNotEnabled,
+  galleyErrors.notConnected,
+  mlsErrors.mlsFederatedOne2OneNotSupported,
+  ...FEDERATED_CALL_ERRORS,
+];
 
 /** `GET /conversations/one2one/{usr_domain}/{usr}` in v5: the conversation alone, local users only. */
 export const getMlsOne2OneV5 = endpoint(
@@ -62,7 +71,7 @@ export const getMlsOne2OneV5 = endpoint(
     from: 5,
     until: 6,
     request: { params: userParams },
-    errors: [mlsErrors.mlsFederatedOne2OneNotSupported, ...errors],
+    errors,
     responses: { 200: { description: 'MLS 1-1 conversation', ...json(conversationSchema) } },
   },
   async (c) => {

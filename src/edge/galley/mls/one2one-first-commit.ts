@@ -4,7 +4,6 @@ import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { selfQualified } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import type { Membership } from '../conversations/access-check.js';
 import { conversationStore } from '../conversations/conversation-store.js';
@@ -14,20 +13,24 @@ import { ROLE_MEMBER } from '../conversations/roles.js';
 import { mlsPrivateConversationRow } from './mls-conversation-row.js';
 import { requireConnectedOrTeammate } from './mls-one2one.js';
 
-/** The MLS 1:1 the caller commits to before it is stored: the caller alone, as it will be stored. */
-export function unstoredOne2One(c: Context<AppEnv>, id: QualifiedId): Membership {
-  const me = memberRow(id, selfQualified(c), ROLE_MEMBER);
+/** The MLS 1:1 `who` commits to before it is stored: `who` alone, as it will be stored. */
+export function unstoredOne2One(id: QualifiedId, who: QualifiedId): Membership {
+  const me = memberRow(id, who, ROLE_MEMBER);
   return { conv: mlsPrivateConversationRow(id, null, 2), members: [me], me };
 }
 
 /**
  * An MLS 1:1 is stored by its first commit (wire-server's `createMLSOne2OneConversation`): the
  * commit must add exactly one other user, the one the conversation's id is derived from, whom the
- * caller is connected to or shares a team with. It is stored with the caller as its member; the
- * commit then adds the other user like any other.
+ * committer (`me`, of this backend or another) is connected to or shares a team with. It is
+ * stored with the committer as its member; the commit then adds the other user like any other.
  */
-export async function storeOne2OneOnFirstCommit(c: Context<AppEnv>, m: Membership, adds: readonly GroupClient[]) {
-  const me = selfQualified(c);
+export async function storeOne2OneOnFirstCommit(
+  c: Context<AppEnv>,
+  m: Membership,
+  adds: readonly GroupClient[],
+  me: QualifiedId,
+) {
   const others = [
     ...new Map(adds.map((a) => [`${a.domain}/${a.user}`, { id: a.user, domain: a.domain }])).values(),
   ].filter((u) => u.id !== me.id || u.domain !== me.domain);
@@ -38,7 +41,9 @@ export async function storeOne2OneOnFirstCommit(c: Context<AppEnv>, m: Membershi
   const expected = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, me, other);
   if (expected.id !== m.conv.id || expected.domain !== m.conv.domain) throw protocol();
   const db = database(c.env.DB);
-  await requireConnectedOrTeammate(db, me, other);
+  // Connections are kept from the side of this backend's user.
+  const local = me.domain === c.get('config').brig.optSettings.setFederationDomain;
+  await requireConnectedOrTeammate(db, local ? me : other, local ? other : me);
   await runBatch(db, [
     conversationStore.insert(db, m.conv).onConflictDoNothing(),
     ...conversationStore.addMembers(db, m.members),

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { toBase64 } from '../../../shared/base64.js';
-import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
-import { SIGNATURE_SCHEMES } from '../../../shared/mls/suites.js';
+import type { RemovalPublicKey } from '../../../shared/mls/removal-keys.js';
+import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../../shared/mls/suites.js';
 import { endpoint } from '../../api/endpoint.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
@@ -17,8 +17,11 @@ export const keyFormatQuery = z.object({ format: z.enum(['raw', 'jwk']).optional
 
 type KeyFormat = 'raw' | 'jwk';
 
+/** Removal public keys by signature scheme: this backend's, or the owner's of another backend's 1:1. */
+export type PublicKeys = Record<SignatureScheme, RemovalPublicKey>;
+
 /** The removal public keys, as raw base64 (ECDSA points uncompressed) or as JWKs. */
-export function publicKeysJson(keys: RemovalKeys, format: KeyFormat) {
+export function publicKeysJson(keys: PublicKeys, format: KeyFormat) {
   const removal = Object.fromEntries(
     SIGNATURE_SCHEMES.map((s) => [s, format === 'jwk' ? keys[s].publicJwk : toBase64(keys[s].publicRaw)]),
   );

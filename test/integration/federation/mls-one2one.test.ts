@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { MLS_ONE2ONE_NAMESPACE, one2OneConvId } from '../../../src/edge/galley/conversations/one2one-id.js';
+import { A, B, connectAcross, type FederatedPair, startFederatedPair } from '../../helpers/federation.js';
+import { bytesOf, claimKeyPackages, type MlsDevice, mlsDevice, postMls, uploadKeyPackages } from '../../helpers/mls.js';
+import { api, createUser } from '../../helpers/users.js';
+import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+
+const mlsEvent = (type: string, conv: string) => (m: any) =>
+  m?.payload?.[0]?.type === type && m.payload[0].qualified_conversation?.id === conv;
+
+/**
+ * The MLS 1:1 of users of two backends lives on the backend its id picks (get-one2one-conversation):
+ * the other backend asks it for the conversation and its removal keys, and commits go through it.
+ */
+describe('federation: MLS 1:1 conversations across two backends', () => {
+  let pair: FederatedPair;
+  beforeAll(async () => {
+    pair = await startFederatedPair();
+  });
+  afterAll(async () => {
+    await pair?.stop();
+  });
+
+  interface Side {
+    device: MlsDevice;
+    ws: TestSocket;
+    base: string;
+    domain: string;
+  }
+
+  /** A connected user on each backend, with a device each, whose 1:1 `owner` owns (ids are drawn until it does). */
+  async function usersWhoseOne2OneLivesOn(owner: string): Promise<{ onA: Side; onB: Side }> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const [carol, dave] = await Promise.all([
+        createUser(pair.a.publicUrl, pair.a.internalUrl, { name: 'Carol' }),
+        createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Dave' }),
+      ]);
+      const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, { id: carol.id, domain: A }, { id: dave.id, domain: B });
+      if (id.domain !== owner) continue;
+      await connectAcross({ user: carol, backend: pair.a, domain: A }, { user: dave, backend: pair.b, domain: B });
+      const side = async (base: string, domain: string, user: typeof carol): Promise<Side> => {
+        const device = await mlsDevice(base, user, 1, domain);
+        await uploadKeyPackages(base, device, 1);
+        const ws = await openSocket(base, `/v8/await?access_token=${device.token}&client=${device.client}`);
+        onTestFinished(() => ws.close());
+        return { device, ws, base, domain };
+      };
+      return { onA: await side(pair.a.publicUrl, A, carol), onB: await side(pair.b.publicUrl, B, dave) };
+    }
+    throw new Error(`no 1:1 owned by ${owner} in 20 draws`);
+  }
+
+  async function talk(owner: string, committerOnOwner: boolean) {
+    const { onA, onB } = await usersWhoseOne2OneLivesOn(owner);
+    const fromA = await api(onA.base, onA.device.token).get(`/v8/one2one-conversations/${B}/${onB.device.user.id}`);
+    const fromB = await api(onB.base, onB.device.token).get(`/v8/one2one-conversations/${A}/${onA.device.user.id}`);
+    expect([fromA.status, fromB.status], fromA.text + fromB.text).toEqual([200, 200]);
+    const conv = fromA.body.conversation;
+    expect(conv).toMatchObject({ qualified_id: { domain: owner }, type: 2, epoch: 0 });
+    expect(fromB.body.conversation).toMatchObject({ qualified_id: conv.qualified_id, group_id: conv.group_id });
+    const [ownerSide, otherSide] = owner === A ? [onA, onB] : [onB, onA];
+    const ownerKeys = await api(ownerSide.base, ownerSide.device.token).get('/v8/mls/public-keys');
+    expect(fromA.body.public_keys).toEqual(ownerKeys.body);
+    expect(fromB.body.public_keys).toEqual(ownerKeys.body);
+
+    const [first, second] = committerOnOwner ? [ownerSide, otherSide] : [otherSide, ownerSide];
+    const groupId = bytesOf(conv.group_id);
+    await first.device.mls.createConversation(groupId, bytesOf(ownerKeys.body.removal.ed25519));
+    const packages = await claimKeyPackages(first.base, first.device, second.device.user, 1, second.domain);
+    await first.device.mls.addClients(groupId, packages);
+    expect(first.device.refused).toBeUndefined();
+    const welcome = await second.ws.next(mlsEvent('conversation.mls-welcome', conv.qualified_id.id), 20_000);
+    await second.device.mls.processWelcome(bytesOf(welcome.payload[0].data));
+
+    const hello = await second.device.mls.encrypt(groupId, 'hello one to one');
+    expect((await postMls(second.base, second.device.token, '/v8/mls/messages', hello)).status).toBe(201);
+    const got = await first.ws.next(mlsEvent('conversation.mls-message-add', conv.qualified_id.id), 20_000);
+    expect(await first.device.mls.decrypt(groupId, bytesOf(got.payload[0].data))).toMatchObject({
+      text: 'hello one to one',
+    });
+    for (const side of [onA, onB]) {
+      const seen = await api(side.base, side.device.token).get(
+        `/v8/one2one-conversations/${side === onA ? B : A}/${(side === onA ? onB : onA).device.user.id}`,
+      );
+      expect(seen.body.conversation).toMatchObject({ qualified_id: conv.qualified_id, epoch: 1 });
+      expect(seen.body.conversation.members.others).toHaveLength(1);
+    }
+  }
+
+  it(
+    'one owned by example.com: the user of b.example.com makes the first commit, through the owner',
+    () => talk(A, false),
+    60_000,
+  );
+
+  it(
+    'one owned by b.example.com: its own user makes the first commit; example.com asks the owner',
+    () => talk(B, true),
+    60_000,
+  );
+});
