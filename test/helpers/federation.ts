@@ -6,6 +6,7 @@ import { startLocalDns, type LocalDns } from '../../tools/lib/local-dns.js';
 import { startEditedBackend, type TestBackend } from './backend.js';
 import type { Edit } from './config-files.js';
 import { api, createUser, type TestUser } from './users.js';
+import { one2OneConvId } from '../../src/edge/galley/conversations/one2one-id.js';
 
 /** The shipped configurations' domains: config/ and config/b.example.com/. */
 export const A = 'example.com';
@@ -133,4 +134,26 @@ export async function startPairWithConnectedUsers(): Promise<{ pair: FederatedPa
   ]);
   await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
   return { pair, alice, bob };
+}
+
+/**
+ * A connected user on each backend of the pair whose 1:1 (of `namespace`: Proteus or MLS) `owner`
+ * owns: the owner follows from the users' ids, so users are drawn until it is the wanted one.
+ */
+export async function usersWhoseOne2OneLivesOn(
+  pair: FederatedPair,
+  namespace: string,
+  owner: string,
+): Promise<{ onA: TestUser; onB: TestUser }> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const [onA, onB] = await Promise.all([
+      createUser(pair.a.publicUrl, pair.a.internalUrl, { name: 'Carol' }),
+      createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Dave' }),
+    ]);
+    const id = await one2OneConvId(namespace, { id: onA.id, domain: A }, { id: onB.id, domain: B });
+    if (id.domain !== owner) continue;
+    await connectAcross({ user: onA, backend: pair.a, domain: A }, { user: onB, backend: pair.b, domain: B });
+    return { onA, onB };
+  }
+  throw new Error(`no 1:1 owned by ${owner} in 20 draws`);
 }

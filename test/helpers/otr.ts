@@ -73,8 +73,14 @@ export function legacyOtrMessage(
   ).finish();
 }
 
-export function postOtr(base: string, token: string, conv: string, body: Uint8Array | string): Promise<Reply> {
-  return call(base, `/v8/conversations/example.com/${conv}/proteus/messages`, {
+export function postOtr(
+  base: string,
+  token: string,
+  conv: string,
+  body: Uint8Array | string,
+  domain = 'example.com',
+): Promise<Reply> {
+  return call(base, `/v8/conversations/${domain}/${conv}/proteus/messages`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf' },
     body: typeof body === 'string' ? body : Buffer.from(body),

@@ -62,6 +62,7 @@ export { sweepExpiredTeamNotifications } from './teams/team-queue.js';
 export { openConnectConversation } from './conversations/one2one.js';
 /** An accepted connection turns the connect conversation into the 1:1 of both users (or creates it). */
 export { acceptOne2One } from './conversations/one2one.js';
+export { upsertRemoteOne2One } from './federation/remote-one2one.js';
 /** A deleted user leaves every conversation; the other members (and `alsoTell`) hear of it. */
 export { leaveAllConversations } from './conversations/user-deleted.js';
 /** A user's clients changed: every conversation of theirs reads members and clients again. */

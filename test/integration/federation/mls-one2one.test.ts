@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { MLS_ONE2ONE_NAMESPACE, one2OneConvId } from '../../../src/edge/galley/conversations/one2one-id.js';
-import { A, B, connectAcross, type FederatedPair, startFederatedPair } from '../../helpers/federation.js';
+import { MLS_ONE2ONE_NAMESPACE } from '../../../src/edge/galley/conversations/one2one-id.js';
+import { A, B, type FederatedPair, startFederatedPair, usersWhoseOne2OneLivesOn } from '../../helpers/federation.js';
 import { bytesOf, claimKeyPackages, type MlsDevice, mlsDevice, postMls, uploadKeyPackages } from '../../helpers/mls.js';
-import { api, createUser } from '../../helpers/users.js';
+import { api, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
 
 const mlsEvent = (type: string, conv: string) => (m: any) =>
@@ -28,30 +28,21 @@ describe('federation: MLS 1:1 conversations across two backends', () => {
     domain: string;
   }
 
-  /** A connected user on each backend, with a device each, whose 1:1 `owner` owns (ids are drawn until it does). */
-  async function usersWhoseOne2OneLivesOn(owner: string): Promise<{ onA: Side; onB: Side }> {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const [carol, dave] = await Promise.all([
-        createUser(pair.a.publicUrl, pair.a.internalUrl, { name: 'Carol' }),
-        createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Dave' }),
-      ]);
-      const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, { id: carol.id, domain: A }, { id: dave.id, domain: B });
-      if (id.domain !== owner) continue;
-      await connectAcross({ user: carol, backend: pair.a, domain: A }, { user: dave, backend: pair.b, domain: B });
-      const side = async (base: string, domain: string, user: typeof carol): Promise<Side> => {
-        const device = await mlsDevice(base, user, 1, domain);
-        await uploadKeyPackages(base, device, 1);
-        const ws = await openSocket(base, `/v8/await?access_token=${device.token}&client=${device.client}`);
-        onTestFinished(() => ws.close());
-        return { device, ws, base, domain };
-      };
-      return { onA: await side(pair.a.publicUrl, A, carol), onB: await side(pair.b.publicUrl, B, dave) };
-    }
-    throw new Error(`no 1:1 owned by ${owner} in 20 draws`);
+  /** A connected user on each backend, with a device each, whose 1:1 `owner` owns. */
+  async function usersWithDevices(owner: string): Promise<{ onA: Side; onB: Side }> {
+    const { onA, onB } = await usersWhoseOne2OneLivesOn(pair, MLS_ONE2ONE_NAMESPACE, owner);
+    const side = async (base: string, domain: string, user: TestUser): Promise<Side> => {
+      const device = await mlsDevice(base, user, 1, domain);
+      await uploadKeyPackages(base, device, 1);
+      const ws = await openSocket(base, `/v8/await?access_token=${device.token}&client=${device.client}`);
+      onTestFinished(() => ws.close());
+      return { device, ws, base, domain };
+    };
+    return { onA: await side(pair.a.publicUrl, A, onA), onB: await side(pair.b.publicUrl, B, onB) };
   }
 
   async function talk(owner: string, committerOnOwner: boolean) {
-    const { onA, onB } = await usersWhoseOne2OneLivesOn(owner);
+    const { onA, onB } = await usersWithDevices(owner);
     const fromA = await api(onA.base, onA.device.token).get(`/v8/one2one-conversations/${B}/${onB.device.user.id}`);
     const fromB = await api(onB.base, onB.device.token).get(`/v8/one2one-conversations/${A}/${onA.device.user.id}`);
     expect([fromA.status, fromB.status], fromA.text + fromB.text).toEqual([200, 200]);

@@ -1,9 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, B, type FederatedPair, startPairWithConnectedUsers } from '../../helpers/federation.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { addClient } from '../../helpers/clients.js';
+import { otrMessage, postOtr } from '../../helpers/otr.js';
+import { openSocket } from '../../helpers/websocket.js';
+import {
+  A,
+  B,
+  type FederatedPair,
+  startPairWithConnectedUsers,
+  usersWhoseOne2OneLivesOn,
+} from '../../helpers/federation.js';
+import { PROTEUS_ONE2ONE_NAMESPACE } from '../../../src/edge/galley/conversations/one2one-id.js';
 import { api, type TestUser } from '../../helpers/users.js';
 
-/** Reading what another backend owns, asked of the owner (get-conversations). */
-describe('federation: conversations read from their owner', () => {
+/** Conversations another backend owns: read from the owner (get-conversations), and the 1:1 of a connection. */
+describe('federation: conversations other backends own', () => {
   let pair: FederatedPair;
   let alice: TestUser;
   let bob: TestUser;
@@ -75,4 +85,44 @@ describe('federation: conversations read from their owner', () => {
     ]);
     expect((await ask(crypto.randomUUID())).convs).toEqual([]);
   });
+
+  async function proteusOne2One(owner: string) {
+    const { onA: carol, onB: dave } = await usersWhoseOne2OneLivesOn(pair, PROTEUS_ONE2ONE_NAMESPACE, owner);
+    const mine = await api(pair.a.publicUrl, carol.token).get(`/v8/connections/${B}/${dave.id}`);
+    const theirs = await api(pair.b.publicUrl, dave.token).get(`/v8/connections/${A}/${carol.id}`);
+    expect([mine.body.status, theirs.body.status]).toEqual(['accepted', 'accepted']);
+    const conv = mine.body.qualified_conversation;
+    expect(conv).toMatchObject({ domain: owner });
+    expect(theirs.body.qualified_conversation).toEqual(conv);
+    for (const [base, token, other] of [
+      [pair.a.publicUrl, carol.token, { id: dave.id, domain: B }],
+      [pair.b.publicUrl, dave.token, { id: carol.id, domain: A }],
+    ] as const) {
+      const seen = await api(base, token).get(`/v8/conversations/${conv.domain}/${conv.id}`);
+      expect(seen.status, seen.text).toBe(200);
+      expect(seen.body).toMatchObject({ type: 2, members: { others: [{ qualified_id: other }] } });
+    }
+
+    const [carolClient, daveClient] = await Promise.all([
+      addClient(pair.a.publicUrl, carol),
+      addClient(pair.b.publicUrl, dave),
+    ]);
+    const daveWs = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${dave.token}&client=${daveClient}`);
+    onTestFinished(() => daveWs.close());
+    const hello = otrMessage(carolClient, [{ user: dave.id, client: daveClient, text: 'hello in our 1:1', domain: B }]);
+    const sent = await postOtr(pair.a.publicUrl, carol.token, conv.id, hello, conv.domain);
+    expect(sent.status, sent.text).toBe(201);
+    const got = await daveWs.next(
+      (m: any) =>
+        m?.payload?.[0]?.type === 'conversation.otr-message-add' && m.payload[0].qualified_conversation?.id === conv.id,
+      20_000,
+    );
+    expect(Buffer.from(got.payload[0].data.text, 'base64').toString()).toBe('hello in our 1:1');
+  }
+
+  it('gives a connection its Proteus 1:1 owned by example.com, seen and used from both backends', () =>
+    proteusOne2One(A));
+
+  it('gives a connection its Proteus 1:1 owned by b.example.com, seen and used from both backends', () =>
+    proteusOne2One(B));
 });

@@ -13,6 +13,7 @@ import { database } from '../../db/client.js';
 import type { Relation } from '../../db/schema.js';
 import { publish } from '../../events/publish.js';
 import { FederatorClient } from '../../federation/client.js';
+import { upsertRemoteOne2One } from '../../galley/face.js';
 import type { UserRow } from '../users/user-json.js';
 import { connectionEvent } from './connection-events.js';
 import { connectionStore, type ConnectionRow } from './connection-store.js';
@@ -34,7 +35,17 @@ export const newConnectionResponse = z.union([
   z.object({ tag: z.literal('NewConnectionResponseNotFederating') }),
 ]);
 
-/** Stores the local side's new status and tells its user (`user.connection`). */
+/** Whether the user whose side changed (`actor`) wants to be in the 1:1 in this state (wire's desiredMembership). */
+function wantsOne2One(actor: 'local' | 'remote', status: Relation): boolean {
+  if (status === 'accepted') return true;
+  if (status === 'sent') return actor === 'local';
+  return (status === 'pending' || status === 'ignored') && actor === 'remote';
+}
+
+/**
+ * Stores the local side's new status and tells its user (`user.connection`). `origin` is the local
+ * user's request when they acted; without it, the remote user did. Their 1:1 follows.
+ */
 export async function writeLocalSide(
   c: Context<AppEnv>,
   user: string,
@@ -43,18 +54,22 @@ export async function writeLocalSide(
   origin?: AccessClaims,
 ): Promise<ConnectionRow> {
   const db = database(c.env.DB);
+  const config = c.get('config');
+  const actor = origin === undefined ? 'remote' : 'local';
+  const local = { id: user, domain: config.brig.optSettings.setFederationDomain };
+  const conv = await upsertRemoteOne2One(c.env, config, local, other, { actor, included: wantsOne2One(actor, status) });
   const row: ConnectionRow = {
     fromUser: user,
     toDomain: other.domain,
     toUser: other.id,
     status,
-    convDomain: null,
-    convId: null,
+    convDomain: conv.domain,
+    convId: conv.id,
     lastUpdate: Date.now(),
   };
   await connectionStore.put(db, row);
   const stored = (await connectionStore.get(db, user, other.domain, other.id)) ?? row;
-  await publish(c.env, c.get('config'), [{ user }], connectionEvent(stored), { origin });
+  await publish(c.env, config, [{ user }], connectionEvent(stored), { origin });
   return stored;
 }
 
