@@ -137,6 +137,9 @@ describe('federation: an MLS group spanning two backends', () => {
     expect(joined.payload[0]).toMatchObject({ qualified_from: { id: bob.id, domain: B } });
     expect(await a.mls.decrypt(groupId, bytesOf(joined.payload[0].data))).toMatchObject({ kind: 'commit' });
     expect(await a.mls.epoch(groupId)).toBe(await b3.mls.epoch(groupId));
+    // Read on b.example.com, the conversation is as its owner has it now: its epoch too.
+    const seen = await api(pair.b.publicUrl, b3.token).get(`/v8/conversations/${A}/${group!.conv}`);
+    expect(seen.body.epoch).toBe(Number(await a.mls.epoch(groupId)));
     const toB = await bobWs.next(mainGroupFrom(bob.id, group!.conv));
     expect(await b.mls.decrypt(groupId, bytesOf(toB.payload[0].data))).toMatchObject({ kind: 'commit' });
   }, 60_000);

@@ -7,7 +7,8 @@ import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { requireMember } from './access-check.js';
 import { conversationJson } from './conversation-json.js';
-import { conversationsOfOwners } from '../federation/get-conversations.js';
+import { conversationOfOwner, conversationsOfOwners } from '../federation/get-conversations.js';
+import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { conversationStore } from './conversation-store.js';
 import { builtInRoles } from './roles.js';
 
@@ -22,13 +23,17 @@ export const getConversation = endpoint(
     method: 'get',
     path: '/conversations/{cnv_domain}/{cnv}',
     request: { params: convParams },
-    errors: [galleyErrors.noConversation, galleyErrors.accessDenied],
+    errors: [galleyErrors.noConversation, galleyErrors.accessDenied, ...FEDERATED_CALL_ERRORS],
     responses: { 200: { description: 'The conversation', ...json(conversationSchema) } },
   },
   async (c) => {
     const { cnv_domain, cnv } = c.req.valid('param');
+    const v = c.get('apiVersion') ?? 0;
+    // Another backend's conversation is read from its owner, as it is now (its epoch, its members).
+    if (cnv_domain !== selfQualified(c).domain && c.get('config').galley.enableFederation)
+      return c.json(await conversationOfOwner(c, { id: cnv, domain: cnv_domain }, v), 200);
     const { conv, members } = await requireMember(c, { id: cnv, domain: cnv_domain }, galleyErrors.accessDenied);
-    return c.json(conversationJson(conv, members, selfQualified(c), c.get('apiVersion') ?? 0), 200);
+    return c.json(conversationJson(conv, members, selfQualified(c), v), 200);
   },
 );
 

@@ -7,6 +7,7 @@ import type { ApiVersion } from '../../../shared/api-version.js';
 import { groupBy } from '../../../shared/group-by.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
+import { galleyErrors } from '../../api/errors/galley.js';
 import { type QualifiedId, qualifiedUserId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import type { ConvType } from '../../db/schema.js';
@@ -126,24 +127,36 @@ export async function remoteConversationView(c: Context<AppEnv>, owner: string, 
   return conversationJson(conv, [mine, ...others], me, v);
 }
 
+type ConversationView = Awaited<ReturnType<typeof remoteConversationView>>;
+
+/** The conversations of `owner` among `asked` that it shows the caller; its federation errors thrown. */
+async function askOwner(c: Context<AppEnv>, owner: string, asked: readonly QualifiedId[], v: ApiVersion) {
+  const body = { user_id: selfQualified(c).id, conv_ids: asked.map((q) => q.id) };
+  const answer = await FederatorClient.of(c.get('config')).call(owner, 'galley', 'get-conversations', body, response);
+  const found: ConversationView[] = [];
+  for (const rc of answer.convs)
+    if (asked.some((q) => q.id === rc.id)) found.push(await remoteConversationView(c, owner, rc, v));
+  return found;
+}
+
 /** Conversations of other backends, asked of their owners for the caller (an owner not reached: `failed`). */
 export async function conversationsOfOwners(c: Context<AppEnv>, ids: readonly QualifiedId[], v: ApiVersion) {
-  const me = selfQualified(c);
-  const client = FederatorClient.of(c.get('config'));
-  const found: Array<ReturnType<typeof conversationJson>> = [];
+  const found: ConversationView[] = [];
   const failed: QualifiedId[] = [];
   for (const [domain, asked] of groupBy(ids, (id) => id.domain)) {
-    let answer: z.output<typeof response>;
     try {
-      const body = { user_id: me.id, conv_ids: asked.map((q) => q.id) };
-      answer = await client.call(domain, 'galley', 'get-conversations', body, response);
+      found.push(...(await askOwner(c, domain, asked, v)));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       failed.push(...asked);
-      continue;
     }
-    for (const rc of answer.convs)
-      if (asked.some((q) => q.id === rc.id)) found.push(await remoteConversationView(c, domain, rc, v));
   }
   return { found, failed };
+}
+
+/** One conversation of another backend, as its owner shows it to the caller (404 `no-conversation` otherwise). */
+export async function conversationOfOwner(c: Context<AppEnv>, id: QualifiedId, v: ApiVersion) {
+  const [found] = await askOwner(c, id.domain, [id], v);
+  if (found === undefined) throw new ApiError(galleyErrors.noConversation);
+  return found;
 }
