@@ -34,6 +34,11 @@ async function wakeFor(env: Env, notifications: readonly RemoteNotification[]): 
   await env.BACKEND_NOTIFICATIONS.sendBatch(domains.map((domain) => ({ body: { domain } satisfies Wakeup })));
 }
 
+/** Those of `domains` that did not take their last notification: queued work for them waits. */
+export async function unreachableAmong(db: Db, domains: readonly string[]): Promise<Set<string>> {
+  return new Set(await outboxStore.failing(db, domains));
+}
+
 /** Queues notifications on their own and wakes the background worker. */
 export async function queueForRemotes(env: Env, db: Db, notifications: readonly RemoteNotification[]): Promise<void> {
   const queuedAt = Date.now();

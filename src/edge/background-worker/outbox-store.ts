@@ -1,4 +1,4 @@
-import { and, asc, eq, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { federationBackoff, federationOutbox } from '../db/schema-federation.js';
 
@@ -37,6 +37,15 @@ export const outboxStore = {
       .insert(federationBackoff)
       .values({ domain, attempts, nextAt })
       .onConflictDoUpdate({ target: federationBackoff.domain, set: { attempts, nextAt } });
+  },
+  /** Those of `domains` whose last delivery failed (they are being retried). */
+  async failing(db: Db, domains: readonly string[]): Promise<string[]> {
+    if (domains.length === 0) return [];
+    const rows = await db
+      .select({ domain: federationBackoff.domain })
+      .from(federationBackoff)
+      .where(inArray(federationBackoff.domain, [...domains]));
+    return rows.map((r) => r.domain);
   },
   async recovered(db: Db, domain: string): Promise<void> {
     await db.delete(federationBackoff).where(eq(federationBackoff.domain, domain));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, B, type FederatedPair, startPairWithConnectedUsers } from '../../helpers/federation.js';
 import { bytesOf, claimKeyPackages, type MlsDevice, mlsDevice, postMls, uploadKeyPackages } from '../../helpers/mls.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { waitFor } from '../../helpers/wait.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
 
 const mlsEvent = (type: string, conv: string) => (m: any) =>
@@ -232,4 +233,36 @@ describe('federation: an MLS group spanning two backends', () => {
     const types = (stream.body.notifications ?? []).flatMap((n: any) => n.payload).map((e: any) => e.type);
     expect(types).not.toContain('conversation.mls-welcome');
   });
+
+  it('answers failed_to_send naming the users whose backend is down; their messages wait and arrive', async () => {
+    const groupId = bytesOf(group!.groupId);
+    await pair.down('b');
+    const first = await a.mls.encrypt(groupId, 'while b.example.com is down');
+    expect((await postMls(pair.a.publicUrl, a.token, '/v8/mls/messages', first)).status).toBe(201);
+    await waitFor(async () => {
+      const rows = await pair.a.query('SELECT domain FROM federation_backoff WHERE domain = ?', B);
+      return rows.length > 0 ? rows : undefined;
+    }, 'a failed delivery to b.example.com');
+    const second = await a.mls.encrypt(groupId, 'still down');
+    const sent = await postMls(pair.a.publicUrl, a.token, '/v8/mls/messages', second);
+    expect(sent.status, sent.text).toBe(201);
+    expect(sent.body.failed_to_send).toEqual([{ id: bob.id, domain: B }]);
+
+    const restarted = await pair.up('b');
+    const ws = await openSocket(restarted.publicUrl, `/v8/await?access_token=${b.token}&client=${b.client}`);
+    try {
+      pair.announce('b');
+      const texts: string[] = [];
+      const seen = new Set<unknown>();
+      while (texts.length < 2) {
+        const got = await ws.next((m: any) => mainGroupFrom(alice.id, group!.conv)(m) && !seen.has(m), 20_000);
+        seen.add(got);
+        const d = await b.mls.decrypt(groupId, bytesOf(got.payload[0].data));
+        if (d.kind === 'text') texts.push(d.text);
+      }
+      expect(texts).toEqual(['while b.example.com is down', 'still down']);
+    } finally {
+      await ws.close();
+    }
+  }, 60_000);
 });

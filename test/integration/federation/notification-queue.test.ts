@@ -1,3 +1,4 @@
+import { waitFor } from '../../helpers/wait.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
@@ -9,16 +10,6 @@ const quickRetries: [string, string[], unknown] = [
   ['backendNotificationPusher'],
   { pushBackoffMinWait: 100_000, pushBackoffMaxWait: 1_000_000, remotesRefreshInterval: 1_000_000 },
 ];
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * Notifications to another backend wait in the background worker's queue while it is down and

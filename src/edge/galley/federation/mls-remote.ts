@@ -3,7 +3,8 @@
 // backends get the conversation (on-conversation-created), the others hear of joins and leaves
 // (on-conversation-updated), then Welcomes go out (mls-welcome) and messages (on-mls-message-sent).
 import type { Config } from '../../../shared/config/index.js';
-import { forEveryVersion, queueForRemotes } from '../../background-worker/face.js';
+import { forEveryVersion, queueForRemotes, unreachableAmong } from '../../background-worker/face.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { conversationStore, type MemberRow } from '../conversations/conversation-store.js';
 import { conversationCreatedPayload } from './conversation-created.js';
@@ -12,7 +13,8 @@ import { deliveryNotifications, type MlsSent } from './mls-deliveries.js';
 
 /**
  * Tells other backends what a commit or message did. `before` are the conversation's members
- * before it, `events` the member-join / member-leave events the commit caused.
+ * before it, `events` the member-join / member-leave events the commit caused. Returns the users
+ * whose backend is not taking notifications now (`failed_to_send`): theirs wait in the queue.
  */
 export async function tellRemotesOfMls(
   env: Env,
@@ -20,7 +22,7 @@ export async function tellRemotesOfMls(
   sent: MlsSent,
   before: readonly MemberRow[],
   events: readonly ConversationEvent[],
-): Promise<void> {
+): Promise<QualifiedId[]> {
   const local = config.brig.optSettings.setFederationDomain;
   const db = database(env.DB);
   for (const event of events) await notifyRemoteMembers(env, config, sent.conv, before, event);
@@ -42,4 +44,9 @@ export async function tellRemotesOfMls(
     }
   }
   await queueForRemotes(env, db, deliveryNotifications(sent));
+  const recipients = sent.remote.flatMap((d) => d.clients);
+  if (recipients.length === 0) return [];
+  const down = await unreachableAmong(db, [...new Set(recipients.map((r) => r.domain))]);
+  const users = new Map(recipients.filter((r) => down.has(r.domain)).map((r) => [`${r.domain}/${r.user}`, r]));
+  return [...users.values()].map((r) => ({ id: r.user, domain: r.domain }));
 }

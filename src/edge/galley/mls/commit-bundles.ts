@@ -25,7 +25,7 @@ import { sendMlsThroughOwner } from '../federation/mls-through-owner.js';
 import { proposalStore } from './proposal-store.js';
 import { requireAllowedSuite } from './team-suites.js';
 import { storeOne2OneOnFirstCommit } from './one2one-first-commit.js';
-import { mlsBody, mlsSent } from './mls-body.js';
+import { failedToSend, mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
 import type { ConversationEvent } from '../federation/conversation-updated.js';
@@ -131,6 +131,6 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
     bytes: { commit: req.commit, welcome: req.welcome, application: req.application },
   };
   // A 1:1 its first commit stored had nobody before: every other backend in it is new to it.
-  await tellRemotesOfMls(c.env, c.get('config'), sent, target.unstored ? [] : members, events);
-  return { events, time: result.time };
+  const failed = await tellRemotesOfMls(c.env, c.get('config'), sent, target.unstored ? [] : members, events);
+  return { events, time: result.time, ...failedToSend(failed) };
 }

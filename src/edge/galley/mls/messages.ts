@@ -10,7 +10,7 @@ import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { conversationObject } from '../messaging/conversation-object.js';
-import { mlsBody, mlsSent } from './mls-body.js';
+import { failedToSend, mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { keyPackageBytes } from '../../../shared/mls/key-package.js';
 import { addedClients, type MlsKeyLookup, mlsKeyLookup } from './added-clients.js';
@@ -78,7 +78,8 @@ export const postMlsMessage = endpoint(
     const local = c.get('config').brig.optSettings.setFederationDomain;
     if (target.id.domain !== local) return c.json(await sendMlsThroughOwner(c, target, bytes), 201);
     const sender = { user: me.user, domain: local, client: me.client, connection: me.connection };
-    return c.json({ events: [], time: await deliverMlsMessage(c, sender, posted, target) }, 201);
+    const { time, failed } = await deliverMlsMessage(c, sender, posted, target);
+    return c.json({ events: [], time, ...failedToSend(failed) }, 201);
   },
 );
 
@@ -90,14 +91,15 @@ const groupIdOf = (posted: Posted) =>
 /**
  * A proposal or application message of a group owned here, from a local client or (through
  * send-mls-message) a remote one: the conversation's object checks it and fans it out; other
- * backends' clients get it through theirs. Returns the time it was sent.
+ * backends' clients get it through theirs. Returns the time it was sent, and the users whose
+ * backends are not taking notifications now.
  */
 export async function deliverMlsMessage(
   c: Context<AppEnv>,
   sender: MlsSender,
   posted: Posted,
   target: GroupTarget,
-): Promise<string> {
+): Promise<{ time: string; failed: QualifiedId[] }> {
   const message = posted.kind === 'proposal' ? posted.proposal.content : posted.application.message;
   const { id: conv, subconv } = target;
   const config = c.get('config');
@@ -144,6 +146,6 @@ export async function deliverMlsMessage(
     remote: result.remote ?? [],
     bytes: { message: bytes },
   };
-  await tellRemotesOfMls(c.env, config, sent, [], []);
-  return result.time;
+  const failed = await tellRemotesOfMls(c.env, config, sent, [], []);
+  return { time: result.time, failed };
 }
