@@ -5,12 +5,13 @@ import { openSocket } from '../../helpers/websocket.js';
 import {
   A,
   B,
+  connectAcross,
   type FederatedPair,
   startPairWithConnectedUsers,
   usersWhoseOne2OneLivesOn,
 } from '../../helpers/federation.js';
 import { PROTEUS_ONE2ONE_NAMESPACE } from '../../../src/edge/galley/conversations/one2one-id.js';
-import { api, type TestUser } from '../../helpers/users.js';
+import { api, teamOwner, type TestUser } from '../../helpers/users.js';
 
 /** Conversations another backend owns: read from the owner (get-conversations), and the 1:1 of a connection. */
 describe('federation: conversations other backends own', () => {
@@ -84,6 +85,35 @@ describe('federation: conversations other backends own', () => {
       }),
     ]);
     expect((await ask(crypto.randomUUID())).convs).toEqual([]);
+  });
+
+  it("a remote member's access change removes the members the new access roles no longer admit", async () => {
+    const owner = await teamOwner(pair.a.publicUrl, pair.a.internalUrl);
+    await connectAcross({ user: owner, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
+    const created = await api(pair.a.publicUrl, owner.token).post('/v8/conversations', {
+      name: 'team, with bob',
+      team: { teamid: owner.team, managed: false },
+      qualified_users: [{ id: bob.id, domain: B }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const conv = created.body.qualified_id;
+    const changed = await api(pair.b.publicUrl, bob.token).put(`/v8/conversations/${A}/${conv.id}/access`, {
+      access: ['invite'],
+      access_role: ['team_member', 'guest'],
+    });
+    expect(changed.status, changed.text).toBe(200);
+    // Bob is not of the team: the change he made removes him, as it would remove any non-team member.
+    const after = await api(pair.a.publicUrl, owner.token).get(`/v8/conversations/${A}/${conv.id}`);
+    expect(after.body).toMatchObject({ access_role: ['team_member', 'guest'], members: { others: [] } });
+    const events = (await api(pair.a.publicUrl, owner.token).get('/v8/notifications?size=100')).body.notifications
+      .flatMap((n: any) => n.payload)
+      .filter((e: any) => e.type === 'conversation.member-leave' && e.qualified_conversation?.id === conv.id);
+    expect(events).toEqual([
+      expect.objectContaining({
+        qualified_from: { id: bob.id, domain: B },
+        data: expect.objectContaining({ qualified_user_ids: [{ id: bob.id, domain: B }], reason: 'removed' }),
+      }),
+    ]);
   });
 
   async function proteusOne2One(owner: string) {

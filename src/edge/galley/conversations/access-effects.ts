@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { usersByIds } from '../../brig/face.js';
 import { database, runBatch } from '../../db/client.js';
@@ -11,13 +12,15 @@ import { membershipChanged } from '../messaging/conversation-object.js';
 
 /**
  * After an access change: members the new access roles no longer admit leave, with reason
- * `removed` from the user who made the change. Guests (users without a verified identity) need
- * `guest`; in team conversations, non-members of the team need `non_team_member`.
+ * `removed` from the user who made the change (the caller, or a member of another backend
+ * through update-conversation). Guests (users without a verified identity) need `guest`; in team
+ * conversations, non-members of the team (users of other backends among them) need `non_team_member`.
  */
 export async function kickDisallowedMembers(
   c: Context<AppEnv>,
   conv: ConversationRow,
   members: MemberRow[],
+  actor: QualifiedId = selfQualified(c),
 ): Promise<void> {
   const db = database(c.env.DB);
   const users = await usersByIds(
@@ -48,6 +51,6 @@ export async function kickDisallowedMembers(
     c,
     conv,
     members,
-    conversationEvent('conversation.member-leave', conv, selfQualified(c), data, { team: conv.team }),
+    conversationEvent('conversation.member-leave', conv, actor, data, { team: conv.team }),
   );
 }

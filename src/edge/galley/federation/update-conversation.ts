@@ -17,6 +17,7 @@ import { federationRpc, taggedAnswer } from '../../federation/rpc.js';
 import { loadMembershipOf, type Membership } from '../conversations/access-check.js';
 import { conversationStore, type ConversationRow } from '../conversations/conversation-store.js';
 import { tellMembers } from '../conversations/notify.js';
+import { kickDisallowedMembers } from '../conversations/access-effects.js';
 import { type ConversationAction as RoleAction, ROLE_ADMIN, ROLE_MEMBER, roleAllows } from '../conversations/roles.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
 import { type ConversationAction, effectOfAction, type LocalEffect } from './conversation-actions.js';
@@ -110,6 +111,9 @@ export const updateConversation = federationRpc(
       const event = await apply(c, m as Membership, r.action.tag, effect, actor);
       if (event === undefined) return { tag: 'ConversationUpdateResponseNoChanges' };
       await tellMembers(c.env, c.get('config'), m.conv, m.members, event);
+      // As the client route: members the new access roles no longer admit leave.
+      if (r.action.tag === 'ConversationAccessDataTag' && effect.kind === 'patch')
+        await kickDisallowedMembers(c, { ...m.conv, ...(effect.patch as Partial<ConversationRow>) }, m.members, actor);
       const update = {
         time: event.time,
         origUserId: actor,
