@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MLS_ONE2ONE_NAMESPACE } from '../../../src/edge/galley/conversations/one2one-id.js';
 import { A, B, type FederatedPair, startFederatedPair, usersWhoseOne2OneLivesOn } from '../../helpers/federation.js';
-import { bytesOf, claimKeyPackages, type MlsDevice, mlsDevice, postMls, uploadKeyPackages } from '../../helpers/mls.js';
+import {
+  bytesOf,
+  claimKeyPackages,
+  type MlsDevice,
+  mlsDevice,
+  mlsEventsOf,
+  postMls,
+  uploadKeyPackages,
+} from '../../helpers/mls.js';
 import { api, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
 
@@ -76,6 +84,17 @@ describe('federation: MLS 1:1 conversations across two backends', () => {
       expect(seen.body.conversation).toMatchObject({ qualified_id: conv.qualified_id, epoch: 1 });
       expect(seen.body.conversation.members.others).toHaveLength(1);
     }
+
+    // The owner's user blocks the other: the other's messages, sent through the owner, no longer reach them.
+    const blocked = await api(ownerSide.base, ownerSide.device.token).put(
+      `/v8/connections/${otherSide.domain}/${otherSide.device.user.id}`,
+      { status: 'blocked' },
+    );
+    expect(blocked.status, blocked.text).toBe(200);
+    const before = (await mlsEventsOf(ownerSide.base, ownerSide.device)).length;
+    const unwanted = await otherSide.device.mls.encrypt(groupId, 'you blocked me');
+    expect((await postMls(otherSide.base, otherSide.device.token, '/v8/mls/messages', unwanted)).status).toBe(201);
+    expect(await mlsEventsOf(ownerSide.base, ownerSide.device)).toHaveLength(before);
   }
 
   it(

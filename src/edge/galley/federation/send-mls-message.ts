@@ -6,7 +6,6 @@ import type { Context } from 'hono';
 import { fromBase64 } from '../../../shared/base64.js';
 import { splitCommitBundle } from '../../../shared/mls/bundle.js';
 import type { MlsSender } from '../../../shared/mls/delivery.js';
-import { ConvType } from '../../../shared/mls/group-id.js';
 import { classifyPostedMessage } from '../../../shared/mls/messages.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { federationRpc, type RpcCaller } from '../../federation/rpc.js';
@@ -14,32 +13,38 @@ import { acceptCommitBundle } from '../mls/commit-bundles.js';
 import { type GroupTarget, groupTarget } from '../mls/group-conversation.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
-import { deliverMlsMessage } from '../mls/messages.js';
+import { deliverMlsMessage, groupIdOf } from '../mls/messages.js';
 import { parsed } from '../mls/mls-failure.js';
 import { refusalAnswer, sendRequest, sendResponse, updatesAnswer } from './mls-through-owner.js';
 
 type Request = z.output<typeof sendRequest>;
+/** What a handler is given: the sender, the message's bytes, and the group a group id names. */
 type Handler = (
   c: Context<AppEnv>,
   sender: MlsSender,
   bytes: Uint8Array,
-  target: GroupTarget,
+  groupOf: (groupId: Uint8Array) => GroupTarget,
 ) => Promise<z.input<typeof sendResponse>>;
 
-/** An RPC taking a remote client's MLS message for a group owned here. */
+/**
+ * An RPC taking a remote client's MLS message for a group owned here. The group id says which
+ * group it is (and what kind of conversation: a 1:1's messages are checked for blocks, its first
+ * commit stores it); it must be the one the request names.
+ */
 const mlsRpc = (rpc: string, description: string, handle: Handler) =>
   federationRpc(
     { component: 'galley', rpc, request: sendRequest, response: sendResponse, description },
     async (c, r: Request, { origin }: RpcCaller) => {
       const sender = { user: r.sender, domain: origin, client: r.sender_client, connection: '' };
-      const { tag, value } = r.conv_or_sub_id;
-      const target: GroupTarget = {
-        id: { id: value.conv_id, domain: c.get('config').brig.optSettings.setFederationDomain },
-        subconv: tag === 'subconv' ? value.subconv_id : undefined,
-        convType: ConvType.regular,
+      const { value } = r.conv_or_sub_id;
+      const groupOf = (groupId: Uint8Array) => {
+        const named = groupTarget(c, groupId);
+        if (named.id.id !== value.conv_id || named.subconv !== value.subconv_id)
+          throw new ApiError(mlsErrors.mlsProtocolError, 'The message is for another group');
+        return named;
       };
       try {
-        return await handle(c, sender, fromBase64(r.raw_message)!, target);
+        return await handle(c, sender, fromBase64(r.raw_message)!, groupOf);
       } catch (err) {
         return refusalAnswer(err);
       }
@@ -47,8 +52,9 @@ const mlsRpc = (rpc: string, description: string, handle: Handler) =>
   );
 
 /** A client of another backend posts a proposal or an application message to a group owned here. */
-export const sendMlsMessage = mlsRpc('send-mls-message', 'Sent, or why not', async (c, sender, bytes, target) => {
+export const sendMlsMessage = mlsRpc('send-mls-message', 'Sent, or why not', async (c, sender, bytes, groupOf) => {
   const posted = await parsed(async () => classifyPostedMessage(bytes));
+  const target = groupOf(groupIdOf(posted));
   await deliverMlsMessage(c, sender, posted, target);
   return updatesAnswer(target.id.id, []);
 });
@@ -57,13 +63,10 @@ export const sendMlsMessage = mlsRpc('send-mls-message', 'Sent, or why not', asy
 export const sendMlsCommitBundle = mlsRpc(
   'send-mls-commit-bundle',
   'Applied (the changes it made), or why not',
-  async (c, sender, bytes, target) => {
+  async (c, sender, bytes, groupOf) => {
     const bundle = await parsed(() => splitCommitBundle(bytes));
-    // The group id says what kind of conversation it is (a 1:1's first commit stores it).
-    const named = groupTarget(c, bundle.commit.content.groupId);
-    if (named.id.id !== target.id.id || named.subconv !== target.subconv)
-      throw new ApiError(mlsErrors.mlsProtocolError, 'The commit is for another group');
-    const { events } = await acceptCommitBundle(c, sender, bundle, named);
+    const target = groupOf(bundle.commit.content.groupId);
+    const { events } = await acceptCommitBundle(c, sender, bundle, target);
     return updatesAnswer(target.id.id, events);
   },
 );

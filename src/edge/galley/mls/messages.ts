@@ -85,7 +85,8 @@ export const postMlsMessage = endpoint(
 
 type Posted = Awaited<ReturnType<typeof classifyPostedMessage>>;
 
-const groupIdOf = (posted: Posted) =>
+/** The group a posted proposal or application message is for. */
+export const groupIdOf = (posted: Posted) =>
   (posted.kind === 'proposal' ? posted.proposal.content : posted.application.message).groupId;
 
 /**
