@@ -232,6 +232,15 @@ describe('federation: an MLS group spanning two backends', () => {
     const stream = await api(pair.b.publicUrl, stranger.token).get('/v8/notifications?size=100');
     const types = (stream.body.notifications ?? []).flatMap((n: any) => n.payload).map((e: any) => e.type);
     expect(types).not.toContain('conversation.mls-welcome');
+
+    // A subconversation named without its id is bad input, not the parent's group.
+    const malformed = await fetch(`${pair.a.internalUrl}/federation/galley/query-group-info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'wire-origin-domain': B, 'x-svc-api-version': 'v1' },
+      body: JSON.stringify({ conv: { tag: 'subconv', value: { conv_id: group!.conv } }, sender: bob.id }),
+    });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ code: 400, label: 'bad-request' });
   });
 
   it('answers failed_to_send naming the users whose backend is down; their messages wait and arrive', async () => {

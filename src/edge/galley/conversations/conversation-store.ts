@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, or } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or } from 'drizzle-orm';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
@@ -90,6 +90,22 @@ export const conversationStore = {
         .select()
         .from(conversationMembers)
         .where(or(...chunk.map(membersOfKey))),
+    );
+  },
+  /** One user's memberships in several conversations of one domain. */
+  async memberships(db: Db, u: QualifiedId, convDomain: string, convIds: readonly string[]): Promise<MemberRow[]> {
+    return inChunks(convIds, 1, (chunk) =>
+      db
+        .select()
+        .from(conversationMembers)
+        .where(
+          and(
+            eq(conversationMembers.userDomain, u.domain),
+            eq(conversationMembers.userId, u.id),
+            eq(conversationMembers.convDomain, convDomain),
+            inArray(conversationMembers.convId, chunk),
+          ),
+        ),
     );
   },
   async member(db: Db, c: QualifiedId, u: QualifiedId): Promise<MemberRow | undefined> {

@@ -116,27 +116,45 @@ function rowOf(owner: string, rc: RemoteConversation): ConversationRow {
 
 /**
  * A conversation of another backend as the client API shows it to the caller: as its owner
- * described it, with the caller's own settings (muted, archived) from this backend's record.
+ * described it, with the caller's own settings (muted, archived) from this backend's record of
+ * the caller's membership (`kept`), if it has one.
  */
-export async function remoteConversationView(c: Context<AppEnv>, owner: string, rc: RemoteConversation, v: ApiVersion) {
-  const me = selfQualified(c);
+export function remoteConversationView(
+  me: QualifiedId,
+  owner: string,
+  rc: RemoteConversation,
+  kept: MemberRow | undefined,
+  v: ApiVersion,
+) {
   const conv = rowOf(owner, rc);
-  const kept = await conversationStore.member(database(c.env.DB), conv, me);
   const mine = { ...(kept ?? memberRow(conv, me, rc.members.self_role)), role: rc.members.self_role };
   const others = rc.members.others.map((o) => memberRow(conv, o.qualified_id, o.conversation_role));
   return conversationJson(conv, [mine, ...others], me, v);
 }
 
-type ConversationView = Awaited<ReturnType<typeof remoteConversationView>>;
+type ConversationView = ReturnType<typeof remoteConversationView>;
 
 /** The conversations of `owner` among `asked` that it shows the caller; its federation errors thrown. */
 async function askOwner(c: Context<AppEnv>, owner: string, asked: readonly QualifiedId[], v: ApiVersion) {
-  const body = { user_id: selfQualified(c).id, conv_ids: asked.map((q) => q.id) };
+  const me = selfQualified(c);
+  const body = { user_id: me.id, conv_ids: asked.map((q) => q.id) };
   const answer = await FederatorClient.of(c.get('config')).call(owner, 'galley', 'get-conversations', body, response);
-  const found: ConversationView[] = [];
-  for (const rc of answer.convs)
-    if (asked.some((q) => q.id === rc.id)) found.push(await remoteConversationView(c, owner, rc, v));
-  return found;
+  const shown = answer.convs.filter((rc) => asked.some((q) => q.id === rc.id));
+  const kept = await conversationStore.memberships(
+    database(c.env.DB),
+    me,
+    owner,
+    shown.map((rc) => rc.id),
+  );
+  return shown.map((rc) =>
+    remoteConversationView(
+      me,
+      owner,
+      rc,
+      kept.find((m) => m.convId === rc.id),
+      v,
+    ),
+  );
 }
 
 /** Conversations of other backends, asked of their owners for the caller (an owner not reached: `failed`). */

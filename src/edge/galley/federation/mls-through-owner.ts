@@ -23,10 +23,14 @@ import type { ConversationEvent } from './conversation-updated.js';
 import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
 
 /** wire's ConvOrSubConvId. */
-export const convOrSub = z.object({
-  tag: z.enum(['conv', 'subconv']),
-  value: z.object({ conv_id: z.uuid(), subconv_id: z.string().optional() }),
-});
+export const convOrSub = z
+  .object({
+    tag: z.enum(['conv', 'subconv']),
+    value: z.object({ conv_id: z.uuid(), subconv_id: z.string().optional() }),
+  })
+  .refine((x) => (x.tag === 'subconv') === (x.value.subconv_id !== undefined), {
+    message: 'a subconversation id goes with the tag subconv, and only with it',
+  });
 export const convOrSubOf = (conv: string, subconv: string | undefined): z.input<typeof convOrSub> =>
   subconv === undefined
     ? { tag: 'conv', value: { conv_id: conv } }

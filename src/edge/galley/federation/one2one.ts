@@ -89,7 +89,10 @@ export async function one2OneOfOwner(c: Context<AppEnv>, other: QualifiedId, v: 
   );
   const read = answer.tag === 'GetOne2OneConversationV2Ok' ? ok.safeParse(answer.contents) : undefined;
   if (read?.success) {
-    const conversation = await remoteConversationView(c, other.domain, read.data.conversation, v);
+    const me = selfQualified(c);
+    const rc = read.data.conversation;
+    const kept = await conversationStore.member(database(c.env.DB), { id: rc.id, domain: other.domain }, me);
+    const conversation = remoteConversationView(me, other.domain, rc, kept, v);
     return { keys: keysOf(read.data.public_keys.removal), conversation };
   }
   const spec = REFUSALS[answer.tag] ?? federationErrors.remoteError;

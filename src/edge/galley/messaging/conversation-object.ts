@@ -9,6 +9,12 @@ export function conversationObject(env: Env, conv: QualifiedId) {
   return env.CONVERSATIONS.get(env.CONVERSATIONS.idFromName(`${conv.domain}/${conv.id}`));
 }
 
+/** What the object needs to tell members: which users are this backend's, and how long events live. */
+export const objectDelivery = (config: Config) => ({
+  localDomain: config.brig.optSettings.setFederationDomain,
+  ttlSeconds: config.gundeck.settings.notificationTTL,
+});
+
 /** Who left, for the backend's MLS removal proposals (see Leaving). */
 export interface Left {
   config: Config;
@@ -28,8 +34,7 @@ export async function membershipChanged(env: Env, conv: QualifiedId, left?: Left
       : {
           conv: { id: conv.id, domain: conv.domain },
           targets: left.targets.map((t) => ({ user: t.id, domain: t.domain, client: t.client })),
-          localDomain: left.config.brig.optSettings.setFederationDomain,
-          ttlSeconds: left.config.gundeck.settings.notificationTTL,
+          ...objectDelivery(left.config),
         };
   const removals = await conversationObject(env, conv).invalidate(leaving);
   if (left !== undefined && removals.length > 0) await queueRemovals(env, left.config, conv, removals);

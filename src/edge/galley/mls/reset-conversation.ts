@@ -9,20 +9,15 @@ import { mlsErrors } from '../../api/errors/mls.js';
 import { jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { requireAction } from '../conversations/access-check.js';
-import { conversationObject } from '../messaging/conversation-object.js';
+import { conversationObject, objectDelivery } from '../messaging/conversation-object.js';
 import { groupConversation } from './group-conversation.js';
 import { refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
 
 /** Who resets, and how the reset's event reaches the members. */
 function resetBy(c: Context<AppEnv>) {
-  const config = c.get('config');
-  const localDomain = config.brig.optSettings.setFederationDomain;
-  return {
-    by: { user: self(c).user, domain: localDomain },
-    localDomain,
-    ttlSeconds: config.gundeck.settings.notificationTTL,
-  };
+  const delivery = objectDelivery(c.get('config'));
+  return { by: { user: self(c).user, domain: delivery.localDomain }, ...delivery };
 }
 
 /**

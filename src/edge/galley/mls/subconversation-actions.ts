@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { utcTime } from '../conversations/conversation-json.js';
-import { conversationObject } from '../messaging/conversation-object.js';
+import { conversationObject, objectDelivery } from '../messaging/conversation-object.js';
 import { queueRemovals } from '../federation/mls-deliveries.js';
 import { subconversationOf } from './member-group.js';
 import { refusalError } from './mls-failure.js';
@@ -45,14 +45,6 @@ export async function publicSubconversation(
   };
 }
 
-const delivery = (c: Context<AppEnv>) => {
-  const config = c.get('config');
-  return {
-    localDomain: config.brig.optSettings.setFederationDomain,
-    ttlSeconds: config.gundeck.settings.notificationTTL,
-  };
-};
-
 /** Resets a subconversation, given its current group id and epoch (409 `mls-stale-message` for another epoch). */
 export async function resetSubconversation(
   c: Context<AppEnv>,
@@ -67,7 +59,7 @@ export async function resetSubconversation(
     subconv,
     ...current,
     by: { user: who.id, domain: who.domain },
-    ...delivery(c),
+    ...objectDelivery(c.get('config')),
   });
   if ('refusal' in result) throw refusalError(result.refusal, result.message);
 }
@@ -84,7 +76,7 @@ export async function leaveSubconversationAs(
     conv,
     subconv,
     targets: [{ user: who.id, domain: who.domain, client: who.client }],
-    ...delivery(c),
+    ...objectDelivery(c.get('config')),
   });
   if ('refusal' in result) throw refusalError(result.refusal, result.message);
   await queueRemovals(c.env, c.get('config'), conv, [{ subconv, time: result.time, remote: result.remote ?? [] }]);
