@@ -348,6 +348,17 @@ describe('federation: conversations across two backends', () => {
     });
     expect(refused.status, refused.text).toBe(533);
     expect(refused.body).toEqual({ unreachable_backends: [B] });
+    // Before v3 the same refusal has the standard body, the domains in its data.
+    const refusedV2 = await asAlice().post('/v2/conversations', {
+      name: 'never',
+      qualified_users: [{ id: bob.id, domain: B }],
+    });
+    expect(refusedV2.status, refusedV2.text).toBe(533);
+    expect(refusedV2.body).toMatchObject({
+      code: 533,
+      label: 'federation-unreachable-domains-error',
+      data: { type: 'federation', domains: [B], domain: B },
+    });
     expect(await pair.a.query("SELECT id FROM conversations WHERE name = 'never'")).toEqual([]);
     const lonely = (await asAlice().post('/v8/conversations', { name: 'lonely' })).body.qualified_id.id;
     const notAdded = await asAlice().post(`/v8/conversations/${A}/${lonely}/members`, {
