@@ -1,6 +1,6 @@
 import type { Config } from '../shared/config/index.js';
 import { sweepExpiredAssets } from './cargohold/face.js';
-import { pushAllWaiting, runNotificationQueue } from './background-worker/jobs.js';
+import { runNotificationQueue, wakeAllWaiting } from './background-worker/jobs.js';
 import { database } from './db/client.js';
 import { sweepExpiredTeamNotifications } from './galley/face.js';
 
@@ -12,7 +12,7 @@ const logRemoved = (msg: string, count: number) => {
 export async function runScheduledJobs(env: Env, config: Config): Promise<void> {
   logRemoved('expired assets removed', await sweepExpiredAssets(env, config));
   logRemoved('expired team notifications removed', await sweepExpiredTeamNotifications(database(env.DB), config));
-  if (config['background-worker'].enableFederation) await pushAllWaiting(env, config);
+  if (config['background-worker'].enableFederation) await wakeAllWaiting(env);
 }
 
 /** What wrangler.toml's queue consumers run (background-worker's queue-driven tasks). */

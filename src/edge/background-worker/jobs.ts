@@ -3,7 +3,7 @@ import type { Config } from '../../shared/config/index.js';
 import { defederate, isDefederation } from './defederation.js';
 import { pushQueued } from './pusher.js';
 
-export { pushAllWaiting } from './pusher.js';
+export { wakeAllWaiting } from './pusher.js';
 
 /** A batch of the backend_notifications queue: clean-ups first, then the remotes woken. */
 export async function runNotificationQueue(batch: MessageBatch<unknown>, env: Env, config: Config): Promise<void> {

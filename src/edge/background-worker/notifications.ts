@@ -27,9 +27,9 @@ export interface Defederation {
 /** One payload that every federation API version takes. */
 export const forEveryVersion = (payload: unknown): PayloadBundle => ({ [FEDERATION_API_VERSIONS[0]]: payload });
 
-/** Wakes the background worker for the remotes the notifications were queued for. */
-async function wakeFor(env: Env, notifications: readonly RemoteNotification[]): Promise<void> {
-  const domains = [...new Set(notifications.map((n) => n.domain))];
+/** Wakes the background worker for these remotes. */
+export async function wake(env: Env, remotes: Iterable<string>): Promise<void> {
+  const domains = [...new Set(remotes)];
   if (domains.length === 0) return;
   await env.BACKEND_NOTIFICATIONS.sendBatch(domains.map((domain) => ({ body: { domain } satisfies Wakeup })));
 }
@@ -49,7 +49,10 @@ export async function queueForRemotes(env: Env, db: Db, notifications: readonly 
       notifications.map((n) => ({ ...n, queuedAt })),
     ),
   );
-  await wakeFor(env, notifications);
+  await wake(
+    env,
+    notifications.map((n) => n.domain),
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Config } from '../../shared/config/index.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { database, type Db } from '../db/client.js';
 import { FederatorClient } from '../federation/client.js';
-import type { Wakeup } from './notifications.js';
+import { type Wakeup, wake } from './notifications.js';
 import { type OutboxRow, outboxStore } from './outbox-store.js';
 
 const DEFAULT_MIN_WAIT_US = 10_000;
@@ -17,19 +17,25 @@ function isWakeup(body: unknown): body is Wakeup {
   return typeof body === 'object' && body !== null && typeof (body as Wakeup).domain === 'string';
 }
 
-/** The queue's batch: every remote named in it gets its notifications delivered. */
+/**
+ * The queue's batch: every remote named in it gets its notifications delivered, each remote on its
+ * own (a slow or unreachable one holds up nobody else). The queue's consumer runs one batch at a
+ * time, so a remote never has two pushers.
+ */
 export async function pushQueued(batch: MessageBatch<unknown>, env: Env, config: Config): Promise<void> {
   const due = new Map<string, boolean>();
   for (const m of batch.messages)
     if (isWakeup(m.body)) due.set(m.body.domain, due.get(m.body.domain) === true || m.body.retry === true);
   const db = database(env.DB);
-  for (const [domain, retry] of due) await pushTo(env, config, db, domain, retry);
+  await Promise.all([...due].map(([domain, retry]) => pushTo(env, config, db, domain, retry)));
 }
 
-/** Every remote with notifications waiting (the periodic job: nothing waits on a lost wake-up). */
-export async function pushAllWaiting(env: Env, config: Config): Promise<void> {
-  const db = database(env.DB);
-  for (const domain of await outboxStore.domains(db)) await pushTo(env, config, db, domain, false);
+/**
+ * Wakes the pusher for every remote with notifications waiting (the periodic job: nothing waits on
+ * a lost wake-up). It only wakes: pushing from here could run beside the queue's consumer.
+ */
+export async function wakeAllWaiting(env: Env): Promise<void> {
+  await wake(env, await outboxStore.domains(database(env.DB)));
 }
 
 type Outcome = 'taken' | 'dropped' | 'retry';

@@ -42,6 +42,31 @@ describe('federation: queued notifications', () => {
     await ws.close();
   });
 
+  it('pushes a notification whose wake-up was lost when the periodic jobs run', async () => {
+    const [alice, bob] = await Promise.all([
+      createUser(pair.a.publicUrl, pair.a.internalUrl),
+      createUser(pair.b.publicUrl, pair.b.internalUrl),
+    ]);
+    await connectAcross(
+      { user: alice, backend: pair.a, domain: A },
+      { user: bob, backend: pair.b, domain: 'b.example.com' },
+    );
+    const ws = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${bob.token}`);
+    // A row written as queueing writes it, with no wake-up sent (as if the worker stopped there).
+    await pair.a.query(
+      'INSERT INTO federation_outbox (domain, component, rpc, bundle, queued_at) VALUES (?, ?, ?, ?, ?)',
+      'b.example.com',
+      'brig',
+      'on-user-deleted-connections',
+      JSON.stringify({ 0: { user: alice.id, connections: [bob.id] } }),
+      Date.now(),
+    );
+    await pair.a.runScheduled();
+    const event = await ws.next((m) => m?.payload?.[0]?.type === 'user.delete');
+    expect(event.payload[0].qualified_id).toEqual({ id: alice.id, domain: A });
+    await ws.close();
+  });
+
   it('keeps notifications while the remote is down and delivers them in order after it restarts', async () => {
     const [alice, carol, bob] = await Promise.all([
       createUser(pair.a.publicUrl, pair.a.internalUrl),
