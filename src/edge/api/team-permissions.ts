@@ -42,6 +42,10 @@ const HIDDEN_PERMS = {
   ViewSameTeamEmails: ['owner', 'admin', 'member'],
   /** Act as an admin of the team's channels: owners and admins. */
   ManageChannels: ['owner', 'admin'],
+  /** See, register, change and remove the team's SAML identity providers: owners and admins. */
+  CreateUpdateDeleteIdp: ['owner', 'admin'],
+  /** Create, list and remove the team's SCIM tokens: owners and admins. */
+  CreateReadDeleteScimToken: ['owner', 'admin'],
 } as const satisfies Record<string, readonly TeamRole[]>;
 export type HiddenPermName = keyof typeof HIDDEN_PERMS;
 

@@ -1,0 +1,56 @@
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { sparErrors } from '../../api/errors/spar.js';
+import { deleteAccount, usersByIds } from '../../brig/face.js';
+import { runBatch, database } from '../../db/client.js';
+import { teamAdmin } from '../team-admin.js';
+import { ownIdp } from './idp-access.js';
+import { idpStore } from './idp-store.js';
+import { samlIssuerOf } from '../saml/saml-identity.js';
+
+export const deleteIdp = endpoint(
+  {
+    name: 'idp-delete',
+    method: 'delete',
+    path: '/identity-providers/{id}',
+    request: { params: z.object({ id: z.uuid() }), query: z.object({ purge: z.stringbool().optional() }) },
+    errors: [
+      sparErrors.idpNotFound,
+      sparErrors.insufficientPermissions,
+      sparErrors.noTeamMember,
+      sparErrors.idpHasBoundUsers,
+      sparErrors.cannotDeleteOwnIdp,
+    ],
+    responses: { 204: { description: 'The identity provider is gone (with its users, when purged)' } },
+  },
+  async (c) => {
+    const { user } = await teamAdmin(c, 'CreateUpdateDeleteIdp');
+    const { idp, team } = await ownIdp(c, c.req.valid('param').id);
+    if (samlIssuerOf(user) === idp.issuer) throw new ApiError(sparErrors.cannotDeleteOwnIdp);
+    const db = database(c.env.DB);
+    const config = c.get('config');
+    const domain = config.brig.optSettings.setFederationDomain;
+    const signedIn = await usersByIds(
+      db,
+      (await idpStore.usersOf(db, idp.issuer)).map((id) => ({ id, domain })),
+    );
+    const bound = signedIn.filter((u) => u.team === team);
+    if (bound.length > 0) {
+      const live = bound.filter((u) => u.status !== 'deleted');
+      if (live.length > 0 && c.req.valid('query').purge !== true) throw new ApiError(sparErrors.idpHasBoundUsers);
+      for (const u of live) await deleteAccount(c.env, db, config, u);
+    }
+    await runBatch(db, [
+      idpStore.forgetUsers(
+        db,
+        idp.issuer,
+        bound.map((u) => u.id),
+      ),
+      idpStore.unreplace(db, team, idp.oldIssuers),
+      idpStore.deleteTokensOf(db, idp.id),
+      idpStore.delete(db, idp.id),
+    ]);
+    return c.body(null, 204);
+  },
+);

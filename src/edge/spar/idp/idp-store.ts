@@ -1,0 +1,45 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { sparIdps, sparSamlUsers, sparScimTokens } from '../../db/schema-spar.js';
+
+export type IdpRow = typeof sparIdps.$inferSelect;
+
+/** Teams' SAML identity providers, and the users each signs in. */
+export const idpStore = {
+  insert: (db: Db, row: IdpRow) => db.insert(sparIdps).values(row),
+  async byId(db: Db, id: string): Promise<IdpRow | undefined> {
+    const [row] = await db.select().from(sparIdps).where(eq(sparIdps.id, id));
+    return row;
+  },
+  ofTeam(db: Db, team: string): Promise<IdpRow[]> {
+    return db.select().from(sparIdps).where(eq(sparIdps.team, team)).orderBy(asc(sparIdps.createdAt));
+  },
+  /** Every IdP with this issuer (one per team at most; v1 ones are alone on the instance). */
+  byIssuer(db: Db, issuer: string): Promise<IdpRow[]> {
+    return db.select().from(sparIdps).where(eq(sparIdps.issuer, issuer));
+  },
+  update: (db: Db, id: string, set: Partial<IdpRow>) => db.update(sparIdps).set(set).where(eq(sparIdps.id, id)),
+  /** The IdPs a deleted one had replaced are no longer replaced. */
+  unreplace: (db: Db, team: string, issuers: readonly string[]) =>
+    db
+      .update(sparIdps)
+      .set({ replacedBy: null })
+      .where(and(eq(sparIdps.team, team), inArray(sparIdps.issuer, [...issuers]))),
+  delete: (db: Db, id: string) => db.delete(sparIdps).where(eq(sparIdps.id, id)),
+  deleteTokensOf: (db: Db, idp: string) => db.delete(sparScimTokens).where(eq(sparScimTokens.idp, idp)),
+  /** The users signing in with this issuer. */
+  async usersOf(db: Db, issuer: string): Promise<string[]> {
+    const rows = await db
+      .select({ user: sparSamlUsers.user })
+      .from(sparSamlUsers)
+      .where(eq(sparSamlUsers.issuer, issuer));
+    return rows.map((r) => r.user);
+  },
+  /** Forgets these users' sign-in through the issuer. */
+  forgetUsers: (db: Db, issuer: string, users: readonly string[]) =>
+    db.delete(sparSamlUsers).where(and(eq(sparSamlUsers.issuer, issuer), inArray(sparSamlUsers.user, [...users]))),
+  async handlesOf(db: Db, team: string): Promise<Set<string>> {
+    const rows = await db.select({ handle: sparIdps.handle }).from(sparIdps).where(eq(sparIdps.team, team));
+    return new Set(rows.map((r) => r.handle));
+  },
+};

@@ -1,0 +1,6 @@
+import type { Endpoint } from '../api/endpoint.js';
+import { deleteIdp } from './idp/idp-delete.js';
+import { getIdp, getIdpRaw, listIdps } from './idp/idp-read.js';
+import { createIdp, updateIdp } from './idp/idp-write.js';
+
+export const sparPublic: Endpoint[] = [listIdps, getIdpRaw, getIdp, createIdp, updateIdp, deleteIdp];
