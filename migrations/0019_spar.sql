@@ -27,12 +27,13 @@ CREATE TABLE spar_saml_users (
 ) WITHOUT ROWID;
 CREATE INDEX spar_saml_users_by_user ON spar_saml_users (user);
 
--- AuthnRequests sent and not yet answered: the IdP's issuer and how the verdict is shown.
+-- AuthnRequests sent, until they expire: the IdP's issuer, how the verdict is shown, whether answered.
 CREATE TABLE spar_authn_requests (
   id TEXT PRIMARY KEY NOT NULL,
   issuer TEXT NOT NULL,
   verdict_format TEXT NOT NULL,
-  expires_at INTEGER NOT NULL
+  expires_at INTEGER NOT NULL,
+  spent INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 
 -- Assertions already taken (replays are refused) until they would have expired anyway.

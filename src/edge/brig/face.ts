@@ -102,3 +102,12 @@ export { deleteAccount } from './accounts/delete-account.js';
 export { MAILBOX_PATH } from './email/mailbox.js';
 /** The outbox's mailbox page, when the outbox sender has credentials (else undefined). */
 export { serveMailbox } from './email/mailbox.js';
+
+/** Creates an account; an identity provider's users join their team (`provisioned`). */
+export { createAccount } from './accounts/create-account.js';
+
+/** Keeps an address as the user's unvalidated one and mails it an activation code. */
+export { requestEmailChange } from './accounts/email-change.js';
+
+/** A new `zuid` cookie for the user, as the `Set-Cookie` value (SSO sign-ins). */
+export { newCookieHeader } from './auth/session.js';

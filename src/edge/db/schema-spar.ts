@@ -38,3 +38,20 @@ export const sparScimTokens = sqliteTable('spar_scim_tokens', {
   name: text('name').notNull(),
   createdAt: integer('created_at').notNull(),
 });
+
+/** How the verdict of a sign-in is shown: a page for the web app, or redirects for the mobile apps. */
+export type VerdictFormat = { kind: 'web' } | { kind: 'mobile'; success: string; error: string };
+
+export const sparAuthnRequests = sqliteTable('spar_authn_requests', {
+  id: text('id').primaryKey(),
+  issuer: text('issuer').notNull(),
+  verdictFormat: text('verdict_format', { mode: 'json' }).$type<VerdictFormat>().notNull(),
+  expiresAt: integer('expires_at').notNull(),
+  /** Answered already. */
+  spent: integer('spent', { mode: 'boolean' }).notNull().default(false),
+});
+
+export const sparAssertions = sqliteTable('spar_assertions', {
+  id: text('id').primaryKey(),
+  expiresAt: integer('expires_at').notNull(),
+});

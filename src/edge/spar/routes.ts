@@ -2,5 +2,17 @@ import type { Endpoint } from '../api/endpoint.js';
 import { deleteIdp } from './idp/idp-delete.js';
 import { getIdp, getIdpRaw, listIdps } from './idp/idp-read.js';
 import { createIdp, updateIdp } from './idp/idp-write.js';
+import { finalizeLogin, finalizeLoginForTeam } from './saml/finalize-login.js';
+import { initiateLogin } from './saml/initiate-login.js';
 
-export const sparPublic: Endpoint[] = [listIdps, getIdpRaw, getIdp, createIdp, updateIdp, deleteIdp];
+export const sparPublic: Endpoint[] = [
+  listIdps,
+  getIdpRaw,
+  getIdp,
+  createIdp,
+  updateIdp,
+  deleteIdp,
+  initiateLogin,
+  finalizeLogin,
+  finalizeLoginForTeam,
+];

@@ -36,3 +36,6 @@ export const childNamed = (parent: Element, ns: string, name: string): Element |
 export const textOf = (e: Element | undefined): string | undefined => e?.textContent?.trim() ?? undefined;
 
 export const isNamed = (e: Element, ns: string, name: string) => e.namespaceURI === ns && e.localName === name;
+
+export const escapeXml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

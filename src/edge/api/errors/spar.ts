@@ -45,5 +45,30 @@ export const sparErrors = defineErrors({
     label: 'token-limit-reached',
     message: 'The limit of provisioning tokens per team has been reached',
   },
+  // initiate-login's redirect URLs: wire gives the label as the message too.
+  needBothRedirectUrls: { status: 400, label: 'need-both-redirect-urls', message: 'need-both-redirect-urls' },
+  invalidSchema: { status: 400, label: 'invalid-schema', message: 'invalid-schema' },
+  urlTooLong: { status: 400, label: 'url-too-long', message: 'url-too-long' },
+  badResponseEncoding: { status: 400, label: 'bad-response-encoding', message: 'Bad response: base64 error' },
+  badResponseXml: { status: 400, label: 'bad-response-xml', message: 'Bad response: XML parse error' },
+  badResponseSaml: { status: 400, label: 'bad-response-saml', message: 'Bad response: not a usable SAML response' },
+  issuerMismatch: {
+    status: 403,
+    label: 'bad-response-saml',
+    message: 'Bad response: IdP Issuer in AuthnResponse does not match AuthnRequest',
+  },
+  badResponseSignature: { status: 400, label: 'bad-response-signature', message: 'Bad response: invalid signature' },
+  badTeam: { status: 403, label: 'bad-team', message: 'Forbidden: multiple teams or no team for same UserRef' },
+  badUsername: { status: 400, label: 'bad-username', message: 'Bad UserName in SAML response, except len [1, 128]' },
+  provisionOnReplacedIdp: {
+    status: 400,
+    label: 'cannont-provision-on-replaced-idp',
+    message: 'This IdP has been replaced, users can only be auto-provisioned on the replacing IdP.',
+  },
+  noAutoProvisioning: {
+    status: 404,
+    label: 'not-found',
+    message: 'Could not find SAML credentials, and auto-provisioning is disabled.',
+  },
   reauthRequired: { status: 403, label: 'access-denied', message: 'This operation requires reauthentication.' },
 });

@@ -3,8 +3,8 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { runBatch, type Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { AssetRef } from '../../db/schema.js';
-import { createTeam } from '../../galley/face.js';
+import type { AssetRef, TeamRole } from '../../db/schema.js';
+import { addTeamMember, createTeam } from '../../galley/face.js';
 import type { InvitationRow } from '../invitations/invitation-store.js';
 import { joinStatements } from '../invitations/join-team.js';
 import type { UserRow } from '../users/user-json.js';
@@ -26,6 +26,18 @@ export interface AccountInput {
   newTeam?: { name: string; icon: string; iconKey?: string | undefined } | undefined;
   /** The invitation the user registers with: they join its team, and it is used up. */
   invitation?: InvitationRow | undefined;
+  /** An account of a team's identity provider (SSO, SCIM): it joins the team with the role. */
+  provisioned?:
+    | {
+        team: string;
+        role: TeamRole;
+        ssoId: unknown;
+        managedBy: 'wire' | 'scim';
+        handle?: string | undefined;
+        /** The provider's own records of the new user, written in the same batch. */
+        records?: (user: string) => readonly unknown[];
+      }
+    | undefined;
 }
 
 /** Default locale of new profiles: `setDefaultUserLocale`, else `setDefaultTemplateLocale`. */
@@ -41,8 +53,9 @@ function defaultUserLocale(config: Config): string {
 export async function createAccount(db: Db, config: Config, input: AccountInput): Promise<UserRow> {
   const now = Date.now();
   const id = crypto.randomUUID();
-  const ephemeral = input.email === undefined;
-  const teamId = input.newTeam === undefined ? (input.invitation?.team ?? null) : crypto.randomUUID();
+  const p = input.provisioned;
+  const ephemeral = input.email === undefined && p === undefined;
+  const teamId = input.newTeam === undefined ? (input.invitation?.team ?? p?.team ?? null) : crypto.randomUUID();
   const row: UserRow = {
     id,
     name: input.name,
@@ -51,17 +64,17 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
     assets: input.assets ?? [],
     locale: input.locale ?? defaultUserLocale(config),
     status: ephemeral ? 'ephemeral' : 'active',
-    activated: input.email !== undefined && input.emailVerified,
+    activated: (input.email !== undefined && input.emailVerified) || p !== undefined,
     email: input.emailVerified ? (input.email ?? null) : null,
     emailKey: input.emailVerified && input.email !== undefined ? emailKeyOf(input.email) : null,
     emailUnvalidated: input.emailVerified ? null : (input.email ?? null),
-    handle: null,
+    handle: p?.handle ?? null,
     password: input.passwordHash ?? null,
     team: teamId,
-    managedBy: 'wire',
+    managedBy: p?.managedBy ?? 'wire',
     supportedProtocols: input.supportedProtocols ?? ['proteus'],
     userType: 'regular',
-    ssoId: null,
+    ssoId: p?.ssoId ?? null,
     expiresAt: ephemeral ? now + (input.expiresIn ?? config.brig.zauth.sessionTokenTimeout) * 1000 : null,
     searchable: true,
     conferenceCalling: config.brig.optSettings.setFeatureFlags?.conferenceCalling?.defaultForNew?.status ?? null,
@@ -71,6 +84,11 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
   if (input.newTeam !== undefined && teamId !== null)
     statements.push(...createTeam(db, { id: teamId, ...input.newTeam, creator: id }));
   if (input.invitation !== undefined) statements.push(...joinStatements(db, id, input.invitation));
+  if (p !== undefined)
+    statements.push(
+      addTeamMember(db, { team: p.team, user: id, role: p.role, invitedBy: null }),
+      ...(p.records?.(id) ?? []),
+    );
   try {
     await runBatch(db, statements);
   } catch (err) {

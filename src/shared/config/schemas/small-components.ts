@@ -34,6 +34,10 @@ export const sparConfig = z
     domainConfigs: z.record(z.string().min(1), serviceProvider).optional(),
     scimBaseUri: httpUrl,
     maxScimTokens: positiveInt.default(8),
+    /** Seconds an AuthnRequest may wait for its answer. */
+    maxttlAuthreq: positiveInt.default(7200),
+    /** Seconds an assertion's id is kept against replays, at most. */
+    maxttlAuthresp: positiveInt.default(7200),
   })
   .superRefine((c, ctx) => {
     if (c.saml === undefined && c.domainConfigs === undefined)

@@ -1,0 +1,73 @@
+// Who a granted sign-in is: the user an IdP's NameID names (moved along when the IdP's issuer
+// changed), or a new member of the IdP's team on their first sign-in, as wire auto-provisions.
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { sparErrors } from '../../api/errors/spar.js';
+import { createAccount, requestEmailChange, type UserRow, userById } from '../../brig/face.js';
+import { database, type Db, runBatch } from '../../db/client.js';
+import { announceMemberJoin, featureEnabled } from '../../galley/face.js';
+import type { IdpRow } from '../idp/idp-store.js';
+import { scimTokenStore } from '../scim/scim-token-store.js';
+import { type NameId, nameIdKey, samlSsoId } from './saml-identity.js';
+import { samlStore } from './saml-store.js';
+
+const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+
+async function liveUser(c: Context<AppEnv>, id: string | undefined): Promise<UserRow | undefined> {
+  if (id === undefined) return undefined;
+  const user = await userById(database(c.env.DB), { id, domain: c.get('config').brig.optSettings.setFederationDomain });
+  return user?.status === 'deleted' ? undefined : user;
+}
+
+/** A user known under one of the IdP's former issuers is moved to its current one. */
+async function movedFromOldIssuer(
+  c: Context<AppEnv>,
+  db: Db,
+  idp: IdpRow,
+  nameId: NameId,
+): Promise<UserRow | undefined> {
+  for (const old of idp.oldIssuers) {
+    const user = await liveUser(c, await samlStore.userOf(db, old, nameIdKey(nameId)));
+    if (user?.team !== idp.team) continue;
+    await runBatch(db, [
+      samlStore.bind(db, idp.issuer, nameIdKey(nameId), user!.id),
+      samlStore.unbind(db, old, nameIdKey(nameId)),
+    ]);
+    return user;
+  }
+  return undefined;
+}
+
+async function provision(c: Context<AppEnv>, db: Db, idp: IdpRow, nameId: NameId): Promise<UserRow> {
+  if (idp.replacedBy !== null) throw new ApiError(sparErrors.provisionOnReplacedIdp);
+  if ((await scimTokenStore.countOfTeam(db, idp.team)) > 0) throw new ApiError(sparErrors.noAutoProvisioning);
+  if (nameId.value.length > 128) throw new ApiError(sparErrors.badUsername);
+  const config = c.get('config');
+  const user = await createAccount(db, config, {
+    name: nameId.value,
+    emailVerified: false,
+    provisioned: {
+      team: idp.team,
+      role: 'member',
+      ssoId: samlSsoId(idp.issuer, nameId),
+      managedBy: 'wire',
+      records: (id) => [samlStore.bind(db, idp.issuer, nameIdKey(nameId), id)],
+    },
+  });
+  await announceMemberJoin(c.env, db, config, idp.team, user.id);
+  if (nameId.format === EMAIL_FORMAT && (await featureEnabled(db, config, idp.team, 'validateSAMLemails')))
+    await requestEmailChange(c.env, db, config, user, nameId.value);
+  return user;
+}
+
+/** The user a granted sign-in through `idp` is: 403 `bad-team` when they belong to another team. */
+export async function samlUser(c: Context<AppEnv>, idp: IdpRow, nameId: NameId): Promise<UserRow> {
+  const db = database(c.env.DB);
+  const known = await liveUser(c, await samlStore.userOf(db, idp.issuer, nameIdKey(nameId)));
+  if (known !== undefined) {
+    if (known.team !== idp.team) throw new ApiError(sparErrors.badTeam);
+    return known;
+  }
+  return (await movedFromOldIssuer(c, db, idp, nameId)) ?? provision(c, db, idp, nameId);
+}

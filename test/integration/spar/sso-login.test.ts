@@ -1,0 +1,215 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
+import { testIdp, type TestIdp } from '../../helpers/saml-idp.js';
+import { api, teamOwner, type TeamOwner } from '../../helpers/users.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+
+interface Started {
+  /** The AuthnRequest's ID and its Issuer (the SP's entity id, where the IdP answers). */
+  id: string;
+  sp: string;
+  /** Where the form posts it: the IdP's SingleSignOnService. */
+  action: string;
+}
+
+async function initiate(idp: string, query = ''): Promise<Started> {
+  const res = await fetch(new URL(`/sso/initiate-login/${idp}${query}`, publicUrl));
+  const html = await res.text();
+  expect(res.status, html).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/html');
+  const action = /<form action="([^"]+)"/.exec(html)![1]!;
+  const request = atob(/name="SAMLRequest" value="([^"]+)"/.exec(html)![1]!);
+  return {
+    id: /ID="([^"]+)"/.exec(request)![1]!,
+    sp: /<saml:Issuer>([^<]+)<\/saml:Issuer>/.exec(request)![1]!,
+    action,
+  };
+}
+
+/** The browser posting the IdP's answer to the SP (the path the SP named, on this backend). */
+async function finalize(sp: string, samlResponse: string) {
+  const res = await fetch(new URL(new URL(sp).pathname, publicUrl), {
+    method: 'POST',
+    body: new URLSearchParams({ SAMLResponse: samlResponse }),
+    redirect: 'manual',
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    text,
+    title: /<title>([^<]+)<\/title>/.exec(text)?.[1],
+    cookie: /zuid=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0],
+    location: res.headers.get('location'),
+  };
+}
+
+async function selfOf(cookie: string) {
+  const access = await api(publicUrl).post('/v8/access', undefined, { cookie });
+  expect(access.status, access.text).toBe(200);
+  return (await api(publicUrl, access.body.access_token).get('/v8/self')).body;
+}
+
+describe('spar: SAML single sign-on with a real IdP', () => {
+  let owner: TeamOwner;
+  let idp: TestIdp;
+  let idpId: string;
+
+  const members = async () =>
+    (await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/members`)).body.members as any[];
+
+  beforeAll(async () => {
+    owner = await teamOwner(publicUrl, internalUrl);
+    expect((await api(internalUrl).put(`/i/teams/${owner.team}/features/sso`, { status: 'enabled' })).status).toBe(200);
+    idp = await testIdp();
+    const created = await api(publicUrl, owner.token).post('/v8/identity-providers?api_version=v2', {
+      value: idp.metadata,
+    });
+    expect(created.status, created.text).toBe(201);
+    idpId = created.body.id;
+  });
+
+  it('creates the user on the first sign-in and signs the same user in again', async () => {
+    const first = await initiate(idpId);
+    expect(first.action).toBe('https://idp.test/sso');
+    expect(first.sp).toBe(`http://127.0.0.1:8080/sso/finalize-login/${owner.team}`);
+    const answer = await idp.respond({
+      inResponseTo: first.id,
+      recipient: first.sp,
+      audience: first.sp,
+      nameId: 'Alice@Corp.example',
+    });
+    const granted = await finalize(first.sp, answer);
+    expect(granted.status, granted.text).toBe(200);
+    expect(granted.title).toBe('wire:sso:success');
+    expect(granted.text).toContain('postMessage({"type":"AUTH_SUCCESS"}');
+    const alice = await selfOf(granted.cookie!);
+    expect(alice).toMatchObject({
+      name: 'Alice@Corp.example',
+      team: owner.team,
+      managed_by: 'wire',
+      sso_id: {
+        tenant: `<Issuer xmlns="urn:oasis:names:tc:SAML:2.0:assertion">${idp.entityId}</Issuer>`,
+        subject: expect.stringContaining('>Alice@Corp.example</NameID>'),
+      },
+    });
+    expect((await members()).find((m) => m.user === alice.id)?.permissions).toEqual({ self: 1587, copy: 1587 });
+
+    const again = await initiate(idpId);
+    const second = await finalize(
+      again.sp,
+      await idp.respond({
+        inResponseTo: again.id,
+        recipient: again.sp,
+        audience: again.sp,
+        nameId: 'alice@corp.example',
+      }),
+    );
+    expect(second.title).toBe('wire:sso:success');
+    expect((await selfOf(second.cookie!)).id).toBe(alice.id);
+  });
+
+  it('refuses a replayed response, a tampered one, another key, a wrong audience and an expired assertion', async () => {
+    const before = (await members()).length;
+    const start = await initiate(idpId);
+    const parts = { inResponseTo: start.id, recipient: start.sp, audience: start.sp, nameId: 'bob@corp.example' };
+    const answer = await idp.respond(parts);
+
+    const tampered = btoa(atob(answer).replace('bob@corp.example', 'mallory@corp.example'));
+    const forged = await finalize(start.sp, tampered);
+    expect(forged).toMatchObject({ status: 400, title: 'wire:sso:error:bad-response-signature', cookie: undefined });
+    const impostor = await testIdp(idp.entityId);
+    expect(await finalize(start.sp, await impostor.respond(parts))).toMatchObject({
+      status: 400,
+      title: 'wire:sso:error:bad-response-signature',
+    });
+
+    expect((await finalize(start.sp, answer)).title).toBe('wire:sso:success');
+    const replayed = await finalize(start.sp, answer);
+    expect(replayed).toMatchObject({ status: 200, title: 'wire:sso:error:forbidden', cookie: undefined });
+    expect(replayed.text).toContain('"label":"forbidden"');
+
+    const other = await initiate(idpId);
+    const wrongAudience = await finalize(
+      other.sp,
+      await idp.respond({
+        ...parts,
+        inResponseTo: other.id,
+        nameId: 'carol@corp.example',
+        audience: 'https://elsewhere.example/sp',
+      }),
+    );
+    expect(wrongAudience).toMatchObject({ status: 200, title: 'wire:sso:error:forbidden', cookie: undefined });
+    expect(wrongAudience.text).toContain('bad Audience');
+
+    const late = await initiate(idpId);
+    const expired = await finalize(
+      late.sp,
+      await idp.respond({
+        ...parts,
+        inResponseTo: late.id,
+        nameId: 'dave@corp.example',
+        notBefore: new Date(Date.now() - 3_600_000),
+        notOnOrAfter: new Date(Date.now() - 1_800_000),
+      }),
+    );
+    expect(expired).toMatchObject({ status: 200, title: 'wire:sso:error:forbidden', cookie: undefined });
+    // Only Bob's one granted sign-in made a member.
+    expect(await members()).toHaveLength(before + 1);
+  });
+
+  it('sends an IdP-initiated sign-in to initiate-login, and bad input to an error page', async () => {
+    const start = await initiate(idpId);
+    const unsolicited = await finalize(
+      start.sp,
+      await idp.respond({ recipient: start.sp, audience: start.sp, nameId: 'erin@corp.example' }),
+    );
+    expect(unsolicited).toMatchObject({ status: 303, location: `/sso/initiate-login/${idpId}` });
+    expect(await finalize(start.sp, '%%%not base64')).toMatchObject({ title: 'wire:sso:error:bad-response-encoding' });
+    expect(await finalize(start.sp, btoa('<samlp:Response'))).toMatchObject({
+      status: 400,
+      title: 'wire:sso:error:bad-response-xml',
+    });
+    const stranger = await testIdp();
+    expect(
+      await finalize(
+        start.sp,
+        await stranger.respond({
+          inResponseTo: start.id,
+          recipient: start.sp,
+          audience: start.sp,
+          nameId: 'x@y.example',
+        }),
+      ),
+    ).toMatchObject({ status: 404, title: 'wire:sso:error:not-found' });
+  });
+
+  it('redirects the mobile apps with the cookie and the user id, or the label', async () => {
+    const query = `?success_redirect=${encodeURIComponent('wire://login-granted/?cookie=$cookie&userid=$userid')}&error_redirect=${encodeURIComponent('wire://login-failed/?label=$label')}`;
+    const start = await initiate(idpId, query);
+    const answer = await idp.respond({
+      inResponseTo: start.id,
+      recipient: start.sp,
+      audience: start.sp,
+      nameId: 'frank@corp.example',
+    });
+    const granted = await finalize(start.sp, answer);
+    expect(granted.status).toBe(303);
+    expect(granted.location).toMatch(/^wire:\/\/login-granted\/\?cookie=zuid=[^&]+.*&userid=[0-9a-f-]{36}$/);
+    const frank = await selfOf(granted.cookie!);
+    expect(granted.location).toContain(`userid=${frank.id}`);
+    expect((await finalize(start.sp, answer)).location).toBe('wire://login-failed/?label=forbidden');
+
+    const bad = (q: string) => fetch(new URL(`/sso/initiate-login/${idpId}${q}`, publicUrl)).then((r) => r.json());
+    expect(await bad('?success_redirect=wire://a')).toEqual(wireError(400, 'need-both-redirect-urls'));
+    expect(await bad('?success_redirect=https://a.example&error_redirect=wire://b')).toEqual(
+      wireError(400, 'invalid-schema'),
+    );
+    expect(await bad(`?success_redirect=wire://${'a'.repeat(150)}&error_redirect=wire://b`)).toEqual(
+      wireError(400, 'url-too-long'),
+    );
+    expect((await fetch(new URL(`/sso/initiate-login/${idpId}`, publicUrl), { method: 'HEAD' })).status).toBe(200);
+    expect((await fetch(new URL(`/sso/initiate-login/${crypto.randomUUID()}`, publicUrl))).status).toBe(404);
+  });
+});
