@@ -26,7 +26,8 @@ describe('federation: queued notifications', () => {
   const deleteUser = async (u: TestUser) =>
     expect((await api(pair.a.publicUrl, u.token).del('/v8/self', { password: u.password })).status).toBe(200);
 
-  it("tells a remote contact of a user's deletion at once when the remote is up", async () => {
+  /** Alice on example.com and Bob on b.example.com, connected; Bob's websocket open. */
+  async function contactsWithBobListening() {
     const [alice, bob] = await Promise.all([
       createUser(pair.a.publicUrl, pair.a.internalUrl),
       createUser(pair.b.publicUrl, pair.b.internalUrl),
@@ -35,7 +36,11 @@ describe('federation: queued notifications', () => {
       { user: alice, backend: pair.a, domain: A },
       { user: bob, backend: pair.b, domain: 'b.example.com' },
     );
-    const ws = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${bob.token}`);
+    return { alice, bob, ws: await openSocket(pair.b.publicUrl, `/v8/await?access_token=${bob.token}`) };
+  }
+
+  it("tells a remote contact of a user's deletion at once when the remote is up", async () => {
+    const { alice, bob, ws } = await contactsWithBobListening();
     await deleteUser(alice);
     const event = await ws.next((m) => m?.payload?.[0]?.type === 'user.delete');
     expect(event.payload[0]).toEqual({ type: 'user.delete', id: alice.id, qualified_id: { id: alice.id, domain: A } });
@@ -43,15 +48,7 @@ describe('federation: queued notifications', () => {
   });
 
   it('pushes a notification whose wake-up was lost when the periodic jobs run', async () => {
-    const [alice, bob] = await Promise.all([
-      createUser(pair.a.publicUrl, pair.a.internalUrl),
-      createUser(pair.b.publicUrl, pair.b.internalUrl),
-    ]);
-    await connectAcross(
-      { user: alice, backend: pair.a, domain: A },
-      { user: bob, backend: pair.b, domain: 'b.example.com' },
-    );
-    const ws = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${bob.token}`);
+    const { alice, bob, ws } = await contactsWithBobListening();
     // A row written as queueing writes it, with no wake-up sent (as if the worker stopped there).
     await pair.a.query(
       'INSERT INTO federation_outbox (domain, component, rpc, bundle, queued_at) VALUES (?, ?, ?, ?, ?)',
