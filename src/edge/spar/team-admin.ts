@@ -15,7 +15,7 @@ import { roleInTeam } from '../galley/face.js';
 export async function teamAdmin(c: Context<AppEnv>, perm: HiddenPermName): Promise<{ user: UserRow; team: string }> {
   const db = database(c.env.DB);
   const user = await userById(db, selfQualified(c));
-  if (user?.team === null || user?.team === undefined) throw new ApiError(sparErrors.noTeamMember);
+  if (!user?.team) throw new ApiError(sparErrors.noTeamMember);
   const role = await roleInTeam(db, user.team, user.id);
   if (role === undefined) throw new ApiError(sparErrors.noTeamMember);
   if (!hasHiddenPerm(role, perm))

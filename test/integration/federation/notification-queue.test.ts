@@ -40,7 +40,7 @@ describe('federation: queued notifications', () => {
   }
 
   it("tells a remote contact of a user's deletion at once when the remote is up", async () => {
-    const { alice, bob, ws } = await contactsWithBobListening();
+    const { alice, ws } = await contactsWithBobListening();
     await deleteUser(alice);
     const event = await ws.next((m) => m?.payload?.[0]?.type === 'user.delete');
     expect(event.payload[0]).toEqual({ type: 'user.delete', id: alice.id, qualified_id: { id: alice.id, domain: A } });

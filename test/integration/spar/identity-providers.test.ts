@@ -71,6 +71,12 @@ describe('spar: identity providers', () => {
 
   it('refuses bad metadata, plain http and an issuer already in use, creating nothing', async () => {
     const before = (await api(publicUrl, owner.token).get('/v8/identity-providers')).body.providers.length;
+    const notJson = await fetch(new URL('/v8/identity-providers', publicUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      body: '{"value": ',
+    });
+    expect(await notJson.json()).toEqual(wireError(400, 'bad-request'));
     expect(await postXml(owner.token, '<md:EntityDescriptor')).toMatchObject({
       status: 400,
       body: wireError(400, 'invalid-metadata'),

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { testIdp, type TestIdp } from '../../helpers/saml-idp.js';
+import { mailsTo } from '../../helpers/mailbox.js';
 import { api, teamOwner, type TeamOwner } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
@@ -70,7 +71,10 @@ describe('spar: SAML single sign-on with a real IdP', () => {
     idpId = created.body.id;
   });
 
+  let aliceCookie: string;
+
   it('creates the user on the first sign-in and signs the same user in again', async () => {
+    const address = `Alice-${crypto.randomUUID().slice(0, 8)}@Corp.example`;
     const first = await initiate(idpId);
     expect(first.action).toBe('https://idp.test/sso');
     expect(first.sp).toBe(`http://127.0.0.1:8080/sso/finalize-login/${owner.team}`);
@@ -78,7 +82,7 @@ describe('spar: SAML single sign-on with a real IdP', () => {
       inResponseTo: first.id,
       recipient: first.sp,
       audience: first.sp,
-      nameId: 'Alice@Corp.example',
+      nameId: address,
     });
     const granted = await finalize(first.sp, answer);
     expect(granted.status, granted.text).toBe(200);
@@ -86,15 +90,19 @@ describe('spar: SAML single sign-on with a real IdP', () => {
     expect(granted.text).toContain('postMessage({"type":"AUTH_SUCCESS"}');
     const alice = await selfOf(granted.cookie!);
     expect(alice).toMatchObject({
-      name: 'Alice@Corp.example',
+      name: address,
       team: owner.team,
       managed_by: 'wire',
       sso_id: {
         tenant: `<Issuer xmlns="urn:oasis:names:tc:SAML:2.0:assertion">${idp.entityId}</Issuer>`,
-        subject: expect.stringContaining('>Alice@Corp.example</NameID>'),
+        subject: expect.stringContaining(`>${address}</NameID>`),
       },
     });
     expect((await members()).find((m) => m.user === alice.id)?.permissions).toEqual({ self: 1587, copy: 1587 });
+    // validateSAMLemails (enabled by default): the NameID's address is mailed a validation code.
+    expect(alice.email).toBeUndefined();
+    expect(await mailsTo(publicUrl, address)).toHaveLength(1);
+    aliceCookie = granted.cookie!;
 
     const again = await initiate(idpId);
     const second = await finalize(
@@ -103,7 +111,7 @@ describe('spar: SAML single sign-on with a real IdP', () => {
         inResponseTo: again.id,
         recipient: again.sp,
         audience: again.sp,
-        nameId: 'alice@corp.example',
+        nameId: address.toLowerCase(),
       }),
     );
     expect(second.title).toBe('wire:sso:success');
@@ -211,5 +219,17 @@ describe('spar: SAML single sign-on with a real IdP', () => {
     );
     expect((await fetch(new URL(`/sso/initiate-login/${idpId}`, publicUrl), { method: 'HEAD' })).status).toBe(200);
     expect((await fetch(new URL(`/sso/initiate-login/${crypto.randomUUID()}`, publicUrl))).status).toBe(404);
+  });
+
+  it('deletes an IdP only with its users (purge), whose cookies then stop working', async () => {
+    const me = api(publicUrl, owner.token);
+    expect(await me.del(`/v8/identity-providers/${idpId}`)).toMatchObject({
+      status: 412,
+      body: wireError(412, 'idp-has-bound-users'),
+    });
+    expect((await api(publicUrl).post('/v8/access', undefined, { cookie: aliceCookie })).status).toBe(200);
+    expect((await me.del(`/v8/identity-providers/${idpId}?purge=true`)).status).toBe(204);
+    expect((await api(publicUrl).post('/v8/access', undefined, { cookie: aliceCookie })).status).toBe(403);
+    expect((await me.get(`/v8/identity-providers/${idpId}`)).status).toBe(404);
   });
 });

@@ -4,7 +4,6 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { sparErrors } from '../../api/errors/spar.js';
 import { deleteAccount, usersByIds } from '../../brig/face.js';
 import { runBatch, database } from '../../db/client.js';
-import { teamAdmin } from '../team-admin.js';
 import { ownIdp } from './idp-access.js';
 import { idpStore } from './idp-store.js';
 import { samlIssuerOf } from '../saml/saml-identity.js';
@@ -25,8 +24,7 @@ export const deleteIdp = endpoint(
     responses: { 204: { description: 'The identity provider is gone (with its users, when purged)' } },
   },
   async (c) => {
-    const { user } = await teamAdmin(c, 'CreateUpdateDeleteIdp');
-    const { idp, team } = await ownIdp(c, c.req.valid('param').id);
+    const { idp, team, user } = await ownIdp(c, c.req.valid('param').id);
     if (samlIssuerOf(user) === idp.issuer) throw new ApiError(sparErrors.cannotDeleteOwnIdp);
     const db = database(c.env.DB);
     const config = c.get('config');

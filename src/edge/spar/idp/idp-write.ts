@@ -33,13 +33,21 @@ const writeErrors = [
   sparErrors.noTeamMember,
 ] as const;
 
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The metadata XML of the body: raw `application/xml`, or JSON `{"value": xml}`. */
 async function metadataOf(c: Context<AppEnv>): Promise<{ xml: string; metadata: IdpMetadata }> {
   const text = await c.req.text();
   if (text.length > MAX_METADATA_BYTES) throw new ApiError(sparErrors.invalidMetadata, 'Metadata too large');
   let xml = text;
   if ((c.req.header('content-type') ?? '').startsWith('application/json')) {
-    const body = z.object({ value: z.string() }).safeParse(JSON.parse(text || 'null'));
+    const body = z.object({ value: z.string() }).safeParse(parsedJson(text));
     if (!body.success) throw new ApiError(sparErrors.invalidMetadata, 'Expected {"value": "<metadata XML>"}');
     xml = body.data.value;
   }

@@ -42,9 +42,10 @@ const page = {
 /** The IdP that issued the response: by issuer for the instance's (v1) URL, by issuer and team for a team's (v2). */
 async function idpOf(c: Context<AppEnv>, issuer: string, team: string | undefined): Promise<IdpRow> {
   const all = await idpStore.byIssuer(database(c.env.DB), issuer);
-  const idp = team === undefined ? all.find((i) => i.apiVersion === 1) : all.find((i) => i.team === team);
-  if (idp !== undefined && idp.apiVersion === (team === undefined ? 1 : 2)) return idp;
-  if (all.length > 0 && (idp !== undefined || team === undefined)) throw new ApiError(sparErrors.cannotMixApiVersions);
+  const candidates = team === undefined ? all : all.filter((i) => i.team === team);
+  const idp = candidates.find((i) => i.apiVersion === (team === undefined ? 1 : 2));
+  if (idp !== undefined) return idp;
+  if (candidates.length > 0) throw new ApiError(sparErrors.cannotMixApiVersions);
   throw new ApiError(sparErrors.idpNotFound, `IdP not found: ${issuer}`);
 }
 

@@ -57,7 +57,10 @@ async function provision(c: Context<AppEnv>, db: Db, idp: IdpRow, nameId: NameId
   });
   await announceMemberJoin(c.env, db, config, idp.team, user.id);
   if (nameId.format === EMAIL_FORMAT && (await featureEnabled(db, config, idp.team, 'validateSAMLemails')))
-    await requestEmailChange(c.env, db, config, user, nameId.value);
+    // An address that is not valid or belongs to another account is left out; the sign-in stands.
+    await requestEmailChange(c.env, db, config, user, nameId.value).catch((err: unknown) => {
+      if (!(err instanceof ApiError)) throw err;
+    });
   return user;
 }
 

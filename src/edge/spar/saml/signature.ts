@@ -20,6 +20,23 @@ const ALLOWED_TRANSFORMS = new Set([
 ]);
 const RSA_KEY = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
 
+/** IdP certificates' keys, imported once per isolate (bounded: IdPs are few, metadata changes rarely). */
+const keys = new Map<string, Promise<CryptoKey | undefined>>();
+const MAX_KEYS = 1000;
+
+function keyOf(cert: string): Promise<CryptoKey | undefined> {
+  let key = keys.get(cert);
+  if (key === undefined) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key =
+      certificateOf(cert)
+        ?.exportKey(RSA_KEY)
+        .catch(() => undefined) ?? Promise.resolve(undefined);
+    keys.set(cert, key);
+  }
+  return key;
+}
+
 /** How many elements of the document carry this ID. */
 function elementsWithId(doc: Document, id: string): number {
   let n = 0;
@@ -53,9 +70,7 @@ export async function assertionSignatureProblem(
   for (let i = 0; i < ref.Transforms.Count; i++)
     if (!ALLOWED_TRANSFORMS.has(ref.Transforms.Item(i)?.Algorithm ?? '')) return 'unexpected signature transform';
   for (const cert of certs) {
-    const key = await certificateOf(cert)
-      ?.exportKey(RSA_KEY)
-      .catch(() => undefined);
+    const key = await keyOf(cert);
     if (key === undefined) continue;
     try {
       if (await signed.Verify(key)) return undefined;
