@@ -4,6 +4,14 @@ import { getIdp, getIdpRaw, listIdps } from './idp/idp-read.js';
 import { createIdp, updateIdp } from './idp/idp-write.js';
 import { finalizeLogin, finalizeLoginForTeam } from './saml/finalize-login.js';
 import { initiateLogin } from './saml/initiate-login.js';
+import {
+  createScimToken,
+  createScimTokenV7,
+  deleteScimToken,
+  listScimTokens,
+  listScimTokensV7,
+  renameScimToken,
+} from './scim/scim-tokens.js';
 
 export const sparPublic: Endpoint[] = [
   listIdps,
@@ -15,4 +23,10 @@ export const sparPublic: Endpoint[] = [
   initiateLogin,
   finalizeLogin,
   finalizeLoginForTeam,
+  createScimTokenV7,
+  createScimToken,
+  listScimTokensV7,
+  listScimTokens,
+  deleteScimToken,
+  renameScimToken,
 ];

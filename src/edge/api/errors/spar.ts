@@ -71,4 +71,10 @@ export const sparErrors = defineErrors({
     message: 'Could not find SAML credentials, and auto-provisioning is disabled.',
   },
   reauthRequired: { status: 403, label: 'access-denied', message: 'This operation requires reauthentication.' },
+  // Until v8 a token was tied to the team's only IdP, so a second one could not be told apart.
+  moreThanOneIdp: {
+    status: 400,
+    label: 'more-than-one-idp',
+    message: 'The team has more than one IdP; use API version 8 or later to choose one',
+  },
 });

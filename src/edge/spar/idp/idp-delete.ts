@@ -6,6 +6,7 @@ import { deleteAccount, usersByIds } from '../../brig/face.js';
 import { runBatch, database } from '../../db/client.js';
 import { ownIdp } from './idp-access.js';
 import { idpStore } from './idp-store.js';
+import { scimTokenStore } from '../scim/scim-token-store.js';
 import { samlIssuerOf } from '../saml/saml-identity.js';
 
 export const deleteIdp = endpoint(
@@ -46,7 +47,7 @@ export const deleteIdp = endpoint(
         bound.map((u) => u.id),
       ),
       idpStore.unreplace(db, team, idp.oldIssuers),
-      idpStore.deleteTokensOf(db, idp.id),
+      scimTokenStore.deleteOfIdp(db, idp.id),
       idpStore.delete(db, idp.id),
     ]);
     return c.body(null, 204);

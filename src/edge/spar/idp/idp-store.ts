@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sparIdps, sparSamlUsers, sparScimTokens } from '../../db/schema-spar.js';
+import { sparIdps, sparSamlUsers } from '../../db/schema-spar.js';
 
 export type IdpRow = typeof sparIdps.$inferSelect;
 
@@ -26,7 +26,6 @@ export const idpStore = {
       .set({ replacedBy: null })
       .where(and(eq(sparIdps.team, team), inArray(sparIdps.issuer, [...issuers]))),
   delete: (db: Db, id: string) => db.delete(sparIdps).where(eq(sparIdps.id, id)),
-  deleteTokensOf: (db: Db, idp: string) => db.delete(sparScimTokens).where(eq(sparScimTokens.idp, idp)),
   /** The users signing in with this issuer. */
   async usersOf(db: Db, issuer: string): Promise<string[]> {
     const rows = await db

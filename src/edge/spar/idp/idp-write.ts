@@ -12,6 +12,7 @@ import { ownIdp } from './idp-access.js';
 import { idpConfig, idpJson } from './idp-json.js';
 import { parseIdpMetadata, type IdpMetadata } from './metadata.js';
 import { idpStore, type IdpRow } from './idp-store.js';
+import { scimTokenStore } from '../scim/scim-token-store.js';
 
 const MAX_METADATA_BYTES = 1 << 20;
 
@@ -84,7 +85,13 @@ export const createIdp = endpoint(
       query: z.object({ replaces: z.uuid().optional(), api_version: z.enum(['v1', 'v2']).optional(), handle }),
       ...metadataBody,
     },
-    errors: [...writeErrors, sparErrors.idpAlreadyInUse, sparErrors.cannotMixApiVersions, sparErrors.idpNotFound],
+    errors: [
+      ...writeErrors,
+      sparErrors.idpAlreadyInUse,
+      sparErrors.cannotMixApiVersions,
+      sparErrors.idpNotFound,
+      sparErrors.moreThanOneIdp,
+    ],
     responses: { 201: { description: 'The identity provider', ...json(idpConfig) } },
   },
   async (c) => {
@@ -93,6 +100,9 @@ export const createIdp = endpoint(
     const db = database(c.env.DB);
     const { xml, metadata } = await metadataOf(c);
     await requireSso(c, db, team);
+    // Before v8 a SCIM token took the team's only IdP, so a team with tokens could not get a second.
+    if ((c.get('apiVersion') ?? 0) < 8 && (await idpStore.ofTeam(db, team)).length > 0)
+      if ((await scimTokenStore.countOfTeam(db, team)) > 0) throw new ApiError(sparErrors.moreThanOneIdp);
     const apiVersion = query.api_version === 'v2' ? 2 : 1;
     const replaced = query.replaces === undefined ? undefined : await idpStore.byId(db, query.replaces);
     if (query.replaces !== undefined && replaced?.team !== team) throw new ApiError(sparErrors.idpNotFound);
