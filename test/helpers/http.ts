@@ -12,7 +12,8 @@ export async function call(base: string, path: string, init: RequestInit = {}): 
   const res = await fetch(base + path, init);
   const text = await res.text();
   let body: unknown = text;
-  if (text !== '' && res.headers.get('content-type')?.includes('application/json')) body = JSON.parse(text);
+  if (text !== '' && /^application\/([\w.-]+\+)?json/.test(res.headers.get('content-type') ?? ''))
+    body = JSON.parse(text);
   return { status: res.status, headers: res.headers, body, text };
 }
 

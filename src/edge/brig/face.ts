@@ -12,6 +12,8 @@ import { connectionStore } from './connections/connection-store.js';
 import { federationWith } from './federation/federating.js';
 import type { UserRow } from './users/user-json.js';
 import { userStore } from './users/user-store.js';
+import { richInfoStore } from './rich-info/rich-info-store.js';
+import type { RichField } from '../db/schema.js';
 
 /** A user's account as brig keeps it (status, team, identity, profile). */
 export type { UserRow };
@@ -104,10 +106,27 @@ export { MAILBOX_PATH } from './email/mailbox.js';
 export { serveMailbox } from './email/mailbox.js';
 
 /** Creates an account; an identity provider's users join their team (`provisioned`). */
-export { createAccount } from './accounts/create-account.js';
+export { createAccount, defaultUserLocale } from './accounts/create-account.js';
 
 /** Keeps an address as the user's unvalidated one and mails it an activation code. */
 export { requestEmailChange } from './accounts/email-change.js';
 
 /** A new `zuid` cookie for the user, as the `Set-Cookie` value (SSO sign-ins). */
 export { newCookieHeader } from './auth/session.js';
+
+/** An identity provider's changes to one of its users (managed fields, status, rich info). */
+export { updateProvisionedUser } from './accounts/provisioned-user.js';
+/** A handle as brig accepts it (2–256 of a-z0-9_.-, not reserved). */
+export { isValidHandle } from './users/handles.js';
+/** The account holding a handle. */
+export function userByHandle(db: Db, handle: string): Promise<UserRow | undefined> {
+  return userStore.byHandle(db, handle);
+}
+/** A user's rich info fields (none when never set). */
+export async function richInfoOf(db: Db, user: string): Promise<RichField[]> {
+  return (await richInfoStore.get(db, user)) ?? [];
+}
+/** Rich info's size as the limit counts it, and its fields as stored (empty values dropped). */
+export { normalizeRichInfo, richInfoSize } from './rich-info/rich-info-json.js';
+/** A SCIM user without an IdP: a pending account and its mailed invitation. */
+export { inviteProvisionedUser } from './invitations/scim-invitation.js';

@@ -55,3 +55,12 @@ export const sparAssertions = sqliteTable('spar_assertions', {
   id: text('id').primaryKey(),
   expiresAt: integer('expires_at').notNull(),
 });
+
+/** Users a team's SCIM client provisioned: the externalId it knows them by, and its times. */
+export const sparScimUsers = sqliteTable('spar_scim_users', {
+  user: text('user').primaryKey(),
+  team: text('team').notNull(),
+  externalId: text('external_id').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

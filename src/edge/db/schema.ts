@@ -87,6 +87,8 @@ export const teamInvitations = sqliteTable('team_invitations', {
   createdBy: text('created_by'),
   createdAt: integer('created_at').notNull(),
   expiresAt: integer('expires_at').notNull(),
+  /** The pending account a SCIM invitation claims for its invitee. */
+  invitee: text('invitee'),
 });
 
 /**

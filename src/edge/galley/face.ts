@@ -71,3 +71,7 @@ export { clientsChanged } from './messaging/conversation-object.js';
 export { localUsersAlongside } from './federation/defederation.js';
 /** This backend stopped federating with another: its users leave conversations here, copies of its go. */
 export { forgetConversationsWith } from './federation/defederation.js';
+/** A member's new role, announced to the team's admins. */
+export { changeMemberRole } from './teams/member-changes.js';
+/** Removes a member of a binding team (deleting the account), announced as galley does. */
+export { removeMemberAccount } from './teams/member-changes.js';

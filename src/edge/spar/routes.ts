@@ -12,6 +12,15 @@ import {
   listScimTokensV7,
   renameScimToken,
 } from './scim/scim-tokens.js';
+import { scimResourceTypes, scimSchema, scimSchemas, scimServiceProviderConfig } from './scim/scim-meta.js';
+import {
+  createScimUserRoute,
+  deleteScimUserRoute,
+  getScimUser,
+  listScimUsers,
+  patchScimUser,
+  replaceScimUserRoute,
+} from './scim/scim-users.js';
 
 export const sparPublic: Endpoint[] = [
   listIdps,
@@ -29,4 +38,14 @@ export const sparPublic: Endpoint[] = [
   listScimTokens,
   deleteScimToken,
   renameScimToken,
+  createScimUserRoute,
+  listScimUsers,
+  getScimUser,
+  replaceScimUserRoute,
+  patchScimUser,
+  deleteScimUserRoute,
+  scimServiceProviderConfig,
+  scimSchemas,
+  scimSchema,
+  scimResourceTypes,
 ];

@@ -3,53 +3,16 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { testIdp, type TestIdp } from '../../helpers/saml-idp.js';
 import { mailsTo } from '../../helpers/mailbox.js';
-import { api, teamOwner, type TeamOwner } from '../../helpers/users.js';
+import { teamWithIdp, accessToken, finalize as finalizeAt, initiate as initiateAt } from '../../helpers/saml-login.js';
+import { api, type TeamOwner } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
-interface Started {
-  /** The AuthnRequest's ID and its Issuer (the SP's entity id, where the IdP answers). */
-  id: string;
-  sp: string;
-  /** Where the form posts it: the IdP's SingleSignOnService. */
-  action: string;
-}
-
-async function initiate(idp: string, query = ''): Promise<Started> {
-  const res = await fetch(new URL(`/sso/initiate-login/${idp}${query}`, publicUrl));
-  const html = await res.text();
-  expect(res.status, html).toBe(200);
-  expect(res.headers.get('content-type')).toContain('text/html');
-  const action = /<form action="([^"]+)"/.exec(html)![1]!;
-  const request = atob(/name="SAMLRequest" value="([^"]+)"/.exec(html)![1]!);
-  return {
-    id: /ID="([^"]+)"/.exec(request)![1]!,
-    sp: /<saml:Issuer>([^<]+)<\/saml:Issuer>/.exec(request)![1]!,
-    action,
-  };
-}
-
-/** The browser posting the IdP's answer to the SP (the path the SP named, on this backend). */
-async function finalize(sp: string, samlResponse: string) {
-  const res = await fetch(new URL(new URL(sp).pathname, publicUrl), {
-    method: 'POST',
-    body: new URLSearchParams({ SAMLResponse: samlResponse }),
-    redirect: 'manual',
-  });
-  const text = await res.text();
-  return {
-    status: res.status,
-    text,
-    title: /<title>([^<]+)<\/title>/.exec(text)?.[1],
-    cookie: /zuid=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0],
-    location: res.headers.get('location'),
-  };
-}
+const initiate = (idp: string, query = '') => initiateAt(publicUrl, idp, query);
+const finalize = (sp: string, samlResponse: string) => finalizeAt(publicUrl, sp, samlResponse);
 
 async function selfOf(cookie: string) {
-  const access = await api(publicUrl).post('/v8/access', undefined, { cookie });
-  expect(access.status, access.text).toBe(200);
-  return (await api(publicUrl, access.body.access_token).get('/v8/self')).body;
+  return (await api(publicUrl, await accessToken(publicUrl, cookie)).get('/v8/self')).body;
 }
 
 describe('spar: SAML single sign-on with a real IdP', () => {
@@ -61,14 +24,7 @@ describe('spar: SAML single sign-on with a real IdP', () => {
     (await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/members`)).body.members as any[];
 
   beforeAll(async () => {
-    owner = await teamOwner(publicUrl, internalUrl);
-    expect((await api(internalUrl).put(`/i/teams/${owner.team}/features/sso`, { status: 'enabled' })).status).toBe(200);
-    idp = await testIdp();
-    const created = await api(publicUrl, owner.token).post('/v8/identity-providers?api_version=v2', {
-      value: idp.metadata,
-    });
-    expect(created.status, created.text).toBe(201);
-    idpId = created.body.id;
+    ({ owner, idp, idpId } = await teamWithIdp(publicUrl, internalUrl));
   });
 
   let aliceCookie: string;

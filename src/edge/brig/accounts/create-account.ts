@@ -3,7 +3,8 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { runBatch, type Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { AssetRef, TeamRole } from '../../db/schema.js';
+import type { AssetRef, RichField, TeamRole } from '../../db/schema.js';
+import { richInfoStore } from '../rich-info/rich-info-store.js';
 import { addTeamMember, createTeam } from '../../galley/face.js';
 import type { InvitationRow } from '../invitations/invitation-store.js';
 import { joinStatements } from '../invitations/join-team.js';
@@ -34,6 +35,9 @@ export interface AccountInput {
         ssoId: unknown;
         managedBy: 'wire' | 'scim';
         handle?: string | undefined;
+        /** A SCIM user without an IdP waits for their invitation to be accepted. */
+        pendingInvitation?: boolean | undefined;
+        richInfo?: RichField[] | undefined;
         /** The provider's own records of the new user, written in the same batch. */
         records?: (user: string) => readonly unknown[];
       }
@@ -41,7 +45,7 @@ export interface AccountInput {
 }
 
 /** Default locale of new profiles: `setDefaultUserLocale`, else `setDefaultTemplateLocale`. */
-function defaultUserLocale(config: Config): string {
+export function defaultUserLocale(config: Config): string {
   const o = config.brig.optSettings;
   return o.setDefaultUserLocale ?? o.setDefaultTemplateLocale;
 }
@@ -63,8 +67,8 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
     accentId: input.accentId ?? 0,
     assets: input.assets ?? [],
     locale: input.locale ?? defaultUserLocale(config),
-    status: ephemeral ? 'ephemeral' : 'active',
-    activated: (input.email !== undefined && input.emailVerified) || p !== undefined,
+    status: ephemeral ? 'ephemeral' : p?.pendingInvitation ? 'pending-invitation' : 'active',
+    activated: (input.email !== undefined && input.emailVerified) || (p !== undefined && !p.pendingInvitation),
     email: input.emailVerified ? (input.email ?? null) : null,
     emailKey: input.emailVerified && input.email !== undefined ? emailKeyOf(input.email) : null,
     emailUnvalidated: input.emailVerified ? null : (input.email ?? null),
@@ -87,12 +91,14 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
   if (p !== undefined)
     statements.push(
       addTeamMember(db, { team: p.team, user: id, role: p.role, invitedBy: null }),
+      ...(p.richInfo === undefined || p.richInfo.length === 0 ? [] : [richInfoStore.setStatement(db, id, p.richInfo)]),
       ...(p.records?.(id) ?? []),
     );
   try {
     await runBatch(db, statements);
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
+    if (isUniqueViolation(err, 'users.handle')) throw new ApiError(brigErrors.handleExists);
     throw err;
   }
   return row;

@@ -18,6 +18,7 @@ import { propertyStore } from '../properties/property-store.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
+import { invitationStore } from '../invitations/invitation-store.js';
 
 /**
  * Deletes an account for good, in one batch: the profile becomes a tombstone (status deleted,
@@ -56,6 +57,7 @@ export async function deleteAccount(
     richInfoStore.deleteStatement(db, user.id),
     connectionStore.deleteAllOf(db, user.id),
     removeFromTeams(db, user.id),
+    invitationStore.removeForInvitee(db, user.id),
   ]);
   const domain = config.brig.optSettings.setFederationDomain;
   await leaveAllConversations(env, config, db, { id: user.id, domain }, teamAdmins);

@@ -20,11 +20,13 @@ export async function requestEmailChange(
   config: Config,
   user: UserRow,
   email: string,
+  /** The team's SCIM client changes the address of a user it manages. */
+  byProvider = false,
 ): Promise<'unchanged' | 'pending-activation'> {
   if (!isValidEmail(email)) throw new ApiError(brigErrors.invalidEmail);
   if (user.emailKey === emailKeyOf(email)) return 'unchanged';
   if ((await userStore.byEmail(db, email))?.activated) throw new ApiError(brigErrors.keyExists);
-  if (user.managedBy === 'scim') throw new ApiError(brigErrors.emailManagedByScim);
+  if (user.managedBy === 'scim' && !byProvider) throw new ApiError(brigErrors.emailManagedByScim);
   await userStore.update(db, user.id, { emailUnvalidated: email });
   await sendActivationCode(env, db, config, { email, user: user.id, name: user.name, locale: user.locale });
   return 'pending-activation';

@@ -15,6 +15,7 @@ import { selfJson, selfUser } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { ACTIVATION_RETRIES, activationKeyOf, sendActivationCode } from './activation.js';
 import { createAccount } from './create-account.js';
+import { claimInvitedAccount } from '../invitations/scim-invitation.js';
 import { newUser, validateNewUser } from './new-user.js';
 
 /**
@@ -62,7 +63,8 @@ export const register = endpoint(
       invitation = await invitationStore.byCode(db, body.team_code);
       if (invitation === undefined || invitation.email.toLowerCase() !== body.email.toLowerCase())
         throw new ApiError(brigErrors.invalidInvitationCode);
-      if ((await teamSize(db, invitation.team)) >= config.galley.settings.maxTeamSize)
+      // A SCIM invitation's account is a member already.
+      if (invitation.invitee === null && (await teamSize(db, invitation.team)) >= config.galley.settings.maxTeamSize)
         throw new ApiError(brigErrors.tooManyTeamMembers);
     }
     if (body.email !== undefined && (await userStore.byEmail(db, body.email))?.activated)
@@ -80,19 +82,23 @@ export const register = endpoint(
       body.password === undefined
         ? undefined
         : await newPasswordHash(c.env, config, { ip: clientIp(c.req.raw) }, body.password);
-    const user = await createAccount(db, config, {
-      name: body.name,
-      email: body.email,
-      emailVerified: verified,
-      passwordHash,
-      locale: body.locale,
-      accentId: body.accent_id,
-      assets: body.assets,
-      supportedProtocols: body.supported_protocols,
-      expiresIn: body.expires_in,
-      newTeam: body.team && { name: body.team.name, icon: body.team.icon, iconKey: body.team.icon_key },
-      invitation,
-    });
+    const invitee = invitation?.invitee ?? null;
+    const user =
+      invitee !== null
+        ? await claimInvitedAccount(db, { ...invitation!, invitee }, passwordHash)
+        : await createAccount(db, config, {
+            name: body.name,
+            email: body.email,
+            emailVerified: verified,
+            passwordHash,
+            locale: body.locale,
+            accentId: body.accent_id,
+            assets: body.assets,
+            supportedProtocols: body.supported_protocols,
+            expiresIn: body.expires_in,
+            newTeam: body.team && { name: body.team.name, icon: body.team.icon, iconKey: body.team.icon_key },
+            invitation,
+          });
     if (invitation !== undefined) await announceMemberJoin(c.env, db, config, invitation.team, user.id);
 
     const domain = optSettings.setFederationDomain;

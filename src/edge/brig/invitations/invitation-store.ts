@@ -50,6 +50,10 @@ export const invitationStore = {
   remove(db: Db, id: string) {
     return db.delete(teamInvitations).where(eq(teamInvitations.id, id));
   },
+  /** The SCIM invitation claiming a pending account, when the account goes. */
+  removeForInvitee(db: Db, user: string) {
+    return db.delete(teamInvitations).where(eq(teamInvitations.invitee, user));
+  },
   /** Expired invitations of the team, and an earlier one to the same address, make room for a new one. */
   removeStale(db: Db, team: string, email: string, now = Date.now()) {
     return [

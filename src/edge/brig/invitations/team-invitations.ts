@@ -98,6 +98,7 @@ export const createInvitation = endpoint(
       createdBy: inviter.id,
       createdAt: now,
       expiresAt: now + config.brig.optSettings.setTeamInvitationTimeout * 1000,
+      invitee: null,
     };
     await runBatch(db, [...invitationStore.removeStale(db, tid, body.email, now), invitationStore.insert(db, row)]);
     const team = await teamById(db, tid);

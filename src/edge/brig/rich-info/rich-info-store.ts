@@ -9,7 +9,11 @@ export const richInfoStore = {
     return row?.fields;
   },
   async set(db: Db, user: string, fields: RichField[]): Promise<void> {
-    await db.insert(richInfo).values({ user, fields }).onConflictDoUpdate({ target: richInfo.user, set: { fields } });
+    await this.setStatement(db, user, fields);
+  },
+  /** The statement replacing a user's rich info, for batches. */
+  setStatement(db: Db, user: string, fields: RichField[]) {
+    return db.insert(richInfo).values({ user, fields }).onConflictDoUpdate({ target: richInfo.user, set: { fields } });
   },
   /** The statement removing a user's rich info, for batches. */
   deleteStatement(db: Db, user: string) {

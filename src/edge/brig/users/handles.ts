@@ -15,7 +15,7 @@ const BLOCKED = new Set(
   ),
 );
 
-function isValidHandle(h: string): boolean {
+export function isValidHandle(h: string): boolean {
   return /^[a-z0-9_.-]{2,256}$/.test(h) && !BLOCKED.has(h);
 }
 

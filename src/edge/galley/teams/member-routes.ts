@@ -5,12 +5,11 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { publish } from '../../events/publish.js';
-import { teamEvent } from '../../events/team-events.js';
-import { canGrant, hasPerm, permissionsOf, roleOfBits } from '../../api/team-permissions.js';
-import { TEAM_ADMINS, requireTeamMember } from './team-access.js';
+import { canGrant, hasPerm, roleOfBits } from '../../api/team-permissions.js';
+import { requireTeamMember } from './team-access.js';
 import { permissionsSchema, teamMemberJson, teamMemberSchema } from './team-json.js';
 import { teamStore } from './team-store.js';
+import { changeMemberRole } from './member-changes.js';
 
 const params = z.object({ tid: z.uuid() });
 const MAX_PAGE = 2000;
@@ -150,16 +149,7 @@ export const updateTeamMember = endpoint(
       throw new ApiError(galleyErrors.operationDenied);
     if (target.role === 'owner' && role !== 'owner' && (await teamStore.withRoles(db, tid, ['owner'])).length <= 1)
       throw new ApiError(galleyErrors.noOtherOwner);
-    await teamStore.setRole(db, tid, user, role).run();
-    const admins = await teamStore.withRoles(db, tid, TEAM_ADMINS);
-    const event = teamEvent('team.member-update', tid, { user, permissions: permissionsOf(role) });
-    await publish(
-      c.env,
-      c.get('config'),
-      admins.map((u) => ({ user: u })),
-      event,
-      { origin: self(c) },
-    );
+    await changeMemberRole(c.env, db, c.get('config'), { team: tid, user, role, origin: self(c) });
     return c.body(null, 200);
   },
 );

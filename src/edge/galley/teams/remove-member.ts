@@ -6,14 +6,12 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { jsonBody } from '../../api/schemas/common.js';
 import { self, selfQualified } from '../../api/self.js';
-import { checkUserPassword, deleteAccount, userById } from '../../brig/face.js';
+import { checkUserPassword, userById } from '../../brig/face.js';
 import type { Db } from '../../db/client.js';
-import { publish } from '../../events/publish.js';
-import { teamEvent } from '../../events/team-events.js';
-import { featureEnabled } from '../features/team-features.js';
 import { hasPerm } from '../../api/team-permissions.js';
-import { TEAM_ADMINS, requireTeamMember } from './team-access.js';
+import { requireTeamMember } from './team-access.js';
 import { teamStore } from './team-store.js';
+import { removeMemberAccount } from './member-changes.js';
 
 /** Destructive team operations need the caller's password again (users without one are SSO users). */
 export async function requireReauth(c: Context<AppEnv>, db: Db, password: string | undefined): Promise<void> {
@@ -54,22 +52,7 @@ export const removeTeamMember = endpoint(
     if (target === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
     if (target.role === 'owner' && role !== 'owner') throw new ApiError(galleyErrors.operationDenied);
     await requireReauth(c, db, c.req.valid('json').password);
-    const user = await userById(db, { id: uid, domain: config.brig.optSettings.setFederationDomain });
-
-    const limited = await featureEnabled(db, config, tid, 'limitedEventFanout');
-    const admins = await teamStore.withRoles(db, tid, TEAM_ADMINS);
-    const told = limited ? admins : await teamStore.memberIds(db, tid, config.galley.settings.maxTeamSize);
-    if (user !== undefined) await deleteAccount(c.env, db, config, user, undefined, admins);
-    else await teamStore.removeMember(db, uid).run();
-    await publish(
-      c.env,
-      config,
-      told.filter((u) => u !== uid).map((u) => ({ user: u })),
-      teamEvent('team.member-leave', tid, { user: uid }),
-      {
-        origin: self(c),
-      },
-    );
+    await removeMemberAccount(c.env, db, config, { team: tid, user: uid, origin: self(c) });
     return c.body(null, 202);
   },
 );

@@ -3,6 +3,9 @@
 import type { UserRow } from '../../brig/face.js';
 import { escapeXml, NS } from '../xml.js';
 
+export const NAMEID_EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+export const NAMEID_UNSPECIFIED = 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified';
+
 export interface NameId {
   value: string;
   format?: string | undefined;

@@ -42,6 +42,8 @@ export const samlStore = {
       .insert(sparSamlUsers)
       .values({ issuer, nameId, user })
       .onConflictDoUpdate({ target: [sparSamlUsers.issuer, sparSamlUsers.nameId], set: { user } }),
+  /** Every binding of a user (they are gone). */
+  unbindUser: (db: Db, user: string) => db.delete(sparSamlUsers).where(eq(sparSamlUsers.user, user)),
   unbind: (db: Db, issuer: string, nameId: string) =>
     db.delete(sparSamlUsers).where(and(eq(sparSamlUsers.issuer, issuer), eq(sparSamlUsers.nameId, nameId))),
 };

@@ -9,10 +9,8 @@ import { database, type Db, runBatch } from '../../db/client.js';
 import { announceMemberJoin, featureEnabled } from '../../galley/face.js';
 import type { IdpRow } from '../idp/idp-store.js';
 import { scimTokenStore } from '../scim/scim-token-store.js';
-import { type NameId, nameIdKey, samlSsoId } from './saml-identity.js';
+import { type NameId, NAMEID_EMAIL, nameIdKey, samlSsoId } from './saml-identity.js';
 import { samlStore } from './saml-store.js';
-
-const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
 async function liveUser(c: Context<AppEnv>, id: string | undefined): Promise<UserRow | undefined> {
   if (id === undefined) return undefined;
@@ -56,7 +54,7 @@ async function provision(c: Context<AppEnv>, db: Db, idp: IdpRow, nameId: NameId
     },
   });
   await announceMemberJoin(c.env, db, config, idp.team, user.id);
-  if (nameId.format === EMAIL_FORMAT && (await featureEnabled(db, config, idp.team, 'validateSAMLemails')))
+  if (nameId.format === NAMEID_EMAIL && (await featureEnabled(db, config, idp.team, 'validateSAMLemails')))
     // An address that is not valid or belongs to another account is left out; the sign-in stands.
     await requestEmailChange(c.env, db, config, user, nameId.value).catch((err: unknown) => {
       if (!(err instanceof ApiError)) throw err;
