@@ -7,6 +7,7 @@ import { database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { announceUpdate, selfRow } from './self.js';
 import { userStore } from './user-store.js';
+import { guardManagedField } from './managed-fields.js';
 
 /** Handles nobody may take. */
 const BLOCKED = new Set(
@@ -33,8 +34,8 @@ export const putHandle = endpoint(
     if (!isValidHandle(handle)) throw new ApiError(brigErrors.invalidHandle);
     const user = await selfRow(c);
     if (!user.activated && user.status !== 'ephemeral') throw new ApiError(brigErrors.noIdentity);
-    if (user.managedBy === 'scim') throw new ApiError(brigErrors.managedByScim);
     if (user.handle === handle) return c.body(null, 200);
+    await guardManagedField(database(c.env.DB), c.get('config'), user, 'handle');
     try {
       await userStore.update(database(c.env.DB), user.id, { handle });
     } catch (err) {

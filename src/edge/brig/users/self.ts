@@ -12,6 +12,7 @@ import { userEvents, type UserUpdateData } from '../../events/user-events.js';
 import { baseProtocol, selfJson, selfUser, userAsset, type UserRow } from './user-json.js';
 import { userStore } from './user-store.js';
 import { contactsOf } from './contacts.js';
+import { guardManagedField, managedByView } from './managed-fields.js';
 
 /** The caller's record; a token of a vanished user is as good as none. */
 export async function selfRow(c: Context<AppEnv>): Promise<UserRow> {
@@ -36,7 +37,12 @@ export const getSelf = endpoint(
     errors: [brigErrors.userNotFound],
     responses: { 200: { description: 'The caller’s profile', ...json(selfUser) } },
   },
-  async (c) => c.json(selfJson(await selfRow(c), c.get('config').brig.optSettings.setFederationDomain), 200),
+  async (c) => {
+    const user = await selfRow(c);
+    const config = c.get('config');
+    const managedBy = await managedByView(database(c.env.DB), config, user);
+    return c.json({ ...selfJson(user, config.brig.optSettings.setFederationDomain), managed_by: managedBy }, 200);
+  },
 );
 
 export const putSelf = endpoint(
@@ -61,8 +67,8 @@ export const putSelf = endpoint(
   async (c) => {
     const body = c.req.valid('json');
     const user = await selfRow(c);
-    if (body.name !== undefined && body.name !== user.name && user.managedBy === 'scim')
-      throw new ApiError(brigErrors.managedByScim);
+    if (body.name !== undefined && body.name !== user.name)
+      await guardManagedField(database(c.env.DB), c.get('config'), user, 'name');
     await userStore.update(database(c.env.DB), user.id, {
       ...(body.name === undefined ? {} : { name: body.name }),
       ...(body.text_status === undefined ? {} : { textStatus: body.text_status }),
@@ -87,7 +93,7 @@ export const putLocale = endpoint(
   async (c) => {
     const { locale: next } = c.req.valid('json');
     const user = await selfRow(c);
-    if (user.managedBy === 'scim') throw new ApiError(brigErrors.managedByScim);
+    if (next !== user.locale) await guardManagedField(database(c.env.DB), c.get('config'), user, 'locale');
     await userStore.update(database(c.env.DB), user.id, { locale: next });
     await announceUpdate(c, { id: user.id, locale: next }, false);
     return c.body(null, 200);
