@@ -4,7 +4,7 @@ import { cannonPublic } from './cannon/routes.js';
 import { cargoholdInternal, cargoholdPublic } from './cargohold/routes.js';
 import { galleyInternal, galleyPublic } from './galley/routes.js';
 import { gundeckInternal, gundeckPublic } from './gundeck/routes.js';
-import { sparPublic } from './spar/routes.js';
+import { sparInternal, sparPublic } from './spar/routes.js';
 
 /** Every public endpoint, each declared once with its version range. */
 export const publicEndpoints: readonly Endpoint[] = [
@@ -22,4 +22,5 @@ export const internalEndpoints: readonly Endpoint[] = [
   ...galleyInternal,
   ...gundeckInternal,
   ...cargoholdInternal,
+  ...sparInternal,
 ];

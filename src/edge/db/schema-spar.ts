@@ -64,3 +64,9 @@ export const sparScimUsers = sqliteTable('spar_scim_users', {
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/** Instance-wide settings (`default_sso_code`). */
+export const sparSettings = sqliteTable('spar_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -4,6 +4,8 @@ import { getIdp, getIdpRaw, listIdps } from './idp/idp-read.js';
 import { createIdp, updateIdp } from './idp/idp-write.js';
 import { finalizeLogin, finalizeLoginForTeam } from './saml/finalize-login.js';
 import { initiateLogin } from './saml/initiate-login.js';
+import { spMetadata, spMetadataForTeam } from './saml/sp-metadata.js';
+import { getSsoSettings, putSsoSettings } from './sso-settings.js';
 import {
   createScimToken,
   createScimTokenV7,
@@ -29,6 +31,9 @@ export const sparPublic: Endpoint[] = [
   createIdp,
   updateIdp,
   deleteIdp,
+  spMetadata,
+  spMetadataForTeam,
+  getSsoSettings,
   initiateLogin,
   finalizeLogin,
   finalizeLoginForTeam,
@@ -49,3 +54,6 @@ export const sparPublic: Endpoint[] = [
   scimSchema,
   scimResourceTypes,
 ];
+
+/** spar's internal routes (`/i/sso/...`). */
+export const sparInternal: Endpoint[] = [putSsoSettings];

@@ -3,9 +3,10 @@ import type { AppEnv } from '../api/app-env.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { sparErrors } from '../api/errors/spar.js';
 
-/** This backend as a SAML service provider: where IdPs send their answers. */
+/** This backend as a SAML service provider: where IdPs send their answers, and who to contact. */
 export interface ServiceProvider {
   ssoUri: string;
+  contacts: ReadonlyArray<Record<string, string>>;
 }
 
 /** The service provider of the request's ingress (`Z-Host` under domainConfigs): 404 `not-found` for an unknown one. */
@@ -13,7 +14,13 @@ export function serviceProvider(c: Context<AppEnv>): ServiceProvider {
   const { saml, domainConfigs } = c.get('config').spar;
   const sp = saml ?? domainConfigs?.[c.get('zHost')];
   if (sp === undefined) throw new ApiError(sparErrors.spNotFound);
-  return { ssoUri: sp.spSsoUri.replace(/\/+$/, '') };
+  return { ssoUri: sp.spSsoUri.replace(/\/+$/, ''), contacts: sp.contacts };
+}
+
+/** Where SCIM resources of the request's ingress live: its domain's base URI, else the instance's. */
+export function scimBaseUri(c: Context<AppEnv>): string {
+  const { domainConfigs, scimBaseUri: instance } = c.get('config').spar;
+  return (domainConfigs?.[c.get('zHost')]?.scimBaseUri ?? instance).replace(/\/+$/, '');
 }
 
 /**

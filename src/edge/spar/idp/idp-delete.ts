@@ -7,6 +7,7 @@ import { runBatch, database } from '../../db/client.js';
 import { ownIdp } from './idp-access.js';
 import { idpStore } from './idp-store.js';
 import { scimTokenStore } from '../scim/scim-token-store.js';
+import { settingsStore } from '../sso-settings-store.js';
 import { samlIssuerOf } from '../saml/saml-identity.js';
 
 export const deleteIdp = endpoint(
@@ -48,6 +49,7 @@ export const deleteIdp = endpoint(
       ),
       idpStore.unreplace(db, team, idp.oldIssuers),
       scimTokenStore.deleteOfIdp(db, idp.id),
+      settingsStore.clearDefaultSsoCode(db, idp.id),
       idpStore.delete(db, idp.id),
     ]);
     return c.body(null, 204);

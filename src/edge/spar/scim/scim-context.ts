@@ -4,6 +4,7 @@ import { richInfoOf, type UserRow, userById } from '../../brig/face.js';
 import { database, type Db } from '../../db/client.js';
 import { roleInTeam } from '../../galley/face.js';
 import { type IdpRow, idpStore } from '../idp/idp-store.js';
+import { scimBaseUri } from '../service-provider.js';
 import { scimToken } from './scim-auth.js';
 import type { ScimTokenRow } from './scim-token-store.js';
 import type { ScimUserView } from './scim-user-json.js';
@@ -38,6 +39,6 @@ export async function viewOf(s: Scim, user: UserRow): Promise<ScimUserView> {
     record: await scimUserStore.byUser(s.db, user.id),
     role: await roleInTeam(s.db, s.team, user.id),
     richInfo: await richInfoOf(s.db, user.id),
-    scimBaseUri: s.c.get('config').spar.scimBaseUri,
+    scimBaseUri: scimBaseUri(s.c),
   };
 }

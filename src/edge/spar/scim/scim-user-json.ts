@@ -50,7 +50,7 @@ export async function scimUserJson(v: ScimUserView): Promise<Record<string, unkn
       created,
       lastModified: v.record === undefined ? created : new Date(v.record.updatedAt).toISOString(),
       version: `W/"${hex(digest)}"`,
-      location: `${v.scimBaseUri.replace(/\/$/, '')}/Users/${v.user.id}`,
+      location: `${v.scimBaseUri}/Users/${v.user.id}`,
     },
   };
 }

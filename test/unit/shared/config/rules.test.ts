@@ -468,3 +468,47 @@ describe('configuration accepted with notes', () => {
     expect(r.warnings.map((w) => w.path)).toContain('objstore.downloadEndpoint');
   });
 });
+
+describe("spar's service provider settings", () => {
+  const spar = (edits: Edit[]) => {
+    const r = loadConfig(editedTexts([['spar.yaml', ['saml'], DELETE], ...edits]));
+    if (!r.ok) throw new Error(r.problems.map(formatProblem).join('\n'));
+    return r.config.spar;
+  };
+
+  it("takes the chart's appUri and ssoUri, deriving scimBaseUri from ssoUri when left out", () => {
+    const c = spar([
+      ['spar.yaml', ['scimBaseUri'], DELETE],
+      ['spar.yaml', ['appUri'], 'https://webapp.example.com/'],
+      ['spar.yaml', ['ssoUri'], 'https://nginz-https.example.com/sso'],
+      ['spar.yaml', ['contacts'], [{ type: 'ContactSupport', email: 'help@example.com' }]],
+    ]);
+    expect(c.saml).toEqual({
+      spAppUri: 'https://webapp.example.com/',
+      spSsoUri: 'https://nginz-https.example.com/sso',
+      contacts: [{ type: 'ContactSupport', email: 'help@example.com' }],
+    });
+    expect(c.scimBaseUri).toBe('https://nginz-https.example.com/scim/v2');
+  });
+
+  it('keeps an explicit scimBaseUri, and demands one with domainConfigs', () => {
+    const explicit = spar([
+      ['spar.yaml', ['ssoUri'], 'https://nginz.example.com/sso'],
+      ['spar.yaml', ['appUri'], 'https://app.example.com/'],
+      ['spar.yaml', ['scimBaseUri'], 'https://scim.example.com/v2'],
+    ]);
+    expect(explicit.scimBaseUri).toBe('https://scim.example.com/v2');
+    const r = loadConfig(
+      editedTexts([
+        ['spar.yaml', ['saml'], DELETE],
+        ['spar.yaml', ['scimBaseUri'], DELETE],
+        ['spar.yaml', ['domainConfigs'], { 'a.example': { appUri: 'https://a/', ssoUri: 'https://a/sso' } }],
+      ]),
+    );
+    expect(r.ok ? [] : r.problems).toContainEqual({
+      file: 'spar.yaml',
+      path: 'scimBaseUri',
+      message: expect.stringMatching(/is required/),
+    });
+  });
+});
