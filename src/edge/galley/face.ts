@@ -73,5 +73,5 @@ export { localUsersAlongside } from './federation/defederation.js';
 export { forgetConversationsWith } from './federation/defederation.js';
 /** A member's new role, announced to the team's admins. */
 export { changeMemberRole } from './teams/member-changes.js';
-/** Removes a member of a binding team (deleting the account), announced as galley does. */
-export { removeMemberAccount } from './teams/member-changes.js';
+/** Who hears that a member left the team, and telling them (the account's deletion is brig's). */
+export { announceMemberLeave, memberLeaveAudience } from './teams/member-changes.js';

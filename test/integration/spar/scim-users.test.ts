@@ -290,6 +290,28 @@ describe('spar: SCIM provisioning', () => {
     expect((await api(publicUrl, token).get('/v8/self')).body.id).toBe(created.id);
   });
 
+  it('lets an SSO admin create tokens without a password or second factor, as SSO users have neither', async () => {
+    const handle = `frank-${unique()}`;
+    const externalId = `${handle}@corp.example`;
+    expect((await scim.create({ schemas: [USER], userName: handle, externalId, roles: ['admin'] })).status).toBe(201);
+    const snd = `/i/teams/${owner.team}/features/sndFactorPasswordChallenge`;
+    expect((await api(internalUrl).patch(snd, { status: 'enabled', lockStatus: 'unlocked' })).status).toBe(200);
+    try {
+      const token = await accessToken(publicUrl, await signIn(publicUrl, idp, idpId, externalId));
+      const made = await api(publicUrl, token).post('/v8/scim/auth-tokens', {
+        description: 'by SSO admin',
+        idp: idpId,
+      });
+      expect(made.status, made.text).toBe(200);
+      // The password owner still needs the code.
+      expect(
+        await api(publicUrl, owner.token).post('/v8/scim/auth-tokens', { description: 'x', password: owner.password }),
+      ).toMatchObject({ status: 403, body: wireError(403, 'code-authentication-required') });
+    } finally {
+      await api(internalUrl).patch(snd, { status: 'disabled', lockStatus: 'unlocked' });
+    }
+  });
+
   it('describes itself without a token', async () => {
     const open = scimClient(undefined);
     const config = await open.raw('GET', '/ServiceProviderConfig');

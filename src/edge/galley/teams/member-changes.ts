@@ -2,7 +2,6 @@
 // identity provider (through SCIM) make, with the events the team hears.
 import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
-import { deleteAccount, userById } from '../../brig/face.js';
 import type { Db } from '../../db/client.js';
 import type { TeamRole } from '../../db/schema.js';
 import { publish } from '../../events/publish.js';
@@ -35,28 +34,31 @@ export async function changeMemberRole(
 }
 
 /**
- * Removes a member of a binding team, deleting their account. The team hears
- * `team.member-leave` (only owners and admins with limitedEventFanout on), and its admins get
- * `member-leave` for each conversation the member was in.
+ * Who hears that a member left: every member, or only owners and admins with limitedEventFanout
+ * on; the admins also hear of each conversation the member leaves.
  */
-export async function removeMemberAccount(
-  env: Env,
+export async function memberLeaveAudience(
   db: Db,
   config: Config,
-  removal: { team: string; user: string; origin?: AccessClaims | undefined },
-): Promise<void> {
-  const { team, user: uid } = removal;
+  team: string,
+): Promise<{ admins: string[]; told: string[] }> {
   const limited = await featureEnabled(db, config, team, 'limitedEventFanout');
   const admins = await teamStore.withRoles(db, team, TEAM_ADMINS);
   const told = limited ? admins : await teamStore.memberIds(db, team, config.galley.settings.maxTeamSize);
-  const user = await userById(db, { id: uid, domain: config.brig.optSettings.setFederationDomain });
-  if (user !== undefined) await deleteAccount(env, db, config, user, undefined, admins);
-  else await teamStore.removeMember(db, uid).run();
+  return { admins, told };
+}
+
+/** `team.member-leave` to the audience (the member who left excepted). */
+export async function announceMemberLeave(
+  env: Env,
+  config: Config,
+  leave: { team: string; user: string; told: readonly string[]; origin?: AccessClaims | undefined },
+): Promise<void> {
   await publish(
     env,
     config,
-    told.filter((u) => u !== uid).map((u) => ({ user: u })),
-    teamEvent('team.member-leave', team, { user: uid }),
-    { origin: removal.origin },
+    leave.told.filter((u) => u !== leave.user).map((u) => ({ user: u })),
+    teamEvent('team.member-leave', leave.team, { user: leave.user }),
+    { origin: leave.origin },
   );
 }

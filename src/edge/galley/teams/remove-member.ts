@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.js';
 import { hasPerm } from '../../api/team-permissions.js';
 import { requireTeamMember } from './team-access.js';
 import { teamStore } from './team-store.js';
-import { removeMemberAccount } from './member-changes.js';
+import { removeMemberAccount } from './member-removal.js';
 
 /** Destructive team operations need the caller's password again (users without one are SSO users). */
 export async function requireReauth(c: Context<AppEnv>, db: Db, password: string | undefined): Promise<void> {

@@ -74,7 +74,7 @@ function formPage(action: string, request: string): string {
 
 export const initiateLogin = endpoint(
   {
-    name: 'sso-initiate-login',
+    name: 'auth-req',
     method: 'get',
     path: '/sso/initiate-login/{idp}',
     auth: 'none',

@@ -4,6 +4,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import {
   createAccount,
   defaultUserLocale,
+  deleteAccount,
   inviteProvisionedUser,
   requestEmailChange,
   type UserRow,
@@ -11,7 +12,13 @@ import {
   userByHandle,
 } from '../../brig/face.js';
 import { runBatch } from '../../db/client.js';
-import { announceMemberJoin, changeMemberRole, featureEnabled, removeMemberAccount } from '../../galley/face.js';
+import {
+  announceMemberJoin,
+  announceMemberLeave,
+  changeMemberRole,
+  featureEnabled,
+  memberLeaveAudience,
+} from '../../galley/face.js';
 import { type NameId, NAMEID_EMAIL, NAMEID_UNSPECIFIED, nameIdKey, samlSsoId } from '../saml/saml-identity.js';
 import { samlStore } from '../saml/saml-store.js';
 import { type Scim, teamUser, viewOf } from './scim-context.js';
@@ -175,5 +182,8 @@ function ignoreRefusal(err: unknown): void {
 export async function deleteScimUser(s: Scim, user: UserRow): Promise<void> {
   const { c, db, team } = s;
   await runBatch(db, [scimUserStore.delete(db, user.id), samlStore.unbindUser(db, user.id)]);
-  await removeMemberAccount(c.env, db, c.get('config'), { team, user: user.id });
+  const config = c.get('config');
+  const { admins, told } = await memberLeaveAudience(db, config, team);
+  await deleteAccount(c.env, db, config, user, undefined, admins);
+  await announceMemberLeave(c.env, config, { team, user: user.id, told });
 }

@@ -179,7 +179,7 @@ export const renameScimToken = endpoint(
     },
     errors: [sparErrors.insufficientPermissions, sparErrors.noTeamMember],
     responses: {
-      200: { description: 'Renamed (nothing happens to an unknown id)', ...json(z.array(z.never()).max(0)) },
+      200: { description: 'Renamed (nothing happens to an unknown id)', ...json(z.array(z.string()).max(0)) },
     },
   },
   async (c) => {
