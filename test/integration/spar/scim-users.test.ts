@@ -303,6 +303,11 @@ describe('spar: SCIM provisioning', () => {
         idp: idpId,
       });
       expect(made.status, made.text).toBe(200);
+      // Nor can they delete the IdP they signed in with.
+      expect(await api(publicUrl, token).del(`/v8/identity-providers/${idpId}`)).toMatchObject({
+        status: 409,
+        body: wireError(409, 'cannot-delete-own-idp'),
+      });
       // The password owner still needs the code.
       expect(
         await api(publicUrl, owner.token).post('/v8/scim/auth-tokens', { description: 'x', password: owner.password }),

@@ -3,8 +3,14 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { testIdp, type TestIdp } from '../../helpers/saml-idp.js';
 import { mailsTo } from '../../helpers/mailbox.js';
-import { teamWithIdp, accessToken, finalize as finalizeAt, initiate as initiateAt } from '../../helpers/saml-login.js';
-import { api, type TeamOwner } from '../../helpers/users.js';
+import {
+  accessToken,
+  finalize as finalizeAt,
+  initiate as initiateAt,
+  signIn,
+  teamWithIdp,
+} from '../../helpers/saml-login.js';
+import { api, teamOwner, type TeamOwner } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -187,5 +193,40 @@ describe('spar: SAML single sign-on with a real IdP', () => {
     expect((await me.del(`/v8/identity-providers/${idpId}?purge=true`)).status).toBe(204);
     expect((await api(publicUrl).post('/v8/access', undefined, { cookie: aliceCookie })).status).toBe(403);
     expect((await me.get(`/v8/identity-providers/${idpId}`)).status).toBe(404);
+  });
+
+  it("moves a user to the new issuer of an IdP that replaced theirs, and refuses another team's user", async () => {
+    const team = await teamWithIdp(publicUrl, internalUrl);
+    const nameId = `heidi-${crypto.randomUUID().slice(0, 8)}@corp.example`;
+    const first = await signIn(publicUrl, team.idp, team.idpId, nameId);
+    const heidi = (await selfOf(first)).id;
+
+    // The team moves to a new IdP (a new issuer) that replaces the old one.
+    const next = await testIdp();
+    const replaced = await api(publicUrl, team.owner.token).post(
+      `/v8/identity-providers?api_version=v2&replaces=${team.idpId}`,
+      { value: next.metadata },
+    );
+    expect(replaced.status, replaced.text).toBe(201);
+    expect(replaced.body.extraInfo.oldIssuers).toEqual([team.idp.entityId]);
+    expect((await selfOf(await signIn(publicUrl, next, replaced.body.id, nameId))).id).toBe(heidi);
+
+    // Another team registers the same IdP (v2 issuers are per team): its NameID is someone else's.
+    const other = await teamOwner(publicUrl, internalUrl);
+    expect((await api(internalUrl).put(`/i/teams/${other.team}/features/sso`, { status: 'enabled' })).status).toBe(200);
+    const same = await api(publicUrl, other.token).post('/v8/identity-providers?api_version=v2', {
+      value: next.metadata,
+    });
+    expect(same.status, same.text).toBe(201);
+    const started = await initiate(same.body.id);
+    const answer = await next.respond({
+      inResponseTo: started.id,
+      recipient: started.sp,
+      audience: started.sp,
+      nameId,
+    });
+    const refused = await finalize(started.sp, answer);
+    expect(refused.title).toBe('wire:sso:error:bad-team');
+    expect(refused.cookie).toBeUndefined();
   });
 });
