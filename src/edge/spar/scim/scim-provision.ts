@@ -146,8 +146,11 @@ export async function replaceScimUser(s: Scim, user: UserRow, input: ScimUserInp
   if (JSON.stringify(scimUserBody(before)) === JSON.stringify(scimUserBody(after))) return user;
 
   const externalIdChanged = before.record?.externalId !== input.externalId;
+  // Only an IdP's users have a NameID to move (an email user's old externalId need not parse now).
   const oldNameId =
-    before.record === undefined ? undefined : identityOf(s, { ...input, externalId: before.record.externalId }).nameId;
+    s.idp === undefined || before.record === undefined
+      ? undefined
+      : identityOf(s, { ...input, externalId: before.record.externalId }).nameId;
   const records = [
     before.record === undefined
       ? scimUserStore.insert(db, { ...record, updatedAt: Date.now() })
