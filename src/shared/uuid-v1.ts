@@ -1,3 +1,5 @@
+import { toHex } from './hex.js';
+
 /** 100-ns intervals between the Gregorian epoch (1582-10-15) and the Unix epoch. */
 const GREGORIAN_OFFSET = 122192928000000000n;
 
@@ -21,7 +23,7 @@ export class UuidV1Generator {
     const r = crypto.getRandomValues(new Uint8Array(8));
     const clockSeq = BigInt(((r[0]! << 8) | r[1]!) & 0x3fff);
     r[2]! |= 0x01;
-    const node = Array.from(r.slice(2), (b) => b.toString(16).padStart(2, '0')).join('');
+    const node = toHex(r.slice(2));
     this.tail = `${hex(clockSeq | 0x8000n, 4)}-${node}`;
   }
 

@@ -1,3 +1,5 @@
+import { toHex } from './hex.js';
+
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether the text is a UUID in its 36-character form, of any version, in either case. */
@@ -15,7 +17,7 @@ export function uuidToBytes(text: string): Uint8Array | undefined {
 /** The lowercase text form of a UUID's 16 bytes. */
 export function uuidFromBytes(bytes: Uint8Array): string {
   if (bytes.length !== 16) throw new Error(`a UUID has 16 bytes, not ${bytes.length}`);
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = toHex(bytes);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

@@ -118,6 +118,8 @@ export { newCookieHeader } from './auth/session.js';
 export { updateProvisionedUser } from './accounts/provisioned-user.js';
 /** A handle as brig accepts it (2–256 of a-z0-9_.-, not reserved). */
 export { isValidHandle } from './users/handles.js';
+/** An address as brig accepts it. */
+export { isValidEmail } from './users/user-store.js';
 /** The account holding a handle. */
 export function userByHandle(db: Db, handle: string): Promise<UserRow | undefined> {
   return userStore.byHandle(db, handle);

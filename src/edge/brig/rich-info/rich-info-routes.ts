@@ -46,7 +46,7 @@ export const putRichInfo = endpoint(
     const fields = normalizeRichInfo(c.req.valid('json').rich_info.fields);
     if (richInfoSize(fields) > c.get('config').brig.optSettings.setRichInfoLimit)
       throw new ApiError(brigErrors.tooLargeRichInfo);
-    await richInfoStore.set(database(c.env.DB), uid, fields);
+    await richInfoStore.setStatement(database(c.env.DB), uid, fields);
     return c.body(null, 200);
   },
 );

@@ -8,10 +8,7 @@ export const richInfoStore = {
     const [row] = await db.select({ fields: richInfo.fields }).from(richInfo).where(eq(richInfo.user, user));
     return row?.fields;
   },
-  async set(db: Db, user: string, fields: RichField[]): Promise<void> {
-    await this.setStatement(db, user, fields);
-  },
-  /** The statement replacing a user's rich info, for batches. */
+  /** Replaces a user's rich info (await it, or put it in a batch). */
   setStatement(db: Db, user: string, fields: RichField[]) {
     return db.insert(richInfo).values({ user, fields }).onConflictDoUpdate({ target: richInfo.user, set: { fields } });
   },

@@ -1,6 +1,8 @@
 // `GET /sso/metadata[/{team}]`: this backend as a SAML service provider, for the team admin to
 // give their IdP: the entity id, where assertions are posted (HTTP-POST) and who to contact.
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { sparErrors } from '../../api/errors/spar.js';
 import { finalizeLoginUrl, type ServiceProvider, serviceProvider } from '../service-provider.js';
@@ -48,6 +50,14 @@ function metadataXml(sp: ServiceProvider, entityId: string, now: number): string
   );
 }
 
+const XML = { 'content-type': 'application/xml' };
+
+/** The metadata of the request's service provider, as the entity v1 or a team's v2 IdPs answer. */
+function metadataOf(c: Context<AppEnv>, idp: { apiVersion: 1 | 2; team: string }): string {
+  const sp = serviceProvider(c);
+  return metadataXml(sp, finalizeLoginUrl(sp, idp), Date.now());
+}
+
 const xmlResponse = { 200: { description: 'SAML metadata', content: { 'application/xml': { schema: z.string() } } } };
 
 /** v1 IdPs: one entity for the whole instance (deprecated: IdPs of several teams cannot share it). */
@@ -60,11 +70,7 @@ export const spMetadata = endpoint(
     errors: [sparErrors.spNotFound],
     responses: xmlResponse,
   },
-  async (c) => {
-    const sp = serviceProvider(c);
-    const xml = metadataXml(sp, finalizeLoginUrl(sp, { apiVersion: 1, team: '' }), Date.now());
-    return c.body(xml, 200, { 'content-type': 'application/xml' });
-  },
+  async (c) => c.body(metadataOf(c, { apiVersion: 1, team: '' }), 200, XML),
 );
 
 export const spMetadataForTeam = endpoint(
@@ -77,9 +83,5 @@ export const spMetadataForTeam = endpoint(
     errors: [sparErrors.spNotFound],
     responses: xmlResponse,
   },
-  async (c) => {
-    const sp = serviceProvider(c);
-    const xml = metadataXml(sp, finalizeLoginUrl(sp, { apiVersion: 2, team: c.req.valid('param').team }), Date.now());
-    return c.body(xml, 200, { 'content-type': 'application/xml' });
-  },
+  async (c) => c.body(metadataOf(c, { apiVersion: 2, team: c.req.valid('param').team }), 200, XML),
 );

@@ -6,6 +6,7 @@ import {
   defaultUserLocale,
   deleteAccount,
   inviteProvisionedUser,
+  isValidEmail,
   requestEmailChange,
   type UserRow,
   updateProvisionedUser,
@@ -23,7 +24,7 @@ import { type NameId, NAMEID_EMAIL, NAMEID_UNSPECIFIED, nameIdKey, samlSsoId } f
 import { samlStore } from '../saml/saml-store.js';
 import { type Scim, teamUser, viewOf } from './scim-context.js';
 import { scimErrors } from './scim-error.js';
-import { isEmail, type ScimUserInput } from './scim-user-input.js';
+import type { ScimUserInput } from './scim-user-input.js';
 import { scimUserBody } from './scim-user-json.js';
 import { scimUserStore } from './scim-user-store.js';
 
@@ -36,9 +37,9 @@ interface Identity {
 /** What the externalId names: the IdP's NameID of the user, or (without an IdP) their address. */
 function identityOf(s: Scim, input: ScimUserInput): Identity {
   const { externalId } = input;
-  const email = input.email ?? (isEmail(externalId) ? externalId : undefined);
+  const email = input.email ?? (isValidEmail(externalId) ? externalId : undefined);
   if (s.idp !== undefined) {
-    const nameId = { value: externalId, format: isEmail(externalId) ? NAMEID_EMAIL : NAMEID_UNSPECIFIED };
+    const nameId = { value: externalId, format: isValidEmail(externalId) ? NAMEID_EMAIL : NAMEID_UNSPECIFIED };
     return { email, nameId, ssoId: samlSsoId(s.idp.issuer, nameId) };
   }
   if (email === undefined)
@@ -184,9 +185,10 @@ function ignoreRefusal(err: unknown): void {
 /** Deprovisioning deletes the account (as a team admin removing them would) and SCIM's records. */
 export async function deleteScimUser(s: Scim, user: UserRow): Promise<void> {
   const { c, db, team } = s;
-  await runBatch(db, [scimUserStore.delete(db, user.id), samlStore.unbindUser(db, user.id)]);
   const config = c.get('config');
   const { admins, told } = await memberLeaveAudience(db, config, team);
   await deleteAccount(c.env, db, config, user, undefined, admins);
+  // After the account: records left by a failure here are stale, and stale records make way.
+  await runBatch(db, [scimUserStore.delete(db, user.id), samlStore.unbindUser(db, user.id)]);
   await announceMemberLeave(c.env, config, { team, user: user.id, told });
 }

@@ -84,7 +84,7 @@ async function tokenIdp(db: Db, team: string, idp: string | null | undefined, v7
   return idp;
 }
 
-const createRoute = (v7: boolean) =>
+const createTokenRoute = (v7: boolean) =>
   endpoint(
     {
       name: v7 ? 'auth-tokens-create@v7' : 'auth-tokens-create',
@@ -123,10 +123,10 @@ const createRoute = (v7: boolean) =>
     },
   );
 
-export const createScimTokenV7 = createRoute(true);
-export const createScimToken = createRoute(false);
+export const createScimTokenV7 = createTokenRoute(true);
+export const createScimToken = createTokenRoute(false);
 
-const listRoute = (v7: boolean) =>
+const listTokensRoute = (v7: boolean) =>
   endpoint(
     {
       name: v7 ? 'auth-tokens-list@v7' : 'auth-tokens-list',
@@ -148,8 +148,8 @@ const listRoute = (v7: boolean) =>
     },
   );
 
-export const listScimTokensV7 = listRoute(true);
-export const listScimTokens = listRoute(false);
+export const listScimTokensV7 = listTokensRoute(true);
+export const listScimTokens = listTokensRoute(false);
 
 export const deleteScimToken = endpoint(
   {

@@ -1,6 +1,6 @@
 // A SCIM User resource as a client sends it (POST, PUT, or the result of a PATCH), checked the way
 // wire's spar checks it. Attribute names compare case-insensitively.
-import { isValidHandle, normalizeRichInfo, richInfoSize } from '../../brig/face.js';
+import { isValidEmail, isValidHandle, normalizeRichInfo, richInfoSize } from '../../brig/face.js';
 import type { RichField, TeamRole } from '../../db/schema.js';
 import { scimErrors } from './scim-error.js';
 
@@ -11,9 +11,6 @@ export const WIRE_EXTENSION = 'urn:ietf:params:scim:schemas:extension:wire:1.0:U
 export const WIRE_PROFILE = 'urn:wire:scim:schemas:profile:1.0';
 
 const ROLES: readonly TeamRole[] = ['owner', 'admin', 'member', 'partner'];
-const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/;
-
-export const isEmail = (s: string) => s.length <= 256 && EMAIL.test(s);
 
 export interface ScimUserInput {
   externalId: string;
@@ -51,7 +48,7 @@ function emailOf(o: Json): string | undefined {
   const chosen = entries.find((e) => e.primary === true) ?? entries[0];
   if (chosen === undefined) return undefined;
   const value = stringOf(chosen, 'value');
-  if (value === undefined || !isEmail(value)) throw invalid(`${String(value)} is not a valid email address`);
+  if (value === undefined || !isValidEmail(value)) throw invalid(`${String(value)} is not a valid email address`);
   return value;
 }
 

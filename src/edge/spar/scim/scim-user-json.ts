@@ -1,7 +1,8 @@
 // A user as SCIM shows them: wire's account, team role and rich info, with SCIM's record.
-import type { UserRow } from '../../brig/face.js';
+import { toHex } from '../../../shared/hex.js';
+import { isValidEmail, type UserRow } from '../../brig/face.js';
 import type { RichField, TeamRole } from '../../db/schema.js';
-import { CORE_USER_SCHEMA, isEmail, WIRE_EXTENSION, WIRE_PROFILE } from './scim-user-input.js';
+import { CORE_USER_SCHEMA, WIRE_EXTENSION, WIRE_PROFILE } from './scim-user-input.js';
 import type { ScimUserRow } from './scim-user-store.js';
 
 export interface ScimUserView {
@@ -13,8 +14,6 @@ export interface ScimUserView {
   scimBaseUri: string;
 }
 
-const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
 /** Active accounts are `active`; suspended ones, pending invitations and deleted ones are not. */
 const isActive = (u: UserRow) => u.status === 'active' || u.status === 'ephemeral';
 
@@ -23,7 +22,9 @@ export function scimUserBody(v: ScimUserView): Record<string, unknown> {
   const { user, record } = v;
   const externalId = record?.externalId ?? user.email ?? undefined;
   const email =
-    user.emailUnvalidated ?? user.email ?? (externalId !== undefined && isEmail(externalId) ? externalId : undefined);
+    user.emailUnvalidated ??
+    user.email ??
+    (externalId !== undefined && isValidEmail(externalId) ? externalId : undefined);
   return {
     schemas: [CORE_USER_SCHEMA, WIRE_PROFILE, WIRE_EXTENSION],
     id: user.id,
@@ -49,7 +50,7 @@ export async function scimUserJson(v: ScimUserView): Promise<Record<string, unkn
       resourceType: 'User',
       created,
       lastModified: v.record === undefined ? created : new Date(v.record.updatedAt).toISOString(),
-      version: `W/"${hex(digest)}"`,
+      version: `W/"${toHex(new Uint8Array(digest))}"`,
       location: `${v.scimBaseUri}/Users/${v.user.id}`,
     },
   };
