@@ -6,6 +6,7 @@ import type { AppEnv } from './api/app-env.js';
 import { buildApiApp } from './api/build-app.js';
 import { existsIn } from './api/endpoint.js';
 import { mountDocs } from './docs/mount.js';
+import { fileProblems } from './api/config-files.js';
 import { internalEndpoints, publicEndpoints } from './routes.js';
 
 /** Everything derived once per isolate from the configuration. */
@@ -52,18 +53,29 @@ function buildRuntime(config: Config): Runtime {
   return runtime;
 }
 
-let cache: { source: string | undefined; removalKeys: string | undefined; result: RuntimeResult } | undefined;
+let cache:
+  | { source: string | undefined; removalKeys: string | undefined; files: string | undefined; result: RuntimeResult }
+  | undefined;
 
-/** The secrets the configuration needs: with MLS on, a removal key for every signature scheme. */
+/** The secrets the configuration needs: the files it names and, with MLS on, a removal key for every signature scheme. */
 function secretProblems(env: Env, config: Config): Problem[] {
-  if (!config.brig.optSettings.setEnableMLS) return [];
+  const problems = fileProblems(env, config);
+  if (!config.brig.optSettings.setEnableMLS) return problems;
   const keys = removalKeys(env.MLS_REMOVAL_KEYS);
-  return typeof keys === 'string' ? [{ file: 'galley.yaml', path: 'settings.mlsPrivateKeyPaths', message: keys }] : [];
+  if (typeof keys === 'string')
+    problems.push({ file: 'galley.yaml', path: 'settings.mlsPrivateKeyPaths', message: keys });
+  return problems;
 }
 
 /** Parses and validates the configuration once per isolate; never serves on an invalid one. */
 export function runtimeFor(env: Env): RuntimeResult {
-  if (cache && cache.source === env.SVC_CONFIG && cache.removalKeys === env.MLS_REMOVAL_KEYS) return cache.result;
+  if (
+    cache &&
+    cache.source === env.SVC_CONFIG &&
+    cache.removalKeys === env.MLS_REMOVAL_KEYS &&
+    cache.files === env.SVC_FILES
+  )
+    return cache.result;
   const parsed = parseTexts(env.SVC_CONFIG);
   let result: RuntimeResult;
   if ('problem' in parsed) {
@@ -79,6 +91,6 @@ export function runtimeFor(env: Env): RuntimeResult {
     console.error(
       JSON.stringify({ level: 'error', msg: 'invalid configuration', problems: result.problems.map(formatProblem) }),
     );
-  cache = { source: env.SVC_CONFIG, removalKeys: env.MLS_REMOVAL_KEYS, result };
+  cache = { source: env.SVC_CONFIG, removalKeys: env.MLS_REMOVAL_KEYS, files: env.SVC_FILES, result };
   return result;
 }

@@ -8,6 +8,8 @@ declare namespace Cloudflare {
     ZAUTH_KEYS: string;
     /** JSON: MLS signature scheme → private JWK of the removal key (see tools/mls-removal-keys.ts); with MLS on. */
     MLS_REMOVAL_KEYS?: string;
+    /** JSON: configured path → text of each file the configuration names (see tools/lib/config-files.ts). */
+    SVC_FILES?: string;
     /** Object storage credentials of cargohold's bucket. */
     AWS_ACCESS_KEY_ID?: string;
     AWS_SECRET_ACCESS_KEY?: string;

@@ -13,6 +13,7 @@ import { applyMigrations } from './migrations.js';
 import { wranglerFacts } from './wrangler-facts.js';
 import { localZauthKeys } from './zauth-keys.js';
 import { mlsRemovalKeys } from './mls-removal-keys.js';
+import { configFiles } from './config-files.js';
 
 export interface BackendOptions {
   /** Public listener; 0 picks a free port. */
@@ -77,6 +78,12 @@ function removalKeysBinding(texts: ConfigTexts, stateDir: string): { MLS_REMOVAL
   return keys === undefined ? {} : { MLS_REMOVAL_KEYS: keys };
 }
 
+/** SVC_FILES: the files the configuration names (missing ones under the state folder are made on first use). */
+function configFilesBinding(texts: ConfigTexts, stateDir: string): { SVC_FILES?: string } {
+  const loaded = loadConfig(texts);
+  return loaded.ok ? { SVC_FILES: configFiles(loaded.config, stateDir, true) } : {};
+}
+
 /**
  * Where the runtime keeps D1, the objects and the queues below a state folder. The layout's version
  * moves when state kept by an older one can no longer be read (v4: the objects moved to their own
@@ -110,6 +117,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       SVC_CONFIG: JSON.stringify(o.config),
       ZAUTH_KEYS: await localZauthKeys(o.stateDir),
       ...removalKeys,
+      ...configFilesBinding(o.config, o.stateDir),
       ...(o.objectStore === undefined
         ? {}
         : { AWS_ACCESS_KEY_ID: o.objectStore.accessKeyId, AWS_SECRET_ACCESS_KEY: o.objectStore.secretAccessKey }),

@@ -58,6 +58,7 @@ import { getClientPrekey, getUserPrekeys, listPrekeys, listPrekeysV3 } from './c
 import { deleteClient, getClient, getClientPrekeyIds, listClients, putClient } from './clients/self-clients.js';
 import { getUserClient, getUserClients, listUsersClients } from './clients/user-clients.js';
 import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
+import { getCallsConfig, getCallsConfigV2 } from './calling/calls-config.js';
 import { checkHandle, checkHandles, checkHandleV6, putHandle } from './users/handles.js';
 import { getRichInfo, putRichInfo } from './rich-info/rich-info-routes.js';
 import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './users/profiles.js';
@@ -141,6 +142,9 @@ export const brigPublic: Endpoint[] = [
   updateConnection,
   getConnection,
   listConnections,
+  // calling
+  getCallsConfigV2,
+  getCallsConfig,
   // properties
   setProperty,
   getProperty,

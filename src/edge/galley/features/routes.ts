@@ -10,7 +10,7 @@ import { requireFeatureAdmin, requireTeamMember } from '../teams/team-access.js'
 import { changeFeature } from './change.js';
 import { FEATURE_NAMES, featureDef, type FeatureName } from './registry.js';
 import { allFeatures, featureChange, lockableFeature, teamParam } from './schemas.js';
-import { allTeamFeatures, serverFeatures, teamFeature } from './team-features.js';
+import { allTeamFeatures, personalConferenceCalling, serverFeatures, teamFeature } from './team-features.js';
 
 /** `GET /feature-configs`: the caller's team's features, or the server's for personal users. */
 const getFeatureConfigs = endpoint(
@@ -27,8 +27,7 @@ const getFeatureConfigs = endpoint(
     if (me?.team) return c.json(await allTeamFeatures(db, config, me.team), 200);
     // Personal users: the server's features, conference calling from their own record (brig's defaults).
     const server = serverFeatures(config);
-    const calling = config.brig.optSettings.setFeatureFlags?.conferenceCalling;
-    const status = me?.conferenceCalling ?? calling?.defaultForNull.status ?? 'enabled';
+    const status = personalConferenceCalling(config, { conferenceCalling: me?.conferenceCalling ?? null });
     return c.json({ ...server, conferenceCalling: { ...server.conferenceCalling, status } }, 200);
   },
 );

@@ -65,3 +65,22 @@ export async function featureEnabled(db: Db, config: Config, team: string | null
   const f = team === null ? serverFeatures(config)[name] : await teamFeature(db, config, team, name);
   return f.status === 'enabled';
 }
+
+/** Personal users' conference calling: their own record, else brig's default for accounts without one. */
+export function personalConferenceCalling(config: Config, user: { conferenceCalling: 'enabled' | 'disabled' | null }) {
+  return (
+    user.conferenceCalling ??
+    config.brig.optSettings.setFeatureFlags?.conferenceCalling?.defaultForNull.status ??
+    'enabled'
+  );
+}
+
+/** Whether a user may start conference calls: their team's feature, or their own as a personal user. */
+export async function conferenceCallingEnabled(
+  db: Db,
+  config: Config,
+  user: { team: string | null; conferenceCalling: 'enabled' | 'disabled' | null },
+): Promise<boolean> {
+  if (user.team !== null) return (await teamFeature(db, config, user.team, 'conferenceCalling')).status === 'enabled';
+  return personalConferenceCalling(config, user) === 'enabled';
+}

@@ -11,6 +11,33 @@ import {
 const locale = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z]{2})?$/, 'must be a locale such as en or de-CH');
 const featureStatus = z.strictObject({ status: z.enum(['enabled', 'disabled']) });
 
+/** The SFT credential: its lifetime and the file holding the secret shared with the SFT servers. */
+const sftToken = z.strictObject({ ttl: positiveInt, secret: z.string().min(1) });
+
+/**
+ * TURN servers and their credentials. `files`: the lists are files of `turn[s]:host:port[?transport=udp|tcp]`
+ * lines (`servers` for /calls/config, `serversV2` for /calls/config/v2); `dns`: discovered from
+ * `_turn._udp`, `_turn._tcp` and `_turns._tcp` SRV records below `baseDomain`.
+ */
+const turn = z.discriminatedUnion('serversSource', [
+  z.strictObject({
+    serversSource: z.literal('files'),
+    servers: z.string().min(1),
+    serversV2: z.string().min(1),
+    secret: z.string().min(1),
+    tokenTTL: positiveInt,
+    configTTL: positiveInt,
+  }),
+  z.strictObject({
+    serversSource: z.literal('dns'),
+    baseDomain: federationDomain,
+    discoveryIntervalSeconds: positiveInt.default(10),
+    secret: z.string().min(1),
+    tokenTTL: positiveInt,
+    configTTL: positiveInt,
+  }),
+]);
+
 export const searchPolicy = z.enum(['no_search', 'exact_handle_search', 'full_search']);
 
 const optSettings = z
@@ -161,16 +188,25 @@ export const brigConfig = z
       teamCreatorWelcome: httpUrl.optional(),
       teamMemberWelcome: httpUrl.optional(),
     }),
+    turn,
+    /** DNS over HTTPS (RFC 8484): how brig resolves SRV and TXT records (SFT and TURN discovery, domain verification). */
+    dnsOverHttpsUrl: httpUrl.default('https://cloudflare-dns.com/dns-query'),
     sft: z
       .strictObject({
         sftBaseDomain: federationDomain,
         sftSRVServiceName: z.string().min(1).default('sft'),
         sftDiscoveryIntervalSeconds: positiveInt.default(10),
-        sftListLength: positiveInt.default(5),
+        sftListLength: z.int().min(1).max(100).default(5),
+        sftToken: sftToken.optional(),
       })
       .optional(),
-    multiSFT: z.strictObject({ enabled: z.boolean().optional() }).optional(),
-    sftToken: z.strictObject({ ttl: positiveInt, secret: z.string().min(1) }).optional(),
+    // brig's own spelling is a boolean; the chart's (and the seed's) `multiSFT.enabled`.
+    multiSFT: z
+      .union([z.boolean(), z.strictObject({ enabled: z.boolean().optional() })])
+      .transform((v) => (typeof v === 'boolean' ? v : v.enabled))
+      .optional(),
+    /** The seed's place of the SFT credential settings; brig's own is `sft.sftToken`. */
+    sftToken: sftToken.optional(),
     secrets: z.strictObject({ dpopSigKeyBundle: z.string().min(1).optional() }).default({}),
   })
   .superRefine((c, ctx) => {
@@ -179,6 +215,12 @@ export const brigConfig = z
         code: 'custom',
         path: ['optSettings', 'setSftStaticUrl'],
         message: 'setSftStaticUrl (HTTP-based SFT) and sft (SRV-based SFT) are mutually exclusive',
+      });
+    if (c.sftToken !== undefined && c.sft?.sftToken !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sftToken'],
+        message: 'given twice: keep either sftToken or sft.sftToken',
       });
     if (c.emailSMS?.team === undefined && c.externalUrls.accountPages === undefined)
       ctx.addIssue({

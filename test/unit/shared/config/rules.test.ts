@@ -150,6 +150,37 @@ const refusals: Refusal[] = [
     message: /mutually exclusive/,
   },
   {
+    rule: 'turn is required',
+    edits: [[B, ['turn'], DELETE]],
+    file: B,
+    path: 'turn',
+    message: /is required/,
+  },
+  {
+    rule: 'turn from DNS needs a base domain',
+    edits: [[B, ['turn'], { serversSource: 'dns', secret: 's', tokenTTL: 1, configTTL: 1 }]],
+    file: B,
+    path: 'turn.baseDomain',
+    message: /is required/,
+  },
+  {
+    rule: 'sftToken given once',
+    edits: [
+      [B, ['sft'], { sftBaseDomain: 'sft.example.com', sftToken: { ttl: 1, secret: 'a' } }],
+      [B, ['sftToken'], { ttl: 1, secret: 'b' }],
+    ],
+    file: B,
+    path: 'sftToken',
+    message: /given twice/,
+  },
+  {
+    rule: 'sftListLength in 1..100',
+    edits: [[B, ['sft'], { sftBaseDomain: 'sft.example.com', sftListLength: 101 }]],
+    file: B,
+    path: 'sft.sftListLength',
+    message: /100/,
+  },
+  {
     rule: 'conferenceCalling block whole or absent',
     edits: [[B, ['optSettings', 'setFeatureFlags', 'conferenceCalling', 'defaultForNew'], DELETE]],
     file: B,

@@ -1,0 +1,51 @@
+import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { namedFiles, type Config, type NamedFile, type NamedFileKind } from '../../src/shared/config/index.js';
+
+/** What `npm start` writes for a missing file of each kind: local TURN on 127.0.0.1, fresh keys. */
+const LOCAL_DEFAULTS: Record<NamedFileKind, () => string> = {
+  'turn-servers': () => 'turn:127.0.0.1:3478\nturn:127.0.0.1:3478?transport=tcp\n',
+  secret: () => `${randomBytes(32).toString('base64url')}\n`,
+  'p256-key': () =>
+    generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  'ed25519-jwk': () => JSON.stringify(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' })),
+};
+
+/** The file's text as the worker takes it: a P-256 key (PKCS#8 or SEC1 PEM) becomes its private JWK. */
+function workerText(file: NamedFile, text: string, path: string): string {
+  if (file.kind !== 'p256-key') return text;
+  let jwk: ReturnType<ReturnType<typeof createPrivateKey>['export']>;
+  try {
+    jwk = createPrivateKey(text).export({ format: 'jwk' });
+  } catch {
+    throw new Error(`${path} (${file.setting}): not a PEM private key`);
+  }
+  if ((jwk as { crv?: string }).crv !== 'P-256') throw new Error(`${path} (${file.setting}): not an ECDSA P-256 key`);
+  return JSON.stringify(jwk);
+}
+
+/**
+ * The SVC_FILES value: every file the configuration names (TURN lists, secrets, signing keys),
+ * keyed by its configured path. A relative path is in `baseDir` (the state folder locally), where
+ * `generate` makes a missing file; a missing absolute path, or any when not generating, is refused.
+ */
+export function configFiles(config: Config, baseDir: string, generate: boolean): string {
+  const files: Record<string, string> = {};
+  for (const file of namedFiles(config)) {
+    const path = isAbsolute(file.path) ? file.path : resolve(baseDir, file.path);
+    if (!existsSync(path)) {
+      if (!generate || isAbsolute(file.path)) throw new Error(`${path}: missing (named by ${file.setting})`);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, LOCAL_DEFAULTS[file.kind](), { mode: 0o600 });
+    }
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new Error(`${path} (${file.setting}): unreadable (${(err as Error).message})`);
+    }
+    files[file.path] = workerText(file, text, path);
+  }
+  return JSON.stringify(files);
+}
