@@ -3,13 +3,21 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { namedFiles, type Config, type NamedFile, type NamedFileKind } from '../../src/shared/config/index.js';
 
-/** What `npm start` writes for a missing file of each kind: local TURN on 127.0.0.1, fresh keys. */
-const LOCAL_DEFAULTS: Record<NamedFileKind, () => string> = {
+/**
+ * What `npm start` writes for a missing file of each kind: local TURN on 127.0.0.1, fresh keys; a
+ * public key is the public half of the last key pair read before it.
+ */
+const LOCAL_DEFAULTS: Record<NamedFileKind, (lastPair: string | undefined) => string> = {
   'turn-servers': () => 'turn:127.0.0.1:3478\nturn:127.0.0.1:3478?transport=tcp\n',
   secret: () => `${randomBytes(32).toString('base64url')}\n`,
   'p256-key': () =>
     generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   'ed25519-jwk': () => JSON.stringify(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' })),
+  'ed25519-public-jwk': (lastPair) => {
+    if (lastPair === undefined) throw new Error('no key pair to take the public key of');
+    const { d: _private, ...pub } = JSON.parse(lastPair) as Record<string, string>;
+    return JSON.stringify(pub);
+  },
 };
 
 /** The file's text as the worker takes it: a P-256 key (PKCS#8 or SEC1 PEM) becomes its private JWK. */
@@ -32,12 +40,13 @@ function workerText(file: NamedFile, text: string, path: string): string {
  */
 export function configFiles(config: Config, baseDir: string, generate: boolean): string {
   const files: Record<string, string> = {};
+  let lastPair: string | undefined;
   for (const file of namedFiles(config)) {
     const path = isAbsolute(file.path) ? file.path : resolve(baseDir, file.path);
     if (!existsSync(path)) {
       if (!generate || isAbsolute(file.path)) throw new Error(`${path}: missing (named by ${file.setting})`);
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, LOCAL_DEFAULTS[file.kind](), { mode: 0o600 });
+      writeFileSync(path, LOCAL_DEFAULTS[file.kind](lastPair), { mode: 0o600 });
     }
     let text: string;
     try {
@@ -46,6 +55,7 @@ export function configFiles(config: Config, baseDir: string, generate: boolean):
       throw new Error(`${path} (${file.setting}): unreadable (${(err as Error).message})`);
     }
     files[file.path] = workerText(file, text, path);
+    if (file.kind === 'ed25519-jwk') lastPair = text;
   }
   return JSON.stringify(files);
 }

@@ -59,6 +59,16 @@ import { deleteClient, getClient, getClientPrekeyIds, listClients, putClient } f
 import { getUserClient, getUserClients, listUsersClients } from './clients/user-clients.js';
 import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
 import { getCallsConfig, getCallsConfigV2 } from './calling/calls-config.js';
+import { createAuthorizationCode } from './oauth/authorization-codes.js';
+import { deleteSession, getApplications, revokeAccountAccess, revokeAccountAccessV6 } from './oauth/applications.js';
+import {
+  deleteOAuthClient,
+  getOAuthClient,
+  getOAuthClientInternal,
+  registerOAuthClient,
+  updateOAuthClient,
+} from './oauth/oauth-clients.js';
+import { createAccessToken, revokeRefreshToken } from './oauth/token.js';
 import { checkHandle, checkHandles, checkHandleV6, putHandle } from './users/handles.js';
 import { getRichInfo, putRichInfo } from './rich-info/rich-info-routes.js';
 import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './users/profiles.js';
@@ -142,6 +152,15 @@ export const brigPublic: Endpoint[] = [
   updateConnection,
   getConnection,
   listConnections,
+  // OAuth
+  getOAuthClient,
+  createAuthorizationCode,
+  createAccessToken,
+  revokeRefreshToken,
+  getApplications,
+  revokeAccountAccess,
+  revokeAccountAccessV6,
+  deleteSession,
   // calling
   getCallsConfigV2,
   getCallsConfig,
@@ -156,6 +175,10 @@ export const brigPublic: Endpoint[] = [
 
 export const brigInternal: Endpoint[] = [
   refreshIndex,
+  registerOAuthClient,
+  getOAuthClientInternal,
+  updateOAuthClient,
+  deleteOAuthClient,
   getStatus,
   getFederationRemotes,
   addFederationRemote,

@@ -8,6 +8,8 @@ import { MAILBOX_PATH, serveMailbox } from '../brig/face.js';
 import type { Runtime } from '../runtime.js';
 import { zauthKeys } from '../auth/keys.js';
 import { authenticate } from './authenticate.js';
+import { oauthCaller } from './oauth.js';
+import { oauthErrors } from '../api/errors/oauth.js';
 import { limitBody } from './body-limit.js';
 import { corsHeaders, corsMatcher, preflightHeaders } from './cors.js';
 import { withHeaders, zHostOf } from './forward.js';
@@ -57,7 +59,10 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
         }),
       );
 
-    const identity = await authenticate(req, url, await zauthKeys(env, rt.config.brig.zauth.keyIndex));
+    const zauth = await authenticate(req, url, await zauthKeys(env, rt.config.brig.zauth.keyIndex));
+    const oauth = zauth === undefined ? await oauthCaller(req, env, rt.config, location) : undefined;
+    if (oauth === 'insufficient-scope') return finish(errorResponse(new ApiError(oauthErrors.insufficientScope)));
+    const identity = zauth ?? oauth;
     const zoneName = location?.specific_user_rate_limit;
     const zone = zoneName === undefined ? undefined : conf.rate_limit_zones[zoneName];
     if (zoneName !== undefined && zone !== undefined) {

@@ -96,5 +96,12 @@ export function crossFileProblems(c: Parsed): Problem[] {
       path: 'settings.mlsPrivateKeyPaths',
       message: 'required when brig enables MLS (setEnableMLS): a removal key for every signature scheme',
     });
+  if (c.brig?.optSettings.setOAuthEnabled && c.nginz && c.nginz.nginx_conf.oauth_pub_key === undefined)
+    problems.push({
+      file: fileOf('nginz'),
+      path: 'nginx_conf.oauth_pub_key',
+      message:
+        'required when brig enables OAuth (setOAuthEnabled): the public key OAuth access tokens are verified with',
+    });
   return problems;
 }

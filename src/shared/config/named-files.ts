@@ -3,9 +3,10 @@ import type { Config } from './components.js';
 /**
  * What a file is, which says how tools read it into SVC_FILES (and, locally, make a missing one):
  * `turn-servers` a list of TURN URIs, `secret` a shared secret, `p256-key` an ECDSA P-256 private
- * key (PEM; the worker gets it as a JWK), `ed25519-jwk` a JWK of an Ed25519 key pair.
+ * key (PEM; the worker gets it as a JWK), `ed25519-jwk` a JWK of an Ed25519 key pair,
+ * `ed25519-public-jwk` the public half of one (made locally from the key pair named before it).
  */
-export type NamedFileKind = 'turn-servers' | 'secret' | 'p256-key' | 'ed25519-jwk';
+export type NamedFileKind = 'turn-servers' | 'secret' | 'p256-key' | 'ed25519-jwk' | 'ed25519-public-jwk';
 
 /** A file the configuration names by path, whose contents the worker needs. */
 export interface NamedFile {
@@ -20,8 +21,8 @@ export interface NamedFile {
 export function namedFiles(config: Config): NamedFile[] {
   const brig = config.brig;
   const files: NamedFile[] = [];
-  const add = (path: string | undefined, setting: string, kind: NamedFileKind) => {
-    if (path !== undefined) files.push({ path, setting: `brig.yaml ${setting}`, kind });
+  const add = (path: string | undefined, setting: string, kind: NamedFileKind, file = 'brig.yaml') => {
+    if (path !== undefined) files.push({ path, setting: `${file} ${setting}`, kind });
   };
   if (brig.turn.serversSource === 'files') {
     add(brig.turn.servers, 'turn.servers', 'turn-servers');
@@ -31,5 +32,9 @@ export function namedFiles(config: Config): NamedFile[] {
   add(brig.sft?.sftToken?.secret, 'sft.sftToken.secret', 'secret');
   add(brig.sftToken?.secret, 'sftToken.secret', 'secret');
   add(brig.secrets.dpopSigKeyBundle, 'secrets.dpopSigKeyBundle', 'p256-key');
+  if (brig.optSettings.setOAuthEnabled) {
+    add(brig.optSettings.setOAuthJwkKeyPair, 'optSettings.setOAuthJwkKeyPair', 'ed25519-jwk');
+    add(config.nginz.nginx_conf.oauth_pub_key, 'nginx_conf.oauth_pub_key', 'ed25519-public-jwk', 'nginz.yaml');
+  }
   return files;
 }

@@ -58,10 +58,14 @@ const optSettings = z
     setRestrictUserCreation: z.boolean().default(false),
     setEphemeralUserCreationEnabled: z.boolean().default(true),
     setOAuthEnabled: z.boolean().default(false),
+    /** Seconds an authorization code lives (brig's spelling; the chart's is setOAuthAuthCodeExpirationTimeSecs). */
+    setOAuthAuthorizationCodeExpirationTimeSecs: positiveInt.optional(),
     setOAuthAuthCodeExpirationTimeSecs: positiveInt.optional(),
-    setOAuthAccessTokenExpirationTimeSecs: positiveInt.optional(),
-    setOAuthRefreshTokenExpirationTimeSecs: positiveInt.optional(),
-    setOAuthMaxActiveRefreshTokens: positiveInt.optional(),
+    setOAuthAccessTokenExpirationTimeSecs: positiveInt.default(1814400),
+    setOAuthRefreshTokenExpirationTimeSecs: positiveInt.default(14515200),
+    /** Live refresh tokens per user, over all applications; the oldest go first. */
+    setOAuthMaxActiveRefreshTokens: positiveInt.default(10),
+    /** File of the Ed25519 key pair (JWK) signing OAuth tokens; nginz's oauth_pub_key is its public half. */
     setOAuthJwkKeyPair: z.string().min(1).optional(),
     setSftStaticUrl: httpUrl.optional(),
     setSftListAllServers: z.enum(['enabled', 'disabled']).default('disabled'),
@@ -116,6 +120,21 @@ const optSettings = z
       .default('visible_to_self'),
   })
   .superRefine((o, ctx) => {
+    if (
+      o.setOAuthAuthorizationCodeExpirationTimeSecs !== undefined &&
+      o.setOAuthAuthCodeExpirationTimeSecs !== undefined
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['setOAuthAuthCodeExpirationTimeSecs'],
+        message: 'given twice: keep either this or setOAuthAuthorizationCodeExpirationTimeSecs',
+      });
+    if (o.setOAuthEnabled && o.setOAuthJwkKeyPair === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['setOAuthJwkKeyPair'],
+        message: 'required with setOAuthEnabled: the key pair that signs OAuth tokens',
+      });
     const listed = o.setFederationDomainConfigs.length > 0;
     if (o.setFederationStrategy === 'allowNone' && listed)
       ctx.addIssue({

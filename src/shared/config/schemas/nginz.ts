@@ -50,6 +50,14 @@ const location = z.strictObject({
   specific_user_rate_limit: z.string().min(1).optional(),
   /** Send `Access-Control-Allow-Credentials: true` (cookie-carrying endpoints such as /access). */
   allow_credentials: z.boolean().default(false),
+  /**
+   * OAuth access tokens are accepted here, for this scope: GET needs `read:`, `write:` or `admin:`
+   * `<scope>`, POST and PUT `write:` or `admin:`, DELETE `admin:`.
+   */
+  oauth_scope: z
+    .string()
+    .regex(/^[a-z_]+$/, 'must be a scope name such as self or conversations')
+    .optional(),
 });
 
 const hostname = z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name');
@@ -68,6 +76,8 @@ export const nginzConfig = z.strictObject({
       rate_limit_status: z.union([z.literal(420), z.literal(429)]).default(429),
       rate_limit_zones: z.record(z.string().min(1), rateLimitZone).default({}),
       locations: z.array(location).default([]),
+      /** File of the public JWK (Ed25519) OAuth access tokens are verified with: brig's setOAuthJwkKeyPair, public half. */
+      oauth_pub_key: z.string().min(1).optional(),
     })
     .superRefine((n, ctx) => {
       if (n.allowlisted_fqdn_origins.length > 0 && n.env !== 'staging')

@@ -17,7 +17,17 @@ describe('the files the configuration names (SVC_FILES)', () => {
   it('makes missing relative ones in the state folder when starting locally, and keeps them', () => {
     const dir = mkdtempSync(join(tmpdir(), 'files-'));
     const files = JSON.parse(configFiles(config(), dir, true)) as Record<string, string>;
-    expect(Object.keys(files).sort()).toEqual(['turn/secret.txt', 'turn/servers-v2.txt', 'turn/servers.txt']);
+    expect(Object.keys(files).sort()).toEqual([
+      'oauth/ed25519-public.jwk',
+      'oauth/ed25519.jwk',
+      'turn/secret.txt',
+      'turn/servers-v2.txt',
+      'turn/servers.txt',
+    ]);
+    // nginz's public key is the public half of brig's OAuth key pair
+    const { d, ...pub } = JSON.parse(files['oauth/ed25519.jwk']!) as Record<string, string>;
+    expect(d).toBeTypeOf('string');
+    expect(JSON.parse(files['oauth/ed25519-public.jwk']!)).toEqual(pub);
     expect(files['turn/servers-v2.txt']).toContain('turn:127.0.0.1:3478?transport=tcp');
     expect(readFileSync(join(dir, 'turn/secret.txt'), 'utf8')).toBe(files['turn/secret.txt']);
     expect(JSON.parse(configFiles(config(), dir, true))).toEqual(files);
@@ -41,7 +51,8 @@ describe('the files the configuration names (SVC_FILES)', () => {
   });
 
   it('has the runtime refuse to serve while one is missing', () => {
-    expect(fileProblems({ SVC_FILES: JSON.stringify({ 'turn/servers.txt': '' }) }, config())).toEqual([
+    const withOAuthOff = config([['brig.yaml', ['optSettings', 'setOAuthEnabled'], false]]);
+    expect(fileProblems({ SVC_FILES: JSON.stringify({ 'turn/servers.txt': '' }) }, withOAuthOff)).toEqual([
       { file: 'brig.yaml', path: 'turn.serversV2', message: expect.stringContaining('turn/servers-v2.txt') },
       { file: 'brig.yaml', path: 'turn.secret', message: expect.stringContaining('turn/secret.txt') },
     ]);

@@ -181,6 +181,27 @@ const refusals: Refusal[] = [
     message: /100/,
   },
   {
+    rule: 'OAuth needs its key pair',
+    edits: [[B, ['optSettings', 'setOAuthJwkKeyPair'], DELETE]],
+    file: B,
+    path: 'optSettings.setOAuthJwkKeyPair',
+    message: /setOAuthEnabled/,
+  },
+  {
+    rule: 'OAuth needs nginz to know the public key',
+    edits: [['nginz.yaml', ['nginx_conf', 'oauth_pub_key'], DELETE]],
+    file: 'nginz.yaml',
+    path: 'nginx_conf.oauth_pub_key',
+    message: /setOAuthEnabled/,
+  },
+  {
+    rule: 'the code lifetime given in one spelling',
+    edits: [[B, ['optSettings', 'setOAuthAuthCodeExpirationTimeSecs'], 60]],
+    file: B,
+    path: 'optSettings.setOAuthAuthCodeExpirationTimeSecs',
+    message: /given twice/,
+  },
+  {
     rule: 'conferenceCalling block whole or absent',
     edits: [[B, ['optSettings', 'setFeatureFlags', 'conferenceCalling', 'defaultForNew'], DELETE]],
     file: B,
