@@ -60,6 +60,7 @@ import { getUserClient, getUserClients, listUsersClients } from './clients/user-
 import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
 import { getCallsConfig, getCallsConfigV2 } from './calling/calls-config.js';
 import { createAuthorizationCode } from './oauth/authorization-codes.js';
+import { createAccessToken as createDpopAccessToken, getNonce, headNonce } from './e2ei/access-token.js';
 import { deleteSession, getApplications, revokeAccountAccess, revokeAccountAccessV6 } from './oauth/applications.js';
 import {
   deleteOAuthClient,
@@ -140,6 +141,10 @@ export const brigPublic: Endpoint[] = [
   getClientCapabilitiesV6,
   getClientCapabilitiesV7,
   getClientCapabilities,
+  // end-to-end identity (the GET route answers HEAD too)
+  getNonce,
+  headNonce,
+  createDpopAccessToken,
   getUserClients,
   getUserClient,
   listUsersClients,

@@ -1,4 +1,5 @@
-import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+// Tables of tokens brig issues to others than its users: OAuth applications, DPoP access tokens (end-to-end identity).
+import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** A curated third-party application (registered through the internal API). */
 export const oauthClients = sqliteTable('oauth_clients', {
@@ -33,3 +34,16 @@ export const oauthRefreshTokens = sqliteTable('oauth_refresh_tokens', {
   createdAt: integer('created_at').notNull(),
   expiresAt: integer('expires_at').notNull(),
 });
+
+/** The anti-replay nonce of a client's next DPoP proof (end-to-end identity): one per client, used once. */
+export const dpopNonces = sqliteTable(
+  'dpop_nonces',
+  {
+    user: text('user').notNull(),
+    client: text('client').notNull(),
+    nonce: text('nonce').notNull(),
+    /** ms since the epoch */
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.user, t.client] })],
+);

@@ -2,7 +2,8 @@ import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate, id_ce_subjectAltName, SubjectAlternativeName } from '@peculiar/asn1-x509';
 import { fromBase64url } from '../base64.js';
 import { normalizeDomain } from '../domain.js';
-import { uuidFromBytes } from '../uuid.js';
+import { uuidFromBytes, uuidToBytes } from '../uuid.js';
+import { base64url } from '../keys.js';
 
 /** A client named by an end-to-end identity certificate, and the certificate's public key. */
 export interface CertifiedClient {
@@ -53,4 +54,14 @@ export function certifiedClient(certificates: readonly Uint8Array[]): CertifiedC
     };
   }
   return 'No wireapp label found';
+}
+
+/**
+ * A client's end-to-end identity URI, `wireapp://<user id, base64url>!<client hex>@<domain>`: the
+ * `sub` of its DPoP proofs and access tokens (certificates write the `!` as `%21`).
+ */
+export function clientIdUri(user: string, client: string, domain: string): string {
+  const bytes = uuidToBytes(user);
+  if (bytes === undefined) throw new Error(`not a user id: ${user}`);
+  return `wireapp://${base64url(bytes)}!${BigInt(`0x${client}`).toString(16)}@${domain}`;
 }

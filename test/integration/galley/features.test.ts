@@ -139,7 +139,12 @@ describe('team features', () => {
     });
     const withProxy = await me.put(e2ei, {
       status: 'enabled',
-      config: { verificationExpiration: 86400, crlProxy: 'https://crl.example.com' },
+      config: {
+        verificationExpiration: 86400,
+        crlProxy: 'https://crl.example.com',
+        acmeDiscoveryUrl: null,
+        useProxyOnMobile: null,
+      },
     });
     expect(withProxy).toMatchObject({
       status: 200,

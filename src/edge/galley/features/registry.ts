@@ -135,9 +135,10 @@ const FEATURES = {
     }),
     config: z.strictObject({
       verificationExpiration: z.int().positive(),
-      acmeDiscoveryUrl: z.string().regex(ACME_DISCOVERY).optional(),
+      // null stands for absent (and for false), as wire reads these two
+      acmeDiscoveryUrl: z.string().regex(ACME_DISCOVERY).nullish(),
       crlProxy: z.url().optional(),
-      useProxyOnMobile: z.boolean().optional(),
+      useProxyOnMobile: z.boolean().nullish(),
     }),
   },
   mlsMigration: {

@@ -5,6 +5,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { sparErrors } from '../../api/errors/spar.js';
 import { childNamed, childrenNamed, isNamed, NS, parseXml, textOf } from '../xml.js';
 import { certificateOf } from './certificates.js';
+import { isUrl } from '../../../shared/url.js';
 
 const POST_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 
@@ -13,15 +14,6 @@ export interface IdpMetadata {
   requestUri: string;
   /** Signing certificates, base64 DER. */
   certs: string[];
-}
-
-function isUrl(text: string): boolean {
-  try {
-    new URL(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const invalid = (why: string) => new ApiError(sparErrors.invalidMetadata, `Invalid IdP metadata: ${why}`);

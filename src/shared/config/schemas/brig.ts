@@ -67,6 +67,12 @@ const optSettings = z
     setOAuthMaxActiveRefreshTokens: positiveInt.default(10),
     /** File of the Ed25519 key pair (JWK) signing OAuth tokens; nginz's oauth_pub_key is its public half. */
     setOAuthJwkKeyPair: z.string().min(1).optional(),
+    /** End-to-end identity: seconds of clock skew a DPoP proof may show. */
+    setDpopMaxSkewSecs: positiveInt.default(1),
+    /** Seconds a DPoP access token is valid (its `expires_in`); a proof may not outlive it. */
+    setDpopTokenExpirationTimeSecs: positiveInt.default(30),
+    /** Seconds a DPoP nonce (`Replay-Nonce`) waits for its proof. */
+    setNonceTtlSecs: positiveInt.default(300),
     setSftStaticUrl: httpUrl.optional(),
     setSftListAllServers: z.enum(['enabled', 'disabled']).default('disabled'),
     setFeatureFlags: z

@@ -18,6 +18,7 @@ describe('the files the configuration names (SVC_FILES)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'files-'));
     const files = JSON.parse(configFiles(config(), dir, true)) as Record<string, string>;
     expect(Object.keys(files).sort()).toEqual([
+      'dpop/sig-key-bundle.pem',
       'oauth/ed25519-public.jwk',
       'oauth/ed25519.jwk',
       'turn/secret.txt',
@@ -51,7 +52,10 @@ describe('the files the configuration names (SVC_FILES)', () => {
   });
 
   it('has the runtime refuse to serve while one is missing', () => {
-    const withOAuthOff = config([['brig.yaml', ['optSettings', 'setOAuthEnabled'], false]]);
+    const withOAuthOff = config([
+      ['brig.yaml', ['optSettings', 'setOAuthEnabled'], false],
+      ['brig.yaml', ['secrets'], {}],
+    ]);
     expect(fileProblems({ SVC_FILES: JSON.stringify({ 'turn/servers.txt': '' }) }, withOAuthOff)).toEqual([
       { file: 'brig.yaml', path: 'turn.serversV2', message: expect.stringContaining('turn/servers-v2.txt') },
       { file: 'brig.yaml', path: 'turn.secret', message: expect.stringContaining('turn/secret.txt') },
