@@ -60,6 +60,14 @@ import { getUserClient, getUserClients, listUsersClients } from './clients/user-
 import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
 import { getCallsConfig, getCallsConfigV2 } from './calling/calls-config.js';
 import { createAuthorizationCode } from './oauth/authorization-codes.js';
+import { createChallenge, verifyChallengeAnonymously } from './domains/challenges.js';
+import {
+  deleteDomainRegistration,
+  domainTransitions,
+  getDomainRegistrationInternal,
+  putDomainRegistration,
+} from './domains/internal-routes.js';
+import { getDomainRegistration, updateDomainRedirect } from './domains/redirect-routes.js';
 import { createAccessToken as createDpopAccessToken, getNonce, headNonce } from './e2ei/access-token.js';
 import { deleteSession, getApplications, revokeAccountAccess, revokeAccountAccessV6 } from './oauth/applications.js';
 import {
@@ -157,6 +165,11 @@ export const brigPublic: Endpoint[] = [
   updateConnection,
   getConnection,
   listConnections,
+  // domain registration
+  createChallenge,
+  verifyChallengeAnonymously,
+  updateDomainRedirect,
+  getDomainRegistration,
   // OAuth
   getOAuthClient,
   createAuthorizationCode,
@@ -180,6 +193,10 @@ export const brigPublic: Endpoint[] = [
 
 export const brigInternal: Endpoint[] = [
   refreshIndex,
+  putDomainRegistration,
+  getDomainRegistrationInternal,
+  deleteDomainRegistration,
+  ...domainTransitions,
   registerOAuthClient,
   getOAuthClientInternal,
   updateOAuthClient,

@@ -51,6 +51,17 @@ export async function resolveSrv(resolverUrl: string, name: string): Promise<Srv
   );
 }
 
+const utf8 = new TextDecoder();
+
+/** The TXT records of a name, each one text (its character strings joined, as RFC 7208 reads them). */
+export async function resolveTxt(resolverUrl: string, name: string): Promise<string[]> {
+  return (await query(resolverUrl, name, 'TXT')).flatMap((a) => {
+    if (a.type !== 'TXT') return [];
+    const parts = Array.isArray(a.data) ? a.data : [a.data];
+    return [parts.map((p) => (typeof p === 'string' ? p : utf8.decode(p))).join('')];
+  });
+}
+
 /** The IPv4 addresses of a name. */
 export async function resolveA(resolverUrl: string, name: string): Promise<string[]> {
   return (await query(resolverUrl, name, 'A')).flatMap((a) => (a.type === 'A' ? [a.data] : []));

@@ -88,7 +88,10 @@ const optSettings = z
       .default({}),
     setPasswordHashingOptions: passwordHashingOptions.default({ algorithm: 'scrypt' }),
     setPasswordHashingRateLimit: passwordHashingRateLimit,
-    setEnterpriseLoginAuditEmail: z.email().optional(),
+    /** Where audit mails of domain registration changes go (none are sent without it). */
+    setAuditLogEmailRecipient: z.email().optional(),
+    /** Seconds a domain verification challenge waits for its DNS record. */
+    setChallengeTTL: positiveInt.default(604800),
     /** Lifetime of email activation codes (seconds). */
     setActivationTimeout: positiveInt.default(1209600),
     setTeamInvitationTimeout: positiveInt.default(1814400),

@@ -26,7 +26,7 @@ export interface LocaleSettings {
 export function renderMail(mail: MailKind, locale: string | undefined, settings: LocaleSettings): RenderedMail {
   const wanted = locale ?? settings.userLocale ?? settings.templateLocale;
   const set = templatesFor(wanted) ?? templatesFor(settings.templateLocale) ?? en;
-  const { subject, lines } = set(mail);
+  const { subject, lines } = mail.kind === 'audit' ? mail : set(mail);
   return {
     subject,
     text: `${lines.join('\n')}\n`,

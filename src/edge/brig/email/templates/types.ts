@@ -1,10 +1,13 @@
-/** The mails brig sends, each with the values its template needs. */
-export type MailKind =
+/** The mails brig sends to users, in their language, each with the values its template needs. */
+type LocalizedMail =
   | { kind: 'activation'; name?: string | undefined; code: string }
   | { kind: 'password-reset'; code: string }
   | { kind: 'verification'; action: string; code: string }
   | { kind: 'deletion'; name: string; key: string; code: string }
   | { kind: 'team-invitation'; inviter: string; team: string; url: string };
+
+/** Every mail brig sends: the localized ones, and the operators' audit mails (plain text as given). */
+export type MailKind = LocalizedMail | { kind: 'audit'; subject: string; lines: string[] };
 
 export interface RenderedMail {
   subject: string;
@@ -13,4 +16,4 @@ export interface RenderedMail {
 }
 
 /** One locale's templates. */
-export type TemplateSet = (mail: MailKind) => { subject: string; lines: string[] };
+export type TemplateSet = (mail: LocalizedMail) => { subject: string; lines: string[] };
