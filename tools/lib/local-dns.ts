@@ -20,7 +20,7 @@ interface NameRecords {
 export interface LocalDns {
   host: string;
   port: number;
-  /** DNS over HTTPS (RFC 8484) on the same port number, over TCP: how workers resolve. */
+  /** DNS over HTTPS (RFC 8484) over TCP, on the same port number when one was named: how workers resolve. */
   dohUrl: string;
   /** Sets (or, with undefined, removes) the SRV record of a name. */
   set(name: string, record: SrvRecord | undefined): void;
@@ -87,7 +87,9 @@ export async function startLocalDns(records: Record<string, SrvRecord> = {}, por
   const udpPort = (socket.address() as AddressInfo).port;
   let http: Server;
   try {
-    http = await startDoh(udpPort, answer);
+    // A named port serves DoH on the same number (config names one URL); a free UDP port's number
+    // may be taken over TCP, so DoH then takes a free port of its own.
+    http = await startDoh(port === 0 ? 0 : udpPort, answer);
   } catch (err) {
     socket.close();
     throw err;
@@ -95,7 +97,7 @@ export async function startLocalDns(records: Record<string, SrvRecord> = {}, por
   return {
     host: '127.0.0.1',
     port: udpPort,
-    dohUrl: `http://127.0.0.1:${udpPort}/dns-query`,
+    dohUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}/dns-query`,
     set: (name, record) => {
       if (record === undefined) table.delete(name.toLowerCase());
       else table.set(name.toLowerCase(), { srv: [record] });

@@ -92,7 +92,7 @@ async function verifyChallenge(
 /** `POST /domain-verification/{domain}/challenges/{id}`: the anonymous proof, for a domain operators registered. */
 export const verifyChallengeAnonymously = endpoint(
   {
-    name: 'domain-verification-verify',
+    name: 'verify-challenge',
     auth: 'none',
     method: 'post',
     path: '/domain-verification/{domain}/challenges/{challengeId}',
