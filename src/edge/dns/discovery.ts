@@ -17,7 +17,7 @@ export async function discovered<T>(
   intervalSeconds: number,
   lookup: () => Promise<T[]>,
 ): Promise<T[] | undefined> {
-  const entry = entries.get(key) ?? { value: undefined, checkedAt: 0 };
+  const entry = entries.get(key) ?? { value: undefined, checkedAt: Number.NEGATIVE_INFINITY };
   entries.set(key, entry);
   if (Date.now() - entry.checkedAt >= intervalSeconds * 1000) {
     try {

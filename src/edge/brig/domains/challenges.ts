@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { base64url } from '../../../shared/keys.js';
+import { randomToken, sha256Hex } from '../../../shared/keys.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -8,12 +8,12 @@ import { domainErrors } from '../../api/errors/domains.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { resolveTxt } from '../../dns/resolver.js';
-import { sha256Hex } from '../oauth/oauth-context.js';
+
 import { blankRegistration, domainOf, domainParam } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
 
 /** 32 random bytes in unpadded base64url: challenge and ownership tokens. */
-const newToken = () => base64url(crypto.getRandomValues(new Uint8Array(32)));
+const newToken = () => randomToken(32);
 
 const challengeJson = z
   .object({ id: z.uuid(), token: z.string(), dns_verification_token: z.string() })

@@ -64,7 +64,7 @@ export const getDomainRegistrationInternal = endpoint(
   async (c) => {
     const { before } = await current(c, c.req.valid('param').domain);
     if (before === undefined) throw new ApiError(domainErrors.notFound);
-    return c.json(registrationJson(before, 'object') as never, 200);
+    return c.json(registrationJson(before, 'object'), 200);
   },
 );
 

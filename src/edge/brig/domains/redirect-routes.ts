@@ -7,7 +7,7 @@ import { commonErrors } from '../../api/errors/common.js';
 import { domainErrors } from '../../api/errors/domains.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { sha256Hex } from '../oauth/oauth-context.js';
+import { sha256Hex } from '../../../shared/keys.js';
 import { userStore } from '../users/user-store.js';
 import { auditChange } from './audit.js';
 import { httpsUrl, redirectJson, type BackendFormat } from './registration-json.js';
@@ -140,6 +140,6 @@ export const getDomainRegistration = endpoint(
       return c.json({ domain_redirect: 'no-registration' as const, due_to_existing_account: true }, 200);
     if (user !== undefined && row.redirect === 'sso' && !(user.ssoId !== null && user.team === row.authorizedTeam))
       return c.json({ domain_redirect: 'no-registration' as const }, 200);
-    return c.json(redirectJson(row, formatOf(c)) as never, 200);
+    return c.json(redirectJson(row, formatOf(c)), 200);
   },
 );

@@ -15,13 +15,21 @@ const backendObject = z
 /** How a registration is written: `flat` (until v9: `backend_url`) or `object` (v9 and internal: `backend`). */
 export type BackendFormat = 'flat' | 'object';
 
+/** A redirect as clients read it: its tag and the values that go with it. */
+interface RedirectJson {
+  domain_redirect: DomainRedirectTag;
+  sso_code?: string;
+  backend_url?: string;
+  backend?: { config_url: string; backend_url: string; webapp_url?: string };
+}
+
 export function redirectJson(
   row: Pick<RegistrationRow, 'redirect' | 'ssoCode' | 'backendUrl' | 'webappUrl'>,
   format: BackendFormat,
-) {
-  const out: Record<string, unknown> = { domain_redirect: row.redirect };
-  if (row.redirect === 'sso') out.sso_code = row.ssoCode;
-  if (row.redirect === 'backend') {
+): RedirectJson {
+  const out: RedirectJson = { domain_redirect: row.redirect };
+  if (row.redirect === 'sso' && row.ssoCode !== null) out.sso_code = row.ssoCode;
+  if (row.redirect === 'backend' && row.backendUrl !== null) {
     if (format === 'flat') out.backend_url = row.backendUrl;
     else
       out.backend = {
@@ -35,7 +43,7 @@ export function redirectJson(
 
 const inviteJson = (row: Pick<RegistrationRow, 'teamInvite' | 'inviteTeam'>) => ({
   team_invite: row.teamInvite,
-  ...(row.teamInvite === 'team' ? { team: row.inviteTeam } : {}),
+  ...(row.teamInvite === 'team' && row.inviteTeam !== null ? { team: row.inviteTeam } : {}),
 });
 
 /** `DomainRegistrationResponse`: what operators and the owning team see of a registration. */

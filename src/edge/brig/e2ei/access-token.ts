@@ -26,8 +26,8 @@ const nonceHeaders = {
  * unpadded base64url, replacing the client's previous one. GET answers 204, HEAD 200.
  */
 const newNonce: Parameters<typeof endpoint>[1] = async (c) => {
+  // the route validated it
   const { client } = c.req.param() as { client: string };
-  if (!clientHex.safeParse(client).success) throw new ApiError(e2eiErrors.badClientId);
   const nonce = base64url(uuidToBytes(crypto.randomUUID())!);
   const ttl = c.get('config').brig.optSettings.setNonceTtlSecs;
   await nonceStore.put(database(c.env.DB), {

@@ -7,7 +7,8 @@ import { jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { redirectUrl } from './oauth-clients.js';
-import { grantedScope, oauthSettings, sha256Hex } from './oauth-context.js';
+import { sha256Hex } from '../../../shared/keys.js';
+import { grantedScope, oauthSettings } from './oauth-context.js';
 import { oauthStore } from './oauth-store.js';
 
 const codeRequest = z

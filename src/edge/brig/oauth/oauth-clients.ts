@@ -5,7 +5,8 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { oauthErrors } from '../../api/errors/oauth.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { oauthClient, oauthSettings, sha256Hex } from './oauth-context.js';
+import { sha256Hex } from '../../../shared/keys.js';
+import { oauthClient, oauthSettings } from './oauth-context.js';
 import { oauthStore, type OAuthClientRow } from './oauth-store.js';
 
 export const redirectUrl = z.url().openapi('RedirectUrl');

@@ -1,6 +1,4 @@
 import type { Context } from 'hono';
-import { toHex } from '../../../shared/hex.js';
-import { sha256 } from '../../../shared/keys.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { configFile } from '../../api/config-files.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -52,6 +50,3 @@ export function grantedScope(requested: string): string {
   if (!words.every((w) => (OAUTH_SCOPES as readonly string[]).includes(w))) return '';
   return OAUTH_SCOPES.filter((s) => words.includes(s)).join(' ');
 }
-
-/** The SHA-256 of a secret or code, hex: what the tables keep instead of it. */
-export const sha256Hex = async (text: string): Promise<string> => toHex(await sha256(text));

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { base64url, sha256 } from '../../../shared/keys.js';
+import { base64url, sha256, sha256Hex } from '../../../shared/keys.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -10,7 +10,7 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { refreshTokenId, signOAuthAccessToken, signRefreshToken } from '../../auth/oauth-tokens.js';
 import { database, type Db } from '../../db/client.js';
 import { emptyList, redirectUrl } from './oauth-clients.js';
-import { oauthClient, oauthSettings, oauthSigningKey, sha256Hex } from './oauth-context.js';
+import { oauthClient, oauthSettings, oauthSigningKey } from './oauth-context.js';
 import { oauthStore, type OAuthClientRow } from './oauth-store.js';
 
 const tokenRequest = z
