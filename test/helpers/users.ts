@@ -64,9 +64,9 @@ export async function login(pub: string, email: string, password: string, persis
 export async function createUser(
   pub: string,
   internal: string,
-  o: { name?: string; password?: string; extra?: Record<string, unknown> } = {},
+  o: { name?: string; email?: string; password?: string; extra?: Record<string, unknown> } = {},
 ): Promise<TestUser> {
-  const email = uniqueEmail();
+  const email = o.email ?? uniqueEmail();
   const password = o.password ?? 'secret-password';
   const name = o.name ?? 'Test User';
   expect((await api(pub).post('/v8/activate/send', { email })).status).toBe(200);

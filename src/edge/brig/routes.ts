@@ -60,7 +60,13 @@ import { getUserClient, getUserClients, listUsersClients } from './clients/user-
 import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
 import { getCallsConfig, getCallsConfigV2 } from './calling/calls-config.js';
 import { createAuthorizationCode } from './oauth/authorization-codes.js';
-import { createChallenge, verifyChallengeAnonymously } from './domains/challenges.js';
+import { createChallenge, verifyChallengeAnonymously, verifyChallengeForTeam } from './domains/challenges.js';
+import {
+  authorizeTeam,
+  deleteRegisteredDomain,
+  getRegisteredDomains,
+  updateTeamInvite,
+} from './domains/team-routes.js';
 import {
   deleteDomainRegistration,
   domainTransitions,
@@ -168,8 +174,13 @@ export const brigPublic: Endpoint[] = [
   // domain registration
   createChallenge,
   verifyChallengeAnonymously,
+  verifyChallengeForTeam,
+  authorizeTeam,
+  updateTeamInvite,
   updateDomainRedirect,
   getDomainRegistration,
+  getRegisteredDomains,
+  deleteRegisteredDomain,
   // OAuth
   getOAuthClient,
   createAuthorizationCode,

@@ -1,52 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalDns, type LocalDns } from '../../../tools/lib/local-dns.js';
-import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import { describe, expect, it } from 'vitest';
 import { call, postJson, wireError } from '../../helpers/http.js';
+import { domainBackend, freshDomain } from '../../helpers/domain-registration.js';
 import { mailsTo } from '../../helpers/mailbox.js';
-import { disabledEverywhere } from '../../helpers/versions.js';
 import { activationCode, api } from '../../helpers/users.js';
 
 const AUDIT = 'audit@example.com';
-let counter = 0;
-const freshDomain = () => `corp-${Date.now().toString(36)}-${++counter}.example.org`;
 
 describe('brig: domain registration, operated and proven through DNS', () => {
-  let b: TestBackend;
-  let dns: LocalDns;
-  beforeAll(async () => {
-    dns = await startLocalDns();
-    b = await startEditedBackend([
-      ...disabledEverywhere([]), // v9, where a backend is an object
-      ['brig.yaml', ['dnsOverHttpsUrl'], dns.dohUrl],
-      ['brig.yaml', ['optSettings', 'setAuditLogEmailRecipient'], AUDIT],
-    ]);
-  });
-  afterAll(async () => {
-    await b?.stop();
-    await dns?.stop();
-  });
+  const rig = domainBackend(AUDIT);
 
   const internal = (method: string, path: string, body?: unknown) =>
-    call(b.internalUrl, path, {
+    call(rig.b.internalUrl, path, {
       method,
       ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     });
-  const lookup = (email: string, v = 8) => postJson(b.publicUrl, `/v${v}/get-domain-registration`, { email });
+  const lookup = (email: string, v = 8) => postJson(rig.b.publicUrl, `/v${v}/get-domain-registration`, { email });
 
   /** The on-premises owner's way: a challenge, the TXT record, the proof; the ownership token. */
   async function prove(domain: string): Promise<string> {
-    const challenge = await postJson(b.publicUrl, `/v8/domain-verification/${domain}/challenges`, {});
+    const challenge = await postJson(rig.b.publicUrl, `/v8/domain-verification/${domain}/challenges`, {});
     expect(challenge.status, challenge.text).toBe(200);
     expect(challenge.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const verify = (token: string) =>
-      postJson(b.publicUrl, `/v8/domain-verification/${domain}/challenges/${challenge.body.id}`, {
+      postJson(rig.b.publicUrl, `/v8/domain-verification/${domain}/challenges/${challenge.body.id}`, {
         challenge_token: token,
       });
     expect(await verify(challenge.body.token)).toMatchObject({
       status: 403,
       body: wireError(403, 'domain-verification-failed'),
     });
-    dns.setRecords(`wire-domain.${domain}`, { txt: ['v=spf1 -all', challenge.body.dns_verification_token] });
+    rig.dns.setRecords(`wire-domain.${domain}`, { txt: ['v=spf1 -all', challenge.body.dns_verification_token] });
     expect(await verify('A'.repeat(43))).toMatchObject({
       status: 401,
       body: wireError(401, 'domain-registration-update-auth-failure'),
@@ -62,7 +45,7 @@ describe('brig: domain registration, operated and proven through DNS', () => {
   }
 
   const redirect = (domain: string, token: string | undefined, body: unknown, v = 8) =>
-    call(b.publicUrl, `/v${v}/domain-verification/${domain}/backend`, {
+    call(rig.b.publicUrl, `/v${v}/domain-verification/${domain}/backend`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -74,9 +57,9 @@ describe('brig: domain registration, operated and proven through DNS', () => {
   it('sends a pre-authorized domain to another backend once its owner proved it in DNS', async () => {
     const domain = freshDomain();
     // nobody proves a domain the operators do not know of
-    const unknown = await postJson(b.publicUrl, `/v8/domain-verification/${domain}/challenges`, {});
+    const unknown = await postJson(rig.b.publicUrl, `/v8/domain-verification/${domain}/challenges`, {});
     expect(
-      await postJson(b.publicUrl, `/v8/domain-verification/${domain}/challenges/${unknown.body.id}`, {
+      await postJson(rig.b.publicUrl, `/v8/domain-verification/${domain}/challenges/${unknown.body.id}`, {
         challenge_token: unknown.body.token,
       }),
     ).toMatchObject({ status: 403, body: wireError(403, 'operation-forbidden-for-domain-registration-state') });
@@ -144,12 +127,12 @@ describe('brig: domain registration, operated and proven through DNS', () => {
     const token = await prove(domain);
     // an account made before the domain moves
     const paolo = `paolo@${domain}`;
-    expect((await api(b.publicUrl).post('/v8/activate/send', { email: paolo })).status).toBe(200);
-    const registered = await api(b.publicUrl).post('/v8/register', {
+    expect((await api(rig.b.publicUrl).post('/v8/activate/send', { email: paolo })).status).toBe(200);
+    const registered = await api(rig.b.publicUrl).post('/v8/register', {
       name: 'Paolo',
       email: paolo,
       password: 'secret-password',
-      email_code: await activationCode(b.internalUrl, paolo),
+      email_code: await activationCode(rig.b.internalUrl, paolo),
     });
     expect(registered.status, registered.text).toBe(201);
     await redirect(domain, token, { domain_redirect: 'backend', backend_url: 'https://wire.corp.example.org' });
@@ -162,7 +145,7 @@ describe('brig: domain registration, operated and proven through DNS', () => {
 
   it('lets operators lock, unlock, pre-authorize and unauthorize, with audit mails', async () => {
     const domain = freshDomain();
-    const before = (await mailsTo(b.publicUrl, AUDIT)).length;
+    const before = (await mailsTo(rig.b.publicUrl, AUDIT)).length;
     expect((await internal('GET', `/i/domain-registration/${domain}`)).status).toBe(404);
     expect(await internal('POST', `/i/domain-registration/${domain}/unlock`)).toMatchObject({
       status: 404,
@@ -171,7 +154,7 @@ describe('brig: domain registration, operated and proven through DNS', () => {
     expect((await internal('POST', `/i/domain-registration/${domain}/lock`)).status).toBe(204);
     expect((await lookup(`x@${domain}`)).body).toEqual({ domain_redirect: 'locked' });
     // a locked domain gets no challenge, and cannot be pre-authorized
-    expect((await postJson(b.publicUrl, `/v8/domain-verification/${domain}/challenges`, {})).status).toBe(403);
+    expect((await postJson(rig.b.publicUrl, `/v8/domain-verification/${domain}/challenges`, {})).status).toBe(403);
     expect((await internal('POST', `/i/domain-registration/${domain}/preauthorize`)).status).toBe(403);
     expect((await internal('POST', `/i/domain-registration/${domain}/unlock`)).status).toBe(204);
     expect((await internal('POST', `/i/domain-registration/${domain}/preauthorize`)).status).toBe(204);
@@ -182,7 +165,7 @@ describe('brig: domain registration, operated and proven through DNS', () => {
       team_invite: 'allowed',
       dns_verification_token: null,
     });
-    const all = await mailsTo(b.publicUrl, AUDIT); // newest first
+    const all = await mailsTo(rig.b.publicUrl, AUDIT); // newest first
     const mails = all.slice(0, all.length - before);
     expect(mails.map((m) => m.subject).reverse()).toEqual([
       'Domain locked',
@@ -193,7 +176,7 @@ describe('brig: domain registration, operated and proven through DNS', () => {
     expect(mails[0]!.text).toContain(`POST /i/domain-registration/${domain}/unauthorize called;`);
     expect(mails[0]!.text).toContain('"domain_redirect": "pre-authorized"');
     expect((await internal('DELETE', `/i/domain-registration/${domain}`)).status).toBe(204);
-    expect((await mailsTo(b.publicUrl, AUDIT))[0]!.subject).toBe('Domain deleted');
+    expect((await mailsTo(rig.b.publicUrl, AUDIT))[0]!.subject).toBe('Domain deleted');
     expect((await internal('GET', `/i/domain-registration/${domain}`)).status).toBe(404);
   });
 

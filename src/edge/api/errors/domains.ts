@@ -21,4 +21,11 @@ export const domainErrors = defineErrors({
     message: 'Domain registration updated payment required',
   },
   challengeNotFound: { status: 404, label: 'challenge-not-found', message: 'Challenge not found' },
+  /** An email's domain registration keeps it from this flow (the message says which rule). */
+  emailDomainGuard: { status: 403, label: 'condition-failed', message: 'The email domain does not allow this' },
+  inviteNotAllowed: {
+    status: 403,
+    label: 'condition-failed',
+    message: 'Emails from this domain are not allowed to be invited to this team',
+  },
 });

@@ -15,8 +15,15 @@ import { selfJson } from '../users/user-json.js';
 import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
 import { ACTIVATION_RETRIES, activationKeyOf, sendActivationCode } from './activation.js';
 import { passwordResetKeyOf } from './password-reset.js';
+import { guardRegisterOrActivate } from '../domains/email-guards.js';
+import { domainErrors } from '../../api/errors/domains.js';
 
-const activationErrors = [brigErrors.invalidActivationCode, brigErrors.activationUserMissing, brigErrors.keyExists];
+const activationErrors = [
+  brigErrors.invalidActivationCode,
+  brigErrors.activationUserMissing,
+  brigErrors.keyExists,
+  domainErrors.emailDomainGuard,
+];
 
 const activationResponse = z
   .object({ email: z.string().optional(), first: z.boolean().optional() })
@@ -37,6 +44,7 @@ async function activate(c: Context<AppEnv>, key: string, code: string, dryrun: b
   if (user.activated && user.emailKey === emailKeyOf(email)) return { kind: 'already' };
   const owner = await userStore.byEmail(db, email);
   if (owner !== undefined && owner.id !== user.id && owner.activated) throw new ApiError(brigErrors.keyExists);
+  await guardRegisterOrActivate(db, email);
   if (dryrun) return { kind: 'dryrun' };
   const verified = { activated: true, email, emailKey: emailKeyOf(email), emailUnvalidated: null };
   try {

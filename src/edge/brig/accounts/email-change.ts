@@ -5,6 +5,9 @@ import { brigErrors } from '../../api/errors/brig.js';
 import type { Db } from '../../db/client.js';
 import type { UserRow } from '../users/user-json.js';
 import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
+import { publish } from '../../events/publish.js';
+import { userEvents } from '../../events/user-events.js';
+import { emailDomainSignsInThrough, guardEmailChange } from '../domains/email-guards.js';
 import { sendActivationCode } from './activation.js';
 
 export const emailUpdate = z.object({ email: z.string() }).openapi('EmailUpdate');
@@ -12,7 +15,9 @@ export const emailUpdate = z.object({ email: z.string() }).openapi('EmailUpdate'
 /**
  * Starts moving a user to a new address (the user's own request or a team admin's): the address
  * is kept as unvalidated and mailed an activation code; `/activate` with it makes the switch.
- * The current address changes nothing.
+ * The current address changes nothing. A domain registered to another team or backend refuses
+ * the move; one whose users sign in through the user's team's IdP needs no verification when the
+ * team's provider sets it.
  */
 export async function requestEmailChange(
   env: Env,
@@ -20,13 +25,24 @@ export async function requestEmailChange(
   config: Config,
   user: UserRow,
   email: string,
-  /** The team's SCIM client changes the address of a user it manages. */
+  /** The team's identity provider (SCIM or SAML) sets the address of a user it manages. */
   byProvider = false,
-): Promise<'unchanged' | 'pending-activation'> {
+): Promise<'unchanged' | 'pending-activation' | 'activated'> {
   if (!isValidEmail(email)) throw new ApiError(brigErrors.invalidEmail);
   if (user.emailKey === emailKeyOf(email)) return 'unchanged';
   if ((await userStore.byEmail(db, email))?.activated) throw new ApiError(brigErrors.keyExists);
   if (user.managedBy === 'scim' && !byProvider) throw new ApiError(brigErrors.emailManagedByScim);
+  await guardEmailChange(db, email, user.team);
+  if (byProvider && user.team !== null && (await emailDomainSignsInThrough(db, email, user.team))) {
+    await userStore.update(db, user.id, {
+      activated: true,
+      email,
+      emailKey: emailKeyOf(email),
+      emailUnvalidated: null,
+    });
+    await publish(env, config, [{ user: user.id }], userEvents.update({ id: user.id, email }));
+    return 'activated';
+  }
   await userStore.update(db, user.id, { emailUnvalidated: email });
   await sendActivationCode(env, db, config, { email, user: user.id, name: user.name, locale: user.locale });
   return 'pending-activation';

@@ -17,6 +17,8 @@ import { ACTIVATION_RETRIES, activationKeyOf, sendActivationCode } from './activ
 import { createAccount } from './create-account.js';
 import { claimInvitedAccount } from '../invitations/scim-invitation.js';
 import { newUser, validateNewUser } from './new-user.js';
+import { guardJoinByInvitation, guardRegisterOrActivate } from '../domains/email-guards.js';
+import { domainErrors } from '../../api/errors/domains.js';
 
 /**
  * `POST /register`: a personal user, a team creator (`team`), or an identity-less ephemeral user.
@@ -41,6 +43,8 @@ export const register = endpoint(
       brigErrors.invalidActivationCode,
       brigErrors.keyExists,
       brigErrors.rateLimitExceeded,
+      domainErrors.emailDomainGuard,
+      domainErrors.invalidDomain,
     ],
     responses: { 201: { description: 'User created and pending activation', ...json(selfUser) } },
   },
@@ -66,7 +70,8 @@ export const register = endpoint(
       // A SCIM invitation's account is a member already.
       if (invitation.invitee === null && (await teamSize(db, invitation.team)) >= config.galley.settings.maxTeamSize)
         throw new ApiError(brigErrors.tooManyTeamMembers);
-    }
+      await guardJoinByInvitation(db, body.email, invitation.team);
+    } else if (body.email !== undefined) await guardRegisterOrActivate(db, body.email);
     if (body.email !== undefined && (await userStore.byEmail(db, body.email))?.activated)
       throw new ApiError(brigErrors.keyExists);
 

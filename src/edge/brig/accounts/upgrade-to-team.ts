@@ -10,6 +10,8 @@ import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { createTeam, teamById, teamJson } from '../../galley/face.js';
 import { userStore } from '../users/user-store.js';
+import { guardUpgradeToTeam } from '../domains/email-guards.js';
+import { domainErrors } from '../../api/errors/domains.js';
 
 const icon = z.string().min(1).max(256);
 
@@ -27,7 +29,7 @@ export const upgradePersonalToTeam = endpoint(
         .object({ name: z.string().min(1).max(256), icon, icon_key: icon.optional(), currency: z.string().optional() })
         .openapi('BindingNewTeamUser'),
     ),
-    errors: [brigErrors.userAlreadyInATeam, brigErrors.userNotFound],
+    errors: [brigErrors.userAlreadyInATeam, brigErrors.userNotFound, domainErrors.emailDomainGuard],
     responses: {
       200: {
         description: 'Team created',
@@ -41,6 +43,7 @@ export const upgradePersonalToTeam = endpoint(
     const me = await userStore.byId(db, self(c).user);
     if (me === undefined || !me.activated) throw new ApiError(brigErrors.userNotFound);
     if (me.team !== null) throw new ApiError(brigErrors.userAlreadyInATeam);
+    if (me.email !== null) await guardUpgradeToTeam(db, me.email);
     const id = crypto.randomUUID();
     await runBatch(db, [
       ...createTeam(db, { id, name: body.name, icon: body.icon, iconKey: body.icon_key, creator: me.id }),

@@ -1,8 +1,18 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
+import { database } from '../../db/client.js';
 import { sendMail } from '../email/mailer.js';
 import { registrationJson } from './registration-json.js';
-import type { RegistrationRow } from './registration-store.js';
+import { checkUpdate } from './registration-rules.js';
+import { registrationStore, type RegistrationRow } from './registration-store.js';
+
+interface Change {
+  call: string;
+  subject: string;
+  before: RegistrationRow | undefined;
+  /** undefined: the registration goes. */
+  after: RegistrationRow | undefined;
+}
 
 const pretty = (row: RegistrationRow | undefined) =>
   row === undefined ? 'null' : JSON.stringify(registrationJson(row, 'object'), null, 2);
@@ -11,10 +21,7 @@ const pretty = (row: RegistrationRow | undefined) =>
  * Every operator change of a registration is logged, and mailed to `setAuditLogEmailRecipient`
  * when one is configured: what was called, the value before and after.
  */
-export async function auditChange(
-  c: Context<AppEnv>,
-  a: { call: string; subject: string; before: RegistrationRow | undefined; after: RegistrationRow | undefined },
-): Promise<void> {
+async function auditChange(c: Context<AppEnv>, a: Change): Promise<void> {
   console.log(
     JSON.stringify({
       level: 'info',
@@ -37,4 +44,27 @@ export async function auditChange(
       lines: [`${a.call} called;`, 'Old value:', pretty(a.before), 'New value:', pretty(a.after)],
     },
   );
+}
+
+/** Stores a change of a registration (or its removal) and audits it. */
+export async function auditedWrite(c: Context<AppEnv>, change: Change & { domain: string }): Promise<void> {
+  const db = database(c.env.DB);
+  if (change.after === undefined) await registrationStore.delete(db, change.domain);
+  else await registrationStore.put(db, change.after);
+  await auditChange(c, change);
+}
+
+/**
+ * A new redirect or invite rule, whoever sets it (operators, the domain's owner, its team): checked,
+ * stored and audited as the operators' update.
+ */
+export async function saveUpdate(c: Context<AppEnv>, before: RegistrationRow | undefined, after: RegistrationRow) {
+  checkUpdate(after);
+  await auditedWrite(c, {
+    domain: after.domain,
+    call: `PUT /i/domain-registration/${after.domain}`,
+    subject: 'Domain registration updated',
+    before,
+    after,
+  });
 }

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { randomToken, sha256Hex } from '../../../shared/keys.js';
 import type { AppEnv } from '../../api/app-env.js';
-import { endpoint } from '../../api/endpoint.js';
+import { endpoint, type Endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { domainErrors } from '../../api/errors/domains.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
@@ -11,6 +11,7 @@ import { resolveTxt } from '../../dns/resolver.js';
 
 import { blankRegistration, domainOf, domainParam } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
+import { domainTeamAdmin } from './team-guard.js';
 
 /** 32 random bytes in unpadded base64url: challenge and ownership tokens. */
 const newToken = () => randomToken(32);
@@ -19,7 +20,7 @@ const challengeJson = z
   .object({ id: z.uuid(), token: z.string(), dns_verification_token: z.string() })
   .openapi('DomainVerificationChallenge');
 
-const ownershipToken = z.object({ domain_ownership_token: z.string() }).openapi('DomainOwnershipToken');
+export const ownershipToken = z.object({ domain_ownership_token: z.string() }).openapi('DomainOwnershipToken');
 
 /** `POST /domain-verification/{domain}/challenges`: a DNS challenge (anyone may ask, except for a locked domain). */
 export const createChallenge = endpoint(
@@ -89,31 +90,65 @@ async function verifyChallenge(
   return ownership;
 }
 
+/** A verification route: who may prove the domain is `admit`'s to say, the proof is the same. */
+function verifyRoute(spec: {
+  name: string;
+  path: string;
+  summary: string;
+  team: boolean;
+  admit: (c: Context<AppEnv>, before: RegistrationRow | undefined) => Promise<void>;
+}): Endpoint {
+  return endpoint(
+    {
+      name: spec.name,
+      ...(spec.team ? {} : { auth: 'none' as const }),
+      method: 'post',
+      path: spec.path,
+      summary: spec.summary,
+      request: { params: verifyParams, ...jsonBody(challengeToken) },
+      errors: [
+        domainErrors.invalidDomain,
+        domainErrors.operationForbidden,
+        ...(spec.team ? [domainErrors.paymentRequired] : []),
+        domainErrors.challengeNotFound,
+        domainErrors.authFailure,
+        domainErrors.verificationFailed,
+      ],
+      responses: { 200: { description: 'The domain ownership token', ...json(ownershipToken) } },
+    },
+    async (c) => {
+      const { domain: text, challengeId } = c.req.valid('param');
+      const domain = domainOf(text);
+      const before = await registrationStore.get(database(c.env.DB), domain);
+      if (before?.redirect === 'locked') throw new ApiError(domainErrors.operationForbidden);
+      await spec.admit(c, before);
+      const token = await verifyChallenge(c, domain, challengeId, c.req.valid('json').challenge_token, before);
+      return c.json({ domain_ownership_token: token }, 200);
+    },
+  );
+}
+
 /** `POST /domain-verification/{domain}/challenges/{id}`: the anonymous proof, for a domain operators registered. */
-export const verifyChallengeAnonymously = endpoint(
-  {
-    name: 'verify-challenge',
-    auth: 'none',
-    method: 'post',
-    path: '/domain-verification/{domain}/challenges/{challengeId}',
-    summary: 'Verify a DNS verification challenge',
-    request: { params: verifyParams, ...jsonBody(challengeToken) },
-    errors: [
-      domainErrors.invalidDomain,
-      domainErrors.operationForbidden,
-      domainErrors.challengeNotFound,
-      domainErrors.authFailure,
-      domainErrors.verificationFailed,
-    ],
-    responses: { 200: { description: 'The domain ownership token', ...json(ownershipToken) } },
+export const verifyChallengeAnonymously = verifyRoute({
+  name: 'verify-challenge',
+  path: '/domain-verification/{domain}/challenges/{challengeId}',
+  summary: 'Verify a DNS verification challenge',
+  team: false,
+  admit: async (_, before) => {
+    if (before === undefined) throw new ApiError(domainErrors.operationForbidden);
   },
-  async (c) => {
-    const { domain: text, challengeId } = c.req.valid('param');
-    const domain = domainOf(text);
-    const before = await registrationStore.get(database(c.env.DB), domain);
-    // Without a team, only a domain operators know of (and did not lock) can be proven.
-    if (before === undefined || before.redirect === 'locked') throw new ApiError(domainErrors.operationForbidden);
-    const token = await verifyChallenge(c, domain, challengeId, c.req.valid('json').challenge_token, before);
-    return c.json({ domain_ownership_token: token }, 200);
+});
+
+/**
+ * `POST /domain-verification/{domain}/team/challenges/{id}`: a team's admin proves the domain; it
+ * need not be known here before (the team then authorizes itself with the ownership token).
+ */
+export const verifyChallengeForTeam = verifyRoute({
+  name: 'verify-challenge-team',
+  path: '/domain-verification/{domain}/team/challenges/{challengeId}',
+  summary: "Verify a DNS verification challenge for the caller's team",
+  team: true,
+  admit: async (c) => {
+    await domainTeamAdmin(c);
   },
-);
+});

@@ -6,9 +6,9 @@ import { domainErrors } from '../../api/errors/domains.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import type { DomainRedirectTag } from '../../db/schema-domains.js';
-import { auditChange } from './audit.js';
+import { auditedWrite, saveUpdate } from './audit.js';
 import { fromUpdate, registrationJson, registrationResponse, registrationUpdate } from './registration-json.js';
-import { blankRegistration, checkUpdate, domainOf, domainParam } from './registration-rules.js';
+import { blankRegistration, domainOf, domainParam } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
 
 const PATH = '/i/domain-registration/{domain}';
@@ -21,10 +21,7 @@ async function change(
   before: RegistrationRow | undefined,
   after: RegistrationRow | undefined,
 ): Promise<Response> {
-  const db = database(c.env.DB);
-  if (after === undefined) await registrationStore.delete(db, before?.domain ?? '');
-  else await registrationStore.put(db, after);
-  await auditChange(c, { call, subject, before, after });
+  await auditedWrite(c, { domain: after?.domain ?? before?.domain ?? '', call, subject, before, after });
   return c.body(null, 204);
 }
 
@@ -45,10 +42,9 @@ export const putDomainRegistration = endpoint(
   },
   async (c) => {
     const update = fromUpdate(c.req.valid('json'));
-    checkUpdate(update);
     const { domain, before } = await current(c, c.req.valid('param').domain);
-    const after = { ...(before ?? blankRegistration(domain)), ...update };
-    return change(c, `PUT /i/domain-registration/${domain}`, 'Domain registration updated', before, after);
+    await saveUpdate(c, before, { ...(before ?? blankRegistration(domain)), ...update });
+    return c.body(null, 204);
   },
 );
 

@@ -9,13 +9,10 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { sha256Hex } from '../../../shared/keys.js';
 import { userStore } from '../users/user-store.js';
-import { auditChange } from './audit.js';
-import { httpsUrl, redirectJson, type BackendFormat } from './registration-json.js';
-import { checkUpdate, domainOf, domainParam } from './registration-rules.js';
+import { saveUpdate } from './audit.js';
+import { httpsUrl, redirectJson } from './registration-json.js';
+import { backendFormat, domainOf, domainParam, domainPartOf } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
-
-/** Until v9 a backend is one flat `backend_url`; from v9 the `backend` object (with the web app's URL). */
-const formatOf = (c: Context<AppEnv>): BackendFormat => ((c.get('apiVersion') ?? 9) >= 9 ? 'object' : 'flat');
 
 const redirectConfig = z
   .object({
@@ -70,7 +67,7 @@ export const updateDomainRedirect = endpoint(
     else if (body.domain_redirect === 'no-registration')
       after = { ...before, redirect: 'no-registration', backendUrl: null, webappUrl: null };
     else {
-      const object = formatOf(c) === 'object';
+      const object = backendFormat(c) === 'object';
       const url = object ? (body.backend?.config_url ?? body.backend?.backend_url) : body.backend_url;
       const webapp = object ? body.backend?.webapp_url : undefined;
       if (url === undefined || (object && webapp === undefined))
@@ -87,14 +84,7 @@ export const updateDomainRedirect = endpoint(
         inviteTeam: null,
       };
     }
-    checkUpdate(after);
-    await registrationStore.put(database(c.env.DB), after);
-    await auditChange(c, {
-      call: `PUT /i/domain-registration/${domain}`,
-      subject: 'Domain registration updated',
-      before,
-      after,
-    });
+    await saveUpdate(c, before, after);
     return c.body(null, 200);
   },
 );
@@ -127,8 +117,7 @@ export const getDomainRegistration = endpoint(
   },
   async (c) => {
     const email = c.req.valid('json').email.trim();
-    const at = email.lastIndexOf('@');
-    const domain = domainOf(at < 1 ? '' : email.slice(at + 1));
+    const domain = domainOf(domainPartOf(email));
     const db = database(c.env.DB);
     const row = await registrationStore.get(db, domain);
     if (row === undefined) return c.json({ domain_redirect: 'none' as const }, 200);
@@ -140,6 +129,6 @@ export const getDomainRegistration = endpoint(
       return c.json({ domain_redirect: 'no-registration' as const, due_to_existing_account: true }, 200);
     if (user !== undefined && row.redirect === 'sso' && !(user.ssoId !== null && user.team === row.authorizedTeam))
       return c.json({ domain_redirect: 'no-registration' as const }, 200);
-    return c.json(redirectJson(row, formatOf(c)), 200);
+    return c.json(redirectJson(row, backendFormat(c)), 200);
   },
 );

@@ -1,8 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
 import { normalizeDomain } from '../../../shared/domain.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { domainErrors } from '../../api/errors/domains.js';
-import type { RedirectAndInvite } from './registration-json.js';
+import type { BackendFormat, RedirectAndInvite } from './registration-json.js';
 import type { RegistrationRow } from './registration-store.js';
 
 export const domainParam = z.object({ domain: z.string() });
@@ -12,6 +14,12 @@ export function domainOf(text: string): string {
   const domain = normalizeDomain(text);
   if (domain === undefined) throw new ApiError(domainErrors.invalidDomain);
   return domain;
+}
+
+/** What follows the last `@` of an address ('' when nothing precedes it). */
+export function domainPartOf(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at < 1 ? '' : email.slice(at + 1);
 }
 
 /** A registration nobody decided anything for yet. */
@@ -33,3 +41,7 @@ export function checkUpdate(x: RedirectAndInvite): void {
   if (x.redirect === 'locked' && x.teamInvite !== 'allowed') throw new ApiError(domainErrors.operationForbidden);
   if (x.redirect === 'backend' && x.teamInvite !== 'not-allowed') throw new ApiError(domainErrors.operationForbidden);
 }
+
+/** Until v9 a backend is one flat `backend_url`; from v9 the `backend` object (with the web app's URL). */
+export const backendFormat = (c: Context<AppEnv>): BackendFormat =>
+  (c.get('apiVersion') ?? 9) >= 9 ? 'object' : 'flat';

@@ -11,6 +11,8 @@ import { userStore } from '../users/user-store.js';
 import { invitationJson, invitationSchema } from './invitation-json.js';
 import { invitationStore } from './invitation-store.js';
 import { joinStatements } from './join-team.js';
+import { guardJoinByInvitation } from '../domains/email-guards.js';
+import { domainErrors } from '../../api/errors/domains.js';
 
 /** `GET /teams/invitations/info`: what the invitee sees before accepting, with the inviter's email. */
 export const invitationInfo = endpoint(
@@ -71,6 +73,7 @@ export const acceptInvitation = endpoint(
       brigErrors.tooManyTeamMembers,
       brigErrors.invitationNotFound,
       brigErrors.cannotJoinMultipleTeams,
+      domainErrors.emailDomainGuard,
     ],
     responses: { 200: { description: 'Team invitation accepted.' } },
   },
@@ -87,6 +90,7 @@ export const acceptInvitation = endpoint(
     if (me.email === null || me.email.toLowerCase() !== inv.email.toLowerCase())
       throw new ApiError(brigErrors.missingIdentity);
     if (me.team !== null) throw new ApiError(brigErrors.cannotJoinMultipleTeams);
+    await guardJoinByInvitation(db, me.email, inv.team);
     if ((await teamSize(db, inv.team)) >= config.galley.settings.maxTeamSize)
       throw new ApiError(brigErrors.tooManyTeamMembers);
     await runBatch(db, [userStore.update(db, me.id, { team: inv.team }), ...joinStatements(db, me.id, inv)]);

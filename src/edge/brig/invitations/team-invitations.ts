@@ -16,6 +16,8 @@ import { userStore } from '../users/user-store.js';
 import { invitationJson, invitationSchema, teamRole } from './invitation-json.js';
 import { invitationStore, type InvitationRow } from './invitation-store.js';
 import { invitationUrl } from './invitation-urls.js';
+import { guardInvite } from '../domains/email-guards.js';
+import { domainErrors } from '../../api/errors/domains.js';
 
 const params = z.object({ tid: z.uuid() });
 const errors = [brigErrors.insufficientPermissions];
@@ -65,6 +67,7 @@ export const createInvitation = endpoint(
       brigErrors.tooManyTeamInvitations,
       brigErrors.noEmail,
       brigErrors.keyExists,
+      domainErrors.inviteNotAllowed,
     ],
     responses: { 201: { description: 'Invitation was created and sent.', ...json(invitationSchema) } },
   },
@@ -82,6 +85,7 @@ export const createInvitation = endpoint(
     const existingUser = existing?.activated === true;
     if (existingUser && (body.allow_existing !== true || existing.team !== null))
       throw new ApiError(brigErrors.keyExists);
+    await guardInvite(db, body.email, tid, existingUser);
     const pending = await invitationStore.pendingCount(db, tid);
     if ((await teamSize(db, tid)) + pending >= config.galley.settings.maxTeamSize)
       throw new ApiError(brigErrors.tooManyTeamInvitations);
