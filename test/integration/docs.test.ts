@@ -48,6 +48,36 @@ describe('generated API documentation', () => {
     expect(Object.keys(v8).filter((p) => p.startsWith('/scim/v2'))).toEqual([]);
   });
 
+  it("documents OAuth, end-to-end identity, calling and domain registration under the contract's operationIds", async () => {
+    const v8 = (await call(publicUrl, '/v8/api/swagger.json')).body.paths;
+    const ops: Array<[string, string, string]> = [
+      ['/calls/config/v2', 'get', 'get-calls-config-v2'],
+      ['/clients/{cid}/access-token', 'post', 'create-access-token'],
+      ['/clients/{client}/nonce', 'get', 'get-nonce'],
+      ['/domain-verification/{domain}/authorize-team', 'post', 'domain-verification-authorize-team'],
+      ['/domain-verification/{domain}/backend', 'post', 'update-domain-redirect'],
+      ['/domain-verification/{domain}/challenges', 'post', 'domain-verification-challenge'],
+      ['/domain-verification/{domain}/challenges/{challengeId}', 'post', 'verify-challenge'],
+      ['/domain-verification/{domain}/team', 'post', 'update-team-invite'],
+      ['/domain-verification/{domain}/team/challenges/{challengeId}', 'post', 'verify-challenge-team'],
+      ['/get-domain-registration', 'post', 'get-domain-registration'],
+      ['/oauth/applications', 'get', 'get-oauth-applications'],
+      ['/oauth/applications/{OAuthClientId}/sessions', 'delete', 'revoke-oauth-account-access'],
+      ['/oauth/applications/{OAuthClientId}/sessions/{RefreshTokenId}', 'delete', 'delete-oauth-refresh-token'],
+      ['/oauth/authorization/codes', 'post', 'create-oauth-auth-code'],
+      ['/oauth/clients/{OAuthClientId}', 'get', 'get-oauth-client'],
+      ['/oauth/revoke', 'post', 'revoke-oauth-refresh-token'],
+      ['/oauth/token', 'post', 'create-oauth-access-token'],
+      ['/teams/{teamId}/registered-domains', 'get', 'get-all-registered-domains'],
+      ['/teams/{teamId}/registered-domains/{domain}', 'delete', 'delete-registered-domain'],
+    ];
+    for (const [path, method, id] of ops) expect(v8[path]?.[method]?.operationId, `${method} ${path}`).toBe(id);
+    // the first calling configuration is gone from v8 on, as in the contract
+    expect(v8['/calls/config']).toBeUndefined();
+    const v7 = (await call(publicUrl, '/v7/api/swagger.json')).body.paths;
+    expect(v7['/calls/config']?.get?.operationId).toBe('get-calls-config');
+  });
+
   it('serves the development version document although v9 is disabled', async () => {
     expect((await call(publicUrl, '/v9/api/swagger.json')).status).toBe(200);
     expect((await call(publicUrl, '/v10/api/swagger.json')).body).toEqual(wireError(404, 'unsupported-version'));
