@@ -4,6 +4,7 @@ import { cannonPublic } from './cannon/routes.js';
 import { cargoholdInternal, cargoholdPublic } from './cargohold/routes.js';
 import { galleyInternal, galleyPublic } from './galley/routes.js';
 import { gundeckInternal, gundeckPublic } from './gundeck/routes.js';
+import { proxyPublic } from './proxy/routes.js';
 import { sparInternal, sparPublic } from './spar/routes.js';
 
 /** Every public endpoint, each declared once with its version range. */
@@ -14,6 +15,7 @@ export const publicEndpoints: readonly Endpoint[] = [
   ...cannonPublic,
   ...cargoholdPublic,
   ...sparPublic,
+  ...proxyPublic,
 ];
 
 /** Every internal endpoint (`/i/...` and the federation API): unversioned, on the internal listener only. */

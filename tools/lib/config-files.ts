@@ -2,6 +2,7 @@ import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { namedFiles, type Config, type NamedFile, type NamedFileKind } from '../../src/shared/config/index.js';
+import { PROXY_SECRETS, proxySecrets } from '../../src/shared/config/proxy-secrets.js';
 
 /**
  * What `npm start` writes for a missing file of each kind: local TURN on 127.0.0.1, fresh keys; a
@@ -18,10 +19,20 @@ const LOCAL_DEFAULTS: Record<NamedFileKind, (lastPair: string | undefined) => st
     const { d: _private, ...pub } = JSON.parse(lastPair) as Record<string, string>;
     return JSON.stringify(pub);
   },
+  // Locally the third parties refuse these; an operator writes the real keys.
+  'proxy-secrets': () =>
+    `secrets {\n${PROXY_SECRETS.map((n) => `  ${n} = "local-${randomBytes(8).toString('hex')}"`).join('\n')}\n}\n`,
 };
 
-/** The file's text as the worker takes it: a P-256 key (PKCS#8 or SEC1 PEM) becomes its private JWK. */
+/** The file's text as the worker takes it: a P-256 key (PKCS#8 or SEC1 PEM) becomes its private JWK; proxy secrets are checked. */
 function workerText(file: NamedFile, text: string, path: string): string {
+  if (file.kind === 'proxy-secrets') {
+    try {
+      proxySecrets(text);
+    } catch (err) {
+      throw new Error(`${path} (${file.setting}): ${(err as Error).message}`);
+    }
+  }
   if (file.kind !== 'p256-key') return text;
   let jwk: ReturnType<ReturnType<typeof createPrivateKey>['export']>;
   try {

@@ -16,11 +16,11 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-/** `/users/{domain}/{id}` → a pattern matching concrete paths, for 405 detection. */
+/** `/users/{domain}/{id}` (or `/proxy/…/*`) → a pattern matching concrete paths, for 405 detection. */
 function pathPattern(openApiPath: string): RegExp {
   const escaped = openApiPath
     .split(/\{[^}]+\}/)
-    .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\*$/, '.*'))
     .join('[^/]+');
   return new RegExp(`^${escaped}/?$`);
 }

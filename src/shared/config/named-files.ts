@@ -4,9 +4,16 @@ import type { Config } from './components.js';
  * What a file is, which says how tools read it into SVC_FILES (and, locally, make a missing one):
  * `turn-servers` a list of TURN URIs, `secret` a shared secret, `p256-key` an ECDSA P-256 private
  * key (PEM; the worker gets it as a JWK), `ed25519-jwk` a JWK of an Ed25519 key pair,
- * `ed25519-public-jwk` the public half of one (made locally from the key pair named before it).
+ * `ed25519-public-jwk` the public half of one (made locally from the key pair named before it),
+ * `proxy-secrets` the proxy's third-party API keys (`secrets { giphy = "…" … }`).
  */
-export type NamedFileKind = 'turn-servers' | 'secret' | 'p256-key' | 'ed25519-jwk' | 'ed25519-public-jwk';
+export type NamedFileKind =
+  | 'turn-servers'
+  | 'secret'
+  | 'p256-key'
+  | 'ed25519-jwk'
+  | 'ed25519-public-jwk'
+  | 'proxy-secrets';
 
 /** A file the configuration names by path, whose contents the worker needs. */
 export interface NamedFile {
@@ -36,5 +43,6 @@ export function namedFiles(config: Config): NamedFile[] {
     add(brig.optSettings.setOAuthJwkKeyPair, 'optSettings.setOAuthJwkKeyPair', 'ed25519-jwk');
     add(config.nginz.nginx_conf.oauth_pub_key, 'nginx_conf.oauth_pub_key', 'ed25519-public-jwk', 'nginz.yaml');
   }
+  add(config.proxy.secretsConfig, 'secretsConfig', 'proxy-secrets', 'proxy.yaml');
   return files;
 }

@@ -16,9 +16,20 @@ export const cannonConfig = z.strictObject({
   wsOpts: wsOpts.default({ activityTimeout: TWENTY_SECONDS_US, pongTimeout: TWENTY_SECONDS_US }),
 });
 
+/** A third-party API's host, for tests or a mirror (wire's `{host, port}`). */
+const upstream = z.strictObject({ host: z.string().min(1), port: z.int().min(1).max(65535) });
+
 export const proxyConfig = z.strictObject({
   disabledAPIVersions: disabledApiVersions,
-  secretsConfig: z.string().min(1).optional(),
+  /** The secrets file (`secrets { giphy = "…" … }`), as wire's proxy requires. */
+  secretsConfig: z.string().min(1),
+  giphyEndpoint: upstream.default({ host: 'api.giphy.com', port: 443 }),
+  youtubeEndpoint: upstream.default({ host: 'www.googleapis.com', port: 443 }),
+  googleMapsEndpoint: upstream.default({ host: 'www.googleapis.com', port: 443 }),
+  spotifyEndpoint: upstream.default({ host: 'accounts.spotify.com', port: 443 }),
+  soundcloudEndpoint: upstream.default({ host: 'api.soundcloud.com', port: 443 }),
+  /** Plain HTTP to the upstreams: only for tests against local servers. */
+  disableTlsForTest: z.boolean().default(false),
 });
 
 const contact = z.strictObject({

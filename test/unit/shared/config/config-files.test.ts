@@ -21,6 +21,7 @@ describe('the files the configuration names (SVC_FILES)', () => {
       'dpop/sig-key-bundle.pem',
       'oauth/ed25519-public.jwk',
       'oauth/ed25519.jwk',
+      'proxy/secrets.config',
       'turn/secret.txt',
       'turn/servers-v2.txt',
       'turn/servers.txt',
@@ -30,6 +31,7 @@ describe('the files the configuration names (SVC_FILES)', () => {
     expect(d).toBeTypeOf('string');
     expect(JSON.parse(files['oauth/ed25519-public.jwk']!)).toEqual(pub);
     expect(files['turn/servers-v2.txt']).toContain('turn:127.0.0.1:3478?transport=tcp');
+    expect(files['proxy/secrets.config']).toMatch(/^secrets \{\n {2}giphy = "local-[0-9a-f]{16}"\n/);
     expect(readFileSync(join(dir, 'turn/secret.txt'), 'utf8')).toBe(files['turn/secret.txt']);
     expect(JSON.parse(configFiles(config(), dir, true))).toEqual(files);
   });
@@ -51,6 +53,15 @@ describe('the files the configuration names (SVC_FILES)', () => {
     expect(() => configFiles(c, dir, true)).toThrow(/not a PEM private key/);
   });
 
+  it("refuses a proxy secrets file that lacks a key, or is not the proxy's syntax", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'files-'));
+    writeFileSync(join(dir, 'secrets.config'), 'secrets { giphy = "g" }');
+    const c = config([['proxy.yaml', ['secretsConfig'], 'secrets.config']]);
+    expect(() => configFiles(c, dir, true)).toThrow(
+      /secrets\.config \(proxy\.yaml secretsConfig\): secrets\.youtube is missing/,
+    );
+  });
+
   it('has the runtime refuse to serve while one is missing', () => {
     const withOAuthOff = config([
       ['brig.yaml', ['optSettings', 'setOAuthEnabled'], false],
@@ -59,6 +70,7 @@ describe('the files the configuration names (SVC_FILES)', () => {
     expect(fileProblems({ SVC_FILES: JSON.stringify({ 'turn/servers.txt': '' }) }, withOAuthOff)).toEqual([
       { file: 'brig.yaml', path: 'turn.serversV2', message: expect.stringContaining('turn/servers-v2.txt') },
       { file: 'brig.yaml', path: 'turn.secret', message: expect.stringContaining('turn/secret.txt') },
+      { file: 'proxy.yaml', path: 'secretsConfig', message: expect.stringContaining('proxy/secrets.config') },
     ]);
   });
 });
