@@ -18,10 +18,24 @@ function filesOf(env: { SVC_FILES?: string }): ReadonlyMap<string, string> {
 }
 
 /** The text of a file the configuration names (the runtime refuses to serve while one is missing). */
-export function configFile(env: { SVC_FILES?: string }, path: string): string {
+function configFile(env: { SVC_FILES?: string }, path: string): string {
   const text = filesOf(env).get(path);
   if (text === undefined) throw new Error(`SVC_FILES holds no ${path}`);
   return text;
+}
+
+const derived = new WeakMap<(text: string) => unknown, Map<string, unknown>>();
+
+/**
+ * What `derive` makes of a configured file (parsed lists, imported keys): made once per isolate
+ * and text, not per request. `derive` must be one function for the life of the isolate.
+ */
+export function fromConfigFile<T>(env: { SVC_FILES?: string }, path: string, derive: (text: string) => T): T {
+  const text = configFile(env, path);
+  let byText = derived.get(derive);
+  if (byText === undefined) derived.set(derive, (byText = new Map()));
+  if (!byText.has(text)) byText.set(text, derive(text));
+  return byText.get(text) as T;
 }
 
 /** The named files SVC_FILES lacks. */

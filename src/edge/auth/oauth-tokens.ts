@@ -8,20 +8,16 @@ export const OAUTH_SCOPES = [
   'write:conversations_code',
 ] as const;
 
-const keys = new Map<string, Promise<CryptoKey>>();
-
-/** An Ed25519 JWK (private for signing, public for verifying), imported once per isolate. */
-export function oauthKey(jwkText: string, use: 'sign' | 'verify'): Promise<CryptoKey> {
-  const cacheKey = `${use}:${jwkText}`;
-  let key = keys.get(cacheKey);
-  if (key === undefined) {
-    const { d, ...pub } = JSON.parse(jwkText) as JWK;
-    const jwk = use === 'sign' ? { ...pub, d } : pub;
-    key = importJWK({ ...jwk, alg: 'EdDSA' }, 'EdDSA') as Promise<CryptoKey>;
-    keys.set(cacheKey, key);
-  }
-  return key;
+function importOAuthKey(jwkText: string, use: 'sign' | 'verify'): Promise<CryptoKey> {
+  const { d, ...pub } = JSON.parse(jwkText) as JWK;
+  const jwk = use === 'sign' ? { ...pub, d } : pub;
+  return importJWK({ ...jwk, alg: 'EdDSA' }, 'EdDSA') as Promise<CryptoKey>;
 }
+
+/** The Ed25519 key pair's JWK as a signing key (for `fromConfigFile`, which imports it once). */
+export const oauthSigningKeyOf = (jwkText: string) => importOAuthKey(jwkText, 'sign');
+/** A JWK of the key pair (or its public half) as a verifying key. */
+export const oauthVerifyingKeyOf = (jwkText: string) => importOAuthKey(jwkText, 'verify');
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 

@@ -1,7 +1,7 @@
 import type { Config } from '../../shared/config/index.js';
 import type { NginzLocation } from '../../shared/config/schemas/nginz.js';
-import { configFile } from '../api/config-files.js';
-import { looksLikeOAuthToken, oauthKey, verifyOAuthAccessToken } from '../auth/oauth-tokens.js';
+import { fromConfigFile } from '../api/config-files.js';
+import { looksLikeOAuthToken, oauthVerifyingKeyOf, verifyOAuthAccessToken } from '../auth/oauth-tokens.js';
 import { newConnectionId, type AccessClaims } from '../auth/tokens.js';
 
 /** The scope prefixes that allow a method: reading with any, writing with write or admin, deleting with admin. */
@@ -29,7 +29,7 @@ export async function oauthCaller(
   if (scope === undefined || keyPath === undefined) return undefined;
   const token = /^Bearer\s+(\S+)$/i.exec(req.headers.get('authorization')?.trim() ?? '')?.[1];
   if (token === undefined || !looksLikeOAuthToken(token)) return undefined;
-  const claims = await verifyOAuthAccessToken(await oauthKey(configFile(env, keyPath), 'verify'), token);
+  const claims = await verifyOAuthAccessToken(await fromConfigFile(env, keyPath, oauthVerifyingKeyOf), token);
   if (claims === undefined) return undefined;
   const allowed = (PREFIXES[req.method] ?? []).some((p) => claims.scopes.includes(`${p}:${scope}`));
   return allowed ? { user: claims.user, connection: newConnectionId() } : 'insufficient-scope';

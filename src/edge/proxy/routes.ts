@@ -18,11 +18,11 @@ import { proxySecret, upstreamBase, type Upstream } from './upstreams.js';
 const passedOn = { 200: { description: "The third party's answer" } };
 const secretOf = (c: Context<AppEnv>, name: ProxySecret) => proxySecret(c.env, c.get('config'), name);
 
-/** A read-only API: the path from `keep` on goes to the upstream, with the key in `param`. */
+/** A read-only API (GET; other methods get 405): the request goes to the upstream, with the key in `param`. */
 function readOnlyApi(spec: {
   name: string;
   path: string;
-  /** Where the upstream path starts, in the request path; or the upstream's fixed path. */
+  /** The upstream's path for the request's (the part of it from a prefix on, or a fixed path). */
   upstreamPath: (requestPath: string) => string;
   upstream: Upstream;
   secret: ProxySecret;

@@ -6,15 +6,13 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { json, jsonBody, locale } from '../../api/schemas/common.js';
-import { database, runBatch } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { database } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { codeStore } from '../codes/code-store.js';
 import { selfJson } from '../users/user-json.js';
 import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
-import { ACTIVATION_RETRIES, activationKeyOf, sendActivationCode } from './activation.js';
-import { passwordResetKeyOf } from './password-reset.js';
+import { ACTIVATION_RETRIES, activationKeyOf, sendActivationCode, setVerifiedEmail } from './activation.js';
 import { guardRegisterOrActivate } from '../domains/email-guards.js';
 import { domainErrors } from '../../api/errors/domains.js';
 
@@ -46,17 +44,7 @@ async function activate(c: Context<AppEnv>, key: string, code: string, dryrun: b
   if (owner !== undefined && owner.id !== user.id && owner.activated) throw new ApiError(brigErrors.keyExists);
   await guardRegisterOrActivate(db, email);
   if (dryrun) return { kind: 'dryrun' };
-  const verified = { activated: true, email, emailKey: emailKeyOf(email), emailUnvalidated: null };
-  try {
-    // A changed address also ends any password reset started for the old one.
-    await runBatch(db, [
-      userStore.update(db, user.id, verified),
-      codeStore.consume(db, 'password-reset', await passwordResetKeyOf(user.id)),
-    ]);
-  } catch (err) {
-    if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
-    throw err;
-  }
+  const verified = await setVerifiedEmail(db, user.id, email);
   const first = !user.activated;
   const domain = config.brig.optSettings.setFederationDomain;
   const event = first

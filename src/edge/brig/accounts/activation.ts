@@ -1,9 +1,13 @@
 import type { Config } from '../../../shared/config/index.js';
-import type { Db } from '../../db/client.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { runBatch, type Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { codeStore, type StoredCode } from '../codes/code-store.js';
 import { base64url, sha256 } from '../../../shared/keys.js';
 import { sendMail } from '../email/mailer.js';
-import { emailKeyOf } from '../users/user-store.js';
+import { emailKeyOf, userStore } from '../users/user-store.js';
+import { passwordResetKeyOf } from './password-reset.js';
 
 export const ACTIVATION_RETRIES = 3;
 
@@ -39,4 +43,22 @@ export async function sendActivationCode(
     { kind: 'activation', name: to.name, code: stored.code },
   );
   return stored;
+}
+
+/**
+ * Makes `email` the user's verified address, ending any password reset started for the old one;
+ * 409 `key-exists` when another account verified it meanwhile. Returns the fields it set.
+ */
+export async function setVerifiedEmail(db: Db, user: string, email: string) {
+  const verified = { activated: true, email, emailKey: emailKeyOf(email), emailUnvalidated: null };
+  try {
+    await runBatch(db, [
+      userStore.update(db, user, verified),
+      codeStore.consume(db, 'password-reset', await passwordResetKeyOf(user)),
+    ]);
+  } catch (err) {
+    if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
+    throw err;
+  }
+  return verified;
 }

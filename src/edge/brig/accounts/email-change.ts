@@ -8,7 +8,7 @@ import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
 import { publish } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { emailDomainSignsInThrough, guardEmailChange } from '../domains/email-guards.js';
-import { sendActivationCode } from './activation.js';
+import { sendActivationCode, setVerifiedEmail } from './activation.js';
 
 export const emailUpdate = z.object({ email: z.string() }).openapi('EmailUpdate');
 
@@ -34,12 +34,7 @@ export async function requestEmailChange(
   if (user.managedBy === 'scim' && !byProvider) throw new ApiError(brigErrors.emailManagedByScim);
   await guardEmailChange(db, email, user.team);
   if (byProvider && user.team !== null && (await emailDomainSignsInThrough(db, email, user.team))) {
-    await userStore.update(db, user.id, {
-      activated: true,
-      email,
-      emailKey: emailKeyOf(email),
-      emailUnvalidated: null,
-    });
+    await setVerifiedEmail(db, user.id, email);
     await publish(env, config, [{ user: user.id }], userEvents.update({ id: user.id, email }));
     return 'activated';
   }

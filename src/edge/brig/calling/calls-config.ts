@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
-import { configFile } from '../../api/config-files.js';
+import { fromConfigFile } from '../../api/config-files.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
@@ -10,7 +10,7 @@ import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { conferenceCallingEnabled } from '../../galley/face.js';
 import { userStore } from '../users/user-store.js';
-import { credentialOf, sftUsername, turnUsername, usernameRandom } from './credentials.js';
+import { credentialOf, sftSecretKey, sftUsername, turnSecretKey, turnUsername, usernameRandom } from './credentials.js';
 import { allSftServers, sftServers } from './sft-servers.js';
 import { turnServers } from './turn-servers.js';
 import { limitServers, renderTurnUri, shuffled, type TurnUri } from './turn-uri.js';
@@ -55,7 +55,7 @@ async function iceServers(c: Context<AppEnv>, servers: readonly TurnUri[]) {
   }
   const turn = c.get('config').brig.turn;
   const username = turnUsername(nowSeconds() + turn.tokenTTL, await usernameRandom(self(c).user));
-  const credential = await credentialOf(configFile(c.env, turn.secret).trim(), username);
+  const credential = await credentialOf(fromConfigFile(c.env, turn.secret, turnSecretKey), username);
   return servers.map((u) => ({ urls: [renderTurnUri(u)], username, credential }));
 }
 
@@ -68,7 +68,7 @@ async function sftServersAll(c: Context<AppEnv>, urls: readonly string[]) {
   const me = await userStore.byId(db, self(c).user);
   const shared = me !== undefined && (await conferenceCallingEnabled(db, c.get('config'), me));
   const username = sftUsername(nowSeconds() + token.ttl, shared, await usernameRandom(self(c).user));
-  const credential = await credentialOf(configFile(c.env, token.secret), username);
+  const credential = await credentialOf(fromConfigFile(c.env, token.secret, sftSecretKey), username);
   return urls.map((u) => ({ urls: [u], username, credential }));
 }
 

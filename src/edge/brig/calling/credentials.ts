@@ -31,22 +31,16 @@ export const turnUsername = (expiry: number, random: string) => `d=${expiry}.v=1
 export const sftUsername = (expiry: number, shared: boolean, random: string) =>
   `d=${expiry}.v=1.k=0.s=${shared ? 1 : 0}.r=${random}`;
 
-const keys = new Map<string, Promise<CryptoKey>>();
+const hmacKey = (secret: string): Promise<CryptoKey> =>
+  crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-512' }, false, ['sign']);
 
-/** The HMAC-SHA512 key of a secret, imported once per isolate. */
-function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (key === undefined) {
-    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-512' }, false, [
-      'sign',
-    ]);
-    keys.set(secret, key);
-  }
-  return key;
-}
+/** The HMAC-SHA512 key of TURN's secret file: its text stripped, as wire's brig reads it. */
+export const turnSecretKey = (text: string) => hmacKey(text.trim());
+/** The HMAC-SHA512 key of the SFT token's secret file: its bytes as they are, as wire's brig reads them. */
+export const sftSecretKey = (text: string) => hmacKey(text);
 
 /** The credential TURN and SFT servers check: base64 of HMAC-SHA512(secret, username). */
-export async function credentialOf(secret: string, username: string): Promise<string> {
-  const mac = await crypto.subtle.sign('HMAC', await hmacKey(secret), new TextEncoder().encode(username));
+export async function credentialOf(key: Promise<CryptoKey>, username: string): Promise<string> {
+  const mac = await crypto.subtle.sign('HMAC', await key, new TextEncoder().encode(username));
   return toBase64(new Uint8Array(mac));
 }

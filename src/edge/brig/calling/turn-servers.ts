@@ -1,22 +1,12 @@
 import type { Config } from '../../../shared/config/index.js';
-import { configFile } from '../../api/config-files.js';
+import { fromConfigFile } from '../../api/config-files.js';
 import { discovered } from '../../dns/discovery.js';
 import { resolveA, resolveSrv } from '../../dns/resolver.js';
 import { parseTurnServers, type TurnUri } from './turn-uri.js';
 
 type Brig = Config['brig'];
 
-const parsedFiles = new Map<string, TurnUri[]>();
-
-function fileServers(env: Env, path: string): TurnUri[] {
-  const text = configFile(env, path);
-  let servers = parsedFiles.get(text);
-  if (servers === undefined) {
-    servers = parseTurnServers(text);
-    parsedFiles.set(text, servers);
-  }
-  return servers;
-}
+const fileServers = (env: Env, path: string): TurnUri[] => fromConfigFile(env, path, parseTurnServers);
 
 /** The SRV records of TURN below a domain, as URIs; records of weight 0 are out of service. */
 async function srvServers(resolver: string, name: string, make: (host: string, port: number) => TurnUri) {

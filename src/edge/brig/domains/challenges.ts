@@ -90,14 +90,11 @@ async function verifyChallenge(
   return ownership;
 }
 
-/** A verification route: who may prove the domain is `admit`'s to say, the proof is the same. */
-function verifyRoute(spec: {
-  name: string;
-  path: string;
-  summary: string;
-  team: boolean;
-  admit: (c: Context<AppEnv>, before: RegistrationRow | undefined) => Promise<void>;
-}): Endpoint {
+/**
+ * A verification route, the proof the same for both: anyone may prove a domain operators registered
+ * (`team` false), a team's admin any domain (`team` true).
+ */
+function verifyRoute(spec: { name: string; path: string; summary: string; team: boolean }): Endpoint {
   return endpoint(
     {
       name: spec.name,
@@ -121,7 +118,8 @@ function verifyRoute(spec: {
       const domain = domainOf(text);
       const before = await registrationStore.get(database(c.env.DB), domain);
       if (before?.redirect === 'locked') throw new ApiError(domainErrors.operationForbidden);
-      await spec.admit(c, before);
+      if (spec.team) await domainTeamAdmin(c);
+      else if (before === undefined) throw new ApiError(domainErrors.operationForbidden);
       const token = await verifyChallenge(c, domain, challengeId, c.req.valid('json').challenge_token, before);
       return c.json({ domain_ownership_token: token }, 200);
     },
@@ -134,9 +132,6 @@ export const verifyChallengeAnonymously = verifyRoute({
   path: '/domain-verification/{domain}/challenges/{challengeId}',
   summary: 'Verify a DNS verification challenge',
   team: false,
-  admit: async (_, before) => {
-    if (before === undefined) throw new ApiError(domainErrors.operationForbidden);
-  },
 });
 
 /**
@@ -148,7 +143,4 @@ export const verifyChallengeForTeam = verifyRoute({
   path: '/domain-verification/{domain}/team/challenges/{challengeId}',
   summary: "Verify a DNS verification challenge for the caller's team",
   team: true,
-  admit: async (c) => {
-    await domainTeamAdmin(c);
-  },
 });

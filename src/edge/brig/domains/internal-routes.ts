@@ -13,18 +13,6 @@ import { registrationStore, type RegistrationRow } from './registration-store.js
 
 const PATH = '/i/domain-registration/{domain}';
 
-/** Stores an operator's change and audits it. */
-async function change(
-  c: Context<AppEnv>,
-  call: string,
-  subject: string,
-  before: RegistrationRow | undefined,
-  after: RegistrationRow | undefined,
-): Promise<Response> {
-  await auditedWrite(c, { domain: after?.domain ?? before?.domain ?? '', call, subject, before, after });
-  return c.body(null, 204);
-}
-
 async function current(c: Context<AppEnv>, text: string) {
   const domain = domainOf(text);
   return { domain, before: await registrationStore.get(database(c.env.DB), domain) };
@@ -75,7 +63,9 @@ export const deleteDomainRegistration = endpoint(
   },
   async (c) => {
     const { domain, before } = await current(c, c.req.valid('param').domain);
-    return change(c, `DELETE /i/domain-registration/${domain}`, 'Domain deleted', before, undefined);
+    const call = `DELETE /i/domain-registration/${domain}`;
+    await auditedWrite(c, { domain, call, subject: 'Domain deleted', before, after: undefined });
+    return c.body(null, 204);
   },
 );
 
@@ -132,7 +122,14 @@ function transition(action: keyof typeof TRANSITIONS): Endpoint {
       const { domain, before } = await current(c, c.req.valid('param').domain);
       const after = next(domain, before);
       if (after === before) return c.body(null, 204);
-      return change(c, `POST /i/domain-registration/${domain}/${action}`, subject, before, after);
+      await auditedWrite(c, {
+        domain,
+        call: `POST /i/domain-registration/${domain}/${action}`,
+        subject,
+        before,
+        after,
+      });
+      return c.body(null, 204);
     },
   );
 }

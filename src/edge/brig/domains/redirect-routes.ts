@@ -7,11 +7,10 @@ import { commonErrors } from '../../api/errors/common.js';
 import { domainErrors } from '../../api/errors/domains.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { sha256Hex } from '../../../shared/keys.js';
 import { userStore } from '../users/user-store.js';
 import { saveUpdate } from './audit.js';
 import { httpsUrl, redirectJson } from './registration-json.js';
-import { backendFormat, domainOf, domainParam, domainPartOf } from './registration-rules.js';
+import { backendFormat, domainOf, domainParam, domainPartOf, ownedWith } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
 
 const redirectConfig = z
@@ -30,10 +29,7 @@ async function ownedRegistration(c: Context<AppEnv>, domain: string): Promise<Re
   const bearer = /^Bearer (\S+)$/.exec(header)?.[1];
   if (bearer === undefined)
     throw new ApiError(commonErrors.badRequest, 'Authorization: Bearer <domain ownership token> is required');
-  const row = await registrationStore.get(database(c.env.DB), domain);
-  if (row?.ownershipHash == null || row.ownershipHash !== (await sha256Hex(bearer)))
-    throw new ApiError(domainErrors.authFailure);
-  return row;
+  return ownedWith(await registrationStore.get(database(c.env.DB), domain), bearer);
 }
 
 /**

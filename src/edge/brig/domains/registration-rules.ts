@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { normalizeDomain } from '../../../shared/domain.js';
+import { sha256Hex } from '../../../shared/keys.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { domainErrors } from '../../api/errors/domains.js';
 import type { BackendFormat, RedirectAndInvite } from './registration-json.js';
@@ -20,6 +21,13 @@ export function domainOf(text: string): string {
 export function domainPartOf(email: string): string {
   const at = email.lastIndexOf('@');
   return at < 1 ? '' : email.slice(at + 1);
+}
+
+/** The registration, when `token` is its ownership token (only the latest counts); 401 otherwise. */
+export async function ownedWith(row: RegistrationRow | undefined, token: string): Promise<RegistrationRow> {
+  if (row?.ownershipHash == null || row.ownershipHash !== (await sha256Hex(token)))
+    throw new ApiError(domainErrors.authFailure);
+  return row;
 }
 
 /** A registration nobody decided anything for yet. */

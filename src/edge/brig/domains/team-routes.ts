@@ -1,5 +1,4 @@
 import { z } from '@hono/zod-openapi';
-import { sha256Hex } from '../../../shared/keys.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { domainErrors } from '../../api/errors/domains.js';
@@ -9,7 +8,7 @@ import { teamIdpIds } from '../../spar/face.js';
 import { saveUpdate } from './audit.js';
 import { ownershipToken } from './challenges.js';
 import { registrationJson, registrationResponse } from './registration-json.js';
-import { backendFormat, domainOf, domainParam } from './registration-rules.js';
+import { backendFormat, domainOf, domainParam, ownedWith } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
 import { domainTeamAdmin } from './team-guard.js';
 
@@ -30,9 +29,7 @@ export const authorizeTeam = endpoint(
     const domain = domainOf(c.req.valid('param').domain);
     const team = await domainTeamAdmin(c);
     const db = database(c.env.DB);
-    const row = await registrationStore.get(db, domain);
-    const hash = await sha256Hex(c.req.valid('json').domain_ownership_token);
-    if (row?.ownershipHash == null || row.ownershipHash !== hash) throw new ApiError(domainErrors.authFailure);
+    const row = await ownedWith(await registrationStore.get(db, domain), c.req.valid('json').domain_ownership_token);
     if (row.redirect === 'locked') throw new ApiError(domainErrors.operationForbidden);
     await registrationStore.put(db, { ...row, authorizedTeam: team });
     return c.body(null, 200);

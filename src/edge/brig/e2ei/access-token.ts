@@ -3,7 +3,7 @@ import { calculateJwkThumbprint, importJWK, SignJWT, type JWK } from 'jose';
 import { base64url } from '../../../shared/keys.js';
 import { clientIdUri } from '../../../shared/mls/x509-identity.js';
 import { uuidToBytes } from '../../../shared/uuid.js';
-import { configFile } from '../../api/config-files.js';
+import { fromConfigFile } from '../../api/config-files.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { e2eiErrors } from '../../api/errors/e2ei.js';
@@ -69,21 +69,11 @@ const accessTokenResponse = z
   .object({ token: z.string(), type: z.literal('DPoP'), expires_in: z.int().nonnegative() })
   .openapi('DPoPAccessTokenResponse');
 
-const signingKeys = new Map<string, Promise<{ key: CryptoKey; publicJwk: JWK }>>();
-
-/** The P-256 key signing access tokens (`secrets.dpopSigKeyBundle`), imported once per isolate. */
+/** The P-256 key signing access tokens (`secrets.dpopSigKeyBundle`), with its public half. */
 function signingKey(jwkText: string): Promise<{ key: CryptoKey; publicJwk: JWK }> {
-  let k = signingKeys.get(jwkText);
-  if (k === undefined) {
-    const jwk = JSON.parse(jwkText) as JWK;
-    const { d: _private, ...pub } = jwk;
-    k = (importJWK(jwk, 'ES256') as Promise<CryptoKey>).then((key) => ({
-      key,
-      publicJwk: { kty: pub.kty, crv: pub.crv, x: pub.x, y: pub.y },
-    }));
-    signingKeys.set(jwkText, k);
-  }
-  return k;
+  const jwk = JSON.parse(jwkText) as JWK;
+  const { kty, crv, x, y } = jwk;
+  return (importJWK(jwk, 'ES256') as Promise<CryptoKey>).then((key) => ({ key, publicJwk: { kty, crv, x, y } }));
 }
 
 /**
@@ -117,7 +107,7 @@ export const createAccessToken = endpoint(
     if (nonce === undefined) throw new ApiError(e2eiErrors.badNonce);
     const path = config.brig.secrets.dpopSigKeyBundle;
     if (path === undefined) throw new ApiError(e2eiErrors.noKeyBundle);
-    const { key, publicJwk } = await signingKey(configFile(c.env, path));
+    const { key, publicJwk } = await fromConfigFile(c.env, path, signingKey);
     const now = Math.floor(Date.now() / 1000);
     const htu = `https://${domain}/clients/${client}/access-token`;
     const clientUri = clientIdUri(me.user, client, domain);

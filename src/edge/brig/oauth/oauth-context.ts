@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
-import { configFile } from '../../api/config-files.js';
+import { fromConfigFile } from '../../api/config-files.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { oauthErrors } from '../../api/errors/oauth.js';
-import { OAUTH_SCOPES, oauthKey } from '../../auth/oauth-tokens.js';
+import { OAUTH_SCOPES, oauthSigningKeyOf, oauthVerifyingKeyOf } from '../../auth/oauth-tokens.js';
 import { database, type Db } from '../../db/client.js';
 import { oauthStore, type OAuthClientRow } from './oauth-store.js';
 
@@ -23,7 +23,7 @@ export function oauthSettings(c: Context<AppEnv>) {
 export async function oauthSigningKey(c: Context<AppEnv>, use: 'sign' | 'verify' = 'sign'): Promise<CryptoKey> {
   const path = c.get('config').brig.optSettings.setOAuthJwkKeyPair;
   try {
-    return await oauthKey(configFile(c.env, path ?? ''), use);
+    return await fromConfigFile(c.env, path ?? '', use === 'sign' ? oauthSigningKeyOf : oauthVerifyingKeyOf);
   } catch {
     throw new ApiError(oauthErrors.jwtError);
   }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { base26, credentialOf, usernameRandom } from '../../../../src/edge/brig/calling/credentials.js';
+import {
+  base26,
+  credentialOf,
+  sftSecretKey,
+  turnSecretKey,
+  usernameRandom,
+} from '../../../../src/edge/brig/calling/credentials.js';
 import {
   limitServers,
   parseTurnServers,
@@ -65,8 +71,11 @@ describe('TURN and SFT credentials', () => {
   });
 
   it('signs with HMAC-SHA512 in padded base64', async () => {
-    const c = await credentialOf('secret', 'd=1.v=1.k=0.t=s.r=abc');
+    const c = await credentialOf(turnSecretKey('secret\n'), 'd=1.v=1.k=0.t=s.r=abc');
     expect(c).toHaveLength(88);
     expect(c.endsWith('==')).toBe(true);
+    // TURN's secret file is stripped, the SFT token's is taken as it is (as wire's brig reads them)
+    expect(await credentialOf(sftSecretKey('secret'), 'd=1.v=1.k=0.t=s.r=abc')).toBe(c);
+    expect(await credentialOf(sftSecretKey('secret\n'), 'd=1.v=1.k=0.t=s.r=abc')).not.toBe(c);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileProblems } from '../../../../src/edge/api/config-files.js';
+import { fileProblems, fromConfigFile } from '../../../../src/edge/api/config-files.js';
 import { loadConfig, type Config } from '../../../../src/shared/config/index.js';
 import { configFiles } from '../../../../tools/lib/config-files.js';
 import { editedTexts, type Edit } from '../../../helpers/config-files.js';
@@ -60,6 +60,21 @@ describe('the files the configuration names (SVC_FILES)', () => {
     expect(() => configFiles(c, dir, true)).toThrow(
       /secrets\.config \(proxy\.yaml secretsConfig\): secrets\.youtube is missing/,
     );
+  });
+
+  it('has the worker derive what it needs of a file once per text, not per request', () => {
+    let calls = 0;
+    const derive = (text: string) => ({ n: ++calls, text });
+    const env = { SVC_FILES: JSON.stringify({ 'a.txt': 'one' }) };
+    const first = fromConfigFile(env, 'a.txt', derive);
+    expect(fromConfigFile(env, 'a.txt', derive)).toBe(first);
+    expect(calls).toBe(1);
+    // a new deployment's file is derived again
+    expect(fromConfigFile({ SVC_FILES: JSON.stringify({ 'a.txt': 'two' }) }, 'a.txt', derive)).toEqual({
+      n: 2,
+      text: 'two',
+    });
+    expect(() => fromConfigFile(env, 'b.txt', derive)).toThrow('SVC_FILES holds no b.txt');
   });
 
   it('has the runtime refuse to serve while one is missing', () => {
