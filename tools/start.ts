@@ -57,7 +57,11 @@ const withStore =
 const federation = await startSidecar(withStore);
 if (federation !== undefined) running.push(federation.federator);
 const config = federation?.texts ?? withStore;
-const backend = await startBackend({ port, internalPort, config, stateDir, bundle, objectStore: store });
+// Native push's credentials, when gundeck's `aws` is configured, come from the environment.
+const { SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY } = process.env;
+const secrets: Record<string, string> =
+  SNS_ACCESS_KEY_ID && SNS_SECRET_ACCESS_KEY ? { SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY } : {};
+const backend = await startBackend({ port, internalPort, config, stateDir, bundle, objectStore: store, secrets });
 running.push(backend);
 if (federation !== undefined) {
   federation.workerStarted(backend.internalUrl);

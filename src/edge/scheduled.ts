@@ -3,6 +3,7 @@ import { sweepExpiredAssets } from './cargohold/face.js';
 import { runNotificationQueue, wakeAllWaiting } from './background-worker/jobs.js';
 import { database } from './db/client.js';
 import { sweepExpiredTeamNotifications } from './galley/face.js';
+import { runNativePushQueue } from './gundeck/face.js';
 
 const logRemoved = (msg: string, count: number) => {
   if (count > 0) console.log(JSON.stringify({ level: 'info', msg, count }));
@@ -15,7 +16,8 @@ export async function runScheduledJobs(env: Env, config: Config): Promise<void> 
   if (config['background-worker'].enableFederation) await wakeAllWaiting(env);
 }
 
-/** What wrangler.toml's queue consumers run (background-worker's queue-driven tasks). */
+/** What wrangler.toml's queue consumers run (background-worker's queue-driven tasks, gundeck's native pushes). */
 export async function runQueuedWork(batch: MessageBatch<unknown>, env: Env, config: Config): Promise<void> {
   if (batch.queue === 'backend_notifications') await runNotificationQueue(batch, env, config);
+  else if (batch.queue === 'native_push') await runNativePushQueue(batch, env, config);
 }

@@ -13,5 +13,8 @@ declare namespace Cloudflare {
     /** Object storage credentials of cargohold's bucket. */
     AWS_ACCESS_KEY_ID?: string;
     AWS_SECRET_ACCESS_KEY?: string;
+    /** Credentials of gundeck's native push adapter (Amazon SNS), with its `aws` configuration. */
+    SNS_ACCESS_KEY_ID?: string;
+    SNS_SECRET_ACCESS_KEY?: string;
   }
 }

@@ -138,6 +138,7 @@ export class Conversation extends DurableObject<Env> {
       sender: req.sender,
       blob: req.message.blob,
       transient: req.message.transient,
+      nativePush: req.message.nativePush,
       time,
       localDomain,
       channel: `${req.conv.domain}/${req.conv.id}`,

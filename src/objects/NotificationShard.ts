@@ -6,6 +6,9 @@ import { Sockets } from './notifications/sockets.js';
 import { LogStore } from './notifications/log-store.js';
 import { MarksStore } from './notifications/marks-store.js';
 import { Payload } from './notifications/outgoing.js';
+import { NativePushes } from './notifications/native-pushes.js';
+import { PushTokenStore } from './notifications/push-token-store.js';
+import type { PushAddress } from '../shared/notifications/native-push.js';
 import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
 import { seqTime, timeSeq, UuidV1Generator, uuidV1Seq } from '../shared/uuid-v1.js';
 
@@ -22,6 +25,8 @@ export class NotificationShard extends DurableObject<Env> {
   private readonly sockets: Sockets;
   private readonly events: EventsChannel;
   private readonly inactivity: InactivityWatch;
+  private readonly tokens: PushTokenStore;
+  private readonly pushes: NativePushes;
   private readonly ids = new UuidV1Generator();
   /** Ids are made no earlier than this (ms): after the last stored one, should the clock be behind. */
   private readonly idFloor: number;
@@ -38,6 +43,11 @@ export class NotificationShard extends DurableObject<Env> {
     this.sockets = new Sockets(ctx);
     this.events = new EventsChannel(this.sockets, this.queues);
     this.inactivity = new InactivityWatch(ctx, this.sockets);
+    this.tokens = new PushTokenStore(ctx.storage.sql);
+    this.pushes = new NativePushes(this.tokens, {
+      live: (user, client) => this.sockets.live(user, client),
+      queued: (user, client) => this.queues.has(user, client),
+    });
   }
 
   /** Stores deliveries for some of the shard's users (transient ones are only pushed) and delivers them. */
@@ -47,8 +57,11 @@ export class NotificationShard extends DurableObject<Env> {
       this.ctx.storage.transactionSync(() => this.appendNow(batch, ttlSeconds));
     } catch (err) {
       this.marks.discard();
+      this.pushes.discard();
       throw err;
     }
+    if (this.env.NATIVE_PUSH !== undefined) this.ctx.waitUntil(this.pushes.flush(this.env.NATIVE_PUSH));
+    else this.pushes.discard();
   }
 
   private appendNow(batch: Delivery[], ttlSeconds: number): void {
@@ -70,6 +83,7 @@ export class NotificationShard extends DurableObject<Env> {
         };
         this.sockets.deliverAwait(user, out);
         this.events.deliver(user, out);
+        if (d.transient !== true && d.nativePush !== false) this.pushes.collect(user, out.id, clients, out.origin);
       }
     }
     this.marks.save();
@@ -97,8 +111,30 @@ export class NotificationShard extends DurableObject<Env> {
     this.queues.enable(user, client);
   }
 
-  dropQueue(user: string, client: string): void {
+  pushTokens(user: string): readonly PushAddress[] {
+    return this.tokens.of(user);
+  }
+
+  /** Registers a device for native pushes; returns the address it replaces, if any. */
+  addPushToken(user: string, address: PushAddress): PushAddress[] {
+    return this.tokens.add(user, address);
+  }
+
+  /** Unregisters a device token (all of the user's addresses with it); returns them. */
+  removePushToken(user: string, token: string): PushAddress[] {
+    return this.tokens.remove(user, (a) => a.token === token);
+  }
+
+  /** A client was deleted: its queue and push addresses go; the addresses are returned. */
+  forgetClient(user: string, client: string): PushAddress[] {
     this.queues.drop(user, client);
+    return this.tokens.remove(user, (a) => a.client === client);
+  }
+
+  /** An account was deleted: its queues and push addresses go; the addresses are returned. */
+  forgetUser(user: string): PushAddress[] {
+    for (const client of this.queues.clients(user)) this.queues.drop(user, client);
+    return this.tokens.remove(user, () => true);
   }
 
   /** Websocket upgrades, forwarded by cannon's routes with the session facts in headers. */

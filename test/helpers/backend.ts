@@ -39,6 +39,8 @@ export async function startEditedBackend(
     base?: ConfigTexts;
     /** When given, the backend's federator runs too, finding remotes through this DNS server. */
     dns?: { host: string; port: number };
+    /** More worker secrets (see BackendOptions.secrets). */
+    secrets?: Record<string, string>;
   } = {},
 ): Promise<TestBackend> {
   const root = mkdtempSync(join(inject('tmpRoot'), 'backend-'));
@@ -54,6 +56,7 @@ export async function startEditedBackend(
     bundle: inject('workerBundle'),
     migrate: opts.migrate ?? true,
     objectStore: s3,
+    ...(opts.secrets === undefined ? {} : { secrets: opts.secrets }),
     ...(opts.extraWorkers === undefined ? {} : { extraWorkers: opts.extraWorkers }),
     onLog: (l) => logs.push(l),
   };

@@ -83,6 +83,16 @@ describe('generated API documentation', () => {
     expect((await call(publicUrl, '/v10/api/swagger.json')).body).toEqual(wireError(404, 'unsupported-version'));
   });
 
+  it("documents native push tokens under the contract's operationIds", async () => {
+    const v8 = (await call(publicUrl, '/v8/api/swagger.json')).body.paths;
+    expect(v8['/push/tokens'].post.operationId).toBe('register-push-token');
+    expect(v8['/push/tokens'].get.operationId).toBe('get-push-tokens');
+    expect(v8['/push/tokens/{pid}'].delete.operationId).toBe('delete-push-token');
+    expect(Object.keys(v8['/push/tokens'].post.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '404', '413']),
+    );
+  });
+
   it('documents the messaging additions with their operationIds, v9 ones only from v9', async () => {
     const v8 = (await call(publicUrl, '/v8/api/swagger.json')).body;
     const v9 = (await call(publicUrl, '/v9/api/swagger.json')).body;

@@ -40,6 +40,8 @@ export interface BackendOptions {
   extraWorkers?: Array<Record<string, unknown>>;
   /** Credentials of the bucket cargohold's configuration names (the worker's secrets). */
   objectStore?: { accessKeyId: string; secretAccessKey: string };
+  /** More secrets of the worker (SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY for native push). */
+  secrets?: Record<string, string>;
 }
 
 export interface Backend {
@@ -121,6 +123,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       ...(o.objectStore === undefined
         ? {}
         : { AWS_ACCESS_KEY_ID: o.objectStore.accessKeyId, AWS_SECRET_ACCESS_KEY: o.objectStore.secretAccessKey }),
+      ...o.secrets,
     },
     unsafeDirectSockets: [{ host, port: o.internalPort, entrypoint: 'InternalApi', proxy: false }],
   };

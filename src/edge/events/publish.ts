@@ -2,6 +2,7 @@ import type { Config } from '../../shared/config/index.js';
 import type { AccessClaims } from '../auth/tokens.js';
 import { sameForAll, type Recipient } from '../../shared/notifications/deliveries.js';
 import type { ListQuery } from '../../shared/notifications/types.js';
+import type { PushAddress } from '../../shared/notifications/native-push.js';
 import { NotificationShards } from '../../objects/notification-shards.js';
 import type { Db } from '../db/client.js';
 
@@ -20,8 +21,8 @@ export interface PublishOptions {
 export const placeNotifications = (db: Db, user: string) => NotificationShards.place(db, user);
 
 /**
- * One user's view of their notification object: stream reads, queues, websocket upgrades
- * (`z-user` is set here). The object is found on first use.
+ * One user's view of their notification object: stream reads, queues, push addresses, websocket
+ * upgrades (`z-user` is set here). The object is found on first use.
  */
 export function userStream(env: Env, user: string) {
   let found: ReturnType<NotificationShards['of']> | undefined;
@@ -32,7 +33,12 @@ export function userStream(env: Env, user: string) {
     get: async (id: string, client: string | undefined, ttlSeconds: number) =>
       (await s()).get(user, id, client, ttlSeconds),
     enableQueue: async (client: string) => (await s()).enableQueue(user, client),
-    dropQueue: async (client: string) => (await s()).dropQueue(user, client),
+    pushTokens: async () => (await s()).pushTokens(user),
+    addPushToken: async (a: PushAddress) => (await s()).addPushToken(user, a),
+    removePushToken: async (token: string) => (await s()).removePushToken(user, token),
+    /** A deleted client's queue and push addresses go; the addresses are returned. */
+    forgetClient: async (client: string) => (await s()).forgetClient(user, client),
+    forgetUser: async () => (await s()).forgetUser(user),
     upgrade: async (req: Request) => {
       req.headers.set('z-user', user);
       return (await s()).fetch(req);

@@ -32,6 +32,10 @@ const schemas = {
     type: z.literal('user.identity-remove'),
     user: z.object({ id: z.string(), email: z.string().optional(), phone: z.string().optional() }),
   }),
+  'user.push-remove': z.object({
+    type: z.literal('user.push-remove'),
+    token: z.object({ transport: z.string(), app: z.string(), token: z.string(), client: z.string() }),
+  }),
 } as const;
 for (const [type, schema] of Object.entries(schemas)) registerEvent(type, schema);
 
@@ -54,6 +58,11 @@ export const userEvents = {
   propertiesClear: (): Payload<'user.properties-clear'> => ({ type: 'user.properties-clear' }),
   sessionRefreshSuggested: (): Payload<'user.session-refresh-suggested'> => ({
     type: 'user.session-refresh-suggested',
+  }),
+  /** To the client whose device no longer takes native pushes: its token was removed. */
+  pushRemoved: (token: Payload<'user.push-remove'>['token']): Payload<'user.push-remove'> => ({
+    type: 'user.push-remove',
+    token,
   }),
   emailRemoved: (id: string, email: string): Payload<'user.identity-remove'> => ({
     type: 'user.identity-remove',

@@ -2,6 +2,7 @@ import type { Endpoint } from '../api/endpoint.js';
 import { setupConsumableNotifications } from './consumable.js';
 import { getNotification, lastNotification, listNotifications, listNotificationsV2 } from './notifications.js';
 import { getServerTime } from './server-time.js';
+import { deletePushToken, getPushTokens, getUserPushTokens, registerPushToken } from './push/token-routes.js';
 
 export const gundeckPublic: Endpoint[] = [
   listNotifications,
@@ -9,6 +10,9 @@ export const gundeckPublic: Endpoint[] = [
   lastNotification,
   getNotification,
   getServerTime,
+  registerPushToken,
+  getPushTokens,
+  deletePushToken,
 ];
 
-export const gundeckInternal: Endpoint[] = [setupConsumableNotifications];
+export const gundeckInternal: Endpoint[] = [setupConsumableNotifications, getUserPushTokens];

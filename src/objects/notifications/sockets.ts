@@ -96,6 +96,11 @@ export class Sockets {
     else users.set(a.user, rest);
   }
 
+  /** Whether one of the user's `/await` sockets is the client's (it gets what is for the client). */
+  live(user: string, client: string): boolean {
+    return this.of('await', user).some((ws) => this.attachment(ws).client === client);
+  }
+
   /** `/await`: a binary `{id, transient, payload}` frame to every socket the notification is for. */
   deliverAwait(user: string, n: Outgoing): void {
     const sockets = this.of('await', user);

@@ -28,8 +28,10 @@ export interface Delivery {
   to: DeliveryEntry[];
   /** The request that caused it: that user's websocket with this connection id does not get it back. */
   origin?: { user: string; connection: string } | undefined;
-  /** Delivered live only, never stored (typing indicators). */
+  /** Delivered live only, never stored (typing indicators); never pushed natively either. */
   transient?: boolean | undefined;
+  /** False: devices without a live websocket get no native push for it (a message's `native_push`). */
+  nativePush?: false | undefined;
   /**
    * Set by a sender that may send it again after a crash (a conversation's outbox): the sender
    * and a number that rises with each delivery it sends to an object. An object stores a delivery

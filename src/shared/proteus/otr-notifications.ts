@@ -10,6 +10,8 @@ export interface OtrMessageFacts {
   sender: QualifiedRef & { client: string; connection: string };
   blob: Uint8Array | undefined;
   transient: boolean;
+  /** False: no native push to devices without a live websocket (the message's `native_push`). */
+  nativePush: boolean;
   time: string;
   localDomain: string;
   /** The conversation log the message is stored in once (see Delivery); broadcasts have none. */
@@ -37,6 +39,7 @@ export function otrNotifications(deliver: readonly OtrRecipient[], o: OtrMessage
         to: [],
         origin: { user: o.sender.id, connection: o.sender.connection },
         transient: o.transient,
+        ...(o.nativePush ? {} : { nativePush: false as const }),
       };
       deliveries.set(key, d);
     }

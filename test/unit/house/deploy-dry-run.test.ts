@@ -26,6 +26,7 @@ describe('the production deploy', () => {
     const out = await dryRun('wrangler.objects.toml');
     expect(out).toMatch(/env\.NOTIFICATIONS \(NotificationShard\)\s+Durable Object/);
     expect(out).toMatch(/env\.DB \(svc-production\)\s+D1 Database/);
+    expect(out).toMatch(/env\.NATIVE_PUSH \(native_push\)\s+Queue/);
     expect(out).toContain('--dry-run: exiting now.');
   }, 120_000);
 

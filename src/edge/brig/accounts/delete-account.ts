@@ -4,6 +4,7 @@ import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
 import { connectionEvent } from '../connections/connection-events.js';
+import { forgetAccount } from '../../gundeck/face.js';
 import { publish } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { leaveAllConversations, removeFromTeams } from '../../galley/face.js';
@@ -59,6 +60,7 @@ export async function deleteAccount(
     removeFromTeams(db, user.id),
     invitationStore.removeForInvitee(db, user.id),
   ]);
+  await forgetAccount(env, config, user.id);
   const domain = config.brig.optSettings.setFederationDomain;
   await leaveAllConversations(env, config, db, { id: user.id, domain }, teamAdmins);
   const accepted = rows.filter((r) => r.status === 'accepted');

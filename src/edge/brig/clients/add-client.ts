@@ -6,6 +6,7 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import { clientEvents } from './client-events.js';
+import { forgetClients } from '../../gundeck/face.js';
 import { publish, userStream } from '../../events/publish.js';
 import { clientsChanged } from '../../galley/face.js';
 import { enforceVerificationCode } from '../auth/verification-code.js';
@@ -96,7 +97,12 @@ export const addClient = endpoint(
     await runBatch(db, statements);
 
     const stream = userStream(c.env, user.id);
-    for (const old of replaced) await stream.dropQueue(old.id);
+    await forgetClients(
+      c.env,
+      config,
+      user.id,
+      replaced.map((old) => old.id),
+    );
     if (row.capabilities.includes(CONSUMABLE_NOTIFICATIONS)) await stream.enableQueue(id);
     await clientsChanged(c.env, db, { id: user.id, domain: c.get('config').brig.optSettings.setFederationDomain });
     const origin = self(c);

@@ -7,6 +7,7 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import { clientEvents } from './client-events.js';
+import { forgetClients } from '../../gundeck/face.js';
 import { publish, userStream } from '../../events/publish.js';
 import { clientsChanged } from '../../galley/face.js';
 import { checkUserPassword } from '../password/passwords.js';
@@ -148,7 +149,7 @@ export const deleteClient = endpoint(
       keyPackageStore.deleteClient(db, user.id, client),
     ];
     await runBatch(db, statements);
-    await userStream(c.env, user.id).dropQueue(client);
+    await forgetClients(c.env, config, user.id, [client]);
     const me = { id: user.id, domain: config.brig.optSettings.setFederationDomain };
     await clientsChanged(c.env, db, me, { config, targets: [{ ...me, client }] });
     await publish(c.env, config, [{ user: user.id }], clientEvents.remove(client), { origin: self(c) });

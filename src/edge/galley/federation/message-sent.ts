@@ -17,6 +17,7 @@ const remoteMessage = z
     sender_client: z.string(),
     conversation: z.uuid(),
     transient: z.boolean(),
+    push: z.boolean().default(true),
     recipients: z.record(z.string(), z.record(z.string(), z.string())),
   })
   .loose()
@@ -50,6 +51,7 @@ export const onMessageSent = federationRpc(
       sender: { ...m.sender, client: m.sender_client, connection: '' },
       blob,
       transient: m.transient,
+      nativePush: m.push,
       time: m.time,
       localDomain: local,
       channel: `${conv.domain}/${conv.id}`,

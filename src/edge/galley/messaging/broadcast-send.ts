@@ -76,6 +76,7 @@ export async function sendBroadcast(
     sender,
     blob: message.blob,
     transient: message.transient,
+    nativePush: message.nativePush,
     time,
     localDomain: domain,
   });

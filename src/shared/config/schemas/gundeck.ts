@@ -33,12 +33,28 @@ const cache = z
       });
   });
 
+/**
+ * Native push through Amazon SNS (wire's adapter): a platform application per transport and app,
+ * `arn:aws:sns:<region>:<account>:app/<transport>/<arnEnv>-<app>`. Its credentials are the
+ * worker's secrets SNS_ACCESS_KEY_ID and SNS_SECRET_ACCESS_KEY.
+ */
+const aws = z.strictObject({
+  account: z.string().regex(/^\d{12}$/, 'an AWS account id: 12 digits'),
+  region: z.string().min(1),
+  arnEnv: z.string().min(1),
+  /** Default: SNS of the region. */
+  snsEndpoint: z.url().optional(),
+});
+
 export const gundeckConfig = z.strictObject({
   settings: z.strictObject({
     disabledAPIVersions: disabledApiVersions,
     notificationTTL: positiveInt.default(28 * 24 * 3600),
     cellsEventQueue: z.string().min(1).optional(),
   }),
+  /** The native push adapter: with `aws`, pushes go through SNS; without, devices get none. */
+  aws: aws.optional(),
   cache: cache.optional(),
   cacheAdditionalWrite: cache.optional(),
 });
+export type GundeckConfig = z.infer<typeof gundeckConfig>;

@@ -362,6 +362,13 @@ const refusals: Refusal[] = [
     message: /"default"/,
   },
   {
+    rule: 'native push names an AWS account',
+    edits: [['gundeck.yaml', ['aws'], { account: 'wire', region: 'eu-west-1', arnEnv: 'prod' }]],
+    file: 'gundeck.yaml',
+    path: 'aws.account',
+    message: /12 digits/,
+  },
+  {
     rule: 'cannon wsOpts timeouts are positive',
     edits: [['cannon.yaml', ['wsOpts', 'pongTimeout'], 0]],
     file: 'cannon.yaml',

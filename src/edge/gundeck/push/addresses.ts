@@ -1,0 +1,31 @@
+import type { Config } from '../../../shared/config/index.js';
+import type { PushAddress } from '../../../shared/notifications/native-push.js';
+import { userStream } from '../../events/publish.js';
+import { pushGatewayOf } from './configured-gateway.js';
+
+/**
+ * Lets the gateway go of addresses no longer stored. A failure is logged: the endpoint stays at
+ * the gateway, where the next push to it finds it unused.
+ */
+export async function release(env: Env, config: Config, user: string, gone: readonly PushAddress[]): Promise<void> {
+  if (gone.length === 0) return;
+  const gateway = pushGatewayOf(env, config);
+  if (gateway === undefined) return;
+  for (const a of gone)
+    await gateway
+      .release(user, a.endpoint)
+      .catch((err: unknown) =>
+        console.error(JSON.stringify({ level: 'warn', msg: 'push endpoint not released', err: String(err) })),
+      );
+}
+
+/** Deleted clients: their notification queues and push addresses go. */
+export async function forgetClients(env: Env, config: Config, user: string, clients: readonly string[]) {
+  const stream = userStream(env, user);
+  for (const client of clients) await release(env, config, user, await stream.forgetClient(client));
+}
+
+/** A deleted account: its notification queues and push addresses go. */
+export async function forgetAccount(env: Env, config: Config, user: string) {
+  await release(env, config, user, await userStream(env, user).forgetUser());
+}
