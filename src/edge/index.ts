@@ -4,19 +4,25 @@ import { commonErrors } from './api/errors/common.js';
 import { errorResponse } from './api/errors/render.js';
 import type { Problem } from '../shared/config/index.js';
 import { DEFAULT_INGRESS_LIMIT } from '../shared/config/schemas/nginz.js';
-import { drainable, drainLimit, serveInternal, servePublic } from './nginz/face.js';
+import { drainable, drainLimit, newRequestId, serveInternal, servePublic } from './nginz/face.js';
+import { withRequestId } from './log.js';
 import { runtimeFor } from './runtime.js';
 import { runQueuedWork, runScheduledJobs } from './scheduled.js';
 
 type Ingress = typeof servePublic;
 
-async function serve(ingress: Ingress, req: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  const result = runtimeFor(env);
-  // Whatever the route left unread is discarded here, so the connection stays usable.
-  const body = drainable(req);
-  const res = result.ok ? await ingress(body.req, env, ctx, result.runtime) : invalidConfiguration(result.problems);
-  await body.drain(result.ok ? drainLimit(result.runtime.config) : DEFAULT_INGRESS_LIMIT);
-  return res;
+function serve(ingress: Ingress, req: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const requestId = newRequestId();
+  return withRequestId(requestId, async () => {
+    const result = runtimeFor(env);
+    // Whatever the route left unread is discarded here, so the connection stays usable.
+    const body = drainable(req);
+    const res = result.ok
+      ? await ingress(body.req, env, ctx, result.runtime, requestId)
+      : invalidConfiguration(result.problems);
+    await body.drain(result.ok ? drainLimit(result.runtime.config) : DEFAULT_INGRESS_LIMIT);
+    return res;
+  });
 }
 
 function invalidConfiguration(problems: readonly Problem[]): Response {
@@ -28,15 +34,17 @@ function invalidConfiguration(problems: readonly Problem[]): Response {
 /** The public ingress (nginz), the scheduled jobs of wrangler.toml's `[triggers]` and its queue consumers. */
 export default {
   fetch: (req, env, ctx) => serve(servePublic, req, env, ctx),
-  scheduled: async (_controller, env) => {
-    const result = runtimeFor(env);
-    if (result.ok) await runScheduledJobs(env, result.runtime.config);
-  },
-  queue: async (batch, env) => {
-    const result = runtimeFor(env);
-    if (!result.ok) throw new Error('invalid configuration: queued work waits');
-    await runQueuedWork(batch, env, result.runtime.config);
-  },
+  scheduled: (_controller, env) =>
+    withRequestId(newRequestId(), async () => {
+      const result = runtimeFor(env);
+      if (result.ok) await runScheduledJobs(env, result.runtime.config);
+    }),
+  queue: (batch, env) =>
+    withRequestId(newRequestId(), async () => {
+      const result = runtimeFor(env);
+      if (!result.ok) throw new Error('invalid configuration: queued work waits');
+      await runQueuedWork(batch, env, result.runtime.config);
+    }),
 } satisfies ExportedHandler<Env>;
 
 /**

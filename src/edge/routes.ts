@@ -4,6 +4,7 @@ import { cannonPublic } from './cannon/routes.js';
 import { cargoholdInternal, cargoholdPublic } from './cargohold/routes.js';
 import { galleyInternal, galleyPublic } from './galley/routes.js';
 import { gundeckInternal, gundeckPublic } from './gundeck/routes.js';
+import { metricsInternal } from './metrics/routes.js';
 import { proxyPublic } from './proxy/routes.js';
 import { sparInternal, sparPublic } from './spar/routes.js';
 
@@ -25,4 +26,5 @@ export const internalEndpoints: readonly Endpoint[] = [
   ...gundeckInternal,
   ...cargoholdInternal,
   ...sparInternal,
+  ...metricsInternal,
 ];

@@ -8,6 +8,7 @@ import { existsIn } from './api/endpoint.js';
 import { mountDocs } from './docs/mount.js';
 import { fileProblems } from './api/config-files.js';
 import { internalEndpoints, publicEndpoints } from './routes.js';
+import { log } from './log.js';
 
 /** Everything derived once per isolate from the configuration. */
 export interface Runtime {
@@ -82,15 +83,12 @@ export function runtimeFor(env: Env): RuntimeResult {
     result = { ok: false, problems: [parsed.problem] };
   } else {
     const loaded = loadConfig(parsed.texts);
-    for (const w of loaded.warnings) console.warn(JSON.stringify({ level: 'warn', msg: formatProblem(w) }));
+    for (const w of loaded.warnings) log('warn', formatProblem(w));
     const problems = loaded.ok ? secretProblems(env, loaded.config) : loaded.problems;
     result =
       loaded.ok && problems.length === 0 ? { ok: true, runtime: buildRuntime(loaded.config) } : { ok: false, problems };
   }
-  if (!result.ok)
-    console.error(
-      JSON.stringify({ level: 'error', msg: 'invalid configuration', problems: result.problems.map(formatProblem) }),
-    );
+  if (!result.ok) log('error', 'invalid configuration', { problems: result.problems.map(formatProblem) });
   cache = { source: env.SVC_CONFIG, removalKeys: env.MLS_REMOVAL_KEYS, files: env.SVC_FILES, result };
   return result;
 }

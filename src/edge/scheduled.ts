@@ -4,9 +4,10 @@ import { runNotificationQueue, wakeAllWaiting } from './background-worker/jobs.j
 import { database } from './db/client.js';
 import { sweepExpiredTeamNotifications } from './galley/face.js';
 import { runNativePushQueue } from './gundeck/face.js';
+import { log } from './log.js';
 
 const logRemoved = (msg: string, count: number) => {
-  if (count > 0) console.log(JSON.stringify({ level: 'info', msg, count }));
+  if (count > 0) log('info', msg, { count });
 };
 
 /** What the cron trigger runs (background-worker's periodic jobs). */

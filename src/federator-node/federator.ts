@@ -3,7 +3,7 @@ import type { Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Discovery } from './discovery.js';
 import { inwardServer } from './inward.js';
-import { Metrics } from './metrics.js';
+import { MetricsRegistry } from '../shared/metrics/registry.js';
 import { outwardServer } from './outward.js';
 import { RemoteClient } from './remote-client.js';
 import { Remotes } from './remotes.js';
@@ -31,7 +31,7 @@ export interface RunningFederator {
   internalUrl: URL;
   /** Where remote federators call (HTTP/2, mutual TLS). */
   externalPort: number;
-  metrics: Metrics;
+  metrics: MetricsRegistry;
   /** Stops taking calls and lets the ones under way finish, within `graceMs` (the seed's 30 s). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -74,7 +74,7 @@ function openSessions(server: Http2SecureServer): Set<Http2Session> {
 
 export async function startFederator(o: FederatorOptions): Promise<RunningFederator> {
   const material = tlsMaterial(o.tls);
-  const metrics = new Metrics();
+  const metrics = new MetricsRegistry();
   const client = new RemoteClient(material, Math.ceil(o.tcpConnectionTimeoutMicros / 1000));
   const worker = Promise.resolve(o.workerInternal);
   const remotes = new Remotes(worker);

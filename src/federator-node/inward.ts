@@ -1,12 +1,12 @@
 import http2 from 'node:http2';
 import tls, { type TLSSocket } from 'node:tls';
 import { federatorError, sendError, type FederatorError } from './errors.js';
-import type { Metrics } from './metrics.js';
+import type { MetricsRegistry } from '../shared/metrics/registry.js';
 import { inwardCall, isDomain } from './paths.js';
 import type { Remotes } from './remotes.js';
 import { readBody } from './request-body.js';
 import type { TlsMaterial } from './tls-material.js';
-import { serveStatus } from './status.js';
+import { serveStatus, timeRequest } from './status.js';
 
 /** Headers a remote's call carries on to the local worker. */
 const FORWARDED = ['content-type', 'wire-origin-domain', 'x-svc-api-version', 'wire-origin-request-id'];
@@ -39,7 +39,7 @@ export function inwardServer(o: {
   material: TlsMaterial;
   workerInternal: Promise<URL>;
   remotes: Remotes;
-  metrics: Metrics;
+  metrics: MetricsRegistry;
 }): http2.Http2SecureServer {
   if (o.material.certificate === undefined || o.material.privateKey === undefined)
     throw new Error('the federator serves remotes with clientCertificate and clientPrivateKey: both are required');
@@ -61,10 +61,11 @@ export function inwardServer(o: {
 async function handle(
   req: http2.Http2ServerRequest,
   res: http2.Http2ServerResponse,
-  o: { workerInternal: Promise<URL>; remotes: Remotes; metrics: Metrics },
+  o: { workerInternal: Promise<URL>; remotes: Remotes; metrics: MetricsRegistry },
 ): Promise<void> {
   if (serveStatus(req, res, o.metrics)) return;
   const call = inwardCall(req.url);
+  timeRequest(req, res, o.metrics, call === undefined ? 'N/A' : '/federation/:component/:rpc');
   if (call === undefined) return sendError(res, federatorError(404, 'no-endpoint', 'no such federation endpoint'));
   if (req.method !== 'POST') return sendError(res, federatorError(405, 'method-not-allowed', 'only POST is supported'));
   const reply = (status: number) =>

@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { Discovery } from './discovery.js';
 import { federatorError, sendError, type FederatorError } from './errors.js';
-import type { Metrics } from './metrics.js';
+import type { MetricsRegistry } from '../shared/metrics/registry.js';
 import { outwardCall } from './paths.js';
 import type { RemoteClient } from './remote-client.js';
 import type { Remotes } from './remotes.js';
 import { readBody } from './request-body.js';
-import { serveStatus } from './status.js';
+import { serveStatus, timeRequest } from './status.js';
 
 /** Headers of the worker's call carried on to the remote. */
 const FORWARDED = ['x-svc-api-version', 'wire-origin-request-id'];
@@ -50,7 +50,7 @@ export function outwardServer(o: {
   discovery: Discovery;
   client: RemoteClient;
   remotes: Remotes;
-  metrics: Metrics;
+  metrics: MetricsRegistry;
 }): http.Server {
   return http.createServer((req, res) => {
     void handle(req, res, o).catch((err: unknown) => {
@@ -62,10 +62,11 @@ export function outwardServer(o: {
 async function handle(
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  o: { ownDomain: string; discovery: Discovery; client: RemoteClient; remotes: Remotes; metrics: Metrics },
+  o: { ownDomain: string; discovery: Discovery; client: RemoteClient; remotes: Remotes; metrics: MetricsRegistry },
 ): Promise<void> {
   if (serveStatus(req, res, o.metrics)) return;
   const call = outwardCall(req.url ?? '');
+  timeRequest(req, res, o.metrics, call === undefined ? 'N/A' : '/rpc/:domain/:component/:rpc');
   if (call === undefined) return sendError(res, federatorError(404, 'no-endpoint', 'no such federation endpoint'));
   if (req.method !== 'POST') return sendError(res, federatorError(405, 'method-not-allowed', 'only POST is supported'));
   const body = await readBody(req);

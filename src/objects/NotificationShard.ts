@@ -8,6 +8,7 @@ import { MarksStore } from './notifications/marks-store.js';
 import { Payload } from './notifications/outgoing.js';
 import { NativePushes } from './notifications/native-pushes.js';
 import { PushTokenStore } from './notifications/push-token-store.js';
+import { type AppendCounts, countAppend, noCounts } from './notifications/shard-metrics.js';
 import type { PushAddress } from '../shared/notifications/native-push.js';
 import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
 import { seqTime, timeSeq, UuidV1Generator, uuidV1Seq } from '../shared/uuid-v1.js';
@@ -53,18 +54,21 @@ export class NotificationShard extends DurableObject<Env> {
   /** Stores deliveries for some of the shard's users (transient ones are only pushed) and delivers them. */
   append(batch: Delivery[], ttlSeconds: number): void {
     // One transaction for the batch: a commit per row would dominate the cost of a fan-out.
+    const counts = noCounts();
     try {
-      this.ctx.storage.transactionSync(() => this.appendNow(batch, ttlSeconds));
+      this.ctx.storage.transactionSync(() => this.appendNow(batch, ttlSeconds, counts));
     } catch (err) {
       this.marks.discard();
       this.pushes.discard();
       throw err;
     }
-    if (this.env.NATIVE_PUSH !== undefined) this.ctx.waitUntil(this.pushes.flush(this.env.NATIVE_PUSH));
-    else this.pushes.discard();
+    if (this.env.NATIVE_PUSH === undefined) this.pushes.discard();
+    counts.pushes = this.pushes.size;
+    if (counts.pushes > 0) this.ctx.waitUntil(this.pushes.flush(this.env.NATIVE_PUSH!));
+    countAppend(this.env, this.ctx, counts);
   }
 
-  private appendNow(batch: Delivery[], ttlSeconds: number): void {
+  private appendNow(batch: Delivery[], ttlSeconds: number, counts: AppendCounts): void {
     const now = Date.now();
     this.stream.purge(ttlSeconds, now);
     const next = () => this.nextId(now);
@@ -72,6 +76,8 @@ export class NotificationShard extends DurableObject<Env> {
       if (!this.marks.fresh(d, (x) => this.stream.holds(x))) continue;
       const ids = this.stream.append(d, next);
       const payload = new Payload(d.head, d.tail, d.transient === true);
+      if (d.transient === true) counts.transient += d.to.length;
+      else counts.stored += d.to.length;
       for (let i = 0; i < d.to.length; i++) {
         const [user, clients, middle] = d.to[i]!;
         const out = {
@@ -81,8 +87,8 @@ export class NotificationShard extends DurableObject<Env> {
           clients,
           origin: d.origin?.user === user ? d.origin.connection : undefined,
         };
-        this.sockets.deliverAwait(user, out);
-        this.events.deliver(user, out);
+        counts.awaitFrames += this.sockets.deliverAwait(user, out);
+        counts.eventsFrames += this.events.deliver(user, out);
         if (d.transient !== true && d.nativePush !== false) this.pushes.collect(user, out.id, clients, out.origin);
       }
     }

@@ -4,6 +4,7 @@
 export { RateLimiter } from './RateLimiter.js';
 export { NotificationShard } from './NotificationShard.js';
 export { Conversation } from './Conversation.js';
+export { MetricsCollector } from './MetricsCollector.js';
 
 /** Objects are reached only through their bindings; the script itself serves nothing. */
 export default {

@@ -84,6 +84,8 @@ export async function startFakeSns(region = 'eu-west-1', account = '123456789012
   const published: Published[] = [];
   const waiters: Array<{ match: (p: Published) => boolean; resolve: (p: Published) => void }> = [];
   const actions: string[] = [];
+  /** Actions that fail while listed here, as SNS does when it is down. */
+  const failing = new Set<string>();
   let unsigned = 0;
 
   const handle = (action: string, form: URLSearchParams): string => {
@@ -171,6 +173,7 @@ export async function startFakeSns(region = 'eu-west-1', account = '123456789012
           throw new SnsError(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match');
         }
         actions.push(action);
+        if (failing.has(action)) throw new SnsError(500, 'InternalError', 'SNS is unavailable');
         text = handle(action, form);
       } catch (err) {
         if (!(err instanceof SnsError)) throw err;
@@ -191,6 +194,7 @@ export async function startFakeSns(region = 'eu-west-1', account = '123456789012
     endpoints,
     published,
     actions,
+    failing,
     unsigned: () => unsigned,
     /** The next push (or one already made) that matches. */
     nextPublish(match: (p: Published) => boolean = () => true, timeoutMs = 10_000): Promise<Published> {

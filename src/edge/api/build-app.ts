@@ -48,10 +48,11 @@ export function buildApiApp({ config, endpoints, version }: ApiAppOptions): Open
   });
   // What handlers read from the context is set by each route's own handler: a middleware for all
   // routes would be one more branch of every router lookup and one more layer of every dispatch.
-  const withContext =
-    (handler: Endpoint['handler']): Endpoint['handler'] =>
-    (c, next) => {
+  const withContext = (handler: Endpoint['handler'], path: string): Endpoint['handler'] => {
+    const route = path.replace(/\{([^}]+)\}/g, ':$1');
+    return (c, next) => {
       const edge = edgeFactsOf(c.req.raw);
+      if (edge !== undefined) edge.route = route;
       c.set('config', config);
       c.set('apiVersion', version);
       c.set('zHost', edge?.zHost ?? '');
@@ -59,8 +60,9 @@ export function buildApiApp({ config, endpoints, version }: ApiAppOptions): Open
       c.set('self', edge?.identity);
       return handler(c, next);
     };
+  };
   for (const endpoint of endpoints) {
-    const e = { ...endpoint, handler: withContext(endpoint.handler) };
+    const e = { ...endpoint, handler: withContext(endpoint.handler, endpoint.route.path) };
     if (hasSeveralBodyTypes(e.route)) {
       // zod-openapi validates a required body against its JSON schema whatever the request's media
       // type: served with the body optional, only a JSON body meets the JSON schema and the handler

@@ -14,6 +14,8 @@ export interface EdgeFacts {
   requestId: string;
   /** The caller nginz authenticated; absent without a valid token (and on the internal ingress). */
   identity: AccessClaims | undefined;
+  /** Set by the route that serves it: its path template (`/users/:uid`), for the metrics. */
+  route?: string;
 }
 
 const facts = new WeakMap<Request, EdgeFacts>();

@@ -8,6 +8,7 @@ import { database, type Db } from '../db/client.js';
 import { FederatorClient } from '../federation/client.js';
 import { type Wakeup, wake } from './notifications.js';
 import { type OutboxRow, outboxStore } from './outbox-store.js';
+import { log } from '../log.js';
 
 const DEFAULT_MIN_WAIT_US = 10_000;
 const DEFAULT_MAX_WAIT_US = 300_000_000;
@@ -59,7 +60,7 @@ async function deliver(client: FederatorClient, row: OutboxRow): Promise<Outcome
     if (!(err instanceof ApiError)) throw err;
     if (!isPermanent(err)) return 'retry';
   }
-  console.warn(JSON.stringify({ level: 'warn', msg: 'notification dropped', domain: row.domain, rpc: row.rpc }));
+  log('warn', 'notification dropped', { domain: row.domain, rpc: row.rpc });
   return 'dropped';
 }
 

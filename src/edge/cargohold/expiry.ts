@@ -2,6 +2,7 @@ import type { Config } from '../../shared/config/index.js';
 import { database } from '../db/client.js';
 import { assetStore } from './asset-store.js';
 import { objectStore } from './object-store.js';
+import { log } from '../log.js';
 
 const BATCH = 100;
 
@@ -19,8 +20,7 @@ export async function sweepExpiredAssets(env: Env, config: Config, now = Date.no
     const done = results.filter((r) => r.status === 'fulfilled').length;
     removed += done;
     for (const r of results)
-      if (r.status === 'rejected')
-        console.error(JSON.stringify({ level: 'error', msg: 'asset expiry failed', error: String(r.reason) }));
+      if (r.status === 'rejected') log('error', 'asset expiry failed', { error: String(r.reason) });
     if (keys.length < BATCH || done < keys.length) return removed;
   }
 }

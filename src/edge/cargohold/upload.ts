@@ -16,6 +16,7 @@ import { boundaryOf, MalformedUpload, readUpload, type UploadParts } from './mul
 import { objectStore } from './object-store.js';
 import { expiryOf, newAssetKey, retentionDigit, retentionSchema } from './asset-key.js';
 import { newAssetToken } from './tokens.js';
+import { log } from '../log.js';
 
 /** The metadata part; fields of later clients (`domain`, audit fields) are accepted and ignored. */
 const uploadMetadata = z.looseObject({
@@ -70,9 +71,7 @@ async function store(c: Context<AppEnv>, key: string, parts: UploadParts): Promi
     await parts.cancel();
     if (err instanceof BodyEndedEarly) throw new ApiError(cargoholdErrors.incompleteBody);
     if (err instanceof ApiError) throw err;
-    console.error(
-      JSON.stringify({ level: 'error', msg: 'asset upload to object storage failed', key, error: String(err) }),
-    );
+    log('error', 'asset upload to object storage failed', { key, error: String(err) });
     throw new ApiError(cargoholdErrors.storageFailure);
   }
 }

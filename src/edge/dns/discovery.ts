@@ -1,3 +1,4 @@
+import { log } from '../log.js';
 /** What a discovery keeps: the newest non-empty answer and when it was looked up. */
 interface Entry {
   value: unknown[] | undefined;
@@ -24,7 +25,7 @@ export async function discovered<T>(
       const found = await lookup();
       if (found.length > 0) entry.value = found;
     } catch (err) {
-      console.warn(JSON.stringify({ level: 'warn', msg: `DNS discovery ${key}: ${(err as Error).message}` }));
+      log('warn', `DNS discovery ${key}: ${(err as Error).message}`);
     }
     entry.checkedAt = Date.now();
   }

@@ -4,6 +4,8 @@
 export { servePublic } from './gateway.js';
 /** The internal ingress: unversioned `/i/...` routes only. */
 export { serveInternal } from './gateway.js';
+/** A fresh request id (also for queued and scheduled work, whose log lines it ties together). */
+export { newRequestId } from './gateway.js';
 /** A request whose unread body the edge can read and discard after the route is done. */
 export { drainable } from './body-drain.js';
 /** The most the edge reads and discards after an early answer: the largest body any route accepts. */

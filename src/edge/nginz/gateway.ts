@@ -1,7 +1,8 @@
 import { ApiError } from '../api/errors/api-error.js';
 import { commonErrors } from '../api/errors/common.js';
 import { errorResponse, logUnexpected } from '../api/errors/render.js';
-import { withEdgeFacts } from '../api/edge-facts.js';
+import { withEdgeFacts, type EdgeFacts } from '../api/edge-facts.js';
+import { countRequest } from '../metrics/counts.js';
 import { tocPage } from '../docs/toc.js';
 import { uiAsset } from '../docs/ui-assets.js';
 import { MAILBOX_PATH, serveMailbox } from '../brig/face.js';
@@ -24,8 +25,28 @@ const internalUnversioned = () =>
     new ApiError(commonErrors.unsupportedVersion, 'Internal APIs (`/i/...`) are not under version control'),
   );
 
-function newRequestId(): string {
+/** A request's id (nginz's `$request_id`): in its `Request-Id` header and its log lines. */
+export function newRequestId(): string {
   return crypto.randomUUID().replaceAll('-', '');
+}
+
+/** An ingress: serves a request the worker took, under the id it was given. */
+type Ingress = (req: Request, env: Env, ctx: ExecutionContext, rt: Runtime, requestId: string) => Promise<Response>;
+
+/**
+ * Counts a request once answered, under the route that served it (see EdgeFacts.route): call it
+ * with the response; `facts` keeps the facts the route will name itself in.
+ */
+function counter(req: Request, env: Env, ctx: ExecutionContext) {
+  const started = Date.now();
+  let facts: EdgeFacts | undefined;
+  const counted = (res: Response) => {
+    const seconds = (Date.now() - started) / 1000;
+    countRequest(env, ctx, { handler: facts?.route ?? 'N/A', method: req.method, status: res.status, seconds });
+    return res;
+  };
+  counted.facts = (f: EdgeFacts) => (facts = f);
+  return counted;
 }
 
 /** The caller a rate-limit bucket is keyed by: the authenticated user, else the client address. */
@@ -37,8 +58,8 @@ function callerOf(req: Request, key: 'zuser' | 'addr', user: string | undefined)
  * The public ingress, nginz's job: CORS, Z-Host, payload limit, rate limits, then the version
  * prefix decides which version's app serves the request (the version check precedes routing).
  */
-export async function servePublic(req: Request, env: Env, ctx: ExecutionContext, rt: Runtime): Promise<Response> {
-  const requestId = newRequestId();
+export const servePublic: Ingress = async (req, env, ctx, rt, requestId) => {
+  const counted = counter(req, env, ctx);
   const conf = rt.config.nginz.nginx_conf;
   const url = new URL(req.url);
   const split = splitVersion(url.pathname);
@@ -49,7 +70,7 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
     origin !== null && corsMatcher(conf)(origin)
       ? corsHeaders(origin, location?.allow_credentials ?? false)
       : undefined;
-  const finish = (res: Response) => withHeaders(res, requestId, cors);
+  const finish = (res: Response) => withHeaders(counted(res), requestId, cors);
   try {
     if (req.method === 'OPTIONS')
       return finish(
@@ -97,29 +118,30 @@ export async function servePublic(req: Request, env: Env, ctx: ExecutionContext,
       }
     }
     const version = split.kind === 'versioned' ? split.version : 0;
-    const forwarded = withEdgeFacts(limited, { path, zHost: zHostOf(req), requestId, identity });
+    const forwarded = withEdgeFacts(limited, counted.facts({ path, zHost: zHostOf(req), requestId, identity }));
     return finish(await rt.versionApp(version).fetch(forwarded, env, ctx));
   } catch (err) {
     logUnexpected(requestId, err);
     return finish(errorResponse(new ApiError(commonErrors.internalServerError)));
   }
-}
+};
 
 /** The internal ingress: unversioned `/i/...` routes and the federation API, never reachable from the public one. */
-export async function serveInternal(req: Request, env: Env, ctx: ExecutionContext, rt: Runtime): Promise<Response> {
-  const requestId = newRequestId();
+export const serveInternal: Ingress = async (req, env, ctx, rt, requestId) => {
+  const counted = counter(req, env, ctx);
   const url = new URL(req.url);
   const split = splitVersion(url.pathname);
-  const finish = (res: Response) => withHeaders(res, requestId);
+  const finish = (res: Response) => withHeaders(counted(res), requestId);
   try {
     if (split.kind === 'versioned-internal') return finish(internalUnversioned());
     // `/i/...` and the federation API (`/federation/{component}/{rpc}`, called by the federator).
     if (split.kind !== 'unversioned' || !/^\/(i|federation)(\/|$)/.test(split.path))
       return finish(errorResponse(new ApiError(commonErrors.noEndpoint)));
-    const forwarded = withEdgeFacts(req, { path: split.path, zHost: zHostOf(req), requestId, identity: undefined });
+    const facts = counted.facts({ path: split.path, zHost: zHostOf(req), requestId, identity: undefined });
+    const forwarded = withEdgeFacts(req, facts);
     return finish(await rt.internalApp.fetch(forwarded, env, ctx));
   } catch (err) {
     logUnexpected(requestId, err);
     return finish(errorResponse(new ApiError(commonErrors.internalServerError)));
   }
-}
+};

@@ -62,9 +62,10 @@ export class EventsChannel {
    * Pushes the notification to the user's connected `/events` sockets. Its queue-consuming
    * recipients' queues hold it already: it is in the log, after their cursors.
    */
-  deliver(user: string, n: Outgoing): void {
+  /** Returns how many sockets it was sent to. */
+  deliver(user: string, n: Outgoing): number {
     const sockets = this.sockets.of('events', user);
-    if (sockets.length === 0) return;
+    if (sockets.length === 0) return 0;
     const queueClients = this.queues.clients(user);
     const eventJson = `{"id":"${n.id}","payload":${n.payload.json(n.middle)}}`;
     const targets = n.clients === null ? queueClients : queueClients.filter((c) => n.clients!.includes(c));
@@ -72,13 +73,18 @@ export class EventsChannel {
     const queueTag = n.payload.transient ? 0 : uuidV1Seq(n.id);
     // Temporary (client-less) sockets only get notifications no queue-consuming client receives.
     const forTemporary = targets.length === 0;
+    let sent = 0;
     for (const ws of sockets) {
       const a = this.sockets.attachment(ws);
       if (a.awaitingFullSync) continue;
       if (a.client === undefined) {
-        if (forTemporary) sendText(ws, eventFrame(eventJson, ++this.liveTag));
+        if (!forTemporary) continue;
+        sendText(ws, eventFrame(eventJson, ++this.liveTag));
       } else if (targets.includes(a.client)) sendText(ws, eventFrame(eventJson, queueTag));
+      else continue;
+      sent++;
     }
+    return sent;
   }
 
   onMessage(ws: WebSocket, a: Attachment, text: string): void {

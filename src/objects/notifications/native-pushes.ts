@@ -39,6 +39,11 @@ export class NativePushes {
     if (to.length > 0) this.pending.push({ user, id, to });
   }
 
+  /** Notifications waiting to be handed to the queue. */
+  get size(): number {
+    return this.pending.length;
+  }
+
   discard(): void {
     this.pending = [];
   }
@@ -47,7 +52,6 @@ export class NativePushes {
   async flush(queue: Queue<NativePushJob[]>): Promise<void> {
     const jobs = this.pending;
     this.pending = [];
-    if (jobs.length === 0) return;
     const messages: { body: NativePushJob[] }[] = [];
     for (let i = 0; i < jobs.length; i += JOBS_PER_MESSAGE)
       messages.push({ body: jobs.slice(i, i + JOBS_PER_MESSAGE) });

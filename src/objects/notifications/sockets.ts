@@ -101,21 +101,24 @@ export class Sockets {
     return this.of('await', user).some((ws) => this.attachment(ws).client === client);
   }
 
-  /** `/await`: a binary `{id, transient, payload}` frame to every socket the notification is for. */
-  deliverAwait(user: string, n: Outgoing): void {
+  /** `/await`: a binary `{id, transient, payload}` frame to every socket the notification is for; returns how many. */
+  deliverAwait(user: string, n: Outgoing): number {
     const sockets = this.of('await', user);
-    if (sockets.length === 0) return;
+    if (sockets.length === 0) return 0;
     const frame = n.payload.awaitFrame(n.id, n.middle);
+    let sent = 0;
     for (const ws of sockets) {
       const a = this.attachment(ws);
       if (n.origin !== undefined && a.connection === n.origin) continue;
       if (n.clients !== null && a.client !== undefined && !n.clients.includes(a.client)) continue;
       try {
         ws.send(frame);
+        sent++;
       } catch {
         // closing
       }
     }
+    return sent;
   }
 
   /** A binary application-level `ping` gets a binary `pong` (text pings are answered without waking us). */

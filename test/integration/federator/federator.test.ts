@@ -111,11 +111,19 @@ describe('the federator: HTTP/2 with mutual TLS between two backends', () => {
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ versions: [0, 1, 2] });
     // Both sides counted it.
-    expect(await (await fetch(new URL('/i/metrics', fedA.internalUrl))).text()).toContain(
+    const scraped = await (await fetch(new URL('/i/metrics', fedA.internalUrl))).text();
+    expect(scraped).toContain(
       `svc_federator_outward_requests_total{domain="${B}",component="brig",rpc="api-version",status="200"} 1`,
+    );
+    expect(scraped).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(scraped).toContain(
+      'http_request_duration_seconds_count{handler="/rpc/:domain/:component/:rpc",method="POST",status_code="200"} 1',
     );
     expect(fedB.metrics.text()).toContain(
       'svc_federator_inward_requests_total{component="brig",rpc="api-version",status="200"} 1',
+    );
+    expect(fedB.metrics.text()).toMatch(
+      /http_request_duration_seconds_bucket\{handler="\/federation\/:component\/:rpc",method="POST",status_code="200",le="\+Inf"\} 1/,
     );
     expect((await fetch(new URL('/i/status', fedA.internalUrl))).status).toBe(200);
     // The federation API is the internal ingress's alone.

@@ -6,7 +6,7 @@ import { groupWithClients } from '../../helpers/group.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
-import { wireError, type Reply } from '../../helpers/http.js';
+import { call, wireError, type Reply } from '../../helpers/http.js';
 
 // Native push through SNS (gundeck's `aws`): devices register their tokens, and a notification that
 // reaches a device by no websocket wakes it with a push through the gateway. The gateway is SNS's
@@ -34,6 +34,15 @@ afterAll(async () => {
 });
 
 const gcm = (client: string, token: string, app = 'wire') => ({ transport: 'GCM', app, token, client });
+/** A log line's JSON object, if it is one. */
+function jsonLine(line: string): Array<Record<string, unknown>> {
+  try {
+    return [JSON.parse(line.slice(line.indexOf('{')))];
+  } catch {
+    return [];
+  }
+}
+
 const refused = (r: Reply, status: number, label: string) =>
   expect(r).toMatchObject({ status, body: wireError(status, label) });
 const endpointOf = (token: string) => [...sns.endpoints].find(([, e]) => e.token === token);
@@ -84,6 +93,23 @@ describe('POST|GET|DELETE /push/tokens', () => {
     refused(await me.post('/v8/push/tokens', apns), 404, 'invalid-token');
     refused(await me.post('/v8/push/tokens', gcm(client, 'x'.repeat(8192))), 413, 'token-too-long');
     refused(await me.post('/v8/push/tokens', { ...gcm(client, 'y'), transport: 'WNS' }), 400, 'bad-request');
+    expect((await me.get('/v8/push/tokens')).body.tokens).toEqual([]);
+  });
+
+  it('logs a gateway that fails to let go of an endpoint under the request id, and unregisters anyway', async () => {
+    const { u, client } = await withClient();
+    const me = api(b.publicUrl, u.token);
+    expect((await me.post('/v8/push/tokens', gcm(client, `stuck-${client}`))).status).toBe(201);
+    sns.failing.add('GetEndpointAttributes');
+    try {
+      const r = await me.del(`/v8/push/tokens/stuck-${client}`);
+      expect(r.status).toBe(204);
+      const requestId = r.headers.get('request-id')!;
+      const line = b.logs.flatMap(jsonLine).find((l) => l.request_id === requestId);
+      expect(line).toMatchObject({ level: 'warn', msg: 'push endpoint not released' });
+    } finally {
+      sns.failing.delete('GetEndpointAttributes');
+    }
     expect((await me.get('/v8/push/tokens')).body.tokens).toEqual([]);
   });
 
@@ -162,6 +188,10 @@ describe('native push delivery', () => {
     expect(ids).toHaveLength(2);
     expect(ids).not.toContain(online.id);
     expect(sns.published.filter((p) => p.endpoint === queuedArn)).toEqual([]); // queue clients get none
+    const metrics = async () => (await call(b.internalUrl, '/i/metrics')).text;
+    expect(await metrics()).toMatch(/^push_native_success\{\} [1-9]/m);
+    // The objects' counts arrive within a second.
+    await expect.poll(metrics, { timeout: 5000 }).toMatch(/^svc_native_pushes_queued_total\{\} [1-9]/m);
   });
 
   it('drops the token of a device the platform disabled, and tells its client', async () => {

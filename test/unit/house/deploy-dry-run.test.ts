@@ -27,6 +27,7 @@ describe('the production deploy', () => {
     expect(out).toMatch(/env\.NOTIFICATIONS \(NotificationShard\)\s+Durable Object/);
     expect(out).toMatch(/env\.DB \(svc-production\)\s+D1 Database/);
     expect(out).toMatch(/env\.NATIVE_PUSH \(native_push\)\s+Queue/);
+    expect(out).toMatch(/env\.METRICS \(MetricsCollector\)\s+Durable Object/);
     expect(out).toContain('--dry-run: exiting now.');
   }, 120_000);
 
@@ -36,6 +37,7 @@ describe('the production deploy', () => {
       /env\.RATE_LIMITER \(RateLimiter, defined in svc-objects\)\s+Durable Object/,
       /env\.NOTIFICATIONS \(NotificationShard, defined in svc-objects\)\s+Durable Object/,
       /env\.CONVERSATIONS \(Conversation, defined in svc-objects\)\s+Durable Object/,
+      /env\.METRICS \(MetricsCollector, defined in svc-objects\)\s+Durable Object/,
       /env\.BACKEND_NOTIFICATIONS \(backend_notifications\)\s+Queue/,
       /env\.CELLS_EVENTS \(cells_events\)\s+Queue/,
       /env\.DB \(svc-production\)\s+D1 Database/,

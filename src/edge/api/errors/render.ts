@@ -4,6 +4,7 @@ import type { AppEnv } from '../app-env.js';
 import { edgeFactsOf } from '../edge-facts.js';
 import { ApiError, type ErrorSpec } from './api-error.js';
 import { commonErrors } from './common.js';
+import { log } from '../../log.js';
 
 export function errorResponse(err: ApiError, extraHeaders: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(err.body()), {
@@ -28,9 +29,7 @@ export function logUnexpected(requestId: string, err: unknown): void {
     e instanceof Error
       ? `${e.stack ?? `${e.name}: ${e.message}`}${e.cause === undefined ? '' : `\ncaused by: ${describe(e.cause)}`}`
       : String(e);
-  console.error(
-    JSON.stringify({ level: 'error', msg: 'unexpected exception', request_id: requestId, error: describe(err) }),
-  );
+  log('error', 'unexpected exception', { request_id: requestId, error: describe(err) });
 }
 
 function handleError(err: unknown, c: Context<AppEnv>): Response {

@@ -14,6 +14,7 @@ import { credentialOf, sftSecretKey, sftUsername, turnSecretKey, turnUsername, u
 import { allSftServers, sftServers } from './sft-servers.js';
 import { turnServers } from './turn-servers.js';
 import { limitServers, renderTurnUri, shuffled, type TurnUri } from './turn-uri.js';
+import { log } from '../../log.js';
 
 const iceServer = z
   .object({
@@ -48,9 +49,7 @@ const nowSeconds = () => Math.round(Date.now() / 1000);
 /** One entry per TURN server, each with the user's credential (the same for all of them). */
 async function iceServers(c: Context<AppEnv>, servers: readonly TurnUri[]) {
   if (servers.length === 0) {
-    console.error(
-      JSON.stringify({ level: 'error', msg: 'calling configuration requested before any TURN server is known' }),
-    );
+    log('error', 'calling configuration requested before any TURN server is known');
     throw new ApiError(commonErrors.internalServerError);
   }
   const turn = c.get('config').brig.turn;

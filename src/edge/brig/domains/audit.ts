@@ -5,6 +5,7 @@ import { sendMail } from '../email/mailer.js';
 import { registrationJson } from './registration-json.js';
 import { checkUpdate } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
+import { log } from '../../log.js';
 
 interface Change {
   call: string;
@@ -22,15 +23,11 @@ const pretty = (row: RegistrationRow | undefined) =>
  * when one is configured: what was called, the value before and after.
  */
 async function auditChange(c: Context<AppEnv>, a: Change): Promise<void> {
-  console.log(
-    JSON.stringify({
-      level: 'info',
-      msg: 'Domain registration audit log',
-      url: a.call,
-      old_value: a.before === undefined ? null : registrationJson(a.before, 'object'),
-      new_value: a.after === undefined ? null : registrationJson(a.after, 'object'),
-    }),
-  );
+  log('info', 'Domain registration audit log', {
+    url: a.call,
+    old_value: a.before === undefined ? null : registrationJson(a.before, 'object'),
+    new_value: a.after === undefined ? null : registrationJson(a.after, 'object'),
+  });
   const config = c.get('config');
   const to = config.brig.optSettings.setAuditLogEmailRecipient;
   if (to === undefined) return;

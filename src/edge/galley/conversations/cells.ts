@@ -3,6 +3,7 @@ import { eventTime } from '../../events/conversation-events.js';
 import { UuidV1Generator } from '../../../shared/uuid-v1.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { ConversationRow } from './conversation-store.js';
+import { log } from '../../log.js';
 
 /** The conversation events the Cells service follows (wire's `isCellsConversationEvent`). */
 const CELLS_EVENT_TYPES = new Set([
@@ -31,12 +32,7 @@ export async function forwardToCells(
 ): Promise<void> {
   if (conv.cellsState === 'disabled' || !CELLS_EVENT_TYPES.has(event.type)) return;
   if (config.gundeck.settings.cellsEventQueue === undefined || env.CELLS_EVENTS === undefined) {
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        msg: 'Cells events have been generated, but no Cells queue is configured in gundeck',
-      }),
-    );
+    log('error', 'Cells events have been generated, but no Cells queue is configured in gundeck');
     return;
   }
   await env.CELLS_EVENTS.send(

@@ -2,6 +2,7 @@ import type { Config } from '../../../shared/config/index.js';
 import type { PushAddress } from '../../../shared/notifications/native-push.js';
 import { userStream } from '../../events/publish.js';
 import { pushGatewayOf } from './configured-gateway.js';
+import { log } from '../../log.js';
 
 /**
  * Lets the gateway go of addresses no longer stored. A failure is logged: the endpoint stays at
@@ -14,9 +15,7 @@ export async function release(env: Env, config: Config, user: string, gone: read
   for (const a of gone)
     await gateway
       .release(user, a.endpoint)
-      .catch((err: unknown) =>
-        console.error(JSON.stringify({ level: 'warn', msg: 'push endpoint not released', err: String(err) })),
-      );
+      .catch((err: unknown) => log('warn', 'push endpoint not released', { err: String(err) }));
 }
 
 /** Deleted clients: their notification queues and push addresses go. */

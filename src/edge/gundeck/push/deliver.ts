@@ -2,9 +2,11 @@ import type { Config } from '../../../shared/config/index.js';
 import type { NativePushJob, PushAddress } from '../../../shared/notifications/native-push.js';
 import { publish, userStream } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
+import { count, flushCounts } from '../../metrics/counts.js';
 import { release } from './addresses.js';
 import { pushGatewayOf } from './configured-gateway.js';
 import { noticeFor } from './notice.js';
+import { log } from '../../log.js';
 
 /** A device that takes no more pushes: its address goes, and its client hears of it. */
 async function dropGone(env: Env, config: Config, user: string, a: PushAddress): Promise<void> {
@@ -21,6 +23,7 @@ async function push(env: Env, config: Config, job: NativePushJob): Promise<void>
   if (gateway === undefined) return; // native push was turned off after these were queued
   for (const a of job.to) {
     const outcome = await gateway.publish(a, noticeFor(a.transport, job));
+    count(outcome === 'sent' ? 'push_native_success' : 'push_native_disabled');
     if (outcome === 'gone') await dropGone(env, config, job.user, a);
   }
 }
@@ -36,8 +39,10 @@ export async function runNativePushQueue(batch: MessageBatch<unknown>, env: Env,
       for (const job of m.body as NativePushJob[]) await push(env, config, job);
       m.ack();
     } catch (err) {
-      console.error(JSON.stringify({ level: 'warn', msg: 'native push failed', err: String(err) }));
+      log('warn', 'native push failed', { err: String(err) });
+      count('push_native_errors');
       m.retry({ delaySeconds: 5 });
     }
   }
+  await flushCounts(env);
 }

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEditedBackend, type TestBackend } from '../helpers/backend.js';
+import { call } from '../helpers/http.js';
+import { api, createUser, type TestUser } from '../helpers/users.js';
+import { openSocket } from '../helpers/websocket.js';
+
+// GET /i/metrics: what every isolate of the worker counted, summed in one object and kept there,
+// in Prometheus' text format under wire's metric names.
+
+let b: TestBackend;
+let u: TestUser;
+
+beforeAll(async () => {
+  b = await startEditedBackend([]);
+  u = await createUser(b.publicUrl, b.internalUrl);
+});
+afterAll(async () => b?.stop());
+
+async function scrape(): Promise<string> {
+  const r = await call(b.internalUrl, '/i/metrics');
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return r.text;
+}
+
+/** A series' value in an exposition (0 when absent). */
+const seriesValue = (text: string, series: string) => {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+};
+
+describe('GET /i/metrics', () => {
+  it('counts requests per route template, method and status, with latency buckets', async () => {
+    const self = 'http_request_duration_seconds_count{handler="/self",method="GET",status_code="200"}';
+    const before = seriesValue(await scrape(), self);
+    for (let i = 0; i < 3; i++) expect((await api(b.publicUrl, u.token).get('/v8/self')).status).toBe(200);
+    expect((await api(b.publicUrl, u.token).get(`/v8/users/example.com/${u.id}`)).status).toBe(200);
+    expect((await call(b.publicUrl, '/v8/no/such/route')).status).toBe(404);
+    const text = await scrape();
+    expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(seriesValue(text, self)).toBe(before + 3);
+    expect(
+      seriesValue(
+        text,
+        'http_request_duration_seconds_count{handler="/users/:domain/:uid",method="GET",status_code="200"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
+    expect(seriesValue(text, 'http_request_duration_seconds_count{handler="N/A",method="GET",status_code="404"}')).toBe(
+      1,
+    );
+    const inf = 'http_request_duration_seconds_bucket{handler="/self",method="GET",status_code="200",le="+Inf"}';
+    expect(seriesValue(text, inf)).toBe(before + 3);
+    expect(text).toMatch(/http_request_duration_seconds_sum\{handler="\/self",method="GET",status_code="200"\} \d/);
+  });
+
+  it('counts notifications appended and delivered to websockets, from the notification objects', async () => {
+    const socket = await openSocket(b.publicUrl, `/v8/await?access_token=${u.token}`);
+    const delivered = 'svc_websocket_deliveries_total{protocol="await"}';
+    const before = seriesValue(await scrape(), delivered);
+    const v = await createUser(b.publicUrl, b.internalUrl);
+    expect((await api(b.publicUrl, v.token).post(`/v8/connections/example.com/${u.id}`)).status).toBe(201);
+    await socket.next((m) => m.payload?.[0]?.type === 'user.connection');
+    await socket.close();
+    // The objects' isolate sends its counts within a second of counting.
+    await expect.poll(async () => seriesValue(await scrape(), delivered), { timeout: 5000 }).toBe(before + 1);
+    expect(seriesValue(await scrape(), 'svc_notifications_appended_total{transient="false"}')).toBeGreaterThanOrEqual(
+      1,
+    );
+  });
+
+  it('keeps the counts across a restart', async () => {
+    const self = 'http_request_duration_seconds_count{handler="/self",method="GET",status_code="200"}';
+    const counted = seriesValue(await scrape(), self);
+    expect(counted).toBeGreaterThan(0);
+    const stateDir = b.stateDir;
+    await b.stop();
+    b = await startEditedBackend([], { stateDir, migrate: false });
+    expect(seriesValue(await scrape(), self)).toBe(counted);
+  });
+});
