@@ -58,9 +58,12 @@ const federation = await startSidecar(withStore);
 if (federation !== undefined) running.push(federation.federator);
 const config = federation?.texts ?? withStore;
 // Native push's credentials, when gundeck's `aws` is configured, come from the environment.
-const { SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY } = process.env;
-const secrets: Record<string, string> =
-  SNS_ACCESS_KEY_ID && SNS_SECRET_ACCESS_KEY ? { SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY } : {};
+// So do the back office's users.
+const { SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY, STERN_CREDENTIALS } = process.env;
+const secrets: Record<string, string> = {
+  ...(SNS_ACCESS_KEY_ID && SNS_SECRET_ACCESS_KEY ? { SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY } : {}),
+  ...(STERN_CREDENTIALS ? { STERN_CREDENTIALS } : {}),
+};
 const backend = await startBackend({ port, internalPort, config, stateDir, bundle, objectStore: store, secrets });
 running.push(backend);
 if (federation !== undefined) {

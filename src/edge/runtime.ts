@@ -8,6 +8,7 @@ import { existsIn } from './api/endpoint.js';
 import { mountDocs } from './docs/mount.js';
 import { fileProblems } from './api/config-files.js';
 import { internalEndpoints, publicEndpoints } from './routes.js';
+import { intraVia, sternEndpoints } from './stern/face.js';
 import { log } from './log.js';
 
 /** Everything derived once per isolate from the configuration. */
@@ -17,6 +18,8 @@ export interface Runtime {
   enabled: ReadonlySet<ApiVersion>;
   versionApp: (v: ApiVersion) => OpenAPIHono<AppEnv>;
   internalApp: OpenAPIHono<AppEnv>;
+  /** The back office (stern): the root of the internal listener, behind basic auth. */
+  sternApp: OpenAPIHono<AppEnv>;
 }
 
 export type RuntimeResult = { ok: true; runtime: Runtime } | { ok: false; problems: Problem[] };
@@ -40,6 +43,7 @@ function buildRuntime(config: Config): Runtime {
     config,
     enabled: new Set(Object.values(enabledVersions(config.brig.optSettings.setDisabledAPIVersions)).flat()),
     internalApp,
+    sternApp: buildApiApp({ config, endpoints: sternEndpoints(intraVia(internalApp)), version: undefined }),
     versionApp: (v) => {
       let app = apps.get(v);
       if (!app) {

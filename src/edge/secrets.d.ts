@@ -13,6 +13,8 @@ declare namespace Cloudflare {
     /** Object storage credentials of cargohold's bucket. */
     AWS_ACCESS_KEY_ID?: string;
     AWS_SECRET_ACCESS_KEY?: string;
+    /** The back office's (stern's) basic auth users, `user:password` per line; without it stern is off. */
+    STERN_CREDENTIALS?: string;
     /** Credentials of gundeck's native push adapter (Amazon SNS), with its `aws` configuration. */
     SNS_ACCESS_KEY_ID?: string;
     SNS_SECRET_ACCESS_KEY?: string;

@@ -6,6 +6,7 @@ import { countRequest } from '../metrics/counts.js';
 import { tocPage } from '../docs/toc.js';
 import { uiAsset } from '../docs/ui-assets.js';
 import { MAILBOX_PATH, serveMailbox } from '../brig/face.js';
+import { sternAuthorized, sternEnabled } from '../stern/face.js';
 import type { Runtime } from '../runtime.js';
 import { zauthKeys } from '../auth/keys.js';
 import { authenticate } from './authenticate.js';
@@ -134,12 +135,18 @@ export const serveInternal: Ingress = async (req, env, ctx, rt, requestId) => {
   const finish = (res: Response) => withHeaders(counted(res), requestId);
   try {
     if (split.kind === 'versioned-internal') return finish(internalUnversioned());
-    // `/i/...` and the federation API (`/federation/{component}/{rpc}`, called by the federator).
-    if (split.kind !== 'unversioned' || !/^\/(i|federation)(\/|$)/.test(split.path))
-      return finish(errorResponse(new ApiError(commonErrors.noEndpoint)));
+    if (split.kind !== 'unversioned') return finish(errorResponse(new ApiError(commonErrors.noEndpoint)));
+    // `/i/...` and the federation API (`/federation/{component}/{rpc}`, called by the federator);
+    // anything else is the back office's, when it is on.
+    const internal = /^\/(i|federation)(\/|$)/.test(split.path);
+    if (!internal && !sternEnabled(env)) return finish(errorResponse(new ApiError(commonErrors.noEndpoint)));
+    if (!internal && !sternAuthorized(req, env))
+      return finish(
+        errorResponse(new ApiError(commonErrors.basicAuthRequired), { 'www-authenticate': 'Basic realm="stern"' }),
+      );
     const facts = counted.facts({ path: split.path, zHost: zHostOf(req), requestId, identity: undefined });
     const forwarded = withEdgeFacts(req, facts);
-    return finish(await rt.internalApp.fetch(forwarded, env, ctx));
+    return finish(await (internal ? rt.internalApp : rt.sternApp).fetch(forwarded, env, ctx));
   } catch (err) {
     logUnexpected(requestId, err);
     return finish(errorResponse(new ApiError(commonErrors.internalServerError)));

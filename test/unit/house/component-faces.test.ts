@@ -7,7 +7,7 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 const EDGE = join(ROOT, 'src', 'edge');
 
 /** The components of the edge worker, each in `src/edge/<component>/`. */
-const COMPONENTS = ['brig', 'galley', 'cargohold', 'gundeck', 'cannon', 'nginz', 'spar', 'proxy'];
+const COMPONENTS = ['brig', 'galley', 'cargohold', 'gundeck', 'cannon', 'nginz', 'spar', 'proxy', 'stern'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -8,6 +8,7 @@ export const commonErrors = defineErrors({
     label: 'method-not-allowed',
     message: 'The method is not allowed for this endpoint',
   },
+  basicAuthRequired: { status: 401, label: 'unauthorized', message: 'Basic authentication required' },
   unauthorized: { status: 401, label: 'client-error', message: 'Missing, invalid or expired access token' },
   websocketRequired: { status: 400, label: 'bad-request', message: 'This endpoint expects a websocket upgrade' },
   badRequest: { status: 400, label: 'bad-request', message: 'Malformed request' },

@@ -77,3 +77,47 @@ export const putUserStatus = endpoint(
     return c.body(null, 200);
   },
 );
+
+const commaList = (max: number) =>
+  z
+    .string()
+    .transform((s) => s.split(',').filter((x) => x !== ''))
+    .pipe(z.array(z.string()).min(1).max(max));
+
+/**
+ * `GET /i/users?ids=|handles=|email=`: accounts with their status (wire's UserAccount), for
+ * operators and the back office; exactly one of the three. Deleted accounts are left out.
+ */
+export const lookupUsers = endpoint(
+  {
+    name: 'iget-users',
+    method: 'get',
+    path: '/i/users',
+    request: {
+      query: z
+        .object({ ids: commaList(100).optional(), handles: commaList(100).optional(), email: z.string().optional() })
+        .refine((q) => [q.ids, q.handles, q.email].filter((x) => x !== undefined).length === 1, {
+          message: 'exactly one of ids, handles and email',
+        }),
+    },
+    responses: { 200: { description: 'The accounts found', ...json(z.array(z.looseObject({ status: z.string() }))) } },
+  },
+  async (c) => {
+    const q = c.req.valid('query');
+    const db = database(c.env.DB);
+    const found =
+      q.ids !== undefined
+        ? await userStore.byIds(db, q.ids)
+        : q.handles !== undefined
+          ? await Promise.all(q.handles.map((h) => userStore.byHandle(db, h.toLowerCase())))
+          : isValidEmail(q.email!)
+            ? [await userStore.byEmail(db, q.email!)]
+            : [];
+    const domain = c.get('config').brig.optSettings.setFederationDomain;
+    const accounts = found.filter((u) => u !== undefined && u.status !== 'deleted');
+    return c.json(
+      accounts.map((u) => ({ ...selfJson(u!, domain), status: u!.status })),
+      200,
+    );
+  },
+);

@@ -1,18 +1,12 @@
 import type { Config } from '../../../shared/config/index.js';
 import { database } from '../../db/client.js';
 import { outboxStore } from './outbox-store.js';
+import { basicCredentials } from '../../api/basic-auth.js';
 
 export const MAILBOX_PATH = '/mailbox';
 
-function authorized(req: Request, creds: { username: string; password: string }): boolean {
-  const m = /^Basic\s+(\S+)$/i.exec(req.headers.get('authorization') ?? '');
-  if (!m) return false;
-  try {
-    return atob(m[1]!) === `${creds.username}:${creds.password}`;
-  } catch {
-    return false;
-  }
-}
+const authorized = (req: Request, creds: { username: string; password: string }) =>
+  basicCredentials(req) === `${creds.username}:${creds.password}`;
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });

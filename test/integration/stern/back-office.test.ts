@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import { call, wireError } from '../../helpers/http.js';
+import { api, createUser, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
+
+// The back office (stern): customer support's routes at the root of the internal listener, behind
+// basic auth, each going through a component's internal API.
+
+const CREDENTIALS = 'support:correct-horse-battery';
+let b: TestBackend;
+let owner: TeamOwner;
+let user: TestUser;
+
+beforeAll(async () => {
+  b = await startEditedBackend([], { secrets: { STERN_CREDENTIALS: `ops:other-password\n${CREDENTIALS}` } });
+  owner = await teamOwner(b.publicUrl, b.internalUrl);
+  user = await createUser(b.publicUrl, b.internalUrl);
+});
+afterAll(async () => b?.stop());
+
+const basic = (creds: string) => ({ authorization: `Basic ${Buffer.from(creds).toString('base64')}` });
+
+function stern(method: string, path: string, body?: unknown, creds = CREDENTIALS) {
+  return call(b.internalUrl, path, {
+    method,
+    headers: { ...basic(creds), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+describe('the back office', () => {
+  it('asks for basic auth, and is not there at all without credentials configured', async () => {
+    const none = await call(b.internalUrl, `/users/by-ids?ids=${user.id}`);
+    expect(none).toMatchObject({ status: 401, body: wireError(401, 'unauthorized') });
+    expect(none.headers.get('www-authenticate')).toBe('Basic realm="stern"');
+    expect((await stern('GET', `/users/by-ids?ids=${user.id}`, undefined, 'support:wrong')).status).toBe(401);
+    expect((await stern('GET', `/users/by-ids?ids=${user.id}`, undefined, 'ops:other-password')).status).toBe(200);
+    // The public ingress has no back office, and a backend without STERN_CREDENTIALS none either.
+    expect((await call(b.publicUrl, `/users/by-ids?ids=${user.id}`, { headers: basic(CREDENTIALS) })).status).toBe(404);
+    const plain = sharedBackend();
+    const off = await call(plain.internalUrl, `/users/by-ids?ids=${user.id}`, { headers: basic(CREDENTIALS) });
+    expect(off).toMatchObject({ status: 404, body: wireError(404, 'no-endpoint') });
+  });
+
+  it('finds accounts by email, ids and handles, with their status', async () => {
+    expect(
+      (await api(b.publicUrl, user.token).put('/v8/self/handle', { handle: `h${user.id.slice(0, 8)}` })).status,
+    ).toBe(200);
+    const byEmail = await stern('GET', `/users/by-email?email=${encodeURIComponent(owner.email)}`);
+    expect(byEmail.status).toBe(200);
+    expect(byEmail.body).toEqual([expect.objectContaining({ id: owner.id, team: owner.team, status: 'active' })]);
+    const byIds = await stern('GET', `/users/by-ids?ids=${owner.id},${user.id}`);
+    expect(byIds.body.map((u: { id: string }) => u.id).sort()).toEqual([owner.id, user.id].sort());
+    const byHandles = await stern('GET', `/users/by-handles?handles=h${user.id.slice(0, 8)}`);
+    expect(byHandles.body).toEqual([expect.objectContaining({ id: user.id, handle: `h${user.id.slice(0, 8)}` })]);
+    expect((await stern('GET', '/users/by-email?email=nobody%40example.com')).body).toEqual([]);
+  });
+
+  it('suspends an account (its sessions end, it cannot log in) and lets it back', async () => {
+    const u = await createUser(b.publicUrl, b.internalUrl);
+    expect((await stern('POST', `/users/${u.id}/suspend`)).status).toBe(200);
+    expect((await stern('GET', `/users/by-ids?ids=${u.id}`)).body[0].status).toBe('suspended');
+    const login = () => api(b.publicUrl).post('/v8/login', { email: u.email, password: u.password });
+    expect((await login()).status).toBe(403);
+    expect((await stern('POST', `/users/${u.id}/unsuspend`)).status).toBe(200);
+    expect((await login()).status).toBe(200);
+    expect((await stern('POST', '/users/00000000-0000-4000-8000-000000000000/suspend')).status).toBe(404);
+  });
+
+  it("reads and sets a team's features: status only, with wire's ttl, a whole feature, the lock", async () => {
+    const path = (f: string) => `/teams/${owner.team}/features/${f}`;
+    // Locked by default (config/galley.yaml): the team's own setting counts once unlocked.
+    expect((await stern('PUT', `${path('conferenceCalling')}/lockOrUnlock?lock-status=unlocked`)).status).toBe(200);
+    expect((await stern('PUT', `${path('conferenceCalling')}?status=disabled&ttl=unlimited`)).status).toBe(200);
+    expect((await stern('GET', path('conferenceCalling'))).body).toMatchObject({ status: 'disabled' });
+    const teamView = await api(b.publicUrl, owner.token).get(`/v8/teams/${owner.team}/features/conferenceCalling`);
+    expect(teamView.body.status).toBe('disabled');
+
+    expect((await stern('PUT', path('fileSharing'))).status).toBe(400); // status-only needs ?status=
+    const appLock = { status: 'enabled', config: { enforceAppLock: true, inactivityTimeoutSecs: 120 } };
+    expect((await stern('PUT', path('appLock'), appLock)).status).toBe(200);
+    expect((await stern('GET', path('appLock'))).body).toMatchObject(appLock);
+
+    expect((await stern('PUT', `${path('fileSharing')}/lockOrUnlock?lock-status=locked`)).status).toBe(200);
+    expect((await stern('GET', path('fileSharing'))).body.lockStatus).toBe('locked');
+    expect((await stern('PUT', `${path('fileSharing')}/lockOrUnlock?lock-status=unlocked`)).status).toBe(200);
+    expect((await stern('GET', path('fileSharing'))).body.lockStatus).toBe('unlocked');
+    const unknown = await stern('GET', `/teams/${owner.team}/features/noSuchFeature`);
+    expect(unknown).toMatchObject({ status: 400, body: wireError(400, 'bad-request') }); // galley's own answer
+  });
+});
