@@ -65,6 +65,12 @@ let cache:
 /** The secrets the configuration needs: the files it names and, with MLS on, a removal key for every signature scheme. */
 function secretProblems(env: Env, config: Config): Problem[] {
   const problems = fileProblems(env, config);
+  if (config.gundeck.aws !== undefined && !(env.SNS_ACCESS_KEY_ID && env.SNS_SECRET_ACCESS_KEY))
+    problems.push({
+      file: 'gundeck.yaml',
+      path: 'aws',
+      message: 'native push needs the secrets SNS_ACCESS_KEY_ID and SNS_SECRET_ACCESS_KEY',
+    });
   if (!config.brig.optSettings.setEnableMLS) return problems;
   const keys = removalKeys(env.MLS_REMOVAL_KEYS);
   if (typeof keys === 'string')

@@ -62,9 +62,10 @@ export class NotificationShard extends DurableObject<Env> {
       this.pushes.discard();
       throw err;
     }
-    if (this.env.NATIVE_PUSH === undefined) this.pushes.discard();
-    counts.pushes = this.pushes.size;
-    if (counts.pushes > 0) this.ctx.waitUntil(this.pushes.flush(this.env.NATIVE_PUSH!));
+    const queue = this.env.NATIVE_PUSH;
+    counts.pushes = queue === undefined ? 0 : this.pushes.size;
+    if (counts.pushes > 0) this.ctx.waitUntil(this.pushes.flush(queue!));
+    else this.pushes.discard();
     countAppend(this.env, this.ctx, counts);
   }
 

@@ -122,7 +122,7 @@ export const servePublic: Ingress = async (req, env, ctx, rt, requestId) => {
     const forwarded = withEdgeFacts(limited, counted.facts({ path, zHost: zHostOf(req), requestId, identity }));
     return finish(await rt.versionApp(version).fetch(forwarded, env, ctx));
   } catch (err) {
-    logUnexpected(requestId, err);
+    logUnexpected(err);
     return finish(errorResponse(new ApiError(commonErrors.internalServerError)));
   }
 };
@@ -148,7 +148,7 @@ export const serveInternal: Ingress = async (req, env, ctx, rt, requestId) => {
     const forwarded = withEdgeFacts(req, facts);
     return finish(await (internal ? rt.internalApp : rt.sternApp).fetch(forwarded, env, ctx));
   } catch (err) {
-    logUnexpected(requestId, err);
+    logUnexpected(err);
     return finish(errorResponse(new ApiError(commonErrors.internalServerError)));
   }
 };

@@ -47,7 +47,7 @@ function lookup(intra: Intra, by: 'email' | 'ids' | 'handles'): Endpoint {
       name: `users-by-${by}`,
       auth: 'none',
       method: 'get',
-      path: `/users/by-${by === 'email' ? 'email' : by}`,
+      path: `/users/by-${by}`,
       request: { query: z.object({ [by]: z.string().min(1) }) },
       responses: accounts,
     },

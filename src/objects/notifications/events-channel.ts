@@ -60,9 +60,9 @@ export class EventsChannel {
 
   /**
    * Pushes the notification to the user's connected `/events` sockets. Its queue-consuming
-   * recipients' queues hold it already: it is in the log, after their cursors.
+   * recipients' queues hold it already: it is in the log, after their cursors. Returns how many
+   * sockets it was sent to.
    */
-  /** Returns how many sockets it was sent to. */
   deliver(user: string, n: Outgoing): number {
     const sockets = this.sockets.of('events', user);
     if (sockets.length === 0) return 0;

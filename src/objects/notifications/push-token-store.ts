@@ -44,12 +44,10 @@ export class PushTokenStore {
 
   /**
    * Registers an address; the one a client had for the same transport and app is replaced and
-   * returned (its gateway endpoint is to be released), unless it is the same token.
+   * returned (its gateway endpoint is to be released), unless it is the same endpoint.
    */
   add(user: string, a: PushAddress): PushAddress[] {
-    const replaced = this.of(user).filter(
-      (o) => o.client === a.client && o.transport === a.transport && o.app === a.app && o.endpoint !== a.endpoint,
-    );
+    const replaced = this.of(user).filter((o) => sameSlot(o, a) && o.endpoint !== a.endpoint);
     this.sql.exec(
       'INSERT OR REPLACE INTO push_tokens (user, client, transport, app, token, endpoint, connection) VALUES (?, ?, ?, ?, ?, ?, ?)',
       user,

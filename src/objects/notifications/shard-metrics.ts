@@ -21,7 +21,6 @@ export function countAppend(env: Env, ctx: DurableObjectState, c: AppendCounts):
   if (c.awaitFrames > 0) r.count('svc_websocket_deliveries_total', { protocol: 'await' }, c.awaitFrames);
   if (c.eventsFrames > 0) r.count('svc_websocket_deliveries_total', { protocol: 'events' }, c.eventsFrames);
   if (c.pushes > 0) r.count('svc_native_pushes_queued_total', {}, c.pushes);
-  const collector = env.METRICS.get(env.METRICS.idFromName('metrics'));
-  const flush = flusher.flushSoon((batch) => collector.add(batch));
+  const flush = flusher.flushSoon((batch) => env.METRICS.get(env.METRICS.idFromName('metrics')).add(batch));
   if (flush !== undefined) ctx.waitUntil(flush);
 }

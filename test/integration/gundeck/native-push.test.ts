@@ -215,6 +215,20 @@ describe('native push delivery', () => {
   });
 });
 
+describe('SNS configured without its credentials', () => {
+  it('makes the worker refuse to serve, naming the setting', async () => {
+    const aws = { account: sns.account, region: sns.region, arnEnv: 'test', snsEndpoint: sns.url };
+    const unkeyed = await startEditedBackend([['gundeck.yaml', ['aws'], aws]]);
+    try {
+      const r = await call(unkeyed.internalUrl, '/i/status');
+      expect(r).toMatchObject({ status: 500, body: wireError(500, 'invalid-configuration') });
+      expect(r.body.message).toContain('gundeck.yaml aws');
+    } finally {
+      await unkeyed.stop();
+    }
+  });
+});
+
 describe('without a push gateway', () => {
   it('has no app to register a token for', async () => {
     const plain = sharedBackend();

@@ -1,7 +1,6 @@
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../app-env.js';
-import { edgeFactsOf } from '../edge-facts.js';
 import { ApiError, type ErrorSpec } from './api-error.js';
 import { commonErrors } from './common.js';
 import { log } from '../../log.js';
@@ -24,18 +23,18 @@ function fromHttpException(e: HTTPException): ApiError {
 }
 
 /** Logs one structured line; exception text goes to the log, never to a response body. */
-export function logUnexpected(requestId: string, err: unknown): void {
+export function logUnexpected(err: unknown): void {
   const describe = (e: unknown): string =>
     e instanceof Error
       ? `${e.stack ?? `${e.name}: ${e.message}`}${e.cause === undefined ? '' : `\ncaused by: ${describe(e.cause)}`}`
       : String(e);
-  log('error', 'unexpected exception', { request_id: requestId, error: describe(err) });
+  log('error', 'unexpected exception', { error: describe(err) });
 }
 
-function handleError(err: unknown, c: Context<AppEnv>): Response {
+function handleError(err: unknown): Response {
   if (err instanceof ApiError) return errorResponse(err);
   if (err instanceof HTTPException) return errorResponse(fromHttpException(err));
-  logUnexpected(c.get('requestId') ?? edgeFactsOf(c.req.raw)?.requestId ?? 'unknown', err);
+  logUnexpected(err);
   return errorResponse(new ApiError(commonErrors.internalServerError));
 }
 

@@ -2,6 +2,9 @@ import type { Config } from '../../../shared/config/index.js';
 import { database } from '../../db/client.js';
 import { outboxStore } from './outbox-store.js';
 import { basicCredentials } from '../../api/basic-auth.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { commonErrors } from '../../api/errors/common.js';
+import { errorResponse } from '../../api/errors/render.js';
 
 export const MAILBOX_PATH = '/mailbox';
 
@@ -19,13 +22,7 @@ export async function serveMailbox(req: Request, url: URL, env: Env, config: Con
   const delivery = config.brig.emailSMS.delivery;
   if (delivery.type !== 'outbox' || delivery.mailbox === undefined) return undefined;
   if (!authorized(req, delivery.mailbox))
-    return json(
-      401,
-      { code: 401, label: 'unauthorized', message: 'Basic authentication required' },
-      {
-        'www-authenticate': 'Basic realm="mailbox"',
-      },
-    );
+    return errorResponse(new ApiError(commonErrors.basicAuthRequired), { 'www-authenticate': 'Basic realm="mailbox"' });
   if (req.method !== 'GET')
     return json(405, { code: 405, label: 'method-not-allowed', message: 'The mailbox is read-only' });
   const to = url.searchParams.get('to');

@@ -1,25 +1,17 @@
 import type { Config } from '../../../shared/config/index.js';
-import { ApiError } from '../../api/errors/api-error.js';
-import { commonErrors } from '../../api/errors/common.js';
 import type { PushGateway } from './gateway.js';
 import { snsGateway } from './sns-gateway.js';
 
 const gateways = new WeakMap<Config, PushGateway | undefined>();
 
-/** The configured gateway, made once per configuration. */
+/** The configured gateway, made once per configuration (its secrets are checked with it: runtime.ts). */
 export function pushGatewayOf(env: Env, config: Config): PushGateway | undefined {
   if (gateways.has(config)) return gateways.get(config);
   const aws = config.gundeck.aws;
-  let gateway: PushGateway | undefined;
-  if (aws !== undefined) {
-    const { SNS_ACCESS_KEY_ID: accessKeyId, SNS_SECRET_ACCESS_KEY: secretAccessKey } = env;
-    if (!accessKeyId || !secretAccessKey)
-      throw new ApiError(
-        commonErrors.invalidConfiguration,
-        'Push credentials (SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY) are not set',
-      );
-    gateway = snsGateway(aws, { accessKeyId, secretAccessKey });
-  }
+  const gateway =
+    aws === undefined
+      ? undefined
+      : snsGateway(aws, { accessKeyId: env.SNS_ACCESS_KEY_ID!, secretAccessKey: env.SNS_SECRET_ACCESS_KEY! });
   gateways.set(config, gateway);
   return gateway;
 }

@@ -8,7 +8,6 @@ import type { NativePushJob, Transport } from '../../../shared/notifications/nat
 export function noticeFor(transport: Transport, job: Pick<NativePushJob, 'user' | 'id'>): string {
   const data = { type: 'notice', data: { id: job.id }, user: job.user };
   if (transport === 'GCM') return JSON.stringify({ data, priority: 'high' });
-  if (transport === 'APNS' || transport === 'APNS_SANDBOX')
-    return JSON.stringify({ aps: { alert: { title: 'New message' }, 'mutable-content': '1' }, data });
-  return JSON.stringify({ aps: {}, data });
+  // APNs (VoIP tokens are refused at registration)
+  return JSON.stringify({ aps: { alert: { title: 'New message' }, 'mutable-content': '1' }, data });
 }

@@ -17,7 +17,7 @@ export function scimEndpoint<const R extends RouteConfig>(
     try {
       return await inner(c);
     } catch (err) {
-      return scimFailure(c, err);
+      return scimFailure(err);
     }
   }) as unknown as RouteHandler<R, AppEnv>);
 }

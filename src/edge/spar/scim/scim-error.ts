@@ -1,6 +1,4 @@
 // SCIM's own error format (RFC 7644 §3.12), which SCIM clients parse instead of wire's.
-import type { Context } from 'hono';
-import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { logUnexpected } from '../../api/errors/render.js';
 
@@ -44,11 +42,11 @@ export function scimJson(body: unknown, status: number): Response {
  * Any failure of a SCIM route as a SCIM error: wire's own errors keep their status with their
  * body as the detail; the unexpected are logged and become a bare 500.
  */
-export function scimFailure(c: Context<AppEnv>, err: unknown): Response {
+export function scimFailure(err: unknown): Response {
   const body = (status: number, scimType: ScimType | undefined, detail: string) =>
     scimJson({ schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail }, status);
   if (err instanceof ScimError) return body(err.status, err.scimType, err.detail);
   if (err instanceof ApiError) return body(err.spec.status, undefined, JSON.stringify(err.body()));
-  logUnexpected(c.get('requestId'), err);
+  logUnexpected(err);
   return body(500, undefined, 'internal error');
 }
