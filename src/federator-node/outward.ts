@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Discovery } from './discovery.js';
 import { federatorError, sendError, type FederatorError } from './errors.js';
 import type { MetricsRegistry } from '../shared/metrics/registry.js';
+import { INTEGRATION_PATH, serveIntegration } from './integration-face.js';
 import { outwardCall } from './paths.js';
 import type { RemoteClient } from './remote-client.js';
 import type { Remotes } from './remotes.js';
@@ -40,7 +41,8 @@ function remoteRefusal(
 }
 
 /**
- * The face the local worker calls: `POST /rpc/{domain}/{component}/{rpc}`, answered with the
+ * The face the local worker calls: `POST /integration` (see integration-face.ts), and
+ * `POST /rpc/{domain}/{component}/{rpc}`, answered with the
  * remote's own response, or with the federator's error when this backend does not federate with
  * it (400 `federation-denied`), or when the remote cannot be found (422
  * `invalid-domain`, 400 `discovery-failure`) or reached (521, 525).
@@ -65,6 +67,7 @@ async function handle(
   o: { ownDomain: string; discovery: Discovery; client: RemoteClient; remotes: Remotes; metrics: MetricsRegistry },
 ): Promise<void> {
   if (serveStatus(req, res, o.metrics)) return;
+  if (req.url === INTEGRATION_PATH) return serveIntegration(req, res, o.metrics);
   const call = outwardCall(req.url ?? '');
   timeRequest(req, res, o.metrics, call === undefined ? 'N/A' : '/rpc/:domain/:component/:rpc');
   if (call === undefined) return sendError(res, federatorError(404, 'no-endpoint', 'no such federation endpoint'));

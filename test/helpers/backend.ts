@@ -39,6 +39,8 @@ export async function startEditedBackend(
     base?: ConfigTexts;
     /** When given, the backend's federator runs too, finding remotes through this DNS server. */
     dns?: { host: string; port: number };
+    /** The federator sidecar runs too (it makes the pinned calls to integrations), even without `dns`. */
+    sidecar?: boolean;
     /** More worker secrets (see BackendOptions.secrets). */
     secrets?: Record<string, string>;
   } = {},
@@ -62,7 +64,7 @@ export async function startEditedBackend(
   };
   // Every test backend's certificates come from one local CA under the test root.
   const backend =
-    opts.dns === undefined
+    opts.dns === undefined && opts.sidecar !== true
       ? { ...(await startBackend(options)), federator: undefined }
       : await startBackendWithSidecar(options, { root: inject('tmpRoot'), dns: opts.dns });
   return {

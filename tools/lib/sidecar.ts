@@ -155,9 +155,13 @@ export interface BackendWithSidecar extends Backend {
  */
 export async function startBackendWithSidecar(
   o: BackendOptions,
-  sidecar: { root: string; dns: { host: string; port: number } },
+  sidecar: { root: string; dns?: { host: string; port: number } | undefined },
 ): Promise<BackendWithSidecar> {
-  const started = await startSidecar(o.config, { root: sidecar.root, anyPort: true, dns: sidecar.dns });
+  const started = await startSidecar(o.config, {
+    root: sidecar.root,
+    anyPort: true,
+    ...(sidecar.dns === undefined ? {} : { dns: sidecar.dns }),
+  });
   if (started === undefined) return { ...(await startBackend(o)), federator: undefined };
   let backend: Backend;
   try {

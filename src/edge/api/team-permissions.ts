@@ -46,6 +46,10 @@ const HIDDEN_PERMS = {
   CreateUpdateDeleteIdp: ['owner', 'admin'],
   /** Create, list and remove the team's SCIM tokens: owners and admins. */
   CreateReadDeleteScimToken: ['owner', 'admin'],
+  /** Register and remove the team's legal hold service: owners and admins. */
+  ChangeLegalHoldTeamSettings: ['owner', 'admin'],
+  /** Put members under legal hold and take them out of it: owners and admins. */
+  ChangeLegalHoldUserSettings: ['owner', 'admin'],
 } as const satisfies Record<string, readonly TeamRole[]>;
 export type HiddenPermName = keyof typeof HIDDEN_PERMS;
 

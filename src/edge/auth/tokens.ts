@@ -7,6 +7,8 @@ export interface AccessClaims {
   client?: string;
   /** nginz's Z-Connection: a random 64-bit id per token, used not to echo events to their cause. */
   connection: string;
+  /** Held by a legal hold service: reaches only what its device needs (nginz's `la` tokens). */
+  legalhold?: true;
 }
 
 /** What a cookie (zauth "user token") proves; `id` names the cookie row that can revoke it. */
@@ -14,9 +16,11 @@ export interface CookieClaims {
   user: string;
   id: number;
   session: boolean;
+  /** A legal hold service's cookie (zauth's `lu`): its access tokens are legal hold ones. */
+  legalhold: boolean;
 }
 
-type Claims = { sub: string; typ: 'a' | 'u'; cid?: string; con?: string; rid?: number; ses?: boolean };
+type Claims = { sub: string; typ: 'a' | 'u'; cid?: string; con?: string; rid?: number; ses?: boolean; lh?: true };
 
 async function sign(keys: ZauthKeys, claims: Claims, expiresAt: number): Promise<string> {
   return new SignJWT(claims)
@@ -65,11 +69,16 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 export function signAccessToken(keys: ZauthKeys, c: AccessClaims, expiresAt: number): Promise<string> {
   const claims: Claims = { sub: c.user, typ: 'a', con: c.connection };
   if (c.client !== undefined) claims.cid = c.client;
+  if (c.legalhold) claims.lh = true;
   return sign(keys, claims, expiresAt);
 }
 
 export function signCookie(keys: ZauthKeys, c: CookieClaims, expiresAt: number): Promise<string> {
-  return sign(keys, { sub: c.user, typ: 'u', rid: c.id, ses: c.session }, expiresAt);
+  return sign(
+    keys,
+    { sub: c.user, typ: 'u', rid: c.id, ses: c.session, ...(c.legalhold ? { lh: true as const } : {}) },
+    expiresAt,
+  );
 }
 
 /** A valid, unexpired access token's claims; `allowExpired` serves `/access`, which takes the old token. */
@@ -81,13 +90,18 @@ export async function verifyAccessToken(
   const c = await verifiedClaims(keys, token);
   if (c?.typ !== 'a' || typeof c.con !== 'string') return undefined;
   if (!opts.allowExpired && c.exp <= nowSeconds()) return undefined;
-  return { user: c.sub, connection: c.con, ...(c.cid === undefined ? {} : { client: c.cid }) };
+  return {
+    user: c.sub,
+    connection: c.con,
+    ...(c.cid === undefined ? {} : { client: c.cid }),
+    ...(c.lh === true ? { legalhold: true as const } : {}),
+  };
 }
 
 export async function verifyCookie(keys: ZauthKeys, token: string): Promise<CookieClaims | undefined> {
   const c = await verifiedClaims(keys, token);
   if (c?.typ !== 'u' || typeof c.rid !== 'number' || c.exp <= nowSeconds()) return undefined;
-  return { user: c.sub, id: c.rid, session: c.ses === true };
+  return { user: c.sub, id: c.rid, session: c.ses === true, legalhold: c.lh === true };
 }
 
 /** A fresh random 64-bit connection id, in decimal as nginz forwards it. */

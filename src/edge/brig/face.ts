@@ -132,3 +132,11 @@ export async function richInfoOf(db: Db, user: string): Promise<RichField[]> {
 export { normalizeRichInfo, richInfoSize } from './rich-info/rich-info-json.js';
 /** A SCIM user without an IdP: a pending account and its mailed invitation. */
 export { inviteProvisionedUser } from './invitations/scim-invitation.js';
+/** Legal hold devices (added and removed by galley only), their events, their service's cookie. */
+export {
+  addLegalholdDevice,
+  announceLegalholdRequest,
+  legalholdClientId,
+  legalholdCookie,
+  removeLegalholdDevices,
+} from './legalhold/legalhold-devices.js';

@@ -1,4 +1,5 @@
 import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { StoredLegalholdStatus } from './schema-legalhold.js';
 
 /** The drizzle view of the D1 schema; every table here has its migration in migrations/. */
 export const federationRemotes = sqliteTable('federation_remotes', {
@@ -71,6 +72,8 @@ export const teamMembers = sqliteTable(
     role: text('role').$type<TeamRole>().notNull(),
     invitedBy: text('invited_by'),
     invitedAt: integer('invited_at'),
+    /** NULL is no_consent */
+    legalholdStatus: text('legalhold_status').$type<StoredLegalholdStatus>(),
   },
   (t) => [primaryKey({ columns: [t.team, t.user] })],
 );
@@ -133,6 +136,8 @@ export const cookies = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     successor: integer('successor'),
     client: text('client'),
+    /** Held by a legal hold service: its access tokens reach only what the device needs. */
+    legalhold: integer('legalhold', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.user, t.id] })],
 );

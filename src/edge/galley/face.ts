@@ -8,6 +8,7 @@ import type { BatchStatement, Db } from '../db/client.js';
 import type { TeamRole } from '../db/schema.js';
 import type { FeatureName, FeatureStatus } from './features/registry.js';
 import { serverFeatures } from './features/team-features.js';
+import { legalholdStore, type LegalholdStatus } from './legalhold/legalhold-store.js';
 import { teamStore, type NewTeam, type NewTeamMember, type TeamRow } from './teams/team-store.js';
 
 /** Whether a feature is on: `enabled` or `disabled`. */
@@ -26,6 +27,16 @@ export function roleInTeam(db: Db, team: string, user: string): Promise<TeamRole
 /** How many members a team has. */
 export function teamSize(db: Db, team: string): Promise<number> {
   return teamStore.size(db, team);
+}
+
+/** Up to `limit` members of a team (user ids). */
+export function teamMemberIds(db: Db, team: string, limit: number): Promise<string[]> {
+  return teamStore.memberIds(db, team, limit);
+}
+
+/** The legal hold statuses of those of these users who are team members (others: no consent). */
+export function legalholdStatuses(db: Db, users: readonly string[]): Promise<Map<string, LegalholdStatus>> {
+  return legalholdStore.statuses(db, users);
 }
 
 /** The statements creating a team with its creator as owner, for the caller's batch. */

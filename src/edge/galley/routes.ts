@@ -41,6 +41,8 @@ import { getSearchVisibility, setSearchVisibility } from './teams/search-visibil
 import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
 import { deleteTeam } from './teams/delete-team.js';
+import { legalholdSettingsEndpoints } from './legalhold/settings-routes.js';
+import { legalholdUserEndpoints } from './legalhold/user-routes.js';
 import { getMlsPublicKeys } from './mls/public-keys.js';
 import { postCommitBundle } from './mls/commit-bundles.js';
 import { postMlsMessage } from './mls/messages.js';
@@ -130,6 +132,9 @@ export const galleyPublic: Endpoint[] = [
   updateTeamMember,
   getSearchVisibility,
   setSearchVisibility,
+  // /teams/{tid}/legalhold/settings and /consent before /teams/{tid}/legalhold/{uid}
+  ...legalholdSettingsEndpoints,
+  ...legalholdUserEndpoints,
 ];
 
 export const galleyInternal: Endpoint[] = [

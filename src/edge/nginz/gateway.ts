@@ -9,6 +9,7 @@ import { MAILBOX_PATH, serveMailbox } from '../brig/face.js';
 import { sternAuthorized, sternEnabled } from '../stern/face.js';
 import type { Runtime } from '../runtime.js';
 import { zauthKeys } from '../auth/keys.js';
+import { legalholdMayReach } from './legalhold-acl.js';
 import { authenticate } from './authenticate.js';
 import { oauthCaller } from './oauth.js';
 import { oauthErrors } from '../api/errors/oauth.js';
@@ -82,6 +83,8 @@ export const servePublic: Ingress = async (req, env, ctx, rt, requestId) => {
       );
 
     const zauth = await authenticate(req, url, await zauthKeys(env, rt.config.brig.zauth.keyIndex));
+    if (zauth?.legalhold && !legalholdMayReach(path))
+      return finish(errorResponse(new ApiError(commonErrors.tokenScope)));
     const oauth = zauth === undefined ? await oauthCaller(req, env, rt.config, location) : undefined;
     if (oauth === 'insufficient-scope') return finish(errorResponse(new ApiError(oauthErrors.insufficientScope)));
     const identity = zauth ?? oauth;

@@ -182,7 +182,7 @@ describe('teams and invitations', () => {
     }
     // Partners cannot see permissions.
     const seen = await api(publicUrl, member.token).get(`/v8/teams/${owner.team}/members/${owner.id}`);
-    expect(seen.body).toEqual({ user: owner.id, legalhold_status: 'disabled' });
+    expect(seen.body).toEqual({ user: owner.id, legalhold_status: 'no_consent' });
     // The last owner stays an owner.
     expect(
       await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/members`, {

@@ -154,6 +154,11 @@ export const brigErrors = defineErrors({
     label: 'client-error',
     message: 'LegalHold clients cannot be added manually. LegalHold must be enabled on this user by an admin',
   },
+  legalholdClientDeleted: {
+    status: 400,
+    label: 'client-error',
+    message: 'LegalHold clients cannot be deleted. LegalHold must be disabled on this user by an admin',
+  },
   tooManyClients: {
     status: 403,
     label: 'too-many-clients',

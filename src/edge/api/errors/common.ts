@@ -10,6 +10,11 @@ export const commonErrors = defineErrors({
   },
   basicAuthRequired: { status: 401, label: 'unauthorized', message: 'Basic authentication required' },
   unauthorized: { status: 401, label: 'client-error', message: 'Missing, invalid or expired access token' },
+  tokenScope: {
+    status: 403,
+    label: 'access-denied',
+    message: "The access token does not reach this endpoint (a legal hold device's reaches only what it needs)",
+  },
   websocketRequired: { status: 400, label: 'bad-request', message: 'This endpoint expects a websocket upgrade' },
   badRequest: { status: 400, label: 'bad-request', message: 'Malformed request' },
   unsupportedVersion: { status: 404, label: 'unsupported-version', message: 'Version is not supported' },

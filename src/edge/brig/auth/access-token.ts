@@ -20,12 +20,13 @@ export async function issueAccessToken(
   config: Config,
   user: string,
   client?: string,
+  o: { legalhold?: boolean } = {},
 ): Promise<AccessTokenJson> {
   const lifetime = config.brig.zauth.accessTokenTimeout;
   const expiresAt = Math.floor(Date.now() / 1000) + lifetime;
   const token = await signAccessToken(
     keys,
-    { user, connection: newConnectionId(), ...(client ? { client } : {}) },
+    { user, connection: newConnectionId(), ...(client ? { client } : {}), ...(o.legalhold ? { legalhold: true } : {}) },
     expiresAt,
   );
   return { user, access_token: token, token_type: 'Bearer', expires_in: lifetime };

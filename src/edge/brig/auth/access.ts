@@ -44,7 +44,11 @@ async function checkOldToken(c: Context<AppEnv>, keys: ZauthKeys, user: string):
 async function renewIfOld(c: Context<AppEnv>, db: Db, row: CookieRow): Promise<void> {
   const renewAge = c.get('config').brig.optSettings.setUserCookieRenewAge;
   if (row.kind !== 'persistent' || Date.now() - row.createdAt < renewAge * 1000) return;
-  const next = await newCookie(c, row.user, { kind: row.kind, label: row.label ?? undefined });
+  const next = await newCookie(c, row.user, {
+    kind: row.kind,
+    label: row.label ?? undefined,
+    legalhold: row.legalhold,
+  });
   if (row.client !== null) await cookieStore.bindClient(db, row.user, next.row.id, row.client);
   await cookieStore.setSuccessor(db, row.user, row.id, next.row.id);
   c.header('set-cookie', next.header);
@@ -81,7 +85,8 @@ export const postAccess = endpoint(
       client = wanted;
     }
     await renewIfOld(c, db, row);
-    return c.json(await issueAccessToken(keys, c.get('config'), row.user, client), 200);
+    const token = await issueAccessToken(keys, c.get('config'), row.user, client, { legalhold: row.legalhold });
+    return c.json(token, 200);
   },
 );
 

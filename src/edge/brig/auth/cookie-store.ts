@@ -25,7 +25,7 @@ export async function issueCookie(
   keys: ZauthKeys,
   config: Config,
   user: string,
-  o: { kind: CookieKind; label?: string | undefined },
+  o: { kind: CookieKind; label?: string | undefined; legalhold?: boolean },
 ): Promise<IssuedCookie> {
   const { zauth, optSettings } = config.brig;
   const now = Date.now();
@@ -39,10 +39,15 @@ export async function issueCookie(
     expiresAt: Math.floor(now / 1000) + lifetime,
     successor: null,
     client: null,
+    legalhold: o.legalhold === true,
   };
   await db.insert(cookies).values(row);
   await evictBeyondLimit(db, user, o.kind, optSettings.setUserCookieLimit);
-  const token = await signCookie(keys, { user, id: row.id, session: o.kind === 'session' }, row.expiresAt);
+  const token = await signCookie(
+    keys,
+    { user, id: row.id, session: o.kind === 'session', legalhold: row.legalhold },
+    row.expiresAt,
+  );
   return { token, row };
 }
 
@@ -88,6 +93,10 @@ export const cookieStore = {
   /** The statement revoking every cookie of a user, for batches. */
   revokeStatement(db: Db, user: string) {
     return db.delete(cookies).where(eq(cookies.user, user));
+  },
+  /** The statement revoking a user's legal hold cookies (their device is gone). */
+  revokeLegalhold(db: Db, user: string) {
+    return db.delete(cookies).where(and(eq(cookies.user, user), eq(cookies.legalhold, true)));
   },
   /** Revokes the cookies matching any of the ids or labels (all of them when both are empty). */
   async revoke(db: Db, user: string, o: { ids?: number[]; labels?: string[] } = {}): Promise<void> {

@@ -13,7 +13,7 @@ export function keysOf(c: Context<AppEnv>): Promise<ZauthKeys> {
 export async function newCookie(
   c: Context<AppEnv>,
   user: string,
-  o: { kind: CookieKind; label?: string | undefined },
+  o: { kind: CookieKind; label?: string | undefined; legalhold?: boolean },
 ): Promise<{ row: CookieRow; header: string }> {
   const config = c.get('config');
   const issued = await issueCookie(database(c.env.DB), await keysOf(c), config, user, o);

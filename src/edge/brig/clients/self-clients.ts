@@ -123,7 +123,7 @@ export const deleteClient = endpoint(
     },
     errors: [
       brigErrors.clientNotFound,
-      brigErrors.legalholdClientManually,
+      brigErrors.legalholdClientDeleted,
       brigErrors.missingAuth,
       brigErrors.invalidCredentials,
     ],
@@ -137,7 +137,7 @@ export const deleteClient = endpoint(
     const user = await selfRow(c);
     const row = await clientStore.get(db, user.id, client);
     if (row === undefined) throw new ApiError(brigErrors.clientNotFound);
-    if (row.type === 'legalhold') throw new ApiError(brigErrors.legalholdClientManually);
+    if (row.type === 'legalhold') throw new ApiError(brigErrors.legalholdClientDeleted);
     if (row.type !== 'temporary' && user.password !== null && user.ssoId === null) {
       if (password === undefined) throw new ApiError(brigErrors.missingAuth);
       if (!(await checkUserPassword(c.env, db, config, { user: user.id }, user, password)))

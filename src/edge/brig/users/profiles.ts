@@ -10,7 +10,7 @@ import { self } from '../../api/self.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { database } from '../../db/client.js';
 import { unlessUnreachable } from '../../federation/client.js';
-import { roleInTeam } from '../../galley/face.js';
+import { legalholdStatuses, roleInTeam } from '../../galley/face.js';
 import { emailVisibleTo, type Viewer } from './email-visibility.js';
 import { remoteProfiles, remoteUserByHandle } from './remote-users.js';
 import { baseProtocol, profileJson, userProfile, type UserProfile, type UserRow } from './user-json.js';
@@ -37,9 +37,17 @@ async function viewerOf(c: Context<AppEnv>): Promise<Viewer | undefined> {
 async function profilesOf(c: Context<AppEnv>, rows: UserRow[]) {
   const setting = c.get('config').brig.optSettings.setEmailVisibility;
   const viewer = setting === 'visible_if_on_team' ? undefined : await viewerOf(c);
-  return rows
-    .filter(visibleAccount)
-    .map((u) => profileJson(u, localDomain(c), { showEmail: emailVisibleTo(setting, viewer, u) }));
+  const visible = rows.filter(visibleAccount);
+  const legalhold = await legalholdStatuses(
+    database(c.env.DB),
+    visible.map((u) => u.id),
+  );
+  return visible.map((u) =>
+    profileJson(u, localDomain(c), {
+      showEmail: emailVisibleTo(setting, viewer, u),
+      legalhold: legalhold.get(u.id),
+    }),
+  );
 }
 
 const userParams = z.object({ domain: z.string(), uid: z.uuid() });

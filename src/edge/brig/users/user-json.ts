@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { locale, qualifiedUserId, uuid } from '../../api/schemas/common.js';
+import { legalholdStatus, type LegalholdStatus } from '../../api/schemas/legalhold-status.js';
 import type { users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -46,9 +47,7 @@ export const selfUser = z
   .openapi('User');
 
 /** What others see (`GET /users/{domain}/{uid}`). */
-export const userProfile = z
-  .object({ ...profileFields, legalhold_status: z.enum(['enabled', 'pending', 'disabled', 'no_consent']) })
-  .openapi('UserProfile');
+export const userProfile = z.object({ ...profileFields, legalhold_status: legalholdStatus }).openapi('UserProfile');
 
 export type SelfUser = z.infer<typeof selfUser>;
 export type UserProfile = z.infer<typeof userProfile>;
@@ -82,8 +81,13 @@ export function selfJson(u: UserRow, domain: string): SelfUser {
 }
 
 /** The public profile; a deleted user keeps only its id, a placeholder name and `deleted`. */
-export function profileJson(u: UserRow, domain: string, o: { showEmail?: boolean } = {}): UserProfile {
-  const base = { id: u.id, qualified_id: { id: u.id, domain }, picture: [], legalhold_status: 'no_consent' as const };
+export function profileJson(
+  u: UserRow,
+  domain: string,
+  o: { showEmail?: boolean; legalhold?: LegalholdStatus | undefined } = {},
+): UserProfile {
+  const legalhold_status = o.legalhold ?? 'no_consent';
+  const base = { id: u.id, qualified_id: { id: u.id, domain }, picture: [], legalhold_status };
   if (u.status === 'deleted')
     return { ...base, name: 'default', accent_id: 0, assets: [], supported_protocols: ['proteus'], deleted: true };
   return {

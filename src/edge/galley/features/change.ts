@@ -6,6 +6,7 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import type { Db } from '../../db/client.js';
 import { featureConfigUpdate } from '../../events/feature-events.js';
 import { publish } from '../../events/publish.js';
+import { endTeamLegalhold } from '../legalhold/end-legalhold.js';
 import { teamStore } from '../teams/team-store.js';
 import { featureDef, type FeatureName, type FeatureStatus, type LockableFeature, type LockStatus } from './registry.js';
 import { checkChange } from './rules.js';
@@ -59,6 +60,10 @@ export async function changeFeature(
     featureConfig: featureConfig ?? before.config,
     viaTeamApi: o.respectLock,
   });
+  // Legal hold turned off ends it for every member under it first: a service that cannot hear it
+  // leaves the feature on.
+  if (name === 'legalhold' && patch.status === 'disabled' && before.status === 'enabled')
+    await endTeamLegalhold(c.env, config, db, team);
   await featureStore
     .set(db, team, name, {
       ...(patch.status === undefined ? {} : { status: patch.status }),

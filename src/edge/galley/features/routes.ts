@@ -1,7 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
 import { requireMember } from '../conversations/access-check.js';
+import type { ErrorSpec } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
@@ -11,6 +13,12 @@ import { changeFeature } from './change.js';
 import { FEATURE_NAMES, featureDef, type FeatureName } from './registry.js';
 import { allFeatures, featureChange, lockableFeature, teamParam } from './schemas.js';
 import { allTeamFeatures, personalConferenceCalling, serverFeatures, teamFeature } from './team-features.js';
+
+/** What changing a feature may meet beyond the common refusals (see rules.ts). */
+const CHANGE_ERRORS: Partial<Record<FeatureName, readonly ErrorSpec[]>> = {
+  legalhold: [galleyErrors.legalholdNotEnabled, legalholdErrors.tooLargeTeam, legalholdErrors.unavailable],
+  sso: [galleyErrors.ssoDisableNotImplemented],
+};
 
 /** `GET /feature-configs`: the caller's team's features, or the server's for personal users. */
 const getFeatureConfigs = endpoint(
@@ -73,7 +81,12 @@ function putOne(name: FeatureName): Endpoint {
       method: 'put',
       path: `/teams/{tid}/features/${name}`,
       request: { params: teamParam, ...jsonBody(featureChange) },
-      errors: [galleyErrors.noTeamMember, galleyErrors.operationDenied, galleyErrors.featureLocked],
+      errors: [
+        galleyErrors.noTeamMember,
+        galleyErrors.operationDenied,
+        galleyErrors.featureLocked,
+        ...(CHANGE_ERRORS[name] ?? []),
+      ],
       responses: { 200: { description: `The team's ${name} feature, changed`, ...json(lockableFeature) } },
     },
     async (c) => {

@@ -1,6 +1,8 @@
 import type { Config } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
+import { teamStore } from '../teams/team-store.js';
 import type { Db } from '../../db/client.js';
 import type { FeatureName, FeatureStatus } from './registry.js';
 import { teamFeature } from './team-features.js';
@@ -20,9 +22,12 @@ export interface ChangeContext {
 
 /** The seed's and wire-server's per-feature conditions on a change; most features have none. */
 const RULES: Partial<Record<FeatureName, (x: ChangeContext) => Promise<void> | void>> = {
-  legalhold: ({ config, requestedStatus }) => {
+  legalhold: async ({ db, config, team, requestedStatus }) => {
     if (requestedStatus !== undefined && config.galley.settings.featureFlags.legalhold === 'disabled-permanently')
       throw new ApiError(galleyErrors.legalholdNotEnabled);
+    // Ending legal hold walks every member: only teams within the fan-out limit may start it.
+    if (requestedStatus === 'enabled' && (await teamStore.size(db, team)) > config.galley.settings.maxFanoutSize)
+      throw new ApiError(legalholdErrors.tooLargeTeam);
   },
   sso: ({ requestedStatus }) => {
     if (requestedStatus === 'disabled') throw new ApiError(galleyErrors.ssoDisableNotImplemented);

@@ -46,6 +46,8 @@ function forTeam(config: Config, team: string, name: FeatureName, server: Lockab
 
 function teamValue(config: Config, team: string, name: FeatureName, o: TeamOverride | undefined): LockableFeature {
   const server = forTeam(config, team, name, serverFeatures(config)[name]);
+  // Legal hold held off for good: off for every team, whatever a team chose before (its devices stay).
+  if (name === 'legalhold' && config.galley.settings.featureFlags.legalhold === 'disabled-permanently') return server;
   // Outside the allow-list nothing a team (or an operator) stored applies.
   if (name === 'exposeInvitationURLsToTeamAdmin' && server.lockStatus === 'locked') return server;
   return resolveFeature(server, o);

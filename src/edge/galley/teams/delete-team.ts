@@ -13,7 +13,7 @@ import { teamEvent } from '../../events/team-events.js';
 import { codeStore, conversationStore } from '../conversations/conversation-store.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
 import { hasPerm } from '../../api/team-permissions.js';
-import { requireReauth } from './remove-member.js';
+import { requireReauth } from './reauth.js';
 import { requireTeamMember } from './team-access.js';
 import { teamNotificationStore } from './team-notification-store.js';
 import { teamStore } from './team-store.js';

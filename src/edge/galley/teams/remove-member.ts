@@ -1,25 +1,14 @@
 import { z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { jsonBody } from '../../api/schemas/common.js';
-import { self, selfQualified } from '../../api/self.js';
-import { checkUserPassword, userById } from '../../brig/face.js';
-import type { Db } from '../../db/client.js';
+import { self } from '../../api/self.js';
 import { hasPerm } from '../../api/team-permissions.js';
+import { requireReauth } from './reauth.js';
 import { requireTeamMember } from './team-access.js';
 import { teamStore } from './team-store.js';
 import { removeMemberAccount } from './member-removal.js';
-
-/** Destructive team operations need the caller's password again (users without one are SSO users). */
-export async function requireReauth(c: Context<AppEnv>, db: Db, password: string | undefined): Promise<void> {
-  const me = await userById(db, selfQualified(c));
-  if (me === undefined || me.password === null) return;
-  if (password === undefined || !(await checkUserPassword(c.env, db, c.get('config'), { user: me.id }, me, password)))
-    throw new ApiError(galleyErrors.reauthRequired);
-}
 
 /**
  * `DELETE /teams/{tid}/members/{uid}`: owners and admins remove a member; in a binding team that

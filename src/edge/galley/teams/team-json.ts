@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { TeamMemberRow, TeamRow } from './team-store.js';
 import { permissionsOf } from '../../api/team-permissions.js';
+import { legalholdStatus } from '../../api/schemas/legalhold-status.js';
 
 export const teamSchema = z
   .object({
@@ -34,7 +35,7 @@ export const teamMemberSchema = z
     permissions: permissionsSchema.optional(),
     created_by: z.uuid().optional(),
     created_at: z.string().optional(),
-    legalhold_status: z.enum(['enabled', 'pending', 'disabled', 'no_consent']).optional(),
+    legalhold_status: legalholdStatus.optional(),
   })
   .openapi('TeamMember');
 
@@ -45,6 +46,6 @@ export function teamMemberJson(m: TeamMemberRow, withPermissions: boolean): z.in
     ...(withPermissions ? { permissions: permissionsOf(m.role) } : {}),
     ...(m.invitedBy === null ? {} : { created_by: m.invitedBy }),
     ...(m.invitedAt === null ? {} : { created_at: new Date(m.invitedAt).toISOString() }),
-    legalhold_status: 'disabled',
+    legalhold_status: m.legalholdStatus ?? 'no_consent',
   };
 }

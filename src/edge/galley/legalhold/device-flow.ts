@@ -1,0 +1,72 @@
+// A legal hold device's way into being: an admin's request makes the service hand out prekeys
+// (the member is then `pending`: a device is promised, none listens yet); the member's approval
+// makes it a client of theirs, gives the service a cookie for it, and puts the member under
+// legal hold (`enabled`).
+import type { Config } from '../../../shared/config/index.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
+import type { AccessClaims } from '../../auth/tokens.js';
+import {
+  addLegalholdDevice,
+  announceLegalholdRequest,
+  legalholdCookie,
+  removeLegalholdDevices,
+} from '../../brig/face.js';
+import { runBatch, type Db } from '../../db/client.js';
+import { conversationStore } from '../conversations/conversation-store.js';
+import { legalholdStore } from './legalhold-store.js';
+import { confirm, initiate } from './service-client.js';
+
+const LAST_PREKEY_ID = 65535;
+
+async function serviceOf(db: Db, team: string) {
+  const service = await legalholdStore.service(db, team);
+  if (service === undefined) throw new ApiError(legalholdErrors.notRegistered);
+  return service;
+}
+
+/** Asks the team's service for a device for the member; the member becomes `pending`. */
+export async function requestDevice(
+  env: Env,
+  config: Config,
+  db: Db,
+  o: { team: string; user: string },
+): Promise<void> {
+  const who = { id: o.user, domain: config.brig.optSettings.setFederationDomain };
+  // Legal hold records Proteus traffic only: a member of MLS conversations cannot be put under it.
+  if (await conversationStore.inMlsConversation(db, who)) throw new ApiError(legalholdErrors.mlsNotAllowed);
+  const service = await serviceOf(db, o.team);
+  const device = await initiate(config, service, who, o.team);
+  await runBatch(db, [
+    ...legalholdStore.setPendingPrekeys(db, o.user, [...device.prekeys, device.lastPrekey]),
+    legalholdStore.setStatus(db, o.team, o.user, 'pending'),
+  ]);
+  await announceLegalholdRequest(env, config, db, { user: o.user, team: o.team, lastPrekey: device.lastPrekey });
+}
+
+/**
+ * Makes the requested device a client of the member, logs its service in and tells it; when the
+ * service cannot be told, the device goes again and the member stays `pending`.
+ */
+export async function approveDevice(
+  env: Env,
+  config: Config,
+  db: Db,
+  o: { team: string; user: string; origin: AccessClaims },
+): Promise<void> {
+  const keys = await legalholdStore.pendingPrekeys(db, o.user);
+  const lastPrekey = keys.find((k) => k.id === LAST_PREKEY_ID);
+  if (lastPrekey === undefined) throw new ApiError(legalholdErrors.noDevice);
+  const service = await serviceOf(db, o.team);
+  const prekeys = keys.filter((k) => k.id !== LAST_PREKEY_ID);
+  const client = await addLegalholdDevice(env, config, db, { ...o, prekeys, lastPrekey });
+  try {
+    const refreshToken = await legalholdCookie(env, config, db, o.user);
+    const user = { id: o.user, domain: config.brig.optSettings.setFederationDomain };
+    await confirm(config, service, { user, team: o.team, client, refreshToken });
+  } catch (err) {
+    await removeLegalholdDevices(env, config, db, { user: o.user, team: o.team });
+    throw err;
+  }
+  await legalholdStore.setStatus(db, o.team, o.user, 'enabled').run();
+}

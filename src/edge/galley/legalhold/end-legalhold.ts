@@ -1,0 +1,31 @@
+import type { Config } from '../../../shared/config/index.js';
+import { removeLegalholdDevices } from '../../brig/face.js';
+import { runBatch, type Db } from '../../db/client.js';
+import { legalholdStore, type LegalholdService } from './legalhold-store.js';
+import { remove } from './service-client.js';
+
+/**
+ * Ends a member's legal hold (pending or enabled): the service hears it first (412 when it cannot,
+ * and nothing changes here), then the device goes and the member is back to `disabled`.
+ */
+export async function endLegalhold(
+  env: Env,
+  config: Config,
+  db: Db,
+  o: { team: string; user: string; service: LegalholdService | undefined },
+): Promise<void> {
+  const domain = config.brig.optSettings.setFederationDomain;
+  if (o.service !== undefined) await remove(config, o.service, { id: o.user, domain }, o.team);
+  await runBatch(db, [
+    legalholdStore.setStatus(db, o.team, o.user, 'disabled'),
+    legalholdStore.dropPendingPrekeys(db, o.user),
+  ]);
+  await removeLegalholdDevices(env, config, db, { user: o.user, team: o.team });
+}
+
+/** Ends legal hold for every member under it (the team's service or feature goes away). */
+export async function endTeamLegalhold(env: Env, config: Config, db: Db, team: string): Promise<void> {
+  const service = await legalholdStore.service(db, team);
+  for (const user of await legalholdStore.membersWith(db, team, ['enabled', 'pending']))
+    await endLegalhold(env, config, db, { team, user, service });
+}

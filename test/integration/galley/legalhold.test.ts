@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import { addClient } from '../../helpers/clients.js';
+import { call, wireError } from '../../helpers/http.js';
+import { startLegalholdService, type LegalholdService } from '../../helpers/legalhold-service.js';
+import { otrMessage, postOtr } from '../../helpers/otr.js';
+import { rsaTlsIdentity } from '../../helpers/rsa-tls.js';
+import { api, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
+
+type Member = TestUser & { team: string };
+
+/** The user events of a user's stream (no client given: all of them). */
+async function userEvents(pub: string, u: TestUser, type: string): Promise<any[]> {
+  const r = await api(pub, u.token).get('/v8/notifications?size=1000');
+  return r.body.notifications.map((n: any) => n.payload[0]).filter((e: any) => e.type === type);
+}
+
+describe('legal hold', () => {
+  let b: TestBackend;
+  let service: LegalholdService;
+  let owner: TeamOwner;
+  let member: Member;
+  let pub: string;
+
+  const settings = () => ({
+    base_url: service.baseUrl,
+    public_key: service.publicKeyPem,
+    auth_token: service.authToken,
+  });
+
+  beforeAll(async () => {
+    [b, service] = await Promise.all([startEditedBackend([], { sidecar: true }), startLegalholdService()]);
+    pub = b.publicUrl;
+    owner = await teamOwner(pub, b.internalUrl);
+    member = await invitedMember(pub, owner);
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await service?.stop();
+  });
+
+  it('is off until the team turns it on; the service is registered by admins, its key pinned', async () => {
+    const admin = api(pub, owner.token);
+    expect((await admin.get(`/v8/teams/${owner.team}/legalhold/settings`)).body).toEqual({ status: 'disabled' });
+    const early = await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, settings());
+    expect(early.body).toMatchObject(wireError(403, 'legalhold-not-enabled'));
+
+    const on = await admin.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' });
+    expect(on.status, on.text).toBe(200);
+    expect((await admin.get(`/v8/teams/${owner.team}/legalhold/settings`)).body).toEqual({ status: 'not_configured' });
+
+    const byMember = await api(pub, member.token).post(`/v8/teams/${owner.team}/legalhold/settings`, settings());
+    expect(byMember.body).toMatchObject(wireError(403, 'operation-denied'));
+    const badKey = await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, {
+      ...settings(),
+      public_key: (await rsaTlsIdentity({ bits: 1024 })).publicKeyPem,
+    });
+    expect(badKey.body).toMatchObject(wireError(400, 'legalhold-invalid-key'));
+    // A key other than the one the service presents: the handshake fails the pin.
+    const otherKey = await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, {
+      ...settings(),
+      public_key: (await rsaTlsIdentity()).publicKeyPem,
+    });
+    expect(otherKey.body).toMatchObject(wireError(412, 'legalhold-unavailable'));
+    expect(service.callsTo('/status')).toHaveLength(0);
+
+    const created = await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, settings());
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({
+      status: 'configured',
+      settings: { team_id: owner.team, base_url: service.baseUrl, auth_token: service.authToken },
+    });
+    expect(created.body.settings.fingerprint).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(service.callsTo('/status')).toEqual([
+      { method: 'GET', path: '/status', authorization: undefined, body: undefined },
+    ]);
+    const read = await api(pub, member.token).get(`/v8/teams/${owner.team}/legalhold/settings`);
+    expect(read.body).toEqual(created.body);
+  });
+
+  it('asks for consent, then a device the member approves; the service hears each step (v1)', async () => {
+    const admin = api(pub, owner.token);
+    const mine = api(pub, member.token);
+    const statusPath = `/v8/teams/${owner.team}/legalhold/${member.id}`;
+    expect((await mine.get(statusPath)).body).toEqual({ status: 'no_consent' });
+    expect((await admin.post(statusPath)).body).toMatchObject(wireError(409, 'legalhold-no-consent'));
+    expect((await mine.post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
+    expect((await mine.post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(204);
+    expect((await mine.get(statusPath)).body).toEqual({ status: 'disabled' });
+
+    expect((await mine.post(statusPath)).body).toMatchObject(wireError(403, 'operation-denied'));
+    const requested = await admin.post(statusPath);
+    expect(requested.status, requested.text).toBe(201);
+    const initiate = service.callsTo('/v1/initiate');
+    expect(initiate).toEqual([
+      {
+        method: 'POST',
+        path: '/v1/initiate',
+        authorization: `Bearer ${service.authToken}`,
+        body: { qualified_user_id: { id: member.id, domain: 'example.com' }, team_id: owner.team },
+      },
+    ]);
+    const first = (await mine.get(statusPath)).body;
+    expect(first).toMatchObject({
+      status: 'pending',
+      last_prekey: { id: 65535 },
+      client: { id: expect.any(String) },
+    });
+    const [request] = await userEvents(pub, member, 'user.legalhold-request');
+    expect(request).toEqual({
+      type: 'user.legalhold-request',
+      id: member.id,
+      last_prekey: first.last_prekey,
+      client: first.client,
+    });
+    // Asking again while pending: the service makes another device, the member hears of it again.
+    expect((await admin.post(statusPath)).status).toBe(204);
+    const pending = (await mine.get(statusPath)).body;
+    expect(pending.client.id).not.toBe(first.client.id);
+    const requests = await userEvents(pub, member, 'user.legalhold-request');
+    expect(requests.map((e) => e.client.id)).toEqual([first.client.id, pending.client.id]);
+
+    const approvePath = `${statusPath}/approve`;
+    expect((await admin.put(approvePath, { password: owner.password })).body).toMatchObject(
+      wireError(403, 'access-denied'),
+    );
+    expect((await mine.put(approvePath, { password: 'wrong-password' })).body).toMatchObject(
+      wireError(403, 'access-denied'),
+    );
+    const approved = await mine.put(approvePath, { password: member.password });
+    expect(approved.status, approved.text).toBe(200);
+    expect((await mine.get(statusPath)).body).toEqual({ ...pending, status: 'enabled' });
+    const [confirm] = service.callsTo('/v1/confirm');
+    expect(confirm?.body).toMatchObject({
+      qualified_user_id: { id: member.id, domain: 'example.com' },
+      team_id: owner.team,
+      client_id: pending.client.id,
+      refresh_token: expect.any(String),
+    });
+    const clients = (await mine.get('/v8/clients')).body;
+    expect(clients).toContainEqual(
+      expect.objectContaining({ id: pending.client.id, type: 'legalhold', class: 'legalhold' }),
+    );
+    expect(await userEvents(pub, owner, 'user.legalhold-enable')).toEqual([
+      { type: 'user.legalhold-enable', id: member.id },
+    ]);
+    const profile = await admin.get(`/v8/users/example.com/${member.id}`);
+    expect(profile.body.legalhold_status).toBe('enabled');
+    const inTeam = await admin.get(`/v8/teams/${owner.team}/members/${member.id}`);
+    expect(inTeam.body.legalhold_status).toBe('enabled');
+    const removed = await mine.del(`/v8/clients/${pending.client.id}`, { password: member.password });
+    expect(removed.body).toEqual({
+      code: 400,
+      label: 'client-error',
+      message: 'LegalHold clients cannot be deleted. LegalHold must be disabled on this user by an admin',
+    });
+  });
+
+  it("gives the service a cookie whose tokens reach only the device's needs", async () => {
+    const [confirm] = service.callsTo('/v1/confirm');
+    const refresh = confirm!.body.refresh_token as string;
+    const access = await call(pub, '/access', { method: 'POST', headers: { cookie: `zuid=${refresh}` } });
+    expect(access.status, access.text).toBe(200);
+    const device = api(pub, access.body.access_token);
+    const client = confirm!.body.client_id as string;
+    expect((await device.get(`/v8/notifications?client=${client}`)).status).toBe(200);
+    expect((await device.get(`/v8/users/example.com/${owner.id}`)).status).toBe(200);
+    expect((await device.get('/v8/self')).body).toMatchObject(wireError(403, 'access-denied'));
+    expect((await device.post('/v8/clients', {})).body).toMatchObject(wireError(403, 'access-denied'));
+  });
+
+  it("makes senders include the member's device in what they send", async () => {
+    const ownerClient = await addClient(pub, owner);
+    const conv = await api(pub, owner.token).post('/v8/conversations', {
+      qualified_users: [{ id: member.id, domain: 'example.com' }],
+      team: { teamid: owner.team, managed: false },
+    });
+    expect(conv.status, conv.text).toBe(201);
+    const devices = (await api(pub, member.token).get('/v8/clients')).body as Array<{ id: string; type: string }>;
+    const device = devices.find((d) => d.type === 'legalhold')!.id;
+    const r = await postOtr(pub, owner.token, conv.body.qualified_id.id, otrMessage(ownerClient, []));
+    expect(r.status, r.text).toBe(412);
+    expect(r.body.missing['example.com'][member.id]).toContain(device);
+  });
+
+  it('ends for a member when an admin disables it: the device and its cookie go', async () => {
+    const admin = api(pub, owner.token);
+    const statusPath = `/v8/teams/${owner.team}/legalhold/${member.id}`;
+    const [confirm] = service.callsTo('/v1/confirm');
+    expect((await admin.del(statusPath, {})).body).toMatchObject(wireError(403, 'access-denied'));
+    const off = await admin.del(statusPath, { password: owner.password });
+    expect(off.status, off.text).toBe(200);
+    expect(service.callsTo('/v1/remove').map((c) => c.body)).toEqual([
+      { qualified_user_id: { id: member.id, domain: 'example.com' }, team_id: owner.team },
+    ]);
+    expect((await api(pub, member.token).get(statusPath)).body).toEqual({ status: 'disabled' });
+    const clients = (await api(pub, member.token).get('/v8/clients')).body as Array<{ type: string }>;
+    expect(clients.filter((c) => c.type === 'legalhold')).toEqual([]);
+    expect(await userEvents(pub, owner, 'user.legalhold-disable')).toEqual([
+      { type: 'user.legalhold-disable', id: member.id },
+    ]);
+    const access = await call(pub, '/access', {
+      method: 'POST',
+      headers: { cookie: `zuid=${confirm!.body.refresh_token}` },
+    });
+    expect(access.status).toBe(403);
+    expect((await admin.del(statusPath, { password: owner.password })).status).toBe(204);
+  });
+
+  it('speaks v0 to a service without /api-version, and changes nothing when the service fails', async () => {
+    const other = await invitedMember(pub, owner);
+    const admin = api(pub, owner.token);
+    const statusPath = `/v8/teams/${owner.team}/legalhold/${other.id}`;
+    expect((await api(pub, other.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
+    service.versions = undefined;
+    service.failing = true;
+    try {
+      expect((await admin.post(statusPath)).body).toMatchObject(wireError(412, 'legalhold-unavailable'));
+      expect((await admin.get(statusPath)).body).toEqual({ status: 'disabled' });
+      service.failing = false;
+      expect((await admin.post(statusPath)).status).toBe(201);
+      expect(service.callsTo('/initiate').at(-1)?.body).toEqual({ user_id: other.id, team_id: owner.team });
+    } finally {
+      service.versions = [0, 1];
+      service.failing = false;
+    }
+  });
+
+  it('ends for every member when the team turns the feature off', async () => {
+    const admin = api(pub, owner.token);
+    const pendingOne = (await admin.get(`/v8/teams/${owner.team}/members`)).body.members.find(
+      (m: any) => m.legalhold_status === 'pending',
+    );
+    expect(pendingOne).toBeDefined();
+    const off = await admin.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'disabled' });
+    expect(off.status, off.text).toBe(200);
+    const after = (await admin.get(`/v8/teams/${owner.team}/legalhold/${pendingOne.user}`)).body;
+    expect(after).toEqual({ status: 'disabled' });
+    expect((await admin.get(`/v8/teams/${owner.team}/legalhold/settings`)).body).toEqual({ status: 'disabled' });
+  });
+});
