@@ -126,6 +126,7 @@ export class Conversation extends DurableObject<Env> {
     const senderClients = view.table.get(userKey(req.sender.domain, req.sender.id));
     if (senderClients === undefined) return { result: { kind: 'no-conversation' } };
     if (!senderClients.has(req.sender.client)) return { result: { kind: 'unknown-client' } };
+    if (state.legalholdConflict) return { result: { kind: 'missing-legalhold-consent' } };
     const c = classify(view.table, req.sender, view.checked, req.message.strategy ?? { kind: 'report_all' });
     const time = new Date().toISOString();
     const status = { ...sendingStatus(c, time), failed_to_confirm_clients: view.failedToConfirm };

@@ -10,13 +10,24 @@ export interface ConversationState {
   clients: Map<string, Set<string>>;
   /** The members on other backends, whose clients each message asks for. */
   remote: QualifiedRef[];
+  /**
+   * A local member has a legal hold device while another has not consented to legal hold:
+   * nothing may be sent (wire's guard; consenting or the device going reloads the state).
+   */
+  legalholdConflict: boolean;
 }
 
 /** A conversation's members and their clients, as the object keeps them until told otherwise. */
 export async function loadState(db: D1Database, conv: QualifiedRef, localDomain: string): Promise<ConversationState> {
   const { meta, members } = await readConversationState(db, conv, localDomain);
   const clients = new Map<string, Set<string>>();
+  let device = false;
+  let unconsenting = false;
   for (const m of members) {
+    if (m.user_domain === localDomain) {
+      device ||= m.legalhold === 1;
+      unconsenting ||= m.consent !== 1;
+    }
     const key = userKey(m.user_domain, m.user_id);
     let set = clients.get(key);
     if (set === undefined) clients.set(key, (set = new Set()));
@@ -28,5 +39,6 @@ export async function loadState(db: D1Database, conv: QualifiedRef, localDomain:
     team: meta?.team ?? null,
     clients,
     remote: remoteUsersOf(clients, localDomain),
+    legalholdConflict: device && unconsenting,
   };
 }

@@ -5,10 +5,14 @@ export interface MemberClientRow {
   user_id: string;
   /** One of the member's clients; null for a member without any (or a remote one). */
   client: string | null;
+  /** 1 when that client is a legal hold device. */
+  legalhold: number | null;
+  /** 1 when the member (a local team member) consented to legal hold. */
+  consent: number | null;
 }
 
 /**
- * A conversation's protocol and team, and its members with their clients, in two statements of
+ * A conversation's protocol and team, and its members with their clients (and legal hold facts), in two statements of
  * one batch (a join, so no parameter list grows with the member count).
  */
 export async function readConversationState(
@@ -20,11 +24,14 @@ export async function readConversationState(
     db.prepare('SELECT protocol, team FROM conversations WHERE domain = ? AND id = ?').bind(conv.domain, conv.id),
     db
       .prepare(
-        `SELECT m.user_domain, m.user_id, c.id AS client FROM conversation_members m
+        `SELECT m.user_domain, m.user_id, c.id AS client, c.type = 'legalhold' AS legalhold,
+                t.legalhold_status IS NOT NULL AS consent
+         FROM conversation_members m
          LEFT JOIN clients c ON m.user_domain = ? AND c.user = m.user_id
+         LEFT JOIN team_members t ON m.user_domain = ? AND t.user = m.user_id
          WHERE m.conv_domain = ? AND m.conv_id = ?`,
       )
-      .bind(localDomain, conv.domain, conv.id),
+      .bind(localDomain, localDomain, conv.domain, conv.id),
   ]);
   return {
     meta: meta!.results[0] as { protocol: string; team: string | null } | undefined,

@@ -41,4 +41,6 @@ export type ProteusSendResult =
   | { kind: 'remote-clients-needed'; users: QualifiedRef[] }
   | { kind: 'missing-clients'; status: MessageSendingStatus }
   | { kind: 'no-conversation' }
-  | { kind: 'unknown-client' };
+  | { kind: 'unknown-client' }
+  /** Someone here is under legal hold and someone has not consented to it. */
+  | { kind: 'missing-legalhold-consent' };

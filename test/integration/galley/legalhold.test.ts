@@ -20,6 +20,9 @@ describe('legal hold', () => {
   let service: LegalholdService;
   let owner: TeamOwner;
   let member: Member;
+  let bystander: Member;
+  /** A conversation of owner, member and bystander from before legal hold. */
+  let earlyConv: string;
   let pub: string;
 
   const settings = () => ({
@@ -33,6 +36,13 @@ describe('legal hold', () => {
     pub = b.publicUrl;
     owner = await teamOwner(pub, b.internalUrl);
     member = await invitedMember(pub, owner);
+    bystander = await invitedMember(pub, owner);
+    const conv = await api(pub, owner.token).post('/v8/conversations', {
+      qualified_users: [member, bystander].map((u) => ({ id: u.id, domain: 'example.com' })),
+      team: { teamid: owner.team, managed: false },
+    });
+    expect(conv.status, conv.text).toBe(201);
+    earlyConv = conv.body.qualified_id.id;
   });
   afterAll(async () => {
     await b?.stop();
@@ -169,18 +179,42 @@ describe('legal hold', () => {
     expect((await device.post('/v8/clients', {})).body).toMatchObject(wireError(403, 'access-denied'));
   });
 
-  it("makes senders include the member's device in what they send", async () => {
+  it("makes senders include the member's device; nobody without consent sends or joins beside it", async () => {
     const ownerClient = await addClient(pub, owner);
-    const conv = await api(pub, owner.token).post('/v8/conversations', {
-      qualified_users: [{ id: member.id, domain: 'example.com' }],
-      team: { teamid: owner.team, managed: false },
-    });
-    expect(conv.status, conv.text).toBe(201);
-    const devices = (await api(pub, member.token).get('/v8/clients')).body as Array<{ id: string; type: string }>;
-    const device = devices.find((d) => d.type === 'legalhold')!.id;
-    const r = await postOtr(pub, owner.token, conv.body.qualified_id.id, otrMessage(ownerClient, []));
+    const device = ((await api(pub, member.token).get('/v8/clients')).body as Array<{ id: string; type: string }>).find(
+      (d) => d.type === 'legalhold',
+    )!.id;
+    // The conversation from before: owner and bystander have not consented, so nothing is sent.
+    const send = () => postOtr(pub, owner.token, earlyConv, otrMessage(ownerClient, []));
+    expect((await send()).body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
+    for (const u of [owner, bystander])
+      expect((await api(pub, u.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
+    const r = await send();
     expect(r.status, r.text).toBe(412);
     expect(r.body.missing['example.com'][member.id]).toContain(device);
+
+    // Someone without consent joins no conversation beside the member.
+    const newcomer = await invitedMember(pub, owner);
+    const team = { teamid: owner.team, managed: false };
+    const withBoth = await api(pub, owner.token).post('/v8/conversations', {
+      qualified_users: [member, newcomer].map((u) => ({ id: u.id, domain: 'example.com' })),
+      team,
+    });
+    expect(withBoth.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
+    const added = await api(pub, owner.token).post(`/v8/conversations/example.com/${earlyConv}/members`, {
+      qualified_users: [{ id: newcomer.id, domain: 'example.com' }],
+    });
+    expect(added.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
+    const withMember = await api(pub, owner.token).post('/v8/conversations', {
+      qualified_users: [{ id: member.id, domain: 'example.com' }],
+      team,
+    });
+    expect(withMember.status, withMember.text).toBe(201);
+  });
+
+  it('keeps a member under legal hold out of MLS', async () => {
+    const claim = await api(pub, owner.token).post(`/v8/mls/key-packages/claim/example.com/${member.id}`);
+    expect(claim.body).toMatchObject(wireError(409, 'mls-legal-hold-not-allowed'));
   });
 
   it('ends for a member when an admin disables it: the device and its cookie go', async () => {
@@ -224,6 +258,18 @@ describe('legal hold', () => {
       service.versions = [0, 1];
       service.failing = false;
     }
+  });
+
+  it('is refused to members of MLS conversations', async () => {
+    const mlsUser = await invitedMember(pub, owner);
+    expect((await api(pub, mlsUser.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
+    const group = await api(pub, mlsUser.token).post('/v8/conversations', { protocol: 'mls', qualified_users: [] });
+    expect(group.status, group.text).toBe(201);
+    const requested = await api(pub, owner.token).post(`/v8/teams/${owner.team}/legalhold/${mlsUser.id}`);
+    expect(requested.body).toMatchObject(wireError(409, 'mls-legal-hold-not-allowed'));
+    expect((await api(pub, owner.token).get(`/v8/teams/${owner.team}/legalhold/${mlsUser.id}`)).body).toEqual({
+      status: 'disabled',
+    });
   });
 
   it('ends for every member when the team turns the feature off', async () => {

@@ -5,11 +5,13 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, type Db } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
+import { legalholdStatuses } from '../../galley/face.js';
 import { clientStore } from '../clients/client-store.js';
 import { userStore } from '../users/user-store.js';
 import { keyPackageStore } from './key-package-store.js';
@@ -65,6 +67,7 @@ export const claimKeyPackages = endpoint(
       mlsErrors.mlsProtocolError,
       brigErrors.invalidUser,
       brigErrors.rateLimitExceeded,
+      legalholdErrors.mlsNotAllowed,
       ...FEDERATED_CALL_ERRORS,
     ],
     responses: { 200: { description: 'Claimed key packages', ...json(bundle) } },
@@ -86,7 +89,11 @@ export const claimKeyPackages = endpoint(
       );
       return c.json(remote ?? { key_packages: [] }, 200);
     }
-    const claimed = await claimLocal(database(c.env.DB), domain, user, suite, me.user === user ? me.client : undefined);
+    const db = database(c.env.DB);
+    // A user under legal hold (or about to be) has no place in MLS groups (legal hold records Proteus).
+    const legalhold = (await legalholdStatuses(db, [user])).get(user);
+    if (legalhold === 'pending' || legalhold === 'enabled') throw new ApiError(legalholdErrors.mlsNotAllowed);
+    const claimed = await claimLocal(db, domain, user, suite, me.user === user ? me.client : undefined);
     if (claimed === undefined) throw new ApiError(brigErrors.invalidUser);
     return c.json(claimed, 200);
   },

@@ -13,6 +13,7 @@ import {
 import { registerOrUndo, requireFederating } from '../federation/remote-members.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { connectedToAll, userById } from '../../brig/face.js';
@@ -29,6 +30,7 @@ import { announceCreated } from './announce-created.js';
 import { ConvType } from '../../../shared/mls/group-id.js';
 import { newGroupId } from '../mls/mls-conversation-row.js';
 import { requireMls } from '../mls/mls-enabled.js';
+import { guardLegalholdOnJoin } from '../legalhold/join-guard.js';
 import { memberRow } from './member-data.js';
 
 /** The checks of who may create a conversation with whom (wire-server's order). */
@@ -61,6 +63,8 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
   } else if (body.group_conv_type === 'channel') throw new ApiError(galleyErrors.operationDenied);
   const connected = await connectedToAll(db, { id: me, domain }, outsiders);
   if (!connected) throw new ApiError(galleyErrors.notConnected);
+  const joining = invitees.filter((u) => u.domain === domain).map((u) => u.id);
+  await guardLegalholdOnJoin(db, config, { present: [me], joining });
   if (body.protocol === 'mls') requireMls(c);
   await requireFederating(c, body.protocol ?? 'proteus', invitees);
 }
@@ -122,6 +126,7 @@ export const createGroupConversation = endpoint(
       galleyErrors.notAnMlsConversation,
       galleyErrors.accessDenied,
       galleyErrors.notConnected,
+      legalholdErrors.missingConsent,
       mlsErrors.mlsNotEnabled,
       federationErrors.disabledForProtocol,
       nonFederatingBackendsSpec,

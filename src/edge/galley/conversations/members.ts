@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
 import {
   FEDERATED_CALL_ERRORS,
   federationErrors,
@@ -16,6 +17,7 @@ import { conversationEvent } from '../../events/conversation-events.js';
 import { requireAction, requireMember, requireOwnedHere } from './access-check.js';
 import { leaveRemoteConversation } from '../federation/leave-conversation.js';
 import { updateThroughOwner } from '../federation/update-conversation.js';
+import { guardLegalholdOnJoin } from '../legalhold/join-guard.js';
 import { checkInvitees } from './invitees.js';
 import { conversationStore, type MemberRow } from './conversation-store.js';
 import { memberJoinData, memberRow } from './member-data.js';
@@ -49,6 +51,7 @@ export const addMembers = endpoint(
       galleyErrors.accessDenied,
       galleyErrors.noTeamMember,
       galleyErrors.notConnected,
+      legalholdErrors.missingConsent,
       federationErrors.disabledForProtocol,
       nonFederatingBackendsSpec,
       unreachableBackendsSpec,
@@ -81,6 +84,11 @@ export const addMembers = endpoint(
     const db = database(c.env.DB);
     const actor = selfQualified(c);
     await checkInvitees(db, conv, actor, fresh, c.get('config').galley.enableFederation);
+    const local = (us: readonly QualifiedId[]) => us.filter((u) => u.domain === actor.domain).map((u) => u.id);
+    await guardLegalholdOnJoin(db, c.get('config'), {
+      present: local(members.map(qualifiedOf)),
+      joining: local(fresh),
+    });
     await requireFederating(c, conv.protocol, [...members.map(qualifiedOf), ...fresh]);
     const added = fresh.map((u) => memberRow(conv, u, role));
     await runBatch(db, conversationStore.addMembers(db, added));

@@ -58,6 +58,8 @@ export const sendMessage = federationRpc(
         return { Left: { tag: 'MessageNotSentUnknownClient' } } satisfies SendResponse;
       case 'missing-clients':
         return { Left: { tag: 'MessageNotSentClientMissing', contents: result.status } } satisfies SendResponse;
+      case 'missing-legalhold-consent':
+        return { Left: { tag: 'MessageNotSentLegalhold' } } satisfies SendResponse;
       case 'sent':
         return { Right: result.status } satisfies SendResponse;
     }
@@ -66,7 +68,7 @@ export const sendMessage = federationRpc(
 
 export type RemoteSendResult =
   | { kind: 'sent' | 'missing-clients'; status: MessageSendingStatus }
-  | { kind: 'no-conversation' | 'unknown-client' };
+  | { kind: 'no-conversation' | 'unknown-client' | 'missing-legalhold-consent' };
 
 /** A local member's message (the request's protobuf, as sent) to a conversation another backend owns. */
 export async function sendThroughOwner(
@@ -87,5 +89,6 @@ export async function sendThroughOwner(
   if (refusal.tag === 'MessageNotSentClientMissing') return { kind: 'missing-clients', status: refusal.contents };
   if (refusal.tag === 'MessageNotSentUnknownClient') return { kind: 'unknown-client' };
   if (refusal.tag === 'MessageNotSentConversationNotFound') return { kind: 'no-conversation' };
+  if (refusal.tag === 'MessageNotSentLegalhold') return { kind: 'missing-legalhold-consent' };
   throw new ApiError(galleyErrors.noConversation, `the owner refused the message (${refusal.tag})`);
 }

@@ -8,6 +8,7 @@ import { legalholdStatus } from '../../api/schemas/legalhold-status.js';
 import { self } from '../../api/self.js';
 import { legalholdClientId } from '../../brig/face.js';
 import { database } from '../../db/client.js';
+import { clientsChanged } from '../messaging/conversation-object.js';
 import { requireReauth } from '../teams/reauth.js';
 import { approveDevice, requestDevice } from './device-flow.js';
 import { endLegalhold } from './end-legalhold.js';
@@ -75,6 +76,8 @@ const consent = endpoint(
     if (status === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
     if (status !== 'no_consent') return c.body(null, 204);
     await legalholdStore.setStatus(db, tid, me, 'disabled').run();
+    // Conversations keep who consented (messages are refused where someone has not): tell them.
+    await clientsChanged(c.env, db, { id: me, domain: c.get('config').brig.optSettings.setFederationDomain });
     return c.body(null, 201);
   },
 );

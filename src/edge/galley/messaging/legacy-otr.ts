@@ -3,6 +3,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { self } from '../../api/self.js';
 import { sendInOwnedConversation } from './proteus-send.js';
 import { legacyOtrRequest, legacyOtrResponses, readLegacyOtr, toClientMismatch } from './legacy-message.js';
@@ -19,6 +20,7 @@ export const postLegacyOtrMessage = endpoint(
       commonErrors.payloadTooLarge,
       galleyErrors.noConversation,
       galleyErrors.unknownClient,
+      legalholdErrors.missingConsent,
     ],
     responses: legacyOtrResponses,
   },
@@ -35,6 +37,7 @@ export const postLegacyOtrMessage = endpoint(
     });
     if (result.kind === 'no-conversation') throw new ApiError(galleyErrors.noConversation);
     if (result.kind === 'unknown-client') throw new ApiError(galleyErrors.unknownClient);
+    if (result.kind === 'missing-legalhold-consent') throw new ApiError(legalholdErrors.missingConsent);
     return c.json(toClientMismatch(result.status, domain), result.kind === 'sent' ? 201 : 412);
   },
 );

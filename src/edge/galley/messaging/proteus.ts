@@ -5,6 +5,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { galleyErrors } from '../../api/errors/galley.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { readQualifiedOtr } from './qualified-otr.js';
 import { json } from '../../api/schemas/common.js';
 import { self, selfQualified } from '../../api/self.js';
@@ -37,6 +38,7 @@ export const postProteusMessage = endpoint(
       commonErrors.payloadTooLarge,
       galleyErrors.noConversation,
       galleyErrors.unknownClient,
+      legalholdErrors.missingConsent,
       ...FEDERATED_CALL_ERRORS,
     ],
     responses: {
@@ -64,6 +66,8 @@ export const postProteusMessage = endpoint(
         throw new ApiError(galleyErrors.noConversation);
       case 'unknown-client':
         throw new ApiError(galleyErrors.unknownClient);
+      case 'missing-legalhold-consent':
+        throw new ApiError(legalholdErrors.missingConsent);
       case 'missing-clients':
         return c.json(result.status, 412);
       case 'sent':

@@ -31,6 +31,8 @@ import { requireMls } from './mls-enabled.js';
 import type { ConversationEvent } from '../federation/conversation-updated.js';
 import { tellRemotesOfMls } from '../federation/mls-remote.js';
 import { requireFederating } from '../federation/remote-members.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
+import { refuseLegalholdInMls } from '../legalhold/join-guard.js';
 
 /**
  * `POST /mls/commit-bundles`: a commit, the GroupInfo after it and optionally a Welcome (and an
@@ -60,6 +62,7 @@ export const postCommitBundle = endpoint(
       galleyErrors.noConversation,
       galleyErrors.actionDenied,
       galleyErrors.invalidOp,
+      legalholdErrors.mlsNotAllowed,
       ...FEDERATED_CALL_ERRORS,
       federationErrors.disabledForProtocol,
       nonFederatingBackendsSpec,
@@ -109,6 +112,9 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
     .map(([, a]) => ({ id: a.user, domain: a.domain }));
   if (row.team !== null && row.epoch === 0 && target.subconv === undefined)
     await requireAllowedSuite(c, db, row.team, req.suite);
+  // Nobody under legal hold starts a group or is added to one.
+  const localJoining = joining.filter((u) => u.domain === local).map((u) => u.id);
+  await refuseLegalholdInMls(db, [...(remote === undefined && row.epoch === 0 ? [sender.user] : []), ...localJoining]);
   if (target.unstored) await storeOne2OneOnFirstCommit(c, target, req.adds, { id: sender.user, domain: sender.domain });
   else if (joining.length > 0 && target.subconv === undefined) {
     // As wire: only the owner's users add users; a remote member's commits add its own clients.
