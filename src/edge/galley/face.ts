@@ -8,6 +8,7 @@ import type { BatchStatement, Db } from '../db/client.js';
 import type { TeamRole } from '../db/schema.js';
 import type { FeatureName, FeatureStatus } from './features/registry.js';
 import { serverFeatures } from './features/team-features.js';
+import { guardLegalholdOnJoin } from './legalhold/join-guard.js';
 import { legalholdStore, type LegalholdStatus } from './legalhold/legalhold-store.js';
 import { teamStore, type NewTeam, type NewTeamMember, type TeamRow } from './teams/team-store.js';
 
@@ -37,6 +38,14 @@ export function teamMemberIds(db: Db, team: string, limit: number): Promise<stri
 /** The legal hold statuses of those of these users who are team members (others: no consent). */
 export function legalholdStatuses(db: Db, users: readonly string[]): Promise<Map<string, LegalholdStatus>> {
   return legalholdStore.statuses(db, users);
+}
+
+/**
+ * 403 `missing-legalhold-consent` when one of two users is under legal hold and the other has not
+ * consented to it (they may not connect).
+ */
+export function guardLegalholdBetween(db: Db, config: Config, a: string, b: string): Promise<void> {
+  return guardLegalholdOnJoin(db, config, { present: [a], joining: [b] });
 }
 
 /** The statements creating a team with its creator as owner, for the caller's batch. */

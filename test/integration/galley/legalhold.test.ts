@@ -5,7 +5,7 @@ import { call, wireError } from '../../helpers/http.js';
 import { startLegalholdService, type LegalholdService } from '../../helpers/legalhold-service.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
 import { rsaTlsIdentity } from '../../helpers/rsa-tls.js';
-import { api, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import { api, createUser, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
 
 type Member = TestUser & { team: string };
 
@@ -212,9 +212,14 @@ describe('legal hold', () => {
     expect(withMember.status, withMember.text).toBe(201);
   });
 
-  it('keeps a member under legal hold out of MLS', async () => {
+  it('keeps a member under legal hold out of MLS and away from users without consent', async () => {
     const claim = await api(pub, owner.token).post(`/v8/mls/key-packages/claim/example.com/${member.id}`);
     expect(claim.body).toMatchObject(wireError(409, 'mls-legal-hold-not-allowed'));
+    const personal = await createUser(pub, b.internalUrl);
+    const asked = await api(pub, personal.token).post(`/v8/connections/example.com/${member.id}`);
+    expect(asked.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
+    const asking = await api(pub, member.token).post(`/v8/connections/example.com/${personal.id}`);
+    expect(asking.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
   });
 
   it('ends for a member when an admin disables it: the device and its cookie go', async () => {

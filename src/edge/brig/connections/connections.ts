@@ -5,6 +5,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { decodePagingState, encodePagingState, isStringPair } from '../../api/paging-state.js';
 import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
@@ -21,7 +22,7 @@ import { connectionStore, type ConnectionRow } from './connection-store.js';
 import { actOnRemote } from './remote-connections.js';
 import { actionFor } from './remote-rules.js';
 import { onConnect, onUpdate, type Outcome, type Refusal } from './rules.js';
-import { acceptOne2One, openConnectConversation } from '../../galley/face.js';
+import { acceptOne2One, guardLegalholdBetween, openConnectConversation } from '../../galley/face.js';
 
 const refusals: Record<Refusal, ApiError> = {
   'bad-conn-update': new ApiError(brigErrors.badConnUpdate),
@@ -53,6 +54,7 @@ async function apply(
   const config = c.get('config');
   if (out.checkLimit && (await connectionStore.countActive(db, me.id)) >= config.brig.optSettings.setUserMaxConnections)
     throw new ApiError(brigErrors.connectionLimit);
+  if (out.self === 'sent' || out.self === 'accepted') await guardLegalholdBetween(db, config, me.id, other.id);
   const domain = localDomainOf(c);
   const now = Date.now();
   const conv = await one2OneFor(c, me, other, out);
@@ -109,6 +111,7 @@ const connectionErrors: ErrorSpec[] = [
   brigErrors.badConnUpdate,
   brigErrors.sameBindingTeamUsers,
   brigErrors.teamsNotFederating,
+  legalholdErrors.missingConsent,
   ...FEDERATED_CALL_ERRORS,
 ];
 
