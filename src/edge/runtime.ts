@@ -43,7 +43,11 @@ function buildRuntime(config: Config): Runtime {
     config,
     enabled: new Set(Object.values(enabledVersions(config.brig.optSettings.setDisabledAPIVersions)).flat()),
     internalApp,
-    sternApp: buildApiApp({ config, endpoints: sternEndpoints(intraVia(internalApp)), version: undefined }),
+    sternApp: buildApiApp({
+      config,
+      endpoints: sternEndpoints(intraVia(internalApp, (v) => runtime.versionApp(v as ApiVersion))),
+      version: undefined,
+    }),
     versionApp: (v) => {
       let app = apps.get(v);
       if (!app) {

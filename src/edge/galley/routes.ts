@@ -41,6 +41,7 @@ import { getSearchVisibility, setSearchVisibility } from './teams/search-visibil
 import { getTeamMembersCsv } from './teams/members-csv.js';
 import { removeTeamMember } from './teams/remove-member.js';
 import { deleteTeam } from './teams/delete-team.js';
+import { teamInternalEndpoints } from './teams/internal-team-routes.js';
 import { legalholdSettingsEndpoints } from './legalhold/settings-routes.js';
 import { legalholdUserEndpoints } from './legalhold/user-routes.js';
 import { getMlsPublicKeys } from './mls/public-keys.js';
@@ -139,6 +140,7 @@ export const galleyPublic: Endpoint[] = [
 
 export const galleyInternal: Endpoint[] = [
   ...featureInternalEndpoints,
+  ...teamInternalEndpoints,
   // the federation API (the federator calls it for remote backends)
   onConversationCreated,
   onConversationUpdated,

@@ -4,7 +4,9 @@ import { endpoint } from '../api/endpoint.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { commonErrors } from '../api/errors/common.js';
 import { json } from '../api/schemas/common.js';
+import { sternAccountEndpoints } from './account-routes.js';
 import { type Intra, passOn } from './intra.js';
+import { sternTeamEndpoints } from './team-routes.js';
 
 // The back office (wire's stern): customer support's routes at the root of the internal listener,
 // behind basic auth (see basic-auth.ts), each a call of a component's internal API.
@@ -37,7 +39,7 @@ function userStatus(intra: Intra, name: string, status: 'suspended' | 'active'):
       request: { params: userId },
       responses: passedOn,
     },
-    async (c) => passOn(await intra(c, 'PUT', `/i/users/${c.req.valid('param').uid}/status`, { status })),
+    async (c) => passOn(await intra.internal(c, 'PUT', `/i/users/${c.req.valid('param').uid}/status`, { status })),
   );
 }
 
@@ -53,7 +55,7 @@ function lookup(intra: Intra, by: 'email' | 'ids' | 'handles'): Endpoint {
     },
     async (c) => {
       const value = (c.req.valid('query') as Record<string, string>)[by]!;
-      return passOn(await intra(c, 'GET', `/i/users?${new URLSearchParams({ [by]: value })}`));
+      return passOn(await intra.internal(c, 'GET', `/i/users?${new URLSearchParams({ [by]: value })}`));
     },
   );
 }
@@ -70,7 +72,7 @@ export function sternEndpoints(intra: Intra): Endpoint[] {
     },
     async (c) => {
       const { tid, feature: name } = c.req.valid('param');
-      return passOn(await intra(c, 'GET', `/i/teams/${tid}/features/${name}`));
+      return passOn(await intra.internal(c, 'GET', `/i/teams/${tid}/features/${name}`));
     },
   );
 
@@ -94,11 +96,11 @@ export function sternEndpoints(intra: Intra): Endpoint[] {
       const path = `/i/teams/${tid}/features/${name}`;
       if (STATUS_ONLY.has(name)) {
         if (status === undefined) throw new ApiError(commonErrors.badRequest, 'status is required');
-        return passOn(await intra(c, 'PATCH', path, { status }));
+        return passOn(await intra.internal(c, 'PATCH', path, { status }));
       }
       const body = c.req.valid('json');
       if (body === undefined) throw new ApiError(commonErrors.badRequest, 'the feature is required as the body');
-      return passOn(await intra(c, 'PUT', path, body));
+      return passOn(await intra.internal(c, 'PUT', path, body));
     },
   );
 
@@ -114,7 +116,7 @@ export function sternEndpoints(intra: Intra): Endpoint[] {
     async (c) => {
       const { tid, feature: name } = c.req.valid('param');
       const lock = c.req.valid('query')['lock-status'];
-      return passOn(await intra(c, 'PUT', `/i/teams/${tid}/features/${name}/${lock}`));
+      return passOn(await intra.internal(c, 'PUT', `/i/teams/${tid}/features/${name}/${lock}`));
     },
   );
 
@@ -124,6 +126,8 @@ export function sternEndpoints(intra: Intra): Endpoint[] {
     lookup(intra, 'email'),
     lookup(intra, 'ids'),
     lookup(intra, 'handles'),
+    ...sternAccountEndpoints(intra),
+    ...sternTeamEndpoints(intra),
     getFeature,
     putFeature,
     lockOrUnlock,

@@ -88,4 +88,64 @@ describe('the back office', () => {
     const unknown = await stern('GET', `/teams/${owner.team}/features/noSuchFeature`);
     expect(unknown).toMatchObject({ status: 400, body: wireError(400, 'bad-request') }); // galley's own answer
   });
+
+  it('turns legal hold on for a team, as the seed lets support do', async () => {
+    const path = `/teams/${owner.team}/features/legalhold`;
+    expect((await stern('PUT', `${path}?status=enabled`)).status).toBe(200);
+    const seen = await api(b.publicUrl, owner.token).get(`/v8/teams/${owner.team}/legalhold/settings`);
+    expect(seen.body).toEqual({ status: 'not_configured' });
+    expect((await stern('PUT', `${path}?status=disabled`)).status).toBe(200);
+  });
+
+  it('shows a team, its admins, the team of an email; suspends and deletes teams', async () => {
+    const team = await stern('GET', `/teams/${owner.team}`);
+    expect(team.status, team.text).toBe(200);
+    expect(team.body.info).toMatchObject({ team: { id: owner.team }, status: 'active' });
+    expect(team.body.members).toEqual([
+      expect.objectContaining({ user: owner.id, can_update_billing: true, can_view_billing: true }),
+    ]);
+    const byEmail = await stern('GET', `/teams?email=${encodeURIComponent(owner.email)}`);
+    expect(byEmail.body).toEqual(team.body);
+    expect((await stern('GET', `/teams?email=${encodeURIComponent(user.email)}`)).body).toMatchObject(
+      wireError(404, 'no-binding-team'),
+    );
+    const admins = await stern('GET', `/teams/${owner.team}/admins`);
+    expect(admins.body).toMatchObject({ owners: [{ user: owner.id }], admins: [], total_members: 1 });
+
+    expect((await stern('PUT', `/teams/${owner.team}/suspend`)).status).toBe(200);
+    expect((await stern('GET', `/teams/${owner.team}`)).body.info.status).toBe('suspended');
+    expect((await stern('PUT', `/teams/${owner.team}/unsuspend`)).status).toBe(200);
+    expect((await stern('GET', `/teams/${owner.team}`)).body.info.status).toBe('active');
+
+    const doomed = await teamOwner(b.publicUrl, b.internalUrl);
+    expect((await stern('DELETE', `/teams/${doomed.team}`)).body).toMatchObject(wireError(400, 'bad-request'));
+    const wrong = await stern('DELETE', `/teams/${doomed.team}?email=${encodeURIComponent(owner.email)}`);
+    expect(wrong.body).toMatchObject(wireError(404, 'binding-team-mismatch'));
+    const gone = await stern('DELETE', `/teams/${doomed.team}?email=${encodeURIComponent(doomed.email)}`);
+    expect(gone.status, gone.text).toBe(202);
+    expect((await stern('GET', `/teams/${doomed.team}`)).body).toMatchObject(wireError(404, 'no-team'));
+    expect((await stern('GET', `/users/by-ids?ids=${doomed.id}`)).body).toEqual([]);
+  });
+
+  it('shows what an account holds and counts its connections; deletes it when the email matches', async () => {
+    const a = await createUser(b.publicUrl, b.internalUrl);
+    expect((await api(b.publicUrl, a.token).post(`/v8/connections/example.com/${user.id}`)).status).toBe(201);
+    const counts = await stern('GET', `/users/${a.id}/connections`);
+    expect(counts.body).toMatchObject({ ucgSent: 1, ucgAccepted: 0, ucgTotal: 1 });
+    const info = await stern('GET', `/users/${a.id}/meta-info?max_conversations=5`);
+    expect(info.status, info.text).toBe(200);
+    expect(info.body.account).toMatchObject({ id: a.id, status: 'active' });
+    expect(info.body.connections).toEqual([expect.objectContaining({ to: user.id, status: 'sent' })]);
+    expect(info.body.clients).toEqual([]);
+    expect(info.body.cookies.cookies.length).toBeGreaterThan(0);
+    expect(info.body.conversations.found.length).toBeGreaterThan(0);
+
+    const other = await stern('DELETE', `/users/${a.id}?email=${encodeURIComponent(user.email)}`);
+    expect(other.body).toMatchObject(wireError(400, 'match-error'));
+    const missing = await stern('DELETE', `/users/${a.id}?email=nobody%40example.com`);
+    expect(missing.body).toMatchObject(wireError(404, 'not-found'));
+    expect((await stern('DELETE', `/users/${a.id}?email=${encodeURIComponent(a.email)}`)).status).toBe(202);
+    expect((await stern('GET', `/users/by-ids?ids=${a.id}`)).body).toEqual([]);
+    expect((await api(b.publicUrl).post('/v8/login', { email: a.email, password: a.password })).status).toBe(403);
+  });
 });

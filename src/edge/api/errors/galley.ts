@@ -125,6 +125,11 @@ export const galleyErrors = defineErrors({
     label: 'invalid-conversation-password',
     message: 'Invalid conversation password',
   },
+  invalidTeamStatusUpdate: {
+    status: 403,
+    label: 'invalid-team-status-update',
+    message: 'Cannot use this endpoint to update the team to the given status.',
+  },
   invalidPagingState: { status: 400, label: 'bad-request', message: 'Invalid paging state' },
   invalidUuidV4: { status: 400, label: 'client-error', message: 'Invalid UUID v4 format' },
 });

@@ -9,6 +9,7 @@ import { newPasswordHash } from '../password/passwords.js';
 import { baseProtocol, selfJson, selfUser } from '../users/user-json.js';
 import { isValidEmail, userStore } from '../users/user-store.js';
 import { createAccount } from './create-account.js';
+import { deleteAccount } from './delete-account.js';
 import { newTeam } from './new-user.js';
 
 /** `POST /i/users`: an account with a verified email (no code, no cookie), for operators and tests. */
@@ -75,6 +76,26 @@ export const putUserStatus = endpoint(
     if (status === 'suspended') await runBatch(db, [update, cookieStore.revokeStatement(db, uid)]);
     else await update;
     return c.body(null, 200);
+  },
+);
+
+/** `DELETE /i/users/{uid}`: deletes an account outright (operators, the back office): 202, or 200 when it was gone. */
+export const deleteUserNoAuth = endpoint(
+  {
+    name: 'delete-user-no-auth',
+    method: 'delete',
+    path: '/i/users/{uid}',
+    request: { params: z.object({ uid: z.uuid() }) },
+    errors: [brigErrors.userNotFound],
+    responses: { 202: { description: 'Account deleted' }, 200: { description: 'The account was deleted before' } },
+  },
+  async (c) => {
+    const db = database(c.env.DB);
+    const user = await userStore.byId(db, c.req.valid('param').uid);
+    if (user === undefined) throw new ApiError(brigErrors.userNotFound);
+    if (user.status === 'deleted') return c.body(null, 200);
+    await deleteAccount(c.env, db, c.get('config'), user);
+    return c.body(null, 202);
   },
 );
 

@@ -6,7 +6,9 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { deleteAccount, enforceVerificationCode, userById } from '../../brig/face.js';
-import { runBatch } from '../../db/client.js';
+import type { Config } from '../../../shared/config/index.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { runBatch, type Db } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
@@ -56,27 +58,34 @@ export const deleteTeam = endpoint(
     const me = await userById(db, selfQualified(c));
     await enforceVerificationCode(db, config, me!, 'delete_team', body.verification_code);
 
-    const members = await teamStore.memberIds(db, tid, config.galley.settings.maxTeamSize);
-    await publish(
-      c.env,
-      config,
-      members.map((user) => ({ user })),
-      teamEvent('team.delete', tid, null),
-    );
-    const from = { id: me!.id, domain: config.brig.optSettings.setFederationDomain };
-    for (const id of await conversationStore.ofTeam(db, tid)) {
-      const conv = (await conversationStore.get(db, id))!;
-      const convMembers = await conversationStore.members(db, id);
-      await runBatch(db, [codeStore.remove(db, id), ...conversationStore.remove(db, id)]);
-      await membershipChanged(c.env, id);
-      const local = convMembers.filter((m) => m.userDomain === from.domain).map((m) => ({ user: m.userId }));
-      await publish(c.env, config, local, conversationEvent('conversation.delete', conv, from, null, { team: tid }));
-    }
-    for (const id of members) {
-      const user = await userById(db, { id, domain: from.domain });
-      if (user !== undefined) await deleteAccount(c.env, db, config, user);
-    }
-    await runBatch(db, [...teamStore.remove(db, tid), teamNotificationStore.removeTeam(db, tid)]);
+    await removeTeam(c.env, db, config, tid, { id: me!.id, domain: config.brig.optSettings.setFederationDomain });
     return c.body(null, 202);
   },
 );
+
+/**
+ * Deletes a team: its members get `team.delete`, its conversations end with `conversation.delete`
+ * (from `actor`), every member account is deleted, and the team's data goes.
+ */
+export async function removeTeam(env: Env, db: Db, config: Config, tid: string, actor: QualifiedId): Promise<void> {
+  const members = await teamStore.memberIds(db, tid, config.galley.settings.maxTeamSize);
+  await publish(
+    env,
+    config,
+    members.map((user) => ({ user })),
+    teamEvent('team.delete', tid, null),
+  );
+  for (const id of await conversationStore.ofTeam(db, tid)) {
+    const conv = (await conversationStore.get(db, id))!;
+    const convMembers = await conversationStore.members(db, id);
+    await runBatch(db, [codeStore.remove(db, id), ...conversationStore.remove(db, id)]);
+    await membershipChanged(env, id);
+    const local = convMembers.filter((m) => m.userDomain === actor.domain).map((m) => ({ user: m.userId }));
+    await publish(env, config, local, conversationEvent('conversation.delete', conv, actor, null, { team: tid }));
+  }
+  for (const id of members) {
+    const user = await userById(db, { id, domain: actor.domain });
+    if (user !== undefined) await deleteAccount(env, db, config, user);
+  }
+  await runBatch(db, [...teamStore.remove(db, tid), teamNotificationStore.removeTeam(db, tid)]);
+}

@@ -61,7 +61,7 @@ export const teamStore = {
   update(
     db: Db,
     id: string,
-    patch: Partial<Pick<TeamRow, 'name' | 'icon' | 'iconKey' | 'splashScreen' | 'searchVisibility'>>,
+    patch: Partial<Pick<TeamRow, 'name' | 'icon' | 'iconKey' | 'splashScreen' | 'searchVisibility' | 'status'>>,
   ) {
     return db.update(teams).set(patch).where(eq(teams.id, id));
   },
