@@ -14,5 +14,7 @@ export interface AppEnv {
     requestId: string;
     /** The caller nginz authenticated (Z-User, Z-Client, Z-Connection); absent without a valid token. */
     self: AccessClaims | undefined;
+    /** The service provider nginz authenticated (Z-Provider), on `/provider` routes. */
+    provider: string | undefined;
   };
 }

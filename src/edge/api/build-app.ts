@@ -58,6 +58,7 @@ export function buildApiApp({ config, endpoints, version }: ApiAppOptions): Open
       c.set('zHost', edge?.zHost ?? '');
       c.set('requestId', edge?.requestId ?? crypto.randomUUID());
       c.set('self', edge?.identity);
+      c.set('provider', edge?.provider);
       return handler(c, next);
     };
   };

@@ -14,6 +14,8 @@ export interface EdgeFacts {
   requestId: string;
   /** The caller nginz authenticated; absent without a valid token (and on the internal ingress). */
   identity: AccessClaims | undefined;
+  /** A service provider's token (nginz's Z-Provider), which reaches only `/provider` routes. */
+  provider?: string;
   /** Set by the route that serves it: its path template (`/users/:uid`), for the metrics. */
   route?: string;
 }

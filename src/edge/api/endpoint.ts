@@ -23,8 +23,9 @@ interface EndpointMeta {
   /**
    * `user` (default for public routes): the caller must present a valid access token; the handler
    * reads it with `self(c)`. `none` (default for internal `/i/...` routes): no token needed.
+   * `provider`: a service provider's token (`provider(c)` reads it).
    */
-  auth?: 'user' | 'none';
+  auth?: 'user' | 'provider' | 'none';
 }
 
 /** A route declared once: path, method, version range, schemas, errors, bound to its handler. */
@@ -56,16 +57,18 @@ export function endpoint<const R extends RouteConfig>(
   handler: RouteHandler<R, AppEnv>,
 ): Endpoint {
   const { name, from = 0, until, errors = [], auth, ...route } = spec;
-  const needsUser = (auth ?? (route.path.startsWith('/i/') ? 'none' : 'user')) === 'user';
+  const kind = auth ?? (route.path.startsWith('/i/') ? 'none' : 'user');
+  const needsUser = kind === 'user';
   const config = createRoute({
     ...route,
     operationId: name,
-    ...(needsUser ? { security: [{ [ZAUTH_SCHEME]: [] }] } : {}),
-    responses: documentErrors(route as RouteConfig, needsUser ? [...errors, commonErrors.unauthorized] : errors),
+    ...(kind !== 'none' ? { security: [{ [ZAUTH_SCHEME]: [] }] } : {}),
+    responses: documentErrors(route as RouteConfig, kind !== 'none' ? [...errors, commonErrors.unauthorized] : errors),
   } as RouteConfig);
   const inner = handler as unknown as RouteHandler<RouteConfig, AppEnv>;
   const guarded: RouteHandler<RouteConfig, AppEnv> = (c, next) => {
     if (needsUser && c.get('self') === undefined) throw new ApiError(commonErrors.unauthorized);
+    if (kind === 'provider' && c.get('provider') === undefined) throw new ApiError(commonErrors.unauthorized);
     return inner(c, next);
   };
   return { name, from, until, route: config, handler: guarded };

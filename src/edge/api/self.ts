@@ -17,3 +17,10 @@ export const selfQualified = (c: Context<AppEnv>): QualifiedId => ({
   id: self(c).user,
   domain: c.get('config').brig.optSettings.setFederationDomain,
 });
+
+/** The authenticated provider of a route declared with `auth: 'provider'`. */
+export function provider(c: Context<AppEnv>): string {
+  const id = c.get('provider');
+  if (id === undefined) throw new ApiError(commonErrors.unauthorized);
+  return id;
+}

@@ -20,7 +20,7 @@ export interface CookieClaims {
   legalhold: boolean;
 }
 
-type Claims = { sub: string; typ: 'a' | 'u'; cid?: string; con?: string; rid?: number; ses?: boolean; lh?: true };
+type Claims = { sub: string; typ: 'a' | 'u' | 'p'; cid?: string; con?: string; rid?: number; ses?: boolean; lh?: true };
 
 async function sign(keys: ZauthKeys, claims: Claims, expiresAt: number): Promise<string> {
   return new SignJWT(claims)
@@ -102,6 +102,17 @@ export async function verifyCookie(keys: ZauthKeys, token: string): Promise<Cook
   const c = await verifiedClaims(keys, token);
   if (c?.typ !== 'u' || typeof c.rid !== 'number' || c.exp <= nowSeconds()) return undefined;
   return { user: c.sub, id: c.rid, session: c.ses === true, legalhold: c.lh === true };
+}
+
+/** A service provider's token (zauth's `p`): it names the provider and reaches only `/provider`. */
+export function signProviderToken(keys: ZauthKeys, provider: string, expiresAt: number): Promise<string> {
+  return sign(keys, { sub: provider, typ: 'p' }, expiresAt);
+}
+
+/** The provider a valid, unexpired provider token names. */
+export async function verifyProviderToken(keys: ZauthKeys, token: string): Promise<string | undefined> {
+  const c = await verifiedClaims(keys, token);
+  return c?.typ === 'p' && c.exp > nowSeconds() ? c.sub : undefined;
 }
 
 /** A fresh random 64-bit connection id, in decimal as nginz forwards it. */

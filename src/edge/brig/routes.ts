@@ -88,8 +88,14 @@ import { checkHandle, checkHandles, checkHandleV6, putHandle } from './users/han
 import { getRichInfo, putRichInfo } from './rich-info/rich-info-routes.js';
 import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './users/profiles.js';
 import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self.js';
+import { providerAccountEndpoints, providerInternalEndpoints } from './provider/account-routes.js';
+import { serviceDiscoveryEndpoints } from './provider/discovery-routes.js';
+import { providerServiceEndpoints } from './provider/service-routes.js';
 
 export const brigPublic: Endpoint[] = [
+  ...providerAccountEndpoints,
+  ...providerServiceEndpoints,
+  ...serviceDiscoveryEndpoints,
   uploadKeyPackages,
   replaceKeyPackages,
   deleteKeyPackages,
@@ -203,6 +209,7 @@ export const brigPublic: Endpoint[] = [
 ];
 
 export const brigInternal: Endpoint[] = [
+  ...providerInternalEndpoints,
   refreshIndex,
   putDomainRegistration,
   getDomainRegistrationInternal,

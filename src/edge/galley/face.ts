@@ -73,7 +73,7 @@ export { announceMemberJoin } from './teams/member-join.js';
 /** A team as the API shows it (`Team`). */
 export { teamJson } from './teams/team-json.js';
 /** Whether a feature is on for a user's team, or on the server for users without one. */
-export { conferenceCallingEnabled, featureEnabled } from './features/team-features.js';
+export { conferenceCallingEnabled, featureEnabled, teamFeature } from './features/team-features.js';
 /** Whether a user must give a second-factor code (the team's sndFactorPasswordChallenge). */
 export { sndFactorRequired } from './features/snd-factor.js';
 /** Removes team notifications older than the notification TTL (the cron job); returns how many. */

@@ -1,9 +1,20 @@
 import type { ZauthKeys } from '../auth/keys.js';
 import { accessTokenOf } from '../auth/request-token.js';
-import { verifyAccessToken, type AccessClaims } from '../auth/tokens.js';
+import { verifyAccessToken, verifyProviderToken, type AccessClaims } from '../auth/tokens.js';
 
-/** The caller's verified identity, or `undefined` (no token, a bad one, or an expired one). */
-export async function authenticate(req: Request, url: URL, keys: ZauthKeys): Promise<AccessClaims | undefined> {
+/** The provider cookie a service provider's login sets (nginz reads the token from it too). */
+const PROVIDER_COOKIE = /(?:^|;\s*)zprovider=([^;]+)/;
+
+/** Who a request's token names: a user, a service provider, or nobody (no token, a bad or expired one). */
+export async function authenticate(
+  req: Request,
+  url: URL,
+  keys: ZauthKeys,
+): Promise<{ user?: AccessClaims; provider?: string }> {
   const token = accessTokenOf(req, url);
-  return token === undefined ? undefined : verifyAccessToken(keys, token);
+  const user = token === undefined ? undefined : await verifyAccessToken(keys, token);
+  if (user !== undefined) return { user };
+  const providerToken = token ?? PROVIDER_COOKIE.exec(req.headers.get('cookie') ?? '')?.[1];
+  const provider = providerToken === undefined ? undefined : await verifyProviderToken(keys, providerToken);
+  return provider === undefined ? {} : { provider };
 }

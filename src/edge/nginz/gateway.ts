@@ -9,7 +9,7 @@ import { MAILBOX_PATH, serveMailbox } from '../brig/face.js';
 import { sternAuthorized, sternEnabled } from '../stern/face.js';
 import type { Runtime } from '../runtime.js';
 import { zauthKeys } from '../auth/keys.js';
-import { legalholdMayReach } from './legalhold-acl.js';
+import { type Caller, tokenReaches } from './token-acl.js';
 import { authenticate } from './authenticate.js';
 import { oauthCaller } from './oauth.js';
 import { oauthErrors } from '../api/errors/oauth.js';
@@ -82,8 +82,15 @@ export const servePublic: Ingress = async (req, env, ctx, rt, requestId) => {
         }),
       );
 
-    const zauth = await authenticate(req, url, await zauthKeys(env, rt.config.brig.zauth.keyIndex));
-    if (zauth?.legalhold && !legalholdMayReach(path))
+    const caller = await authenticate(req, url, await zauthKeys(env, rt.config.brig.zauth.keyIndex));
+    const zauth = caller.user;
+    const scoped: Caller | undefined =
+      caller.provider !== undefined
+        ? { kind: 'provider' }
+        : zauth === undefined
+          ? undefined
+          : { kind: 'user', legalhold: zauth.legalhold === true };
+    if (scoped !== undefined && !tokenReaches(scoped, path))
       return finish(errorResponse(new ApiError(commonErrors.tokenScope)));
     const oauth = zauth === undefined ? await oauthCaller(req, env, rt.config, location) : undefined;
     if (oauth === 'insufficient-scope') return finish(errorResponse(new ApiError(oauthErrors.insufficientScope)));
@@ -122,7 +129,9 @@ export const servePublic: Ingress = async (req, env, ctx, rt, requestId) => {
       }
     }
     const version = split.kind === 'versioned' ? split.version : 0;
-    const forwarded = withEdgeFacts(limited, counted.facts({ path, zHost: zHostOf(req), requestId, identity }));
+    const facts = counted.facts({ path, zHost: zHostOf(req), requestId, identity });
+    if (caller.provider !== undefined) facts.provider = caller.provider;
+    const forwarded = withEdgeFacts(limited, facts);
     return finish(await rt.versionApp(version).fetch(forwarded, env, ctx));
   } catch (err) {
     logUnexpected(err);

@@ -35,3 +35,15 @@ export async function checkUserPassword(
   if (result.ok && result.rehash) await userStore.update(db, user.id, { password: await hashPassword(password, opts) });
   return result.ok;
 }
+
+/** Whether a password matches a stored hash (a service provider's), after taking a rate-limit token. */
+export async function passwordMatches(
+  env: Env,
+  config: Config,
+  caller: HashingCaller,
+  stored: string,
+  password: string,
+): Promise<boolean> {
+  await takeHashingToken(env, config, caller);
+  return (await verifyPassword(password, stored, config.brig.optSettings.setPasswordHashingOptions)).ok;
+}

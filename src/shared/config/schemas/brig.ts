@@ -160,6 +160,8 @@ const zauth = z.strictObject({
   accessTokenTimeout: positiveInt.default(900),
   userTokenTimeout: positiveInt.default(4838400),
   sessionTokenTimeout: positiveInt.default(86400),
+  /** Lifetime of a service provider's token (its `zprovider` cookie), in seconds. */
+  providerTokenTimeout: positiveInt.default(900),
 });
 
 /** How mail leaves: kept in the outbox (local; readable at /mailbox with basic auth), POSTed to an HTTP API, or sent over SMTP. */
@@ -203,6 +205,7 @@ export const brigConfig = z
       accessTokenTimeout: 900,
       userTokenTimeout: 4838400,
       sessionTokenTimeout: 86400,
+      providerTokenTimeout: 900,
     }),
     emailSMS: z.strictObject({
       general: z.strictObject({ emailSender: z.email(), templateDir: z.string().optional() }),

@@ -47,5 +47,10 @@ export const de: TemplateSet = (m) => {
         subject: `Einladung in das Team ${m.team}`,
         lines: [`${m.inviter} hat dich in das Team ${m.team} eingeladen.`, `Nimm die Einladung hier an: ${m.url}`],
       };
+    case 'provider-activation':
+      return {
+        subject: 'Aktiviere dein Anbieterkonto',
+        lines: [`Hallo ${m.name},`, `Aktiviere diese Adresse mit dem Schlüssel ${m.key} und dem Code ${m.code}.`],
+      };
   }
 };

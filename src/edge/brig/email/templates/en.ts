@@ -41,5 +41,10 @@ export const en: TemplateSet = (m) => {
         subject: `You have been invited to join ${m.team}`,
         lines: [`${m.inviter} invited you to join the team ${m.team}.`, `Accept the invitation here: ${m.url}`],
       };
+    case 'provider-activation':
+      return {
+        subject: 'Activate your provider account',
+        lines: [`Hello ${m.name},`, `To activate this address, use key ${m.key} and code ${m.code}.`],
+      };
   }
 };

@@ -4,7 +4,8 @@ type LocalizedMail =
   | { kind: 'password-reset'; code: string }
   | { kind: 'verification'; action: string; code: string }
   | { kind: 'deletion'; name: string; key: string; code: string }
-  | { kind: 'team-invitation'; inviter: string; team: string; url: string };
+  | { kind: 'team-invitation'; inviter: string; team: string; url: string }
+  | { kind: 'provider-activation'; name: string; key: string; code: string };
 
 /** Every mail brig sends: the localized ones, and the operators' audit mails (plain text as given). */
 export type MailKind = LocalizedMail | { kind: 'audit'; subject: string; lines: string[] };

@@ -1,0 +1,220 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { call, wireError } from '../../helpers/http.js';
+import { rsaTlsIdentity } from '../../helpers/rsa-tls.js';
+import { api, invitedMember, teamOwner, type TeamOwner, uniqueEmail } from '../../helpers/users.js';
+
+// Service providers (wire's provider API): an account whose address is activated by a mailed key
+// and code, a `zprovider` cookie whose token reaches only /provider, its services, and how users
+// find them and teams allow them.
+
+const { publicUrl: pub, internalUrl } = sharedBackend();
+
+/** A request with the provider's cookie. */
+function asProvider(cookie: string, method: string, path: string, body?: unknown) {
+  return call(pub, path, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function registeredProvider() {
+  const email = uniqueEmail('provider');
+  const registered = await api(pub).post('/v8/provider/register', {
+    name: 'Acme Bots',
+    email,
+    url: 'https://bots.example.com',
+    description: 'Bots of all kinds',
+  });
+  expect(registered.status, registered.text).toBe(201);
+  return { id: registered.body.id as string, password: registered.body.password as string, email };
+}
+
+async function activeProvider() {
+  const p = await registeredProvider();
+  const { key, code } = (await call(internalUrl, `/i/provider/activation-code?email=${encodeURIComponent(p.email)}`))
+    .body;
+  expect((await api(pub).get(`/v8/provider/activate?key=${key}&code=${code}`)).status).toBe(200);
+  const login = await api(pub).post('/v8/provider/login', { email: p.email, password: p.password });
+  expect(login.status, login.text).toBe(200);
+  return { ...p, cookie: /zprovider=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0] };
+}
+
+describe('service providers', () => {
+  let owner: TeamOwner;
+  let publicKeyPem: string;
+
+  beforeAll(async () => {
+    owner = await teamOwner(pub, internalUrl);
+    publicKeyPem = (await rsaTlsIdentity()).publicKeyPem;
+  });
+
+  const newService = (name: string) => ({
+    name,
+    summary: 'Tells the weather',
+    description: 'A bot that tells the weather',
+    base_url: 'https://weather.example.com/bot',
+    public_key: publicKeyPem,
+    assets: [],
+    tags: ['weather', 'music'],
+  });
+
+  it('register, activate their address with the mailed key and code, and log in', async () => {
+    const p = await registeredProvider();
+    expect(p.password).toMatch(/^\S{6,}$/);
+    const again = await api(pub).post('/v8/provider/register', {
+      name: 'Other',
+      email: p.email,
+      url: 'https://other.example.com',
+      description: 'd',
+    });
+    expect(again.body).toMatchObject(wireError(409, 'email-exists'));
+    const early = await api(pub).post('/v8/provider/login', { email: p.email, password: p.password });
+    expect(early.body).toMatchObject(wireError(403, 'invalid-credentials'));
+
+    const { key, code } = (await call(internalUrl, `/i/provider/activation-code?email=${encodeURIComponent(p.email)}`))
+      .body;
+    const wrong = await api(pub).get(
+      `/v8/provider/activate?key=${key}&code=${code === '000000' ? '111111' : '000000'}`,
+    );
+    expect(wrong.body).toMatchObject(wireError(403, 'invalid-code'));
+    const activated = await api(pub).get(`/v8/provider/activate?key=${key}&code=${code}`);
+    expect(activated).toMatchObject({ status: 200, body: { email: p.email } });
+
+    const login = await api(pub).post('/v8/provider/login', { email: p.email, password: p.password });
+    expect(login.status).toBe(200);
+    const setCookie = login.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^zprovider=[^;]+; Path=\/provider; Expires=[^;]+; HttpOnly/);
+    const cookie = /zprovider=[^;]+/.exec(setCookie)![0];
+    const account = await asProvider(cookie, 'GET', '/v8/provider');
+    expect(account.body).toEqual({
+      id: p.id,
+      name: 'Acme Bots',
+      email: p.email,
+      url: 'https://bots.example.com',
+      description: 'Bots of all kinds',
+    });
+    expect((await asProvider(cookie, 'PUT', '/v8/provider', { name: 'Acme' })).status).toBe(200);
+    expect((await api(pub, owner.token).get(`/v8/providers/${p.id}`)).body.name).toBe('Acme');
+  });
+
+  it("keep providers' and users' tokens apart", async () => {
+    const p = await activeProvider();
+    expect((await asProvider(p.cookie, 'GET', '/v8/self')).body).toMatchObject(wireError(403, 'access-denied'));
+    expect((await api(pub, owner.token).get('/v8/provider')).body).toMatchObject(wireError(403, 'access-denied'));
+    expect((await call(pub, '/v8/provider')).status).toBe(401);
+  });
+
+  it('manage services: created disabled, found by users once enabled, gone when deleted', async () => {
+    const p = await activeProvider();
+    const bad = await asProvider(p.cookie, 'POST', '/v8/provider/services', {
+      ...newService('Weather'),
+      public_key: (await rsaTlsIdentity({ bits: 1024 })).publicKeyPem,
+    });
+    expect(bad.body).toMatchObject(wireError(400, 'invalid-service-key'));
+    const name = `Weather ${p.id.slice(0, 8)}`;
+    const created = await asProvider(p.cookie, 'POST', '/v8/provider/services', newService(name));
+    expect(created.status, created.text).toBe(201);
+    const sid = created.body.id as string;
+    expect(created.body.auth_token).toMatch(/^[A-Za-z0-9_-]+$/);
+    const mine = await asProvider(p.cookie, 'GET', `/v8/provider/services/${sid}`);
+    expect(mine.body).toMatchObject({
+      id: sid,
+      name,
+      enabled: false,
+      tags: ['music', 'weather'],
+      auth_tokens: [created.body.auth_token],
+      public_keys: [{ type: 'rsa', size: 2048, pem: publicKeyPem }],
+    });
+
+    const user = api(pub, owner.token);
+    const search = async () =>
+      (
+        (await user.get(`/v8/services?tags=weather.music&start=${encodeURIComponent(name)}`)).body.services as any[]
+      ).map((s) => s.id);
+    expect(await search()).toEqual([]);
+    const connection = `/v8/provider/services/${sid}/connection`;
+    expect(
+      (await asProvider(p.cookie, 'PUT', connection, { password: 'wrong-password', enabled: true })).body,
+    ).toMatchObject(wireError(403, 'invalid-credentials'));
+    expect((await asProvider(p.cookie, 'PUT', connection, { password: p.password, enabled: true })).status).toBe(200);
+    expect(await search()).toEqual([sid]);
+    expect((await user.get(`/v8/services?start=${encodeURIComponent(name)}`)).body.services[0]).toMatchObject({
+      id: sid,
+      provider: p.id,
+      name,
+      enabled: true,
+    });
+    expect((await user.get('/v8/services')).body).toMatchObject(wireError(400, 'bad-request'));
+    expect((await user.get(`/v8/providers/${p.id}/services/${sid}`)).body.summary).toBe('Tells the weather');
+    const tags = (await user.get('/v8/services/tags')).body;
+    expect(tags).toHaveLength(31);
+    expect(tags.slice(0, 3)).toEqual(['audio', 'books', 'business']);
+
+    expect((await asProvider(p.cookie, 'PUT', `/v8/provider/services/${sid}`, { summary: 'Sunny' })).status).toBe(200);
+    expect((await user.get(`/v8/providers/${p.id}/services/${sid}`)).body.summary).toBe('Sunny');
+    const deleted = await asProvider(p.cookie, 'DELETE', `/v8/provider/services/${sid}`, { password: p.password });
+    expect(deleted.status).toBe(202);
+    expect((await asProvider(p.cookie, 'GET', `/v8/provider/services/${sid}`)).body).toMatchObject(
+      wireError(404, 'not-found'),
+    );
+  });
+
+  it('are allowed per team by its admins, never where MLS is the default', async () => {
+    const p = await activeProvider();
+    const sid = (await asProvider(p.cookie, 'POST', '/v8/provider/services', newService('Allowed'))).body.id;
+    const member = await invitedMember(pub, owner);
+    const path = `/v8/teams/${owner.team}/services/whitelist`;
+    const change = { provider: p.id, id: sid, whitelisted: true };
+    expect((await api(pub, member.token).post(path, change)).body).toMatchObject(
+      wireError(403, 'insufficient-permissions'),
+    );
+    expect((await api(pub, owner.token).post(path, change)).status).toBe(200);
+    expect((await api(pub, owner.token).post(path, change)).status).toBe(204);
+    const listed = `/v8/teams/${owner.team}/services/whitelisted`;
+    expect((await api(pub, member.token).get(`${listed}?filter_disabled=false`)).body.services).toContainEqual(
+      expect.objectContaining({ id: sid, enabled: false }),
+    );
+    expect((await api(pub, member.token).get(listed)).body.services.map((s: any) => s.id)).not.toContain(sid);
+    const stranger = await teamOwner(pub, internalUrl);
+    expect((await api(pub, stranger.token).get(listed)).body).toMatchObject(wireError(403, 'insufficient-permissions'));
+
+    const mls = {
+      status: 'enabled',
+      config: {
+        protocolToggleUsers: [],
+        defaultProtocol: 'mls',
+        supportedProtocols: ['proteus', 'mls'],
+        allowedCipherSuites: [1],
+        defaultCipherSuite: 1,
+      },
+    };
+    expect((await api(internalUrl).put(`/i/teams/${owner.team}/features/mls`, mls)).status).toBe(200);
+    expect((await api(pub, owner.token).post(path, { ...change, whitelisted: false })).body).toMatchObject(
+      wireError(409, 'mls-services-not-allowed'),
+    );
+  });
+
+  it('change their password and delete their account with it', async () => {
+    const p = await activeProvider();
+    const wrong = await asProvider(p.cookie, 'PUT', '/v8/provider/password', {
+      old_password: 'not-my-password',
+      new_password: 'new-secret-pw',
+    });
+    expect(wrong.body).toMatchObject(wireError(403, 'invalid-credentials'));
+    const same = await asProvider(p.cookie, 'PUT', '/v8/provider/password', {
+      old_password: p.password,
+      new_password: p.password,
+    });
+    expect(same.body).toMatchObject(wireError(409, 'password-must-differ'));
+    const changed = await asProvider(p.cookie, 'PUT', '/v8/provider/password', {
+      old_password: p.password,
+      new_password: 'new-secret-pw',
+    });
+    expect(changed.status).toBe(200);
+    expect((await asProvider(p.cookie, 'DELETE', '/v8/provider', { password: 'new-secret-pw' })).status).toBe(200);
+    expect((await asProvider(p.cookie, 'GET', '/v8/provider')).body).toMatchObject(wireError(404, 'not-found'));
+    expect((await api(pub).post('/v8/provider/login', { email: p.email, password: 'new-secret-pw' })).status).toBe(403);
+  });
+});
