@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { addClient } from '../../helpers/clients.js';
+import type { Edit } from '../../helpers/config-files.js';
 import { call, wireError } from '../../helpers/http.js';
 import { startLegalholdService, type LegalholdService } from '../../helpers/legalhold-service.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
@@ -288,5 +289,30 @@ describe('legal hold', () => {
     const after = (await admin.get(`/v8/teams/${owner.team}/legalhold/${pendingOne.user}`)).body;
     expect(after).toEqual({ status: 'disabled' });
     expect((await admin.get(`/v8/teams/${owner.team}/legalhold/settings`)).body).toEqual({ status: 'disabled' });
+  });
+
+  it('stays off for good once the operator says disabled-permanently, leaving the devices there', async () => {
+    const admin = api(pub, owner.token);
+    expect((await admin.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' })).status).toBe(200);
+    expect((await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, settings())).status).toBe(201);
+    const held = await invitedMember(pub, owner);
+    expect((await api(pub, held.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
+    expect((await admin.post(`/v8/teams/${owner.team}/legalhold/${held.id}`)).status).toBe(201);
+    const path = `/v8/teams/${owner.team}/legalhold/${held.id}/approve`;
+    expect((await api(pub, held.token).put(path, { password: held.password })).status).toBe(200);
+
+    const { stateDir } = b;
+    await b.stop();
+    const flag: Edit = ['galley.yaml', ['settings', 'featureFlags', 'legalhold'], 'disabled-permanently'];
+    b = await startEditedBackend([flag], { stateDir, migrate: false, sidecar: true });
+    pub = b.publicUrl;
+    const again = api(pub, owner.token);
+    const feature = await again.get(`/v8/teams/${owner.team}/features/legalhold`);
+    expect(feature.body).toMatchObject({ status: 'disabled' });
+    const on = await again.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' });
+    expect(on.body).toMatchObject(wireError(403, 'legalhold-not-enabled'));
+    const devices = (await api(pub, held.token).get('/v8/clients')).body as Array<{ type: string }>;
+    expect(devices.map((d) => d.type)).toContain('legalhold');
+    expect((await again.get(`/v8/teams/${owner.team}/legalhold/${held.id}`)).body.status).toBe('enabled');
   });
 });
