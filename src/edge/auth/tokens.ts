@@ -16,8 +16,6 @@ export interface CookieClaims {
   user: string;
   id: number;
   session: boolean;
-  /** A legal hold service's cookie (zauth's `lu`): its access tokens are legal hold ones. */
-  legalhold: boolean;
 }
 
 type Claims = { sub: string; typ: 'a' | 'u' | 'p'; cid?: string; con?: string; rid?: number; ses?: boolean; lh?: true };
@@ -74,11 +72,7 @@ export function signAccessToken(keys: ZauthKeys, c: AccessClaims, expiresAt: num
 }
 
 export function signCookie(keys: ZauthKeys, c: CookieClaims, expiresAt: number): Promise<string> {
-  return sign(
-    keys,
-    { sub: c.user, typ: 'u', rid: c.id, ses: c.session, ...(c.legalhold ? { lh: true as const } : {}) },
-    expiresAt,
-  );
+  return sign(keys, { sub: c.user, typ: 'u', rid: c.id, ses: c.session }, expiresAt);
 }
 
 /** A valid, unexpired access token's claims; `allowExpired` serves `/access`, which takes the old token. */
@@ -101,7 +95,7 @@ export async function verifyAccessToken(
 export async function verifyCookie(keys: ZauthKeys, token: string): Promise<CookieClaims | undefined> {
   const c = await verifiedClaims(keys, token);
   if (c?.typ !== 'u' || typeof c.rid !== 'number' || c.exp <= nowSeconds()) return undefined;
-  return { user: c.sub, id: c.rid, session: c.ses === true, legalhold: c.lh === true };
+  return { user: c.sub, id: c.rid, session: c.ses === true };
 }
 
 /** A service provider's token (zauth's `p`): it names the provider and reaches only `/provider`. */

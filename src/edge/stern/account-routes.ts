@@ -4,7 +4,7 @@ import type { AppEnv } from '../api/app-env.js';
 import { endpoint, type Endpoint } from '../api/endpoint.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { sternErrors } from '../api/errors/stern.js';
-import { type Intra, passOn } from './intra.js';
+import { accountByEmail, type Intra, passOn } from './intra.js';
 
 // The back office's account routes (wire's stern): deletion, connections, what an account holds.
 
@@ -50,10 +50,9 @@ export function sternAccountEndpoints(intra: Intra): Endpoint[] {
     },
     async (c) => {
       const { uid } = c.req.valid('param');
-      const q = new URLSearchParams({ email: c.req.valid('query').email });
-      const found = (await (await intra.internal(c, 'GET', `/i/users?${q}`)).json()) as Array<{ id: string }>;
-      if (found.length === 0) throw new ApiError(sternErrors.noUserWithEmail);
-      if (found[0]!.id !== uid) throw new ApiError(sternErrors.emailMismatch);
+      const account = await accountByEmail(c, intra, c.req.valid('query').email);
+      if (account === undefined) throw new ApiError(sternErrors.noUserWithEmail);
+      if (account.id !== uid) throw new ApiError(sternErrors.emailMismatch);
       return passOn(await intra.internal(c, 'DELETE', `/i/users/${uid}`));
     },
   );

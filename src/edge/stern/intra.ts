@@ -46,3 +46,9 @@ export function passOn(res: Response): Response {
   const type = res.headers.get('content-type');
   return new Response(res.body, { status: res.status, headers: type === null ? {} : { 'content-type': type } });
 }
+
+/** The account with this email (wire's UserAccount), if any. */
+export async function accountByEmail(c: Context<AppEnv>, intra: Intra, email: string) {
+  const res = await intra.internal(c, 'GET', `/i/users?${new URLSearchParams({ email })}`);
+  return ((await res.json()) as Array<{ id: string; team?: string }>)[0];
+}

@@ -5,7 +5,7 @@ import { endpoint, type Endpoint } from '../api/endpoint.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { sternErrors } from '../api/errors/stern.js';
 import { hasPerm, roleOfBits } from '../api/team-permissions.js';
-import { type Intra, passOn } from './intra.js';
+import { accountByEmail, type Intra, passOn } from './intra.js';
 
 // The back office's team routes (wire's stern): information, suspension, deletion.
 
@@ -37,12 +37,6 @@ async function teamInfo(c: Context<AppEnv>, intra: Intra, tid: string): Promise<
     };
   });
   return c.json({ info: data, members }, 200);
-}
-
-/** The account with this email (wire's UserAccount), if any. */
-async function accountByEmail(c: Context<AppEnv>, intra: Intra, email: string) {
-  const res = await intra.internal(c, 'GET', `/i/users?${new URLSearchParams({ email })}`);
-  return ((await res.json()) as Array<{ id: string; team?: string }>)[0];
 }
 
 export function sternTeamEndpoints(intra: Intra): Endpoint[] {

@@ -68,3 +68,14 @@ export async function rsaFingerprint(key: RsaKey): Promise<string> {
   }
   return toBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', all)));
 }
+
+/**
+ * A key an integration may be pinned to: an RSA public key in PEM of at least 2048 bits, as wire
+ * takes them; its size in bits and fingerprint, or undefined for anything else.
+ */
+export async function pinnableKey(pem: string): Promise<{ size: number; fingerprint: string } | undefined> {
+  const spki = spkiOfPem(pem);
+  const key = spki === undefined ? undefined : await rsaKeyOfSpki(spki);
+  if (key === undefined || modulusBytes(key) < 256) return undefined;
+  return { size: modulusBytes(key) * 8, fingerprint: await rsaFingerprint(key) };
+}

@@ -85,7 +85,7 @@ describe('service providers', () => {
     const login = await api(pub).post('/v8/provider/login', { email: p.email, password: p.password });
     expect(login.status).toBe(200);
     const setCookie = login.headers.get('set-cookie') ?? '';
-    expect(setCookie).toMatch(/^zprovider=[^;]+; Path=\/provider; Expires=[^;]+; HttpOnly/);
+    expect(setCookie).toMatch(/^zprovider=[^;]+; Path=\/provider; HttpOnly; Expires=[^;]+$/);
     const cookie = /zprovider=[^;]+/.exec(setCookie)![0];
     const account = await asProvider(cookie, 'GET', '/v8/provider');
     expect(account.body).toEqual({

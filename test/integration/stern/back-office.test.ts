@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
-import { api, createUser, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import { api, createUser, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
 
 // The back office (stern): customer support's routes at the root of the internal listener, behind
 // basic auth, each going through a component's internal API.
@@ -12,7 +12,10 @@ let owner: TeamOwner;
 let user: TestUser;
 
 beforeAll(async () => {
-  b = await startEditedBackend([], { secrets: { STERN_CREDENTIALS: `ops:other-password\n${CREDENTIALS}` } });
+  // A fan-out limit of 2 lets legal hold be refused to a team of three.
+  b = await startEditedBackend([['galley.yaml', ['settings', 'maxFanoutSize'], 2]], {
+    secrets: { STERN_CREDENTIALS: `ops:other-password\n${CREDENTIALS}` },
+  });
   owner = await teamOwner(b.publicUrl, b.internalUrl);
   user = await createUser(b.publicUrl, b.internalUrl);
 });
@@ -95,6 +98,10 @@ describe('the back office', () => {
     const seen = await api(b.publicUrl, owner.token).get(`/v8/teams/${owner.team}/legalhold/settings`);
     expect(seen.body).toEqual({ status: 'not_configured' });
     expect((await stern('PUT', `${path}?status=disabled`)).status).toBe(200);
+    const large = await teamOwner(b.publicUrl, b.internalUrl);
+    for (let i = 0; i < 2; i++) await invitedMember(b.publicUrl, large);
+    const refused = await stern('PUT', `/teams/${large.team}/features/legalhold?status=enabled`);
+    expect(refused.body).toMatchObject(wireError(403, 'too-large-team-for-legalhold'));
   });
 
   it('shows a team, its admins, the team of an email; suspends and deletes teams', async () => {

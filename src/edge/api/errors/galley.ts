@@ -92,7 +92,7 @@ export const galleyErrors = defineErrors({
     label: 'not-mls-conversation',
     message: 'This operation requires an MLS conversation',
   },
-  csvAccessDenied: {
+  resourceAccessDenied: {
     status: 403,
     label: 'access-denied',
     message: 'You do not have permission to access this resource',

@@ -27,11 +27,6 @@ export const legalholdErrors = defineErrors({
     message:
       'Cannot enable legalhold on large teams (reason: for removing LH from team, we need to iterate over all members, which is only supported for teams with less than 2k members)',
   },
-  tooManyMembers: {
-    status: 403,
-    label: 'too-many-members-for-legalhold',
-    message: 'cannot add more members to team when legalhold service is enabled.',
-  },
   missingConsent: {
     status: 403,
     label: 'missing-legalhold-consent',
@@ -58,15 +53,5 @@ export const legalholdErrors = defineErrors({
     status: 404,
     label: 'legalhold-no-device-allocated',
     message: 'no legal hold device is registered for this user. POST /teams/:tid/legalhold/:uid/ to start the flow.',
-  },
-  illegalOp: {
-    status: 500,
-    label: 'legalhold-illegal-op',
-    message: "internal server error: inconsistent change of user's legalhold state",
-  },
-  approveOthers: {
-    status: 403,
-    label: 'access-denied',
-    message: 'You do not have permission to access this resource',
   },
 });

@@ -43,11 +43,7 @@ export async function issueCookie(
   };
   await db.insert(cookies).values(row);
   await evictBeyondLimit(db, user, o.kind, optSettings.setUserCookieLimit);
-  const token = await signCookie(
-    keys,
-    { user, id: row.id, session: o.kind === 'session', legalhold: row.legalhold },
-    row.expiresAt,
-  );
+  const token = await signCookie(keys, { user, id: row.id, session: o.kind === 'session' }, row.expiresAt);
   return { token, row };
 }
 
@@ -115,8 +111,22 @@ export const cookieStore = {
 
 /** The `Set-Cookie` value: HttpOnly, only sent to `/access`, Secure unless the local setting drops it. */
 export function setCookieHeader(config: Config, issued: IssuedCookie): string {
-  const parts = [`${COOKIE_NAME}=${issued.token}`, 'Path=/access', 'HttpOnly'];
-  if (issued.row.kind === 'persistent') parts.push(`Expires=${new Date(issued.row.expiresAt * 1000).toUTCString()}`);
+  const expiresAt = issued.row.kind === 'persistent' ? issued.row.expiresAt : undefined;
+  return cookieHeader(config, { name: COOKIE_NAME, value: issued.token, path: '/access', expiresAt });
+}
+
+/** A `Set-Cookie` value as brig sets them: HttpOnly, Secure unless the local setting drops it. */
+export function cookieHeader(
+  config: Config,
+  o: {
+    name: string;
+    value: string;
+    path: string /** s since the epoch; none: a session cookie */;
+    expiresAt?: number | undefined;
+  },
+): string {
+  const parts = [`${o.name}=${o.value}`, `Path=${o.path}`, 'HttpOnly'];
+  if (o.expiresAt !== undefined) parts.push(`Expires=${new Date(o.expiresAt * 1000).toUTCString()}`);
   if (!config.brig.optSettings.setCookieInsecure) parts.push('Secure');
   return parts.join('; ');
 }

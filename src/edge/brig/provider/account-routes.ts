@@ -7,6 +7,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { providerErrors } from '../../api/errors/provider.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { provider as providerOf } from '../../api/self.js';
+import { cookieHeader } from '../auth/cookie-store.js';
 import { keysOf } from '../auth/session.js';
 import { signProviderToken } from '../../auth/tokens.js';
 import { database, runBatch, type Db } from '../../db/client.js';
@@ -138,14 +139,10 @@ const login = endpoint(
     if (!ok) throw new ApiError(providerErrors.invalidCredentials);
     const expires = Math.floor(Date.now() / 1000) + config.brig.zauth.providerTokenTimeout;
     const token = await signProviderToken(await keysOf(c), p.id, expires);
-    const parts = [
-      `zprovider=${token}`,
-      'Path=/provider',
-      `Expires=${new Date(expires * 1000).toUTCString()}`,
-      'HttpOnly',
-    ];
-    if (!config.brig.optSettings.setCookieInsecure) parts.push('Secure');
-    c.header('set-cookie', parts.join('; '));
+    c.header(
+      'set-cookie',
+      cookieHeader(config, { name: 'zprovider', value: token, path: '/provider', expiresAt: expires }),
+    );
     return c.body(null, 200);
   },
 );

@@ -1,5 +1,5 @@
 import type { Config } from '../../../shared/config/index.js';
-import { toBase64 } from '../../../shared/base64.js';
+import { base64url, sha256 } from '../../../shared/keys.js';
 import type { Db } from '../../db/client.js';
 import { codeStore } from '../codes/code-store.js';
 import { sendMail } from '../email/mailer.js';
@@ -9,8 +9,7 @@ export const ACTIVATION_RETRIES = 3;
 
 /** The activation key of an address: SHA-256 of it, base64url (as wire derives it). */
 export async function activationKey(email: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(email.toLowerCase())));
-  return toBase64(digest, { pad: false }).replace(/\+/g, '-').replace(/\//g, '_');
+  return base64url(await sha256(email.toLowerCase()));
 }
 
 /** Issues the provider's activation code for the address and mails it with its key. */

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { providerErrors } from '../../api/errors/provider.js';
-import { json } from '../../api/schemas/common.js';
+import { json, jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { hasPerm } from '../../api/team-permissions.js';
 import { database } from '../../db/client.js';
@@ -138,12 +138,9 @@ const whitelist = endpoint(
     path: '/teams/{team-id}/services/whitelist',
     request: {
       ...teamParam,
-      body: {
-        required: true,
-        ...json(
-          z.object({ provider: z.uuid(), id: z.uuid(), whitelisted: z.boolean() }).openapi('UpdateServiceWhitelist'),
-        ),
-      },
+      ...jsonBody(
+        z.object({ provider: z.uuid(), id: z.uuid(), whitelisted: z.boolean() }).openapi('UpdateServiceWhitelist'),
+      ),
     },
     errors: [
       providerErrors.mlsServicesNotAllowed,

@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { modulusBytes, rsaFingerprint, rsaKeyOfSpki, spkiOfPem } from '../../../shared/integrations/fingerprint.js';
+import { pinnableKey } from '../../../shared/integrations/fingerprint.js';
 import { requireReauth } from '../teams/reauth.js';
 import { requireTeamMember } from '../teams/team-access.js';
 import { requireLegalholdAdmin } from './member-access.js';
@@ -56,10 +56,9 @@ const view = (s: LegalholdService) => ({
 
 /** An RSA key of at least 2048 bits, as wire takes a service's key; its fingerprint. */
 async function fingerprintOf(pem: string): Promise<string> {
-  const spki = spkiOfPem(pem);
-  const key = spki === undefined ? undefined : await rsaKeyOfSpki(spki);
-  if (key === undefined || modulusBytes(key) < 256) throw new ApiError(legalholdErrors.invalidKey);
-  return rsaFingerprint(key);
+  const key = await pinnableKey(pem);
+  if (key === undefined) throw new ApiError(legalholdErrors.invalidKey);
+  return key.fingerprint;
 }
 
 const createSettings = endpoint(

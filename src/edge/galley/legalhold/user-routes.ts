@@ -129,7 +129,7 @@ const approve = endpoint(
     request: { ...memberParams, ...passwordBody('ApproveLegalHoldForUserRequest') },
     errors: [
       legalholdErrors.notEnabledForTeam,
-      legalholdErrors.approveOthers,
+      galleyErrors.resourceAccessDenied,
       galleyErrors.noTeamMember,
       galleyErrors.reauthRequired,
       legalholdErrors.alreadyEnabled,
@@ -145,7 +145,7 @@ const approve = endpoint(
     const config = c.get('config');
     const db = database(c.env.DB);
     await requireLegalholdEnabled(db, config, tid);
-    if (self(c).user !== uid) throw new ApiError(legalholdErrors.approveOthers);
+    if (self(c).user !== uid) throw new ApiError(galleyErrors.resourceAccessDenied);
     const status = await legalholdStore.status(db, tid, uid);
     if (status === undefined) throw new ApiError(galleyErrors.noTeamMember);
     await requireReauth(c, db, passwordOf(c.req.valid('json')));

@@ -64,13 +64,13 @@ export const getTeamMembersCsv = endpoint(
     method: 'get',
     path: '/teams/{tid}/members/csv',
     request: { params: z.object({ tid: z.uuid() }) },
-    errors: [galleyErrors.csvAccessDenied],
+    errors: [galleyErrors.resourceAccessDenied],
     responses: { 200: { description: 'CSV of team members', content: { 'text/csv': { schema: z.string() } } } },
   },
   async (c) => {
     const { tid } = c.req.valid('param');
     const role = await teamStore.roleOf(database(c.env.DB), tid, self(c).user);
-    if (role !== 'owner' && role !== 'admin') throw new ApiError(galleyErrors.csvAccessDenied);
+    if (role !== 'owner' && role !== 'admin') throw new ApiError(galleyErrors.resourceAccessDenied);
     const db = c.env.DB;
     const encoder = new TextEncoder();
     let after = '';
