@@ -11,7 +11,10 @@ export const INTEGRATION_PATH = '/integration';
 const isStringRecord = (v: unknown): v is Record<string, string> =>
   typeof v === 'object' && v !== null && Object.values(v).every((x) => typeof x === 'string');
 
-/** The worker's envelope: `{url, method, headers, body?, fingerprint}`; only https URLs. */
+const isPin = (v: unknown): v is string | string[] =>
+  typeof v === 'string' || (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'));
+
+/** The worker's envelope: `{url, method, headers, body?, fingerprint}` (one or several); only https URLs. */
 function parsed(text: string): PinnedRequest | undefined {
   let v: Record<string, unknown>;
   try {
@@ -22,7 +25,7 @@ function parsed(text: string): PinnedRequest | undefined {
   if (typeof v.url !== 'string' || !URL.canParse(v.url)) return undefined;
   const url = new URL(v.url);
   if (url.protocol !== 'https:' || (v.method !== 'GET' && v.method !== 'POST')) return undefined;
-  if (!isStringRecord(v.headers) || typeof v.fingerprint !== 'string') return undefined;
+  if (!isStringRecord(v.headers) || !isPin(v.fingerprint)) return undefined;
   if (v.body !== undefined && typeof v.body !== 'string') return undefined;
   return { url, method: v.method, headers: v.headers, body: v.body, fingerprint: v.fingerprint };
 }

@@ -12,8 +12,8 @@ export interface PinnedRequest {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body: string | undefined;
-  /** The registered key's fingerprint (base64), which the peer's certificate must carry. */
-  fingerprint: string;
+  /** The registered keys' fingerprints (base64), one of which the peer's certificate must carry. */
+  fingerprint: string | string[];
 }
 
 export interface PinnedReply {
@@ -29,17 +29,18 @@ const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 const unreachable = (why: string): FederatorError => federatorError(502, 'integration-unreachable', why);
 
 /** Whether the peer's certificate is in its validity period and carries the pinned key. */
-async function pinHolds(socket: tls.TLSSocket, fingerprint: string): Promise<string | undefined> {
+async function pinHolds(socket: tls.TLSSocket, fingerprint: string | string[]): Promise<string | undefined> {
   const cert = socket.getPeerCertificate();
   const now = Date.now();
   if (!cert.raw || Date.parse(cert.valid_from) > now || Date.parse(cert.valid_to) < now)
     return 'the certificate is not valid now';
   const key = cert.pubkey === undefined ? undefined : await rsaKeyOfSpki(new Uint8Array(cert.pubkey));
   if (key === undefined) return 'the certificate carries no RSA key';
-  return (await rsaFingerprint(key)) === fingerprint ? undefined : 'the certificate key is not the registered one';
+  const pinned = [fingerprint].flat().includes(await rsaFingerprint(key));
+  return pinned ? undefined : 'the certificate key is not the registered one';
 }
 
-function connectPinned(url: URL, fingerprint: string): Promise<tls.TLSSocket> {
+function connectPinned(url: URL, fingerprint: string | string[]): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const socket = tls.connect({

@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { otrNotifications } from '../shared/proteus/otr-notifications.js';
 import { classify, sendingStatus, userKey, withRemoteClients } from '../shared/proteus/recipients.js';
+import type { OtrRecipient } from '../shared/codecs/otr.js';
 import type { ProteusSend, ProteusSendResult } from '../shared/proteus/types.js';
 import type {
   CommitRequest,
@@ -134,7 +135,13 @@ export class Conversation extends DurableObject<Env> {
 
     const deliver = [...c.deliver, ...view.unconfirmed];
     const remote = deliver.filter((r) => r.domain !== localDomain);
-    const notifications = otrNotifications(deliver, {
+    const botOf = (r: OtrRecipient) => (r.domain === localDomain ? state.bots.get(r.user) : undefined);
+    const bots = deliver.flatMap((r) => {
+      const service = botOf(r);
+      return service === undefined ? [] : [{ ...r, service }];
+    });
+    const people = bots.length === 0 ? deliver : deliver.filter((r) => botOf(r) === undefined);
+    const notifications = otrNotifications(people, {
       conversationOf: () => req.conv,
       sender: req.sender,
       blob: req.message.blob,
@@ -144,6 +151,7 @@ export class Conversation extends DurableObject<Env> {
       localDomain,
       channel: `${req.conv.domain}/${req.conv.id}`,
     });
-    return { result: { kind: 'sent', status, remote }, stored: this.shards.append(notifications, req.ttlSeconds) };
+    const result = { kind: 'sent' as const, status, remote, bots };
+    return { result, stored: this.shards.append(notifications, req.ttlSeconds) };
   }
 }

@@ -1,6 +1,6 @@
 import type { ApiVersion } from '../../shared/api-version.js';
 import type { Config } from '../../shared/config/index.js';
-import type { AccessClaims } from '../auth/tokens.js';
+import type { AccessClaims, BotClaims } from '../auth/tokens.js';
 
 /** What every handler sees: bindings, the validated configuration and the request's edge facts. */
 export interface AppEnv {
@@ -16,5 +16,7 @@ export interface AppEnv {
     self: AccessClaims | undefined;
     /** The service provider nginz authenticated (Z-Provider), on `/provider` routes. */
     provider: string | undefined;
+    /** The bot nginz authenticated (Z-Bot, Z-Provider, Z-Conversation), on the bot API. */
+    bot: BotClaims | undefined;
   };
 }

@@ -59,6 +59,7 @@ export function buildApiApp({ config, endpoints, version }: ApiAppOptions): Open
       c.set('requestId', edge?.requestId ?? crypto.randomUUID());
       c.set('self', edge?.identity);
       c.set('provider', edge?.provider);
+      c.set('bot', edge?.bot);
       return handler(c, next);
     };
   };

@@ -1,4 +1,4 @@
-import type { AccessClaims } from '../auth/tokens.js';
+import type { AccessClaims, BotClaims } from '../auth/tokens.js';
 
 /**
  * What the edge (nginz) established about a request, handed to the component apps in-process.
@@ -16,6 +16,8 @@ export interface EdgeFacts {
   identity: AccessClaims | undefined;
   /** A service provider's token (nginz's Z-Provider), which reaches only `/provider` routes. */
   provider?: string;
+  /** A bot's token (nginz's Z-Bot, Z-Provider and Z-Conversation), which reaches only the bot API. */
+  bot?: BotClaims;
   /** Set by the route that serves it: its path template (`/users/:uid`), for the metrics. */
   route?: string;
 }

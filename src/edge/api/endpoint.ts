@@ -23,9 +23,9 @@ interface EndpointMeta {
   /**
    * `user` (default for public routes): the caller must present a valid access token; the handler
    * reads it with `self(c)`. `none` (default for internal `/i/...` routes): no token needed.
-   * `provider`: a service provider's token (`provider(c)` reads it).
+   * `provider`: a service provider's token (`provider(c)` reads it); `bot`: a bot's (`bot(c)`).
    */
-  auth?: 'user' | 'provider' | 'none';
+  auth?: 'user' | 'provider' | 'bot' | 'none';
 }
 
 /** A route declared once: path, method, version range, schemas, errors, bound to its handler. */
@@ -69,6 +69,7 @@ export function endpoint<const R extends RouteConfig>(
   const guarded: RouteHandler<RouteConfig, AppEnv> = (c, next) => {
     if (needsUser && c.get('self') === undefined) throw new ApiError(commonErrors.unauthorized);
     if (kind === 'provider' && c.get('provider') === undefined) throw new ApiError(commonErrors.unauthorized);
+    if (kind === 'bot' && c.get('bot') === undefined) throw new ApiError(commonErrors.unauthorized);
     return inner(c, next);
   };
   return { name, from, until, route: config, handler: guarded };

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AccessClaims } from '../auth/tokens.js';
+import type { AccessClaims, BotClaims } from '../auth/tokens.js';
 import type { AppEnv } from './app-env.js';
 import { ApiError } from './errors/api-error.js';
 import { commonErrors } from './errors/common.js';
@@ -23,4 +23,11 @@ export function provider(c: Context<AppEnv>): string {
   const id = c.get('provider');
   if (id === undefined) throw new ApiError(commonErrors.unauthorized);
   return id;
+}
+
+/** The authenticated bot of a route declared with `auth: 'bot'`. */
+export function bot(c: Context<AppEnv>): BotClaims {
+  const claims = c.get('bot');
+  if (claims === undefined) throw new ApiError(commonErrors.unauthorized);
+  return claims;
 }

@@ -18,16 +18,32 @@ export interface CookieClaims {
   session: boolean;
 }
 
-type Claims = { sub: string; typ: 'a' | 'u' | 'p'; cid?: string; con?: string; rid?: number; ses?: boolean; lh?: true };
-
-async function sign(keys: ZauthKeys, claims: Claims, expiresAt: number): Promise<string> {
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: ZAUTH_ALG, kid: String(keys.index) })
-    .setExpirationTime(expiresAt)
-    .sign(keys.signing);
+/** What a bot's token proves: the bot (a user), its service's provider and its one conversation. */
+export interface BotClaims {
+  bot: string;
+  provider: string;
+  conversation: string;
 }
 
-type VerifiedClaims = Claims & { exp: number };
+type Claims = {
+  sub: string;
+  typ: 'a' | 'u' | 'p' | 'b';
+  cid?: string;
+  con?: string;
+  rid?: number;
+  ses?: boolean;
+  lh?: true;
+  prv?: string;
+  cnv?: string;
+};
+
+/** Signs the claims; without `expiresAt` the token never expires (bots' tokens, as zauth's `d=-1`). */
+async function sign(keys: ZauthKeys, claims: Claims, expiresAt?: number): Promise<string> {
+  const jwt = new SignJWT(claims).setProtectedHeader({ alg: ZAUTH_ALG, kid: String(keys.index) });
+  return (expiresAt === undefined ? jwt : jwt.setExpirationTime(expiresAt)).sign(keys.signing);
+}
+
+type VerifiedClaims = Claims & { exp?: number };
 
 /**
  * Tokens whose signature this isolate has already checked, per key set, with their claims. Only
@@ -54,7 +70,8 @@ async function verifiedClaims(keys: ZauthKeys, token: string): Promise<VerifiedC
     if (key === undefined) return undefined;
     await compactVerify(token, key, { algorithms: [ZAUTH_ALG] });
     const claims = decodeJwt(token) as Partial<VerifiedClaims>;
-    if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return undefined;
+    if (typeof claims.sub !== 'string') return undefined;
+    if (typeof claims.exp !== 'number' && claims.typ !== 'b') return undefined;
     remember(keys, token, claims as VerifiedClaims);
     return claims as VerifiedClaims;
   } catch {
@@ -63,6 +80,7 @@ async function verifiedClaims(keys: ZauthKeys, token: string): Promise<VerifiedC
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+const unexpired = (c: VerifiedClaims) => c.exp !== undefined && c.exp > nowSeconds();
 
 export function signAccessToken(keys: ZauthKeys, c: AccessClaims, expiresAt: number): Promise<string> {
   const claims: Claims = { sub: c.user, typ: 'a', con: c.connection };
@@ -83,7 +101,7 @@ export async function verifyAccessToken(
 ): Promise<AccessClaims | undefined> {
   const c = await verifiedClaims(keys, token);
   if (c?.typ !== 'a' || typeof c.con !== 'string') return undefined;
-  if (!opts.allowExpired && c.exp <= nowSeconds()) return undefined;
+  if (!opts.allowExpired && !unexpired(c)) return undefined;
   return {
     user: c.sub,
     connection: c.con,
@@ -94,7 +112,7 @@ export async function verifyAccessToken(
 
 export async function verifyCookie(keys: ZauthKeys, token: string): Promise<CookieClaims | undefined> {
   const c = await verifiedClaims(keys, token);
-  if (c?.typ !== 'u' || typeof c.rid !== 'number' || c.exp <= nowSeconds()) return undefined;
+  if (c?.typ !== 'u' || typeof c.rid !== 'number' || !unexpired(c)) return undefined;
   return { user: c.sub, id: c.rid, session: c.ses === true };
 }
 
@@ -106,7 +124,18 @@ export function signProviderToken(keys: ZauthKeys, provider: string, expiresAt: 
 /** The provider a valid, unexpired provider token names. */
 export async function verifyProviderToken(keys: ZauthKeys, token: string): Promise<string | undefined> {
   const c = await verifiedClaims(keys, token);
-  return c?.typ === 'p' && c.exp > nowSeconds() ? c.sub : undefined;
+  return c?.typ === 'p' && unexpired(c) ? c.sub : undefined;
+}
+
+/** A bot's token (zauth's `b`): it never expires; removing the bot ends what it reaches. */
+export function signBotToken(keys: ZauthKeys, b: BotClaims): Promise<string> {
+  return sign(keys, { sub: b.bot, typ: 'b', prv: b.provider, cnv: b.conversation });
+}
+
+export async function verifyBotToken(keys: ZauthKeys, token: string): Promise<BotClaims | undefined> {
+  const c = await verifiedClaims(keys, token);
+  if (c?.typ !== 'b' || typeof c.prv !== 'string' || typeof c.cnv !== 'string') return undefined;
+  return { bot: c.sub, provider: c.prv, conversation: c.cnv };
 }
 
 /** A fresh random 64-bit connection id, in decimal as nginz forwards it. */

@@ -13,6 +13,8 @@ import { federationWith } from './federation/federating.js';
 import type { UserRow } from './users/user-json.js';
 import { userStore } from './users/user-store.js';
 import { richInfoStore } from './rich-info/rich-info-store.js';
+import { providerStore } from './provider/provider-store.js';
+import { connectionOf, type ServiceConnection } from './provider/service-connection.js';
 import type { RichField } from '../db/schema.js';
 
 /** A user's account as brig keeps it (status, team, identity, profile). */
@@ -140,3 +142,15 @@ export {
   legalholdCookie,
   removeLegalholdDevices,
 } from './legalhold/legalhold-devices.js';
+
+/** Where a service takes its bots' events; undefined when the service is gone. */
+export async function serviceConnection(
+  db: Db,
+  ref: { id: string; provider: string },
+): Promise<ServiceConnection | undefined> {
+  const s = await providerStore.service(db, ref.provider, ref.id);
+  return s === undefined ? undefined : connectionOf(s);
+}
+
+/** A bot's account ends (its service disowned it, or it left its conversation). */
+export { deleteBotAccount } from './bots/bot-accounts.js';

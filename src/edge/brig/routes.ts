@@ -91,11 +91,34 @@ import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self
 import { providerAccountEndpoints, providerInternalEndpoints } from './provider/account-routes.js';
 import { serviceDiscoveryEndpoints } from './provider/discovery-routes.js';
 import { providerServiceEndpoints } from './provider/service-routes.js';
+import { addBotRoute, addBotV6 } from './bots/add-bot.js';
+import { deleteBotSelf, removeBotRoute, removeBotV6 } from './bots/remove-bot.js';
+import {
+  claimBotUsersPrekeys,
+  getBotClient,
+  getBotSelf,
+  getBotUserClients,
+  listBotPrekeys,
+  listBotUsers,
+  updateBotPrekeys,
+} from './bots/bot-api-routes.js';
 
 export const brigPublic: Endpoint[] = [
   ...providerAccountEndpoints,
   ...providerServiceEndpoints,
   ...serviceDiscoveryEndpoints,
+  addBotRoute,
+  addBotV6,
+  removeBotRoute,
+  removeBotV6,
+  getBotSelf,
+  deleteBotSelf,
+  getBotClient,
+  listBotPrekeys,
+  updateBotPrekeys,
+  claimBotUsersPrekeys,
+  listBotUsers,
+  getBotUserClients,
   uploadKeyPackages,
   replaceKeyPackages,
   deleteKeyPackages,

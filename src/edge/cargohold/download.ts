@@ -15,11 +15,11 @@ import { assetKeySchema } from './asset-key.js';
 import { objectStore } from './object-store.js';
 import { assetTokenSchema } from './tokens.js';
 
-const tokenQuery = z.object({
+export const tokenQuery = z.object({
   asset_token: assetTokenSchema.optional(),
   forceCaching: z.string().optional().openapi({ description: 'Accepted for old clients; no effect' }),
 });
-const tokenHeader = z.object({ 'asset-token': assetTokenSchema.optional() });
+export const tokenHeader = z.object({ 'asset-token': assetTokenSchema.optional() });
 
 /**
  * The host a download URL is signed for: with `multiIngress`, the entry of the request's Z-Host
@@ -51,9 +51,17 @@ async function download(c: Context<AppEnv>, keyDomain: string, key: string) {
   // The header wins over the query parameter, as in wire.
   const token = c.req.header('asset-token') ?? c.req.query('asset_token');
   if (keyDomain !== config.cargohold.settings.federationDomain) return remoteDownload(c, keyDomain, key, token);
+  return localDownload(c, key, token, self(c).user);
+}
+
+/**
+ * A redirect to this backend's asset for its owner, or for anyone giving the token stored with it
+ * (none for a public asset); else an opaque 404.
+ */
+export async function localDownload(c: Context<AppEnv>, key: string, token: string | undefined, owner: string) {
+  const config = c.get('config');
   const row = await localAsset(database(c.env.DB), key);
-  // Owner, or the token given equals the stored one (none given for a public asset): else an opaque 404.
-  if (row.owner !== self(c).user && (token ?? null) !== row.token) throw new ApiError(cargoholdErrors.assetNotFound);
+  if (row.owner !== owner && (token ?? null) !== row.token) throw new ApiError(cargoholdErrors.assetNotFound);
   const url = await objectStore(c.env, config.cargohold.objstore).presignGet(
     key,
     downloadEndpointFor(c),

@@ -13,16 +13,21 @@ import { assetStore } from './asset-store.js';
 import { objectStore } from './object-store.js';
 import { assetTokenSchema, newAssetToken } from './tokens.js';
 
-const ownerErrors = [cargoholdErrors.assetNotFound, cargoholdErrors.unauthorised];
+export const ownerErrors = [cargoholdErrors.assetNotFound, cargoholdErrors.unauthorised];
 
-/** The owner deletes an asset: its bytes first, so a failure leaves the asset as it was. */
+/** The owner deletes an asset of this backend. */
 async function deleteAsset(c: Context<AppEnv>, keyDomain: string, key: string) {
   const config = c.get('config');
   if (keyDomain !== config.cargohold.settings.federationDomain)
     throw new ApiError(cargoholdErrors.federationNotImplemented);
+  return removeOwnAsset(c, key, self(c).user);
+}
+
+/** Deletes the owner's asset: its bytes first, so a failure leaves the asset as it was. */
+export async function removeOwnAsset(c: Context<AppEnv>, key: string, owner: string) {
   const db = database(c.env.DB);
-  await ownAsset(db, key, self(c).user);
-  await objectStore(c.env, config.cargohold.objstore).delete(key);
+  await ownAsset(db, key, owner);
+  await objectStore(c.env, c.get('config').cargohold.objstore).delete(key);
   await assetStore.remove(db, key);
   return c.body(null, 200);
 }

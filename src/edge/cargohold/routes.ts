@@ -11,6 +11,7 @@ import {
   renewAssetTokenV3,
 } from './manage.js';
 import { uploadAsset, uploadAssetV3 } from './upload.js';
+import { principalAssetEndpoints } from './principal-assets.js';
 
 // `DELETE /assets/{key}/token` before `DELETE /assets/{key_domain}/{key}`, which its path also matches.
 export const cargoholdPublic: Endpoint[] = [
@@ -26,6 +27,7 @@ export const cargoholdPublic: Endpoint[] = [
   deleteAssetRoute,
   deleteAssetV4,
   deleteAssetV3,
+  ...principalAssetEndpoints,
 ];
 
 /** The federation API: remote users download this backend's assets through their own backend. */

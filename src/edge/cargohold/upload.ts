@@ -76,12 +76,10 @@ async function store(c: Context<AppEnv>, key: string, parts: UploadParts): Promi
   }
 }
 
-async function upload(c: Context<AppEnv>) {
-  const me = self(c);
+/** Reads, checks and stores an upload of `owner`'s, at most `maxBytes` long; its asset row. */
+export async function acceptUpload(c: Context<AppEnv>, owner: string, maxBytes: number) {
   const config = c.get('config');
   const db = database(c.env.DB);
-  const user = await userById(db, selfQualified(c));
-  const maxBytes = await uploadAllowance(db, config, user);
   const parts = await partsOf(c);
   let meta: z.infer<typeof uploadMetadata>;
   try {
@@ -97,7 +95,7 @@ async function upload(c: Context<AppEnv>) {
   const now = Date.now();
   const row = {
     key,
-    owner: me.user,
+    owner,
     token: meta.public ? null : newAssetToken(),
     retention: retentionDigit(meta.retention),
     size: parts.length,
@@ -112,12 +110,19 @@ async function upload(c: Context<AppEnv>) {
       .catch(() => undefined);
     throw err;
   }
-  const domain = config.cargohold.settings.federationDomain;
-  // wire's Location is relative and names the v4 path whatever the version.
-  return c.json(assetJson(row, domain), 201, { location: `assets/v4/${domain}/${key}` });
+  return row;
 }
 
-const uploadRoute = {
+async function upload(c: Context<AppEnv>) {
+  const config = c.get('config');
+  const user = await userById(database(c.env.DB), selfQualified(c));
+  const row = await acceptUpload(c, self(c).user, await uploadAllowance(database(c.env.DB), config, user));
+  const domain = config.cargohold.settings.federationDomain;
+  // wire's Location is relative and names the v4 path whatever the version.
+  return c.json(assetJson(row, domain), 201, { location: `assets/v4/${domain}/${row.key}` });
+}
+
+export const uploadRoute = {
   method: 'post',
   request: multipartBody,
   errors: [

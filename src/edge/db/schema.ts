@@ -45,6 +45,9 @@ export const users = sqliteTable('users', {
   expiresAt: integer('expires_at'),
   searchable: integer('searchable', { mode: 'boolean' }).notNull().default(true),
   conferenceCalling: text('conference_calling', { enum: ['enabled', 'disabled'] }),
+  /** A bot's service (user_type 'bot'); null for everybody else. */
+  serviceProvider: text('service_provider'),
+  serviceId: text('service_id'),
   createdAt: integer('created_at').notNull(),
 });
 
@@ -288,6 +291,9 @@ export const conversationMembers = sqliteTable(
     hidden: integer('hidden', { mode: 'boolean' }).notNull().default(false),
     hiddenRef: text('hidden_ref'),
     joinedAt: integer('joined_at').notNull(),
+    /** A bot member's service; null for users. */
+    serviceProvider: text('service_provider'),
+    serviceId: text('service_id'),
   },
   (t) => [primaryKey({ columns: [t.convDomain, t.convId, t.userDomain, t.userId] })],
 );

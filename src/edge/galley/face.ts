@@ -95,3 +95,10 @@ export { forgetConversationsWith } from './federation/defederation.js';
 export { changeMemberRole } from './teams/member-changes.js';
 /** Who hears that a member left the team, and telling them (the account's deletion is brig's). */
 export { announceMemberLeave, memberLeaveAudience } from './teams/member-changes.js';
+
+/** Bots in conversations: joining, leaving, and the queue that carries their events to their services. */
+export { botsOfService, conversationWithMembers, joinBot, leaveBot } from './bots/bot-members.js';
+export { botConversationView } from './bots/bot-conversation.js';
+export { serviceOf } from './conversations/member-data.js';
+export { ROLE_ADMIN } from './conversations/roles.js';
+export type { BotDelivery } from './bots/bot-deliveries.js';

@@ -43,6 +43,7 @@ import { removeTeamMember } from './teams/remove-member.js';
 import { deleteTeam } from './teams/delete-team.js';
 import { teamInternalEndpoints } from './teams/internal-team-routes.js';
 import { legalholdSettingsEndpoints } from './legalhold/settings-routes.js';
+import { getBotConversation, postBotMessage } from './bots/bot-routes.js';
 import { legalholdUserEndpoints } from './legalhold/user-routes.js';
 import { getMlsPublicKeys } from './mls/public-keys.js';
 import { postCommitBundle } from './mls/commit-bundles.js';
@@ -136,6 +137,8 @@ export const galleyPublic: Endpoint[] = [
   // /teams/{tid}/legalhold/settings and /consent before /teams/{tid}/legalhold/{uid}
   ...legalholdSettingsEndpoints,
   ...legalholdUserEndpoints,
+  getBotConversation,
+  postBotMessage,
 ];
 
 export const galleyInternal: Endpoint[] = [

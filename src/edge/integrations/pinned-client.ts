@@ -9,8 +9,8 @@ export interface IntegrationCall {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: unknown;
-  /** The registered key's fingerprint, which the integration's certificate must carry. */
-  fingerprint: string;
+  /** The registered keys' fingerprints, one of which the integration's certificate must carry. */
+  fingerprint: string | string[];
 }
 
 export type IntegrationReply = { ok: true; status: number; body: string } | { ok: false; why: string };

@@ -87,9 +87,11 @@ export const servePublic: Ingress = async (req, env, ctx, rt, requestId) => {
     const scoped: Caller | undefined =
       caller.provider !== undefined
         ? { kind: 'provider' }
-        : zauth === undefined
-          ? undefined
-          : { kind: 'user', legalhold: zauth.legalhold === true };
+        : caller.bot !== undefined
+          ? { kind: 'bot' }
+          : zauth === undefined
+            ? undefined
+            : { kind: 'user', legalhold: zauth.legalhold === true };
     if (scoped !== undefined && !tokenReaches(scoped, path))
       return finish(errorResponse(new ApiError(commonErrors.tokenScope)));
     const oauth = zauth === undefined ? await oauthCaller(req, env, rt.config, location) : undefined;
@@ -131,6 +133,7 @@ export const servePublic: Ingress = async (req, env, ctx, rt, requestId) => {
     const version = split.kind === 'versioned' ? split.version : 0;
     const facts = counted.facts({ path, zHost: zHostOf(req), requestId, identity });
     if (caller.provider !== undefined) facts.provider = caller.provider;
+    if (caller.bot !== undefined) facts.bot = caller.bot;
     const forwarded = withEdgeFacts(limited, facts);
     return finish(await rt.versionApp(version).fetch(forwarded, env, ctx));
   } catch (err) {

@@ -15,6 +15,8 @@ export interface ConversationState {
    * nothing may be sent (wire's guard; consenting or the device going reloads the state).
    */
   legalholdConflict: boolean;
+  /** The bot members (local users) by user id → their service. */
+  bots: Map<string, { id: string; provider: string }>;
 }
 
 /** A conversation's members and their clients, as the object keeps them until told otherwise. */
@@ -23,7 +25,10 @@ export async function loadState(db: D1Database, conv: QualifiedRef, localDomain:
   const clients = new Map<string, Set<string>>();
   let device = false;
   let unconsenting = false;
+  const bots = new Map<string, { id: string; provider: string }>();
   for (const m of members) {
+    if (m.service_id !== null && m.service_provider !== null)
+      bots.set(m.user_id, { id: m.service_id, provider: m.service_provider });
     if (m.user_domain === localDomain) {
       device ||= m.legalhold === 1;
       unconsenting ||= m.consent !== 1;
@@ -40,5 +45,6 @@ export async function loadState(db: D1Database, conv: QualifiedRef, localDomain:
     clients,
     remote: remoteUsersOf(clients, localDomain),
     legalholdConflict: device && unconsenting,
+    bots,
   };
 }

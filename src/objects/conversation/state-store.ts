@@ -9,6 +9,9 @@ export interface MemberClientRow {
   legalhold: number | null;
   /** 1 when the member (a local team member) consented to legal hold. */
   consent: number | null;
+  /** A bot member's service; null for users. */
+  service_provider: string | null;
+  service_id: string | null;
 }
 
 /**
@@ -25,7 +28,7 @@ export async function readConversationState(
     db
       .prepare(
         `SELECT m.user_domain, m.user_id, c.id AS client, c.type = 'legalhold' AS legalhold,
-                t.legalhold_status IS NOT NULL AS consent
+                t.legalhold_status IS NOT NULL AS consent, m.service_provider, m.service_id
          FROM conversation_members m
          LEFT JOIN clients c ON m.user_domain = ? AND c.user = m.user_id
          LEFT JOIN team_members t ON m.user_domain = ? AND t.user = m.user_id

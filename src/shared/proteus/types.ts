@@ -35,9 +35,17 @@ export interface ProteusSend {
   remote?: RemoteClients;
 }
 
+/** A ciphertext for a bot member: its service gets it, not a notification stream. */
+export interface BotRecipient extends OtrRecipient {
+  service: { id: string; provider: string };
+}
+
 export type ProteusSendResult =
-  /** `remote`: the ciphertexts for other backends' users, for the caller to send on. */
-  | { kind: 'sent'; status: MessageSendingStatus; remote: OtrRecipient[] }
+  /**
+   * `remote`: the ciphertexts for other backends' users, `bots`: those for bot members, for the
+   * caller to send on.
+   */
+  | { kind: 'sent'; status: MessageSendingStatus; remote: OtrRecipient[]; bots: BotRecipient[] }
   | { kind: 'remote-clients-needed'; users: QualifiedRef[] }
   | { kind: 'missing-clients'; status: MessageSendingStatus }
   | { kind: 'no-conversation' }

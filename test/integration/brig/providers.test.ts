@@ -1,8 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
+import {
+  activeProvider as activeProviderAt,
+  asProvider as asProviderAt,
+  registeredProvider as registeredProviderAt,
+} from '../../helpers/providers.js';
 import { rsaTlsIdentity } from '../../helpers/rsa-tls.js';
-import { api, invitedMember, teamOwner, type TeamOwner, uniqueEmail } from '../../helpers/users.js';
+import { api, invitedMember, teamOwner, type TeamOwner } from '../../helpers/users.js';
 
 // Service providers (wire's provider API): an account whose address is activated by a mailed key
 // and code, a `zprovider` cookie whose token reaches only /provider, its services, and how users
@@ -10,36 +15,10 @@ import { api, invitedMember, teamOwner, type TeamOwner, uniqueEmail } from '../.
 
 const { publicUrl: pub, internalUrl } = sharedBackend();
 
-/** A request with the provider's cookie. */
-function asProvider(cookie: string, method: string, path: string, body?: unknown) {
-  return call(pub, path, {
-    method,
-    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
-
-async function registeredProvider() {
-  const email = uniqueEmail('provider');
-  const registered = await api(pub).post('/v8/provider/register', {
-    name: 'Acme Bots',
-    email,
-    url: 'https://bots.example.com',
-    description: 'Bots of all kinds',
-  });
-  expect(registered.status, registered.text).toBe(201);
-  return { id: registered.body.id as string, password: registered.body.password as string, email };
-}
-
-async function activeProvider() {
-  const p = await registeredProvider();
-  const { key, code } = (await call(internalUrl, `/i/provider/activation-code?email=${encodeURIComponent(p.email)}`))
-    .body;
-  expect((await api(pub).get(`/v8/provider/activate?key=${key}&code=${code}`)).status).toBe(200);
-  const login = await api(pub).post('/v8/provider/login', { email: p.email, password: p.password });
-  expect(login.status, login.text).toBe(200);
-  return { ...p, cookie: /zprovider=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0] };
-}
+const asProvider = (cookie: string, method: string, path: string, body?: unknown) =>
+  asProviderAt(pub, cookie, method, path, body);
+const registeredProvider = () => registeredProviderAt(pub);
+const activeProvider = () => activeProviderAt(pub, internalUrl);
 
 describe('service providers', () => {
   let owner: TeamOwner;

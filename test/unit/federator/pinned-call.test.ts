@@ -41,6 +41,13 @@ describe('pinned calls to integrations', () => {
     expect(seen.at(-1)).toEqual({ method: 'POST', path: '/lh/initiate?x=1', auth: 'Bearer t0ken', body: '{"a":1}' });
   });
 
+  it('reach a peer whose key is one of several registered (a service rotating its key)', async () => {
+    const old = await rsaTlsIdentity();
+    const fingerprint = [await fingerprintOf(old.publicKeyPem), await fingerprintOf(identity.publicKeyPem)];
+    const reply = await pinnedCall({ url, method: 'GET', headers: {}, body: undefined, fingerprint });
+    expect(reply.status).toBe(201);
+  });
+
   it('refuse a peer with another key, before sending anything', async () => {
     const other = await rsaTlsIdentity();
     const before = seen.length;

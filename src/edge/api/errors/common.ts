@@ -13,7 +13,7 @@ export const commonErrors = defineErrors({
   tokenScope: {
     status: 403,
     label: 'access-denied',
-    message: "The access token does not reach this endpoint (a legal hold device's reaches only what it needs)",
+    message: 'This kind of token does not reach this endpoint (legal hold devices, providers and bots reach their own)',
   },
   websocketRequired: { status: 400, label: 'bad-request', message: 'This endpoint expects a websocket upgrade' },
   badRequest: { status: 400, label: 'bad-request', message: 'Malformed request' },

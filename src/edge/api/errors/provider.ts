@@ -16,4 +16,26 @@ export const providerErrors = defineErrors({
   insufficientPermissions: { status: 403, label: 'insufficient-permissions', message: 'Insufficient team permissions' },
   mlsServicesNotAllowed: { status: 409, label: 'mls-services-not-allowed', message: 'Services not allowed in MLS' },
   tagsOrStart: { status: 400, label: 'bad-request', message: 'At least `tags` or `start` must be provided.' },
+  conversationNotFound: { status: 404, label: 'not-found', message: 'Conversation not found' },
+  accessDenied: { status: 403, label: 'access-denied', message: 'Access denied.' },
+  invalidConversation: {
+    status: 403,
+    label: 'invalid-conversation',
+    message: 'The operation is not allowed in this conversation.',
+  },
+  tooManyMembers: {
+    status: 403,
+    label: 'too-many-members',
+    message: 'Maximum number of members per conversation reached.',
+  },
+  serviceDisabled: { status: 403, label: 'service-disabled', message: 'The desired service is currently disabled.' },
+  serviceNotWhitelisted: {
+    status: 403,
+    label: 'service-not-whitelisted',
+    message: 'The desired service is not on the whitelist of allowed services for this team.',
+  },
+  tooManyBots: { status: 409, label: 'too-many-bots', message: 'Maximum number of bots for the service reached.' },
+  badGateway: { status: 502, label: 'bad-gateway', message: 'The upstream service returned an invalid response' },
+  invalidBot: { status: 403, label: 'invalid-bot', message: 'The targeted user is not a bot.' },
+  tooManyClients: { status: 403, label: 'too-many-clients', message: 'Too many clients' },
 });

@@ -82,6 +82,8 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
     expiresAt: ephemeral ? now + (input.expiresIn ?? config.brig.zauth.sessionTokenTimeout) * 1000 : null,
     searchable: true,
     conferenceCalling: config.brig.optSettings.setFeatureFlags?.conferenceCalling?.defaultForNew?.status ?? null,
+    serviceProvider: null,
+    serviceId: null,
     createdAt: now,
   };
   const statements: unknown[] = [userStore.insert(db, row), ...placeNotifications(db, id)];

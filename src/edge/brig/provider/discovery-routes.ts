@@ -3,13 +3,14 @@ import { endpoint, type Endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { providerErrors } from '../../api/errors/provider.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { selfQualified } from '../../api/self.js';
+import { self, selfQualified } from '../../api/self.js';
 import { hasPerm } from '../../api/team-permissions.js';
 import { database } from '../../db/client.js';
 import { roleInTeam, teamFeature } from '../../galley/face.js';
 import { userStore } from '../users/user-store.js';
 import { SERVICE_TAGS, serviceProfileJson, serviceProfilePage, serviceTag, toServiceProfile } from './provider-json.js';
 import { providerStore, type ServiceRow } from './provider-store.js';
+import { removeServiceBots } from '../bots/service-bots.js';
 
 // How users find services: by provider, by tags or name, and the ones their team allows.
 
@@ -171,6 +172,8 @@ const whitelist = endpoint(
     if (was === body.whitelisted) return c.body(null, 204);
     const change = body.whitelisted ? providerStore.whitelist : providerStore.unwhitelist;
     await change(db, team, body.provider, body.id).run();
+    if (!body.whitelisted)
+      await removeServiceBots(c.env, c.get('config'), { id: body.id, provider: body.provider }, { team, by: self(c) });
     return c.body(null, 200);
   },
 );

@@ -12,6 +12,7 @@ import { httpsUrl, newService, password, serviceJson, serviceTags, toServiceJson
 import { currentProvider } from './account-routes.js';
 import { providerStore, type ServiceRow } from './provider-store.js';
 import { newAuthToken, serviceKey } from './service-keys.js';
+import { removeServiceBots } from '../bots/service-bots.js';
 
 // A provider's services: created disabled, described, connected (URL, keys, tokens), enabled, deleted.
 
@@ -194,6 +195,7 @@ const remove = endpoint(
     await requirePassword(c, db, c.req.valid('json').password);
     const s = await ownService(c, db, c.req.valid('param').sid);
     await runBatch(db, providerStore.deleteService(db, s.provider, s.id));
+    await removeServiceBots(c.env, c.get('config'), s);
     return c.body(null, 202);
   },
 );

@@ -32,6 +32,8 @@ const profileFields = {
   supported_protocols: z.array(baseProtocol),
   expires_at: z.string().optional(),
   deleted: z.boolean().optional(),
+  /** A bot's service. */
+  service: z.object({ id: uuid, provider: uuid }).openapi('ServiceRef').optional(),
 };
 
 /** The self view (`GET /self`): private fields included, `managed_by` reported here only. */
@@ -101,5 +103,8 @@ export function profileJson(
     ...opt('email', o.showEmail ? u.email : null),
     supported_protocols: u.supportedProtocols,
     ...opt('expires_at', expiry(u.expiresAt)),
+    ...(u.serviceId === null || u.serviceProvider === null
+      ? {}
+      : { service: { id: u.serviceId, provider: u.serviceProvider } }),
   };
 }

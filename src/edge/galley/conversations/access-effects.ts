@@ -9,12 +9,14 @@ import { teamStore } from '../teams/team-store.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { notifyMembers } from './notify.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
+import { serviceOf } from './member-data.js';
 
 /**
  * After an access change: members the new access roles no longer admit leave, with reason
  * `removed` from the user who made the change (the caller, or a member of another backend
  * through update-conversation). Guests (users without a verified identity) need `guest`; in team
- * conversations, non-members of the team (users of other backends among them) need `non_team_member`.
+ * conversations, non-members of the team (users of other backends among them) need `non_team_member`;
+ * bots need `service`.
  */
 export async function kickDisallowedMembers(
   c: Context<AppEnv>,
@@ -36,11 +38,12 @@ export async function kickDisallowedMembers(
           conv.team,
           members.map((m) => m.userId),
         );
-  const out = members.filter(
-    (m) =>
-      (guests.has(m.userId) && !conv.accessRole.includes('guest')) ||
-      (conv.team !== null && !inTeam.has(m.userId) && !conv.accessRole.includes('non_team_member')) ||
-      (conv.team !== null && inTeam.has(m.userId) && !conv.accessRole.includes('team_member')),
+  const out = members.filter((m) =>
+    serviceOf(m) !== undefined
+      ? !conv.accessRole.includes('service')
+      : (guests.has(m.userId) && !conv.accessRole.includes('guest')) ||
+        (conv.team !== null && !inTeam.has(m.userId) && !conv.accessRole.includes('non_team_member')) ||
+        (conv.team !== null && inTeam.has(m.userId) && !conv.accessRole.includes('team_member')),
   );
   if (out.length === 0) return;
   const targets = out.map((m) => ({ id: m.userId, domain: m.userDomain }));

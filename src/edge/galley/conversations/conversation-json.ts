@@ -2,6 +2,7 @@ import type { ApiVersion } from '../../../shared/api-version.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { toLegacyAccessRole } from './access.js';
 import type { ConversationRow, MemberRow } from './conversation-store.js';
+import { serviceOf } from './member-data.js';
 
 const EPOCH_ZERO = '1970-01-01T00:00:00.000Z';
 
@@ -24,12 +25,16 @@ export function selfMemberJson(m: MemberRow) {
   };
 }
 
-export const otherMemberJson = (m: MemberRow) => ({
-  qualified_id: { id: m.userId, domain: m.userDomain },
-  id: m.userId,
-  conversation_role: m.role,
-  status: 0,
-});
+export const otherMemberJson = (m: MemberRow) => {
+  const service = serviceOf(m);
+  return {
+    qualified_id: { id: m.userId, domain: m.userDomain },
+    id: m.userId,
+    conversation_role: m.role,
+    ...(service === undefined ? {} : { service }),
+    status: 0,
+  };
+};
 
 /** Access roles as a version writes them: a list from v3, the legacy value plus `access_role_v2` before. */
 function accessRoles(roles: string[], v: ApiVersion | 'event') {

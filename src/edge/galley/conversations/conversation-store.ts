@@ -121,6 +121,26 @@ export const conversationStore = {
   update(db: Db, c: QualifiedId, patch: Partial<ConversationRow>) {
     return db.update(conversations).set(patch).where(convKey(c));
   },
+  /** The bots of a service, with their conversations; only those of the team's conversations when given. */
+  async botsOf(db: Db, service: { id: string; provider: string }, team?: string) {
+    const ofService = and(
+      eq(conversationMembers.serviceProvider, service.provider),
+      eq(conversationMembers.serviceId, service.id),
+    );
+    const rows = await db
+      .select({
+        domain: conversationMembers.convDomain,
+        id: conversationMembers.convId,
+        bot: conversationMembers.userId,
+      })
+      .from(conversationMembers)
+      .innerJoin(
+        conversations,
+        and(eq(conversations.domain, conversationMembers.convDomain), eq(conversations.id, conversationMembers.convId)),
+      )
+      .where(team === undefined ? ofService : and(ofService, eq(conversations.team, team)));
+    return rows.map((r) => ({ conv: { domain: r.domain, id: r.id }, bot: r.bot }));
+  },
   /** The conversations of a team (ids only). */
   async ofTeam(db: Db, team: string): Promise<QualifiedId[]> {
     return db
@@ -149,7 +169,7 @@ export const conversationStore = {
   },
   /** Statements adding members, in chunks that stay under D1's parameter limit. */
   addMembers(db: Db, rows: MemberRow[]) {
-    const perRow = 12;
+    const perRow = 14;
     const size = Math.floor(90 / perRow);
     const statements = [];
     for (let i = 0; i < rows.length; i += size)

@@ -6,10 +6,12 @@ import { publish } from '../../events/publish.js';
 import { forwardToCells } from './cells.js';
 import { type ConversationEvent, notifyRemoteMembers } from '../federation/conversation-updated.js';
 import type { ConversationRow, MemberRow } from './conversation-store.js';
+import { deliverToBots } from '../bots/bot-deliveries.js';
+import { serviceOf } from './member-data.js';
 
 /**
  * Sends one event of the conversation to every local member given, the caller's websocket
- * connection excepted, and to the Cells queue when the conversation has cells. When this backend
+ * connection excepted (bots: to their services), and to the Cells queue when the conversation has cells. When this backend
  * owns the conversation, the backends of remote members are told too (on-conversation-updated).
  */
 export function notifyMembers(
@@ -31,7 +33,13 @@ export async function tellMembers(
   origin?: AccessClaims,
 ): Promise<void> {
   const local = config.brig.optSettings.setFederationDomain;
-  const recipients = members.filter((m) => m.userDomain === local).map((m) => ({ user: m.userId }));
+  const here = members.filter((m) => m.userDomain === local);
+  const bots = here.flatMap((m) => {
+    const service = serviceOf(m);
+    return service === undefined ? [] : [{ bot: m.userId, service, event }];
+  });
+  const recipients = here.filter((m) => serviceOf(m) === undefined).map((m) => ({ user: m.userId }));
+  if (bots.length > 0) await deliverToBots(env, conv, bots);
   // Changes a remote member made (through federation) have no local connection to spare.
   const channel = `${conv.domain}/${conv.id}`;
   await publish(env, config, recipients, event, { origin, channel });

@@ -13,6 +13,8 @@ import {
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
+import { galleyErrors } from '../../api/errors/galley.js';
+import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { json } from '../../api/schemas/common.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { legacyStrategy } from './legacy-strategy.js';
@@ -49,6 +51,15 @@ export const legacyOtrRequest = {
     },
   },
 };
+
+/** What sending an unqualified message may refuse. */
+export const legacyOtrErrors = [
+  commonErrors.badRequest,
+  commonErrors.payloadTooLarge,
+  galleyErrors.noConversation,
+  galleyErrors.unknownClient,
+  legalholdErrors.missingConsent,
+];
 
 export const legacyOtrResponses = {
   201: { description: 'Message sent', ...json(clientMismatch) },

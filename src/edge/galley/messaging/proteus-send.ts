@@ -6,7 +6,9 @@ import type { Config } from '../../../shared/config/index.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { toBase64 } from '../../../shared/base64.js';
 import { userKey } from '../../../shared/proteus/recipients.js';
-import type { ProteusSendResult, QualifiedRef, RemoteClients } from '../../../shared/proteus/types.js';
+import type { BotRecipient, ProteusSendResult, QualifiedRef, RemoteClients } from '../../../shared/proteus/types.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { deliverToBots } from '../bots/bot-deliveries.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { forEveryVersion, queueForRemotes } from '../../background-worker/face.js';
 import { remoteClientIdsOf } from '../../brig/face.js';
@@ -54,7 +56,25 @@ export async function sendInOwnedConversation(
   if (result.kind === 'remote-clients-needed') throw new Error('the conversation asked twice for remote clients');
   if (result.kind === 'sent' && result.remote.length > 0)
     await queueForRemotes(env, database(env.DB), messageSentNotifications(send, result.status.time, result.remote));
+  if (result.kind === 'sent' && result.bots.length > 0)
+    await deliverToBots(env, send.conv, botMessages(send, result), { dropIfGone: true });
   return result;
+}
+
+/** One `conversation.otr-message-add` per bot recipient; a bot its service disowns leaves. */
+function botMessages(send: OwnedSend, sent: { status: { time: string }; bots: readonly BotRecipient[] }) {
+  const blob = send.message.blob === undefined ? {} : { data: toBase64(send.message.blob) };
+  return sent.bots.map((r) => ({
+    bot: r.user,
+    service: r.service,
+    event: conversationEvent(
+      'conversation.otr-message-add',
+      send.conv,
+      send.sender,
+      { sender: send.sender.client, recipient: r.client, text: toBase64(r.text), ...blob },
+      { time: sent.status.time },
+    ),
+  }));
 }
 
 /** on-message-sent for each backend with recipients (wire's RemoteMessage). */

@@ -1,0 +1,57 @@
+// The bot_events queue's consumer: each event goes to its bot's service, `POST
+// {base_url}/bots/{bot}/messages` with the event as its body and the service's first token, over
+// TLS pinned to the service's keys (through the sidecar), as wire's galley delivers them.
+import type { Config } from '../../shared/config/index.js';
+import { deleteBotAccount, serviceConnection } from '../brig/face.js';
+import { database } from '../db/client.js';
+import { type BotDelivery, leaveBot } from '../galley/face.js';
+import { callIntegration } from '../integrations/pinned-client.js';
+import { log } from '../log.js';
+
+type Outcome = 'delivered' | 'gone' | 'retry';
+
+async function post(env: Env, config: Config, d: BotDelivery): Promise<Outcome> {
+  const service = await serviceConnection(database(env.DB), d.service);
+  if (service === undefined) return 'gone';
+  if (!service.enabled) return 'delivered'; // a disabled service misses its events, as in wire
+  const reply = await callIntegration(config, {
+    url: `${service.baseUrl.replace(/\/+$/, '')}/bots/${d.bot}/messages`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${service.authToken}` },
+    body: d.event,
+    fingerprint: service.fingerprints,
+  });
+  if (!reply.ok) {
+    log('warn', 'bot service unreachable', { bot: d.bot, why: reply.why });
+    return 'retry';
+  }
+  if (reply.status === 410) return 'gone';
+  if (reply.status < 200 || reply.status > 299)
+    log('warn', 'bot service refused an event', { bot: d.bot, status: reply.status });
+  return 'delivered';
+}
+
+/** A bot its service disowns (410) leaves its conversation, from itself, and its account goes. */
+async function dropBot(env: Env, config: Config, d: BotDelivery): Promise<void> {
+  const db = database(env.DB);
+  await leaveBot(env, config, d.conv, d.bot, { id: d.bot, domain: config.brig.optSettings.setFederationDomain });
+  await deleteBotAccount(db, d.bot);
+}
+
+export async function runBotEventsQueue(batch: MessageBatch<unknown>, env: Env, config: Config): Promise<void> {
+  for (const m of batch.messages) {
+    const d = m.body as BotDelivery;
+    try {
+      const outcome = await post(env, config, d);
+      if (outcome === 'retry') {
+        m.retry({ delaySeconds: 1 });
+        continue;
+      }
+      if (outcome === 'gone' && d.dropIfGone) await dropBot(env, config, d);
+      m.ack();
+    } catch (err) {
+      log('warn', 'bot event delivery failed', { bot: d.bot, err: String(err) });
+      m.retry({ delaySeconds: 1 });
+    }
+  }
+}

@@ -1,0 +1,76 @@
+// Bots as conversation members: a bot joins as `wire_admin` naming its service, and leaves on its
+// own, by an admin, or when its service disowns it. Its join and leave reach the members and every
+// bot of the conversation (the leaving one too).
+import type { Config } from '../../../shared/config/index.js';
+import { memberLeaveData } from '../../../shared/events/member-events.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import type { AccessClaims } from '../../auth/tokens.js';
+import { database, type Db, runBatch } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { type ConversationRow, conversationStore, type MemberRow } from '../conversations/conversation-store.js';
+import { memberJoinData, memberRow, type ServiceRef, serviceOf } from '../conversations/member-data.js';
+import { tellMembers } from '../conversations/notify.js';
+import { ROLE_ADMIN } from '../conversations/roles.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
+
+/** A conversation and its members; undefined when this backend has no such conversation. */
+export async function conversationWithMembers(
+  db: Db,
+  conv: QualifiedId,
+): Promise<{ conv: ConversationRow; members: MemberRow[] } | undefined> {
+  const row = await conversationStore.get(db, conv);
+  return row === undefined ? undefined : { conv: row, members: await conversationStore.members(db, conv) };
+}
+
+/** Adds the bot; the `conversation.member-join` event, from the user who added it. */
+export async function joinBot(
+  env: Env,
+  config: Config,
+  conv: ConversationRow,
+  members: readonly MemberRow[],
+  bot: { id: string; service: ServiceRef },
+  origin: AccessClaims,
+) {
+  const db = database(env.DB);
+  const row = memberRow(conv, { id: bot.id, domain: conv.domain }, ROLE_ADMIN, Date.now(), bot.service);
+  await runBatch(db, conversationStore.addMembers(db, [row]));
+  await membershipChanged(env, conv);
+  const actor = { id: origin.user, domain: config.brig.optSettings.setFederationDomain };
+  const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData([row]), {
+    team: conv.team,
+  });
+  await tellMembers(env, config, conv, [...members, row], joined, origin);
+  return joined;
+}
+
+/**
+ * Removes the bot (`actor`: who removed it, the bot itself when it leaves); the
+ * `conversation.member-leave` event, undefined when the bot was not a member.
+ */
+export async function leaveBot(
+  env: Env,
+  config: Config,
+  conv: QualifiedId,
+  bot: string,
+  actor: QualifiedId,
+  origin?: AccessClaims,
+) {
+  const db = database(env.DB);
+  const found = await conversationWithMembers(db, conv);
+  if (found === undefined) return undefined;
+  const member = found.members.find((m) => m.userId === bot && m.userDomain === conv.domain);
+  if (member === undefined || serviceOf(member) === undefined) return undefined;
+  const target = { id: bot, domain: conv.domain };
+  await runBatch(db, conversationStore.removeMembers(db, conv, [target]));
+  await membershipChanged(env, conv);
+  const left = conversationEvent('conversation.member-leave', conv, actor, memberLeaveData([target], 'removed'), {
+    team: found.conv.team,
+  });
+  await tellMembers(env, config, found.conv, found.members, left, origin);
+  return left;
+}
+
+/** The bots of a service (in the team's conversations, when given), with their conversations. */
+export function botsOfService(db: Db, service: ServiceRef, team?: string) {
+  return conversationStore.botsOf(db, service, team);
+}
