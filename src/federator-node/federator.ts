@@ -7,6 +7,7 @@ import { MetricsRegistry } from '../shared/metrics/registry.js';
 import { outwardServer } from './outward.js';
 import { RemoteClient } from './remote-client.js';
 import { Remotes } from './remotes.js';
+import { workerCall, type WorkerCall } from './shared-token.js';
 import { tlsMaterial, type TlsSettings } from './tls-material.js';
 
 /** What the federator needs: federator.yaml's parts and the local facts. */
@@ -28,6 +29,11 @@ export interface FederatorOptions {
    * the worker starts after the federator (which then tells it where it really listens).
    */
   workerInternal: URL | Promise<URL>;
+  /**
+   * FEDERATOR_INTERNAL_TOKEN, when the worker and the federator meet across a network: required
+   * of every call to the internal face, and sent with every call to the worker.
+   */
+  token?: string | undefined;
 }
 
 export interface RunningFederator {
@@ -77,19 +83,19 @@ function openSessions(server: Http2SecureServer): Set<Http2Session> {
 }
 
 /** Federation proper: the TLS material, the client to remotes and the face they call. */
-function federationParts(o: FederatorOptions, tls: TlsSettings, worker: Promise<URL>, metrics: MetricsRegistry) {
+function federationParts(o: FederatorOptions, tls: TlsSettings, worker: WorkerCall, metrics: MetricsRegistry) {
   const material = tlsMaterial(tls);
   const remotes = new Remotes(worker);
   const client = new RemoteClient(material, Math.ceil(o.tcpConnectionTimeoutMicros / 1000));
-  const inward = inwardServer({ material, workerInternal: worker, remotes, metrics });
+  const inward = inwardServer({ material, worker, remotes, metrics });
   return { discovery: new Discovery(o.dns), client, remotes, inward, sessions: openSessions(inward) };
 }
 
 export async function startFederator(o: FederatorOptions): Promise<RunningFederator> {
   const metrics = new MetricsRegistry();
-  const worker = Promise.resolve(o.workerInternal);
+  const worker = workerCall(Promise.resolve(o.workerInternal), o.token);
   const fed = o.federation && { ...o.federation, ...federationParts(o, o.federation.tls, worker, metrics) };
-  const outward = outwardServer({ ownDomain: o.domain, federation: fed, metrics });
+  const outward = outwardServer({ ownDomain: o.domain, federation: fed, metrics, token: o.token });
   const internalPort = await listen(outward, o.internal.host, o.internal.port);
   const externalPort = fed && (await listen(fed.inward, fed.external.host, fed.external.port));
   return {

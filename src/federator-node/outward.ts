@@ -7,6 +7,7 @@ import { outwardCall } from './paths.js';
 import type { RemoteClient } from './remote-client.js';
 import type { Remotes } from './remotes.js';
 import { readBody } from './request-body.js';
+import { bearerMatches } from './shared-token.js';
 import { serveStatus, timeRequest } from './status.js';
 
 /** Headers of the worker's call carried on to the remote. */
@@ -45,6 +46,8 @@ interface OutwardOptions {
   ownDomain: string;
   federation: { discovery: Discovery; client: RemoteClient; remotes: Remotes } | undefined;
   metrics: MetricsRegistry;
+  /** The shared token (FEDERATOR_INTERNAL_TOKEN): when set, every call must carry it as its bearer. */
+  token: string | undefined;
 }
 
 /**
@@ -53,6 +56,7 @@ interface OutwardOptions {
  * remote's own response, or with the federator's error when this backend does not federate with
  * it (400 `federation-denied`, or `federation-not-enabled` with federation off), or when the
  * remote cannot be found (422 `invalid-domain`, 400 `discovery-failure`) or reached (521, 525).
+ * With the shared token set, a call without it is refused (401 `unauthorized`).
  */
 export function outwardServer(o: OutwardOptions): http.Server {
   return http.createServer((req, res) => {
@@ -63,6 +67,10 @@ export function outwardServer(o: OutwardOptions): http.Server {
 }
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse, o: OutwardOptions): Promise<void> {
+  if (o.token !== undefined && !bearerMatches(req.headers.authorization, o.token)) {
+    timeRequest(req, res, o.metrics, 'N/A');
+    return sendError(res, federatorError(401, 'unauthorized', "the federator's internal face needs its bearer token"));
+  }
   if (serveStatus(req, res, o.metrics)) return;
   if (req.url === INTEGRATION_PATH) return serveIntegration(req, res, o.metrics);
   const call = outwardCall(req.url ?? '');

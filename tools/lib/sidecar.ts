@@ -43,7 +43,13 @@ async function portFor(configured: number, anyPort: boolean): Promise<number> {
   return !anyPort && (await portFree(configured)) ? configured : 0;
 }
 
-type SidecarOptions = { root?: string; anyPort?: boolean; dns?: { host: string; port: number } };
+type SidecarOptions = {
+  root?: string;
+  anyPort?: boolean;
+  dns?: { host: string; port: number };
+  /** FEDERATOR_INTERNAL_TOKEN, the worker's too (see FederatorOptions.token). */
+  token?: string | undefined;
+};
 
 type SidecarFederatorOptions = Omit<FederatorOptions, 'workerInternal'>;
 
@@ -59,6 +65,7 @@ async function federatorOptions(config: Config, o: SidecarOptions): Promise<Side
     domain: domainOf(config),
     internal: { host: federatorInternal.host, port: await portFor(federatorInternal.port, anyPort) },
     tcpConnectionTimeoutMicros: s.tcpConnectionTimeout,
+    token: o.token,
   };
   if (!config.brig.enableFederation) return { ...only, federation: undefined };
   const external = { host: federatorExternal.host, port: await portFor(federatorExternal.port, anyPort) };
@@ -155,7 +162,8 @@ export interface BackendWithSidecar extends Backend {
 
 /**
  * A backend and its federator on free ports (tests and benchmarks): certificates under `root`,
- * SRV lookups at `dns`.
+ * SRV lookups at `dns`; the worker's secret FEDERATOR_INTERNAL_TOKEN, when given, is the
+ * federator's too.
  */
 export async function startBackendWithSidecar(
   o: BackendOptions,
@@ -165,6 +173,7 @@ export async function startBackendWithSidecar(
     root: sidecar.root,
     anyPort: true,
     ...(sidecar.dns === undefined ? {} : { dns: sidecar.dns }),
+    token: o.secrets?.FEDERATOR_INTERNAL_TOKEN,
   });
   let backend: Backend;
   try {
