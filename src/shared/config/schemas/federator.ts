@@ -10,6 +10,9 @@ export const federatorConfig = z.strictObject({
     url: httpUrl.optional(),
   }),
   federatorExternal: endpoint,
+  // The worker's internal ingress as a federator on another host reaches it: a host of the edge
+  // worker where, with the secret FEDERATOR_INTERNAL_TOKEN, it serves the federator's calls only.
+  workerInternal: httpUrl.optional(),
   optSettings: z
     .strictObject({
       useSystemCAStore: z.boolean(),
