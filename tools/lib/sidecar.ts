@@ -38,14 +38,22 @@ async function ensureLocalPki(tls: TlsSettings, domain: string): Promise<void> {
   if (shaped && ![cert, key, ca ?? cert].every((f) => existsSync(f))) await localPki(dir, domain);
 }
 
-/** A configured port, or 0 (any, picked when the federator binds) when it is held or `anyPort`. */
-async function portFor(configured: number, anyPort: boolean): Promise<number> {
-  return !anyPort && (await portFree(configured)) ? configured : 0;
+/**
+ * How the federator's ports are chosen: `configured` takes federator.yaml's or fails (a deployment),
+ * `fallback` any when that one is held (npm start beside another backend), `any` always (tests).
+ */
+type Ports = 'configured' | 'fallback' | 'any';
+
+/** The port to bind: 0 is any, picked when the federator binds. */
+async function portFor(configured: number, ports: Ports): Promise<number> {
+  if (ports === 'configured') return configured;
+  return ports === 'fallback' && (await portFree(configured)) ? configured : 0;
 }
 
 type SidecarOptions = {
   root?: string;
-  anyPort?: boolean;
+  /** Default `fallback`. */
+  ports?: Ports;
   dns?: { host: string; port: number };
   /** FEDERATOR_INTERNAL_TOKEN, the worker's too (see FederatorOptions.token). */
   token?: string | undefined;
@@ -58,17 +66,17 @@ type SidecarFederatorOptions = Omit<FederatorOptions, 'workerInternal'>;
  * taken from `root` (the repository, where npm start runs). With federation off, only the internal
  * face: no external listener, certificates or DNS.
  */
-async function federatorOptions(config: Config, o: SidecarOptions): Promise<SidecarFederatorOptions> {
+export async function federatorOptions(config: Config, o: SidecarOptions): Promise<SidecarFederatorOptions> {
   const { federatorInternal, federatorExternal, optSettings: s } = config.federator;
-  const anyPort = o.anyPort ?? false;
+  const ports = o.ports ?? 'fallback';
   const only = {
     domain: domainOf(config),
-    internal: { host: federatorInternal.host, port: await portFor(federatorInternal.port, anyPort) },
+    internal: { host: federatorInternal.host, port: await portFor(federatorInternal.port, ports) },
     tcpConnectionTimeoutMicros: s.tcpConnectionTimeout,
     token: o.token,
   };
   if (!config.brig.enableFederation) return { ...only, federation: undefined };
-  const external = { host: federatorExternal.host, port: await portFor(federatorExternal.port, anyPort) };
+  const external = { host: federatorExternal.host, port: await portFor(federatorExternal.port, ports) };
   const file = (f: string | undefined) => (f === undefined ? undefined : resolve(o.root ?? ROOT, f));
   const tls: TlsSettings = {
     useSystemCAStore: s.useSystemCAStore,
@@ -171,7 +179,7 @@ export async function startBackendWithSidecar(
 ): Promise<BackendWithSidecar> {
   const started = await startSidecar(o.config, {
     root: sidecar.root,
-    anyPort: true,
+    ports: 'any',
     ...(sidecar.dns === undefined ? {} : { dns: sidecar.dns }),
     token: o.secrets?.FEDERATOR_INTERNAL_TOKEN,
   });
