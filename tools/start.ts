@@ -1,5 +1,5 @@
 // npm start: the whole backend on this machine (workers on miniflare, migrations applied, the
-// federator sidecar when federation is on).
+// federator sidecar: federation when it is on, and the pinned calls to integrations always).
 import { join, resolve } from 'node:path';
 import { formatProblem, loadConfig } from '../src/shared/config/index.js';
 import { startBackend } from './lib/backend.js';
@@ -54,9 +54,9 @@ if (store.local) await ensureBucket(store, objstore.bucket); // a real store's b
 const withStore =
   store.endpoint === objstore.endpoint ? texts : editedTexts([objectStoreEndpoint(store.endpoint)], texts);
 // The federator starts first: the worker's configuration names where it really listens.
-const federation = await startSidecar(withStore);
-if (federation !== undefined) running.push(federation.federator);
-const config = federation?.texts ?? withStore;
+const sidecar = await startSidecar(withStore);
+running.push(sidecar.federator);
+const config = sidecar.texts;
 // Native push's credentials, when gundeck's `aws` is configured, come from the environment.
 // So do the back office's users.
 const { SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY, STERN_CREDENTIALS } = process.env;
@@ -66,22 +66,19 @@ const secrets: Record<string, string> = {
 };
 const backend = await startBackend({ port, internalPort, config, stateDir, bundle, objectStore: store, secrets });
 running.push(backend);
-if (federation !== undefined) {
-  federation.workerStarted(backend.internalUrl);
-  const dns = await serveLocalDns(federation, shippedConfigDirs());
-  if (dns !== undefined) running.push(dns);
-}
+sidecar.workerStarted(backend.internalUrl);
+const dns = await serveLocalDns(sidecar, shippedConfigDirs());
+if (dns !== undefined) running.push(dns);
 console.log(`config    ${dir}`);
 console.log(`state     ${stateDir}`);
 console.log(`public    ${backend.publicUrl.origin}   (try ${backend.publicUrl.origin}/api-version)`);
 console.log(`internal  ${backend.internalUrl.origin}   (/i/... only)`);
 console.log(`assets    ${store.endpoint}   (bucket ${objstore.bucket}${store.local ? ', local radosgw' : ''})`);
-if (federation !== undefined) {
-  const { domain, internal, external, dns } = federation.options;
-  const { internalUrl, externalPort } = federation.federator;
-  console.log(
-    `federator ${domain}: internal ${internal.host}:${internalUrl.port}, external ${external.host}:${externalPort}`,
-  );
-  if (dns !== undefined) console.log(`dns       ${dns.host}:${dns.port}   (SRV _svc-federator._tcp.<domain>)`);
-}
+const { domain, internal, federation: remote, dns: lookups } = sidecar.options;
+const { internalUrl, externalPort } = sidecar.federator;
+const line = `federator ${domain}: internal ${internal.host}:${internalUrl.port}`;
+if (remote === undefined) console.log(`${line}   (federation off: integrations only)`);
+else console.log(`${line}, external ${remote.external.host}:${externalPort}`);
+if (lookups !== undefined)
+  console.log(`dns       ${lookups.host}:${lookups.port}   (SRV _svc-federator._tcp.<domain>)`);
 console.log('ready');

@@ -32,7 +32,7 @@ export async function benchPair(): Promise<{ a: Backend; b: Backend; dispose(): 
     [A, a],
     [B, b],
   ] as const)
-    dns.set(`_svc-federator._tcp.${domain}`, { target: '127.0.0.1', port: backend.federator!.externalPort });
+    dns.set(`_svc-federator._tcp.${domain}`, { target: '127.0.0.1', port: backend.federator.externalPort! });
   return {
     a,
     b,

@@ -4,12 +4,15 @@ import { commonErrors } from './api/errors/common.js';
 import { errorResponse } from './api/errors/render.js';
 import type { Problem } from '../shared/config/index.js';
 import { DEFAULT_INGRESS_LIMIT } from '../shared/config/schemas/nginz.js';
+import { withFederatorDoor } from './federation/federator-door.js';
 import { drainable, drainLimit, newRequestId, serveInternal, servePublic } from './nginz/face.js';
 import { withRequestId } from './log.js';
 import { runtimeFor } from './runtime.js';
 import { runQueuedWork, runScheduledJobs } from './scheduled.js';
 
 type Ingress = typeof servePublic;
+
+const publicIngress = withFederatorDoor(servePublic, serveInternal);
 
 function serve(ingress: Ingress, req: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const requestId = newRequestId();
@@ -31,9 +34,13 @@ function invalidConfiguration(problems: readonly Problem[]): Response {
   return errorResponse(new ApiError(commonErrors.invalidConfiguration, `Invalid configuration: ${where}`));
 }
 
-/** The public ingress (nginz), the scheduled jobs of wrangler.toml's `[triggers]` and its queue consumers. */
+/**
+ * The public ingress (nginz; a federator on another host has a door of its own, see
+ * federation/federator-door.ts), the scheduled jobs of wrangler.toml's `[triggers]` and its queue
+ * consumers.
+ */
 export default {
-  fetch: (req, env, ctx) => serve(servePublic, req, env, ctx),
+  fetch: (req, env, ctx) => serve(publicIngress, req, env, ctx),
   scheduled: (_controller, env) =>
     withRequestId(newRequestId(), async () => {
       const result = runtimeFor(env);

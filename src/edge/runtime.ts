@@ -7,6 +7,7 @@ import { buildApiApp } from './api/build-app.js';
 import { existsIn } from './api/endpoint.js';
 import { mountDocs } from './docs/mount.js';
 import { fileProblems } from './api/config-files.js';
+import { keepFederatorToken } from './federation/federator-link.js';
 import { internalEndpoints, publicEndpoints } from './routes.js';
 import { intraVia, sternEndpoints } from './stern/face.js';
 import { log } from './log.js';
@@ -84,6 +85,7 @@ function secretProblems(env: Env, config: Config): Problem[] {
 
 /** Parses and validates the configuration once per isolate; never serves on an invalid one. */
 export function runtimeFor(env: Env): RuntimeResult {
+  keepFederatorToken(env);
   if (
     cache &&
     cache.source === env.SVC_CONFIG &&

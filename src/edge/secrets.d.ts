@@ -18,5 +18,10 @@ declare namespace Cloudflare {
     /** Credentials of gundeck's native push adapter (Amazon SNS), with its `aws` configuration. */
     SNS_ACCESS_KEY_ID?: string;
     SNS_SECRET_ACCESS_KEY?: string;
+    /**
+     * Shared with a federator on another host: sent as the bearer of calls to it, and required of
+     * its calls on federator.yaml's `workerInternal` host (see src/edge/federation/).
+     */
+    FEDERATOR_INTERNAL_TOKEN?: string;
   }
 }

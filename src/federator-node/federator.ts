@@ -7,6 +7,7 @@ import { MetricsRegistry } from '../shared/metrics/registry.js';
 import { outwardServer } from './outward.js';
 import { RemoteClient } from './remote-client.js';
 import { Remotes } from './remotes.js';
+import { workerCall, type WorkerCall } from './shared-token.js';
 import { tlsMaterial, type TlsSettings } from './tls-material.js';
 
 /** What the federator needs: federator.yaml's parts and the local facts. */
@@ -14,8 +15,12 @@ export interface FederatorOptions {
   /** This backend's federation domain (brig's setFederationDomain). */
   domain: string;
   internal: { host: string; port: number };
-  external: { host: string; port: number };
-  tls: TlsSettings;
+  /**
+   * Where remotes call (federatorExternal) and the TLS spoken with them. Undefined with federation
+   * off: no external listener and no TLS material, calls to remotes are refused
+   * (`federation-not-enabled`), and the sidecar serves the worker's integration calls only.
+   */
+  federation: { external: { host: string; port: number }; tls: TlsSettings } | undefined;
   /** federator.yaml's `tcpConnectionTimeout`, in microseconds. */
   tcpConnectionTimeoutMicros: number;
   dns?: { host: string; port: number } | undefined;
@@ -24,13 +29,18 @@ export interface FederatorOptions {
    * the worker starts after the federator (which then tells it where it really listens).
    */
   workerInternal: URL | Promise<URL>;
+  /**
+   * FEDERATOR_INTERNAL_TOKEN, when the worker and the federator meet across a network: required
+   * of every call to the internal face, and sent with every call to the worker.
+   */
+  token?: string | undefined;
 }
 
 export interface RunningFederator {
   /** Where the worker calls (`POST /rpc/{domain}/{component}/{rpc}`). */
   internalUrl: URL;
-  /** Where remote federators call (HTTP/2, mutual TLS). */
-  externalPort: number;
+  /** Where remote federators call (HTTP/2, mutual TLS); undefined with federation off. */
+  externalPort: number | undefined;
   metrics: MetricsRegistry;
   /** Stops taking calls and lets the ones under way finish, within `graceMs` (the seed's 30 s). */
   stop(graceMs?: number): Promise<void>;
@@ -72,29 +82,29 @@ function openSessions(server: Http2SecureServer): Set<Http2Session> {
   return sessions;
 }
 
-export async function startFederator(o: FederatorOptions): Promise<RunningFederator> {
-  const material = tlsMaterial(o.tls);
-  const metrics = new MetricsRegistry();
-  const client = new RemoteClient(material, Math.ceil(o.tcpConnectionTimeoutMicros / 1000));
-  const worker = Promise.resolve(o.workerInternal);
+/** Federation proper: the TLS material, the client to remotes and the face they call. */
+function federationParts(o: FederatorOptions, tls: TlsSettings, worker: WorkerCall, metrics: MetricsRegistry) {
+  const material = tlsMaterial(tls);
   const remotes = new Remotes(worker);
-  const outward = outwardServer({ ownDomain: o.domain, discovery: new Discovery(o.dns), client, remotes, metrics });
-  const inward = inwardServer({
-    material,
-    workerInternal: worker,
-    remotes,
-    metrics,
-  });
-  const inwardSessions = openSessions(inward);
+  const client = new RemoteClient(material, Math.ceil(o.tcpConnectionTimeoutMicros / 1000));
+  const inward = inwardServer({ material, worker, remotes, metrics });
+  return { discovery: new Discovery(o.dns), client, remotes, inward, sessions: openSessions(inward) };
+}
+
+export async function startFederator(o: FederatorOptions): Promise<RunningFederator> {
+  const metrics = new MetricsRegistry();
+  const worker = workerCall(Promise.resolve(o.workerInternal), o.token);
+  const fed = o.federation && { ...o.federation, ...federationParts(o, o.federation.tls, worker, metrics) };
+  const outward = outwardServer({ ownDomain: o.domain, federation: fed, metrics, token: o.token });
   const internalPort = await listen(outward, o.internal.host, o.internal.port);
-  const externalPort = await listen(inward, o.external.host, o.external.port);
+  const externalPort = fed && (await listen(fed.inward, fed.external.host, fed.external.port));
   return {
     internalUrl: new URL(`http://${o.internal.host}:${internalPort}`),
     externalPort,
     metrics,
     stop: async (graceMs = 30_000) => {
-      client.close();
-      await Promise.all([close(outward, graceMs), close(inward, graceMs, inwardSessions)]);
+      fed?.client.close();
+      await Promise.all([close(outward, graceMs), fed && close(fed.inward, graceMs, fed.sessions)]);
     },
   };
 }

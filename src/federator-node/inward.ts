@@ -4,6 +4,7 @@ import { federatorError, sendError, type FederatorError } from './errors.js';
 import type { MetricsRegistry } from '../shared/metrics/registry.js';
 import { inwardCall, isDomain } from './paths.js';
 import type { Remotes } from './remotes.js';
+import type { WorkerCall } from './shared-token.js';
 import { readBody } from './request-body.js';
 import type { TlsMaterial } from './tls-material.js';
 import { serveStatus, timeRequest } from './status.js';
@@ -37,7 +38,7 @@ function authenticate(req: http2.Http2ServerRequest): string | FederatorError {
  */
 export function inwardServer(o: {
   material: TlsMaterial;
-  workerInternal: Promise<URL>;
+  worker: WorkerCall;
   remotes: Remotes;
   metrics: MetricsRegistry;
 }): http2.Http2SecureServer {
@@ -61,7 +62,7 @@ export function inwardServer(o: {
 async function handle(
   req: http2.Http2ServerRequest,
   res: http2.Http2ServerResponse,
-  o: { workerInternal: Promise<URL>; remotes: Remotes; metrics: MetricsRegistry },
+  o: { worker: WorkerCall; remotes: Remotes; metrics: MetricsRegistry },
 ): Promise<void> {
   if (serveStatus(req, res, o.metrics)) return;
   const call = inwardCall(req.url);
@@ -85,7 +86,7 @@ async function handle(
   const headers: Record<string, string> = {};
   for (const h of FORWARDED) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h];
   const body = await readBody(req);
-  const local = await fetch(new URL(`/federation/${call.component}/${call.rpc}`, await o.workerInternal), {
+  const local = await o.worker(`/federation/${call.component}/${call.rpc}`, {
     method: 'POST',
     headers,
     body: new Uint8Array(body),

@@ -7,6 +7,7 @@ import { outwardCall } from './paths.js';
 import type { RemoteClient } from './remote-client.js';
 import type { Remotes } from './remotes.js';
 import { readBody } from './request-body.js';
+import { bearerMatches } from './shared-token.js';
 import { serveStatus, timeRequest } from './status.js';
 
 /** Headers of the worker's call carried on to the remote. */
@@ -40,20 +41,24 @@ function remoteRefusal(
   });
 }
 
+/** What the face needs; `federation` is undefined when this backend does not federate. */
+interface OutwardOptions {
+  ownDomain: string;
+  federation: { discovery: Discovery; client: RemoteClient; remotes: Remotes } | undefined;
+  metrics: MetricsRegistry;
+  /** The shared token (FEDERATOR_INTERNAL_TOKEN): when set, every call must carry it as its bearer. */
+  token: string | undefined;
+}
+
 /**
  * The face the local worker calls: `POST /integration` (see integration-face.ts), and
  * `POST /rpc/{domain}/{component}/{rpc}`, answered with the
  * remote's own response, or with the federator's error when this backend does not federate with
- * it (400 `federation-denied`), or when the remote cannot be found (422
- * `invalid-domain`, 400 `discovery-failure`) or reached (521, 525).
+ * it (400 `federation-denied`, or `federation-not-enabled` with federation off), or when the
+ * remote cannot be found (422 `invalid-domain`, 400 `discovery-failure`) or reached (521, 525).
+ * With the shared token set, a call without it is refused (401 `unauthorized`).
  */
-export function outwardServer(o: {
-  ownDomain: string;
-  discovery: Discovery;
-  client: RemoteClient;
-  remotes: Remotes;
-  metrics: MetricsRegistry;
-}): http.Server {
+export function outwardServer(o: OutwardOptions): http.Server {
   return http.createServer((req, res) => {
     void handle(req, res, o).catch((err: unknown) => {
       sendError(res, isFederatorError(err) ? err : federatorError(500, 'internal-error', (err as Error).message));
@@ -61,17 +66,20 @@ export function outwardServer(o: {
   });
 }
 
-async function handle(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  o: { ownDomain: string; discovery: Discovery; client: RemoteClient; remotes: Remotes; metrics: MetricsRegistry },
-): Promise<void> {
+async function handle(req: http.IncomingMessage, res: http.ServerResponse, o: OutwardOptions): Promise<void> {
+  if (o.token !== undefined && !bearerMatches(req.headers.authorization, o.token)) {
+    timeRequest(req, res, o.metrics, 'N/A');
+    return sendError(res, federatorError(401, 'unauthorized', "the federator's internal face needs its bearer token"));
+  }
   if (serveStatus(req, res, o.metrics)) return;
   if (req.url === INTEGRATION_PATH) return serveIntegration(req, res, o.metrics);
   const call = outwardCall(req.url ?? '');
   timeRequest(req, res, o.metrics, call === undefined ? 'N/A' : '/rpc/:domain/:component/:rpc');
   if (call === undefined) return sendError(res, federatorError(404, 'no-endpoint', 'no such federation endpoint'));
   if (req.method !== 'POST') return sendError(res, federatorError(405, 'method-not-allowed', 'only POST is supported'));
+  if (o.federation === undefined)
+    return sendError(res, federatorError(400, 'federation-not-enabled', 'federation is off on this backend'));
+  const { discovery, client, remotes } = o.federation;
   const body = await readBody(req);
   const count = (status: number) =>
     o.metrics.count('svc_federator_outward_requests_total', {
@@ -81,11 +89,11 @@ async function handle(
       status: `${status}`,
     });
   // Both ways: this backend calls no backend it would not take calls from.
-  if (!(await o.remotes.allows(call.domain))) {
+  if (!(await remotes.allows(call.domain))) {
     count(400);
     return sendError(res, federatorError(400, 'federation-denied', `not federating with ${call.domain}`));
   }
-  const found = await o.discovery.find(call.domain);
+  const found = await discovery.find(call.domain);
   if (!found.ok) {
     const e =
       found.reason === 'no-record'
@@ -98,7 +106,7 @@ async function handle(
   const headers: Record<string, string> = { 'content-type': 'application/json', 'wire-origin-domain': o.ownDomain };
   for (const h of FORWARDED) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h];
   try {
-    const reply = await o.client.post(call.domain, found.target, path, headers, body);
+    const reply = await client.post(call.domain, found.target, path, headers, body);
     count(reply.status);
     const refusal = remoteRefusal(reply, call.domain, path);
     if (refusal !== undefined) return sendError(res, refusal);

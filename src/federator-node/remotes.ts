@@ -1,3 +1,5 @@
+import type { WorkerCall } from './shared-token.js';
+
 /** brig's federation strategy and remotes, as `GET /i/federation/remotes` gives them. */
 interface RemotesInfo {
   strategy: 'allowNone' | 'allowAll' | 'allowList' | 'allowDynamic';
@@ -12,7 +14,7 @@ interface RemotesInfo {
 export class Remotes {
   private cached: { until: number; info: RemotesInfo } | undefined;
 
-  constructor(private readonly workerInternal: Promise<URL>) {}
+  constructor(private readonly worker: WorkerCall) {}
 
   async allows(domain: string): Promise<boolean> {
     const { strategy, remotes } = await this.info();
@@ -24,7 +26,7 @@ export class Remotes {
   private async info(): Promise<RemotesInfo> {
     const now = Date.now();
     if (this.cached !== undefined && now < this.cached.until) return this.cached.info;
-    const res = await fetch(new URL('/i/federation/remotes', await this.workerInternal));
+    const res = await this.worker('/i/federation/remotes');
     if (!res.ok) throw new Error(`GET /i/federation/remotes: ${res.status}`);
     const info = (await res.json()) as RemotesInfo;
     this.cached = { until: now + Math.max(1, info.update_interval) * 1000, info };

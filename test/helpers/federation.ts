@@ -35,7 +35,7 @@ export interface FederatedPair {
 
 /** Points a domain's SRV record at a backend's federator. */
 export function announce(dns: LocalDns, domain: string, backend: TestBackend): void {
-  dns.set(srvName(domain), { target: '127.0.0.1', port: backend.federator!.externalPort });
+  dns.set(srvName(domain), { target: '127.0.0.1', port: backend.federator!.externalPort! });
 }
 
 /**

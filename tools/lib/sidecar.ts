@@ -10,7 +10,7 @@ import { type Config, type ConfigTexts, loadConfig } from '../../src/shared/conf
 import { type Backend, type BackendOptions, startBackend } from './backend.js';
 import { ROOT } from './bundle.js';
 import { readConfigTexts } from './config-dir.js';
-import { editedTexts } from './config-edit.js';
+import { type Edit, editedTexts } from './config-edit.js';
 import { startLocalDns, type LocalDns, type SrvRecord } from './local-dns.js';
 import { portFree } from './ports.js';
 
@@ -38,21 +38,45 @@ async function ensureLocalPki(tls: TlsSettings, domain: string): Promise<void> {
   if (shaped && ![cert, key, ca ?? cert].every((f) => existsSync(f))) await localPki(dir, domain);
 }
 
-/** A configured port, or 0 (any, picked when the federator binds) when it is held or `anyPort`. */
-async function portFor(configured: number, anyPort: boolean): Promise<number> {
-  return !anyPort && (await portFree(configured)) ? configured : 0;
+/**
+ * How the federator's ports are chosen: `configured` takes federator.yaml's or fails (a deployment),
+ * `fallback` any when that one is held (npm start beside another backend), `any` always (tests).
+ */
+type Ports = 'configured' | 'fallback' | 'any';
+
+/** The port to bind: 0 is any, picked when the federator binds. */
+async function portFor(configured: number, ports: Ports): Promise<number> {
+  if (ports === 'configured') return configured;
+  return ports === 'fallback' && (await portFree(configured)) ? configured : 0;
 }
 
-type SidecarOptions = { root?: string; anyPort?: boolean; dns?: { host: string; port: number } };
+type SidecarOptions = {
+  root?: string;
+  /** Default `fallback`. */
+  ports?: Ports;
+  dns?: { host: string; port: number };
+  /** FEDERATOR_INTERNAL_TOKEN, the worker's too (see FederatorOptions.token). */
+  token?: string | undefined;
+};
+
+type SidecarFederatorOptions = Omit<FederatorOptions, 'workerInternal'>;
 
 /**
  * What the federator of this configuration runs with. Relative file names in federator.yaml are
- * taken from `root` (the repository, where npm start runs).
+ * taken from `root` (the repository, where npm start runs). With federation off, only the internal
+ * face: no external listener, certificates or DNS.
  */
-async function federatorOptions(config: Config, o: SidecarOptions): Promise<Omit<FederatorOptions, 'workerInternal'>> {
+export async function federatorOptions(config: Config, o: SidecarOptions): Promise<SidecarFederatorOptions> {
   const { federatorInternal, federatorExternal, optSettings: s } = config.federator;
-  const internal = { host: federatorInternal.host, port: await portFor(federatorInternal.port, o.anyPort ?? false) };
-  const external = { host: federatorExternal.host, port: await portFor(federatorExternal.port, o.anyPort ?? false) };
+  const ports = o.ports ?? 'fallback';
+  const only = {
+    domain: domainOf(config),
+    internal: { host: federatorInternal.host, port: await portFor(federatorInternal.port, ports) },
+    tcpConnectionTimeoutMicros: s.tcpConnectionTimeout,
+    token: o.token,
+  };
+  if (!config.brig.enableFederation) return { ...only, federation: undefined };
+  const external = { host: federatorExternal.host, port: await portFor(federatorExternal.port, ports) };
   const file = (f: string | undefined) => (f === undefined ? undefined : resolve(o.root ?? ROOT, f));
   const tls: TlsSettings = {
     useSystemCAStore: s.useSystemCAStore,
@@ -62,19 +86,12 @@ async function federatorOptions(config: Config, o: SidecarOptions): Promise<Omit
   };
   await ensureLocalPki(tls, domainOf(config));
   const configuredDns = s.dnsHost === undefined ? undefined : { host: s.dnsHost, port: s.dnsPort ?? 53 };
-  return {
-    domain: domainOf(config),
-    internal,
-    external,
-    tls,
-    tcpConnectionTimeoutMicros: s.tcpConnectionTimeout,
-    dns: o.dns ?? configuredDns,
-  };
+  return { ...only, federation: { external, tls }, dns: o.dns ?? configuredDns };
 }
 
 export interface StartedSidecar {
   federator: RunningFederator;
-  options: Omit<FederatorOptions, 'workerInternal'>;
+  options: SidecarFederatorOptions;
   /** The configuration with federator.yaml's listeners where the federator really listens. */
   texts: ConfigTexts;
   /** Tells the federator where the worker, started after it, listens. */
@@ -82,22 +99,22 @@ export interface StartedSidecar {
 }
 
 /**
- * Starts the federator of a configuration (undefined when federation is off), before the worker:
- * the worker's configuration needs the ports it really listens on.
+ * Starts the federator of a configuration, before the worker: the worker's configuration needs
+ * the ports it really listens on. With federation off it still runs, for the worker's pinned calls
+ * to integrations (legal hold services, bots), with its internal face only.
  */
-export async function startSidecar(texts: ConfigTexts, o: SidecarOptions = {}): Promise<StartedSidecar | undefined> {
-  const config = loaded(texts);
-  if (!config.brig.enableFederation) return undefined;
-  const options = await federatorOptions(config, o);
+export async function startSidecar(texts: ConfigTexts, o: SidecarOptions = {}): Promise<StartedSidecar> {
+  const options = await federatorOptions(loaded(texts), o);
   let workerStarted!: (u: URL) => void;
   const workerInternal = new Promise<URL>((resolve) => {
     workerStarted = resolve;
   });
   const federator = await startFederator({ ...options, workerInternal });
+  const { externalPort } = federator;
   const edited = editedTexts(
     [
       ['federator.yaml', ['federatorInternal', 'port'], Number(federator.internalUrl.port)],
-      ['federator.yaml', ['federatorExternal', 'port'], federator.externalPort],
+      ...(externalPort === undefined ? [] : [['federator.yaml', ['federatorExternal', 'port'], externalPort] as Edit]),
     ],
     texts,
   );
@@ -133,9 +150,11 @@ export function shippedConfigDirs(): string[] {
  */
 export async function serveLocalDns(sidecar: StartedSidecar, dirs: string[]): Promise<LocalDns | undefined> {
   const { dns, domain } = sidecar.options;
-  if (dns === undefined || !['127.0.0.1', 'localhost'].includes(dns.host)) return undefined;
+  const { externalPort } = sidecar.federator;
+  if (dns === undefined || externalPort === undefined || !['127.0.0.1', 'localhost'].includes(dns.host))
+    return undefined;
   const records = srvRecords(dirs);
-  records[`_svc-federator._tcp.${domain}`] = { target: '127.0.0.1', port: sidecar.federator.externalPort };
+  records[`_svc-federator._tcp.${domain}`] = { target: '127.0.0.1', port: externalPort };
   try {
     return await startLocalDns(records, dns.port);
   } catch (err) {
@@ -145,13 +164,14 @@ export async function serveLocalDns(sidecar: StartedSidecar, dirs: string[]): Pr
 }
 
 export interface BackendWithSidecar extends Backend {
-  /** The backend's federator; undefined when its configuration leaves federation off. */
-  federator: RunningFederator | undefined;
+  /** The backend's federator (with federation off, its internal face only). */
+  federator: RunningFederator;
 }
 
 /**
- * A backend and, when its configuration federates, its federator on free ports (tests and
- * benchmarks): certificates under `root`, SRV lookups at `dns`.
+ * A backend and its federator on free ports (tests and benchmarks): certificates under `root`,
+ * SRV lookups at `dns`; the worker's secret FEDERATOR_INTERNAL_TOKEN, when given, is the
+ * federator's too.
  */
 export async function startBackendWithSidecar(
   o: BackendOptions,
@@ -159,10 +179,10 @@ export async function startBackendWithSidecar(
 ): Promise<BackendWithSidecar> {
   const started = await startSidecar(o.config, {
     root: sidecar.root,
-    anyPort: true,
+    ports: 'any',
     ...(sidecar.dns === undefined ? {} : { dns: sidecar.dns }),
+    token: o.secrets?.FEDERATOR_INTERNAL_TOKEN,
   });
-  if (started === undefined) return { ...(await startBackend(o)), federator: undefined };
   let backend: Backend;
   try {
     backend = await startBackend({ ...o, config: started.texts });

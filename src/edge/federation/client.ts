@@ -5,6 +5,7 @@ import type { Config } from '../../shared/config/index.js';
 import { FEDERATION_API_VERSIONS } from '../../shared/federation/versions.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { federationErrors } from '../api/errors/federation.js';
+import { federatorPost } from './federator-link.js';
 
 export type FederatedComponent = 'brig' | 'galley' | 'cargohold';
 
@@ -40,14 +41,10 @@ function refusal(status: number, text: string): ApiError {
 }
 
 export class FederatorClient {
-  private constructor(
-    private readonly base: string,
-    private readonly enabled: boolean,
-  ) {}
+  private constructor(private readonly config: Config) {}
 
   static of(config: Config): FederatorClient {
-    const { host, port } = config.federator.federatorInternal;
-    return new FederatorClient(`http://${host}:${port}`, config.brig.enableFederation);
+    return new FederatorClient(config);
   }
 
   /** Calls `rpc` of `component` on `domain` and checks the answer's shape. */
@@ -130,16 +127,12 @@ export class FederatorClient {
     body: unknown,
     version: number | undefined,
   ): Promise<Response> {
-    if (!this.enabled) throw new ApiError(federationErrors.federationNotEnabled);
+    if (!this.config.brig.enableFederation) throw new ApiError(federationErrors.federationNotEnabled);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (version !== undefined) headers['x-svc-api-version'] = `v${version}`;
     let res: Response;
     try {
-      res = await fetch(`${this.base}/rpc/${domain}/${component}/${rpc}`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-      });
+      res = await federatorPost(this.config, `/rpc/${domain}/${component}/${rpc}`, headers, JSON.stringify(body));
     } catch (err) {
       throw new ApiError(
         federationErrors.federationNotAvailable,

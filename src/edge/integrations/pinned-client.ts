@@ -2,6 +2,7 @@
 // the team registered, which fetch cannot check, so the sidecar makes them (federator-node's
 // integration face) and hands back the integration's answer.
 import type { Config } from '../../shared/config/index.js';
+import { federatorPost } from '../federation/federator-link.js';
 import { log } from '../log.js';
 
 export interface IntegrationCall {
@@ -26,7 +27,6 @@ function messageOf(text: string): string | undefined {
 
 /** Makes the call; `ok: false` when the integration (or the sidecar) cannot be reached. */
 export async function callIntegration(config: Config, call: IntegrationCall): Promise<IntegrationReply> {
-  const { host, port } = config.federator.federatorInternal;
   const envelope = {
     url: call.url,
     method: call.method,
@@ -40,11 +40,7 @@ export async function callIntegration(config: Config, call: IntegrationCall): Pr
   };
   let res: Response;
   try {
-    res = await fetch(`http://${host}:${port}/integration`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(envelope),
-    });
+    res = await federatorPost(config, '/integration', { 'content-type': 'application/json' }, JSON.stringify(envelope));
   } catch (err) {
     log('warn', 'integration call: the sidecar is not reachable', { error: (err as Error).message });
     return { ok: false, why: 'the sidecar is not reachable' };

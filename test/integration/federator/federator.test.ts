@@ -25,6 +25,9 @@ const federationOn: Edit[] = ['brig.yaml', 'galley.yaml', 'cargohold.yaml', 'bac
   true,
 ]);
 
+/** A federator with its external listener. */
+type Federating = RunningFederator & { externalPort: number };
+
 /** One POST to a federator's inward face, as a remote would make it (no client certificate here). */
 async function inwardCall(port: number, ca: string, origin: string): Promise<{ status: number; body: any }> {
   const session = http2.connect(`https://localhost:${port}`, { ca: readFileSync(ca, 'utf8'), servername: B });
@@ -56,32 +59,35 @@ describe('the federator: HTTP/2 with mutual TLS between two backends', () => {
   let pki: string;
   let dns: LocalDns;
   let backendB: TestBackend;
-  let fedB: RunningFederator;
+  let fedB: Federating;
   const started: RunningFederator[] = [];
 
   /** A federator for `domain`, with `certFor`'s certificate (its own by default), trusting the local CA (or nothing). */
   async function federator(
     domain: string,
     o: { certFor?: string; trustLocalCa?: boolean; workerInternal?: string } = {},
-  ): Promise<RunningFederator> {
+  ): Promise<Federating> {
     const own = await localPki(pki, domain);
     const cert = await localPki(pki, o.certFor ?? domain);
     const f = await startFederator({
       domain,
       internal: { host: '127.0.0.1', port: 0 },
-      external: { host: '127.0.0.1', port: 0 },
-      tls: {
-        useSystemCAStore: false,
-        ...(o.trustLocalCa === false ? {} : { remoteCAStore: own.ca }),
-        clientCertificate: cert.certificate,
-        clientPrivateKey: cert.privateKey,
+      federation: {
+        external: { host: '127.0.0.1', port: 0 },
+        tls: {
+          useSystemCAStore: false,
+          ...(o.trustLocalCa === false ? {} : { remoteCAStore: own.ca }),
+          clientCertificate: cert.certificate,
+          clientPrivateKey: cert.privateKey,
+        },
       },
       tcpConnectionTimeoutMicros: 5_000_000,
       dns: { host: dns.host, port: dns.port },
       workerInternal: new URL(o.workerInternal ?? inject('internalUrl')),
     });
     started.push(f);
-    return f;
+    expect(f.externalPort).toBeTypeOf('number');
+    return f as Federating;
   }
 
   const call = (f: RunningFederator, path: string, init: RequestInit = {}) =>

@@ -11,6 +11,11 @@ export const federationErrors = defineErrors({
     label: 'federation-not-enabled',
     message: 'no federator configured',
   },
+  federatorTokenRequired: {
+    status: 401,
+    label: 'unauthorized',
+    message: "This host serves the federator's calls only, with its bearer token",
+  },
   federationNotAvailable: {
     status: 500,
     label: 'federation-not-available',

@@ -1,11 +1,18 @@
 import { z } from 'zod';
-import { positiveInt } from './common.js';
+import { httpUrl, positiveInt } from './common.js';
 
 const endpoint = z.strictObject({ host: z.string().min(1), port: z.int().min(1).max(65535) });
 
 export const federatorConfig = z.strictObject({
-  federatorInternal: endpoint,
+  federatorInternal: endpoint.extend({
+    // Where the worker reaches this face when that is not http://host:port: in production, the
+    // HTTPS front (a tunnel, a reverse proxy) of a federator on another host.
+    url: httpUrl.optional(),
+  }),
   federatorExternal: endpoint,
+  // The worker's internal ingress as a federator on another host reaches it: a host of the edge
+  // worker where, with the secret FEDERATOR_INTERNAL_TOKEN, it serves the federator's calls only.
+  workerInternal: httpUrl.optional(),
   optSettings: z
     .strictObject({
       useSystemCAStore: z.boolean(),
