@@ -142,6 +142,8 @@ export {
   legalholdCookie,
   removeLegalholdDevices,
 } from './legalhold/legalhold-devices.js';
+/** Connections legal hold blocks (with users who have not consented) and unblocks. */
+export { blockNonConsenting, unblockInvolving } from './legalhold/connection-blocks.js';
 
 /** Where a service takes its bots' events; undefined when the service is gone. */
 export async function serviceConnection(

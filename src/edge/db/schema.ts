@@ -243,6 +243,8 @@ export const connections = sqliteTable(
     convId: text('conv_id'),
     /** ms since the epoch */
     lastUpdate: integer('last_update').notNull(),
+    /** While legal hold blocks the connection: its status before (see legalhold/connection-blocks.ts). */
+    statusBeforeLegalhold: text('status_before_legalhold').$type<Relation>(),
   },
   (t) => [primaryKey({ columns: [t.fromUser, t.toDomain, t.toUser] })],
 );

@@ -40,6 +40,9 @@ export function legalholdStatuses(db: Db, users: readonly string[]): Promise<Map
   return legalholdStore.statuses(db, users);
 }
 
+/** Whether a user with this legal hold status (none: not a team member) consented to legal hold. */
+export { consented as legalholdConsented } from './legalhold/join-guard.js';
+
 /**
  * 403 `missing-legalhold-consent` when one of two users is under legal hold and the other has not
  * consented to it (they may not connect).

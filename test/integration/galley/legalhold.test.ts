@@ -6,7 +6,15 @@ import { call, wireError } from '../../helpers/http.js';
 import { startLegalholdService, type LegalholdService } from '../../helpers/legalhold-service.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
 import { rsaTlsIdentity } from '../../helpers/rsa-tls.js';
-import { api, createUser, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import {
+  api,
+  connect,
+  createUser,
+  invitedMember,
+  teamOwner,
+  type TeamOwner,
+  type TestUser,
+} from '../../helpers/users.js';
 
 type Member = TestUser & { team: string };
 
@@ -22,8 +30,10 @@ describe('legal hold', () => {
   let owner: TeamOwner;
   let member: Member;
   let bystander: Member;
-  /** A conversation of owner, member and bystander from before legal hold. */
+  /** A conversation of owner (its only admin), member and bystander from before legal hold. */
   let earlyConv: string;
+  /** A personal user connected to the member before legal hold. */
+  let contact: TestUser;
   let pub: string;
 
   const settings = () => ({
@@ -41,9 +51,12 @@ describe('legal hold', () => {
     const conv = await api(pub, owner.token).post('/v8/conversations', {
       qualified_users: [member, bystander].map((u) => ({ id: u.id, domain: 'example.com' })),
       team: { teamid: owner.team, managed: false },
+      conversation_role: 'wire_member',
     });
     expect(conv.status, conv.text).toBe(201);
     earlyConv = conv.body.qualified_id.id;
+    contact = await createUser(pub, b.internalUrl);
+    await connect(pub, contact, member);
   });
   afterAll(async () => {
     await b?.stop();
@@ -98,6 +111,12 @@ describe('legal hold', () => {
     expect((await mine.post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
     expect((await mine.post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(204);
     expect((await mine.get(statusPath)).body).toEqual({ status: 'disabled' });
+    // Before legal hold: a conversation the consenting member administers, with two who have not consented.
+    const memberConv = await mine.post('/v8/conversations', {
+      qualified_users: [owner, bystander].map((u) => ({ id: u.id, domain: 'example.com' })),
+      team: { teamid: owner.team, managed: false },
+    });
+    expect(memberConv.status, memberConv.text).toBe(201);
 
     expect((await mine.post(statusPath)).body).toMatchObject(wireError(403, 'operation-denied'));
     const requested = await admin.post(statusPath);
@@ -155,6 +174,23 @@ describe('legal hold', () => {
     expect(await userEvents(pub, owner, 'user.legalhold-enable')).toEqual([
       { type: 'user.legalhold-enable', id: member.id },
     ]);
+    // Nobody without consent stays beside the device. Where an admin consented, the others leave;
+    // where none did, the member under legal hold leaves. Connections with them are blocked.
+    const others = async (token: string, conv: string) =>
+      (await api(pub, token).get(`/v8/conversations/example.com/${conv}`)).body.members.others.map((m: any) => m.id);
+    expect(await others(member.token, memberConv.body.qualified_id.id)).toEqual([]);
+    expect(await others(owner.token, earlyConv)).toEqual([bystander.id]);
+    const leaves = await userEvents(pub, bystander, 'conversation.member-leave');
+    expect(leaves).toContainEqual(
+      expect.objectContaining({
+        conversation: earlyConv,
+        from: member.id,
+        data: expect.objectContaining({ reason: 'left' }),
+      }),
+    );
+    const blocked = { status: 'missing-legalhold-consent' };
+    expect((await mine.get(`/v8/connections/example.com/${contact.id}`)).body).toMatchObject(blocked);
+    expect((await api(pub, contact.token).get(`/v8/connections/example.com/${member.id}`)).body).toMatchObject(blocked);
     const profile = await admin.get(`/v8/users/example.com/${member.id}`);
     expect(profile.body.legalhold_status).toBe('enabled');
     const inTeam = await admin.get(`/v8/teams/${owner.team}/members/${member.id}`);
@@ -185,26 +221,37 @@ describe('legal hold', () => {
     const device = ((await api(pub, member.token).get('/v8/clients')).body as Array<{ id: string; type: string }>).find(
       (d) => d.type === 'legalhold',
     )!.id;
-    // The conversation from before: owner and bystander have not consented, so nothing is sent.
-    const send = () => postOtr(pub, owner.token, earlyConv, otrMessage(ownerClient, []));
-    expect((await send()).body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
+    // The 1:1 conversation with a contact from before, who has not consented: nothing is sent there.
+    const one2one = (await api(pub, contact.token).get(`/v8/connections/example.com/${member.id}`)).body
+      .qualified_conversation.id as string;
+    const fromContact = await postOtr(pub, contact.token, one2one, otrMessage(await addClient(pub, contact), []));
+    expect(fromContact.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
+
     for (const u of [owner, bystander])
       expect((await api(pub, u.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
-    const r = await send();
+    const team = { teamid: owner.team, managed: false };
+    const conv = await api(pub, owner.token).post('/v8/conversations', {
+      qualified_users: [member, bystander].map((u) => ({ id: u.id, domain: 'example.com' })),
+      team,
+    });
+    expect(conv.status, conv.text).toBe(201);
+    const r = await postOtr(pub, owner.token, conv.body.qualified_id.id, otrMessage(ownerClient, []));
     expect(r.status, r.text).toBe(412);
     expect(r.body.missing['example.com'][member.id]).toContain(device);
 
     // Someone without consent joins no conversation beside the member.
     const newcomer = await invitedMember(pub, owner);
-    const team = { teamid: owner.team, managed: false };
     const withBoth = await api(pub, owner.token).post('/v8/conversations', {
       qualified_users: [member, newcomer].map((u) => ({ id: u.id, domain: 'example.com' })),
       team,
     });
     expect(withBoth.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
-    const added = await api(pub, owner.token).post(`/v8/conversations/example.com/${earlyConv}/members`, {
-      qualified_users: [{ id: newcomer.id, domain: 'example.com' }],
-    });
+    const added = await api(pub, owner.token).post(
+      `/v8/conversations/example.com/${conv.body.qualified_id.id}/members`,
+      {
+        qualified_users: [{ id: newcomer.id, domain: 'example.com' }],
+      },
+    );
     expect(added.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
     const withMember = await api(pub, owner.token).post('/v8/conversations', {
       qualified_users: [{ id: member.id, domain: 'example.com' }],
@@ -236,6 +283,14 @@ describe('legal hold', () => {
     expect((await api(pub, member.token).get(statusPath)).body).toEqual({ status: 'disabled' });
     const clients = (await api(pub, member.token).get('/v8/clients')).body as Array<{ type: string }>;
     expect(clients.filter((c) => c.type === 'legalhold')).toEqual([]);
+    // Connections legal hold blocked are back as they were.
+    const accepted = { status: 'accepted' };
+    expect((await api(pub, member.token).get(`/v8/connections/example.com/${contact.id}`)).body).toMatchObject(
+      accepted,
+    );
+    expect((await api(pub, contact.token).get(`/v8/connections/example.com/${member.id}`)).body).toMatchObject(
+      accepted,
+    );
     expect(await userEvents(pub, owner, 'user.legalhold-disable')).toEqual([
       { type: 'user.legalhold-disable', id: member.id },
     ]);

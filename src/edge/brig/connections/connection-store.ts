@@ -24,7 +24,7 @@ export const connectionStore = {
       .values(row)
       .onConflictDoUpdate({
         target: [connections.fromUser, connections.toDomain, connections.toUser],
-        set: { status: row.status, lastUpdate: row.lastUpdate },
+        set: { status: row.status, lastUpdate: row.lastUpdate, statusBeforeLegalhold: row.statusBeforeLegalhold },
       });
   },
   /** Of these local users, those connected to `user` in both directions (both rows accepted). */

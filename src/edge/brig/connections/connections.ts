@@ -66,6 +66,7 @@ async function apply(
     convDomain: conv?.domain ?? prev?.convDomain ?? null,
     convId: conv?.id ?? prev?.convId ?? null,
     lastUpdate: now,
+    statusBeforeLegalhold: null,
   });
   const mine = out.self === undefined ? rows.self : row(me, other, out.self, rows.self);
   const theirs = out.other === undefined ? undefined : row(other, me, out.other, rows.other);

@@ -66,6 +66,7 @@ export async function writeLocalSide(
     convDomain: conv.domain,
     convId: conv.id,
     lastUpdate: Date.now(),
+    statusBeforeLegalhold: null,
   };
   await connectionStore.put(db, row);
   const stored = (await connectionStore.get(db, user, other.domain, other.id)) ?? row;

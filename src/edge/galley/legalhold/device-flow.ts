@@ -9,12 +9,14 @@ import type { AccessClaims } from '../../auth/tokens.js';
 import {
   addLegalholdDevice,
   announceLegalholdRequest,
+  blockNonConsenting,
   legalholdCookie,
   removeLegalholdDevices,
 } from '../../brig/face.js';
 import { runBatch, type Db } from '../../db/client.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { legalholdStore } from './legalhold-store.js';
+import { resolveGroupConflicts } from './policy-conflicts.js';
 import { confirm, initiate } from './service-client.js';
 
 const LAST_PREKEY_ID = 65535;
@@ -68,5 +70,8 @@ export async function approveDevice(
     await removeLegalholdDevices(env, config, db, { user: o.user, team: o.team });
     throw err;
   }
+  // Nobody without consent stays beside the device: connections are blocked, conversations resolved.
+  await blockNonConsenting(env, config, db, o.user);
+  await resolveGroupConflicts(env, config, db, o.user);
   await legalholdStore.setStatus(db, o.team, o.user, 'enabled').run();
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../../../shared/config/index.js';
-import { removeLegalholdDevices } from '../../brig/face.js';
+import { removeLegalholdDevices, unblockInvolving } from '../../brig/face.js';
 import { runBatch, type Db } from '../../db/client.js';
 import { legalholdStore, type LegalholdService } from './legalhold-store.js';
 import { remove } from './service-client.js';
@@ -21,6 +21,7 @@ export async function endLegalhold(
     legalholdStore.dropPendingPrekeys(db, o.user),
   ]);
   await removeLegalholdDevices(env, config, db, { user: o.user, team: o.team });
+  await unblockInvolving(env, config, db, o.user);
 }
 
 /** Ends legal hold for every member under it (the team's service or feature goes away). */

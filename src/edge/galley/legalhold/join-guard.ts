@@ -4,7 +4,8 @@ import { legalholdErrors } from '../../api/errors/legalhold.js';
 import type { Db } from '../../db/client.js';
 import { legalholdStore, type LegalholdStatus } from './legalhold-store.js';
 
-const consented = (s: LegalholdStatus | undefined) => s === 'disabled' || s === 'pending' || s === 'enabled';
+/** Whether a user with this status (none: not a team member) consented to legal hold. */
+export const consented = (s: LegalholdStatus | undefined) => s === 'disabled' || s === 'pending' || s === 'enabled';
 
 /**
  * wire's rule when users join a conversation (this backend's users): where someone is under legal

@@ -1,0 +1,62 @@
+// wire's handleGroupConvPolicyConflicts: once a member is under legal hold, none of their group
+// conversations may hold someone who has not consented. Where an admin of the conversation
+// consented, the members without consent leave; otherwise the conversation is taken to belong to
+// those not interested in legal hold, and its members under legal hold leave. Nobody is left
+// without an admin by it.
+import type { Config } from '../../../shared/config/index.js';
+import { memberLeaveData } from '../../../shared/events/member-events.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
+import { runBatch, type Db } from '../../db/client.js';
+import { conversationEvent } from '../../events/conversation-events.js';
+import { type ConversationRow, conversationStore, type MemberRow } from '../conversations/conversation-store.js';
+import { tellMembers } from '../conversations/notify.js';
+import { ROLE_ADMIN } from '../conversations/roles.js';
+import { membershipChanged } from '../messaging/conversation-object.js';
+import { consented } from './join-guard.js';
+import { legalholdStore } from './legalhold-store.js';
+
+const PAGE = 500;
+
+/** The members to remove from one conversation: those without consent, or those under legal hold. */
+async function leaversOf(db: Db, members: readonly MemberRow[], local: string): Promise<MemberRow[]> {
+  const here = members.filter((m) => m.userDomain === local);
+  const statuses = await legalholdStore.statuses(
+    db,
+    here.map((m) => m.userId),
+  );
+  const under = here.filter((m) => ['enabled', 'pending'].includes(statuses.get(m.userId) ?? ''));
+  const without = here.filter((m) => !consented(statuses.get(m.userId)));
+  if (under.length === 0 || without.length === 0) return [];
+  const adminConsented = here.some((m) => m.role === ROLE_ADMIN && consented(statuses.get(m.userId)));
+  return adminConsented ? without : under;
+}
+
+/** Each leaver leaves on their own (member-leave `left`), as wire removes them. */
+async function leave(env: Env, config: Config, db: Db, conv: ConversationRow, members: MemberRow[], out: MemberRow[]) {
+  const targets = out.map((m) => ({ id: m.userId, domain: m.userDomain }));
+  await runBatch(db, conversationStore.removeMembers(db, conv, targets));
+  await membershipChanged(env, conv, { config, targets });
+  for (const t of targets) {
+    const data = memberLeaveData([t], 'left');
+    const left = conversationEvent('conversation.member-leave', conv, t, data, { team: conv.team });
+    await tellMembers(env, config, conv, members, left);
+  }
+}
+
+/** Resolves the conflicts in the group conversations (this backend's) of a user now under legal hold. */
+export async function resolveGroupConflicts(env: Env, config: Config, db: Db, user: string): Promise<void> {
+  const local = config.brig.optSettings.setFederationDomain;
+  let after: QualifiedId | undefined;
+  for (;;) {
+    const page = await conversationStore.idsOf(db, { id: user, domain: local }, PAGE, after);
+    for (const conv of page.filter((c) => c.domain === local)) {
+      const row = await conversationStore.get(db, conv);
+      if (row?.type !== 0) continue;
+      const members = await conversationStore.members(db, conv);
+      const out = await leaversOf(db, members, local);
+      if (out.length > 0) await leave(env, config, db, row, members, out);
+    }
+    if (page.length < PAGE) break;
+    after = page.at(-1);
+  }
+}
