@@ -91,6 +91,7 @@ import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self
 import { providerAccountEndpoints, providerInternalEndpoints } from './provider/account-routes.js';
 import { serviceDiscoveryEndpoints } from './provider/discovery-routes.js';
 import { providerServiceEndpoints } from './provider/service-routes.js';
+import { providerResetEndpoints, providerResetInternalEndpoints } from './provider/password-reset-routes.js';
 import { addBotRoute, addBotV6 } from './bots/add-bot.js';
 import { deleteBotSelf, removeBotRoute, removeBotV6 } from './bots/remove-bot.js';
 import {
@@ -105,6 +106,7 @@ import {
 
 export const brigPublic: Endpoint[] = [
   ...providerAccountEndpoints,
+  ...providerResetEndpoints,
   ...providerServiceEndpoints,
   ...serviceDiscoveryEndpoints,
   addBotRoute,
@@ -233,6 +235,7 @@ export const brigPublic: Endpoint[] = [
 
 export const brigInternal: Endpoint[] = [
   ...providerInternalEndpoints,
+  ...providerResetInternalEndpoints,
   refreshIndex,
   putDomainRegistration,
   getDomainRegistrationInternal,

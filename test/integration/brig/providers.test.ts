@@ -196,4 +196,39 @@ describe('service providers', () => {
     expect((await asProvider(p.cookie, 'GET', '/v8/provider')).body).toMatchObject(wireError(404, 'not-found'));
     expect((await api(pub).post('/v8/provider/login', { email: p.email, password: 'new-secret-pw' })).status).toBe(403);
   });
+
+  it('reset a forgotten password with a mailed key and code, which a change of address voids', async () => {
+    const p = await activeProvider();
+    const reset = (email: string) => api(pub).post('/v8/provider/password-reset', { email });
+    expect((await reset('nobody@example.com')).body).toMatchObject(wireError(403, 'invalid-credentials'));
+    expect((await reset(p.email)).status).toBe(201);
+    const again = await reset(p.email);
+    expect(again.body).toMatchObject(wireError(409, 'code-exists'));
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+    const codeOf = async (email: string) =>
+      (await call(internalUrl, `/i/provider/password-reset-code?email=${encodeURIComponent(email)}`)).body;
+    const { key, code } = await codeOf(p.email);
+    const complete = (body: object) => api(pub).post('/v8/provider/password-reset/complete', body);
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    expect((await complete({ key, code: wrongCode, password: 'reset-pw-1' })).body).toMatchObject(
+      wireError(403, 'invalid-code'),
+    );
+    expect((await complete({ key, code, password: p.password })).body).toMatchObject(
+      wireError(409, 'password-must-differ'),
+    );
+    expect((await complete({ key, code, password: 'reset-pw-1' })).status).toBe(200);
+    expect((await api(pub).post('/v8/provider/login', { email: p.email, password: 'reset-pw-1' })).status).toBe(200);
+
+    // A reset mailed to the old address dies with the change of address.
+    expect((await reset(p.email)).status).toBe(201);
+    const old = await codeOf(p.email);
+    const newEmail = `moved-${p.email}`;
+    expect((await asProvider(p.cookie, 'PUT', '/v8/provider/email', { email: newEmail })).status).toBe(202);
+    const activation = (await call(internalUrl, `/i/provider/activation-code?email=${encodeURIComponent(newEmail)}`))
+      .body;
+    const activated = await api(pub).get(`/v8/provider/activate?key=${activation.key}&code=${activation.code}`);
+    expect(activated.body).toEqual({ email: newEmail });
+    expect((await complete({ ...old, password: 'reset-pw-2' })).body).toMatchObject(wireError(403, 'invalid-code'));
+    expect((await asProvider(p.cookie, 'GET', '/v8/provider')).body).toMatchObject({ email: newEmail });
+  });
 });

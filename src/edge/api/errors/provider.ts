@@ -38,4 +38,6 @@ export const providerErrors = defineErrors({
   badGateway: { status: 502, label: 'bad-gateway', message: 'The upstream service returned an invalid response' },
   invalidBot: { status: 403, label: 'invalid-bot', message: 'The targeted user is not a bot.' },
   tooManyClients: { status: 403, label: 'too-many-clients', message: 'Too many clients' },
+  codeExists: { status: 409, label: 'code-exists', message: 'A password reset is already in progress.' },
+  resetCodeUnknown: { status: 400, label: 'invalid-code', message: 'Invalid password reset code.' },
 });

@@ -3,7 +3,13 @@ import type { Db } from '../../db/client.js';
 import { codes } from '../../db/schema.js';
 
 /** What a code is for; second-factor codes carry their action (`verify:login`, ...). */
-export type CodeScope = 'activation' | 'password-reset' | 'deletion' | 'provider-activation' | `verify:${string}`;
+export type CodeScope =
+  | 'activation'
+  | 'password-reset'
+  | 'deletion'
+  | 'provider-activation'
+  | 'provider-password-reset'
+  | `verify:${string}`;
 
 export interface StoredCode {
   code: string;

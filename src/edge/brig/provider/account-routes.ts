@@ -14,14 +14,11 @@ import { database, runBatch, type Db } from '../../db/client.js';
 import { codeStore } from '../codes/code-store.js';
 import { newPasswordHash, passwordMatches } from '../password/passwords.js';
 import { clientIp } from '../password/rate-limit.js';
-import { isValidEmail } from '../users/user-store.js';
 import { ACTIVATION_RETRIES, activationKey, mailActivation } from './activation.js';
-import { httpsUrl, password, providerJson, toProviderJson } from './provider-json.js';
+import { email, httpsUrl, password, providerJson, toProviderJson } from './provider-json.js';
 import { type ProviderRow, providerStore } from './provider-store.js';
 
 // A service provider's account: registration, activation of its address, login, upkeep.
-
-const email = z.string().refine(isValidEmail, 'not an email address');
 
 /** The provider the request's token names (404 `not-found` once deleted). */
 export async function currentProvider(c: Context<AppEnv>, db: Db): Promise<ProviderRow> {
@@ -108,9 +105,13 @@ const activate = endpoint(
     if (p.email === address) return c.body(null, 204);
     const holder = await providerStore.byEmail(db, address);
     if (holder !== undefined && holder.id !== id) throw new ApiError(providerErrors.emailExists);
+    // A new address: a password reset mailed to the old one is void.
+    const oldReset =
+      p.email === null ? [] : [codeStore.consume(db, 'provider-password-reset', await activationKey(p.email))];
     await runBatch(db, [
       providerStore.update(db, id, { email: address, pendingEmail: null }),
       codeStore.consume(db, 'provider-activation', key),
+      ...oldReset,
     ]);
     return c.json({ email: address }, 200);
   },

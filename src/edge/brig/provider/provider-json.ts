@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { isValidEmail } from '../users/user-store.js';
 import type { ProviderRow, ServiceRow } from './provider-store.js';
 
 /** Every service tag, in wire's order (`GET /services/tags`). */
@@ -45,6 +46,7 @@ export const serviceTags = z
 
 export const httpsUrl = z.url({ protocol: /^https$/ }).openapi('HttpsUrl');
 export const password = z.string().min(6).max(1024);
+export const email = z.string().refine(isValidEmail, 'not an email address');
 const asset = z.looseObject({ type: z.literal('image'), key: z.string() });
 
 export const providerJson = z

@@ -52,5 +52,10 @@ export const de: TemplateSet = (m) => {
         subject: 'Aktiviere dein Anbieterkonto',
         lines: [`Hallo ${m.name},`, `Aktiviere diese Adresse mit dem Schlüssel ${m.key} und dem Code ${m.code}.`],
       };
+    case 'provider-password-reset':
+      return {
+        subject: 'Setze dein Anbieterpasswort zurück',
+        lines: [`Wähle ein neues Passwort mit dem Schlüssel ${m.key} und dem Code ${m.code}.`],
+      };
   }
 };

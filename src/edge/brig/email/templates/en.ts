@@ -46,5 +46,10 @@ export const en: TemplateSet = (m) => {
         subject: 'Activate your provider account',
         lines: [`Hello ${m.name},`, `To activate this address, use key ${m.key} and code ${m.code}.`],
       };
+    case 'provider-password-reset':
+      return {
+        subject: 'Reset your provider password',
+        lines: [`To choose a new password, use key ${m.key} and code ${m.code}.`],
+      };
   }
 };

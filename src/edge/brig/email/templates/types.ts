@@ -5,7 +5,8 @@ type LocalizedMail =
   | { kind: 'verification'; action: string; code: string }
   | { kind: 'deletion'; name: string; key: string; code: string }
   | { kind: 'team-invitation'; inviter: string; team: string; url: string }
-  | { kind: 'provider-activation'; name: string; key: string; code: string };
+  | { kind: 'provider-activation'; name: string; key: string; code: string }
+  | { kind: 'provider-password-reset'; key: string; code: string };
 
 /** Every mail brig sends: the localized ones, and the operators' audit mails (plain text as given). */
 export type MailKind = LocalizedMail | { kind: 'audit'; subject: string; lines: string[] };
