@@ -64,7 +64,7 @@ async function handle(
   res: http2.Http2ServerResponse,
   o: { worker: WorkerCall; remotes: Remotes; metrics: MetricsRegistry },
 ): Promise<void> {
-  if (serveStatus(req, res, o.metrics)) return;
+  if (serveStatus(req, res)) return;
   const call = inwardCall(req.url);
   timeRequest(req, res, o.metrics, call === undefined ? 'N/A' : '/federation/:component/:rpc');
   if (call === undefined) return sendError(res, federatorError(404, 'no-endpoint', 'no such federation endpoint'));

@@ -28,17 +28,18 @@ const federationOn: Edit[] = ['brig.yaml', 'galley.yaml', 'cargohold.yaml', 'bac
 /** A federator with its external listener. */
 type Federating = RunningFederator & { externalPort: number };
 
-/** One POST to a federator's inward face, as a remote would make it (no client certificate here). */
-async function inwardCall(port: number, ca: string, origin: string): Promise<{ status: number; body: any }> {
+/** One request to a federator's inward face, as a remote would make it (no client certificate here). */
+async function inwardCall(
+  port: number,
+  ca: string,
+  origin: string,
+  o: { method: string; path: string } = { method: 'POST', path: '/federation/brig/api-version' },
+): Promise<{ status: number; body: any }> {
   const session = http2.connect(`https://localhost:${port}`, { ca: readFileSync(ca, 'utf8'), servername: B });
   try {
     return await new Promise((resolve, reject) => {
       session.once('error', reject);
-      const req = session.request({
-        ':method': 'POST',
-        ':path': '/federation/brig/api-version',
-        'wire-origin-domain': origin,
-      });
+      const req = session.request({ ':method': o.method, ':path': o.path, 'wire-origin-domain': origin });
       let text = '';
       let status = 0;
       req.on('response', (h) => {
@@ -47,8 +48,8 @@ async function inwardCall(port: number, ca: string, origin: string): Promise<{ s
       req.on('data', (c: Buffer) => {
         text += c.toString();
       });
-      req.on('end', () => resolve({ status, body: JSON.parse(text) }));
-      req.end('{}');
+      req.on('end', () => resolve({ status, body: text === '' ? undefined : JSON.parse(text) }));
+      req.end(o.method === 'POST' ? '{}' : undefined);
     });
   } finally {
     session.close();
@@ -141,6 +142,10 @@ describe('the federator: HTTP/2 with mutual TLS between two backends', () => {
     const r = await inwardCall(fedB.externalPort, (await localPki(pki, B)).ca, A);
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ label: 'no-client-certificate' });
+    // Its health answers anyone (load balancers); its metrics are for the operator's side only.
+    const ca = (await localPki(pki, B)).ca;
+    expect((await inwardCall(fedB.externalPort, ca, A, { method: 'GET', path: '/i/status' })).status).toBe(200);
+    expect((await inwardCall(fedB.externalPort, ca, A, { method: 'GET', path: '/i/metrics' })).status).toBe(404);
   });
 
   it('refuses a certificate made out to another domain than the origin', async () => {
