@@ -136,10 +136,13 @@ export class Conversation extends DurableObject<Env> {
     const deliver = [...c.deliver, ...view.unconfirmed];
     const remote = deliver.filter((r) => r.domain !== localDomain);
     const botOf = (r: OtrRecipient) => (r.domain === localDomain ? state.bots.get(r.user) : undefined);
-    const bots = deliver.flatMap((r) => {
-      const service = botOf(r);
-      return service === undefined ? [] : [{ ...r, service }];
-    });
+    const bots =
+      state.bots.size === 0
+        ? []
+        : deliver.flatMap((r) => {
+            const service = botOf(r);
+            return service === undefined ? [] : [{ ...r, service }];
+          });
     const people = bots.length === 0 ? deliver : deliver.filter((r) => botOf(r) === undefined);
     const notifications = otrNotifications(people, {
       conversationOf: () => req.conv,

@@ -11,8 +11,9 @@ import { serviceOf } from './member-data.js';
 
 /**
  * Sends one event of the conversation to every local member given, the caller's websocket
- * connection excepted (bots: to their services), and to the Cells queue when the conversation has cells. When this backend
- * owns the conversation, the backends of remote members are told too (on-conversation-updated).
+ * connection excepted (bots: to their services), and to the Cells queue when the conversation has
+ * cells. When this backend owns the conversation, the backends of remote members are told too
+ * (on-conversation-updated).
  */
 export function notifyMembers(
   c: Context<AppEnv>,
