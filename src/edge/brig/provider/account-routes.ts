@@ -3,7 +3,6 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
-import { brigErrors } from '../../api/errors/brig.js';
 import { providerErrors } from '../../api/errors/provider.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { provider as providerOf } from '../../api/self.js';
@@ -14,7 +13,7 @@ import { database, runBatch, type Db } from '../../db/client.js';
 import { codeStore } from '../codes/code-store.js';
 import { newPasswordHash, passwordMatches } from '../password/passwords.js';
 import { clientIp } from '../password/rate-limit.js';
-import { ACTIVATION_RETRIES, activationKey, mailActivation } from './activation.js';
+import { ACTIVATION_RETRIES, activationKey, liveCodeRoute, mailActivation } from './activation.js';
 import { email, httpsUrl, password, providerJson, toProviderJson } from './provider-json.js';
 import { type ProviderRow, providerStore } from './provider-store.js';
 
@@ -255,22 +254,10 @@ const profile = endpoint(
   },
 );
 
-/** `GET /i/provider/activation-code?email=`: the pending activation key and code (tests, operators). */
-const activationCode = endpoint(
-  {
-    name: 'get-provider-activation-code',
-    method: 'get',
-    path: '/i/provider/activation-code',
-    request: { query: z.object({ email }) },
-    errors: [brigErrors.invalidActivationCode],
-    responses: { 200: { description: 'The key and code', ...json(z.object({ key: z.string(), code: z.string() })) } },
-  },
-  async (c) => {
-    const key = await activationKey(c.req.valid('query').email);
-    const live = await codeStore.live(database(c.env.DB), 'provider-activation', key);
-    if (live === undefined) throw new ApiError(brigErrors.invalidActivationCode);
-    return c.json({ key, code: live.code }, 200);
-  },
+const activationCode = liveCodeRoute(
+  'get-provider-activation-code',
+  '/i/provider/activation-code',
+  'provider-activation',
 );
 
 export const providerAccountEndpoints: Endpoint[] = [

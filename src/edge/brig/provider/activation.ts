@@ -1,8 +1,15 @@
+import { z } from '@hono/zod-openapi';
 import type { Config } from '../../../shared/config/index.js';
+import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
+import { json } from '../../api/schemas/common.js';
+import { database } from '../../db/client.js';
 import { base64url, sha256 } from '../../../shared/keys.js';
 import type { Db } from '../../db/client.js';
-import { codeStore } from '../codes/code-store.js';
+import { type CodeScope, codeStore } from '../codes/code-store.js';
 import { sendMail } from '../email/mailer.js';
+import { email } from './provider-json.js';
 
 const ACTIVATION_TTL_SECONDS = 24 * 3600;
 export const ACTIVATION_RETRIES = 3;
@@ -27,3 +34,22 @@ export async function mailActivation(
   });
   await sendMail(env, config, { email: o.email }, { kind: 'provider-activation', name: o.name, key, code: code.code });
 }
+
+/** `GET /i/provider/<what>?email=`: the live key and code mailed to a provider's address (tests, operators). */
+export const liveCodeRoute = (name: string, path: string, scope: CodeScope) =>
+  endpoint(
+    {
+      name,
+      method: 'get',
+      path,
+      request: { query: z.object({ email }) },
+      errors: [brigErrors.invalidActivationCode],
+      responses: { 200: { description: 'The key and code', ...json(z.object({ key: z.string(), code: z.string() })) } },
+    },
+    async (c) => {
+      const key = await activationKey(c.req.valid('query').email);
+      const live = await codeStore.live(database(c.env.DB), scope, key);
+      if (live === undefined) throw new ApiError(brigErrors.invalidActivationCode);
+      return c.json({ key, code: live.code }, 200);
+    },
+  );

@@ -3,15 +3,14 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
-import { brigErrors } from '../../api/errors/brig.js';
 import { providerErrors } from '../../api/errors/provider.js';
-import { json, jsonBody } from '../../api/schemas/common.js';
+import { jsonBody } from '../../api/schemas/common.js';
 import { database, runBatch } from '../../db/client.js';
 import { codeStore } from '../codes/code-store.js';
 import { sendMail } from '../email/mailer.js';
 import { newPasswordHash, passwordMatches } from '../password/passwords.js';
 import { currentProvider } from './account-routes.js';
-import { activationKey, mailActivation } from './activation.js';
+import { activationKey, liveCodeRoute, mailActivation } from './activation.js';
 import { email, password } from './provider-json.js';
 import { providerStore } from './provider-store.js';
 
@@ -108,22 +107,10 @@ const changeEmail = endpoint(
   },
 );
 
-/** `GET /i/provider/password-reset-code?email=`: the live reset key and code (tests, operators). */
-const resetCode = endpoint(
-  {
-    name: 'get-provider-password-reset-code',
-    method: 'get',
-    path: '/i/provider/password-reset-code',
-    request: { query: z.object({ email }) },
-    errors: [brigErrors.invalidActivationCode],
-    responses: { 200: { description: 'The key and code', ...json(z.object({ key: z.string(), code: z.string() })) } },
-  },
-  async (c) => {
-    const key = await activationKey(c.req.valid('query').email);
-    const live = await codeStore.live(database(c.env.DB), SCOPE, key);
-    if (live === undefined) throw new ApiError(brigErrors.invalidActivationCode);
-    return c.json({ key, code: live.code }, 200);
-  },
+const resetCode = liveCodeRoute(
+  'get-provider-password-reset-code',
+  '/i/provider/password-reset-code',
+  'provider-password-reset',
 );
 
 export const providerResetEndpoints: Endpoint[] = [start, complete, changeEmail];
