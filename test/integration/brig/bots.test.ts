@@ -4,6 +4,7 @@ import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { startBotService, type BotService } from '../../helpers/bot-service.js';
 import { addClient, otrEventsOf } from '../../helpers/clients.js';
 import { call, wireError } from '../../helpers/http.js';
+import { proteusKeys } from '../../helpers/prekeys.js';
 import { type ActiveProvider, activeProvider, asProvider } from '../../helpers/providers.js';
 import { api, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
@@ -106,6 +107,11 @@ describe('bots', () => {
     service.creation = 'garbage';
     expect((await addBot(conv)).body).toMatchObject(wireError(502, 'bad-gateway'));
     service.creation = 'ok';
+    // A team whose logins need a second factor takes no bots.
+    const snd = `/i/teams/${owner.team}/features/sndFactorPasswordChallenge`;
+    expect((await api(b.internalUrl).patch(snd, { status: 'enabled', lockStatus: 'unlocked' })).status).toBe(200);
+    expect((await addBot(conv)).body).toMatchObject(wireError(403, 'access-denied'));
+    expect((await api(b.internalUrl).patch(snd, { status: 'disabled' })).status).toBe(200);
     const members = await api(pub, owner.token).get(`/v8/conversations/${DOMAIN}/${conv}`);
     expect(members.body.members.others.map((m: any) => m.id)).toEqual([member.id]); // nothing half-added
   });
@@ -148,6 +154,11 @@ describe('bots', () => {
     expect(me.body).toMatchObject({ id: bot.id, name: 'Weather Bot', service: { id: sid, provider: provider.id } });
     expect((await asBot.get('/v8/bot/client')).body).toMatchObject({ id: bot.client, type: 'permanent' });
     expect((await asBot.get('/v8/bot/client/prekeys')).body).toEqual([0, 1, 2, 65535]);
+    const more = (await proteusKeys(2, 10)).prekeys;
+    expect((await asBot.post('/v8/bot/client/prekeys', { prekeys: more })).status).toBe(200);
+    expect((await asBot.get('/v8/bot/client/prekeys')).body).toEqual([0, 1, 2, 10, 11, 65535]);
+    const bad = await asBot.post('/v8/bot/client/prekeys', { prekeys: [{ id: 12, key: 'bm90IGEga2V5' }] });
+    expect(bad.body).toMatchObject(wireError(400, 'bad-request'));
     const view = await asBot.get('/v8/bot/conversation');
     expect(view.body).toMatchObject({ id: conv });
     expect(view.body.members.map((m: any) => m.id).sort()).toEqual([owner.id, member.id].sort());
@@ -163,6 +174,8 @@ describe('bots', () => {
     expect(clients.body.map((c: any) => c.id)).toEqual([memberClient]);
     const claimed = await asBot.post('/v8/bot/users/prekeys', { [member.id]: [memberClient] });
     expect(claimed.body[member.id][memberClient]).toMatchObject({ id: expect.any(Number), key: expect.any(String) });
+    const crowd = Object.fromEntries(Array.from({ length: 501 }, () => [crypto.randomUUID(), []]));
+    expect((await asBot.post('/v8/bot/users/prekeys', crowd)).body).toMatchObject(wireError(403, 'too-many-clients'));
 
     // A bot's token reaches only the bot API; a user's access token does not reach it.
     expect((await asBot.get('/v8/self')).body).toMatchObject(wireError(403, 'access-denied'));
