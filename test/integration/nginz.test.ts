@@ -54,6 +54,34 @@ describe('CORS', () => {
     expect(r.headers.get('access-control-allow-methods')).toMatch(/POST/);
     expect(r.headers.get('access-control-allow-headers')).toMatch(/authorization, content-type/);
   });
+
+  // A browser drops the answer to a credentialed request (the zuid cookie) unless it allows credentials.
+  const origin = 'https://webapp.example.com';
+  it.each([
+    ['POST', '/v7/access'],
+    ['POST', '/v7/access/logout'],
+    ['POST', '/v7/login'],
+    ['POST', '/v7/register'],
+    ['POST', '/v7/activate'],
+    ['GET', '/v7/provider'],
+    ['POST', '/sso/finalize-login'],
+  ])('allows credentials on %s %s, and in its preflight', async (method, path) => {
+    const preflight = await call(publicUrl, path, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+    const body = method === 'GET' ? {} : { body: '{}' };
+    const r = await call(publicUrl, path, { method, headers: { origin, 'content-type': 'application/json' }, ...body });
+    expect(r.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(r.headers.get('access-control-allow-credentials')).toBe('true');
+  });
+
+  it('allows no credentials where a token, not a cookie, authenticates', async () => {
+    const r = await call(publicUrl, '/v7/self', { headers: { origin } });
+    expect(r.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(r.headers.get('access-control-allow-credentials')).toBeNull();
+  });
 });
 
 describe('payload limit (512 KiB)', () => {
