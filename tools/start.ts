@@ -1,16 +1,18 @@
 // npm start: the whole backend on this machine (workers on miniflare, migrations applied, the
 // federator sidecar: federation when it is on, and the pinned calls to integrations always).
 import { join, resolve } from 'node:path';
+import { browserOrigins } from '../src/shared/config/browser-origins.js';
 import { formatProblem, loadConfig } from '../src/shared/config/index.js';
 import { startBackend } from './lib/backend.js';
-import { ensureBucket } from './lib/bucket.js';
+import { allowBrowserDownloads, bucketCorsOrigins, ensureBucket } from './lib/bucket.js';
 import { bundleWorker } from './lib/bundle.js';
 import { configDir, readConfigTexts } from './lib/config-dir.js';
-import { editedTexts, objectStoreEndpoint } from './lib/config-edit.js';
+import { downloadEndpoint, type Edit, editedTexts, objectStoreEndpoint } from './lib/config-edit.js';
 import { localObjectStore, type RunningStore } from './lib/local-object-store.js';
 import { mlsRemovalKeys } from './lib/mls-removal-keys.js';
 import { onShutdown } from './lib/shutdown.js';
 import { serveLocalDns, shippedConfigDirs, startSidecar } from './lib/sidecar.js';
+import { type TlsFiles, tlsFromEnv } from './lib/tls-env.js';
 import { wranglerFacts } from './lib/wrangler-facts.js';
 
 const port = Number(process.env.PORT ?? 8080);
@@ -27,7 +29,9 @@ if (!checked.ok) {
   process.exit(1);
 }
 
+let tls: TlsFiles | undefined;
 try {
+  tls = tlsFromEnv();
   mlsRemovalKeys(checked.config, stateDir, true); // made now if missing; refused here, before anything starts
 } catch (err) {
   console.error(`refusing to start: ${(err as Error).message}`);
@@ -43,16 +47,25 @@ onShutdown(async () => {
 const { objstore } = checked.config.cargohold;
 const [bundle, store] = await Promise.all([
   bundleWorker(join(stateDir, 'build')),
-  localObjectStore(objstore, stateDir).then((s: RunningStore) => {
+  localObjectStore(objstore, stateDir, tls).then((s: RunningStore) => {
     running.push(s);
     return s;
   }),
   wranglerFacts(),
 ]);
-if (store.local) await ensureBucket(store, objstore.bucket); // a real store's bucket is the operator's
-// A local store may have moved off the configured port (another backend holds it): tell the worker.
-const withStore =
-  store.endpoint === objstore.endpoint ? texts : editedTexts([objectStoreEndpoint(store.endpoint)], texts);
+// A real store's bucket, and what browsers may read of it, are the operator's.
+if (store.local) {
+  await ensureBucket(store, objstore.bucket);
+  const origins = bucketCorsOrigins(browserOrigins(checked.config.nginz.nginx_conf));
+  await allowBrowserDownloads(store, objstore.bucket, origins);
+}
+// A local store may have moved off the configured port (another backend holds it), and over TLS
+// serves downloads on its https port unless the configuration names a download host: tell the worker.
+const storeEdits: Edit[] = [];
+if (store.endpoint !== objstore.endpoint) storeEdits.push(objectStoreEndpoint(store.endpoint));
+if (store.downloadEndpoint !== undefined && objstore.downloadEndpoint === undefined && !objstore.multiIngress)
+  storeEdits.push(downloadEndpoint(store.downloadEndpoint));
+const withStore = storeEdits.length === 0 ? texts : editedTexts(storeEdits, texts);
 // The federator starts first: the worker's configuration names where it really listens.
 const sidecar = await startSidecar(withStore);
 running.push(sidecar.federator);
@@ -64,7 +77,16 @@ const secrets: Record<string, string> = {
   ...(SNS_ACCESS_KEY_ID && SNS_SECRET_ACCESS_KEY ? { SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY } : {}),
   ...(STERN_CREDENTIALS ? { STERN_CREDENTIALS } : {}),
 };
-const backend = await startBackend({ port, internalPort, config, stateDir, bundle, objectStore: store, secrets });
+const backend = await startBackend({
+  port,
+  internalPort,
+  config,
+  stateDir,
+  bundle,
+  objectStore: store,
+  secrets,
+  ...(tls === undefined ? {} : { tls }),
+});
 running.push(backend);
 sidecar.workerStarted(backend.internalUrl);
 const dns = await serveLocalDns(sidecar, shippedConfigDirs());
@@ -73,7 +95,10 @@ console.log(`config    ${dir}`);
 console.log(`state     ${stateDir}`);
 console.log(`public    ${backend.publicUrl.origin}   (try ${backend.publicUrl.origin}/api-version)`);
 console.log(`internal  ${backend.internalUrl.origin}   (/i/... only)`);
-console.log(`assets    ${store.endpoint}   (bucket ${objstore.bucket}${store.local ? ', local radosgw' : ''})`);
+const downloads = store.downloadEndpoint === undefined ? '' : `, browser downloads ${store.downloadEndpoint}`;
+console.log(
+  `assets    ${store.endpoint}   (bucket ${objstore.bucket}${store.local ? ', local radosgw' : ''}${downloads})`,
+);
 const { domain, internal, federation: remote, dns: lookups } = sidecar.options;
 const { internalUrl, externalPort } = sidecar.federator;
 const line = `federator ${domain}: internal ${internal.host}:${internalUrl.port}`;

@@ -14,6 +14,7 @@ import { wranglerFacts } from './wrangler-facts.js';
 import { localZauthKeys } from './zauth-keys.js';
 import { mlsRemovalKeys } from './mls-removal-keys.js';
 import { configFiles } from './config-files.js';
+import type { TlsFiles } from './tls-env.js';
 
 export interface BackendOptions {
   /** Public listener; 0 picks a free port. */
@@ -42,6 +43,8 @@ export interface BackendOptions {
   objectStore?: { accessKeyId: string; secretAccessKey: string };
   /** More secrets of the worker (SNS_ACCESS_KEY_ID, SNS_SECRET_ACCESS_KEY for native push). */
   secrets?: Record<string, string>;
+  /** The public listener serves https (and wss) with this certificate; the internal one stays plain. */
+  tls?: TlsFiles;
 }
 
 export interface Backend {
@@ -141,6 +144,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     durableObjectsPersist: join(persist, 'do'),
     queuesPersist: join(persist, 'queues'),
     ...(o.inspectorPort === undefined ? {} : { inspectorPort: o.inspectorPort }),
+    ...(o.tls === undefined ? {} : { https: true, httpsCertPath: o.tls.certPath, httpsKeyPath: o.tls.keyPath }),
     cf: false, // no network here: use miniflare's placeholder cf object
     log: new Log(process.env.MINIFLARE_LOG === 'debug' ? LogLevel.DEBUG : LogLevel.WARN),
     handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {

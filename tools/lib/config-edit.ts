@@ -26,3 +26,10 @@ export function editedTexts(edits: Edit[], base: ConfigTexts = defaultTexts()): 
 
 /** Points cargohold at an object store other than the one the shipped file names. */
 export const objectStoreEndpoint = (endpoint: string): Edit => ['cargohold.yaml', ['objstore', 'endpoint'], endpoint];
+
+/** Signs cargohold's download URLs for this endpoint (where browsers fetch the bytes). */
+export const downloadEndpoint = (endpoint: string): Edit => [
+  'cargohold.yaml',
+  ['objstore', 'downloadEndpoint'],
+  endpoint,
+];

@@ -23,6 +23,8 @@ import { listensOn } from './process-tree.js';
 export interface ObjectStore {
   /** e.g. `http://127.0.0.1:41234`; use path-style addressing (`forcePathStyle: true`). */
   endpoint: string;
+  /** The same gateway over TLS (`https://127.0.0.1:7443`), when it was started with `tls`. */
+  tlsEndpoint?: string;
   accessKeyId: string;
   secretAccessKey: string;
   /** Any region signs fine; this one makes the SDK omit CreateBucket's LocationConstraint. */
@@ -39,6 +41,17 @@ export interface ObjectStoreOptions {
   anyPortIfTaken?: boolean;
   /** Receives every line the daemons log (prefixed with the daemon's name). */
   onLog?: (line: string) => void;
+  /**
+   * The gateway also serves TLS, on `port` (a free one when it is taken or not given), with this
+   * certificate and key (PEM files): what a browser page served over https can download from.
+   */
+  tls?: StoreTls;
+}
+
+interface StoreTls {
+  certPath: string;
+  keyPath: string;
+  port?: number;
 }
 
 const HOST = '127.0.0.1';
@@ -66,7 +79,14 @@ function installExitHook(): void {
   });
 }
 
-function cephConf(o: { dir: string; fsid: string; monPort: number; s3Port: number }): string {
+/** radosgw's beast frontend: plain HTTP, and TLS beside it when asked. */
+function frontends(s3Port: number, tls: (StoreTls & { port: number }) | undefined): string {
+  const plain = `beast endpoint=${HOST}:${s3Port}`;
+  if (tls === undefined) return plain;
+  return `${plain} ssl_endpoint=${HOST}:${tls.port} ssl_certificate=${tls.certPath} ssl_private_key=${tls.keyPath}`;
+}
+
+function cephConf(o: { dir: string; fsid: string; monPort: number; frontends: string }): string {
   const d = o.dir;
   // Comments here are documentation: ceph ignores lines starting with '#'.
   return `[global]
@@ -148,7 +168,7 @@ log file =
 [client.rgw]
 admin socket = ${d}/run/$name.asok
 log file = ${d}/log/$name.log
-rgw frontends = beast endpoint=${HOST}:${o.s3Port}
+rgw frontends = ${o.frontends}
 rgw thread pool size = 64
 rgw enable usage log = false
 rgw enable ops log = false
@@ -230,6 +250,9 @@ export async function startObjectStore(o: ObjectStoreOptions): Promise<ObjectSto
 
 class PortTaken extends Error {}
 
+const tlsPort = async (wanted: number | undefined) =>
+  wanted !== undefined && (await portFree(wanted)) ? wanted : freePort();
+
 const BIND_FAILURE = /address already in use|unable to bind|failed to bind/i;
 
 async function startOnce(o: ObjectStoreOptions, bin: Record<(typeof BINARIES)[number], string>): Promise<ObjectStore> {
@@ -253,8 +276,9 @@ async function startOnce(o: ObjectStoreOptions, bin: Record<(typeof BINARIES)[nu
   const fsid = randomUUID();
   const monPort = await freePort();
   const s3Port = o.port ? o.port : await freePort();
+  const tls = o.tls === undefined ? undefined : { ...o.tls, port: await tlsPort(o.tls.port) };
   const conf = join(dir, 'ceph.conf');
-  writeFileSync(conf, cephConf({ dir, fsid, monPort, s3Port }));
+  writeFileSync(conf, cephConf({ dir, fsid, monPort, frontends: frontends(s3Port, tls) }));
   const c = ['-c', conf];
   // Daemons, and commands under way: stop() kills them all.
   const children = new Set<ChildProcess>();
@@ -348,7 +372,8 @@ async function startOnce(o: ObjectStoreOptions, bin: Record<(typeof BINARIES)[nu
     const secretAccessKey = randomBytes(20).toString('hex');
     const user = ['user', 'create', '--uid', 'test', '--display-name', 'test'];
     await cmd(bin['radosgw-admin'], [...user, '--access-key', accessKeyId, '--secret', secretAccessKey]);
-    return { endpoint, accessKeyId, secretAccessKey, region: REGION, stop };
+    const tlsEndpoint = tls === undefined ? {} : { tlsEndpoint: `https://${HOST}:${tls.port}` };
+    return { endpoint, ...tlsEndpoint, accessKeyId, secretAccessKey, region: REGION, stop };
   } catch (e) {
     await stop();
     throw e;

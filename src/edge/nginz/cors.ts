@@ -1,14 +1,11 @@
+import { browserOrigins } from '../../shared/config/browser-origins.js';
 import type { NginzConfig } from '../../shared/config/schemas/nginz.js';
 
 type NginxConf = NginzConfig['nginx_conf'];
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * The origins nginz allows, as wire-server's chart builds them: `https://<origin>.<domain>` for
- * each allow-listed origin label and each external domain, full names listed for staging, and
- * host names at any port (local development).
- */
+/** Whether nginz allows an origin (see browserOrigins). */
 export function corsMatcher(conf: NginxConf): (origin: string) => boolean {
   let matcher = matchers.get(conf);
   if (matcher === undefined) matchers.set(conf, (matcher = buildMatcher(conf)));
@@ -19,13 +16,9 @@ export function corsMatcher(conf: NginxConf): (origin: string) => boolean {
 const matchers = new WeakMap<NginxConf, (origin: string) => boolean>();
 
 function buildMatcher(conf: NginxConf): (origin: string) => boolean {
-  const exact = new Set<string>();
-  for (const domain of [conf.external_env_domain, ...conf.additional_external_env_domains])
-    for (const label of conf.allowlisted_origins) exact.add(`https://${label}.${domain}`);
-  for (const fqdn of conf.allowlisted_fqdn_origins) exact.add(`https://${fqdn}`);
-  const anyPort = conf.randomport_allowlisted_origins.map(
-    (h) => new RegExp(`^https?://${escapeRegExp(h)}(:[0-9]{2,5})?$`, 'i'),
-  );
+  const origins = browserOrigins(conf);
+  const exact = new Set(origins.exact.map((o) => o.toLowerCase()));
+  const anyPort = origins.anyPortHosts.map((h) => new RegExp(`^https?://${escapeRegExp(h)}(:[0-9]{2,5})?$`, 'i'));
   return (origin) => exact.has(origin.toLowerCase()) || anyPort.some((r) => r.test(origin));
 }
 
