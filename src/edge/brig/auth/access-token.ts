@@ -14,19 +14,24 @@ export const accessTokenJson = z
 
 export type AccessTokenJson = z.infer<typeof accessTokenJson>;
 
-/** A new access token for the user (bound to a client when one is given), as Wire's JSON. */
+/**
+ * A new access token for the user (bound to a client when one is given), as Wire's JSON. It takes
+ * a fresh connection id unless it renews a token (`connection`: the old one's, as wire's renewal
+ * keeps it), so that a client's websocket and its later requests keep one connection.
+ */
 export async function issueAccessToken(
   keys: ZauthKeys,
   config: Config,
   user: string,
   client?: string,
-  o: { legalhold?: boolean } = {},
+  o: { legalhold?: boolean; connection?: string } = {},
 ): Promise<AccessTokenJson> {
   const lifetime = config.brig.zauth.accessTokenTimeout;
   const expiresAt = Math.floor(Date.now() / 1000) + lifetime;
+  const connection = o.connection ?? newConnectionId();
   const token = await signAccessToken(
     keys,
-    { user, connection: newConnectionId(), ...(client ? { client } : {}), ...(o.legalhold ? { legalhold: true } : {}) },
+    { user, connection, ...(client ? { client } : {}), ...(o.legalhold ? { legalhold: true } : {}) },
     expiresAt,
   );
   return { user, access_token: token, token_type: 'Bearer', expires_in: lifetime };

@@ -7,7 +7,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json } from '../../api/schemas/common.js';
 import type { ZauthKeys } from '../../auth/keys.js';
 import { accessTokenOf } from '../../auth/request-token.js';
-import { verifyAccessToken, verifyCookie } from '../../auth/tokens.js';
+import { type AccessClaims, verifyAccessToken, verifyCookie } from '../../auth/tokens.js';
 import { database, type Db } from '../../db/client.js';
 import { clientStore } from '../clients/client-store.js';
 import { accessTokenJson, issueAccessToken } from './access-token.js';
@@ -33,11 +33,12 @@ export async function validCookie(db: Db, keys: ZauthKeys, header: string | unde
 }
 
 /** An access token given along must be for the cookie's user (expired is fine, falsified is not). */
-async function checkOldToken(c: Context<AppEnv>, keys: ZauthKeys, user: string): Promise<void> {
+async function checkOldToken(c: Context<AppEnv>, keys: ZauthKeys, user: string): Promise<AccessClaims | undefined> {
   const token = accessTokenOf(c.req.raw, new URL(c.req.url));
-  if (token === undefined) return;
+  if (token === undefined) return undefined;
   const claims = await verifyAccessToken(keys, token, { allowExpired: true });
   if (claims?.user !== user) throw refuse('Invalid zauth token');
+  return claims;
 }
 
 /** A persistent cookie older than `setUserCookieRenewAge` is replaced by a successor. */
@@ -75,7 +76,7 @@ export const postAccess = endpoint(
     const db = database(c.env.DB);
     const keys = await keysOf(c);
     const row = await validCookie(db, keys, c.req.header('cookie'));
-    await checkOldToken(c, keys, row.user);
+    const old = await checkOldToken(c, keys, row.user);
     let client = row.client ?? undefined;
     const wanted = c.req.valid('query').client_id;
     // The first client_id given binds the cookie's tokens to that client; later ones are ignored.
@@ -85,7 +86,12 @@ export const postAccess = endpoint(
       client = wanted;
     }
     await renewIfOld(c, db, row);
-    const token = await issueAccessToken(keys, c.get('config'), row.user, client, { legalhold: row.legalhold });
+    // A renewed token keeps the old one's connection, as wire's does: the client's websocket,
+    // opened with an earlier token, is still the connection its requests' events are not echoed to.
+    const token = await issueAccessToken(keys, c.get('config'), row.user, client, {
+      legalhold: row.legalhold,
+      connection: old?.connection,
+    });
     return c.json(token, 200);
   },
 );
