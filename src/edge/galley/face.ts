@@ -81,10 +81,12 @@ export { conferenceCallingEnabled, featureEnabled, teamFeature } from './feature
 export { sndFactorRequired } from './features/snd-factor.js';
 /** Removes team notifications older than the notification TTL (the cron job); returns how many. */
 export { sweepExpiredTeamNotifications } from './teams/team-queue.js';
-/** A connection request opens the pending 1:1 with the requester alone; returns its qualified id. */
-export { openConnectConversation } from './conversations/one2one.js';
-/** An accepted connection turns the connect conversation into the 1:1 of both users (or creates it). */
+/** A connection request: the connect conversation holds the requester, who hears the request; returns its id. */
+export { openConnectConversation } from './conversations/connect-conversation.js';
+/** An accepted (or unblocked) connection: the user joins, and with the other user there it is their 1:1. */
 export { acceptOne2One } from './conversations/one2one.js';
+/** A blocked connection, or a cancelled request: the user leaves the two users' 1:1, silently. */
+export { leaveOne2One } from './conversations/one2one.js';
 export { upsertRemoteOne2One } from './federation/remote-one2one.js';
 /** A deleted user leaves every conversation; the other members (and `alsoTell`) hear of it. */
 export { leaveAllConversations } from './conversations/user-deleted.js';

@@ -7,7 +7,7 @@ import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
-import { json, jsonBody } from '../../api/schemas/common.js';
+import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import type { Relation } from '../../db/schema.js';
@@ -22,7 +22,7 @@ import { connectionStore, type ConnectionRow } from './connection-store.js';
 import { actOnRemote } from './remote-connections.js';
 import { actionFor } from './remote-rules.js';
 import { onConnect, onUpdate, type Outcome, type Refusal } from './rules.js';
-import { acceptOne2One, guardLegalholdBetween, openConnectConversation } from '../../galley/face.js';
+import { acceptOne2One, guardLegalholdBetween, leaveOne2One, openConnectConversation } from '../../galley/face.js';
 
 const refusals: Record<Refusal, ApiError> = {
   'bad-conn-update': new ApiError(brigErrors.badConnUpdate),
@@ -40,8 +40,9 @@ async function counterpart(c: Context<AppEnv>, me: UserRow, uid: string): Promis
 }
 
 /**
- * Writes an outcome of the connection rules: both rows in one batch, then `user.connection` to
- * the caller and, when the other user is asked or accepted (or the request is cancelled), to them.
+ * Writes an outcome of the connection rules, as wire's brig does: the two users' conversation
+ * first (galley's events), then both rows in one batch, then `user.connection` to the other user
+ * when their row changed (named by the caller, unless a cancellation), and to the caller.
  */
 async function apply(
   c: Context<AppEnv>,
@@ -57,42 +58,56 @@ async function apply(
   if (out.self === 'sent' || out.self === 'accepted') await guardLegalholdBetween(db, config, me.id, other.id);
   const domain = localDomainOf(c);
   const now = Date.now();
-  const conv = await one2OneFor(c, me, other, out);
+  const conv = await conversationFor(c, me, other, out);
   const row = (from: UserRow, to: UserRow, status: Relation, prev?: ConnectionRow): ConnectionRow => ({
     fromUser: from.id,
     toDomain: domain,
     toUser: to.id,
     status,
-    convDomain: conv?.domain ?? prev?.convDomain ?? null,
-    convId: conv?.id ?? prev?.convId ?? null,
+    convDomain: conv?.id.domain ?? prev?.convDomain ?? null,
+    convId: conv?.id.id ?? prev?.convId ?? null,
     lastUpdate: now,
     statusBeforeLegalhold: null,
   });
+  // Accepted while the conversation stays a connect one (the other user left it): their side is blocked.
+  const theirStatus = out.other === 'accepted' && conv?.type === 3 ? 'blocked' : out.other;
   const mine = out.self === undefined ? rows.self : row(me, other, out.self, rows.self);
-  const theirs = out.other === undefined ? undefined : row(other, me, out.other, rows.other);
+  const theirs = theirStatus === undefined ? undefined : row(other, me, theirStatus, rows.other);
   const writes = [mine !== rows.self ? mine : undefined, theirs].filter((r): r is ConnectionRow => r !== undefined);
   if (writes.length > 0) {
     const [first, ...rest] = writes.map((r) => connectionStore.put(db, r));
     await runBatch(db, [first!, ...rest]);
   }
-  if (mine !== undefined && mine !== rows.self)
+  if (theirs !== undefined)
+    await publish(
+      c.env,
+      config,
+      [{ user: other.id }],
+      connectionEvent(theirs, theirs.status === 'cancelled' ? undefined : me.name),
+    );
+  if (mine !== undefined && mine !== rows.self && out.quiet !== true)
     await publish(c.env, config, [{ user: me.id }], connectionEvent(mine), { origin: self(c) });
-  if (theirs !== undefined && theirs.status !== rows.other?.status) {
-    const named = theirs.status === 'pending' || theirs.status === 'accepted';
-    await publish(c.env, config, [{ user: other.id }], connectionEvent(theirs, named ? me.name : undefined));
-  }
   return mine!;
 }
 
-/** A request opens the connect conversation; an acceptance turns it into the 1:1 of both users. */
-async function one2OneFor(c: Context<AppEnv>, me: UserRow, other: UserRow, out: Outcome) {
+/**
+ * The two users' conversation (galley's): a request opens the connect conversation, an acceptance
+ * joins it (the type says whether it became their 1:1), blocking or cancelling leaves it.
+ */
+async function conversationFor(
+  c: Context<AppEnv>,
+  me: UserRow,
+  other: UserRow,
+  out: Outcome,
+): Promise<{ id: QualifiedId; type?: number } | undefined> {
   const domain = localDomainOf(c);
   const [a, b] = [
     { id: me.id, domain },
     { id: other.id, domain },
   ];
-  if (out.self === 'sent' && out.other === 'pending') return openConnectConversation(c, a, b);
-  if (out.self === 'accepted' && out.other === 'accepted') return acceptOne2One(c, a, b);
+  if (out.conversation === 'open') return { id: await openConnectConversation(c, a, b) };
+  if (out.conversation === 'accept') return acceptOne2One(c, a, b);
+  if (out.conversation === 'leave') await leaveOne2One(c, a, b);
   return undefined;
 }
 
