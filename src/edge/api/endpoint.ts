@@ -4,6 +4,7 @@ import type { ErrorSpec } from './errors/api-error.js';
 import type { AppEnv } from './app-env.js';
 import { ApiError } from './errors/api-error.js';
 import { commonErrors } from './errors/common.js';
+import { readingNullAsAbsent } from './null-as-absent.js';
 
 /** The OpenAPI security scheme of routes that need an access token. */
 export const ZAUTH_SCHEME = 'ZAuth';
@@ -52,6 +53,22 @@ function documentErrors(route: RouteConfig, errors: readonly ErrorSpec[]): Route
   return responses;
 }
 
+const isJsonMediaType = (mediaType: string) => /^application\/([a-z-.]+\+)?json/i.test(mediaType);
+
+/** The route's JSON request bodies read a null in an optional field as its absence, as wire-server does. */
+function nullTolerantBodies(request: RouteConfig['request']): RouteConfig['request'] {
+  const body = request?.body;
+  if (body === undefined) return request;
+  const content = Object.fromEntries(
+    Object.entries(body.content).map(([mediaType, media]) =>
+      isJsonMediaType(mediaType) && media !== undefined && 'schema' in media && media.schema instanceof z.ZodType
+        ? [mediaType, { ...media, schema: readingNullAsAbsent(media.schema) }]
+        : [mediaType, media],
+    ),
+  );
+  return { ...request, body: { ...body, content } };
+}
+
 export function endpoint<const R extends RouteConfig>(
   spec: EndpointMeta & R,
   handler: RouteHandler<R, AppEnv>,
@@ -61,6 +78,7 @@ export function endpoint<const R extends RouteConfig>(
   const needsUser = kind === 'user';
   const config = createRoute({
     ...route,
+    request: nullTolerantBodies(route.request),
     operationId: name,
     ...(kind !== 'none' ? { security: [{ [ZAUTH_SCHEME]: [] }] } : {}),
     responses: documentErrors(route as RouteConfig, kind !== 'none' ? [...errors, commonErrors.unauthorized] : errors),

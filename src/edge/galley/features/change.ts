@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
+import { withoutAbsentNulls } from '../../api/null-as-absent.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import type { Db } from '../../db/client.js';
 import { featureConfigUpdate } from '../../events/feature-events.js';
@@ -39,7 +40,7 @@ export async function changeFeature(
   const def = featureDef(name);
   let featureConfig: Record<string, unknown> | undefined;
   if (def.config !== undefined && (patch.config !== undefined || o.requireConfig)) {
-    const parsed = def.config.safeParse(patch.config);
+    const parsed = def.config.safeParse(withoutAbsentNulls(def.config, patch.config));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new ApiError(

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { EventQid } from '../../../shared/events/conversation-event.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
+import { withoutAbsentNulls } from '../../api/null-as-absent.js';
 import { memberJoinData, memberLeaveData } from '../../../shared/events/member-events.js';
 import { toLegacyAccessRole } from '../conversations/access.js';
 
@@ -93,7 +94,7 @@ const actionSchemas = {
 export function effectOfAction(a: ConversationAction, from: EventQid): LocalEffect | undefined {
   if (!Object.hasOwn(actionSchemas, a.tag)) return undefined;
   const tag = a.tag as keyof typeof actionSchemas;
-  const parsed = actionSchemas[tag].safeParse(a.action);
+  const parsed = actionSchemas[tag].safeParse(withoutAbsentNulls(actionSchemas[tag], a.action));
   if (!parsed.success) throw new ApiError(commonErrors.badRequest, `${tag}: malformed action`);
   return effectOf(tag, parsed.data, from);
 }

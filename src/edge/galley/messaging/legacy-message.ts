@@ -15,6 +15,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
+import { readingNullAsAbsent } from '../../api/null-as-absent.js';
 import { json } from '../../api/schemas/common.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { legacyStrategy } from './legacy-strategy.js';
@@ -36,6 +37,8 @@ const newOtrMessageJson = z
     report_missing: z.array(z.uuid()).optional(),
   })
   .openapi('new-otr-message');
+
+const otrMessageJsonBody = readingNullAsAbsent(newOtrMessageJson);
 
 const legacyQuery = z.object({ ignore_missing: z.string().optional(), report_missing: z.string().optional() });
 export type LegacyQuery = z.infer<typeof legacyQuery>;
@@ -89,7 +92,7 @@ export async function readLegacyOtr(
       throw err;
     }
   }
-  const parsed = newOtrMessageJson.safeParse(await c.req.json().catch(() => undefined));
+  const parsed = otrMessageJsonBody.safeParse(await c.req.json().catch(() => undefined));
   if (!parsed.success)
     throw new ApiError(commonErrors.badRequest, parsed.error.issues[0]?.message ?? 'Malformed message');
   const body = parsed.data;
