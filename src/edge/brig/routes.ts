@@ -88,6 +88,7 @@ import { checkHandle, checkHandles, checkHandleV6, putHandle } from './users/han
 import { getRichInfo, putRichInfo } from './rich-info/rich-info-routes.js';
 import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './users/profiles.js';
 import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self.js';
+import { getConsent, putConsent } from './consent/consent-routes.js';
 import { providerAccountEndpoints, providerInternalEndpoints } from './provider/account-routes.js';
 import { serviceDiscoveryEndpoints } from './provider/discovery-routes.js';
 import { providerServiceEndpoints } from './provider/service-routes.js';
@@ -164,6 +165,8 @@ export const brigPublic: Endpoint[] = [
   putSelf,
   putLocale,
   putSupportedProtocols,
+  getConsent,
+  putConsent,
   headSelfPassword,
   changePassword,
   putHandle,

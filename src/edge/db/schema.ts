@@ -223,6 +223,18 @@ export const userProperties = sqliteTable(
   (t) => [primaryKey({ columns: [t.user, t.key] })],
 );
 
+/** A user's latest answer per consent type (`/self/consent`). */
+export const userConsents = sqliteTable(
+  'user_consents',
+  {
+    user: text('user').notNull(),
+    type: integer('type').notNull(),
+    value: integer('value').notNull(),
+    source: text('source').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.user, t.type] })],
+);
+
 export type Relation =
   | 'accepted'
   | 'blocked'

@@ -15,6 +15,7 @@ import { connectionStore, type ConnectionRow } from '../connections/connection-s
 import { forEveryVersion, queueForRemotes } from '../../background-worker/face.js';
 import { chunked } from '../../../shared/chunked.js';
 import { groupBy } from '../../../shared/group-by.js';
+import { consentStore } from '../consent/consent-store.js';
 import { propertyStore } from '../properties/property-store.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
@@ -24,7 +25,7 @@ import { invitationStore } from '../invitations/invitation-store.js';
 /**
  * Deletes an account for good, in one batch: the profile becomes a tombstone (status deleted,
  * placeholder name, email and handle freed), and its clients, prekeys, cookies, properties,
- * rich info, connections and team membership go. Then `user.delete` reaches the user and their contacts,
+ * consents, rich info, connections and team membership go. Then `user.delete` reaches the user and their contacts,
  * and users the account had asked to connect see the request cancelled.
  */
 export async function deleteAccount(
@@ -55,6 +56,7 @@ export async function deleteAccount(
     keyPackageStore.deleteUser(db, user.id),
     cookieStore.revokeStatement(db, user.id),
     propertyStore.clearStatement(db, user.id),
+    consentStore.deleteAllOf(db, user.id),
     richInfoStore.deleteStatement(db, user.id),
     connectionStore.deleteAllOf(db, user.id),
     removeFromTeams(db, user.id),
