@@ -171,14 +171,14 @@ export class NotificationShard extends DurableObject<Env> {
   }
 
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
-    let a = this.sockets.attachment(ws);
-    if (a.kind === 'events') a = this.inactivity.heard(ws, a, Date.now());
-    if (Sockets.isBinaryPing(message)) {
-      ws.send(new TextEncoder().encode('pong'));
+    const a = this.sockets.attachment(ws);
+    if (a.kind === 'await') {
+      Sockets.answerAwaitFrame(ws, message);
       return;
     }
-    if (a.kind === 'events')
-      this.events.onMessage(ws, a, typeof message === 'string' ? message : new TextDecoder().decode(message));
+    // `/events` takes JSON only: a `ping` there is closed as unparsable, as cannon does.
+    const heard = this.inactivity.heard(ws, a, Date.now());
+    this.events.onMessage(ws, heard, typeof message === 'string' ? message : new TextDecoder().decode(message));
   }
 
   /** The alarm closes `/events` sockets whose clients went silent. */

@@ -9,11 +9,9 @@ const INACTIVITY_CLOSE = { code: 1002, reason: 'inactivity' } as const;
  * cannon waits `activityTimeout` for a ping from the client, then pings itself and waits
  * `pongTimeout` for the pong; without one it closes with 1002 `inactivity`. Here the runtime
  * answers protocol pings without telling us and cannot send one (workerd has no `ping()`), so the
- * client's own keep-alive is the evidence: the text `ping` the official clients send every 20 s
- * (answered by the auto-response, whose time the runtime keeps) or any frame it sends (binary
- * ping, acks), which is what cannon's probe would have shown too. A socket silent for
- * `activityTimeout + pongTimeout` is closed by the object's alarm. `/await` sockets are never
- * watched. The alarm is this object's only one.
+ * evidence is the frames the client sends (acks; `/events` takes nothing else, an application-level
+ * `ping` closes it as cannon does). A socket silent for `activityTimeout + pongTimeout` is closed
+ * by the object's alarm. `/await` sockets are never watched. The alarm is this object's only one.
  */
 export class InactivityWatch {
   constructor(
@@ -43,8 +41,7 @@ export class InactivityWatch {
       if (ws.readyState !== WebSocket.OPEN) continue;
       const a = this.sockets.attachment(ws);
       if (a.idleLimitMs === undefined) continue;
-      const autoResponse = this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0;
-      const deadline = Math.max(a.lastSeen ?? 0, autoResponse) + a.idleLimitMs;
+      const deadline = (a.lastSeen ?? 0) + a.idleLimitMs;
       if (deadline <= now) this.close(ws);
       else next = Math.min(next ?? deadline, deadline);
     }

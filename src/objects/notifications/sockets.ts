@@ -26,12 +26,10 @@ function add(map: ByUser, a: Attachment, ws: WebSocket): void {
   if (list === undefined) map[a.kind].set(a.user, [ws]);
   else list.push(ws);
 }
-const PING = 'ping';
-
-/** Sends JSON text as a binary frame, as cannon does; a socket closing under us is ignored. */
-export function sendText(ws: WebSocket, json: string): void {
+/** Sends text as a binary frame, as cannon sends everything; a socket closing under us is ignored. */
+export function sendText(ws: WebSocket, text: string): void {
   try {
-    ws.send(encoder.encode(json));
+    ws.send(encoder.encode(text));
   } catch {
     // closing; its close handler cleans up
   }
@@ -46,9 +44,7 @@ export class Sockets {
   /** Open sockets by kind and user, built once per wake-up: every append looks its users' up. */
   private byUser: ByUser | undefined;
 
-  constructor(private readonly ctx: DurableObjectState) {
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, 'pong'));
-  }
+  constructor(private readonly ctx: DurableObjectState) {}
 
   accept(attachment: Attachment): { response: Response; socket: WebSocket } {
     const pair = new WebSocketPair();
@@ -121,8 +117,13 @@ export class Sockets {
     return sent;
   }
 
-  /** A binary application-level `ping` gets a binary `pong` (text pings are answered without waking us). */
-  static isBinaryPing(message: string | ArrayBuffer): boolean {
-    return typeof message !== 'string' && new TextDecoder().decode(message) === PING;
+  /**
+   * cannon's `/await` answers the clients' application-level `ping`, text or binary, with a binary
+   * `pong` (the web client reads every frame as bytes); anything else a client sends is ignored.
+   * The runtime's auto-response cannot do it: it answers text with text.
+   */
+  static answerAwaitFrame(ws: WebSocket, message: string | ArrayBuffer): void {
+    const text = typeof message === 'string' ? message : new TextDecoder().decode(message);
+    if (text === 'ping') sendText(ws, 'pong');
   }
 }
