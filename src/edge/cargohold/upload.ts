@@ -17,6 +17,7 @@ import { objectStore } from './object-store.js';
 import { expiryOf, newAssetKey, retentionDigit, retentionSchema } from './asset-key.js';
 import { newAssetToken } from './tokens.js';
 import { log } from '../log.js';
+import { withoutAbsentNulls } from '../api/null-as-absent.js';
 
 /** The metadata part; fields of later clients (`domain`, audit fields) are accepted and ignored. */
 const uploadMetadata = z.looseObject({
@@ -54,7 +55,7 @@ function metadataOf(text: string): z.infer<typeof uploadMetadata> {
   } catch {
     throw new ApiError(cargoholdErrors.malformedUpload, 'The metadata part is not JSON');
   }
-  const parsed = uploadMetadata.safeParse(value);
+  const parsed = uploadMetadata.safeParse(withoutAbsentNulls(uploadMetadata, value));
   if (!parsed.success) throw new ApiError(cargoholdErrors.malformedUpload, 'Invalid asset metadata');
   return parsed.data;
 }

@@ -81,6 +81,11 @@ describe('assets: upload and download', () => {
       expect(r.body.key.startsWith(`3-${digit}-`)).toBe(true);
       expect(r.body.expires === undefined).toBe(retention !== 'expiring');
     }
+    // null reads as absent, as in wire-server: private and persistent
+    const nulls = await uploadAsset(publicUrl, alice.token, Uint8Array.of(1), { public: null, retention: null });
+    expect(nulls.status, nulls.text).toBe(201);
+    expect(nulls.body.key.startsWith('3-2-')).toBe(true);
+    expect(nulls.body.token).toEqual(expect.any(String));
   });
 
   it('streams a 100 MiB asset for a team member and hands back the same bytes', async () => {
