@@ -1,6 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
 import { EventsChannel } from './notifications/events-channel.js';
-import { InactivityWatch } from './notifications/inactivity.js';
 import { QueueStore } from './notifications/queue-store.js';
 import { Sockets } from './notifications/sockets.js';
 import { LogStore } from './notifications/log-store.js';
@@ -25,7 +24,6 @@ export class NotificationShard extends DurableObject<Env> {
   private readonly marks: MarksStore;
   private readonly sockets: Sockets;
   private readonly events: EventsChannel;
-  private readonly inactivity: InactivityWatch;
   private readonly tokens: PushTokenStore;
   private readonly pushes: NativePushes;
   private readonly ids = new UuidV1Generator();
@@ -43,7 +41,6 @@ export class NotificationShard extends DurableObject<Env> {
     this.marks = new MarksStore(ctx.storage.sql);
     this.sockets = new Sockets(ctx);
     this.events = new EventsChannel(this.sockets, this.queues);
-    this.inactivity = new InactivityWatch(ctx, this.sockets);
     this.tokens = new PushTokenStore(ctx.storage.sql);
     this.pushes = new NativePushes(this.tokens, {
       live: (user, client) => this.sockets.live(user, client),
@@ -163,7 +160,6 @@ export class NotificationShard extends DurableObject<Env> {
     };
     const { response, socket } = this.sockets.accept(attachment);
     if (kind === 'events') {
-      await this.inactivity.start(socket, attachment, Number(req.headers.get('x-idle-limit-ms')), Date.now());
       const ttlSeconds = Number(req.headers.get('x-notification-ttl'));
       this.events.onConnect(socket, this.sockets.attachment(socket), timeSeq(Date.now() - ttlSeconds * 1000));
     }
@@ -177,13 +173,7 @@ export class NotificationShard extends DurableObject<Env> {
       return;
     }
     // `/events` takes JSON only: a `ping` there is closed as unparsable, as cannon does.
-    const heard = this.inactivity.heard(ws, a, Date.now());
-    this.events.onMessage(ws, heard, typeof message === 'string' ? message : new TextDecoder().decode(message));
-  }
-
-  /** The alarm closes `/events` sockets whose clients went silent. */
-  override async alarm(): Promise<void> {
-    await this.inactivity.sweep(Date.now());
+    this.events.onMessage(ws, a, typeof message === 'string' ? message : new TextDecoder().decode(message));
   }
 
   override webSocketError(ws: WebSocket): void {

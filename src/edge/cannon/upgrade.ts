@@ -18,8 +18,6 @@ export function upgradeToStream(
   headers.set('x-socket-kind', kind);
   headers.set('z-connection', me.connection);
   headers.set('x-notification-ttl', String(c.get('config').gundeck.settings.notificationTTL));
-  const { activityTimeout, pongTimeout } = c.get('config').cannon.wsOpts;
-  headers.set('x-idle-limit-ms', String(Math.ceil((activityTimeout + pongTimeout) / 1000)));
   headers.delete('z-client');
   if (session.client !== undefined) headers.set('z-client', session.client);
   if (session.marker !== undefined) headers.set('x-sync-marker', session.marker);

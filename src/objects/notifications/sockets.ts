@@ -10,9 +10,6 @@ export interface Attachment {
   marker?: string | undefined;
   /** `/events`: `notifications_missed` was sent; only `ack_full_sync` may come next. */
   awaitingFullSync?: boolean | undefined;
-  /** `/events`: how long the client may stay silent (ms), and when it was last heard (see inactivity.ts). */
-  idleLimitMs?: number | undefined;
-  lastSeen?: number | undefined;
 }
 
 const encoder = new TextEncoder();

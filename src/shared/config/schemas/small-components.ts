@@ -1,19 +1,9 @@
 import { z } from 'zod';
 import { disabledApiVersions, httpUrl, positiveInt } from './common.js';
 
-/** cannon's `wsOpts`, in microseconds as wire's cannon reads them (20 s each by default). */
-const TWENTY_SECONDS_US = 20_000_000;
-const wsOpts = z.strictObject({
-  /** How long an `/events` client may stay silent before cannon checks on it. */
-  activityTimeout: positiveInt.default(TWENTY_SECONDS_US),
-  /** How long the check then waits for an answer before closing with 1002 `inactivity`. */
-  pongTimeout: positiveInt.default(TWENTY_SECONDS_US),
-});
-
 export const cannonConfig = z.strictObject({
   disabledAPIVersions: disabledApiVersions,
   drainOpts: z.strictObject({ gracePeriodSeconds: positiveInt.default(30) }).default({ gracePeriodSeconds: 30 }),
-  wsOpts: wsOpts.default({ activityTimeout: TWENTY_SECONDS_US, pongTimeout: TWENTY_SECONDS_US }),
 });
 
 /** A third-party API's host, for tests or a mirror (wire's `{host, port}`). */

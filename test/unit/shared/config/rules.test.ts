@@ -369,20 +369,6 @@ const refusals: Refusal[] = [
     message: /12 digits/,
   },
   {
-    rule: 'cannon wsOpts timeouts are positive',
-    edits: [['cannon.yaml', ['wsOpts', 'pongTimeout'], 0]],
-    file: 'cannon.yaml',
-    path: 'wsOpts.pongTimeout',
-    message: /0/,
-  },
-  {
-    rule: 'cannon wsOpts keys are known',
-    edits: [['cannon.yaml', ['wsOpts', 'pingFreq'], 5]],
-    file: 'cannon.yaml',
-    path: 'wsOpts',
-    message: /pingFreq/,
-  },
-  {
     rule: 'spar scimBaseUri required',
     edits: [['spar.yaml', ['scimBaseUri'], DELETE]],
     file: 'spar.yaml',
