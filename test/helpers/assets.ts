@@ -3,8 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { call, type Reply } from './http.js';
 
 export interface AssetMetadata {
-  public?: boolean;
-  retention?: string;
+  public?: boolean | null;
+  retention?: string | null;
   [key: string]: unknown;
 }
 

@@ -467,11 +467,6 @@ describe('configuration accepted with notes', () => {
     );
   });
 
-  it('defaults cannon wsOpts to 20 s each, in microseconds', () => {
-    const r = loadConfig(editedTexts([['cannon.yaml', ['wsOpts'], DELETE]]));
-    expect(r.ok && r.config.cannon.wsOpts).toEqual({ activityTimeout: 20_000_000, pongTimeout: 20_000_000 });
-  });
-
   it('accepts guestLinkTTLSeconds of exactly one year', () => {
     expect(loadConfig(editedTexts([[G, ['settings', 'guestLinkTTLSeconds'], 31536000]])).ok).toBe(true);
   });
