@@ -4,9 +4,9 @@ import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { npmStart, type NpmStart } from '../../../tools/lib/npm-start.js';
-import { freeFixedPort } from '../../../tools/lib/ports.js';
 import { assetBody } from '../../helpers/assets.js';
-import { webCertificate, type WebCertificate } from '../../helpers/web-certificate.js';
+import { npmStartOverTls } from '../../helpers/npm-start-tls.js';
+import type { WebCertificate } from '../../helpers/web-certificate.js';
 
 const WEB_ORIGIN = 'https://webapp.example.com';
 
@@ -21,16 +21,10 @@ describe('npm start with TLS_CERT and TLS_KEY', () => {
 
   beforeAll(async () => {
     const root = mkdtempSync(join(inject('tmpRoot'), 'tls-'));
-    cert = await webCertificate(root, ['localhost', 'nginz-https.example.com', 'nginz-ssl.example.com']);
+    const started = await npmStartOverTls(root, ['localhost', 'nginz-https.example.com', 'nginz-ssl.example.com']);
+    ({ run, cert } = started);
+    const { port, internalPort } = started;
     trusting = new Agent({ connect: { ca: cert.pem } });
-    const [port, internalPort] = [await freeFixedPort(), await freeFixedPort()];
-    run = npmStart({
-      PORT: String(port),
-      INTERNAL_PORT: String(internalPort),
-      STATE_DIR: join(root, 'state'),
-      TLS_CERT: cert.certPath,
-      TLS_KEY: cert.keyPath,
-    });
     await run.ready;
     pub = `https://127.0.0.1:${port}`;
     internal = `http://127.0.0.1:${internalPort}`;

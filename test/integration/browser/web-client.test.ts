@@ -4,8 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { npmStart, type NpmStart } from '../../../tools/lib/npm-start.js';
-import { freeFixedPort } from '../../../tools/lib/ports.js';
+import type { NpmStart } from '../../../tools/lib/npm-start.js';
 import { APP_ORIGIN, HOSTS } from '../../browser-page/hosts.js';
 import type { LoggedEvent, Person } from '../../browser-page/person.js';
 import { launchChromium } from '../../helpers/browser/chromium.js';
@@ -19,7 +18,7 @@ import {
   type SocketRecord,
   watchPage,
 } from '../../helpers/browser/page-watch.js';
-import { webCertificate } from '../../helpers/web-certificate.js';
+import { npmStartOverTls } from '../../helpers/npm-start-tls.js';
 
 /**
  * Issue 40, "A real browser in CI": the web app's SDK bundled into a page of our own, served at
@@ -64,15 +63,9 @@ describe('the web app’s SDK in Chromium, against `npm start` over TLS', () => 
 
   beforeAll(async () => {
     const root = mkdtempSync(join(inject('tmpRoot'), 'web-client-'));
-    const cert = await webCertificate(root, [HOSTS.app, HOSTS.rest, HOSTS.websocket, 'localhost']);
-    const [port, internalPort] = [await freeFixedPort(), await freeFixedPort()];
-    run = npmStart({
-      PORT: String(port),
-      INTERNAL_PORT: String(internalPort),
-      STATE_DIR: join(root, 'state'),
-      TLS_CERT: cert.certPath,
-      TLS_KEY: cert.keyPath,
-    });
+    const started = await npmStartOverTls(root, [HOSTS.app, HOSTS.rest, HOSTS.websocket, 'localhost']);
+    const { cert, port } = started;
+    run = started.run;
     const pageDir = join(root, 'page');
     await bundlePage(pageDir);
     server = await servePage(pageDir, cert);
