@@ -6,8 +6,10 @@
 import type { Config } from '../../shared/config/index.js';
 import type { BatchStatement, Db } from '../db/client.js';
 import type { TeamRole } from '../db/schema.js';
+import type { QualifiedId } from '../api/schemas/common.js';
 import type { FeatureName, FeatureStatus } from './features/registry.js';
 import { serverFeatures } from './features/team-features.js';
+import { newSelfConversation } from './conversations/self-conversation.js';
 import { guardLegalholdOnJoin } from './legalhold/join-guard.js';
 import { legalholdStore, type LegalholdStatus } from './legalhold/legalhold-store.js';
 import { teamStore, type NewTeam, type NewTeamMember, type TeamRow } from './teams/team-store.js';
@@ -59,6 +61,11 @@ export function createTeam(db: Db, team: NewTeam): readonly BatchStatement[] {
 /** The statement adding a member to a team, for the caller's batch. */
 export function addTeamMember(db: Db, member: NewTeamMember): BatchStatement {
   return teamStore.addMember(db, member);
+}
+
+/** The statements creating a new account's Proteus self conversation, for the account's batch. */
+export function accountSelfConversation(db: Db, user: QualifiedId): readonly BatchStatement[] {
+  return newSelfConversation(db, user);
 }
 
 /** The statement removing a user from every team, for the caller's batch (account deletion). */

@@ -113,12 +113,17 @@ describe('creating and reading conversations', () => {
     });
   });
 
-  it('creates the self conversation once, with the user id', async () => {
+  it('makes the self conversation with the account, under the user id, as wire-server does', async () => {
     const a = await createUser(publicUrl, internalUrl);
-    const first = await api(publicUrl, a.token).post('/v8/conversations/self');
-    expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ qualified_id: q(a.id), type: 1, access: ['private'], access_role: [] });
-    expect((await api(publicUrl, a.token).post('/v8/conversations/self')).status).toBe(200);
+    const self = { qualified_id: q(a.id), type: 1, access: ['private'], access_role: [] };
+    const read = await api(publicUrl, a.token).get(`/v8/conversations/example.com/${a.id}`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body).toMatchObject(self);
+    const ids = await api(publicUrl, a.token).post('/v8/conversations/list-ids', {});
+    expect(ids.body.qualified_conversations).toEqual([q(a.id)]);
+    const again = await api(publicUrl, a.token).post('/v8/conversations/self');
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject(self);
   });
 
   it('lists conversation ids in pages and fetches them', async () => {
@@ -131,7 +136,7 @@ describe('creating and reading conversations', () => {
     const second = await me.post('/v8/conversations/list-ids', { size: 2, paging_state: first.body.paging_state });
     expect(second.body.has_more).toBe(false);
     const listed = [...first.body.qualified_conversations, ...second.body.qualified_conversations];
-    expect(listed.map((x: any) => x.id).sort()).toEqual(ids.map((x) => x.id).sort());
+    expect(listed.map((x: any) => x.id).sort()).toEqual([a.id, ...ids.map((x) => x.id)].sort());
 
     const unknown = q(crypto.randomUUID());
     const fetched = await me.post('/v8/conversations/list', { qualified_ids: [...ids, unknown] });

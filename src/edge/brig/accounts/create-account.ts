@@ -5,7 +5,7 @@ import { runBatch, type Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AssetRef, RichField, TeamRole } from '../../db/schema.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
-import { addTeamMember, createTeam } from '../../galley/face.js';
+import { accountSelfConversation, addTeamMember, createTeam } from '../../galley/face.js';
 import type { InvitationRow } from '../invitations/invitation-store.js';
 import { joinStatements } from '../invitations/join-team.js';
 import type { UserRow } from '../users/user-json.js';
@@ -86,7 +86,13 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
     serviceId: null,
     createdAt: now,
   };
-  const statements: unknown[] = [userStore.insert(db, row), ...placeNotifications(db, id)];
+  const domain = config.brig.optSettings.setFederationDomain;
+  const statements: unknown[] = [
+    userStore.insert(db, row),
+    ...placeNotifications(db, id),
+    // wire's brig has galley make it with the account, so clients find it from the start.
+    ...accountSelfConversation(db, { id, domain }),
+  ];
   if (input.newTeam !== undefined && teamId !== null)
     statements.push(...createTeam(db, { id: teamId, ...input.newTeam, creator: id }));
   if (input.invitation !== undefined) statements.push(...joinStatements(db, id, input.invitation));

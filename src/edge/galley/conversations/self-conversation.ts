@@ -8,6 +8,12 @@ import { conversationStore, privateConversationRow, type ConversationRow } from 
 import { memberRow } from './member-data.js';
 import { ROLE_ADMIN } from './roles.js';
 
+const selfStatements = (db: Db, conv: ConversationRow, me: QualifiedId) =>
+  [
+    conversationStore.insert(db, conv).onConflictDoNothing(),
+    ...conversationStore.addMembers(db, [memberRow(conv, me, ROLE_ADMIN)]),
+  ] as const;
+
 /**
  * A self conversation of `me` (Proteus or MLS): the stored one, or else `fresh`, stored now with
  * `me` as its only member (admin). `created` tells which.
@@ -16,13 +22,13 @@ export async function ensureSelfConversation(db: Db, fresh: ConversationRow, me:
   const existing = await conversationStore.get(db, fresh);
   if (existing !== undefined)
     return { created: false, conv: existing, members: await conversationStore.members(db, fresh) };
-  const members = [memberRow(fresh, me, ROLE_ADMIN)];
-  await runBatch(db, [
-    conversationStore.insert(db, fresh).onConflictDoNothing(),
-    ...conversationStore.addMembers(db, members),
-  ]);
-  return { created: true, conv: fresh, members };
+  await runBatch(db, [...selfStatements(db, fresh, me)]);
+  return { created: true, conv: fresh, members: [memberRow(fresh, me, ROLE_ADMIN)] };
 }
+
+/** A new account's Proteus self conversation (its id is the user's), written in the account's batch. */
+export const newSelfConversation = (db: Db, me: QualifiedId) =>
+  selfStatements(db, privateConversationRow(me, me.id, 1), me);
 
 /** `POST /conversations/self`: the user's private conversation, whose id is the user id. */
 export const createSelfConversation = endpoint(
