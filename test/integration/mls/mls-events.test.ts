@@ -124,6 +124,11 @@ describe('MLS events: a commit’s Welcome and messages reach the other clients,
         byAlice('conversation.mls-welcome', welcome, sent.body.time),
       );
     await notSentToSender(welcome);
+    // The commit's member-join goes to the members, but not to the connection (the /await socket
+    // opened with the committer's token) whose request caused it, as in wire-server.
+    const joined = (e: any) => e.type === 'conversation.member-join' && e.conversation === group.conv.id;
+    await fromAwait(a2, joined);
+    expect(a1.awaitSocket.messages.flatMap((m: any) => m.payload ?? []).filter(joined)).toEqual([]);
   });
 
   it('sends a commit to the group’s other clients, the committer’s own included, and the Welcome to the added one', async () => {

@@ -63,7 +63,9 @@ export async function applyCommit(
 
   const fan = { conv: req.conv, subconv: req.subconv, sender: req.sender, localDomain: req.localDomain, time };
   const notifications: Delivery[] = [
-    ...events.flatMap((e) => toUsers(e, localUsers([...membersBefore, ...membersAfter], req.localDomain), req.conv)),
+    ...events.flatMap((e) =>
+      toUsers(e, localUsers([...membersBefore, ...membersAfter], req.localDomain), req.conv, req.sender),
+    ),
     ...mlsNotifications('conversation.mls-message-add', req.commit, plan.before, fan),
   ];
   const remote = remoteDelivery('commit', plan.before, fan);

@@ -55,12 +55,20 @@ export function mlsNotifications(
   ];
 }
 
-/** A conversation event (member-join, member-leave) to every one of these local users. */
-export function toUsers(event: Record<string, unknown>, users: Iterable<string>, conv: MlsFanOut['conv']): Delivery[] {
+/**
+ * A conversation event (member-join, member-leave) to every one of these local users; not to the
+ * connection whose request caused it (`origin`), as wire-server leaves it out.
+ */
+export function toUsers(
+  event: Record<string, unknown>,
+  users: Iterable<string>,
+  conv: MlsFanOut['conv'],
+  origin?: MlsSender,
+): Delivery[] {
   const recipients = [...new Set(users)].map((user) => ({ user }));
-  return recipients.length === 0
-    ? []
-    : [sameForAll(JSON.stringify([event]), recipients, { channel: channelOf({ conv }) })];
+  if (recipients.length === 0) return [];
+  const from = origin === undefined ? {} : { origin: { user: origin.user, connection: origin.connection } };
+  return [sameForAll(JSON.stringify([event]), recipients, { channel: channelOf({ conv }), ...from })];
 }
 
 /** The clients of other backends among `to` (the sending client left out), when there are any. */
