@@ -120,10 +120,23 @@ describe('creating and reading conversations', () => {
     expect(read.status, read.text).toBe(200);
     expect(read.body).toMatchObject(self);
     const ids = await api(publicUrl, a.token).post('/v8/conversations/list-ids', {});
-    expect(ids.body.qualified_conversations).toEqual([q(a.id)]);
+    expect(ids.body.qualified_conversations).toContainEqual(q(a.id));
     const again = await api(publicUrl, a.token).post('/v8/conversations/self');
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject(self);
+  });
+
+  it('lists the MLS self conversation from v3, made by the listing (MLS is on), and hides it from v2 clients', async () => {
+    const a = await createUser(publicUrl, internalUrl);
+    const me = api(publicUrl, a.token);
+    const v3 = await me.post('/v3/conversations/list-ids', {});
+    expect(v3.status, v3.text).toBe(200);
+    expect(v3.body.qualified_conversations).toHaveLength(2);
+    const mlsSelf = v3.body.qualified_conversations.find((c: { id: string }) => c.id !== a.id);
+    const read = await me.get('/v8/conversations/mls-self');
+    expect(read.body).toMatchObject({ qualified_id: mlsSelf, type: 1, protocol: 'mls', epoch: 0 });
+    const v2 = await me.post('/v2/conversations/list-ids', {});
+    expect(v2.body.qualified_conversations).toEqual([q(a.id)]);
   });
 
   it('lists conversation ids in pages and fetches them', async () => {
@@ -131,12 +144,14 @@ describe('creating and reading conversations', () => {
     const me = api(publicUrl, a.token);
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await me.post('/v8/conversations', { name: `c${i}` })).body.qualified_id);
-    const first = await me.post('/v8/conversations/list-ids', { size: 2 });
+    // Five in all, with the two self conversations.
+    const first = await me.post('/v8/conversations/list-ids', { size: 3 });
     expect(first.body).toMatchObject({ has_more: true, paging_state: expect.any(String) });
-    const second = await me.post('/v8/conversations/list-ids', { size: 2, paging_state: first.body.paging_state });
+    const second = await me.post('/v8/conversations/list-ids', { size: 3, paging_state: first.body.paging_state });
     expect(second.body.has_more).toBe(false);
     const listed = [...first.body.qualified_conversations, ...second.body.qualified_conversations];
-    expect(listed.map((x: any) => x.id).sort()).toEqual([a.id, ...ids.map((x) => x.id)].sort());
+    const own = (await me.get('/v8/conversations/mls-self')).body.qualified_id.id;
+    expect(listed.map((x: any) => x.id).sort()).toEqual([a.id, own, ...ids.map((x) => x.id)].sort());
 
     const unknown = q(crypto.randomUUID());
     const fetched = await me.post('/v8/conversations/list', { qualified_ids: [...ids, unknown] });

@@ -10,6 +10,8 @@ import { conversationJson } from './conversation-json.js';
 import { conversationOfOwner, conversationsOfOwners } from '../federation/get-conversations.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { conversationStore } from './conversation-store.js';
+import { mlsEnabled } from '../mls/mls-enabled.js';
+import { ensureMlsSelfConversation, mlsSelfConversationId } from '../mls/mls-self-conversation.js';
 import { builtInRoles } from './roles.js';
 
 const qualifiedConvId = z.object({ id: z.uuid(), domain: z.string() }).openapi('Qualified_ConvId');
@@ -73,7 +75,15 @@ export const listConversationIds = endpoint(
   async (c) => {
     const { size, paging_state } = c.req.valid('json');
     const after = paging_state === undefined ? undefined : decodeState(paging_state);
-    const ids = await conversationStore.idsOf(database(c.env.DB), selfQualified(c), size + 1, after);
+    const db = database(c.env.DB);
+    const me = selfQualified(c);
+    // As wire-server's: from v3 the MLS self conversation is made here, so clients find it listed
+    // on first load; v1 and v2 clients, which know nothing of it, never see it.
+    const listsMlsSelf = (c.get('apiVersion') ?? 0) >= 3;
+    if (listsMlsSelf && mlsEnabled(c)) await ensureMlsSelfConversation(db, me);
+    const hidden = listsMlsSelf ? undefined : (await mlsSelfConversationId(me)).id;
+    const fetched = await conversationStore.idsOf(db, me, size + (hidden === undefined ? 1 : 2), after);
+    const ids = fetched.filter((q) => q.id !== hidden);
     const page = ids.slice(0, size);
     const last = page.at(-1) ?? after;
     return c.json(

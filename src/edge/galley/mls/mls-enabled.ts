@@ -10,7 +10,15 @@ import { mlsErrors } from '../../api/errors/mls.js';
  * refused a configuration without valid keys.)
  */
 export function requireMls(c: Context<AppEnv>): RemovalKeys {
-  const keys = c.get('config').brig.optSettings.setEnableMLS ? removalKeys(c.env.MLS_REMOVAL_KEYS) : undefined;
-  if (keys === undefined || typeof keys === 'string') throw new ApiError(mlsErrors.mlsNotEnabled);
+  const keys = keysOf(c);
+  if (keys === undefined) throw new ApiError(mlsErrors.mlsNotEnabled);
   return keys;
+}
+
+/** Whether MLS is on (see requireMls), for routes that only do more with it. */
+export const mlsEnabled = (c: Context<AppEnv>): boolean => keysOf(c) !== undefined;
+
+function keysOf(c: Context<AppEnv>): RemovalKeys | undefined {
+  const keys = c.get('config').brig.optSettings.setEnableMLS ? removalKeys(c.env.MLS_REMOVAL_KEYS) : undefined;
+  return keys === undefined || typeof keys === 'string' ? undefined : keys;
 }

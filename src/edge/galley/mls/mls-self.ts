@@ -1,22 +1,12 @@
-import { uuidToBytes, uuidV5 } from '../../../shared/uuid.js';
 import { endpoint } from '../../api/endpoint.js';
 import { mlsErrors } from '../../api/errors/mls.js';
-import { json, type QualifiedId } from '../../api/schemas/common.js';
+import { json } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { conversationJson } from '../conversations/conversation-json.js';
 import { conversationSchema } from '../conversations/read-routes.js';
-import { ensureSelfConversation } from '../conversations/self-conversation.js';
 import { requireMls } from './mls-enabled.js';
-import { mlsPrivateConversationRow } from './mls-conversation-row.js';
-
-/** wire-server's `namespaceMLSSelfConv`: a version-5 UUID made with the nil namespace. */
-const MLS_SELF_NAMESPACE = '3eac2a2c-3850-510b-bd08-8a98e80dd4d9';
-
-/** The id of a user's MLS self conversation (wire-server's `mlsSelfConvId`): UUIDv5 of the user id's 16 bytes. */
-async function mlsSelfConversationId(user: QualifiedId): Promise<QualifiedId> {
-  return { id: await uuidV5(MLS_SELF_NAMESPACE, uuidToBytes(user.id)!), domain: user.domain };
-}
+import { ensureMlsSelfConversation } from './mls-self-conversation.js';
 
 const mlsSelfRoute = (name: string, from: 5 | 6, until?: 6) =>
   endpoint(
@@ -32,8 +22,7 @@ const mlsSelfRoute = (name: string, from: 5 | 6, until?: 6) =>
     async (c) => {
       requireMls(c);
       const me = selfQualified(c);
-      const id = await mlsSelfConversationId(me);
-      const self = await ensureSelfConversation(database(c.env.DB), mlsPrivateConversationRow(id, me.id, 1), me);
+      const self = await ensureMlsSelfConversation(database(c.env.DB), me);
       return c.json(conversationJson(self.conv, self.members, me, c.get('apiVersion') ?? 0), 200);
     },
   );
