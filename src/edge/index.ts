@@ -41,10 +41,10 @@ function invalidConfiguration(problems: readonly Problem[]): Response {
  */
 export default {
   fetch: (req, env, ctx) => serve(publicIngress, req, env, ctx),
-  scheduled: (_controller, env) =>
+  scheduled: (controller, env) =>
     withRequestId(newRequestId(), async () => {
       const result = runtimeFor(env);
-      if (result.ok) await runScheduledJobs(env, result.runtime.config);
+      if (result.ok) await runScheduledJobs(env, result.runtime.config, controller.cron);
     }),
   queue: (batch, env) =>
     withRequestId(newRequestId(), async () => {

@@ -6,15 +6,29 @@ import { database } from './db/client.js';
 import { sweepExpiredTeamNotifications } from './galley/face.js';
 import { runNativePushQueue } from './gundeck/face.js';
 import { log } from './log.js';
+import { sweepPendingEffects } from './effects/commit-change.js';
+import { RESTART_CRON } from '../shared/restart.js';
 
-const logRemoved = (msg: string, count: number) => {
+const logCount = (msg: string, count: number) => {
   if (count > 0) log('info', msg, { count });
 };
 
-/** What the cron trigger runs (background-worker's periodic jobs). */
-export async function runScheduledJobs(env: Env, config: Config): Promise<void> {
-  logRemoved('expired assets removed', await sweepExpiredAssets(env, config));
-  logRemoved('expired team notifications removed', await sweepExpiredTeamNotifications(database(env.DB), config));
+/** A change's request that ran longer than this is over (Workers end requests well before). */
+const REQUEST_LIFETIME_MS = 60_000;
+
+/**
+ * What the cron trigger runs (background-worker's periodic jobs, the effects crashed requests left
+ * pending). A local backend's start runs only the latter, for everything pending (RESTART_CRON).
+ */
+export async function runScheduledJobs(env: Env, config: Config, cron: string): Promise<void> {
+  if (cron === RESTART_CRON) {
+    logCount('pending effects carried out after a restart', await sweepPendingEffects(env, config, Date.now()));
+    return;
+  }
+  const before = Date.now() - REQUEST_LIFETIME_MS;
+  logCount('pending effects carried out', await sweepPendingEffects(env, config, before));
+  logCount('expired assets removed', await sweepExpiredAssets(env, config));
+  logCount('expired team notifications removed', await sweepExpiredTeamNotifications(database(env.DB), config));
   if (config['background-worker'].enableFederation) await wakeAllWaiting(env);
 }
 

@@ -23,5 +23,7 @@ declare namespace Cloudflare {
      * its calls on federator.yaml's `workerInternal` host (see src/edge/federation/).
      */
     FEDERATOR_INTERNAL_TOKEN?: string;
+    /** Crash tests only: where the worker stops and waits to be killed (see src/shared/fault-point.ts). */
+    FAULT_POINT?: string;
   }
 }

@@ -3,12 +3,24 @@ import { homeName, shardCount, shardName, shardOf } from '../shared/notification
 import { chunkDelivery, splitDelivery } from '../shared/notifications/deliveries.js';
 import type { Delivery } from '../shared/notifications/types.js';
 import type { NotificationShard } from './NotificationShard.js';
+import { MARKS_PER_SEND, type SendMark } from '../shared/effects/effect-marks.js';
 import { homeStore, type PlacementDb } from './notifications/home-store.js';
 
 /** A sender that records what it sends so that it can send it again (a conversation's outbox). */
 export interface DurableSends {
   record(byObject: Map<string, Delivery[]>, ttlSeconds: number): number;
   settled(seq: number, stored: boolean): void;
+}
+
+/** Gives a send's parts their marks (see SendMark). */
+function marked(byObject: Map<string, Delivery[]>, [source, first]: SendMark): Map<string, Delivery[]> {
+  let k = 0;
+  for (const parts of byObject.values())
+    for (const d of parts) {
+      if (k >= MARKS_PER_SEND) throw new Error('too many parts in one send');
+      d.from = [source, first + k++];
+    }
+  return byObject;
 }
 
 /**
@@ -78,23 +90,24 @@ export class NotificationShards {
   /**
    * Stores deliveries for their recipients: one call per object that holds some of them. The
    * calls are queued in the order `append` was called, even when some homes must be read first.
+   * With `mark`, the send is recorded elsewhere (not in the outbox) and its parts carry that mark.
    */
-  append(deliveries: Iterable<Delivery>, ttlSeconds: number): Promise<void> {
+  append(deliveries: Iterable<Delivery>, ttlSeconds: number, mark?: SendMark): Promise<void> {
     const list = [...deliveries];
     const known = list.every((d) => d.to.every((e) => objectOfUser.has(e[0])));
-    if (this.waiting === 0 && known) return this.enqueue(list, ttlSeconds);
+    if (this.waiting === 0 && known) return this.enqueue(list, ttlSeconds, mark);
     const users = [...new Set(list.flatMap((d) => d.to.map((e) => e[0])))];
     this.waiting++;
     // The enqueue is wrapped so that the next append waits for it to be queued, not stored.
     const queued = this.resolved
       .then(() => this.learn(users))
-      .then(() => ({ stored: this.enqueue(list, ttlSeconds) }))
+      .then(() => ({ stored: this.enqueue(list, ttlSeconds, mark) }))
       .finally(() => this.waiting--);
     this.resolved = queued.catch(() => undefined);
     return queued.then((q) => q.stored);
   }
 
-  private enqueue(deliveries: Delivery[], ttlSeconds: number): Promise<void> {
+  private enqueue(deliveries: Delivery[], ttlSeconds: number, mark?: SendMark): Promise<void> {
     const byObject = new Map<string, Delivery[]>();
     for (const d of deliveries)
       for (const [name, part] of splitDelivery(d, (user) => objectOfUser.get(user)!)) {
@@ -102,6 +115,7 @@ export class NotificationShards {
         if (batch.length === 0) byObject.set(name, batch);
         batch.push(...chunkDelivery(part));
       }
+    if (mark !== undefined) return this.send(marked(byObject, mark), ttlSeconds);
     if (this.outbox === undefined) return this.send(byObject, ttlSeconds);
     return this.resend(this.outbox.record(byObject, ttlSeconds), byObject, ttlSeconds);
   }

@@ -43,6 +43,8 @@ export async function startEditedBackend(
     sidecar?: boolean;
     /** More worker secrets (see BackendOptions.secrets). */
     secrets?: Record<string, string>;
+    /** Crash tests: where the workers stop and wait to be killed (see src/shared/fault-point.ts). */
+    faultPoint?: string;
   } = {},
 ): Promise<TestBackend> {
   const root = mkdtempSync(join(inject('tmpRoot'), 'backend-'));
@@ -59,6 +61,7 @@ export async function startEditedBackend(
     migrate: opts.migrate ?? true,
     objectStore: s3,
     ...(opts.secrets === undefined ? {} : { secrets: opts.secrets }),
+    ...(opts.faultPoint === undefined ? {} : { faultPoint: opts.faultPoint }),
     ...(opts.extraWorkers === undefined ? {} : { extraWorkers: opts.extraWorkers }),
     onLog: (l) => logs.push(l),
   };

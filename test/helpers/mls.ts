@@ -30,6 +30,8 @@ export interface MlsDevice {
   mls: TestMlsClient;
   /** The last bundle the backend refused, with its answer. */
   refused?: Reply;
+  /** The last bundle it sent (answered or not). */
+  sent?: CommitBundleBytes;
 }
 
 /**
@@ -37,7 +39,14 @@ export interface MlsDevice {
  * `/mls/commit-bundles`, so a refused one is dropped by core-crypto too) and registers its
  * signature key.
  */
-export async function mlsDevice(base: string, u: TestUser, suite = 1, domain = DOMAIN): Promise<MlsDevice> {
+export async function mlsDevice(
+  base: string,
+  u: TestUser,
+  suite = 1,
+  domain = DOMAIN,
+  /** Where its commits go, when the backend moves (a restart on other ports); default `base`. */
+  commitsTo: () => string = () => base,
+): Promise<MlsDevice> {
   const r = await api(base, u.token).post('/v8/clients', {
     type: 'permanent',
     ...(await proteusKeys(1)),
@@ -53,7 +62,8 @@ export async function mlsDevice(base: string, u: TestUser, suite = 1, domain = D
     domain,
     suite,
     deliver: async (bundle: CommitBundleBytes) => {
-      const answer = await postMls(base, token, '/v8/mls/commit-bundles', bundleBody(bundle));
+      device.sent = bundle;
+      const answer = await postMls(commitsTo(), token, '/v8/mls/commit-bundles', bundleBody(bundle));
       if (answer.status !== 201) {
         device.refused = answer;
         throw new Error(`${answer.status} ${answer.text}`);

@@ -15,6 +15,7 @@ import { localZauthKeys } from './zauth-keys.js';
 import { mlsRemovalKeys } from './mls-removal-keys.js';
 import { configFiles } from './config-files.js';
 import type { TlsFiles } from './tls-env.js';
+import { RESTART_CRON } from '../../src/shared/restart.js';
 
 export interface BackendOptions {
   /** Public listener; 0 picks a free port. */
@@ -45,6 +46,8 @@ export interface BackendOptions {
   secrets?: Record<string, string>;
   /** The public listener serves https (and wss) with this certificate; the internal one stays plain. */
   tls?: TlsFiles;
+  /** Crash tests: where the workers stop and wait to be killed (see src/shared/fault-point.ts). */
+  faultPoint?: string;
 }
 
 export interface Backend {
@@ -53,8 +56,8 @@ export interface Backend {
   mf: Miniflare;
   /** SQL on the backend's D1 database (seeding and assertions). */
   db: D1Admin;
-  /** Runs the worker's scheduled jobs now, as the cron trigger would. */
-  runScheduled(): Promise<void>;
+  /** Runs the worker's scheduled jobs now, as the cron trigger would (`cron`: which trigger). */
+  runScheduled(cron?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -110,6 +113,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   const persist = persistDir(o.stateDir);
   const onLog = o.onLog ?? ((l: string) => console.log(l));
   const removalKeys = removalKeysBinding(o.config, o.stateDir);
+  const faultPoint = o.faultPoint === undefined ? {} : { FAULT_POINT: o.faultPoint };
   const backend = {
     ...workerOptions,
     name: 'svc-backend',
@@ -127,6 +131,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
         ? {}
         : { AWS_ACCESS_KEY_ID: o.objectStore.accessKeyId, AWS_SECRET_ACCESS_KEY: o.objectStore.secretAccessKey }),
       ...o.secrets,
+      ...faultPoint,
     },
     unsafeDirectSockets: [{ host, port: o.internalPort, entrypoint: 'InternalApi', proxy: false }],
   };
@@ -135,7 +140,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     name: 'svc-objects',
     modules: [{ type: 'ESModule', path: o.bundle.objects }],
     modulesRoot: dirname(o.bundle.objects),
-    bindings: { ...objectsOptions.bindings, ...removalKeys },
+    bindings: { ...objectsOptions.bindings, ...removalKeys, ...faultPoint },
   };
   const admin = { ...d1AdminWorker(workerOptions.d1Databases), compatibilityDate: workerOptions.compatibilityDate };
   const runtime = {
@@ -166,9 +171,12 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   } else mf = new Miniflare(serving);
   const publicUrl = await mf.ready;
   const internalUrl = await mf.unsafeGetDirectURL(undefined, 'InternalApi');
-  const runScheduled = async () => {
-    const result = await (await mf.getWorker()).scheduled();
+  const runScheduled = async (cron?: string) => {
+    const result = await (await mf.getWorker()).scheduled(cron === undefined ? {} : { cron });
     if (result.outcome !== 'ok') throw new Error(`scheduled jobs ended with ${result.outcome}`);
   };
+  // What the last run left pending (it may have been killed) is carried out before anything new;
+  // a database without its tables (never migrated) has nothing pending.
+  await runScheduled(RESTART_CRON).catch((err: unknown) => onLog(`restart sweep failed: ${String(err)}`));
   return { publicUrl, internalUrl, mf, db: d1Admin(mf), runScheduled, stop: () => mf.dispose() };
 }

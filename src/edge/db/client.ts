@@ -32,6 +32,26 @@ export async function runBatch(db: Db, statements: readonly BatchStatement[]): P
 }
 
 /**
+ * Runs drizzle statements and statements of the binding itself (`extra`, last) as one D1 batch,
+ * all or nothing; returns the results of `extra`. Built as drizzle's own batch builds them.
+ */
+export async function runBatchWith(
+  db: Db,
+  statements: readonly BatchStatement[],
+  extra: readonly D1PreparedStatement[],
+): Promise<D1Result[]> {
+  const built = (
+    statements as Array<{ _prepare(): { stmt: D1PreparedStatement; getQuery(): { sql: string; params: unknown[] } } }>
+  ).map((s) => {
+    const prepared = s._prepare();
+    const { sql, params } = prepared.getQuery();
+    return params.length > 0 ? prepared.stmt.bind(...params) : db.$client.prepare(sql);
+  });
+  const results = await db.$client.batch([...built, ...extra]);
+  return results.slice(built.length);
+}
+
+/**
  * A query built once per database and run again with new placeholder values: building a drizzle
  * query costs more CPU than the D1 round trip of a one-row read, so hot paths prepare theirs.
  */

@@ -4,17 +4,21 @@ import { sameForAll, type Recipient } from '../../shared/notifications/deliverie
 import type { ListQuery } from '../../shared/notifications/types.js';
 import type { PushAddress } from '../../shared/notifications/native-push.js';
 import { NotificationShards } from '../../objects/notification-shards.js';
+import type { SendMark } from '../../shared/effects/effect-marks.js';
+import { defineEffect } from '../effects/effect.js';
 import type { Db } from '../db/client.js';
 
 export type { Recipient };
 
 export interface PublishOptions {
   /** The request that caused the event: its websocket connection does not get it back. */
-  origin?: AccessClaims | undefined;
+  origin?: Pick<AccessClaims, 'user' | 'connection'> | undefined;
   /** Pushed to connected sockets only, never stored (typing indicators). */
   transient?: boolean;
   /** The conversation (`domain/id`) whose members get it: stored once for them (see Delivery). */
   channel?: string;
+  /** Set by a change's pending effects (see src/edge/effects/): a send made again is stored once. */
+  mark?: SendMark | undefined;
 }
 
 /** The statements that give a new account its notification object, for the account's batch. */
@@ -65,5 +69,26 @@ export async function publish(
     origin,
     transient: opts.transient,
   });
-  await new NotificationShards(env).append([delivery], config.gundeck.settings.notificationTTL);
+  await new NotificationShards(env).append([delivery], config.gundeck.settings.notificationTTL, opts.mark);
+}
+
+interface Publication {
+  recipients: readonly Recipient[];
+  event: { type: string };
+  origin?: Pick<AccessClaims, 'user' | 'connection'> | undefined;
+  channel?: string | undefined;
+}
+
+const publication = defineEffect('publish', ({ env, config, mark }, p: Publication) =>
+  publish(env, config, p.recipients, p.event, { origin: p.origin, channel: p.channel, mark: mark() }),
+);
+
+/** `publish` as an effect of a change (see commitChange); not for transient events. */
+export function publishEffect(
+  recipients: readonly Recipient[],
+  event: { type: string },
+  opts: Pick<PublishOptions, 'origin' | 'channel'> = {},
+) {
+  const origin = opts.origin === undefined ? undefined : { user: opts.origin.user, connection: opts.origin.connection };
+  return publication({ recipients, event, origin, channel: opts.channel });
 }

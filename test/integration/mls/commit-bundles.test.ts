@@ -91,7 +91,13 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     expect((await postMls(publicUrl, b1.token, '/v8/mls/messages', reply)).status).toBe(201);
     expect(await lastMessage(a, conv)).toMatchObject({ kind: 'text', text: 'hi alice' });
 
-    // The same commit again is of an epoch that has passed.
+    // The same commit again (its sender may have had no answer) is answered as it was, and sent to nobody again.
+    const again = await postMls(publicUrl, a.token, '/v8/mls/commit-bundles', bundleBody(bundle));
+    expect(again.status, again.text).toBe(201);
+    expect((await eventsIn(b1, conv, 'conversation.mls-welcome')).length).toBe(1);
+    // Once the group has moved on, it is of an epoch that has passed.
+    await a.mls.updateKeyingMaterial(conv.groupId);
+    expect(a.refused).toBeUndefined();
     expect(await postMls(publicUrl, a.token, '/v8/mls/commit-bundles', bundleBody(bundle))).toMatchObject({
       status: 409,
       body: wireError(409, 'mls-stale-message'),

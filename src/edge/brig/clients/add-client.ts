@@ -4,11 +4,12 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { clientEvents } from './client-events.js';
-import { forgetClients } from '../../gundeck/face.js';
-import { publish, userStream } from '../../events/publish.js';
-import { clientsChanged } from '../../galley/face.js';
+import { enableQueueEffect, forgetClientsEffect } from '../../gundeck/face.js';
+import { publishEffect } from '../../events/publish.js';
+import { clientsChangedEffect } from '../../galley/face.js';
 import { enforceVerificationCode } from '../auth/verification-code.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { selfRow } from '../users/self.js';
@@ -94,21 +95,21 @@ export const addClient = endpoint(
         keyPackageStore.deleteClient(db, user.id, old.id),
       ]),
     ];
-    await runBatch(db, statements);
-
-    const stream = userStream(c.env, user.id);
-    await forgetClients(
-      c.env,
-      config,
-      user.id,
-      replaced.map((old) => old.id),
-    );
-    if (row.capabilities.includes(CONSUMABLE_NOTIFICATIONS)) await stream.enableQueue(id);
-    await clientsChanged(c.env, db, { id: user.id, domain: c.get('config').brig.optSettings.setFederationDomain });
+    const gone = replaced.map((old) => old.id);
     const origin = self(c);
-    for (const old of replaced)
-      await publish(c.env, config, [{ user: user.id }], clientEvents.remove(old.id), { origin });
-    await publish(c.env, config, [{ user: user.id }], clientEvents.add(row), { origin });
+    const toUser = [{ user: user.id }];
+    await commitChange(c.env, config, {
+      statements,
+      effects: [
+        ...(gone.length === 0 ? [] : [forgetClientsEffect({ user: user.id, clients: gone })]),
+        ...(row.capabilities.includes(CONSUMABLE_NOTIFICATIONS)
+          ? [enableQueueEffect({ user: user.id, client: id })]
+          : []),
+        clientsChangedEffect({ id: user.id, domain: config.brig.optSettings.setFederationDomain }, gone),
+        ...gone.map((old) => publishEffect(toUser, clientEvents.remove(old), { origin })),
+        publishEffect(toUser, clientEvents.add(row), { origin }),
+      ],
+    });
     c.header('location', id);
     return c.json(clientJsonFor({ ...row, lastActive: null }, version), 201);
   },

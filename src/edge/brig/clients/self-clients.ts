@@ -6,10 +6,11 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { clientEvents } from './client-events.js';
-import { forgetClients } from '../../gundeck/face.js';
-import { publish, userStream } from '../../events/publish.js';
-import { clientsChanged } from '../../galley/face.js';
+import { forgetClientsEffect } from '../../gundeck/face.js';
+import { publishEffect, userStream } from '../../events/publish.js';
+import { clientsChangedEffect } from '../../galley/face.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { selfRow } from '../users/self.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
@@ -148,11 +149,15 @@ export const deleteClient = endpoint(
       prekeyStore.deleteAll(db, user.id, client),
       keyPackageStore.deleteClient(db, user.id, client),
     ];
-    await runBatch(db, statements);
-    await forgetClients(c.env, config, user.id, [client]);
     const me = { id: user.id, domain: config.brig.optSettings.setFederationDomain };
-    await clientsChanged(c.env, db, me, { config, targets: [{ ...me, client }] });
-    await publish(c.env, config, [{ user: user.id }], clientEvents.remove(client), { origin: self(c) });
+    await commitChange(c.env, config, {
+      statements,
+      effects: [
+        forgetClientsEffect({ user: user.id, clients: [client] }),
+        clientsChangedEffect(me, [client]),
+        publishEffect([{ user: user.id }], clientEvents.remove(client), { origin: self(c) }),
+      ],
+    });
     return c.body(null, 200);
   },
 );

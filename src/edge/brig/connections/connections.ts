@@ -9,10 +9,11 @@ import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
+import { type Change, commitChange, joinChanges, noChange } from '../../effects/commit-change.js';
 import type { Relation } from '../../db/schema.js';
 import { connectionEvent } from './connection-events.js';
-import { publish } from '../../events/publish.js';
+import { publishEffect } from '../../events/publish.js';
 import { localDomainOf, userParams } from '../clients/user-clients.js';
 import { selfRow } from '../users/self.js';
 import type { UserRow } from '../users/user-json.js';
@@ -58,7 +59,7 @@ async function apply(
   if (out.self === 'sent' || out.self === 'accepted') await guardLegalholdBetween(db, config, me.id, other.id);
   const domain = localDomainOf(c);
   const now = Date.now();
-  const conv = await conversationFor(c, me, other, out);
+  const { conv, change } = await conversationFor(c, me, other, out);
   const row = (from: UserRow, to: UserRow, status: Relation, prev?: ConnectionRow): ConnectionRow => ({
     fromUser: from.id,
     toDomain: domain,
@@ -74,19 +75,15 @@ async function apply(
   const mine = out.self === undefined ? rows.self : row(me, other, out.self, rows.self);
   const theirs = theirStatus === undefined ? undefined : row(other, me, theirStatus, rows.other);
   const writes = [mine !== rows.self ? mine : undefined, theirs].filter((r): r is ConnectionRow => r !== undefined);
-  if (writes.length > 0) {
-    const [first, ...rest] = writes.map((r) => connectionStore.put(db, r));
-    await runBatch(db, [first!, ...rest]);
-  }
+  const effects = [];
   if (theirs !== undefined)
-    await publish(
-      c.env,
-      config,
-      [{ user: other.id }],
-      connectionEvent(theirs, theirs.status === 'cancelled' ? undefined : me.name),
+    effects.push(
+      publishEffect([{ user: other.id }], connectionEvent(theirs, theirs.status === 'cancelled' ? undefined : me.name)),
     );
   if (mine !== undefined && mine !== rows.self && out.quiet !== true)
-    await publish(c.env, config, [{ user: me.id }], connectionEvent(mine), { origin: self(c) });
+    effects.push(publishEffect([{ user: me.id }], connectionEvent(mine), { origin: self(c) }));
+  const rowsChange = { statements: writes.map((r) => connectionStore.put(db, r)), effects };
+  await commitChange(c.env, config, joinChanges(change, rowsChange));
   return mine!;
 }
 
@@ -99,16 +96,22 @@ async function conversationFor(
   me: UserRow,
   other: UserRow,
   out: Outcome,
-): Promise<{ id: QualifiedId; type?: number } | undefined> {
+): Promise<{ conv?: { id: QualifiedId; type?: number }; change: Change }> {
   const domain = localDomainOf(c);
   const [a, b] = [
     { id: me.id, domain },
     { id: other.id, domain },
   ];
-  if (out.conversation === 'open') return { id: await openConnectConversation(c, a, b) };
-  if (out.conversation === 'accept') return acceptOne2One(c, a, b);
-  if (out.conversation === 'leave') await leaveOne2One(c, a, b);
-  return undefined;
+  if (out.conversation === 'open') {
+    const { id, change } = await openConnectConversation(c, a, b);
+    return { conv: { id }, change };
+  }
+  if (out.conversation === 'accept') {
+    const { change, ...conv } = await acceptOne2One(c, a, b);
+    return { conv, change };
+  }
+  if (out.conversation === 'leave') return { change: await leaveOne2One(c, a, b) };
+  return { change: noChange() };
 }
 
 async function bothRows(c: Context<AppEnv>, me: string, other: string) {

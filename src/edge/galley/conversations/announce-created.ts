@@ -1,37 +1,55 @@
 import type { Context } from 'hono';
+import type { Config } from '../../../shared/config/index.js';
 import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
+import type { AccessClaims } from '../../auth/tokens.js';
+import { defineEffect } from '../../effects/effect.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
+import type { SendMark } from '../../../shared/effects/effect-marks.js';
 import { cellsCreateEvent, forwardToCells } from './cells.js';
 import { conversationJson } from './conversation-json.js';
 import type { ConversationRow, MemberRow } from './conversation-store.js';
 
+interface Creation {
+  conv: ConversationRow;
+  members: MemberRow[];
+  from: QualifiedId;
+  /** Who is told (default: every member); the others already have the conversation. */
+  told?: readonly MemberRow[] | undefined;
+  /** The request's caller: their websocket connection is spared. */
+  origin?: Pick<AccessClaims, 'user' | 'connection'> | undefined;
+}
+
 /**
- * Announces a new conversation: every local member gets `conversation.create` with their own
+ * Announces a new conversation: every local member told gets `conversation.create` with their own
  * view; Cells, when the conversation has cells, gets one data-less `conversation.create`.
  */
-export async function announceCreated(
+async function announce(env: Env, config: Config, a: Creation, mark?: () => SendMark): Promise<void> {
+  const domain = config.brig.optSettings.setFederationDomain;
+  const time = new Date().toISOString();
+  for (const m of (a.told ?? a.members).filter((m) => m.userDomain === domain)) {
+    const viewer = { id: m.userId, domain };
+    const data = conversationJson(a.conv, a.members, viewer, 'event');
+    const event = conversationEvent('conversation.create', a.conv, a.from, data, { time });
+    await publish(env, config, [{ user: m.userId }], event, { origin: a.origin, mark: mark?.() });
+  }
+  await forwardToCells(env, config, a.conv, cellsCreateEvent(a.conv, a.from, time));
+}
+
+const created = defineEffect('conversation-created', ({ env, config, mark }, a: Creation) =>
+  announce(env, config, a, mark),
+);
+
+/** The announcement of a new conversation as an effect of its creation (see commitChange). */
+export function announceCreatedEffect(
   c: Context<AppEnv>,
   conv: ConversationRow,
   members: MemberRow[],
   from: QualifiedId,
-  /** Who is told (default: every member); the others already have the conversation. */
-  told: readonly MemberRow[] = members,
+  told?: readonly MemberRow[],
 ) {
-  const domain = c.get('config').brig.optSettings.setFederationDomain;
-  const time = new Date().toISOString();
-  for (const m of told.filter((m) => m.userDomain === domain)) {
-    const viewer = { id: m.userId, domain };
-    const event = conversationEvent(
-      'conversation.create',
-      conv,
-      from,
-      conversationJson(conv, members, viewer, 'event'),
-      { time },
-    );
-    // Remote creations (on-conversation-created) have no local caller to spare.
-    await publish(c.env, c.get('config'), [{ user: m.userId }], event, { origin: c.get('self') });
-  }
-  await forwardToCells(c.env, c.get('config'), conv, cellsCreateEvent(conv, from, time));
+  const self = c.get('self');
+  const origin = self === undefined ? undefined : { user: self.user, connection: self.connection };
+  return created({ conv, members, from, told, origin });
 }

@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
+import { type Change, noChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
-import { announceCreated } from './announce-created.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { announceCreatedEffect } from './announce-created.js';
 import {
   conversationStore,
   type ConversationRow,
@@ -12,7 +13,7 @@ import {
   privateConversationRow,
 } from './conversation-store.js';
 import { memberRow } from './member-data.js';
-import { notifyMembers } from './notify.js';
+import { membersEventEffect } from './notify.js';
 import { localOne2OneId } from './one2one-id.js';
 import { ROLE_ADMIN } from './roles.js';
 
@@ -27,7 +28,7 @@ function announceRequest(
   to: QualifiedId,
 ) {
   const request = { qualified_recipient: to, recipient: to.id, message: null, name: null, email: null };
-  return notifyMembers(c, conv, members, conversationEvent('conversation.connect-request', conv, from, request));
+  return membersEventEffect(c, conv, members, conversationEvent('conversation.connect-request', conv, from, request));
 }
 
 /**
@@ -35,39 +36,39 @@ function announceRequest(
  * (type 3) holds the requester. A new one is announced to them (`conversation.create`); then the
  * members hear `conversation.connect-request`, again on each request while it stays a connect
  * conversation. A requester who left it (by cancelling or blocking) comes back silently; when the
- * other user is in it already, it becomes their 1:1 (type 2), silently too. Returns its id.
+ * other user is in it already, it becomes their 1:1 (type 2), silently too. Returns its id and the
+ * change, for the connection's own commit.
  */
 export async function openConnectConversation(
   c: Context<AppEnv>,
   from: QualifiedId,
   to: QualifiedId,
-): Promise<QualifiedId> {
+): Promise<{ id: QualifiedId; change: Change }> {
   const db = database(c.env.DB);
   const id = { id: localOne2OneId(from.id, to.id), domain: from.domain };
   const conv = await conversationStore.get(db, id);
   if (conv === undefined) {
     const fresh = privateConversationRow(id, from.id, 3);
     const members = [memberRow(fresh, from, ROLE_ADMIN)];
-    await runBatch(db, [
+    const statements = [
       conversationStore.insert(db, fresh).onConflictDoNothing(),
       ...conversationStore.addMembers(db, members),
-    ]);
-    await announceCreated(c, fresh, members, from);
-    await announceRequest(c, fresh, members, from, to);
-    return id;
+    ];
+    const effects = [announceCreatedEffect(c, fresh, members, from), announceRequest(c, fresh, members, from, to)];
+    return { id, change: { statements, effects } };
   }
   const members = await conversationStore.members(db, id);
   if (members.some(isUser(from))) {
-    if (conv.type === 3) await announceRequest(c, conv, members, from, to);
-    return id;
+    const effects = conv.type === 3 ? [announceRequest(c, conv, members, from, to)] : [];
+    return { id, change: { ...noChange(), effects } };
   }
   const joined = memberRow(conv, from, ROLE_ADMIN);
   const completes = conv.type === 3 && members.length === 1;
-  await runBatch(db, [
+  const statements = [
     ...conversationStore.addMembers(db, [joined]),
     ...(completes ? [conversationStore.update(db, id, { type: 2 })] : []),
-  ]);
-  await membershipChanged(c.env, id);
-  if (conv.type === 3 && !completes) await announceRequest(c, conv, [...members, joined], from, to);
-  return id;
+  ];
+  const effects = [membershipChangedEffect(id)];
+  if (conv.type === 3 && !completes) effects.push(announceRequest(c, conv, [...members, joined], from, to));
+  return { id, change: { statements, effects } };
 }

@@ -10,14 +10,14 @@ import {
   nonFederatingBackendsSpec,
   unreachableBackendsSpec,
 } from '../../api/errors/federation.js';
-import { registerOrUndo, requireFederating } from '../federation/remote-members.js';
+import { registerThenCommit, requireFederating } from '../federation/remote-members.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { connectedToAll, userById } from '../../brig/face.js';
-import { database, runBatch, type Db } from '../../db/client.js';
+import { database, type Db } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
 import { enabledChannels, isOpenChannel, requireChannelRole } from './channel-permissions.js';
 import type { TeamRole } from '../../db/schema.js';
@@ -26,7 +26,7 @@ import { conversationJson } from './conversation-json.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { invitedRole, newConv, requestedAccess, requestedAccessRoles, type NewConv } from './new-conv.js';
 import { ROLE_ADMIN } from './roles.js';
-import { announceCreated } from './announce-created.js';
+import { announceCreatedEffect } from './announce-created.js';
 import { ConvType } from '../../../shared/mls/group-id.js';
 import { newGroupId } from '../mls/mls-conversation-row.js';
 import { requireMls } from '../mls/mls-enabled.js';
@@ -157,9 +157,10 @@ export const createGroupConversation = endpoint(
       memberRow(conv, me, ROLE_ADMIN, now),
       ...invitees.map((u) => memberRow(conv, u, invitedRole(body), now)),
     ];
-    await runBatch(db, [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, members)]);
-    await registerOrUndo(c, conv, members, invitees, conversationStore.remove(db, conv));
-    await announceCreated(c, conv, members, me);
+    await registerThenCommit(c, conv, members, invitees, {
+      statements: [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, members)],
+      effects: [announceCreatedEffect(c, conv, members, me)],
+    });
     c.header('location', conv.id);
     return c.json(
       { ...conversationJson(conv, members, me, version), ...(version >= 4 ? { failed_to_add: [] } : {}) },

@@ -9,10 +9,11 @@ import {
   nonFederatingBackendsSpec,
   unreachableBackendsSpec,
 } from '../../api/errors/federation.js';
-import { registerOrUndo, requireFederating } from '../federation/remote-members.js';
+import { registerThenCommit, requireFederating } from '../federation/remote-members.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { requireAction, requireMember, requireOwnedHere } from './access-check.js';
 import { leaveRemoteConversation } from '../federation/leave-conversation.js';
@@ -22,8 +23,8 @@ import { checkInvitees } from './invitees.js';
 import { conversationStore, type MemberRow } from './conversation-store.js';
 import { memberJoinData, memberRow } from './member-data.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
-import { notifyMembers } from './notify.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { membersEventEffect } from './notify.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { convParams } from './read-routes.js';
 import { ROLE_ADMIN, ROLE_MEMBER } from './roles.js';
 
@@ -91,13 +92,13 @@ export const addMembers = endpoint(
     });
     await requireFederating(c, conv.protocol, [...members.map(qualifiedOf), ...fresh]);
     const added = fresh.map((u) => memberRow(conv, u, role));
-    await runBatch(db, conversationStore.addMembers(db, added));
-    await registerOrUndo(c, conv, [...members, ...added], fresh, conversationStore.removeMembers(db, conv, fresh));
-    await membershipChanged(c.env, conv);
     const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added), {
       team: conv.team,
     });
-    await notifyMembers(c, conv, [...members, ...added], joined);
+    await registerThenCommit(c, conv, [...members, ...added], fresh, {
+      statements: conversationStore.addMembers(db, added),
+      effects: [membershipChangedEffect(conv), membersEventEffect(c, conv, [...members, ...added], joined)],
+    });
     return c.json(joined, 200);
   },
 );
@@ -132,8 +133,6 @@ export const removeMember = endpoint(
     }
     if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
     if (!members.some((m) => sameUser(m, target))) return c.body(null, 204);
-    await runBatch(database(c.env.DB), conversationStore.removeMembers(database(c.env.DB), conv, [target]));
-    await membershipChanged(c.env, conv, { config: c.get('config'), targets: [target] });
     const left = conversationEvent(
       'conversation.member-leave',
       conv,
@@ -141,7 +140,10 @@ export const removeMember = endpoint(
       { qualified_user_ids: [target], user_ids: [target.id], reason: leaving ? 'left' : 'removed' },
       { team: conv.team },
     );
-    await notifyMembers(c, conv, members, left);
+    await commitChange(c.env, c.get('config'), {
+      statements: conversationStore.removeMembers(database(c.env.DB), conv, [target]),
+      effects: [membershipChangedEffect(conv, [target]), membersEventEffect(c, conv, members, left)],
+    });
     return c.json(left, 200);
   },
 );
@@ -181,14 +183,12 @@ export const updateOtherMember = endpoint(
     if (!members.some((m) => sameUser(m, target))) throw new ApiError(galleyErrors.noConversationMember);
     if (conversation_role !== ROLE_ADMIN && conversation_role !== ROLE_MEMBER)
       throw new ApiError(galleyErrors.invalidOp, 'Unknown role');
-    await conversationStore.updateMember(database(c.env.DB), conv, target, { role: conversation_role }).run();
     const data = { qualified_target: target, target: target.id, conversation_role };
-    await notifyMembers(
-      c,
-      conv,
-      members,
-      conversationEvent('conversation.member-update', conv, actor, data, { team: conv.team }),
-    );
+    const updated = conversationEvent('conversation.member-update', conv, actor, data, { team: conv.team });
+    await commitChange(c.env, c.get('config'), {
+      statements: [conversationStore.updateMember(database(c.env.DB), conv, target, { role: conversation_role })],
+      effects: [membersEventEffect(c, conv, members, updated)],
+    });
     return c.body(null, 200);
   },
 );
@@ -224,18 +224,20 @@ export const updateSelfMember = endpoint(
     const body = c.req.valid('json');
     const { conv, me } = await requireMember(c, { id: cnv, domain: cnv_domain });
     const actor = selfQualified(c);
-    await conversationStore
-      .updateMember(database(c.env.DB), conv, actor, {
-        ...(body.otr_muted_status === undefined ? {} : { otrMutedStatus: body.otr_muted_status }),
-        ...(body.otr_muted_ref === undefined ? {} : { otrMutedRef: body.otr_muted_ref }),
-        ...(body.otr_archived === undefined ? {} : { otrArchived: body.otr_archived }),
-        ...(body.otr_archived_ref === undefined ? {} : { otrArchivedRef: body.otr_archived_ref }),
-        ...(body.hidden === undefined ? {} : { hidden: body.hidden }),
-        ...(body.hidden_ref === undefined ? {} : { hiddenRef: body.hidden_ref }),
-      })
-      .run();
+    const update = conversationStore.updateMember(database(c.env.DB), conv, actor, {
+      ...(body.otr_muted_status === undefined ? {} : { otrMutedStatus: body.otr_muted_status }),
+      ...(body.otr_muted_ref === undefined ? {} : { otrMutedRef: body.otr_muted_ref }),
+      ...(body.otr_archived === undefined ? {} : { otrArchived: body.otr_archived }),
+      ...(body.otr_archived_ref === undefined ? {} : { otrArchivedRef: body.otr_archived_ref }),
+      ...(body.hidden === undefined ? {} : { hidden: body.hidden }),
+      ...(body.hidden_ref === undefined ? {} : { hiddenRef: body.hidden_ref }),
+    });
     const data = { qualified_target: actor, target: actor.id, ...body };
-    await notifyMembers(c, conv, [me], conversationEvent('conversation.member-update', conv, actor, data));
+    const updated = conversationEvent('conversation.member-update', conv, actor, data);
+    await commitChange(c.env, c.get('config'), {
+      statements: [update],
+      effects: [membersEventEffect(c, conv, [me], updated)],
+    });
     return c.body(null, 200);
   },
 );

@@ -8,6 +8,8 @@ import { type ConversationEvent, notifyRemoteMembers } from '../federation/conve
 import type { ConversationRow, MemberRow } from './conversation-store.js';
 import { deliverToBots } from '../bots/bot-deliveries.js';
 import { serviceOf } from './member-data.js';
+import { defineEffect } from '../../effects/effect.js';
+import type { SendMark } from '../../../shared/effects/effect-marks.js';
 
 /**
  * Sends one event of the conversation to every local member given, the caller's websocket
@@ -24,14 +26,17 @@ export function notifyMembers(
   return tellMembers(c.env, c.get('config'), conv, members, event, c.get('self'));
 }
 
+type ConvRef = Pick<ConversationRow, 'cellsState' | 'domain' | 'id'>;
+
 /** notifyMembers outside a request (background jobs): nobody's connection is spared. */
 export async function tellMembers(
   env: Env,
   config: Config,
-  conv: Pick<ConversationRow, 'cellsState' | 'domain' | 'id'>,
+  conv: ConvRef,
   members: readonly MemberRow[],
   event: ConversationEvent,
-  origin?: AccessClaims,
+  origin?: Pick<AccessClaims, 'user' | 'connection'>,
+  mark?: SendMark,
 ): Promise<void> {
   const local = config.brig.optSettings.setFederationDomain;
   const here = members.filter((m) => m.userDomain === local);
@@ -43,7 +48,35 @@ export async function tellMembers(
   if (bots.length > 0) await deliverToBots(env, conv, bots);
   // Changes a remote member made (through federation) have no local connection to spare.
   const channel = `${conv.domain}/${conv.id}`;
-  await publish(env, config, recipients, event, { origin, channel });
+  await publish(env, config, recipients, event, { origin, channel, mark });
   await forwardToCells(env, config, conv, event);
   await notifyRemoteMembers(env, config, conv, members, event);
+}
+
+interface MembersEvent {
+  conv: ConvRef;
+  members: readonly MemberRow[];
+  event: ConversationEvent;
+  origin?: Pick<AccessClaims, 'user' | 'connection'> | undefined;
+}
+
+const membersEvent = defineEffect('conversation-event', ({ env, config, mark }, a: MembersEvent) =>
+  tellMembers(env, config, a.conv, a.members, a.event, a.origin, mark()),
+);
+
+/** notifyMembers as an effect of a change (see commitChange): the caller's connection is spared. */
+export function membersEventEffect(
+  c: Context<AppEnv>,
+  conv: ConvRef,
+  members: readonly MemberRow[],
+  event: ConversationEvent,
+) {
+  const self = c.get('self');
+  const origin = self === undefined ? undefined : { user: self.user, connection: self.connection };
+  return membersEvent({
+    conv: { id: conv.id, domain: conv.domain, cellsState: conv.cellsState },
+    members,
+    event,
+    origin,
+  });
 }

@@ -12,7 +12,9 @@ import { conversationEvent, type ConversationEventType } from '../../events/conv
 import { access, accessRole, toLegacyAccessRole } from './access.js';
 import { requireAction, requireChannelAction, requireMember, type Membership } from './access-check.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
-import { notifyMembers } from './notify.js';
+import { membersEventEffect } from './notify.js';
+import { commitChange, type Change } from '../../effects/commit-change.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { convParams } from './read-routes.js';
 import type { ConversationAction } from './roles.js';
 import { kickDisallowedMembers } from './access-effects.js';
@@ -29,7 +31,14 @@ const commonErrors = [galleyErrors.noConversation, galleyErrors.actionDenied, ga
 export async function change(
   c: Context<AppEnv>,
   action: ConversationAction,
-  o: { groupOnly: boolean; channelManagers?: boolean; afterWrite?: (m: Membership) => Promise<void> },
+  o: {
+    groupOnly: boolean;
+    channelManagers?: boolean;
+    /** More of the same change, after its event (members an access change removes). */
+    alongside?: (m: Membership) => Promise<Change>;
+    /** The conversation's object must read it again (a protocol change). */
+    reload?: boolean;
+  },
   apply: (
     m: Membership,
   ) => Promise<{ type: ConversationEventType; data: unknown; patch: Partial<ConversationRow> } | 'unchanged'>,
@@ -48,10 +57,16 @@ export async function change(
     const ev = await updateThroughOwner(c, m.conv, act, outcome);
     return ev === undefined ? c.body(null, 204) : c.json(ev, 200);
   }
-  await conversationStore.update(database(c.env.DB), m.conv, outcome.patch).run();
-  await o.afterWrite?.(m);
   const ev = conversationEvent(outcome.type, m.conv, selfQualified(c), outcome.data, { team: m.conv.team });
-  await notifyMembers(c, m.conv, m.members, ev);
+  const more = (await o.alongside?.(m)) ?? { statements: [], effects: [] };
+  await commitChange(c.env, c.get('config'), {
+    statements: [conversationStore.update(database(c.env.DB), m.conv, outcome.patch), ...more.statements],
+    effects: [
+      ...(o.reload === true ? [membershipChangedEffect(m.conv)] : []),
+      membersEventEffect(c, m.conv, m.members, ev),
+      ...more.effects,
+    ],
+  });
   return c.json(ev, 200);
 }
 
@@ -154,17 +169,16 @@ export const updateAccess = endpoint(
     const body = c.req.valid('json');
     const nextAccess = [...new Set(body.access)];
     const nextRoles = [...new Set(body.access_role)];
-    return change(c, 'modify_conversation_access', { groupOnly: true }, async (m) => {
+    const next = (m: Membership) => ({ ...m.conv, access: nextAccess, accessRole: nextRoles });
+    // Members the new roles exclude are removed after the change is announced.
+    const alongside = (m: Membership) => kickDisallowedMembers(c, next(m), m.members);
+    return change(c, 'modify_conversation_access', { groupOnly: true, alongside }, async (m) => {
       if (nextAccess.includes('private') || nextRoles.length === 0)
         throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
       if (m.conv.team === null && sameSet(nextRoles, ['team_member']))
         throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
       if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
       await requireOpeningAllowed(database(c.env.DB), c.get('config'), m.conv, m.me.userId, nextAccess);
-      // Members the new roles exclude are removed after the change is announced.
-      c.executionCtx.waitUntil(
-        kickDisallowedMembers(c, { ...m.conv, access: nextAccess, accessRole: nextRoles }, m.members),
-      );
       return {
         type: 'conversation.access-update',
         data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },

@@ -9,7 +9,8 @@ import { database } from '../../db/client.js';
 import { saveCopy } from './remote-copies.js';
 import type { ConvType } from '../../db/schema.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
-import { announceCreated } from '../conversations/announce-created.js';
+import { announceCreatedEffect } from '../conversations/announce-created.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { otherMemberJson } from '../conversations/conversation-json.js';
 import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
@@ -101,8 +102,9 @@ export const onConversationCreated = federationRpc(
     ];
     if (!members.some((m) => m.userDomain === local)) return {};
     // Told again when users of this backend are added later: only they hear of it.
-    const fresh = await saveCopy(database(c.env.DB), conv, members);
-    await announceCreated(c, conv, members, creator, fresh);
+    const { fresh, statements } = await saveCopy(database(c.env.DB), conv, members);
+    const effects = [announceCreatedEffect(c, conv, members, creator, fresh)];
+    await commitChange(c.env, c.get('config'), { statements, effects });
     return {};
   },
 );

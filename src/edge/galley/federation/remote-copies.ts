@@ -2,28 +2,33 @@
 // the owner registers the conversation here, dropped once no local user is in it (the owner then
 // stops telling this backend of changes, so the copy would go stale).
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { type Db, runBatch } from '../../db/client.js';
+import { type BatchStatement, type Db, runBatch } from '../../db/client.js';
 import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
 
 const key = (m: { userDomain: string; userId: string }) => `${m.userDomain}/${m.userId}`;
 
 /**
- * Writes the owner's view of a conversation: a new copy, or the existing one brought up to date
- * (members' own settings kept). Returns the members who were not in the copy before.
+ * The writes of the owner's view of a conversation: a new copy, or the existing one brought up to
+ * date (members' own settings kept); and the members who were not in the copy before.
  */
-export async function saveCopy(db: Db, conv: ConversationRow, members: readonly MemberRow[]): Promise<MemberRow[]> {
+export async function saveCopy(
+  db: Db,
+  conv: ConversationRow,
+  members: readonly MemberRow[],
+): Promise<{ fresh: MemberRow[]; statements: BatchStatement[] }> {
   const existing = await conversationStore.get(db, conv);
-  if (existing === undefined) {
-    await runBatch(db, [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, [...members])]);
-    return [...members];
-  }
+  if (existing === undefined)
+    return {
+      fresh: [...members],
+      statements: [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, [...members])],
+    };
   const before = new Map((await conversationStore.members(db, conv)).map((m) => [key(m), m]));
   const listed = new Set(members.map(key));
   const gone = [...before.values()].filter((m) => !listed.has(key(m)));
   const fresh = members.filter((m) => !before.has(key(m)));
   const recast = members.filter((m) => before.has(key(m)) && before.get(key(m))!.role !== m.role);
   const { domain: _d, id: _i, createdAt: _c, ...metadata } = conv;
-  await runBatch(db, [
+  const statements = [
     conversationStore.update(db, conv, metadata),
     ...conversationStore.removeMembers(
       db,
@@ -34,8 +39,8 @@ export async function saveCopy(db: Db, conv: ConversationRow, members: readonly 
     ...recast.map((m) =>
       conversationStore.updateMember(db, conv, { id: m.userId, domain: m.userDomain }, { role: m.role }),
     ),
-  ]);
-  return fresh;
+  ];
+  return { fresh, statements };
 }
 
 /** Drops the copy when none of this backend's users is left in it. */

@@ -14,7 +14,7 @@ import type { QualifiedId } from '../../api/schemas/common.js';
 import { FederatorClient } from '../../federation/client.js';
 import { emptyResponse } from '../../federation/rpc.js';
 import { selfQualified } from '../../api/self.js';
-import { type BatchStatement, database, runBatch } from '../../db/client.js';
+import { commitChange, type Change } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { notifyRemoteMembers } from './conversation-updated.js';
 import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
@@ -65,41 +65,43 @@ export async function requireFederating(
 }
 
 /**
- * Registers a conversation this backend owns with the backends of the users just put in it
- * (on-conversation-created; one that has it already refreshes its copy). When one cannot be
- * reached, the change is undone (`undo`), backends that had nobody in the conversation before
- * are told it is gone, and the caller gets 533 naming the unreachable ones.
+ * Registers a conversation this backend owns with the backends of the users about to be put in
+ * it (on-conversation-created; one that has it already refreshes its copy), then commits the
+ * change that puts them there, as wire's galley registers remote members first. When one cannot
+ * be reached, nothing is committed: backends that had nobody in the conversation before are told
+ * it is gone, and the caller gets 533 naming the unreachable ones.
  */
-export async function registerOrUndo(
+export async function registerThenCommit(
   c: Context<AppEnv>,
   conv: ConversationRow,
   members: readonly MemberRow[],
   added: readonly QualifiedId[],
-  undo: readonly BatchStatement[],
+  change: Change,
 ): Promise<void> {
   const config = c.get('config');
   const domains = remoteDomainsOf(added, config.brig.optSettings.setFederationDomain);
-  if (domains.length === 0) return;
-  const payload = conversationCreatedPayload(conv, members);
-  const client = FederatorClient.of(config);
-  const results = await Promise.allSettled(
-    domains.map((d) => client.call(d, 'galley', 'on-conversation-created', payload, emptyResponse)),
-  );
-  const unreachable = domains.filter((_, i) => failedToAnswer(results[i]!));
-  if (unreachable.length === 0) return;
-  const db = database(c.env.DB);
-  await runBatch(db, undo);
-  const isAdded = (m: MemberRow) => added.some((u) => u.id === m.userId && u.domain === m.userDomain);
-  const before = new Set(members.filter((m) => !isAdded(m)).map((m) => m.userDomain));
-  const told = members.filter((m) => !before.has(m.userDomain) && !unreachable.includes(m.userDomain));
-  await notifyRemoteMembers(
-    c.env,
-    config,
-    conv,
-    told,
-    conversationEvent('conversation.delete', conv, selfQualified(c), null),
-  );
-  throw unreachableBackends(unreachable, c.get('apiVersion') ?? 0);
+  if (domains.length > 0) {
+    const payload = conversationCreatedPayload(conv, members);
+    const client = FederatorClient.of(config);
+    const results = await Promise.allSettled(
+      domains.map((d) => client.call(d, 'galley', 'on-conversation-created', payload, emptyResponse)),
+    );
+    const unreachable = domains.filter((_, i) => failedToAnswer(results[i]!));
+    if (unreachable.length > 0) {
+      const isAdded = (m: MemberRow) => added.some((u) => u.id === m.userId && u.domain === m.userDomain);
+      const before = new Set(members.filter((m) => !isAdded(m)).map((m) => m.userDomain));
+      const told = members.filter((m) => !before.has(m.userDomain) && !unreachable.includes(m.userDomain));
+      await notifyRemoteMembers(
+        c.env,
+        config,
+        conv,
+        told,
+        conversationEvent('conversation.delete', conv, selfQualified(c), null),
+      );
+      throw unreachableBackends(unreachable, c.get('apiVersion') ?? 0);
+    }
+  }
+  await commitChange(c.env, config, change);
 }
 
 /** Whether a call to another backend failed (a refusal or no answer); anything else is a bug, thrown. */

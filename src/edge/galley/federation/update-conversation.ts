@@ -18,6 +18,7 @@ import { loadMembershipOf, type Membership } from '../conversations/access-check
 import { conversationStore, type ConversationRow } from '../conversations/conversation-store.js';
 import { tellMembers } from '../conversations/notify.js';
 import { kickDisallowedMembers } from '../conversations/access-effects.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { type ConversationAction as RoleAction, ROLE_ADMIN, ROLE_MEMBER, roleAllows } from '../conversations/roles.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
 import { type ConversationAction, effectOfAction, type LocalEffect } from './conversation-actions.js';
@@ -113,7 +114,16 @@ export const updateConversation = federationRpc(
       await tellMembers(c.env, c.get('config'), m.conv, m.members, event);
       // As the client route: members the new access roles no longer admit leave.
       if (r.action.tag === 'ConversationAccessDataTag' && effect.kind === 'patch')
-        await kickDisallowedMembers(c, { ...m.conv, ...(effect.patch as Partial<ConversationRow>) }, m.members, actor);
+        await commitChange(
+          c.env,
+          c.get('config'),
+          await kickDisallowedMembers(
+            c,
+            { ...m.conv, ...(effect.patch as Partial<ConversationRow>) },
+            m.members,
+            actor,
+          ),
+        );
       const update = {
         time: event.time,
         origUserId: actor,

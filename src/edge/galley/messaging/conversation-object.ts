@@ -1,8 +1,9 @@
 import type { Config } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import type { Db } from '../../db/client.js';
+import { database, type Db } from '../../db/client.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { queueClientRemoved, queueRemovals } from '../federation/mls-deliveries.js';
+import { defineEffect } from '../../effects/effect.js';
 
 /** The conversation's object (its ordering point), reached through its RPC methods. */
 export function conversationObject(env: Env, conv: QualifiedId) {
@@ -40,6 +41,16 @@ export async function membershipChanged(env: Env, conv: QualifiedId, left?: Left
   if (left !== undefined && removals.length > 0) await queueRemovals(env, left.config, conv, removals);
 }
 
+const membershipChange = defineEffect(
+  'membership-changed',
+  ({ env, config }, a: { conv: QualifiedId; targets?: Left['targets'] | undefined }) =>
+    membershipChanged(env, a.conv, a.targets === undefined ? undefined : { config, targets: a.targets }),
+);
+
+/** membershipChanged as an effect of a change (see commitChange). */
+export const membershipChangedEffect = (conv: QualifiedId, targets?: Left['targets']) =>
+  membershipChange({ conv: { id: conv.id, domain: conv.domain }, targets });
+
 /**
  * A user's clients changed: every conversation of theirs reads members and clients again (`left`:
  * deleted ones); the owners of the user's conversations on other backends hear of deleted clients.
@@ -58,3 +69,16 @@ export async function clientsChanged(env: Env, db: Db, user: QualifiedId, left?:
   for (const t of left?.targets ?? [])
     if (t.client !== undefined && t.domain === local) await queueClientRemoved(env, t.id, t.client, remote);
 }
+
+const clientsChange = defineEffect(
+  'clients-changed',
+  ({ env, config }, a: { user: QualifiedId; targets?: Left['targets'] | undefined }) =>
+    clientsChanged(env, database(env.DB), a.user, a.targets === undefined ? undefined : { config, targets: a.targets }),
+);
+
+/** clientsChanged as an effect of a change (see commitChange); `gone`: the deleted clients. */
+export const clientsChangedEffect = (user: QualifiedId, gone: readonly string[] = []) =>
+  clientsChange({
+    user: { id: user.id, domain: user.domain },
+    targets: gone.length === 0 ? undefined : gone.map((client) => ({ id: user.id, domain: user.domain, client })),
+  });

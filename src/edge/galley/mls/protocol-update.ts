@@ -11,7 +11,6 @@ import { database } from '../../db/client.js';
 import type { Membership } from '../conversations/access-check.js';
 import { convParams } from '../conversations/read-routes.js';
 import { change, changed } from '../conversations/updates.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
 import { teamFeature } from '../features/team-features.js';
 import { ConvType } from '../../../shared/mls/group-id.js';
 import { newGroupId } from './mls-conversation-row.js';
@@ -61,8 +60,7 @@ export const updateConversationProtocol = endpoint(
   (c) => {
     const { protocol } = c.req.valid('json');
     // The conversation's object checks messages against the protocol: it reads it again.
-    const afterWrite = (m: Membership) => membershipChanged(c.env, m.conv);
-    return change(c, 'leave_conversation', { groupOnly: false, afterWrite }, async (m) => {
+    return change(c, 'leave_conversation', { groupOnly: false, reload: true }, async (m) => {
       const { conv } = m;
       if (conv.protocol === protocol) return 'unchanged';
       const data = { protocol };

@@ -3,6 +3,7 @@ import type { PushAddress } from '../../../shared/notifications/native-push.js';
 import { userStream } from '../../events/publish.js';
 import { pushGatewayOf } from './configured-gateway.js';
 import { log } from '../../log.js';
+import { defineEffect } from '../../effects/effect.js';
 
 /**
  * Lets the gateway go of addresses no longer stored. A failure is logged: the endpoint stays at
@@ -23,6 +24,17 @@ export async function forgetClients(env: Env, config: Config, user: string, clie
   const stream = userStream(env, user);
   for (const client of clients) await release(env, config, user, await stream.forgetClient(client));
 }
+
+/** forgetClients as an effect of the clients' deletion (see commitChange). */
+export const forgetClientsEffect = defineEffect(
+  'forget-clients',
+  ({ env, config }, a: { user: string; clients: readonly string[] }) => forgetClients(env, config, a.user, a.clients),
+);
+
+/** A new client's own notification queue (consumable notifications), as an effect of adding it. */
+export const enableQueueEffect = defineEffect('enable-queue', async ({ env }, a: { user: string; client: string }) => {
+  await userStream(env, a.user).enableQueue(a.client);
+});
 
 /** A deleted account: its notification queues and push addresses go. */
 export async function forgetAccount(env: Env, config: Config, user: string) {

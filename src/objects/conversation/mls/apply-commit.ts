@@ -7,29 +7,36 @@ import type { NotificationShards } from '../../notification-shards.js';
 import { mlsNotifications, remoteDelivery, toUsers } from './fan-out.js';
 import { commitStatements, type GroupRow } from './group-store.js';
 import { planCommit } from './commit-plan.js';
+import { commitWithDeliveries } from '../commit-with-deliveries.js';
 
 const localUsers = (users: Iterable<string>, domain: string) =>
   [...users].filter((u) => u.startsWith(`${domain}/`)).map((u) => u.slice(domain.length + 1));
 
 /**
  * Applies a commit bundle to a group whose state the caller holds (and orders commits for): checks
- * it (commit-plan.ts), writes its changes in one batch, then tells everybody: member-join and
+ * it (commit-plan.ts), writes its changes and tells everybody, as one unit (commitWithDeliveries): member-join and
  * member-leave events, the commit to the clients of the old epoch, the Welcome to the added
  * clients, an application message sent along to the clients of the new epoch. Returns the new
- * state, or the refusal (with nothing written).
+ * state, or the refusal (with nothing written). The group's last commit sent again is answered as
+ * it was the first time (its sender never got that answer).
  */
 export async function applyCommit(
-  db: D1Database,
+  env: Pick<Env, 'DB' | 'FAULT_POINT'>,
   shards: NotificationShards,
   group: GroupRow,
   req: CommitRequest,
 ): Promise<{ result: DeliveryResult; group?: GroupRow }> {
   const planned = planCommit(group, req);
-  if (!planned.ok) return { result: { ok: false, refusal: planned.refusal, message: planned.message } };
+  const digest = await digestOf(req.commit);
+  if (!planned.ok) {
+    // The group's last commit again: its sender got no answer (a crash, a lost connection).
+    const replay = planned.refusal === 'mlsStaleMessage' && group.lastCommit?.digest === digest;
+    if (replay) return { result: JSON.parse(group.lastCommit!.result) as DeliveryResult };
+    return { result: { ok: false, refusal: planned.refusal, message: planned.message } };
+  }
   const { plan } = planned;
   const now = Date.now();
   const time = new Date(now).toISOString();
-  await db.batch(commitStatements(db, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo) }));
 
   const from = { id: req.sender.user, domain: req.sender.domain };
   const membersBefore = group.members;
@@ -77,7 +84,10 @@ export async function applyCommit(
     notifications.push(...mlsNotifications('conversation.mls-message-add', req.application, plan.after, fan));
     remote.push(...remoteDelivery('application', plan.after, fan));
   }
-  await shards.append(notifications, req.ttlSeconds);
+  const result: DeliveryResult = { ok: true, eventsJson: JSON.stringify(events), time, remote };
+  const lastCommit = { digest, result: JSON.stringify(result) };
+  const writes = commitStatements(env.DB, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo), lastCommit });
+  await commitWithDeliveries(env, shards, writes, notifications, req.ttlSeconds);
 
   const removed = new Set(plan.writes.removedLeaves);
   const leaves = new Map([...group.leaves].filter(([i]) => !removed.has(i)));
@@ -89,6 +99,12 @@ export async function applyCommit(
     members: membersAfter,
     leaves,
     proposals: new Map(),
+    lastCommit,
   };
-  return { result: { ok: true, eventsJson: JSON.stringify(events), time, remote }, group: next };
+  return { result, group: next };
+}
+
+async function digestOf(bytes: Uint8Array): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -6,7 +6,7 @@ const clientKey = (c: GroupClient) => `${c.domain}/${c.user}/${c.client}`;
 
 /** What a valid commit does to the group and the conversation. */
 interface CommitPlan {
-  writes: Omit<CommitWrites, 'now' | 'groupInfo'>;
+  writes: Omit<CommitWrites, 'now' | 'groupInfo' | 'lastCommit'>;
   /** The clients of the group before the commit: they receive the commit. */
   before: GroupLeaf[];
   /** The clients after it: they receive what comes with the commit. */

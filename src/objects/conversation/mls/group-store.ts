@@ -27,6 +27,14 @@ export interface GroupRow {
   members: Set<string>;
   leaves: Map<number, GroupLeaf & { removalPending: boolean }>;
   proposals: Map<string, PendingProposal>;
+  /** The last commit the group took (see LastCommit). */
+  lastCommit?: LastCommit | undefined;
+}
+
+/** The last commit a group took: its digest (sha256, hex) and the answer (a DeliveryResult's JSON). */
+export interface LastCommit {
+  digest: string;
+  result: string;
 }
 
 type ConvMeta = {
@@ -68,9 +76,9 @@ export async function readGroup(db: D1Database, conv: QualifiedRef, subconv?: st
     subconv === undefined
       ? row
       : (subRow ?? { group_id: toBase64(subconversationGroupId(conv, subconv)), epoch: 0, cipher_suite: null });
-  const [leaves, proposals] =
+  const [leaves, proposals, last] =
     group.group_id === null
-      ? [[], []]
+      ? [[], [], []]
       : await db
           .batch([
             db
@@ -81,8 +89,14 @@ export async function readGroup(db: D1Database, conv: QualifiedRef, subconv?: st
             db
               .prepare('SELECT ref, origin, effect, message FROM mls_proposals WHERE group_id = ?')
               .bind(group.group_id),
+            db.prepare('SELECT last_commit FROM mls_group_infos WHERE group_id = ?').bind(group.group_id),
           ])
-          .then(([l, p]) => [l!.results as LeafRow[], p!.results as ProposalRow[]]);
+          .then(([l, p, c]) => [
+            l!.results as LeafRow[],
+            p!.results as ProposalRow[],
+            c!.results as Array<{ last_commit: string | null }>,
+          ]);
+  const lastCommit = (last as Array<{ last_commit: string | null }>)[0]?.last_commit;
   return {
     conv,
     subconv,
@@ -108,6 +122,7 @@ export async function readGroup(db: D1Database, conv: QualifiedRef, subconv?: st
       ]),
     ),
     proposals: new Map((proposals as ProposalRow[]).map((p) => [p.ref, { ...p, effect: JSON.parse(p.effect) }])),
+    lastCommit: lastCommit == null ? undefined : (JSON.parse(lastCommit) as LastCommit),
   };
 }
 
@@ -122,6 +137,7 @@ export interface CommitWrites {
   removedLeaves: number[];
   addedLeaves: GroupLeaf[];
   groupInfo: string;
+  lastCommit: LastCommit;
   joined: Array<{ user: string; domain: string; role: string }>;
   left: Array<{ user: string; domain: string }>;
 }
@@ -147,9 +163,10 @@ export function commitStatements(db: D1Database, w: CommitWrites): D1PreparedSta
     db.prepare('DELETE FROM mls_proposals WHERE group_id = ?').bind(w.groupId),
     db
       .prepare(
-        'INSERT INTO mls_group_infos (group_id, group_info) VALUES (?, ?) ON CONFLICT (group_id) DO UPDATE SET group_info = excluded.group_info',
+        `INSERT INTO mls_group_infos (group_id, group_info, last_commit) VALUES (?, ?, ?)
+         ON CONFLICT (group_id) DO UPDATE SET group_info = excluded.group_info, last_commit = excluded.last_commit`,
       )
-      .bind(w.groupId, w.groupInfo),
+      .bind(w.groupId, w.groupInfo, JSON.stringify(w.lastCommit)),
   ];
   const removeLeaf = db.prepare('DELETE FROM mls_group_clients WHERE group_id = ? AND leaf_index = ?');
   for (const index of w.removedLeaves) statements.push(removeLeaf.bind(w.groupId, index));

@@ -51,7 +51,7 @@ export class MlsGroups {
   async commit(req: CommitRequest): Promise<{ result: DeliveryResult; changed: boolean }> {
     let changed = false;
     const result = await this.run(req.conv, req.subconv, async (group) => {
-      const done = await applyCommit(this.env.DB, this.shards, group, req);
+      const done = await applyCommit(this.env, this.shards, group, req);
       changed = done.group !== undefined && req.subconv === undefined;
       return done;
     });
@@ -74,7 +74,7 @@ export class MlsGroups {
     const propose = (subconv: string | undefined) =>
       this.run(left.conv, subconv, async (group) => {
         mls ||= group.protocol !== 'proteus';
-        const done = await proposeRemovals(this.env.DB, this.shards, keys, group, left);
+        const done = await proposeRemovals(this.env, this.shards, keys, group, left);
         const time = new Date().toISOString();
         if (done.remote.length > 0) sent.push({ subconv, time, remote: done.remote });
         return { result: { ok: true, eventsJson: '[]', time }, group: done.group };
@@ -140,7 +140,7 @@ export class MlsGroups {
       const ok = { ok: true as const, eventsJson: '[]', time: new Date().toISOString() };
       const others = [...group.leaves.values()].filter((l) => !l.removalPending && !mine.includes(l));
       if (others.length > 0) {
-        const done = await proposeRemovals(this.env.DB, this.shards, keys, group, left);
+        const done = await proposeRemovals(this.env, this.shards, keys, group, left);
         return { result: { ...ok, remote: done.remote }, group: done.group };
       }
       const next = toBase64(nextGeneration(fromBase64(group.groupId!)!)!);

@@ -5,6 +5,7 @@ import { signRemoveProposal } from '../../../shared/mls/removal.js';
 import { schemeOf } from '../../../shared/mls/suites.js';
 import type { Delivery } from '../../../shared/notifications/types.js';
 import type { NotificationShards } from '../../notification-shards.js';
+import { commitWithDeliveries } from '../commit-with-deliveries.js';
 import { mlsNotifications, remoteDelivery } from './fan-out.js';
 import { type GroupRow, type PendingProposal, proposalStatement, removalPendingStatement } from './group-store.js';
 
@@ -12,11 +13,11 @@ import { type GroupRow, type PendingProposal, proposalStatement, removalPendingS
  * The backend's Remove proposals for the leaves of clients that left (as the group's external
  * sender 0, signed with the removal key of the group's signature scheme): stored as pending, so
  * the next commit must reference them, and sent to every client of the group, on behalf of the
- * user who left (other backends' clients through theirs: `remote`). A group before its first
+ * user who left (other backends' clients through theirs: `remote`), in one unit with their writes. A group before its first
  * commit has nobody to tell.
  */
 export async function proposeRemovals(
-  db: D1Database,
+  env: Pick<Env, 'DB' | 'FAULT_POINT'>,
   shards: NotificationShards,
   keys: RemovalKeys,
   group: GroupRow,
@@ -56,8 +57,8 @@ export async function proposeRemovals(
     proposals.set(pending.ref, pending);
     leaves.set(leaf.index, { ...leaf, removalPending: true });
     statements.push(
-      proposalStatement(db, group.groupId, group.epoch, pending),
-      removalPendingStatement(db, group.groupId, leaf.index),
+      proposalStatement(env.DB, group.groupId, group.epoch, pending),
+      removalPendingStatement(env.DB, group.groupId, leaf.index),
     );
     const from = { user: leaf.user, domain: leaf.domain, client: '', connection: '' }; // nobody's own message
     const everyone = [...group.leaves.values()];
@@ -66,7 +67,6 @@ export async function proposeRemovals(
     const proposal = { message: toBase64(signed.message), of: { user: leaf.user, domain: leaf.domain } };
     remote.push(...remoteDelivery('proposal', everyone, fan).map((d) => ({ ...d, proposal })));
   }
-  await db.batch(statements);
-  await shards.append(notifications, left.ttlSeconds);
+  await commitWithDeliveries(env, shards, statements, notifications, left.ttlSeconds);
   return { group: { ...group, proposals, leaves }, remote };
 }

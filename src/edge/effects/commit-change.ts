@@ -1,0 +1,67 @@
+import type { Config } from '../../shared/config/index.js';
+import { pendingEffectsStore } from '../../shared/effects/pending-effects-store.js';
+import { faultPoint } from '../../shared/fault-point.js';
+import { type BatchStatement, database, runBatch, runBatchWith } from '../db/client.js';
+import { log } from '../log.js';
+import { carryOut, type Effect } from './effect.js';
+import './deliveries.js';
+
+/** A change: its writes and what they cause. */
+export interface Change {
+  statements: BatchStatement[];
+  effects: Effect[];
+}
+
+/** Nothing to write, nothing caused. */
+export const noChange = (): Change => ({ statements: [], effects: [] });
+
+/** Changes made as one: their writes in order, then their effects in order. */
+export const joinChanges = (...changes: Change[]): Change => ({
+  statements: changes.flatMap((c) => c.statements),
+  effects: changes.flatMap((c) => c.effects),
+});
+
+/**
+ * Commits a change and its effects as one unit: the writes and the record of the effects go in one
+ * batch, then the effects are carried out and the record removed. A crash in between leaves the
+ * record, and the sweep carries the effects out (sweepPendingEffects); a crash before leaves
+ * neither. Effects that fail are left to the sweep as well: the change itself is made.
+ */
+export async function commitChange(env: Env, config: Config, change: Change): Promise<void> {
+  const db = database(env.DB);
+  if (change.effects.length === 0) return runBatch(db, change.statements);
+  const [inserted] = await runBatchWith(db, change.statements, [
+    pendingEffectsStore.insert(env.DB, change.effects, Date.now()),
+  ]);
+  const id = pendingEffectsStore.idOf(inserted!);
+  await faultPoint(env, 'change-committed');
+  await settle(env, config, id, change.effects);
+}
+
+async function settle(env: Env, config: Config, id: number, effects: readonly Effect[]): Promise<boolean> {
+  try {
+    await carryOut(env, config, id, effects);
+  } catch (err) {
+    log('error', 'effects of a change failed; the sweep carries them out later', { id, error: String(err) });
+    return false;
+  }
+  await pendingEffectsStore.remove(env.DB, id);
+  return true;
+}
+
+/** Rows the sweep takes per round. */
+const SWEEP_BATCH = 100;
+
+/**
+ * Carries out the effects of changes committed before `before` (ms) that are still pending: their
+ * requests died (or their effects failed). Oldest first; returns how many were carried out.
+ */
+export async function sweepPendingEffects(env: Env, config: Config, before: number): Promise<number> {
+  let done = 0;
+  for (;;) {
+    const rows = await pendingEffectsStore.older(env.DB, before, SWEEP_BATCH);
+    let progressed = false;
+    for (const row of rows) if (await settle(env, config, row.id, row.effects)) done++, (progressed = true);
+    if (rows.length < SWEEP_BATCH || !progressed) return done;
+  }
+}
