@@ -40,6 +40,8 @@ const HIDDEN_PERMS = {
   ChangeTeamMemberProfiles: ['owner', 'admin'],
   /** See teammates' emails under `visible_if_on_same_team`: everyone but external partners. */
   ViewSameTeamEmails: ['owner', 'admin', 'member'],
+  /** Search users (`/search/contacts`): everyone but external partners. */
+  SearchContacts: ['owner', 'admin', 'member'],
   /** Act as an admin of the team's channels: owners and admins. */
   ManageChannels: ['owner', 'admin'],
   /** See, register, change and remove the team's SAML identity providers: owners and admins. */

@@ -116,6 +116,19 @@ export async function verifyCookie(keys: ZauthKeys, token: string): Promise<Cook
   return { user: c.sub, id: c.rid, session: c.ses === true };
 }
 
+/**
+ * Whether a token reads as an access token or a cookie at all, before its signature or expiry is
+ * checked (zauth's parse): a compact JWS whose claims name that kind and a subject.
+ */
+export function readsAs(token: string, kind: 'access' | 'cookie'): boolean {
+  try {
+    const claims = decodeJwt(token) as Partial<Claims>;
+    return typeof claims.sub === 'string' && claims.typ === (kind === 'access' ? 'a' : 'u');
+  } catch {
+    return false;
+  }
+}
+
 /** A service provider's token (zauth's `p`): it names the provider and reaches only `/provider`. */
 export function signProviderToken(keys: ZauthKeys, provider: string, expiresAt: number): Promise<string> {
   return sign(keys, { sub: provider, typ: 'p' }, expiresAt);

@@ -52,7 +52,25 @@ describe('login, access tokens and cookies', () => {
     expect((await api(publicUrl, r.body.access_token).get('/v8/self')).status).toBe(200);
 
     expect(await anon.post('/v8/access')).toMatchObject({ status: 403, body: wireError(403, 'invalid-credentials') });
-    expect((await anon.post('/v8/access', undefined, { cookie: 'zuid=garbage' })).status).toBe(403);
+    // A cookie or token that does not even read as one is a client error, as wire's brig has it.
+    const unreadable = {
+      status: 403,
+      body: { code: 403, label: 'client-error', message: 'Failed reading: Invalid zauth token' },
+    };
+    expect(await anon.post('/v8/access', undefined, { cookie: 'zuid=garbage' })).toMatchObject(unreadable);
+    expect(await anon.post('/v8/access', undefined, { cookie: `zuid=${u.token}` })).toMatchObject(unreadable);
+    expect(
+      await anon.post('/v8/access', undefined, { cookie: u.cookie, authorization: 'Bearer garbage' }),
+    ).toMatchObject(unreadable);
+    expect(
+      await anon.post('/v8/access/logout', undefined, { cookie: 'zuid=garbage', authorization: `Bearer ${u.token}` }),
+    ).toMatchObject(unreadable);
+    // One that reads as a cookie but is not valid is refused as such.
+    const forged = `${u.cookie.slice(0, -4)}AAAA`;
+    expect(await anon.post('/v8/access', undefined, { cookie: forged })).toMatchObject({
+      status: 403,
+      body: { code: 403, label: 'invalid-credentials', message: 'Invalid zauth token' },
+    });
     const other = await createUser(publicUrl, internalUrl);
     expect(
       (await anon.post('/v8/access', undefined, { cookie: u.cookie, authorization: `Bearer ${other.token}` })).status,

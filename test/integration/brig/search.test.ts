@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { invitationCode } from '../../helpers/mailbox.js';
-import { api, createUser, login, teamOwner, uniqueEmail, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import {
+  api,
+  cookieOf,
+  createUser,
+  invitedMember,
+  login,
+  teamOwner,
+  uniqueEmail,
+  type TeamOwner,
+  type TestUser,
+} from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
@@ -61,6 +71,25 @@ describe('GET /search/contacts', () => {
     expect(await found(other, `${word}mate bro`)).toEqual([mate.id]);
     expect((await api(publicUrl).get(`/v8/search/contacts?q=${word}`)).status).toBe(401);
     expect(await found(other, '"*^()')).toEqual([]);
+  });
+
+  it('refuses users without an identity (ephemeral) and external partners: insufficient-permissions', async () => {
+    await createUser(publicUrl, internalUrl, { name: 'Findable' });
+    const registered = await api(publicUrl).post('/v8/register', { name: 'Nameless' });
+    expect(registered.status, registered.text).toBe(201);
+    const access = await api(publicUrl).post('/v8/access', undefined, { cookie: cookieOf(registered) });
+    expect(access.status, access.text).toBe(200);
+    const owner = await teamOwner(publicUrl, internalUrl);
+    const partner = await invitedMember(publicUrl, owner, 'partner');
+    const member = await invitedMember(publicUrl, owner, 'member');
+    for (const token of [access.body.access_token, partner.token]) {
+      for (const query of ['q=Findable', `q=Findable&domain=example.com`])
+        expect(await api(publicUrl, token).get(`/v8/search/contacts?${query}`)).toMatchObject({
+          status: 403,
+          body: wireError(403, 'insufficient-permissions'),
+        });
+    }
+    expect((await api(publicUrl, member.token).get(`/v8/search/contacts?q=Findable`)).status).toBe(200);
   });
 
   it('hides everyone outside the team for no-name-outside-team, exact handles included', async () => {

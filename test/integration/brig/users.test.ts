@@ -48,6 +48,17 @@ describe('the self profile', () => {
     expect((await me.get('/v8/self')).body.locale).toBe('de-CH');
   });
 
+  it('accepts an update that names no known field, and changes nothing', async () => {
+    const u = await createUser(publicUrl, internalUrl, { name: 'Unchanged' });
+    const me = api(publicUrl, u.token);
+    const before = (await me.get('/v8/self')).body;
+    for (const body of [{}, { picture: [] }, { unknown: 'field' }]) {
+      const r = await me.put('/v8/self', body);
+      expect(r.status, `${JSON.stringify(body)}: ${r.text}`).toBe(200);
+    }
+    expect((await me.get('/v8/self')).body).toEqual(before);
+  });
+
   it('adds MLS to the supported protocols, and never removes it again', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, u.token);

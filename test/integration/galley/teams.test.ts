@@ -77,17 +77,27 @@ describe('teams and invitations', () => {
     );
   });
 
-  it('lets an existing personal user accept with the password, only when invited with allow_existing', async () => {
+  it('lets an existing personal user accept with the password, when invitations to existing users are allowed', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const me = api(publicUrl, owner.token);
     const personal = await createUser(publicUrl, internalUrl);
-    expect(await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email })).toMatchObject({
-      status: 409,
-      body: wireError(409, 'key-exists'),
-    });
+    // allow_existing defaults to false up to v6, to true from v7 on (wire-api's InvitationRequest).
+    for (const [version, extra] of [
+      ['v6', {}],
+      ['v6', { allow_existing: false }],
+      ['v8', { allow_existing: false }],
+    ] as const)
+      expect(
+        await me.post(`/${version}/teams/${owner.team}/invitations`, { email: personal.email, ...extra }),
+      ).toMatchObject({
+        status: 409,
+        body: wireError(409, 'key-exists'),
+      });
     expect(
-      (await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status,
+      (await me.post(`/v6/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status,
     ).toBe(201);
+    const invited = await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email });
+    expect(invited.status, invited.text).toBe(201);
     // Existing users are sent below the account pages (no emailSMS.team in the shipped config).
     expect((await lastMail(publicUrl, personal.email)).text).toContain(
       'http://127.0.0.1:8080/account/accept-invitation/?team-code=',

@@ -73,6 +73,8 @@ export const brigErrors = defineErrors({
   // authentication
   // The official clients tell a wrong password ("Authentication failed.") from a dead session by this text.
   invalidCredentials: { status: 403, label: 'invalid-credentials', message: 'Authentication failed.' },
+  /** A cookie or token that does not even read as one (wire's parse failure, before any check). */
+  unreadableToken: { status: 403, label: 'client-error', message: 'Failed reading: Invalid zauth token' },
   pendingActivation: { status: 403, label: 'pending-activation', message: 'Account pending activation' },
   suspended: { status: 403, label: 'suspended', message: 'Account suspended' },
   ephemeral: { status: 403, label: 'ephemeral', message: 'Account is ephemeral' },

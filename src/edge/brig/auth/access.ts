@@ -7,7 +7,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json } from '../../api/schemas/common.js';
 import type { ZauthKeys } from '../../auth/keys.js';
 import { accessTokenOf } from '../../auth/request-token.js';
-import { type AccessClaims, verifyAccessToken, verifyCookie } from '../../auth/tokens.js';
+import { type AccessClaims, readsAs, verifyAccessToken, verifyCookie } from '../../auth/tokens.js';
 import { database, type Db } from '../../db/client.js';
 import { clientStore } from '../clients/client-store.js';
 import { accessTokenJson, issueAccessToken } from './access-token.js';
@@ -16,9 +16,26 @@ import { keysOf, newCookie } from './session.js';
 
 const refuse = (message: string) => new ApiError(brigErrors.invalidCredentials, message);
 
-/** The first `zuid` cookie that verifies and is still on record (a superseded one stands for its successor). */
-export async function validCookie(db: Db, keys: ZauthKeys, header: string | undefined): Promise<CookieRow> {
+/**
+ * The `zuid` cookies that read as cookies. Given only unreadable ones, the request is refused as
+ * wire's brig refuses it (403 `client-error`); unreadable ones beside a readable one are ignored.
+ */
+function readableCookies(header: string | undefined): string[] {
   const tokens = cookieTokensOf(header);
+  const readable = tokens.filter((t) => readsAs(t, 'cookie'));
+  if (tokens.length > 0 && readable.length === 0) throw new ApiError(brigErrors.unreadableToken);
+  return readable;
+}
+
+/** The access token given along, if any; one that does not read as one is refused (403 `client-error`). */
+function readableBearer(c: Context<AppEnv>): string | undefined {
+  const token = accessTokenOf(c.req.raw, new URL(c.req.url));
+  if (token !== undefined && !readsAs(token, 'access')) throw new ApiError(brigErrors.unreadableToken);
+  return token;
+}
+
+/** The first cookie that verifies and is still on record (a superseded one stands for its successor). */
+async function cookieOnRecord(db: Db, keys: ZauthKeys, tokens: readonly string[]): Promise<CookieRow> {
   if (tokens.length === 0) throw refuse('Missing cookie');
   for (const token of tokens) {
     const claims = await verifyCookie(keys, token);
@@ -32,13 +49,30 @@ export async function validCookie(db: Db, keys: ZauthKeys, header: string | unde
   throw refuse('Invalid zauth token');
 }
 
-/** An access token given along must be for the cookie's user (expired is fine, falsified is not). */
-async function checkOldToken(c: Context<AppEnv>, keys: ZauthKeys, user: string): Promise<AccessClaims | undefined> {
-  const token = accessTokenOf(c.req.raw, new URL(c.req.url));
-  if (token === undefined) return undefined;
-  const claims = await verifyAccessToken(keys, token, { allowExpired: true });
-  if (claims?.user !== user) throw refuse('Invalid zauth token');
-  return claims;
+/** The cookie of a `Cookie` header that verifies and is still on record. */
+export function validCookie(db: Db, keys: ZauthKeys, header: string | undefined): Promise<CookieRow> {
+  return cookieOnRecord(db, keys, readableCookies(header));
+}
+
+/**
+ * The cookie and the access token given along, as wire's brig reads them: both must read as such
+ * before either is checked. The token must be for the cookie's user (expired is fine, falsified is not).
+ */
+async function presented(
+  c: Context<AppEnv>,
+  db: Db,
+  keys: ZauthKeys,
+  tokenRequired: boolean,
+): Promise<{ row: CookieRow; old: AccessClaims | undefined }> {
+  const cookies = readableCookies(c.req.header('cookie'));
+  const token = readableBearer(c);
+  if (cookies.length === 0) throw refuse('Missing cookie');
+  if (token === undefined && tokenRequired) throw refuse('Missing token');
+  const row = await cookieOnRecord(db, keys, cookies);
+  if (token === undefined) return { row, old: undefined };
+  const old = await verifyAccessToken(keys, token, { allowExpired: true });
+  if (old?.user !== row.user) throw refuse('Invalid zauth token');
+  return { row, old };
 }
 
 /** A persistent cookie older than `setUserCookieRenewAge` is replaced by a successor. */
@@ -69,14 +103,13 @@ export const postAccess = endpoint(
           .optional(),
       }),
     },
-    errors: [brigErrors.invalidCredentials],
+    errors: [brigErrors.invalidCredentials, brigErrors.unreadableToken],
     responses: { 200: { description: 'A new access token', ...json(accessTokenJson) } },
   },
   async (c) => {
     const db = database(c.env.DB);
     const keys = await keysOf(c);
-    const row = await validCookie(db, keys, c.req.header('cookie'));
-    const old = await checkOldToken(c, keys, row.user);
+    const { row, old } = await presented(c, db, keys, false);
     let client = row.client ?? undefined;
     const wanted = c.req.valid('query').client_id;
     // The first client_id given binds the cookie's tokens to that client; later ones are ignored.
@@ -102,16 +135,13 @@ export const logout = endpoint(
     method: 'post',
     path: '/access/logout',
     auth: 'none',
-    errors: [brigErrors.invalidCredentials],
+    errors: [brigErrors.invalidCredentials, brigErrors.unreadableToken],
     responses: { 200: { description: 'Logged out: the cookie is revoked' } },
   },
   async (c) => {
     const db = database(c.env.DB);
     const keys = await keysOf(c);
-    const token = accessTokenOf(c.req.raw, new URL(c.req.url));
-    if (token === undefined) throw refuse('Missing token');
-    const row = await validCookie(db, keys, c.req.header('cookie'));
-    await checkOldToken(c, keys, row.user);
+    const { row } = await presented(c, db, keys, true);
     await cookieStore.revoke(db, row.user, { ids: [row.id] });
     return c.body(null, 200);
   },

@@ -83,8 +83,9 @@ export const createInvitation = endpoint(
     if (inviter?.email === null || inviter === undefined) throw new ApiError(brigErrors.noEmail);
     const existing = await userStore.byEmail(db, body.email);
     const existingUser = existing?.activated === true;
-    if (existingUser && (body.allow_existing !== true || existing.team !== null))
-      throw new ApiError(brigErrors.keyExists);
+    // wire-api's InvitationRequest: from v7 an omitted allow_existing means true, before it false.
+    const allowExisting = body.allow_existing ?? (c.get('apiVersion') ?? 0) >= 7;
+    if (existingUser && (!allowExisting || existing.team !== null)) throw new ApiError(brigErrors.keyExists);
     await guardInvite(db, body.email, tid, existingUser);
     const pending = await invitationStore.pendingCount(db, tid);
     if ((await teamSize(db, tid)) + pending >= config.galley.settings.maxTeamSize)

@@ -1,11 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
+import { ApiError } from '../../api/errors/api-error.js';
+import { brigErrors } from '../../api/errors/brig.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
+import { hasHiddenPerm } from '../../api/team-permissions.js';
 import { remoteSearch } from '../users/remote-users.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
-import { teamById } from '../../galley/face.js';
+import { database, type Db } from '../../db/client.js';
+import { roleInTeam, teamById } from '../../galley/face.js';
+import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { contact, contactJson, findContacts } from './contacts.js';
 import type { Searcher } from './search-store.js';
@@ -20,6 +24,22 @@ const searchResult = z
     has_more: z.boolean().optional(),
   })
   .openapi('SearchResult');
+
+/**
+ * Who may search (wire-server's `searchUsersImpl`): an active account, so not an ephemeral user,
+ * and in a team only with its SearchContacts permission, so not an external partner (403
+ * `insufficient-permissions`).
+ */
+async function searcherRow(db: Db, id: string): Promise<UserRow> {
+  const me = await userStore.byId(db, id);
+  if (me === undefined || me.status !== 'active') throw new ApiError(brigErrors.insufficientPermissions);
+  if (me.team !== null) {
+    const role = await roleInTeam(db, me.team, me.id);
+    if (role === undefined || !hasHiddenPerm(role, 'SearchContacts'))
+      throw new ApiError(brigErrors.insufficientPermissions);
+  }
+  return me;
+}
 
 /**
  * `GET /search/contacts`: local users by exact handle (always first, found by any user unless the
@@ -39,7 +59,7 @@ export const searchContacts = endpoint(
         size: z.coerce.number().int().min(1).max(500).optional(),
       }),
     },
-    errors: FEDERATED_CALL_ERRORS,
+    errors: [brigErrors.insufficientPermissions, ...FEDERATED_CALL_ERRORS],
     responses: { 200: { description: 'Contacts found', ...json(searchResult) } },
   },
   async (c) => {
@@ -47,6 +67,8 @@ export const searchContacts = endpoint(
     const { q, size = 15, domain: wanted } = c.req.valid('query');
     const config = c.get('config');
     const domain = config.brig.optSettings.setFederationDomain;
+    const db = database(c.env.DB);
+    const me = await searcherRow(db, self(c).user);
     if (wanted !== undefined && wanted !== domain) {
       // Another backend's users: it searches them, as far as its policy for this backend allows.
       const { contacts, searchPolicy } = await remoteSearch(config, wanted, q);
@@ -63,11 +85,9 @@ export const searchContacts = endpoint(
         200,
       );
     }
-    const db = database(c.env.DB);
-    const me = await userStore.byId(db, self(c).user);
-    const team = me?.team ?? null;
+    const team = me.team;
     const ownTeamOnly = team !== null && (await teamById(db, team))?.searchVisibility === 'no-name-outside-team';
-    const searcher: Searcher = { id: self(c).user, team, ownTeamOnly };
+    const searcher: Searcher = { id: me.id, team, ownTeamOnly };
 
     const hits = await findContacts(c.env.DB, config, searcher, q, size + 1, 'full_search');
     const documents = hits.slice(0, size).map((h) => contactJson(h, domain));

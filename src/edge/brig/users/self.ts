@@ -69,12 +69,14 @@ export const putSelf = endpoint(
     const user = await selfRow(c);
     if (body.name !== undefined && body.name !== user.name)
       await guardManagedField(database(c.env.DB), c.get('config'), user, 'name');
-    await userStore.update(database(c.env.DB), user.id, {
+    const patch = {
       ...(body.name === undefined ? {} : { name: body.name }),
       ...(body.text_status === undefined ? {} : { textStatus: body.text_status }),
       ...(body.accent_id === undefined ? {} : { accentId: body.accent_id }),
       ...(body.assets === undefined ? {} : { assets: body.assets }),
-    });
+    };
+    // An update naming no stored field (`{}`, only the legacy `picture`) changes nothing, yet succeeds.
+    if (Object.keys(patch).length > 0) await userStore.update(database(c.env.DB), user.id, patch);
     const { picture: _legacy, ...changed } = body;
     await announceUpdate(c, { id: user.id, ...changed }, true);
     return c.body(null, 200);
