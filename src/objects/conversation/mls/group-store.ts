@@ -32,7 +32,7 @@ export interface GroupRow {
 }
 
 /** The last commit a group took: its digest (sha256, hex) and the answer (a DeliveryResult's JSON). */
-export interface LastCommit {
+interface LastCommit {
   digest: string;
   result: string;
 }
