@@ -5,6 +5,9 @@ import type { PageContext } from './context.js';
 import { type ConsumedNotification, EventsSocket } from './events-socket.js';
 import { WEBSOCKET_URL } from './hosts.js';
 
+/** What the page asks `/events` to send once the backlog is delivered (cannon sends none unasked). */
+const SYNC_MARKER = 'page-synchronized';
+
 export type WireEvent = { type: string; [key: string]: unknown };
 
 /** An event as the page handled it: from which socket (or the notification stream), in order. */
@@ -42,7 +45,7 @@ export class Notifications {
         this.eventsSocket = new EventsSocket({
           url: () => {
             const token = api.transport.http.accessTokenStore.accessToken?.access_token ?? '';
-            return `${WEBSOCKET_URL}/v${this.ctx.version}/events?access_token=${token}&client=${this.ctx.myClient}`;
+            return `${WEBSOCKET_URL}/v${this.ctx.version}/events?access_token=${token}&client=${this.ctx.myClient}&sync_marker=${SYNC_MARKER}`;
           },
           onNotification: (n) => this.take(n, 'events'),
           onSynchronized: resolve,

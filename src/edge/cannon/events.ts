@@ -8,7 +8,8 @@ const clientId = z.string().regex(CLIENT_ID_PATTERN);
 
 /**
  * `GET /events` (v8+): with a client that consumes notifications, its durable queue (backlog
- * until acked, a `synchronization` marker, then live events); without one, live events only.
+ * until acked, the `synchronization` marker `sync_marker` names if given, then live events);
+ * without one, live events only.
  */
 export const consumeEvents = endpoint(
   {

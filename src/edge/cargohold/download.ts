@@ -15,11 +15,27 @@ import { assetKeySchema } from './asset-key.js';
 import { objectStore } from './object-store.js';
 import { assetTokenSchema } from './tokens.js';
 
+// An empty token is well-formed (wire's base64url of nothing): it opens no asset but the caller's own.
+const givenToken = assetTokenSchema.or(z.literal(''));
 export const tokenQuery = z.object({
-  asset_token: assetTokenSchema.optional(),
+  asset_token: givenToken.optional(),
   forceCaching: z.string().optional().openapi({ description: 'Accepted for old clients; no effect' }),
 });
-export const tokenHeader = z.object({ 'asset-token': assetTokenSchema.optional() });
+export const tokenHeader = z.object({ 'asset-token': givenToken.optional() });
+
+/**
+ * The token a download names: the header wins over the query parameter, as in wire; a bare
+ * `?asset_token` without `=` names none, as Servant reads a parameter without a value.
+ */
+export function requestedToken(c: Context<AppEnv>): string | undefined {
+  const header = c.req.header('asset-token');
+  if (header !== undefined) return header;
+  const given = new URL(c.req.url).search
+    .slice(1)
+    .split('&')
+    .find((p) => p === 'asset_token' || p.startsWith('asset_token='));
+  return given === undefined || given === 'asset_token' ? undefined : c.req.query('asset_token');
+}
 
 /**
  * The host a download URL is signed for: with `multiIngress`, the entry of the request's Z-Host
@@ -38,6 +54,7 @@ function downloadEndpointFor(c: Context<AppEnv>): string {
  * federation (stream-asset) and are passed on as they arrive, not redirected.
  */
 async function remoteDownload(c: Context<AppEnv>, domain: string, key: string, token: string | undefined) {
+  if (token === '') throw new ApiError(cargoholdErrors.assetNotFound); // a remote user is never the owner
   const client = FederatorClient.of(c.get('config'));
   const asked = { user: self(c).user, key, ...(token === undefined ? {} : { token }) };
   const { available } = await client.call(domain, 'cargohold', 'get-asset', asked, getAssetResponse);
@@ -48,8 +65,7 @@ async function remoteDownload(c: Context<AppEnv>, domain: string, key: string, t
 
 async function download(c: Context<AppEnv>, keyDomain: string, key: string) {
   const config = c.get('config');
-  // The header wins over the query parameter, as in wire.
-  const token = c.req.header('asset-token') ?? c.req.query('asset_token');
+  const token = requestedToken(c);
   if (keyDomain !== config.cargohold.settings.federationDomain) return remoteDownload(c, keyDomain, key, token);
   return localDownload(c, key, token, self(c).user);
 }

@@ -45,6 +45,10 @@ type PartHeaders = Map<string, string>;
 
 const mediaType = (value: string | undefined) => value?.split(';')[0]?.trim().toLowerCase();
 
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}$`);
+const isMediaType = (value: string | undefined) => MEDIA_TYPE.test(mediaType(value) ?? '');
+
 /** A part's headers up to the empty line; only the names this upload allows. */
 async function readHeaders(r: ByteReader, allowed: readonly string[]): Promise<PartHeaders> {
   const headers: PartHeaders = new Map();
@@ -94,8 +98,9 @@ export async function readUpload(body: ReadableStream<Uint8Array>, boundary: str
       throw new MalformedUpload('The first part must be application/json');
     const metadata = await readMetadata(r, metaHeaders, delimiter);
     const dataHeaders = await readHeaders(r, ['content-type', 'content-length', 'content-md5']);
-    if (mediaType(dataHeaders.get('content-type')) !== 'application/octet-stream')
-      throw new MalformedUpload('The second part must be application/octet-stream');
+    // Any media type, as wire-server takes it; the bytes are stored as application/octet-stream whatever it says.
+    if (!isMediaType(dataHeaders.get('content-type')))
+      throw new MalformedUpload('The data part needs a valid Content-Type');
     const length = lengthOf(dataHeaders);
     if (length === undefined) throw new MalformedUpload('The data part needs a Content-Length');
     return {

@@ -8,7 +8,7 @@ import { endpoint } from '../api/endpoint.js';
 import { bot, provider } from '../api/self.js';
 import { assetJson } from './asset-json.js';
 import { assetKeySchema } from './asset-key.js';
-import { localDownload, tokenHeader, tokenQuery } from './download.js';
+import { localDownload, requestedToken, tokenHeader, tokenQuery } from './download.js';
 import { ownerErrors, removeOwnAsset } from './manage.js';
 import { acceptUpload, uploadRoute } from './upload.js';
 import { cargoholdErrors } from '../api/errors/cargohold.js';
@@ -42,8 +42,7 @@ function routesOf(p: Principal) {
       responses: { 302: { description: 'Redirect to a presigned download URL, valid `downloadLinkTTL` seconds' } },
     },
     (c) => {
-      const token = c.req.header('asset-token') ?? c.req.query('asset_token');
-      return localDownload(c, c.req.valid('param').key, token, ownerOf(c, p));
+      return localDownload(c, c.req.valid('param').key, requestedToken(c), ownerOf(c, p));
     },
   );
   const remove = endpoint(

@@ -29,7 +29,7 @@ const multipartBody = {
   body: {
     required: true,
     description:
-      'Two parts: `application/json` metadata (`public`, `retention`), then `application/octet-stream` with `Content-Length` (optional `Content-MD5`)',
+      'Two parts: `application/json` metadata (`public`, `retention`), then the bytes (`application/octet-stream` or any media type) with `Content-Length` (optional `Content-MD5`)',
     content: { 'multipart/mixed': { schema: z.string().openapi({ format: 'binary' }) } },
   },
 } as const;

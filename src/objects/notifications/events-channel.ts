@@ -29,7 +29,7 @@ const eventFrame = (eventJson: string, tag: number) =>
 
 /**
  * `GET /events`: queue-consuming clients get their durable queue (backlog redelivered until
- * acked, then a synchronization marker, then live events); a socket without a client gets live
+ * acked, then the synchronization marker they asked for with `sync_marker`, then live events); a socket without a client gets live
  * events only, and only those whose recipients include no queue-consuming client.
  */
 export class EventsChannel {
@@ -54,8 +54,9 @@ export class EventsChannel {
 
   private sendBacklog(ws: WebSocket, user: string, client: string, marker: string | undefined, cutoff: number): void {
     for (const entry of this.queues.pending(user, client, cutoff)) sendText(ws, eventFrame(entry.eventJson, entry.tag));
-    const markerId = marker ?? crypto.randomUUID();
-    sendJson(ws, { type: 'synchronization', data: { marker_id: markerId, delivery_tag: this.queues.markerTag() } });
+    // As cannon: a marker only for a client that asked for one.
+    if (marker === undefined) return;
+    sendJson(ws, { type: 'synchronization', data: { marker_id: marker, delivery_tag: this.queues.markerTag() } });
   }
 
   /**

@@ -30,7 +30,7 @@ describe('GET /events', () => {
     const u = await createUser(publicUrl, internalUrl);
     const cid = await consumingClient(publicUrl, u);
     const other = await login(publicUrl, u.email, u.password);
-    let socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    let socket = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${u.token}`);
     const sync = await socket.next((m) => m.type === 'synchronization');
     expect(sync).toEqual({
       type: 'synchronization',
@@ -64,8 +64,23 @@ describe('GET /events', () => {
     // multiple: true acknowledges everything up to the tag.
     socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: marker.data.delivery_tag, multiple: true } }));
     await socket.close();
-    socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    socket = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${u.token}`);
     expect(await socket.next()).toMatchObject({ type: 'synchronization' });
+    await socket.close();
+  });
+
+  it('sends a synchronization marker only to a client that asked for one with sync_marker', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const cid = await consumingClient(publicUrl, u);
+    const other = await login(publicUrl, u.email, u.password);
+    const socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    // The backlog (the client-add), then the next live event: nothing between them.
+    const backlog = await socket.next();
+    expect(backlog.data.event.payload[0].type).toBe('user.client-add');
+    await changeLocale(publicUrl, other.token, 'de');
+    const live = await socket.next();
+    expect(live.type).toBe('event');
+    expect(live.data.event.payload[0]).toEqual({ type: 'user.update', user: { id: u.id, locale: 'de' } });
     await socket.close();
   });
 
@@ -75,7 +90,7 @@ describe('GET /events', () => {
     const other = await login(publicUrl, u.email, u.password);
     const ack = (s: TestSocket, tag: number, multiple = false) =>
       s.send(JSON.stringify({ type: 'ack', data: { delivery_tag: tag, multiple } }));
-    let socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    let socket = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${u.token}`);
     ack(socket, (await socket.next((m) => m.type === 'synchronization')).data.delivery_tag, true);
     const events = [];
     for (const locale of ['de', 'fr', 'nl']) {
@@ -89,13 +104,13 @@ describe('GET /events', () => {
     ack(socket, fr!);
     await socket.close();
 
-    socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    socket = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${u.token}`);
     const backlog = await socket.next();
     expect(backlog.data).toEqual({ event: events[0].data.event, delivery_tag: de });
     expect(await socket.next()).toMatchObject({ type: 'synchronization' });
     ack(socket, de!);
     await socket.close();
-    socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    socket = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${u.token}`);
     expect(await socket.next()).toMatchObject({ type: 'synchronization' });
     await socket.close();
   });
@@ -114,7 +129,7 @@ describe('GET /events', () => {
     expect((await postOtr(publicUrl, v.token, conv.body.qualified_id.id, only)).status).toBe(201);
 
     const queued = async (client: string) => {
-      const socket = await openSocket(publicUrl, `/v8/events?client=${client}&access_token=${u.token}`);
+      const socket = await openSocket(publicUrl, `/v8/events?client=${client}&sync_marker=m&access_token=${u.token}`);
       const types: string[] = [];
       for (let m = await socket.next(); m.type === 'event'; m = await socket.next())
         types.push(m.data.event.payload[0].type);
@@ -146,7 +161,7 @@ describe('GET /events', () => {
     const keys = await proteusKeys(1);
     const cid = (await api(publicUrl, u.token).post('/v8/clients', { type: 'permanent', ...keys })).body.id;
     expect((await api(internalUrl).post(`/i/users/${u.id}/clients/${cid}/consumable-notifications`)).status).toBe(200);
-    const socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    const socket = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${u.token}`);
     expect(await socket.next()).toMatchObject({ type: 'synchronization' });
     await changeLocale(publicUrl, (await login(publicUrl, u.email, u.password)).token, 'de');
     expect((await socket.next(isEvent('user.update'))).data.delivery_tag).toEqual(expect.any(Number));
@@ -156,7 +171,7 @@ describe('GET /events', () => {
   it('closes on messages it cannot parse', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const cid = await consumingClient(publicUrl, u);
-    const socket = await openSocket(publicUrl, `/v8/events?client=${cid}&access_token=${u.token}`);
+    const socket = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${u.token}`);
     await socket.next((m) => m.type === 'synchronization');
     socket.send('{"type":"nonsense"}');
     expect(await socket.closed).toBe(1003);
@@ -198,17 +213,20 @@ describe('GET /events after notifications expired', () => {
     // The notification TTL is one second: the queued event expires unread.
     await new Promise((r) => setTimeout(r, 1100));
 
-    let socket: TestSocket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&access_token=${token}`);
+    let socket: TestSocket = await openSocket(
+      b.publicUrl,
+      `/v8/events?client=${cid}&sync_marker=m&access_token=${token}`,
+    );
     expect(await socket.next()).toEqual({ type: 'notifications_missed' });
     socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: 1, multiple: true } }));
     expect(await socket.closed).toBe(1003);
 
-    socket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&access_token=${token}`);
+    socket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${token}`);
     expect(await socket.next()).toEqual({ type: 'notifications_missed' });
     socket.send(JSON.stringify({ type: 'ack_full_sync' }));
     expect(await socket.next()).toMatchObject({ type: 'synchronization' });
     await socket.close();
-    socket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&access_token=${token}`);
+    socket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${token}`);
     expect(await socket.next()).toMatchObject({ type: 'synchronization' });
     await socket.close();
     // The stream forgot it too.
@@ -220,7 +238,10 @@ describe('GET /events after notifications expired', () => {
     await api(b.internalUrl).post('/i/users', { name: 'TTL', email, password: 'secret-password' });
     const { token } = await login(b.publicUrl, email, 'secret-password');
     const cid = await consumingClient(b.publicUrl, { token } as TestUser);
-    let socket: TestSocket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&access_token=${token}`);
+    let socket: TestSocket = await openSocket(
+      b.publicUrl,
+      `/v8/events?client=${cid}&sync_marker=m&access_token=${token}`,
+    );
     await socket.next((m) => m.type === 'synchronization');
     await changeLocale(b.publicUrl, token, 'de');
     const tag = (await socket.next(isEvent('user.update'))).data.delivery_tag;
@@ -228,7 +249,7 @@ describe('GET /events after notifications expired', () => {
     await socket.close();
     await new Promise((r) => setTimeout(r, 1100)); // the TTL is one second
 
-    socket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&access_token=${token}`);
+    socket = await openSocket(b.publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${token}`);
     expect(await socket.next()).toMatchObject({ type: 'synchronization' });
     await socket.close();
   });

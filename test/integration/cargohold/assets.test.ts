@@ -164,6 +164,37 @@ describe('assets: upload and download', () => {
     });
   });
 
+  it('takes a data part of any media type (wire-server’s own tests upload text/plain), and dates its answer', async () => {
+    const alice = await createUser(publicUrl, internalUrl);
+    const post = (dataType: string | undefined) => {
+      const meta = '{"public":false,"retention":"persistent"}';
+      const typeLine = dataType === undefined ? '' : `Content-Type: ${dataType}\r\n`;
+      const body =
+        `--b\r\nContent-Type: application/json\r\nContent-Length: ${meta.length}\r\n\r\n${meta}\r\n` +
+        `--b\r\n${typeLine}Content-Length: 5\r\n\r\nhello\r\n--b--\r\n`;
+      return call(publicUrl, '/v8/assets', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'multipart/mixed; boundary=b' },
+        body,
+      });
+    };
+    const up = await post('text/plain; charset=utf-8');
+    expect(up.status, up.text).toBe(201);
+    const date = up.headers.get('date');
+    expect(date).toMatch(/^[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT$/);
+    expect(Math.abs(Date.parse(date!) - Date.now())).toBeLessThan(60_000);
+    const fetched = await fetchRedirect(
+      await getAsset(publicUrl, `/v8/assets/example.com/${up.body.key}`, alice.token),
+    );
+    expect(Buffer.from(fetched.bytes).toString()).toBe('hello');
+    const gone = await getAsset(publicUrl, `/v8/assets/example.com/3-2-${crypto.randomUUID()}`, alice.token);
+    expect(gone.status).toBe(404);
+    expect(Date.parse(gone.headers.get('date')!)).toBeGreaterThanOrEqual(Date.parse(date!));
+    expect((await post('image/png')).status).toBe(201);
+    for (const r of [await post(undefined), await post('not-a-type')])
+      expect(r, r.text).toMatchObject({ status: 400, body: wireError(400, 'client-error') });
+  });
+
   it('refuses uploads by users whose email is not verified', async () => {
     const email = uniqueEmail('unverified');
     const reg = await api(publicUrl).post('/v8/register', { name: 'U', email, password: 'secret-password' });
@@ -211,6 +242,20 @@ describe('assets: upload and download', () => {
     });
     expect((await getAsset(publicUrl, '/v8/assets/example.com/not-a-key', u.token)).status).toBe(400);
     expect((await getAsset(publicUrl, `/v8/assets/example.com/${key}?asset_token=a%2Fb`, u.token)).status).toBe(400);
+    // A parameter without a value names no token (as Servant reads it); an empty one opens nothing.
+    const other = await createUser(publicUrl, internalUrl);
+    const own = await uploadAsset(publicUrl, u.token, Uint8Array.of(1), { public: true });
+    const path = `/v8/assets/example.com/${own.body.key}`;
+    expect((await getAsset(publicUrl, `${path}?asset_token`, other.token)).status).toBe(302);
+    expect((await getAsset(publicUrl, `${path}?asset_token=`, u.token)).status).toBe(302);
+    expect(await getAsset(publicUrl, `${path}?asset_token=`, other.token)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'not-found'),
+    });
+    expect(await getAsset(publicUrl, `/v8/assets/example.com/${key}?asset_token`, u.token)).toMatchObject({
+      status: 404,
+      body: wireError(404, 'not-found'),
+    });
     expect((await getAsset(publicUrl, `/v8/assets/example.com/${key}`, '')).status).toBe(401);
   });
 });

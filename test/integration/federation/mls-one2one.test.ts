@@ -70,6 +70,11 @@ describe('federation: MLS 1:1 conversations across two backends', () => {
     expect(first.device.refused).toBeUndefined();
     const welcome = await second.ws.next(mlsEvent('conversation.mls-welcome', conv.qualified_id.id), 20_000);
     await second.device.mls.processWelcome(bytesOf(welcome.payload[0].data));
+    // The added user hears of the join wherever they live: wire-server's owner tells their backend too.
+    const joined = await second.ws.next(mlsEvent('conversation.member-join', conv.qualified_id.id));
+    expect(joined.payload[0].data.users).toEqual([
+      expect.objectContaining({ qualified_id: { id: second.device.user.id, domain: second.domain } }),
+    ]);
 
     const hello = await second.device.mls.encrypt(groupId, 'hello one to one');
     expect((await postMls(second.base, second.device.token, '/v8/mls/messages', hello)).status).toBe(201);

@@ -39,7 +39,7 @@ describe('federation: an MLS group spanning two backends', () => {
     await pair?.stop();
   });
 
-  it('adds a remote client by commit: its backend gets the conversation and the Welcome; messages go both ways', async () => {
+  it('adds a remote client by commit: its backend gets the conversation, the join and the Welcome; messages go both ways', async () => {
     const created = await api(pair.a.publicUrl, a.token).post('/v8/conversations', {
       protocol: 'mls',
       name: 'MLS across',
@@ -60,6 +60,12 @@ describe('federation: an MLS group spanning two backends', () => {
     const welcome = await bobWs.next(mlsEvent('conversation.mls-welcome', conv), 20_000);
     expect(welcome.payload[0]).toMatchObject({ qualified_from: { id: alice.id, domain: A } });
     await b.mls.processWelcome(bytesOf(welcome.payload[0].data));
+    // As wire-server's owner tells it: bob hears that he joined, as a user of the owner's backend would.
+    const joined = await bobWs.next(mlsEvent('conversation.member-join', conv));
+    expect(joined.payload[0]).toMatchObject({
+      qualified_from: { id: alice.id, domain: A },
+      data: { users: [expect.objectContaining({ qualified_id: { id: bob.id, domain: B } })] },
+    });
     const seen = await api(pair.b.publicUrl, b.token).get(`/v8/conversations/${A}/${conv}`);
     expect(seen.status, seen.text).toBe(200);
     expect(seen.body).toMatchObject({ protocol: 'mls', group_id: created.body.group_id });

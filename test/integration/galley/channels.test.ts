@@ -87,4 +87,29 @@ describe('channels: who may create them and who may open them', () => {
     const g = group.body.qualified_id;
     expect((await member.put(`/v8/conversations/${g.domain}/${g.id}/access`, open)).status).toBe(200);
   });
+
+  it('keeps the add permission a channel is created with, `everyone` by default; a group conversation has none', async () => {
+    await configure('everyone', 'everyone');
+    const creator = api(publicUrl, token.owner);
+    const create = (extra: Record<string, unknown>) =>
+      creator.post('/v8/conversations', {
+        qualified_users: [],
+        team: { teamid: owner.team, managed: false },
+        protocol: 'mls',
+        access_role: ['team_member'],
+        ...extra,
+      });
+    const cases: Array<[Record<string, unknown>, string | null]> = [
+      [{ group_conv_type: 'channel', add_permission: 'admins' }, 'admins'],
+      [{ group_conv_type: 'channel' }, 'everyone'],
+      [{ add_permission: 'admins' }, null],
+    ];
+    for (const [extra, expected] of cases) {
+      const created = await create(extra);
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.add_permission, JSON.stringify(extra)).toBe(expected);
+      const { id, domain } = created.body.qualified_id;
+      expect((await creator.get(`/v8/conversations/${domain}/${id}`)).body.add_permission).toBe(expected);
+    }
+  });
 });

@@ -107,7 +107,8 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
   it('refuses a commit that adds only some of a user’s clients, and changes nothing', async () => {
     const c1 = await mlsDevice(publicUrl, carol);
     const c2 = await mlsDevice(publicUrl, carol);
-    for (const d of [c1, c2]) await uploadKeyPackages(publicUrl, d, 1);
+    // Two packages each: a client whose last package was just claimed need not be added.
+    for (const d of [c1, c2]) await uploadKeyPackages(publicUrl, d, 2);
     const conv = await mlsConversation(a);
     const [one] = await claimKeyPackages(publicUrl, a, carol);
     await expect(a.mls.addClients(conv.groupId, [one!])).rejects.toThrow();
@@ -115,6 +116,40 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     const after = await api(publicUrl, alice.token).get(`/v8/conversations/example.com/${conv.id}`);
     expect(after.body.epoch).toBe(0);
     expect(after.body.members.others).toEqual([]);
+  });
+
+  it('takes a commit that leaves out a client whose last key package was claimed (the committer may hold it)', async () => {
+    const erin = await createUser(publicUrl, internalUrl);
+    await connect(publicUrl, alice, erin);
+    const [e1, e2] = [await mlsDevice(publicUrl, erin), await mlsDevice(publicUrl, erin)];
+    for (const d of [e1, e2]) await uploadKeyPackages(publicUrl, d, 1);
+    const conv = await mlsConversation(a);
+    const [one] = await claimKeyPackages(publicUrl, a, erin);
+    await a.mls.addClients(conv.groupId, [one!]);
+    const after = await api(publicUrl, alice.token).get(`/v8/conversations/example.com/${conv.id}`);
+    expect(after.body.epoch).toBe(1);
+    expect(after.body.members.others.map((m: { id: string }) => m.id)).toEqual([erin.id]);
+  });
+
+  it('refuses a first commit that leaves out another client of the committer’s own user, as any other commit', async () => {
+    const dave = await createUser(publicUrl, internalUrl);
+    const [d1, d2, d3] = [
+      await mlsDevice(publicUrl, dave),
+      await mlsDevice(publicUrl, dave),
+      await mlsDevice(publicUrl, dave),
+    ];
+    await uploadKeyPackages(publicUrl, d2, 1);
+    const conv = await mlsConversation(d1);
+    const [ofD2] = await claimKeyPackages(publicUrl, d1, dave);
+    // d3 gets a package only after the claim: the commit adding d2 alone leaves it out.
+    await uploadKeyPackages(publicUrl, d3, 1);
+    await expect(d1.mls.addClients(conv.groupId, [ofD2!])).rejects.toThrow();
+    expect(d1.refused).toMatchObject({ status: 409, body: wireError(409, 'mls-client-mismatch') });
+    expect((await api(publicUrl, dave.token).get(`/v8/conversations/example.com/${conv.id}`)).body.epoch).toBe(0);
+
+    const [ofD3] = await claimKeyPackages(publicUrl, d1, dave);
+    await d1.mls.addClients(conv.groupId, [ofD2!, ofD3!]);
+    expect((await api(publicUrl, dave.token).get(`/v8/conversations/example.com/${conv.id}`)).body.epoch).toBe(1);
   });
 
   it('proposes the removal of a deleted client; the next commit must reference it', async () => {

@@ -1,4 +1,5 @@
 import type { Proposal } from 'ts-mls';
+import { encodeKeyPackage } from 'ts-mls/keyPackage.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { type Reply, wireError } from '../../helpers/http.js';
@@ -19,7 +20,7 @@ import {
   withoutPath,
   withSignatureKeys,
 } from '../../helpers/ts-mls-crafted.js';
-import { connect, createUser, type TestUser } from '../../helpers/users.js';
+import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -322,9 +323,13 @@ describe('Add proposals committed by reference are checked as inline Adds are', 
   });
 
   it('409 mls-client-mismatch: one of the two clients of a new user', async () => {
+    // b2 has a key package left: a commit adding bob must add it too.
+    const key_packages = [Buffer.from(encodeKeyPackage((await joiner(b2)).publicPackage)).toString('base64')];
+    const upload = await api(publicUrl, b2.token).post(`/v8/mls/key-packages/self/${b2.client}`, { key_packages });
+    expect(upload.status, upload.text).toBe(201);
     const group = await TsMlsGroup.create(publicUrl, a1);
     await group.commit(a1, { add: [c1] });
-    await proposedAdd(group, c1, await joiner(b1)); // bob has b2 too
+    await proposedAdd(group, c1, await joiner(b1));
     await expectRefused(group, async () => group.post(await group.prepare(a1)), 409, 'mls-client-mismatch');
   });
 });

@@ -20,7 +20,7 @@ interface Listener {
 
 async function listening(device: TsMlsDevice): Promise<Listener> {
   const query = `client=${device.client}&access_token=${device.token}`;
-  const eventsSocket = await openSocket(publicUrl, `/v8/events?${query}`);
+  const eventsSocket = await openSocket(publicUrl, `/v8/events?${query}&sync_marker=ready`);
   await eventsSocket.next((m) => m.type === 'synchronization');
   return { device, awaitSocket: await openSocket(publicUrl, `/v8/await?${query}`), eventsSocket };
 }

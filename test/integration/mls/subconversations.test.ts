@@ -97,10 +97,19 @@ describe('MLS subconversations (conference calls)', () => {
     const stranger = await createUser(publicUrl, internalUrl);
     const path = `/v8/conversations/example.com/${conv.id}/subconversations/conference`;
     expect((await api(publicUrl, stranger.token).get(path)).status).toBe(403);
+    // A Proteus conversation has no MLS group to hang one on: not found, as wire-server answers.
     const proteus = await api(publicUrl, alice.token).post('/v8/conversations', { name: 'P', qualified_users: [] });
     expect(
       await api(publicUrl, alice.token).get(
         `/v8/conversations/example.com/${proteus.body.qualified_id.id}/subconversations/x`,
+      ),
+    ).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
+    // A self conversation is of a type that has none.
+    const self = await api(publicUrl, a.token).get('/v8/conversations/mls-self');
+    expect(self.status, self.text).toBe(200);
+    expect(
+      await api(publicUrl, alice.token).get(
+        `/v8/conversations/example.com/${self.body.qualified_id.id}/subconversations/x`,
       ),
     ).toMatchObject({ status: 403, body: wireError(403, 'mls-subconv-unsupported-convtype') });
   });

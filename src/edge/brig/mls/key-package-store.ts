@@ -28,6 +28,17 @@ export const keyPackageStore = {
     return row?.n ?? 0;
   },
 
+  /** Which of a user's clients hold a valid package of the suite at `now` (seconds). */
+  async clientsWithPackages(db: Db, user: string, suite: number, now: number): Promise<Set<string>> {
+    const rows = await db
+      .selectDistinct({ client: mlsKeyPackages.client })
+      .from(mlsKeyPackages)
+      .where(
+        and(eq(mlsKeyPackages.user, user), eq(mlsKeyPackages.cipherSuite, suite), gt(mlsKeyPackages.notAfter, now)),
+      );
+    return new Set(rows.map((r) => r.client));
+  },
+
   /**
    * Hands out one valid package of each client and deletes it in the same statement, so that
    * concurrent claims never get the same package; all clients in one batch.

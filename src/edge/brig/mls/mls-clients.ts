@@ -7,6 +7,7 @@ import type { QualifiedId } from '../../api/schemas/common.js';
 import type { Db } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { clientStore } from '../clients/client-store.js';
+import { keyPackageStore } from './key-package-store.js';
 
 /** wire's ClientInfo: the client, its signature key for the scheme asked about, whether it has packages. */
 export const clientInfo = z
@@ -17,14 +18,23 @@ export interface MlsClientKey {
   client: string;
   /** base64; undefined for a client without a key of the scheme. */
   signatureKey: string | undefined;
+  /** Whether it has a key package of the suite left: a commit adding its user must add it. */
+  hasKeyPackages: boolean;
 }
 
-/** The user's clients and their signature keys of the suite's scheme. */
+/** The user's clients, their signature keys of the suite's scheme and whether they have packages of the suite. */
 export async function mlsClientKeys(config: Config, db: Db, user: QualifiedId, suite: number): Promise<MlsClientKey[]> {
   const scheme = schemeOf(suite);
   if (user.domain === config.brig.optSettings.setFederationDomain) {
-    const rows = await clientStore.list(db, user.id);
-    return rows.map((r) => ({ client: r.id, signatureKey: r.mlsPublicKeys[scheme] }));
+    const [rows, withPackages] = await Promise.all([
+      clientStore.list(db, user.id),
+      keyPackageStore.clientsWithPackages(db, user.id, suite, Math.floor(Date.now() / 1000)),
+    ]);
+    return rows.map((r) => ({
+      client: r.id,
+      signatureKey: r.mlsPublicKeys[scheme],
+      hasKeyPackages: withPackages.has(r.id),
+    }));
   }
   const infos = await FederatorClient.of(config).call(
     user.domain,
@@ -33,5 +43,5 @@ export async function mlsClientKeys(config: Config, db: Db, user: QualifiedId, s
     { user_id: user.id, cipher_suite: suite },
     z.array(clientInfo),
   );
-  return infos.map((i) => ({ client: i.id, signatureKey: i.mls_signature_key }));
+  return infos.map((i) => ({ client: i.id, signatureKey: i.mls_signature_key, hasKeyPackages: i.mls }));
 }

@@ -4,6 +4,8 @@ export const access = z.enum(['private', 'invite', 'link', 'code']).openapi('Acc
 export const accessRole = z.enum(['team_member', 'non_team_member', 'guest', 'service']).openapi('AccessRole');
 export const accessRoleLegacy = z.enum(['private', 'team', 'activated', 'non_activated']).openapi('AccessRoleLegacy');
 export type AccessRole = z.infer<typeof accessRole>;
+/** Who may add members to a channel besides its admins and the team's channel managers. */
+export const addPermission = z.enum(['admins', 'everyone']).openapi('AddPermission');
 
 export const DEFAULT_ACCESS = ['invite'];
 export const DEFAULT_ACCESS_ROLE: AccessRole[] = ['team_member', 'non_team_member', 'service'];

@@ -104,7 +104,8 @@ function newGroupRow(body: NewConv, domain: string, creator: string): Conversati
     epochTimestamp: null,
     cellsState: body.cells ? 'pending' : 'disabled',
     groupConvType: body.group_conv_type ?? 'group_conversation',
-    addPermission: null,
+    // Only a channel has one, `everyone` unless asked otherwise (wire-server ignores it elsewhere).
+    addPermission: body.group_conv_type === 'channel' ? (body.add_permission ?? 'everyone') : null,
     createdAt: Date.now(),
   };
 }

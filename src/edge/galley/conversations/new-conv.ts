@@ -4,6 +4,7 @@ import {
   access,
   accessRole,
   accessRoleLegacy,
+  addPermission,
   DEFAULT_ACCESS,
   DEFAULT_ACCESS_ROLE,
   fromLegacyAccessRole,
@@ -25,6 +26,7 @@ export const newConv = z
     protocol: z.enum(['proteus', 'mls']).optional(),
     group_conv_type: z.enum(['group_conversation', 'channel']).optional(),
     cells: z.boolean().optional(),
+    add_permission: addPermission.optional(),
     skip_creator: z.boolean().optional(),
   })
   .openapi('NewConv');

@@ -9,7 +9,7 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { conversationEvent, type ConversationEventType } from '../../events/conversation-events.js';
-import { access, accessRole, toLegacyAccessRole } from './access.js';
+import { access, accessRole, addPermission, toLegacyAccessRole } from './access.js';
 import { requireAction, requireChannelAction, requireMember, type Membership } from './access-check.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { membersEventEffect } from './notify.js';
@@ -195,11 +195,7 @@ export const updateAddPermission = endpoint(
     path: '/conversations/{cnv_domain}/{cnv}/add-permission',
     request: {
       params: convParams,
-      ...jsonBody(
-        z
-          .object({ add_permission: z.enum(['admins', 'everyone']).openapi('AddPermission') })
-          .openapi('AddPermissionUpdate'),
-      ),
+      ...jsonBody(z.object({ add_permission: addPermission }).openapi('AddPermissionUpdate')),
     },
     errors: commonErrors,
     responses: changed,

@@ -1,7 +1,8 @@
 // The owner's side of MLS groups with clients on other backends: after the conversation's object
 // applied a commit or took a message, the other backends are told (queued, in order): new members'
-// backends get the conversation (on-conversation-created), the others hear of joins and leaves
-// (on-conversation-updated), then Welcomes go out (mls-welcome) and messages (on-mls-message-sent).
+// backends get the conversation (on-conversation-created), every member's backend hears of joins
+// and leaves (on-conversation-updated), then Welcomes go out (mls-welcome) and messages
+// (on-mls-message-sent).
 import type { Config } from '../../../shared/config/index.js';
 import { forEveryVersion, queueForRemotes, unreachableAmong } from '../../background-worker/face.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
@@ -13,8 +14,11 @@ import { deliveryNotifications, type MlsSent } from './mls-deliveries.js';
 
 /**
  * Tells other backends what a commit or message did. `before` are the conversation's members
- * before it, `events` the member-join / member-leave events the commit caused. Returns the users
- * whose backend is not taking notifications now (`failed_to_send`): theirs wait in the queue.
+ * before it, `events` the member-join / member-leave events the commit caused. As wire-server's
+ * owner does, a join is told to the backends of everybody in the conversation after it, the added
+ * users' included (they get `conversation.member-join`), a leave to those of everybody before it.
+ * Returns the users whose backend is not taking notifications now (`failed_to_send`): theirs wait
+ * in the queue.
  */
 export async function tellRemotesOfMls(
   env: Env,
@@ -25,28 +29,36 @@ export async function tellRemotesOfMls(
 ): Promise<QualifiedId[]> {
   const local = config.brig.optSettings.setFederationDomain;
   const db = database(env.DB);
-  for (const event of events) await notifyRemoteMembers(env, config, sent.conv, before, event);
-  // A backend new to the conversation has clients the commit's Welcome is for: only then is the
-  // conversation read again (local groups, the common case, cost nothing more).
+  // The members are read again only after a 1:1's first commit (which stored them) or a commit
+  // adding users of other backends: local groups, the common case, cost nothing more.
+  const reread = events.length > 0 && (before.length === 0 || events.some((e) => joinsRemoteUsers(e, local)));
+  const after = reread ? await conversationStore.members(db, sent.conv) : before;
   const known = new Set([local, ...before.map((m) => m.userDomain)]);
-  const welcomed = sent.remote.filter((d) => d.what === 'welcome').flatMap((d) => d.clients.map((c) => c.domain));
-  if (events.length > 0 && (before.length === 0 || welcomed.some((d) => !known.has(d)))) {
-    const after = await conversationStore.members(db, sent.conv);
-    const fresh = [...new Set(after.map((m) => m.userDomain))].filter((d) => !known.has(d));
-    const row = await conversationStore.get(db, sent.conv);
-    if (row !== undefined && fresh.length > 0) {
-      const created = forEveryVersion(conversationCreatedPayload(row, after));
-      await queueForRemotes(
-        env,
-        db,
-        fresh.map((domain) => ({ domain, component: 'galley', rpc: 'on-conversation-created', bundle: created })),
-      );
-    }
+  const fresh = [...new Set(after.map((m) => m.userDomain))].filter((d) => !known.has(d));
+  const row = fresh.length > 0 ? await conversationStore.get(db, sent.conv) : undefined;
+  if (row !== undefined) {
+    const created = forEveryVersion(conversationCreatedPayload(row, after));
+    await queueForRemotes(
+      env,
+      db,
+      fresh.map((domain) => ({ domain, component: 'galley', rpc: 'on-conversation-created', bundle: created })),
+    );
   }
+  for (const event of events)
+    await notifyRemoteMembers(env, config, sent.conv, event.type === JOIN ? after : before, event);
   await queueForRemotes(env, db, deliveryNotifications(sent));
   const recipients = sent.remote.flatMap((d) => d.clients);
   if (recipients.length === 0) return [];
   const down = await unreachableAmong(db, [...new Set(recipients.map((r) => r.domain))]);
   const users = new Map(recipients.filter((r) => down.has(r.domain)).map((r) => [`${r.domain}/${r.user}`, r]));
   return [...users.values()].map((r) => ({ id: r.user, domain: r.domain }));
+}
+
+const JOIN = 'conversation.member-join';
+
+/** Whether the event is a join naming a user of another backend than `local`. */
+function joinsRemoteUsers(event: ConversationEvent, local: string): boolean {
+  if (event.type !== JOIN) return false;
+  const users = (event.data as { users?: Array<{ qualified_id?: QualifiedId }> } | null)?.users ?? [];
+  return users.some((u) => u.qualified_id !== undefined && u.qualified_id.domain !== local);
 }

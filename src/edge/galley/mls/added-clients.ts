@@ -53,22 +53,28 @@ export async function addedClients(
 }
 
 /**
- * A commit adds a user new to the conversation with every MLS client of theirs (409
- * `mls-client-mismatch` otherwise), whether inline or by referenced proposals; a member may get
- * any of their clients added.
+ * A commit adds a user none of whose clients is in the group with every client of theirs that has
+ * a key package left, and with no client they no longer have (409 `mls-client-mismatch`
+ * otherwise), whether inline or by referenced proposals; a user already in the group may get any
+ * of their clients added. As wire-server's, the check leaves out clients whose last package was
+ * just claimed, since the committer may hold it.
  */
 export async function requireWholeUsers(
   keysOf: MlsKeyLookup,
   adds: readonly GroupClient[],
-  members: ReadonlySet<string>,
+  present: ReadonlySet<string>,
 ): Promise<void> {
   const byUser = new Map<string, GroupClient[]>();
   for (const a of adds) byUser.set(userKey(a), [...(byUser.get(userKey(a)) ?? []), a]);
   for (const [user, added] of byUser) {
-    if (members.has(user)) continue;
+    if (present.has(user)) continue;
     const { domain, user: id } = added[0]!;
-    const capable = (await keysOf({ id, domain })).filter((cl) => cl.signatureKey !== undefined);
-    if (capable.some((cl) => !added.some((a) => a.client === cl.client)))
+    const clients = await keysOf({ id, domain });
+    const required = clients.filter((cl) => cl.hasKeyPackages);
+    if (
+      required.some((cl) => !added.some((a) => a.client === cl.client)) ||
+      added.some((a) => !clients.some((cl) => cl.client === a.client))
+    )
       throw new ApiError(mlsErrors.mlsClientMismatch);
   }
 }

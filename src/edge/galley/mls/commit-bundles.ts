@@ -96,13 +96,17 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
   const target = await groupConversation(c, at, remote);
   const { id: conv, conv: row, members, me } = target;
   const memberKeys = new Set(members.map((m) => `${m.userDomain}/${m.userId}`));
+  const inGroup = {
+    members: memberKeys,
+    firstCommit: row.protocol === 'mls' && row.epoch === 0 && target.subconv === undefined,
+  };
   const db = database(c.env.DB);
   // Adds committed by reference are checked like inline ones (their packages were at proposal time).
   let referencedAdds: GroupClient[] = [];
   const referenced = async (groupId: string, refs: string[]) =>
     (referencedAdds = await proposalStore.addsAmong(db, groupId, refs));
   const req = {
-    ...(await commitRequest(c, db, bundle, conv, sender, memberKeys, referenced)),
+    ...(await commitRequest(c, db, bundle, conv, sender, inGroup, referenced)),
     subconv: target.subconv,
     mayRemoveOthers: roleAllows(me.role, 'remove_conversation_member'),
   };

@@ -24,6 +24,18 @@ function clientOf(credential: Parameters<typeof credentialIdentity>[0]): GroupCl
   return read.identity;
 }
 
+/** Who counts as in the group when a commit must add users whole (`domain/user` keys). */
+interface UsersInGroup {
+  /** The conversation's members, whose clients the group holds once it has started. */
+  members: ReadonlySet<string>;
+  /**
+   * Whether the conversation's own MLS group (not a subconversation's, nor a mixed one's) may be
+   * at epoch 0: its first commit starts from an empty group, so the committer's user counts as
+   * added too, as in wire-server.
+   */
+  firstCommit: boolean;
+}
+
 /**
  * Reads and checks what of a commit bundle needs no group state, and says what the bundle asks of
  * the group: the conversation's object checks the rest in the group's order.
@@ -34,7 +46,7 @@ export async function commitRequest(
   bundle: CommitBundle,
   conv: { id: string; domain: string },
   sender: MlsSender,
-  members: ReadonlySet<string>,
+  inGroup: UsersInGroup,
   referenced: (groupId: string, refs: string[]) => Promise<GroupClient[]>,
 ): Promise<Omit<CommitRequest, 'mayRemoveOthers'>> {
   const config = c.get('config');
@@ -73,7 +85,13 @@ export async function commitRequest(
       commit.adds.map((a) => a.bytes),
       info.suite,
     );
-    await requireWholeUsers(keysOf, [...adds, ...(await referenced(groupId, references))], members);
+    const first = inGroup.firstCommit && commit.epoch === 0n && senderLeaf !== 'external';
+    const committer = { user: sender.user, domain: sender.domain, client: sender.client };
+    await requireWholeUsers(
+      keysOf,
+      [...(first ? [committer] : []), ...adds, ...(await referenced(groupId, references))],
+      first ? new Set() : inGroup.members,
+    );
 
     return {
       conv,

@@ -16,14 +16,16 @@ import { subconversationStore } from './subconversation-store.js';
 /**
  * The subconversation of a conversation `who` is a member of (404 `no-conversation`; 403
  * `access-denied` for non-members): as stored, or as it is before its first commit. Only regular
- * and 1:1 MLS conversations have them (403 `mls-subconv-unsupported-convtype`).
+ * and 1:1 MLS conversations have them (403 `mls-subconv-unsupported-convtype` for other types and
+ * mixed ones; a Proteus one has no group at all, 404 `no-conversation` as in wire-server).
  */
 export async function subconversationOf(c: Context<AppEnv>, conv: QualifiedId, subconv: string, who: QualifiedId) {
   if (!isValidSubconvId(subconv)) throw new ApiError(galleyErrors.noConversation);
   const { conv: row, me } = await loadMembershipOf(c, conv, who);
   if (me === undefined) throw new ApiError(galleyErrors.accessDenied);
-  if ((row.type !== 0 && row.type !== 2) || row.protocol !== 'mls')
-    throw new ApiError(mlsErrors.mlsSubconvUnsupportedConvType);
+  if (row.type !== 0 && row.type !== 2) throw new ApiError(mlsErrors.mlsSubconvUnsupportedConvType);
+  if (row.protocol === 'proteus') throw new ApiError(galleyErrors.noConversation);
+  if (row.protocol !== 'mls') throw new ApiError(mlsErrors.mlsSubconvUnsupportedConvType);
   const db = database(c.env.DB);
   const stored = await subconversationStore.get(db, conv, subconv);
   const groupId = stored?.groupId ?? toBase64(subconversationGroupId(conv, subconv));

@@ -16,6 +16,13 @@ describe('edge response headers', () => {
     expect(res.headers.get('vary')).toBe('Origin');
   });
 
+  it('carry a Date, as nginx adds to every response, unless the response has one', () => {
+    const dated = withHeaders(new Response('x'), 'r3');
+    expect(Math.abs(Date.parse(dated.headers.get('date')!) - Date.now())).toBeLessThan(5_000);
+    const own = new Response('x', { headers: { date: 'Thu, 01 Jan 2026 00:00:00 GMT' } });
+    expect(withHeaders(own, 'r4').headers.get('date')).toBe('Thu, 01 Jan 2026 00:00:00 GMT');
+  });
+
   it('go on a copy when the headers are immutable', async () => {
     const res = Response.redirect('http://example.com/', 302); // immutable headers, by the Fetch standard
     const out = withHeaders(res, 'r2');
