@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import type { RunningFederator } from '../../src/federator-node/federator.js';
 import type { ConfigTexts } from '../../src/shared/config/index.js';
 import { type BackendOptions, startBackend } from '../../tools/lib/backend.js';
+import type { BucketAccess } from '../../tools/lib/bucket.js';
 import { startBackendWithSidecar } from '../../tools/lib/sidecar.js';
 import { editedTexts, objectStoreEndpoint, type Edit } from './config-files.js';
 
@@ -45,11 +46,13 @@ export async function startEditedBackend(
     secrets?: Record<string, string>;
     /** Crash tests: where the workers stop and wait to be killed (see src/shared/fault-point.ts). */
     faultPoint?: string;
+    /** Another object store than the tests' one (its bucket is the configuration's). */
+    objectStore?: BucketAccess;
   } = {},
 ): Promise<TestBackend> {
   const root = mkdtempSync(join(inject('tmpRoot'), 'backend-'));
   const stateDir = opts.stateDir ?? join(root, 'state');
-  const s3 = inject('objectStore');
+  const s3 = opts.objectStore ?? inject('objectStore');
   const logs: string[] = [];
   const options: BackendOptions = {
     port: 0,
