@@ -42,6 +42,11 @@ export async function startEditedBackend(
     dns?: { host: string; port: number };
     /** The federator sidecar runs too (it makes the pinned calls to integrations), even without `dns`. */
     sidecar?: boolean;
+    /**
+     * The federator runs as npm start runs it: on the configured ports unless they are held, asking
+     * the DNS server federator.yaml names, served by this backend with these folders' federators.
+     */
+    serveDns?: string[];
     /** More worker secrets (see BackendOptions.secrets). */
     secrets?: Record<string, string>;
     /** Crash tests: where the workers stop and wait to be killed (see src/shared/fault-point.ts). */
@@ -70,9 +75,13 @@ export async function startEditedBackend(
   };
   // Every test backend's certificates come from one local CA under the test root.
   const backend =
-    opts.dns === undefined && opts.sidecar !== true
+    opts.dns === undefined && opts.sidecar !== true && opts.serveDns === undefined
       ? { ...(await startBackend(options)), federator: undefined }
-      : await startBackendWithSidecar(options, { root: inject('tmpRoot'), dns: opts.dns });
+      : await startBackendWithSidecar(options, {
+          root: inject('tmpRoot'),
+          dns: opts.dns,
+          ...(opts.serveDns === undefined ? {} : { serveDns: opts.serveDns }),
+        });
   return {
     publicUrl: backend.publicUrl.origin,
     internalUrl: backend.internalUrl.origin,
