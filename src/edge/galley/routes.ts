@@ -1,10 +1,29 @@
 import type { Endpoint } from '../api/endpoint.js';
 import { createGroupConversation } from './conversations/create.js';
-import { getConversation, getRoles, listConversationIds, listConversations } from './conversations/read-routes.js';
+import {
+  getConversation,
+  getConversationsUnqualified,
+  getConversationUnqualified,
+  getRoles,
+  listConversationIds,
+  listConversationIdsUnqualified,
+  listConversations,
+  listConversationsV1,
+} from './conversations/read-routes.js';
 import { checkCode, joinByCode, joinPreview } from './conversations/guest-join.js';
 import { createCode, deleteCode, getCode } from './conversations/guest-links.js';
-import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
-import { getSelfMember } from './conversations/self-member.js';
+import {
+  addMembers,
+  addMembersUnqualified,
+  addMembersUnqualified2,
+  removeMember,
+  removeMemberUnqualified,
+  updateOtherMember,
+  updateOtherMemberUnqualified,
+  updateSelfMember,
+  updateSelfMemberUnqualified,
+} from './conversations/members.js';
+import { getSelfMember, getSelfMemberUnqualified } from './conversations/self-member.js';
 import { postBroadcast, postLegacyBroadcast } from './messaging/broadcast.js';
 import { postLegacyOtrMessage } from './messaging/legacy-otr.js';
 import { postProteusMessage } from './messaging/proteus.js';
@@ -61,11 +80,16 @@ import { getMlsSelfConversation, getMlsSelfConversationV5 } from './mls/mls-self
 import { getMlsOne2One, getMlsOne2OneV5, getMlsOne2OneV6 } from './mls/mls-one2one.js';
 import {
   renameConversation,
+  renameConversationDeprecated,
+  renameConversationUnqualified,
   typing,
+  typingUnqualified,
   updateAccess,
   updateAddPermission,
   updateMessageTimer,
+  updateMessageTimerUnqualified,
   updateReceiptMode,
+  updateReceiptModeUnqualified,
 } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
@@ -93,23 +117,40 @@ export const galleyPublic: Endpoint[] = [
   joinByCode,
   listConversationIds,
   listConversations,
+  listConversationsV1,
+  // older versions' GET /conversations/ids before GET /conversations/{cnv}
+  listConversationIdsUnqualified,
+  getConversationsUnqualified,
   getRoles,
+  // older versions' /conversations/{cnv}/self before /conversations/{cnv_domain}/{cnv}
+  getSelfMemberUnqualified,
   createCode,
   getCode,
   deleteCode,
   getConversation,
+  getConversationUnqualified,
   getGroupInfo,
   addMembers,
+  addMembersUnqualified,
+  addMembersUnqualified2,
   removeMember,
+  removeMemberUnqualified,
   updateOtherMember,
+  updateOtherMemberUnqualified,
   updateSelfMember,
+  updateSelfMemberUnqualified,
   getSelfMember,
   renameConversation,
+  renameConversationUnqualified,
+  renameConversationDeprecated,
   updateMessageTimer,
+  updateMessageTimerUnqualified,
   updateReceiptMode,
+  updateReceiptModeUnqualified,
   updateAccess,
   updateAddPermission,
   typing,
+  typingUnqualified,
   // /teams/{tid}/conversations/roles before /teams/{tid}/conversations/{cid}
   getTeamConversations,
   getTeamConversationRoles,
