@@ -2,6 +2,7 @@ import type { Endpoint } from '../api/endpoint.js';
 import { createGroupConversation } from './conversations/create.js';
 import {
   getConversation,
+  getConversationLegalholdAlias,
   getConversationsUnqualified,
   getConversationUnqualified,
   getRoles,
@@ -10,7 +11,7 @@ import {
   listConversations,
   listConversationsV1,
 } from './conversations/read-routes.js';
-import { checkCode, joinByCode, joinPreview } from './conversations/guest-join.js';
+import { checkCode, joinByCode, joinById, joinPreview } from './conversations/guest-join.js';
 import { createCode, deleteCode, getCode } from './conversations/guest-links.js';
 import {
   addMembers,
@@ -54,6 +55,7 @@ import { sendMessage } from './federation/send-message.js';
 import { featureEndpoints } from './features/routes.js';
 import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
 import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
+import { addTeamMember, createNonBindingTeam, getTeams } from './teams/legacy-team-routes.js';
 import { getTeamNotifications } from './teams/team-notifications.js';
 import { getTeamConversation, getTeamConversationRoles, getTeamConversations } from './teams/team-conversations.js';
 import { getSearchVisibility, setSearchVisibility } from './teams/search-visibility.js';
@@ -85,6 +87,8 @@ import {
   typing,
   typingUnqualified,
   updateAccess,
+  updateAccessUnqualified,
+  updateAccessV2,
   updateAddPermission,
   updateMessageTimer,
   updateMessageTimerUnqualified,
@@ -115,6 +119,7 @@ export const galleyPublic: Endpoint[] = [
   checkCode,
   joinPreview,
   joinByCode,
+  joinById,
   listConversationIds,
   listConversations,
   listConversationsV1,
@@ -129,6 +134,7 @@ export const galleyPublic: Endpoint[] = [
   deleteCode,
   getConversation,
   getConversationUnqualified,
+  getConversationLegalholdAlias,
   getGroupInfo,
   addMembers,
   addMembersUnqualified,
@@ -148,6 +154,8 @@ export const galleyPublic: Endpoint[] = [
   updateReceiptMode,
   updateReceiptModeUnqualified,
   updateAccess,
+  updateAccessV2,
+  updateAccessUnqualified,
   updateAddPermission,
   typing,
   typingUnqualified,
@@ -163,6 +171,8 @@ export const galleyPublic: Endpoint[] = [
   ...featureEndpoints,
   // /teams/notifications before /teams/{tid}
   getTeamNotifications,
+  createNonBindingTeam,
+  getTeams,
   getTeam,
   updateTeam,
   deleteTeam,
@@ -173,6 +183,7 @@ export const galleyPublic: Endpoint[] = [
   removeTeamMember,
   getTeamMembersByIds,
   updateTeamMember,
+  addTeamMember,
   getSearchVisibility,
   setSearchVisibility,
   // /teams/{tid}/legalhold/settings and /consent before /teams/{tid}/legalhold/{uid}

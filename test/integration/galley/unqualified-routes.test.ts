@@ -170,4 +170,60 @@ describe("older versions' unqualified conversation routes (a local conversation 
     expect(listed.body.found.map((x: { id: string }) => x.id).sort()).toEqual([...made].sort());
     notServed(await owner_.post('/v2/conversations/list/v2', { qualified_ids: made.map(q) }));
   });
+
+  it("changes access and access roles in v2's shape (legacy access_role or access_role_v2) until v3", async () => {
+    const { owner, id } = await group(0);
+    const owner_ = api(publicUrl, owner.token);
+    const legacy = await owner_.put(`/v2/conversations/${id}/access`, {
+      access: ['invite', 'code'],
+      access_role: 'non_activated',
+    });
+    expect(legacy.status, legacy.text).toBe(200);
+    expect(legacy.body).toMatchObject({
+      type: 'conversation.access-update',
+      data: { access: ['invite', 'code'], access_role: 'non_activated' },
+    });
+    expect(legacy.body.data.access_role_v2.sort()).toEqual(['guest', 'non_team_member', 'service', 'team_member']);
+    const v2 = await owner_.put(`/v1/conversations/example.com/${id}/access`, {
+      access: ['invite'],
+      access_role_v2: ['team_member', 'non_team_member'],
+    });
+    expect(v2.status, v2.text).toBe(200);
+    const now = await conversation(owner, id);
+    expect([now.access, [...now.access_role].sort()]).toEqual([['invite'], ['non_team_member', 'team_member']]);
+    expect((await owner_.put(`/v2/conversations/${id}/access`, { access: ['invite'] })).status).toBe(400);
+    notServed(await owner_.put(`/v3/conversations/${id}/access`, { access: ['invite'], access_role: 'activated' }));
+    // from v3 the qualified route takes only a list of roles
+    expect(
+      (await owner_.put(`/v3/conversations/example.com/${id}/access`, { access: ['invite'], access_role: 'activated' }))
+        .status,
+    ).toBe(400);
+  });
+
+  it('joins a conversation open by link, by its bare id, until v5', async () => {
+    const { owner, id } = await group(0);
+    const joiner = await createUser(publicUrl, internalUrl);
+    const joiner_ = api(publicUrl, joiner.token);
+    // invite-only: refused
+    expect((await joiner_.post(`/v4/conversations/${id}/join`)).body).toMatchObject({ label: 'access-denied' });
+    const open = await api(publicUrl, owner.token).put(`/v8/conversations/example.com/${id}/access`, {
+      access: ['invite', 'link'],
+      access_role: ['team_member', 'non_team_member', 'service'],
+    });
+    expect(open.status, open.text).toBe(200);
+    const joined = await joiner_.post(`/v4/conversations/${id}/join`);
+    expect(joined.status, joined.text).toBe(200);
+    expect(joined.body).toMatchObject({ type: 'conversation.member-join', from: joiner.id });
+    expect((await joiner_.post(`/v4/conversations/${id}/join`)).status).toBe(204);
+    expect((await conversation(owner, id)).members.others).toEqual([expect.objectContaining({ id: joiner.id })]);
+    notServed(await joiner_.post(`/v5/conversations/${id}/join`));
+  });
+
+  it('reads a conversation at the legal hold alias until v2', async () => {
+    const { owner, id } = await group(0);
+    const r = await api(publicUrl, owner.token).get(`/v1/legalhold/conversations/${id}`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ id, name: 'Group' });
+    notServed(await api(publicUrl, owner.token).get(`/v2/legalhold/conversations/${id}`));
+  });
 });

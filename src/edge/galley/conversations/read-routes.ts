@@ -66,6 +66,18 @@ export const getConversationUnqualified = endpoint(
   conversationOfRoute,
 );
 
+/** The same, at the path a legal hold device's token reaches (until v2). */
+export const getConversationLegalholdAlias = endpoint(
+  {
+    name: 'get-unqualified-conversation-legalhold-alias',
+    path: '/legalhold/conversations/{cnv}',
+    until: 2,
+    request: { params: localConvParams },
+    ...getConversationRoute,
+  },
+  conversationOfRoute,
+);
+
 const localIdsQuery = z.object({ start: z.uuid().optional() });
 
 export const listConversationIdsUnqualified = endpoint(

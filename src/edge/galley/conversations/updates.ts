@@ -9,7 +9,14 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { conversationEvent, type ConversationEventType } from '../../events/conversation-events.js';
-import { access, accessRole, toLegacyAccessRole } from './access.js';
+import {
+  access,
+  accessRole,
+  accessRoleLegacy,
+  fromLegacyAccessRole,
+  toLegacyAccessRole,
+  type AccessRole,
+} from './access.js';
 import { requireAction, requireChannelAction, requireMember, type Membership } from './access-check.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { membersEventEffect } from './notify.js';
@@ -183,10 +190,46 @@ export const updateReceiptModeUnqualified = endpoint(
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
+const accessRoute = {
+  method: 'put',
+  // Opening a channel (access `link`) also takes the channels feature and a role it admits.
+  errors: [
+    galleyErrors.noConversation,
+    galleyErrors.actionDenied,
+    galleyErrors.invalidOp,
+    galleyErrors.channelsNotEnabled,
+    galleyErrors.operationDenied,
+  ],
+  responses: changed,
+} as const;
+
+function setAccess(
+  c: Context<AppEnv>,
+  body: { access: readonly z.infer<typeof access>[]; roles: readonly AccessRole[] },
+) {
+  const nextAccess = [...new Set(body.access)];
+  const nextRoles = [...new Set(body.roles)];
+  const next = (m: Membership) => ({ ...m.conv, access: nextAccess, accessRole: nextRoles });
+  // Members the new roles exclude are removed after the change is announced.
+  const alongside = (m: Membership) => kickDisallowedMembers(c, next(m), m.members);
+  return change(c, 'modify_conversation_access', { groupOnly: true, alongside }, async (m) => {
+    if (nextAccess.includes('private') || nextRoles.length === 0)
+      throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+    if (m.conv.team === null && sameSet(nextRoles, ['team_member']))
+      throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+    if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
+    await requireOpeningAllowed(database(c.env.DB), c.get('config'), m.conv, m.me.userId, nextAccess);
+    return {
+      type: 'conversation.access-update',
+      data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },
+      patch: { access: nextAccess, accessRole: nextRoles },
+    };
+  });
+}
+
 export const updateAccess = endpoint(
   {
     name: 'update-conversation-access',
-    method: 'put',
     path: '/conversations/{cnv_domain}/{cnv}/access',
     from: 3,
     request: {
@@ -195,36 +238,57 @@ export const updateAccess = endpoint(
         z.object({ access: z.array(access), access_role: z.array(accessRole) }).openapi('ConversationAccessData'),
       ),
     },
-    // Opening a channel (access `link`) also takes the channels feature and a role it admits.
-    errors: [
-      galleyErrors.noConversation,
-      galleyErrors.actionDenied,
-      galleyErrors.invalidOp,
-      galleyErrors.channelsNotEnabled,
-      galleyErrors.operationDenied,
-    ],
-    responses: changed,
+    ...accessRoute,
   },
   (c) => {
     const body = c.req.valid('json');
-    const nextAccess = [...new Set(body.access)];
-    const nextRoles = [...new Set(body.access_role)];
-    const next = (m: Membership) => ({ ...m.conv, access: nextAccess, accessRole: nextRoles });
-    // Members the new roles exclude are removed after the change is announced.
-    const alongside = (m: Membership) => kickDisallowedMembers(c, next(m), m.members);
-    return change(c, 'modify_conversation_access', { groupOnly: true, alongside }, async (m) => {
-      if (nextAccess.includes('private') || nextRoles.length === 0)
-        throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
-      if (m.conv.team === null && sameSet(nextRoles, ['team_member']))
-        throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
-      if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
-      await requireOpeningAllowed(database(c.env.DB), c.get('config'), m.conv, m.me.userId, nextAccess);
-      return {
-        type: 'conversation.access-update',
-        data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },
-        patch: { access: nextAccess, accessRole: nextRoles },
-      };
-    });
+    return setAccess(c, { access: body.access, roles: body.access_role });
+  },
+);
+
+/** Until v3 the roles come as `access_role_v2`, or as a legacy `access_role` word. */
+const accessDataV2 = jsonBody(
+  z
+    .object({
+      access: z.array(access),
+      access_role: accessRoleLegacy.optional(),
+      access_role_v2: z.array(accessRole).optional(),
+    })
+    .refine((b) => b.access_role !== undefined || b.access_role_v2 !== undefined, {
+      message: 'access_role|access_role_v2',
+    })
+    .openapi('ConversationAccessDataV2'),
+);
+const rolesOfV2 = (b: {
+  access_role?: z.infer<typeof accessRoleLegacy> | undefined;
+  access_role_v2?: AccessRole[] | undefined;
+}) => b.access_role_v2 ?? fromLegacyAccessRole(b.access_role!);
+
+export const updateAccessV2 = endpoint(
+  {
+    name: 'update-conversation-access@v2',
+    path: '/conversations/{cnv_domain}/{cnv}/access',
+    until: 3,
+    request: { params: convParams, ...accessDataV2 },
+    ...accessRoute,
+  },
+  (c) => {
+    const body = c.req.valid('json');
+    return setAccess(c, { access: body.access, roles: rolesOfV2(body) });
+  },
+);
+
+export const updateAccessUnqualified = endpoint(
+  {
+    name: 'update-conversation-access-unqualified',
+    path: '/conversations/{cnv}/access',
+    until: 3,
+    request: { params: localConvParams, ...accessDataV2 },
+    ...accessRoute,
+  },
+  (c) => {
+    const body = c.req.valid('json');
+    return setAccess(c, { access: body.access, roles: rolesOfV2(body) });
   },
 );
 
