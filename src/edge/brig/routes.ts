@@ -11,7 +11,12 @@ import { changeEmail } from './accounts/change-email.js';
 import { removeEmail } from './accounts/remove-email.js';
 import { updateUserEmail } from './accounts/update-user-email.js';
 import { deleteSelf, verifyDelete } from './accounts/delete-self.js';
-import { completePasswordReset, getPasswordResetCode, startPasswordReset } from './accounts/password-reset.js';
+import {
+  completePasswordReset,
+  completePasswordResetByKey,
+  getPasswordResetCode,
+  startPasswordReset,
+} from './accounts/password-reset.js';
 import { getApiVersion } from './api-version.js';
 import { claimKeyPackages } from './mls/claim-routes.js';
 import {
@@ -110,6 +115,8 @@ import {
 } from './oauth/oauth-clients.js';
 import { createAccessToken, revokeRefreshToken } from './oauth/token.js';
 import { checkHandle, checkHandles, checkHandlesV6, checkHandleV6, putHandle } from './users/handles.js';
+import { changePhone, removePhone, sendLoginCode } from './users/phone.js';
+import { onboarding } from './users/onboarding.js';
 import { getRichInfo, putRichInfo } from './rich-info/rich-info-routes.js';
 import {
   getHandleInfoUnqualified,
@@ -185,10 +192,13 @@ export const brigPublic: Endpoint[] = [
   updateUserEmail,
   startPasswordReset,
   completePasswordReset,
+  // after /password-reset/complete, which its path matches too
+  completePasswordResetByKey,
   deleteSelf,
   verifyDelete,
   // authentication
   login,
+  sendLoginCode,
   postAccess,
   logout,
   listCookies,
@@ -199,6 +209,9 @@ export const brigPublic: Endpoint[] = [
   putSelf,
   putLocale,
   putSupportedProtocols,
+  changePhone,
+  removePhone,
+  onboarding,
   getConsent,
   putConsent,
   headSelfPassword,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { addClient } from '../../helpers/clients.js';
-import type { Reply } from '../../helpers/http.js';
+import { call, type Reply } from '../../helpers/http.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
@@ -119,5 +119,42 @@ describe("older versions' user routes (local users by bare id or handle)", () =>
     notServed(await me_.get('/v2/connections'));
     notServed(await me_.get(`/v2/connections/${other.id}`));
     notServed(await me_.post('/v2/connections', { user: other.id, name: 'Hi' }));
+  });
+});
+
+describe("older versions' account routes", () => {
+  it('refuses phone numbers and SMS login codes, and has no phone to remove, until v6', async () => {
+    const me = await createUser(publicUrl, internalUrl);
+    const me_ = api(publicUrl, me.token);
+    const change = await me_.put('/v5/self/phone', { phone: '+4915112345678' });
+    expect([change.status, change.body.label]).toEqual([400, 'invalid-phone']);
+    expect((await me_.del('/v5/self/phone')).status).toBe(200);
+    const code = await api(publicUrl).post('/v5/login/send', { phone: '+4915112345678' });
+    expect([code.status, code.body.label]).toEqual([400, 'invalid-phone']);
+    notServed(await me_.put('/v6/self/phone', { phone: '+4915112345678' }));
+    notServed(await me_.del('/v6/self/phone'));
+    notServed(await api(publicUrl).post('/v6/login/send', { phone: '+4915112345678' }));
+  });
+
+  it('matches no contacts on /onboarding/v3 until v8', async () => {
+    const me_ = api(publicUrl, (await createUser(publicUrl, internalUrl)).token);
+    const r = await me_.post('/v7/onboarding/v3', { cards: [{ contact: ['x'] }], self: [] });
+    expect([r.status, r.body]).toEqual([200, { results: [], 'auto-connects': [] }]);
+    notServed(await me_.post('/v8/onboarding/v3', {}));
+  });
+
+  it('completes a password reset with the key in the path until v8', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const anon = api(publicUrl);
+    expect((await anon.post('/v7/password-reset', { email: u.email })).status).toBe(201);
+    const pending = await call(internalUrl, `/i/users/password-reset-code?email=${encodeURIComponent(u.email)}`);
+    const { key, code } = pending.body;
+    expect(
+      (await anon.post(`/v7/password-reset/${key}`, { code: 'wrong', password: 'brand-new-password' })).status,
+    ).toBe(400);
+    const done = await anon.post(`/v7/password-reset/${key}`, { code, password: 'brand-new-password' });
+    expect(done.status, done.text).toBe(200);
+    expect((await anon.post('/v8/login', { email: u.email, password: 'brand-new-password' })).status).toBe(200);
+    notServed(await anon.post(`/v8/password-reset/${key}`, { code, password: 'another-new-password' }));
   });
 });
