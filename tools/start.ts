@@ -11,7 +11,7 @@ import { downloadEndpoint, type Edit, editedTexts, objectStoreEndpoint } from '.
 import { localObjectStore, type RunningStore } from './lib/local-object-store.js';
 import { mlsRemovalKeys } from './lib/mls-removal-keys.js';
 import { onShutdown } from './lib/shutdown.js';
-import { serveLocalDns, shippedConfigDirs, startSidecar } from './lib/sidecar.js';
+import { shippedConfigDirs, startSidecar } from './lib/sidecar.js';
 import { type TlsFiles, tlsFromEnv } from './lib/tls-env.js';
 import { wranglerFacts } from './lib/wrangler-facts.js';
 
@@ -66,9 +66,10 @@ if (store.endpoint !== objstore.endpoint) storeEdits.push(objectStoreEndpoint(st
 if (store.downloadEndpoint !== undefined && objstore.downloadEndpoint === undefined && !objstore.multiIngress)
   storeEdits.push(downloadEndpoint(store.downloadEndpoint));
 const withStore = storeEdits.length === 0 ? texts : editedTexts(storeEdits, texts);
-// The federator starts first: the worker's configuration names where it really listens.
-const sidecar = await startSidecar(withStore);
-running.push(sidecar.federator);
+// The federator (and the DNS server it asks) start first: the worker's configuration names where
+// they really listen.
+const sidecar = await startSidecar(withStore, { serveDns: shippedConfigDirs() });
+running.push(sidecar);
 const config = sidecar.texts;
 // Native push's credentials, when gundeck's `aws` is configured, come from the environment.
 // So do the back office's users.
@@ -89,8 +90,6 @@ const backend = await startBackend({
 });
 running.push(backend);
 sidecar.workerStarted(backend.internalUrl);
-const dns = await serveLocalDns(sidecar, shippedConfigDirs());
-if (dns !== undefined) running.push(dns);
 console.log(`config    ${dir}`);
 console.log(`state     ${stateDir}`);
 console.log(`public    ${backend.publicUrl.origin}   (try ${backend.publicUrl.origin}/api-version)`);

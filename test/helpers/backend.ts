@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import type { RunningFederator } from '../../src/federator-node/federator.js';
 import type { ConfigTexts } from '../../src/shared/config/index.js';
 import { type BackendOptions, startBackend } from '../../tools/lib/backend.js';
+import type { BucketAccess } from '../../tools/lib/bucket.js';
 import { startBackendWithSidecar } from '../../tools/lib/sidecar.js';
 import { editedTexts, objectStoreEndpoint, type Edit } from './config-files.js';
 
@@ -41,15 +42,22 @@ export async function startEditedBackend(
     dns?: { host: string; port: number };
     /** The federator sidecar runs too (it makes the pinned calls to integrations), even without `dns`. */
     sidecar?: boolean;
+    /**
+     * The federator runs as npm start runs it: on the configured ports unless they are held, asking
+     * the DNS server federator.yaml names, served by this backend with these folders' federators.
+     */
+    serveDns?: string[];
     /** More worker secrets (see BackendOptions.secrets). */
     secrets?: Record<string, string>;
     /** Crash tests: where the workers stop and wait to be killed (see src/shared/fault-point.ts). */
     faultPoint?: string;
+    /** Another object store than the tests' one (its bucket is the configuration's). */
+    objectStore?: BucketAccess;
   } = {},
 ): Promise<TestBackend> {
   const root = mkdtempSync(join(inject('tmpRoot'), 'backend-'));
   const stateDir = opts.stateDir ?? join(root, 'state');
-  const s3 = inject('objectStore');
+  const s3 = opts.objectStore ?? inject('objectStore');
   const logs: string[] = [];
   const options: BackendOptions = {
     port: 0,
@@ -67,9 +75,13 @@ export async function startEditedBackend(
   };
   // Every test backend's certificates come from one local CA under the test root.
   const backend =
-    opts.dns === undefined && opts.sidecar !== true
+    opts.dns === undefined && opts.sidecar !== true && opts.serveDns === undefined
       ? { ...(await startBackend(options)), federator: undefined }
-      : await startBackendWithSidecar(options, { root: inject('tmpRoot'), dns: opts.dns });
+      : await startBackendWithSidecar(options, {
+          root: inject('tmpRoot'),
+          dns: opts.dns,
+          ...(opts.serveDns === undefined ? {} : { serveDns: opts.serveDns }),
+        });
   return {
     publicUrl: backend.publicUrl.origin,
     internalUrl: backend.internalUrl.origin,

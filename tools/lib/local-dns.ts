@@ -11,7 +11,7 @@ export interface SrvRecord {
 }
 
 /** The records a name holds, by type. */
-interface NameRecords {
+export interface NameRecords {
   srv?: SrvRecord[];
   txt?: string[];
   a?: string[];
@@ -51,9 +51,14 @@ function answersOf(question: packet.Question, records: NameRecords): packet.Answ
  * A DNS server on loopback answering SRV, TXT and A queries from a table, over UDP and over HTTP
  * (DoH): how backends on one machine find each other's federators (`_svc-federator._tcp.<domain>`)
  * and brig finds SFT and TURN servers and verification records, through real DNS exchanges as in
- * production. Names it does not hold get NXDOMAIN.
+ * production. Names the table does not hold are asked of `lookup`, when given, at each query;
+ * names neither holds get NXDOMAIN.
  */
-export async function startLocalDns(records: Record<string, SrvRecord> = {}, port = 0): Promise<LocalDns> {
+export async function startLocalDns(
+  records: Record<string, SrvRecord> = {},
+  port = 0,
+  lookup?: (name: string) => NameRecords | undefined,
+): Promise<LocalDns> {
   const table = new Map<string, NameRecords>(Object.entries(records).map(([k, v]) => [k.toLowerCase(), { srv: [v] }]));
   const answer = (msg: Buffer): Buffer | undefined => {
     let query: packet.Packet;
@@ -63,7 +68,8 @@ export async function startLocalDns(records: Record<string, SrvRecord> = {}, por
       return undefined; // not DNS: no answer
     }
     const question = query.questions?.[0];
-    const held = question === undefined ? undefined : table.get(question.name.toLowerCase());
+    const name = question?.name.toLowerCase();
+    const held = name === undefined ? undefined : (table.get(name) ?? lookup?.(name));
     return packet.encode({
       id: query.id,
       type: 'response',

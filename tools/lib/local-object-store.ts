@@ -19,7 +19,8 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /**
  * The object store of cargohold's configuration for `npm start`: a loopback endpoint gets a
  * radosgw of its own, on that port or, when another backend on this machine holds it, on a free
- * one (the returned endpoint says which); any other endpoint is used as it is, with the
+ * one (the returned endpoint says which), keeping its objects under `stateDir` across restarts,
+ * as the database beside them; any other endpoint is used as it is, with the
  * credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY. With `tls`, a local store serves
  * https too, for browsers, on the port of an https `downloadEndpoint`, else 7443 (or a free one).
  */
@@ -45,6 +46,7 @@ export async function localObjectStore(
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const store = await startObjectStore({
     stateDir: join(stateDir, 'object-store'),
+    durable: true,
     port,
     anyPortIfTaken: true,
     ...(tls === undefined ? {} : { tls: { ...tls, port: tlsPortOf(objstore.downloadEndpoint) } }),

@@ -1,7 +1,11 @@
 // A real S3-compatible server on loopback, for tests and local runs: Ceph RADOS Gateway (radosgw,
-// Debian's 16.2.x) over a throwaway one-monitor, one-OSD cluster whose OSD keeps everything in
-// memory (memstore). RGW verifies SigV4 signatures (headers and presigned query strings), which
-// is the point of using it rather than a mock.
+// Debian's 16.2.x) over a one-monitor, one-OSD cluster. RGW verifies SigV4 signatures (headers and
+// presigned query strings), which is the point of using it rather than a mock.
+//
+// A throwaway store's OSD keeps everything in memory (memstore): fastest to make, gone when it
+// stops. A durable one (`durable`, what `npm start` runs) keeps its objects in a BlueStore file
+// under the state dir and starts again on what it held: Debian's radosgw (Pacific) has no
+// standalone store (dbstore and posix came later), so the cluster itself is what persists.
 //
 // Install the daemons once with `bash tools/object-store/install.sh` (Debian, root).
 //
@@ -13,7 +17,7 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { findBinary, withDeathSignal } from './death-signal.js';
@@ -33,8 +37,13 @@ export interface ObjectStore {
 }
 
 export interface ObjectStoreOptions {
-  /** Wiped of a previous cluster and filled with a fresh one. */
+  /**
+   * Where the cluster lives. A throwaway store wipes any previous one there; a durable store
+   * reuses the one it made there before (its objects and credentials), or makes one.
+   */
   stateDir: string;
+  /** Objects on disk, kept across restarts on the same `stateDir`; otherwise in memory. */
+  durable?: boolean;
   /** The S3 port on 127.0.0.1; 0 or undefined picks a free one. */
   port?: number;
   /** When `port` is taken (by another local backend), pick a free one instead of failing. */
@@ -86,7 +95,17 @@ function frontends(s3Port: number, tls: (StoreTls & { port: number }) | undefine
   return `${plain} ssl_endpoint=${HOST}:${tls.port} ssl_certificate=${tls.certPath} ssl_private_key=${tls.keyPath}`;
 }
 
-function cephConf(o: { dir: string; fsid: string; monPort: number; frontends: string }): string {
+/** How each kind of store keeps its objects. */
+function osdStore(durable: boolean): string {
+  if (!durable) return `osd objectstore = memstore\nmemstore device bytes = ${4 * 1024 ** 3}`;
+  // A sparse file, with a small fixed cache instead of BlueStore's default 4 GiB memory target.
+  return `osd objectstore = bluestore
+bluestore block size = ${16 * 1024 ** 3}
+bluestore cache autotune = false
+bluestore cache size = ${64 * 1024 ** 2}`;
+}
+
+function cephConf(o: { dir: string; fsid: string; monPort: number; frontends: string; durable: boolean }): string {
   const d = o.dir;
   // Comments here are documentation: ceph ignores lines starting with '#'.
   return `[global]
@@ -125,8 +144,7 @@ rgw luarocks location = ${d}/rgw/luarocks
 mon cluster log to file = false
 mon cluster log file = ${d}/log/cluster.log
 # a tiny single-OSD cluster
-osd objectstore = memstore
-memstore device bytes = ${4 * 1024 ** 3}
+${osdStore(o.durable)}
 osd pool default size = 1
 osd pool default min size = 1
 osd pool default pg num = 4
@@ -170,6 +188,8 @@ admin socket = ${d}/run/$name.asok
 log file = ${d}/log/$name.log
 rgw frontends = ${o.frontends}
 rgw thread pool size = 64
+# a gateway waiting for the OSD asks for a newer map this often (default 5 s)
+objecter tick interval = 0.25
 rgw enable usage log = false
 rgw enable ops log = false
 # reclaim deleted data (memory!) after a minute rather than two hours
@@ -219,7 +239,7 @@ function run(bin: string, args: string[], timeoutMs: number, mine: Set<ChildProc
   });
 }
 
-/** A fresh cluster plus gateway; see the file comment. */
+/** A cluster plus gateway; see the file comment. */
 export async function startObjectStore(o: ObjectStoreOptions): Promise<ObjectStore> {
   const bins = Object.fromEntries(BINARIES.map((b) => [b, findBinary(b)])) as Record<
     (typeof BINARIES)[number],
@@ -255,10 +275,31 @@ const tlsPort = async (wanted: number | undefined) =>
 
 const BIND_FAILURE = /address already in use|unable to bind|failed to bind/i;
 
+/** What a durable store needs to start again on its cluster; written once the cluster is complete. */
+interface KeptCluster {
+  fsid: string;
+  osdId: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+const KEPT = 'cluster.json';
+
+function keptCluster(dir: string): KeptCluster | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, KEPT), 'utf8')) as KeptCluster;
+  } catch {
+    return undefined;
+  }
+}
+
 async function startOnce(o: ObjectStoreOptions, bin: Record<(typeof BINARIES)[number], string>): Promise<ObjectStore> {
   installExitHook();
   const dir = resolve(o.stateDir);
-  for (const sub of ['mon', 'osd', 'rgw', 'run', 'log', 'crash', 'ceph.conf', 'monmap', 'keyring']) {
+  const kept = o.durable ? keptCluster(dir) : undefined;
+  // Anything but a complete durable cluster (a throwaway one, a start cut short) goes.
+  const stale = kept === undefined ? ['mon', 'osd', 'rgw', 'log', 'crash', KEPT] : [];
+  for (const sub of [...stale, 'run', 'ceph.conf', 'monmap', 'keyring']) {
     rmSync(join(dir, sub), { recursive: true, force: true });
   }
   for (const sub of ['mon', 'osd', 'rgw', 'run', 'log', 'crash']) mkdirSync(join(dir, sub), { recursive: true });
@@ -273,12 +314,12 @@ async function startOnce(o: ObjectStoreOptions, bin: Record<(typeof BINARIES)[nu
     if (tail.length > 40) tail.shift();
     o.onLog?.(l);
   };
-  const fsid = randomUUID();
+  const fsid = kept?.fsid ?? randomUUID();
   const monPort = await freePort();
   const s3Port = o.port ? o.port : await freePort();
   const tls = o.tls === undefined ? undefined : { ...o.tls, port: await tlsPort(o.tls.port) };
   const conf = join(dir, 'ceph.conf');
-  writeFileSync(conf, cephConf({ dir, fsid, monPort, frontends: frontends(s3Port, tls) }));
+  writeFileSync(conf, cephConf({ dir, fsid, monPort, frontends: frontends(s3Port, tls), durable: o.durable === true }));
   const c = ['-c', conf];
   // Daemons, and commands under way: stop() kills them all.
   const children = new Set<ChildProcess>();
@@ -291,7 +332,8 @@ async function startOnce(o: ObjectStoreOptions, bin: Record<(typeof BINARIES)[nu
 
   const stop = async () => {
     stopped = true;
-    // SIGKILL: the data is throwaway, and a clean memstore shutdown would first write all of it to disk.
+    // SIGKILL: a throwaway store's data is worth nothing, and a clean memstore shutdown would first
+    // write all of it to disk; BlueStore and the monitor's RocksDB are made to survive a crash.
     await Promise.all(
       [...children].map(
         (ch) =>
@@ -331,17 +373,24 @@ async function startOnce(o: ObjectStoreOptions, bin: Record<(typeof BINARIES)[nu
   const cmd = (b: string, args: string[], timeoutMs = Math.max(1000, deadline - Date.now())) =>
     Promise.race([run(b, [...c, ...args], timeoutMs, children), failed]);
   try {
-    // Monitor.
+    // Monitor: a kept one is told its new port (the map names the monitor's address).
     const monmap = join(dir, 'monmap');
     const addr = `[v2:${HOST}:${monPort}]`;
     await run(bin.monmaptool, ['--create', '--fsid', fsid, '--addv', 'a', addr, monmap], 10_000, children);
-    await cmd(bin['ceph-mon'], ['-i', 'a', '--mkfs', '--monmap', monmap], 30_000);
+    const monInit = kept === undefined ? ['--mkfs', '--monmap'] : ['--inject-monmap'];
+    await cmd(bin['ceph-mon'], ['-i', 'a', ...monInit, monmap], 30_000);
     watch(daemon(bin['ceph-mon'], [...c, '-i', 'a', '-d'], 'mon.a', log, children), 'ceph-mon');
 
-    // OSD: register it (waits for the monitor to answer), make its store, start it.
-    const osdUuid = randomUUID();
-    const id = (await cmd(bin.ceph, ['--connect-timeout', '30', 'osd', 'new', osdUuid])).trim();
-    await cmd(bin['ceph-osd'], ['-i', id, '--mkfs', '--osd-uuid', osdUuid], 30_000);
+    // OSD: a new one is registered (waits for the monitor to answer) and gets its store; then it starts.
+    let id = kept?.osdId;
+    if (id === undefined) {
+      const osdUuid = randomUUID();
+      id = (await cmd(bin.ceph, ['--connect-timeout', '30', 'osd', 'new', osdUuid])).trim();
+      await cmd(bin['ceph-osd'], ['-i', id, '--mkfs', '--osd-uuid', osdUuid], 30_000);
+    } else {
+      // The map still has the OSD up where it was before the restart: the gateway would wait on it.
+      await cmd(bin.ceph, ['--connect-timeout', '30', 'osd', 'down', id]);
+    }
     watch(daemon(bin['ceph-osd'], [...c, '-i', id, '-d'], `osd.${id}`, log, children), 'ceph-osd');
 
     // Gateway: it creates its pools itself (the bucket ones with the first bucket / multipart
@@ -367,15 +416,25 @@ async function startOnce(o: ObjectStoreOptions, bin: Record<(typeof BINARIES)[nu
       await sleep(150);
     }
 
-    // Hex keys: nothing that radosgw-admin's argument parser could take for an option.
-    const accessKeyId = randomBytes(10).toString('hex').toUpperCase();
-    const secretAccessKey = randomBytes(20).toString('hex');
-    const user = ['user', 'create', '--uid', 'test', '--display-name', 'test'];
-    await cmd(bin['radosgw-admin'], [...user, '--access-key', accessKeyId, '--secret', secretAccessKey]);
+    let keys: Pick<KeptCluster, 'accessKeyId' | 'secretAccessKey'> | undefined = kept;
+    if (keys === undefined) {
+      // Hex keys: nothing that radosgw-admin's argument parser could take for an option.
+      keys = {
+        accessKeyId: randomBytes(10).toString('hex').toUpperCase(),
+        secretAccessKey: randomBytes(20).toString('hex'),
+      };
+      const user = ['user', 'create', '--uid', 'test', '--display-name', 'test'];
+      await cmd(bin['radosgw-admin'], [...user, '--access-key', keys.accessKeyId, '--secret', keys.secretAccessKey]);
+      if (o.durable) writeFileSync(join(dir, KEPT), JSON.stringify({ fsid, osdId: id, ...keys } satisfies KeptCluster));
+    }
+    const { accessKeyId, secretAccessKey } = keys;
     const tlsEndpoint = tls === undefined ? {} : { tlsEndpoint: `https://${HOST}:${tls.port}` };
     return { endpoint, ...tlsEndpoint, accessKeyId, secretAccessKey, region: REGION, stop };
   } catch (e) {
     await stop();
-    throw e;
+    if (kept === undefined || e instanceof PortTaken) throw e;
+    throw new Error(
+      `object store: the one kept in ${dir} did not start again (remove that folder to start afresh, without its objects): ${(e as Error).message}`,
+    );
   }
 }

@@ -11,6 +11,7 @@ import { type Backend, type BackendOptions, startBackend } from './backend.js';
 import { ROOT } from './bundle.js';
 import { readConfigTexts } from './config-dir.js';
 import { type Edit, editedTexts } from './config-edit.js';
+import { federatorRegistry } from './federator-registry.js';
 import { startLocalDns, type LocalDns, type SrvRecord } from './local-dns.js';
 import { portFree } from './ports.js';
 
@@ -55,6 +56,11 @@ type SidecarOptions = {
   /** Default `fallback`. */
   ports?: Ports;
   dns?: { host: string; port: number };
+  /**
+   * Serves federator.yaml's DNS server when it is on loopback (npm start), with the SRV records of
+   * these configuration folders; see `serveFederationDns`. Its federator asks that server.
+   */
+  serveDns?: string[];
   /** FEDERATOR_INTERNAL_TOKEN, the worker's too (see FederatorOptions.token). */
   token?: string | undefined;
 };
@@ -92,10 +98,17 @@ export async function federatorOptions(config: Config, o: SidecarOptions): Promi
 export interface StartedSidecar {
   federator: RunningFederator;
   options: SidecarFederatorOptions;
-  /** The configuration with federator.yaml's listeners where the federator really listens. */
+  /**
+   * The configuration with federator.yaml's listeners where the federator really listens, and the
+   * DNS server's (with brig's DNS-over-HTTPS URL, when it named that server) where it serves.
+   */
   texts: ConfigTexts;
+  /** The DNS server it serves (`serveDns`). */
+  dns: LocalDns | undefined;
   /** Tells the federator where the worker, started after it, listens. */
   workerStarted(internalUrl: URL): void;
+  /** Stops the federator (see RunningFederator.stop), then its DNS server. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -104,33 +117,49 @@ export interface StartedSidecar {
  * to integrations (legal hold services, bots), with its internal face only.
  */
 export async function startSidecar(texts: ConfigTexts, o: SidecarOptions = {}): Promise<StartedSidecar> {
-  const options = await federatorOptions(loaded(texts), o);
+  const config = loaded(texts);
+  const served = o.serveDns === undefined ? undefined : await serveFederationDns(config, o.serveDns, o.root ?? ROOT);
+  let federator: RunningFederator;
+  let options: SidecarFederatorOptions;
   let workerStarted!: (u: URL) => void;
   const workerInternal = new Promise<URL>((resolve) => {
     workerStarted = resolve;
   });
-  const federator = await startFederator({ ...options, workerInternal });
+  try {
+    options = await federatorOptions(config, served === undefined ? o : { ...o, dns: served.address });
+    federator = await startFederator({ ...options, workerInternal });
+  } catch (err) {
+    await served?.stop();
+    throw err;
+  }
   const { externalPort } = federator;
+  const announced = externalPort === undefined ? undefined : served?.announce(options.domain, externalPort);
   const edited = editedTexts(
     [
       ['federator.yaml', ['federatorInternal', 'port'], Number(federator.internalUrl.port)],
       ...(externalPort === undefined ? [] : [['federator.yaml', ['federatorExternal', 'port'], externalPort] as Edit]),
+      ...(served?.edits ?? []),
     ],
     texts,
   );
-  return { federator, options, texts: edited, workerStarted };
+  const stop = async (graceMs?: number) => {
+    await federator.stop(graceMs);
+    announced?.();
+    await served?.stop();
+  };
+  return { federator, options, texts: edited, dns: served?.dns, workerStarted, stop };
 }
 
-/** `_svc-federator._tcp.<domain>` → the federator's external listener, for each configuration folder given. */
-function srvRecords(dirs: string[]): Record<string, SrvRecord> {
-  const records: Record<string, SrvRecord> = {};
+/** Each configuration folder's domain and where its configuration puts its federator's external listener. */
+function configuredFederators(dirs: string[]): Map<string, SrvRecord> {
+  const found = new Map<string, SrvRecord>();
   for (const dir of dirs) {
     const checked = loadConfig(readConfigTexts(dir));
     if (!checked.ok || !checked.config.brig.enableFederation) continue;
     const { host, port } = checked.config.federator.federatorExternal;
-    records[`_svc-federator._tcp.${domainOf(checked.config)}`] = { target: host, port };
+    found.set(domainOf(checked.config), { target: host, port });
   }
-  return records;
+  return found;
 }
 
 /** The shipped configuration folders: `config/` and the ones inside it (config/b.example.com/). */
@@ -142,25 +171,63 @@ export function shippedConfigDirs(): string[] {
   return [top, ...inner];
 }
 
+const SRV_PREFIX = '_svc-federator._tcp.';
+
+interface FederationDns {
+  dns: LocalDns;
+  /** Where the federator asks. */
+  address: { host: string; port: number };
+  /** The DNS server's port, and brig's DNS-over-HTTPS URL when it named this server, where it serves. */
+  edits: Edit[];
+  /** Answers for this backend's own domain, and tells the backends of this checkout; returns the undo. */
+  announce(domain: string, port: number): () => void;
+  stop(): Promise<void>;
+}
+
 /**
- * For backends on one machine: when federator.yaml names a DNS server on loopback, serves there
- * the SRV record of every shipped configuration (and this backend's own, where its federator really
- * listens). Each backend names its own port; undefined when there is none to serve, or when
- * another process already serves that port (a backend on the same configuration).
+ * For backends on one machine: when federation is on and federator.yaml names a DNS server on
+ * loopback, serves it on that port or, when another backend holds it, on a free one. It answers
+ * `_svc-federator._tcp.<domain>` for this backend's own domain where its federator really
+ * listens, and for the domain of each configuration folder given where a running backend of this
+ * checkout registered its federator (`<root>/.federation/listening/`), else where that folder's
+ * configuration puts it. So a backend finds those of its own checkout wherever they listen, rather
+ * than whatever holds their configured port (another checkout's federator, say, whose certificate
+ * comes from another local CA).
  */
-export async function serveLocalDns(sidecar: StartedSidecar, dirs: string[]): Promise<LocalDns | undefined> {
-  const { dns, domain } = sidecar.options;
-  const { externalPort } = sidecar.federator;
-  if (dns === undefined || externalPort === undefined || !['127.0.0.1', 'localhost'].includes(dns.host))
+async function serveFederationDns(config: Config, dirs: string[], root: string): Promise<FederationDns | undefined> {
+  const { dnsHost, dnsPort = 53 } = config.federator.optSettings;
+  if (!config.brig.enableFederation || dnsHost === undefined || !['127.0.0.1', 'localhost'].includes(dnsHost))
     return undefined;
-  const records = srvRecords(dirs);
-  records[`_svc-federator._tcp.${domain}`] = { target: '127.0.0.1', port: externalPort };
+  const configured = configuredFederators(dirs);
+  const registry = federatorRegistry(join(root, '.federation', 'listening'));
+  const lookup = (name: string) => {
+    if (!name.startsWith(SRV_PREFIX)) return undefined;
+    const domain = name.slice(SRV_PREFIX.length);
+    const registered = registry.find(domain);
+    const record =
+      registered === undefined ? configured.get(domain) : { target: registered.host, port: registered.port };
+    return record === undefined ? undefined : { srv: [record] };
+  };
+  let dns: LocalDns;
   try {
-    return await startLocalDns(records, dns.port);
+    dns = await startLocalDns({}, dnsPort, lookup);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') return undefined;
-    throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    dns = await startLocalDns({}, 0, lookup);
   }
+  const edits: Edit[] = [['federator.yaml', ['optSettings', 'dnsPort'], dns.port]];
+  if (config.brig.dnsOverHttpsUrl === `http://${dnsHost}:${dnsPort}/dns-query`)
+    edits.push(['brig.yaml', ['dnsOverHttpsUrl'], dns.dohUrl]);
+  return {
+    dns,
+    address: { host: dns.host, port: dns.port },
+    edits,
+    announce: (domain, port) => {
+      dns.set(`${SRV_PREFIX}${domain}`, { target: '127.0.0.1', port });
+      return registry.register(domain, { host: '127.0.0.1', port });
+    },
+    stop: () => dns.stop(),
+  };
 }
 
 export interface BackendWithSidecar extends Backend {
@@ -171,15 +238,16 @@ export interface BackendWithSidecar extends Backend {
 /**
  * A backend and its federator on free ports (tests and benchmarks): certificates under `root`,
  * SRV lookups at `dns`; the worker's secret FEDERATOR_INTERNAL_TOKEN, when given, is the
- * federator's too.
+ * federator's too. With `serveDns`, as npm start runs them instead: on the configured ports unless
+ * they are held, with the DNS server federator.yaml names (see StartedSidecar).
  */
 export async function startBackendWithSidecar(
   o: BackendOptions,
-  sidecar: { root: string; dns?: { host: string; port: number } | undefined },
+  sidecar: { root: string; dns?: { host: string; port: number } | undefined; serveDns?: string[] },
 ): Promise<BackendWithSidecar> {
   const started = await startSidecar(o.config, {
     root: sidecar.root,
-    ports: 'any',
+    ...(sidecar.serveDns === undefined ? { ports: 'any' } : { ports: 'fallback', serveDns: sidecar.serveDns }),
     ...(sidecar.dns === undefined ? {} : { dns: sidecar.dns }),
     token: o.secrets?.FEDERATOR_INTERNAL_TOKEN,
   });
@@ -187,7 +255,7 @@ export async function startBackendWithSidecar(
   try {
     backend = await startBackend({ ...o, config: started.texts });
   } catch (err) {
-    await started.federator.stop(0);
+    await started.stop(0);
     throw err;
   }
   started.workerStarted(backend.internalUrl);
@@ -195,7 +263,7 @@ export async function startBackendWithSidecar(
     ...backend,
     federator: started.federator,
     stop: async () => {
-      await started.federator.stop(1000);
+      await started.stop(1000);
       await backend.stop();
     },
   };

@@ -79,10 +79,11 @@ export function buildApiApp({ config, endpoints, version }: ApiAppOptions): Open
       continue;
     }
     // Hono answers HEAD with the GET route of the path: register the handler as a hidden GET that
-    // only HEAD may use, and document the route as HEAD.
+    // only HEAD may use (a GET goes on to the path's GET route, or to 405), and document the
+    // route as HEAD.
     app.openapi({ ...e.route, method: 'get', hide: true }, (c, next) => {
-      if (c.req.method !== 'HEAD') throw new ApiError(commonErrors.methodNotAllowed);
-      return e.handler(c, next);
+      if (c.req.method === 'HEAD') return e.handler(c, next);
+      return next().then(() => c.res) as ReturnType<typeof e.handler>;
     });
     app.openAPIRegistry.registerPath(e.route);
   }

@@ -11,7 +11,12 @@ import { changeEmail } from './accounts/change-email.js';
 import { removeEmail } from './accounts/remove-email.js';
 import { updateUserEmail } from './accounts/update-user-email.js';
 import { deleteSelf, verifyDelete } from './accounts/delete-self.js';
-import { completePasswordReset, getPasswordResetCode, startPasswordReset } from './accounts/password-reset.js';
+import {
+  completePasswordReset,
+  completePasswordResetByKey,
+  getPasswordResetCode,
+  startPasswordReset,
+} from './accounts/password-reset.js';
 import { getApiVersion } from './api-version.js';
 import { claimKeyPackages } from './mls/claim-routes.js';
 import {
@@ -51,12 +56,37 @@ import {
   setProperty,
 } from './properties/properties.js';
 import { getStatus } from './status.js';
-import { createConnection, getConnection, listConnections, updateConnection } from './connections/connections.js';
+import {
+  createConnection,
+  createConnectionUnqualified,
+  getConnection,
+  getConnectionUnqualified,
+  listConnections,
+  listLocalConnections,
+  updateConnection,
+  updateConnectionUnqualified,
+} from './connections/connections.js';
 import { addClient } from './clients/add-client.js';
 import { getClientCapabilities, getClientCapabilitiesV6, getClientCapabilitiesV7 } from './clients/capabilities.js';
-import { getClientPrekey, getUserPrekeys, listPrekeys, listPrekeysV3 } from './clients/prekey-routes.js';
+import {
+  getClientPrekey,
+  getClientPrekeyUnqualified,
+  getUserPrekeys,
+  getUserPrekeysUnqualified,
+  listPrekeys,
+  listPrekeysUnqualified,
+  listPrekeysV3,
+} from './clients/prekey-routes.js';
 import { deleteClient, getClient, getClientPrekeyIds, listClients, putClient } from './clients/self-clients.js';
-import { getUserClient, getUserClients, listUsersClients } from './clients/user-clients.js';
+import {
+  getUserClient,
+  getUserClients,
+  getUserClientsUnqualified,
+  getUserClientUnqualified,
+  listUsersClients,
+  listUsersClientsV0,
+  listUsersClientsV1,
+} from './clients/user-clients.js';
 import { getSystemSettings, getSystemSettingsUnauthorized } from './system-settings.js';
 import { getCallsConfig, getCallsConfigV2 } from './calling/calls-config.js';
 import { createAuthorizationCode } from './oauth/authorization-codes.js';
@@ -84,9 +114,20 @@ import {
   updateOAuthClient,
 } from './oauth/oauth-clients.js';
 import { createAccessToken, revokeRefreshToken } from './oauth/token.js';
-import { checkHandle, checkHandles, checkHandleV6, putHandle } from './users/handles.js';
+import { checkHandle, checkHandles, checkHandlesV6, checkHandleV6, putHandle } from './users/handles.js';
+import { changePhone, removePhone, sendLoginCode } from './users/phone.js';
+import { onboarding } from './users/onboarding.js';
 import { getRichInfo, putRichInfo } from './rich-info/rich-info-routes.js';
-import { getSupportedProtocols, getUser, listUsersV3, listUsersV4 } from './users/profiles.js';
+import {
+  getHandleInfoUnqualified,
+  getSupportedProtocols,
+  getUser,
+  getUserByHandleV1,
+  getUserUnqualified,
+  listUsersUnqualified,
+  listUsersV3,
+  listUsersV4,
+} from './users/profiles.js';
 import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self.js';
 import { getConsent, putConsent } from './consent/consent-routes.js';
 import { providerAccountEndpoints, providerInternalEndpoints } from './provider/account-routes.js';
@@ -151,10 +192,13 @@ export const brigPublic: Endpoint[] = [
   updateUserEmail,
   startPasswordReset,
   completePasswordReset,
+  // after /password-reset/complete, which its path matches too
+  completePasswordResetByKey,
   deleteSelf,
   verifyDelete,
   // authentication
   login,
+  sendLoginCode,
   postAccess,
   logout,
   listCookies,
@@ -165,6 +209,9 @@ export const brigPublic: Endpoint[] = [
   putSelf,
   putLocale,
   putSupportedProtocols,
+  changePhone,
+  removePhone,
+  onboarding,
   getConsent,
   putConsent,
   headSelfPassword,
@@ -173,8 +220,16 @@ export const brigPublic: Endpoint[] = [
   checkHandle,
   checkHandleV6,
   checkHandles,
+  checkHandlesV6,
   // before /users/{domain}/{uid}, which the path would match too
   getRichInfo,
+  // older versions' /users/handles/{handle}, /users/{uid}/clients and /users/{uid}/prekeys too
+  getHandleInfoUnqualified,
+  getUserClientsUnqualified,
+  getUserPrekeysUnqualified,
+  getUserByHandleV1,
+  getUserUnqualified,
+  listUsersUnqualified,
   getUser,
   getSupportedProtocols,
   listUsersV3,
@@ -195,16 +250,25 @@ export const brigPublic: Endpoint[] = [
   createDpopAccessToken,
   getUserClients,
   getUserClient,
+  getUserClientUnqualified,
   listUsersClients,
+  listUsersClientsV0,
+  listUsersClientsV1,
   getUserPrekeys,
   getClientPrekey,
+  getClientPrekeyUnqualified,
   listPrekeys,
   listPrekeysV3,
+  listPrekeysUnqualified,
   // connections
   createConnection,
   updateConnection,
   getConnection,
   listConnections,
+  createConnectionUnqualified,
+  updateConnectionUnqualified,
+  getConnectionUnqualified,
+  listLocalConnections,
   // domain registration
   createChallenge,
   verifyChallengeAnonymously,

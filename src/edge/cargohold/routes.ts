@@ -11,6 +11,7 @@ import {
   renewAssetTokenV3,
 } from './manage.js';
 import { uploadAsset, uploadAssetV3 } from './upload.js';
+import { legacyConversationDownload, legacyDownload, legacyOtrDownload } from './legacy-download.js';
 import { principalAssetEndpoints } from './principal-assets.js';
 
 // `DELETE /assets/{key}/token` before `DELETE /assets/{key_domain}/{key}`, which its path also matches.
@@ -27,6 +28,9 @@ export const cargoholdPublic: Endpoint[] = [
   deleteAssetRoute,
   deleteAssetV4,
   deleteAssetV3,
+  legacyDownload,
+  legacyConversationDownload,
+  legacyOtrDownload,
   ...principalAssetEndpoints,
 ];
 

@@ -61,7 +61,11 @@ export async function sweepPendingEffects(env: Env, config: Config, before: numb
   for (;;) {
     const rows = await pendingEffectsStore.older(env.DB, before, SWEEP_BATCH);
     let progressed = false;
-    for (const row of rows) if (await settle(env, config, row.id, row.effects)) done++, (progressed = true);
+    for (const row of rows) {
+      if (!(await settle(env, config, row.id, row.effects))) continue;
+      done++;
+      progressed = true;
+    }
     if (rows.length < SWEEP_BATCH || !progressed) return done;
   }
 }

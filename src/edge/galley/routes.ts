@@ -1,10 +1,30 @@
 import type { Endpoint } from '../api/endpoint.js';
 import { createGroupConversation } from './conversations/create.js';
-import { getConversation, getRoles, listConversationIds, listConversations } from './conversations/read-routes.js';
-import { checkCode, joinByCode, joinPreview } from './conversations/guest-join.js';
+import {
+  getConversation,
+  getConversationLegalholdAlias,
+  getConversationsUnqualified,
+  getConversationUnqualified,
+  getRoles,
+  listConversationIds,
+  listConversationIdsUnqualified,
+  listConversations,
+  listConversationsV1,
+} from './conversations/read-routes.js';
+import { checkCode, joinByCode, joinById, joinPreview } from './conversations/guest-join.js';
 import { createCode, deleteCode, getCode } from './conversations/guest-links.js';
-import { addMembers, removeMember, updateOtherMember, updateSelfMember } from './conversations/members.js';
-import { getSelfMember } from './conversations/self-member.js';
+import {
+  addMembers,
+  addMembersUnqualified,
+  addMembersUnqualified2,
+  removeMember,
+  removeMemberUnqualified,
+  updateOtherMember,
+  updateOtherMemberUnqualified,
+  updateSelfMember,
+  updateSelfMemberUnqualified,
+} from './conversations/members.js';
+import { getSelfMember, getSelfMemberUnqualified } from './conversations/self-member.js';
 import { postBroadcast, postLegacyBroadcast } from './messaging/broadcast.js';
 import { postLegacyOtrMessage } from './messaging/legacy-otr.js';
 import { postProteusMessage } from './messaging/proteus.js';
@@ -35,6 +55,7 @@ import { sendMessage } from './federation/send-message.js';
 import { featureEndpoints } from './features/routes.js';
 import { getTeamMember, getTeamMembers, getTeamMembersByIds, updateTeamMember } from './teams/member-routes.js';
 import { getTeam, getTeamSize, updateTeam } from './teams/team-routes.js';
+import { addTeamMember, createNonBindingTeam, getTeams } from './teams/legacy-team-routes.js';
 import { getTeamNotifications } from './teams/team-notifications.js';
 import { getTeamConversation, getTeamConversationRoles, getTeamConversations } from './teams/team-conversations.js';
 import { getSearchVisibility, setSearchVisibility } from './teams/search-visibility.js';
@@ -61,11 +82,18 @@ import { getMlsSelfConversation, getMlsSelfConversationV5 } from './mls/mls-self
 import { getMlsOne2One, getMlsOne2OneV5, getMlsOne2OneV6 } from './mls/mls-one2one.js';
 import {
   renameConversation,
+  renameConversationDeprecated,
+  renameConversationUnqualified,
   typing,
+  typingUnqualified,
   updateAccess,
+  updateAccessUnqualified,
+  updateAccessV2,
   updateAddPermission,
   updateMessageTimer,
+  updateMessageTimerUnqualified,
   updateReceiptMode,
+  updateReceiptModeUnqualified,
 } from './conversations/updates.js';
 
 export const galleyPublic: Endpoint[] = [
@@ -91,25 +119,46 @@ export const galleyPublic: Endpoint[] = [
   checkCode,
   joinPreview,
   joinByCode,
+  joinById,
   listConversationIds,
   listConversations,
+  listConversationsV1,
+  // older versions' GET /conversations/ids before GET /conversations/{cnv}
+  listConversationIdsUnqualified,
+  getConversationsUnqualified,
   getRoles,
+  // older versions' /conversations/{cnv}/self before /conversations/{cnv_domain}/{cnv}
+  getSelfMemberUnqualified,
   createCode,
   getCode,
   deleteCode,
   getConversation,
+  getConversationUnqualified,
+  getConversationLegalholdAlias,
   getGroupInfo,
   addMembers,
+  addMembersUnqualified,
+  addMembersUnqualified2,
   removeMember,
+  removeMemberUnqualified,
   updateOtherMember,
+  updateOtherMemberUnqualified,
   updateSelfMember,
+  updateSelfMemberUnqualified,
   getSelfMember,
   renameConversation,
+  renameConversationUnqualified,
+  renameConversationDeprecated,
   updateMessageTimer,
+  updateMessageTimerUnqualified,
   updateReceiptMode,
+  updateReceiptModeUnqualified,
   updateAccess,
+  updateAccessV2,
+  updateAccessUnqualified,
   updateAddPermission,
   typing,
+  typingUnqualified,
   // /teams/{tid}/conversations/roles before /teams/{tid}/conversations/{cid}
   getTeamConversations,
   getTeamConversationRoles,
@@ -122,6 +171,8 @@ export const galleyPublic: Endpoint[] = [
   ...featureEndpoints,
   // /teams/notifications before /teams/{tid}
   getTeamNotifications,
+  createNonBindingTeam,
+  getTeams,
   getTeam,
   updateTeam,
   deleteTeam,
@@ -132,6 +183,7 @@ export const galleyPublic: Endpoint[] = [
   removeTeamMember,
   getTeamMembersByIds,
   updateTeamMember,
+  addTeamMember,
   getSearchVisibility,
   setSearchVisibility,
   // /teams/{tid}/legalhold/settings and /consent before /teams/{tid}/legalhold/{uid}

@@ -7,6 +7,7 @@ const LEGALHOLD_REACHES = [
   /^\/assets\//,
   /^\/users(\/|$)/,
   /^\/conversations\/[^/]+(\/[^/]+)?$/,
+  /^\/legalhold\/conversations\/[^/]+$/,
 ];
 const PROVIDER_PATHS = /^\/provider(\/|$)/;
 /** The bot API; `/bot/conversations/…` (adding and removing bots) is the users'. */

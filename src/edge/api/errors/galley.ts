@@ -34,6 +34,8 @@ export const galleyErrors = defineErrors({
   unknownClient: { status: 403, label: 'unknown-client', message: 'Unknown Client' },
   one2OneSize: { status: 400, label: 'client-error', message: 'A 1:1 conversation needs exactly one other user' },
   noTeam: { status: 404, label: 'no-team', message: 'Team not found' },
+  invalidActions: { status: 400, label: 'invalid-actions', message: 'The specified actions are invalid' },
+  bindingTeam: { status: 403, label: 'binding-team', message: 'Cannot add users to binding teams, invite only' },
   invalidTeamNotificationId: {
     status: 400,
     label: 'invalid-notification-id',

@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
@@ -86,7 +88,6 @@ export const completePasswordReset = endpoint(
   async (c) => {
     const body = c.req.valid('json');
     if (body.phone !== undefined) throw new ApiError(brigErrors.invalidPhone);
-    const config = c.get('config');
     const db = database(c.env.DB);
     let key = body.key;
     if (key === undefined) {
@@ -95,20 +96,50 @@ export const completePasswordReset = endpoint(
       if (user === undefined) throw new ApiError(brigErrors.invalidPasswordResetKey);
       key = await passwordResetKeyOf(user.id);
     }
-    const check = await codeStore.check(db, 'password-reset', key, body.code, RESET_RETRIES);
-    if (!check.ok || check.stored.user === null) throw new ApiError(brigErrors.invalidPasswordResetCode);
-    const user = await userStore.byId(db, check.stored.user);
-    if (user === undefined || user.status !== 'active') throw new ApiError(brigErrors.invalidPasswordResetCode);
-    const options = config.brig.optSettings.setPasswordHashingOptions;
-    if (user.password !== null && (await verifyPassword(body.password, user.password, options)).ok)
-      throw new ApiError(brigErrors.passwordMustDiffer);
-    const hash = await newPasswordHash(c.env, config, { ip: clientIp(c.req.raw) }, body.password);
-    await runBatch(db, [
-      userStore.update(db, user.id, { password: hash }),
-      codeStore.consume(db, 'password-reset', key),
-      cookieStore.revokeStatement(db, user.id),
-    ]);
-    return c.body(null, 200);
+    return resetWithKey(c, key, body.code, body.password);
+  },
+);
+
+/** The reset a key and code name sets the new password and revokes every cookie. */
+async function resetWithKey(c: Context<AppEnv>, key: string, code: string, password: string) {
+  const config = c.get('config');
+  const db = database(c.env.DB);
+  const check = await codeStore.check(db, 'password-reset', key, code, RESET_RETRIES);
+  if (!check.ok || check.stored.user === null) throw new ApiError(brigErrors.invalidPasswordResetCode);
+  const user = await userStore.byId(db, check.stored.user);
+  if (user === undefined || user.status !== 'active') throw new ApiError(brigErrors.invalidPasswordResetCode);
+  const options = config.brig.optSettings.setPasswordHashingOptions;
+  if (user.password !== null && (await verifyPassword(password, user.password, options)).ok)
+    throw new ApiError(brigErrors.passwordMustDiffer);
+  const hash = await newPasswordHash(c.env, config, { ip: clientIp(c.req.raw) }, password);
+  await runBatch(db, [
+    userStore.update(db, user.id, { password: hash }),
+    codeStore.consume(db, 'password-reset', key),
+    cookieStore.revokeStatement(db, user.id),
+  ]);
+  return c.body(null, 200);
+}
+
+/** `POST /password-reset/{key}` (until v8): the key in the path. */
+export const completePasswordResetByKey = endpoint(
+  {
+    name: 'post-password-reset-key-deprecated',
+    method: 'post',
+    path: '/password-reset/{key}',
+    until: 8,
+    auth: 'none',
+    request: {
+      params: z.object({ key: z.string().min(1) }),
+      ...jsonBody(
+        z.object({ code: z.string().min(1), password: z.string().min(8).max(1024) }).openapi('PasswordReset'),
+      ),
+    },
+    errors: [brigErrors.invalidPasswordResetCode, brigErrors.invalidPasswordResetKey, brigErrors.passwordMustDiffer],
+    responses: { 200: { description: 'Password changed; every cookie is revoked' } },
+  },
+  async (c) => {
+    const { code, password } = c.req.valid('json');
+    return resetWithKey(c, c.req.valid('param').key, code, password);
   },
 );
 

@@ -23,47 +23,86 @@ import { prekeyStore } from './prekey-store.js';
 import { prekey } from './prekeys.js';
 import { localDomainOf, userParams } from './user-clients.js';
 
+const userPrekeysRoute = {
+  method: 'get',
+  errors: FEDERATED_CALL_ERRORS,
+  responses: {
+    200: {
+      description: 'One prekey of each of the user’s clients (claimed: it is not handed out again)',
+      ...json(prekeyBundle),
+    },
+  },
+} as const;
+
+async function userPrekeys(c: Context<AppEnv>, domain: string, uid: string) {
+  const bundle =
+    domain === localDomainOf(c)
+      ? await claimLocalBundle(database(c.env.DB), uid)
+      : await remoteClaimBundle(c.get('config'), domain, uid);
+  return c.json(bundle, 200);
+}
+
 export const getUserPrekeys = endpoint(
   {
     name: 'get-users-prekey-bundle-qualified',
-    method: 'get',
     path: '/users/{domain}/{uid}/prekeys',
     request: { params: userParams },
-    errors: FEDERATED_CALL_ERRORS,
-    responses: {
-      200: {
-        description: 'One prekey of each of the user’s clients (claimed: it is not handed out again)',
-        ...json(prekeyBundle),
-      },
-    },
+    ...userPrekeysRoute,
   },
-  async (c) => {
-    const { domain, uid } = c.req.valid('param');
-    const bundle =
-      domain === localDomainOf(c)
-        ? await claimLocalBundle(database(c.env.DB), uid)
-        : await remoteClaimBundle(c.get('config'), domain, uid);
-    return c.json(bundle, 200);
-  },
+  (c) => userPrekeys(c, c.req.valid('param').domain, c.req.valid('param').uid),
 );
+
+export const getUserPrekeysUnqualified = endpoint(
+  {
+    name: 'get-users-prekey-bundle-unqualified',
+    path: '/users/{uid}/prekeys',
+    until: 2,
+    request: { params: z.object({ uid: z.uuid() }) },
+    ...userPrekeysRoute,
+  },
+  (c) => userPrekeys(c, localDomainOf(c), c.req.valid('param').uid),
+);
+
+const clientParam = z.string().regex(CLIENT_ID_PATTERN);
+const clientPrekeyRoute = {
+  method: 'get',
+  errors: [brigErrors.prekeyNotFound, ...FEDERATED_CALL_ERRORS],
+  responses: { 200: { description: 'A prekey of the client (claimed)', ...json(clientPrekey) } },
+} as const;
+
+async function claimClientPrekey(c: Context<AppEnv>, domain: string, uid: string, client: string) {
+  const claimed =
+    domain === localDomainOf(c)
+      ? await prekeyStore.claim(database(c.env.DB), uid, client)
+      : (await remoteClaim(c.get('config'), domain, uid, client))?.prekey;
+  if (claimed === undefined) throw new ApiError(brigErrors.prekeyNotFound);
+  return c.json({ client, prekey: claimed }, 200);
+}
 
 export const getClientPrekey = endpoint(
   {
     name: 'get-users-prekeys-client-qualified',
-    method: 'get',
     path: '/users/{domain}/{uid}/prekeys/{client}',
-    request: { params: userParams.extend({ client: z.string().regex(CLIENT_ID_PATTERN) }) },
-    errors: [brigErrors.prekeyNotFound, ...FEDERATED_CALL_ERRORS],
-    responses: { 200: { description: 'A prekey of the client (claimed)', ...json(clientPrekey) } },
+    request: { params: userParams.extend({ client: clientParam }) },
+    ...clientPrekeyRoute,
   },
-  async (c) => {
+  (c) => {
     const { domain, uid, client } = c.req.valid('param');
-    const claimed =
-      domain === localDomainOf(c)
-        ? await prekeyStore.claim(database(c.env.DB), uid, client)
-        : (await remoteClaim(c.get('config'), domain, uid, client))?.prekey;
-    if (claimed === undefined) throw new ApiError(brigErrors.prekeyNotFound);
-    return c.json({ client, prekey: claimed }, 200);
+    return claimClientPrekey(c, domain, uid, client);
+  },
+);
+
+export const getClientPrekeyUnqualified = endpoint(
+  {
+    name: 'get-users-prekeys-client-unqualified',
+    path: '/users/{uid}/prekeys/{client}',
+    until: 2,
+    request: { params: z.object({ uid: z.uuid(), client: clientParam }) },
+    ...clientPrekeyRoute,
+  },
+  (c) => {
+    const { uid, client } = c.req.valid('param');
+    return claimClientPrekey(c, localDomainOf(c), uid, client);
   },
 );
 
@@ -127,6 +166,30 @@ export const listPrekeys = endpoint(
       { qualified_user_client_prekeys: found, ...(failed.length > 0 ? { failed_to_list: failed } : {}) },
       200,
     );
+  },
+);
+
+/** v0 and v1: local users' clients only, `{user: [client]}` in, `{user: {client: prekey}}` out. */
+export const listPrekeysUnqualified = endpoint(
+  {
+    name: 'get-multi-user-prekey-bundle-unqualified',
+    method: 'post',
+    path: '/users/prekeys',
+    until: 2,
+    request: jsonBody(z.record(z.uuid(), z.array(clientParam)).openapi('UserClients')),
+    errors: [brigErrors.tooManyClientsRequested],
+    responses: {
+      200: {
+        description: 'A claimed prekey per client (null when it has none)',
+        ...json(z.record(z.string(), z.record(z.string(), prekey.nullable())).openapi('UserClientPrekeyMap')),
+      },
+    },
+  },
+  async (c) => {
+    const asked = c.req.valid('json');
+    const domain = localDomainOf(c);
+    refuseTooMany(c.get('config').brig.optSettings.setMaxConvSize, { [domain]: asked });
+    return c.json(await claimLocalMany(database(c.env.DB), asked), 200);
   },
 );
 

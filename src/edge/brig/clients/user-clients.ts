@@ -6,7 +6,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
-import { json, jsonBody, qualifiedUserId } from '../../api/schemas/common.js';
+import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { database, type Db } from '../../db/client.js';
 import { FederatorClient, unlessUnreachable } from '../../federation/client.js';
@@ -44,14 +44,18 @@ export async function localClientsOf(db: Db, users: readonly string[]): Promise<
 
 export const userParams = z.object({ domain: z.string(), uid: z.uuid() });
 
+const userClientsRoute = {
+  method: 'get',
+  errors: FEDERATED_CALL_ERRORS,
+  responses: { 200: { description: 'The user’s clients', ...json(z.array(pubClient)) } },
+} as const;
+
 export const getUserClients = endpoint(
   {
     name: 'get-user-clients-qualified',
-    method: 'get',
     path: '/users/{domain}/{uid}/clients',
     request: { params: userParams },
-    errors: FEDERATED_CALL_ERRORS,
-    responses: { 200: { description: 'The user’s clients', ...json(z.array(pubClient)) } },
+    ...userClientsRoute,
   },
   async (c) => {
     const { domain, uid } = c.req.valid('param');
@@ -59,51 +63,110 @@ export const getUserClients = endpoint(
   },
 );
 
-export const getUserClient = endpoint(
+export const getUserClientsUnqualified = endpoint(
   {
-    name: 'get-user-client-qualified',
-    method: 'get',
-    path: '/users/{domain}/{uid}/clients/{client}',
-    request: { params: userParams.extend({ client: z.string().regex(CLIENT_ID_PATTERN) }) },
-    errors: [brigErrors.userClientNotFound, ...FEDERATED_CALL_ERRORS],
-    responses: { 200: { description: 'The client', ...json(pubClient) } },
+    name: 'get-user-clients-unqualified',
+    path: '/users/{uid}/clients',
+    until: 2,
+    request: { params: z.object({ uid: z.uuid() }) },
+    ...userClientsRoute,
   },
   async (c) => {
-    const { domain, uid, client } = c.req.valid('param');
-    const found = (await clientsOfUsers(c, domain, [uid]))[uid]?.find((cl) => cl.id === client);
-    if (found === undefined) throw new ApiError(brigErrors.userClientNotFound);
-    return c.json(found, 200);
+    const { uid } = c.req.valid('param');
+    return c.json((await clientsOfUsers(c, localDomainOf(c), [uid]))[uid] ?? [], 200);
   },
 );
 
-export const listUsersClients = endpoint(
+const clientParam = z.string().regex(CLIENT_ID_PATTERN);
+const userClientRoute = {
+  method: 'get',
+  errors: [brigErrors.userClientNotFound, ...FEDERATED_CALL_ERRORS],
+  responses: { 200: { description: 'The client', ...json(pubClient) } },
+} as const;
+
+async function userClient(c: Context<AppEnv>, domain: string, uid: string, client: string) {
+  const found = (await clientsOfUsers(c, domain, [uid]))[uid]?.find((cl) => cl.id === client);
+  if (found === undefined) throw new ApiError(brigErrors.userClientNotFound);
+  return c.json(found, 200);
+}
+
+export const getUserClient = endpoint(
   {
-    name: 'list-clients-bulk@v2',
-    method: 'post',
-    path: '/users/list-clients',
-    from: 2,
-    request: jsonBody(z.object({ qualified_users: z.array(qualifiedUserId).min(1).max(500) })),
-    responses: {
-      200: {
-        description: 'Clients per domain and user (unreachable domains are left out)',
-        ...json(z.object({ qualified_user_map: z.record(z.string(), userClientMap) })),
-      },
+    name: 'get-user-client-qualified',
+    path: '/users/{domain}/{uid}/clients/{client}',
+    request: { params: userParams.extend({ client: clientParam }) },
+    ...userClientRoute,
+  },
+  (c) => {
+    const { domain, uid, client } = c.req.valid('param');
+    return userClient(c, domain, uid, client);
+  },
+);
+
+export const getUserClientUnqualified = endpoint(
+  {
+    name: 'get-user-client-unqualified',
+    path: '/users/{uid}/clients/{client}',
+    until: 2,
+    request: { params: z.object({ uid: z.uuid(), client: clientParam }) },
+    ...userClientRoute,
+  },
+  (c) => {
+    const { uid, client } = c.req.valid('param');
+    return userClient(c, localDomainOf(c), uid, client);
+  },
+);
+
+/** Clients per domain and user; an unreachable domain is left out. */
+async function clientsByDomain(c: Context<AppEnv>, users: readonly QualifiedId[]) {
+  const map: Record<string, UserClientMap> = {};
+  for (const [domain, ofDomain] of groupBy(users, (u) => u.domain)) {
+    const clients = await unlessUnreachable(
+      clientsOfUsers(
+        c,
+        domain,
+        ofDomain.map((u) => u.id),
+      ),
+    );
+    if (clients !== undefined) map[domain] = clients;
+  }
+  return map;
+}
+
+const listedUsers = z.array(qualifiedUserId).min(1).max(500);
+const qualifiedUserMap = z.record(z.string(), userClientMap);
+const wrappedListRoute = {
+  method: 'post',
+  request: jsonBody(z.object({ qualified_users: listedUsers })),
+  responses: {
+    200: {
+      description: 'Clients per domain and user (unreachable domains are left out)',
+      ...json(z.object({ qualified_user_map: qualifiedUserMap })),
     },
   },
-  async (c) => {
-    const byDomain = groupBy(c.req.valid('json').qualified_users, (u) => u.domain);
-    const qualified_user_map: Record<string, UserClientMap> = {};
-    for (const [domain, users] of byDomain) {
-      // An unreachable domain is left out.
-      const clients = await unlessUnreachable(
-        clientsOfUsers(
-          c,
-          domain,
-          users.map((u) => u.id),
-        ),
-      );
-      if (clients !== undefined) qualified_user_map[domain] = clients;
-    }
-    return c.json({ qualified_user_map }, 200);
+} as const;
+
+export const listUsersClients = endpoint(
+  { name: 'list-clients-bulk@v2', path: '/users/list-clients', from: 2, ...wrappedListRoute },
+  async (c) => c.json({ qualified_user_map: await clientsByDomain(c, c.req.valid('json').qualified_users) }, 200),
+);
+
+export const listUsersClientsV1 = endpoint(
+  { name: 'list-clients-bulk-v2', path: '/users/list-clients/v2', until: 2, ...wrappedListRoute },
+  async (c) => c.json({ qualified_user_map: await clientsByDomain(c, c.req.valid('json').qualified_users) }, 200),
+);
+
+/** v0 and v1's first form: a bare list in, the bare map out. */
+export const listUsersClientsV0 = endpoint(
+  {
+    name: 'list-clients-bulk',
+    method: 'post',
+    path: '/users/list-clients',
+    until: 2,
+    request: jsonBody(listedUsers),
+    responses: {
+      200: { description: 'Clients per domain and user (unreachable domains are left out)', ...json(qualifiedUserMap) },
+    },
   },
+  async (c) => c.json(await clientsByDomain(c, c.req.valid('json')), 200),
 );

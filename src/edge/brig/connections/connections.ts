@@ -134,83 +134,154 @@ const connectionErrors: ErrorSpec[] = [
   ...FEDERATED_CALL_ERRORS,
 ];
 
+const createRoute = {
+  method: 'post',
+  errors: connectionErrors,
+  responses: {
+    200: { description: 'The connection existed (and may have been accepted)', ...json(userConnection) },
+    201: { description: 'Connection requested', ...json(userConnection) },
+  },
+} as const;
+
+async function connectTo(c: Context<AppEnv>, domain: string, uid: string) {
+  const me = await selfRow(c);
+  if (domain !== localDomainOf(c)) {
+    if (!me.activated) throw new ApiError(brigErrors.noIdentity);
+    const { row, created } = await actOnRemote(c, me, { id: uid, domain }, 'connect');
+    if (row === undefined) throw refusals['bad-conn-update'];
+    return created ? c.json(connectionJson(row), 201) : c.json(connectionJson(row), 200);
+  }
+  const other = await counterpart(c, me, uid);
+  const rows = await bothRows(c, me.id, other.id);
+  const out = onConnect({ self: rows.self?.status, other: rows.other?.status });
+  if (typeof out === 'string') throw refusals[out];
+  const result = connectionJson(await apply(c, me, other, rows, out));
+  return out.status === 201 ? c.json(result, 201) : c.json(result, 200);
+}
+
 export const createConnection = endpoint(
-  {
-    name: 'create-connection',
-    method: 'post',
-    path: '/connections/{domain}/{uid}',
-    request: { params: userParams },
-    errors: connectionErrors,
-    responses: {
-      200: { description: 'The connection existed (and may have been accepted)', ...json(userConnection) },
-      201: { description: 'Connection requested', ...json(userConnection) },
-    },
-  },
-  async (c) => {
-    const { domain, uid } = c.req.valid('param');
-    const me = await selfRow(c);
-    if (domain !== localDomainOf(c)) {
-      if (!me.activated) throw new ApiError(brigErrors.noIdentity);
-      const { row, created } = await actOnRemote(c, me, { id: uid, domain }, 'connect');
-      if (row === undefined) throw refusals['bad-conn-update'];
-      return created ? c.json(connectionJson(row), 201) : c.json(connectionJson(row), 200);
-    }
-    const other = await counterpart(c, me, uid);
-    const rows = await bothRows(c, me.id, other.id);
-    const out = onConnect({ self: rows.self?.status, other: rows.other?.status });
-    if (typeof out === 'string') throw refusals[out];
-    const result = connectionJson(await apply(c, me, other, rows, out));
-    return out.status === 201 ? c.json(result, 201) : c.json(result, 200);
-  },
+  { name: 'create-connection', path: '/connections/{domain}/{uid}', request: { params: userParams }, ...createRoute },
+  (c) => connectTo(c, c.req.valid('param').domain, c.req.valid('param').uid),
 );
+
+/** v0 and v1: a local user named in the body (with the name, now unused, of the conversation to come). */
+export const createConnectionUnqualified = endpoint(
+  {
+    name: 'create-connection-unqualified',
+    path: '/connections',
+    until: 2,
+    request: jsonBody(z.object({ user: z.uuid(), name: z.string().min(1).max(256) }).openapi('ConnectionRequest')),
+    ...createRoute,
+  },
+  (c) => connectTo(c, localDomainOf(c), c.req.valid('json').user),
+);
+
+const connectionUpdate = jsonBody(z.object({ status: relation }).openapi('ConnectionUpdate'));
+const updateRoute = {
+  method: 'put',
+  errors: [brigErrors.notConnected, ...connectionErrors],
+  responses: {
+    200: { description: 'Connection updated', ...json(userConnection) },
+    204: { description: 'No change' },
+  },
+} as const;
+
+async function updateTo(c: Context<AppEnv>, domain: string, uid: string, status: z.infer<typeof relation>) {
+  const me = await selfRow(c);
+  if (domain !== localDomainOf(c)) {
+    const action = actionFor(status);
+    if (action === undefined) throw refusals['bad-conn-update'];
+    const { row, changed } = await actOnRemote(c, me, { id: uid, domain }, action);
+    if (row === undefined) throw refusals['bad-conn-update'];
+    return changed ? c.json(connectionJson(row), 200) : c.body(null, 204);
+  }
+  const rows = await bothRows(c, me.id, uid);
+  const out = onUpdate({ self: rows.self?.status, other: rows.other?.status }, status);
+  if (typeof out === 'string') throw refusals[out];
+  if (out.status === 204) return c.body(null, 204);
+  const other = await userStore.byId(database(c.env.DB), uid);
+  if (other === undefined) throw new ApiError(brigErrors.notConnected);
+  return c.json(connectionJson(await apply(c, me, other, rows, out)), 200);
+}
 
 export const updateConnection = endpoint(
   {
     name: 'update-connection',
-    method: 'put',
     path: '/connections/{domain}/{uid}',
-    request: { params: userParams, ...jsonBody(z.object({ status: relation }).openapi('ConnectionUpdate')) },
-    errors: [brigErrors.notConnected, ...connectionErrors],
-    responses: {
-      200: { description: 'Connection updated', ...json(userConnection) },
-      204: { description: 'No change' },
-    },
+    request: { params: userParams, ...connectionUpdate },
+    ...updateRoute,
   },
-  async (c) => {
-    const { domain, uid } = c.req.valid('param');
-    const me = await selfRow(c);
-    if (domain !== localDomainOf(c)) {
-      const action = actionFor(c.req.valid('json').status);
-      if (action === undefined) throw refusals['bad-conn-update'];
-      const { row, changed } = await actOnRemote(c, me, { id: uid, domain }, action);
-      if (row === undefined) throw refusals['bad-conn-update'];
-      return changed ? c.json(connectionJson(row), 200) : c.body(null, 204);
-    }
-    const rows = await bothRows(c, me.id, uid);
-    const out = onUpdate({ self: rows.self?.status, other: rows.other?.status }, c.req.valid('json').status);
-    if (typeof out === 'string') throw refusals[out];
-    if (out.status === 204) return c.body(null, 204);
-    const other = await userStore.byId(database(c.env.DB), uid);
-    if (other === undefined) throw new ApiError(brigErrors.notConnected);
-    return c.json(connectionJson(await apply(c, me, other, rows, out)), 200);
-  },
+  (c) => updateTo(c, c.req.valid('param').domain, c.req.valid('param').uid, c.req.valid('json').status),
 );
 
-export const getConnection = endpoint(
+export const updateConnectionUnqualified = endpoint(
   {
-    name: 'get-connection',
+    name: 'update-connection-unqualified',
+    path: '/connections/{uid}',
+    until: 2,
+    request: { params: z.object({ uid: z.uuid() }), ...connectionUpdate },
+    ...updateRoute,
+  },
+  (c) => updateTo(c, localDomainOf(c), c.req.valid('param').uid, c.req.valid('json').status),
+);
+
+const getRoute = {
+  method: 'get',
+  responses: {
+    200: { description: 'The connection', ...json(userConnection) },
+    404: { description: 'No connection (empty body)' },
+  },
+} as const;
+
+async function connectionTo(c: Context<AppEnv>, domain: string, uid: string) {
+  const row = await connectionStore.get(database(c.env.DB), self(c).user, domain, uid);
+  return row === undefined ? c.body(null, 404) : c.json(connectionJson(row), 200);
+}
+
+export const getConnection = endpoint(
+  { name: 'get-connection', path: '/connections/{domain}/{uid}', request: { params: userParams }, ...getRoute },
+  (c) => connectionTo(c, c.req.valid('param').domain, c.req.valid('param').uid),
+);
+
+export const getConnectionUnqualified = endpoint(
+  {
+    name: 'get-connection-unqualified',
+    path: '/connections/{uid}',
+    until: 2,
+    request: { params: z.object({ uid: z.uuid() }) },
+    ...getRoute,
+  },
+  (c) => connectionTo(c, localDomainOf(c), c.req.valid('param').uid),
+);
+
+export const listLocalConnections = endpoint(
+  {
+    name: 'list-local-connections',
     method: 'get',
-    path: '/connections/{domain}/{uid}',
-    request: { params: userParams },
+    path: '/connections',
+    until: 2,
+    request: {
+      query: z.object({ start: z.uuid().optional(), size: z.coerce.number().int().min(1).max(500).default(100) }),
+    },
     responses: {
-      200: { description: 'The connection', ...json(userConnection) },
-      404: { description: 'No connection (empty body)' },
+      200: {
+        description: 'A page of the connections to local users',
+        ...json(
+          z.object({ connections: z.array(userConnection), has_more: z.boolean() }).openapi('UserConnectionList'),
+        ),
+      },
     },
   },
   async (c) => {
-    const { domain, uid } = c.req.valid('param');
-    const row = await connectionStore.get(database(c.env.DB), self(c).user, domain, uid);
-    return row === undefined ? c.body(null, 404) : c.json(connectionJson(row), 200);
+    const { start, size } = c.req.valid('query');
+    const domain = localDomainOf(c);
+    // Ordered by (domain, user): this domain's rows are one run, from the first after `start`.
+    const rows = await connectionStore.page(database(c.env.DB), self(c).user, size + 1, {
+      domain,
+      user: start ?? '',
+    });
+    const local = rows.filter((r) => r.toDomain === domain);
+    return c.json({ connections: local.slice(0, size).map(connectionJson), has_more: local.length > size }, 200);
   },
 );
 

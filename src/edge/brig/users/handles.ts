@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
@@ -72,22 +74,28 @@ const checkHandleRoute = (path: string, from: 0 | 7, until?: 7) =>
 export const checkHandle = checkHandleRoute('/handles/{handle}', 7);
 export const checkHandleV6 = checkHandleRoute('/users/handles/{handle}', 0, 7);
 
+const checkHandlesRoute = {
+  method: 'post',
+  request: jsonBody(
+    z
+      .object({ handles: z.array(z.string()).min(1).max(50), return: z.int().min(1).max(10).default(1) })
+      .openapi('CheckHandles'),
+  ),
+  responses: { 200: { description: 'Free handles, in the order asked', ...json(z.array(z.string())) } },
+} as const;
+
+async function freeHandles(c: Context<AppEnv>, body: { handles: string[]; return: number }) {
+  const candidates = [...new Set(body.handles)].filter(isValidHandle);
+  const taken = await userStore.takenHandles(database(c.env.DB), candidates);
+  return c.json(candidates.filter((h) => !taken.has(h)).slice(0, body.return), 200);
+}
+
+/** `POST /handles` (from v7; `/users/handles` before): the free ones of the handles asked. */
 export const checkHandles = endpoint(
-  {
-    name: 'check-user-handles',
-    method: 'post',
-    path: '/handles',
-    request: jsonBody(
-      z
-        .object({ handles: z.array(z.string()).min(1).max(50), return: z.int().min(1).max(10).default(1) })
-        .openapi('CheckHandles'),
-    ),
-    responses: { 200: { description: 'Free handles, in the order asked', ...json(z.array(z.string())) } },
-  },
-  async (c) => {
-    const body = c.req.valid('json');
-    const candidates = [...new Set(body.handles)].filter(isValidHandle);
-    const taken = await userStore.takenHandles(database(c.env.DB), candidates);
-    return c.json(candidates.filter((h) => !taken.has(h)).slice(0, body.return), 200);
-  },
+  { name: 'check-user-handles', path: '/handles', from: 7, ...checkHandlesRoute },
+  (c) => freeHandles(c, c.req.valid('json')),
+);
+export const checkHandlesV6 = endpoint(
+  { name: 'check-user-handles@v6', path: '/users/handles', until: 7, ...checkHandlesRoute },
+  (c) => freeHandles(c, c.req.valid('json')),
 );

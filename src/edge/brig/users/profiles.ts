@@ -4,6 +4,7 @@ import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
+import { commonErrors } from '../../api/errors/common.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
@@ -66,6 +67,103 @@ export const getUser = endpoint(
     const profile = await profileOf(c, domain, uid);
     if (profile === undefined) throw new ApiError(brigErrors.userNotFound);
     return c.json(profile, 200);
+  },
+);
+
+export const getUserUnqualified = endpoint(
+  {
+    name: 'get-user-unqualified',
+    method: 'get',
+    path: '/users/{uid}',
+    until: 2,
+    request: { params: z.object({ uid: z.uuid() }) },
+    errors: [brigErrors.userNotFound],
+    responses: { 200: { description: 'User found', ...json(userProfile) } },
+  },
+  async (c) => {
+    const profile = await profileOf(c, localDomain(c), c.req.valid('param').uid);
+    if (profile === undefined) throw new ApiError(brigErrors.userNotFound);
+    return c.json(profile, 200);
+  },
+);
+
+/** A local user by handle, as older versions look one up. */
+async function localUserByHandle(c: Context<AppEnv>, handle: string): Promise<UserProfile | undefined> {
+  const row = await userStore.byHandle(database(c.env.DB), handle);
+  return row === undefined ? undefined : (await profilesOf(c, [row]))[0];
+}
+
+export const getUserByHandleV1 = endpoint(
+  {
+    name: 'get-user-by-handle-qualified',
+    method: 'get',
+    path: '/users/by-handle/{handle_domain}/{handle}',
+    until: 2,
+    request: { params: z.object({ handle_domain: z.string(), handle: z.string() }) },
+    errors: [brigErrors.handleNotFound, ...FEDERATED_CALL_ERRORS],
+    responses: { 200: { description: 'User found', ...json(userProfile) } },
+  },
+  async (c) => {
+    const { handle_domain, handle } = c.req.valid('param');
+    const found =
+      handle_domain === localDomain(c)
+        ? await localUserByHandle(c, handle)
+        : await remoteUserByHandle(c.get('config'), handle_domain, handle);
+    if (found === undefined || found === null) throw new ApiError(brigErrors.handleNotFound);
+    return c.json(found, 200);
+  },
+);
+
+export const getHandleInfoUnqualified = endpoint(
+  {
+    name: 'get-handle-info-unqualified',
+    method: 'get',
+    path: '/users/handles/{handle}',
+    until: 2,
+    request: { params: z.object({ handle: z.string() }) },
+    errors: [brigErrors.handleNotFound],
+    responses: {
+      200: {
+        description: 'Whose the handle is',
+        ...json(z.object({ qualified_user: qualifiedUserId, user: z.uuid() }).openapi('UserHandleInfo')),
+      },
+    },
+  },
+  async (c) => {
+    const found = await localUserByHandle(c, c.req.valid('param').handle);
+    if (found === undefined) throw new ApiError(brigErrors.handleNotFound);
+    return c.json({ qualified_user: found.qualified_id, user: found.id }, 200);
+  },
+);
+
+/** `a,b,c` as a list. */
+const commaSeparated = z.string().transform((s) => s.split(','));
+
+export const listUsersUnqualified = endpoint(
+  {
+    name: 'list-users-by-unqualified-ids-or-handles',
+    method: 'get',
+    path: '/users',
+    until: 2,
+    request: {
+      query: z.object({
+        ids: commaSeparated.pipe(z.array(z.uuid())).optional(),
+        handles: commaSeparated.pipe(z.array(z.string()).min(1).max(4)).optional(),
+      }),
+    },
+    errors: [commonErrors.badRequest],
+    responses: { 200: { description: 'Users found', ...json(z.array(userProfile)) } },
+  },
+  async (c) => {
+    const { ids, handles } = c.req.valid('query');
+    const domain = localDomain(c);
+    // As wire's: ids win when both are given.
+    if (ids !== undefined)
+      return c.json((await listUsers(c, { qualified_ids: ids.map((id) => ({ id, domain })) })).found, 200);
+    if (handles === undefined)
+      throw new ApiError(commonErrors.badRequest, 'at least one ids or handles must be provided');
+    const found = await listUsers(c, { qualified_handles: handles.map((handle) => ({ handle, domain })) });
+    return c.json(found.found, 200);
   },
 );
 

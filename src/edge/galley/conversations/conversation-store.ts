@@ -216,6 +216,23 @@ export const conversationStore = {
       .limit(1);
     return rows.length > 0;
   },
+  /** The user's conversations of one domain, ordered by id after `start`: older versions' pages. */
+  async idsIn(db: Db, user: QualifiedId, domain: string, size: number, start?: string): Promise<string[]> {
+    const rows = await db
+      .select({ id: conversationMembers.convId })
+      .from(conversationMembers)
+      .where(
+        and(
+          eq(conversationMembers.userDomain, user.domain),
+          eq(conversationMembers.userId, user.id),
+          eq(conversationMembers.convDomain, domain),
+          start === undefined ? undefined : gt(conversationMembers.convId, start),
+        ),
+      )
+      .orderBy(asc(conversationMembers.convId))
+      .limit(size);
+    return rows.map((r) => r.id);
+  },
   /** The user's conversations ordered by (domain, id), after a position: the list-ids pages. */
   async idsOf(db: Db, user: QualifiedId, size: number, after?: QualifiedId): Promise<QualifiedId[]> {
     const position =

@@ -112,24 +112,56 @@ export const joinByCode = endpoint(
         (await verifyPassword(password, row.password, config.galley.settings.passwordHashingOptions)).ok;
       if (!ok) throw new ApiError(galleyErrors.invalidConversationPassword);
     }
-    if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
-    if (!conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
-    const db = database(c.env.DB);
-    const me = selfQualified(c);
-    const joiner = await userById(db, me);
-    const role = joiner?.activated ? 'non_team_member' : 'guest';
-    const allowed =
-      conv.accessRole.includes(role) ||
-      (conv.team !== null && joiner?.team === conv.team && conv.accessRole.includes('team_member'));
-    if (!allowed) throw new ApiError(galleyErrors.accessDenied);
-    const members = await conversationStore.members(db, conv);
-    if (members.some((m) => m.userId === me.id && m.userDomain === me.domain)) return c.body(null, 204);
-    if (members.length + 1 > config.galley.settings.maxConvSize) throw new ApiError(galleyErrors.tooManyMembers);
-    const joined = memberRow(conv, me, ROLE_MEMBER);
-    await runBatch(db, conversationStore.addMembers(db, [joined]));
-    await membershipChanged(c.env, conv);
-    const ev = conversationEvent('conversation.member-join', conv, me, memberJoinData([joined]), { team: conv.team });
-    await notifyMembers(c, conv, [...members, joined], ev);
-    return c.json(ev, 200);
+    return joinOpened(c, conv, 'code');
+  },
+);
+
+/** The caller joins a group conversation that `opened` opens to them, as a member; 204 when they are one. */
+async function joinOpened(c: Context<AppEnv>, conv: ConversationRow, opened: 'code' | 'link') {
+  if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
+  if (!conv.access.includes(opened)) throw new ApiError(galleyErrors.accessDenied);
+  const db = database(c.env.DB);
+  const me = selfQualified(c);
+  const joiner = await userById(db, me);
+  const role = joiner?.activated ? 'non_team_member' : 'guest';
+  const allowed =
+    conv.accessRole.includes(role) ||
+    (conv.team !== null && joiner?.team === conv.team && conv.accessRole.includes('team_member'));
+  if (!allowed) throw new ApiError(galleyErrors.accessDenied);
+  const members = await conversationStore.members(db, conv);
+  if (members.some((m) => m.userId === me.id && m.userDomain === me.domain)) return c.body(null, 204);
+  if (members.length + 1 > c.get('config').galley.settings.maxConvSize) throw new ApiError(galleyErrors.tooManyMembers);
+  const joined = memberRow(conv, me, ROLE_MEMBER);
+  await runBatch(db, conversationStore.addMembers(db, [joined]));
+  await membershipChanged(c.env, conv);
+  const ev = conversationEvent('conversation.member-join', conv, me, memberJoinData([joined]), { team: conv.team });
+  await notifyMembers(c, conv, [...members, joined], ev);
+  return c.json(ev, 200);
+}
+
+/** `POST /conversations/{cnv}/join` (until v5): a local group conversation with `link` access. */
+export const joinById = endpoint(
+  {
+    name: 'join-conversation-by-id-unqualified',
+    method: 'post',
+    path: '/conversations/{cnv}/join',
+    until: 5,
+    request: { params: z.object({ cnv: z.uuid() }) },
+    errors: [
+      galleyErrors.noConversation,
+      galleyErrors.accessDenied,
+      galleyErrors.invalidOp,
+      galleyErrors.tooManyMembers,
+    ],
+    responses: {
+      200: { description: 'Joined', ...json(z.record(z.string(), z.unknown()).openapi('Event')) },
+      204: { description: 'Already a member' },
+    },
+  },
+  async (c) => {
+    const id = { id: c.req.valid('param').cnv, domain: selfQualified(c).domain };
+    const conv = await conversationStore.get(database(c.env.DB), id);
+    if (conv === undefined) throw new ApiError(galleyErrors.noConversation);
+    return joinOpened(c, conv, 'link');
   },
 );

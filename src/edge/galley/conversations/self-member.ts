@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
@@ -7,7 +9,7 @@ import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { selfMemberJson } from './conversation-json.js';
 import { conversationStore } from './conversation-store.js';
-import { convParams } from './read-routes.js';
+import { convParams, localConvParams, routeConversation } from './read-routes.js';
 
 const member = z
   .object({
@@ -27,27 +29,43 @@ const member = z
   })
   .openapi('Member');
 
+const selfMemberRoute = {
+  method: 'get',
+  errors: [galleyErrors.noConversation],
+  responses: { 200: { description: 'The caller’s membership, or null', ...json(member.nullable()) } },
+} as const;
+
 /**
- * `GET /conversations/{cnv_domain}/{cnv}/self` (v9): the caller's own membership. As in wire, a
- * local conversation the caller is not in (or that does not exist) answers 200 `null`; a remote
- * one that does not list the caller is 404 `no-conversation`.
+ * The caller's own membership. As in wire, a local conversation the caller is not in (or that does
+ * not exist) answers 200 `null`; a remote one that does not list the caller is 404 `no-conversation`.
  */
+async function selfMember(c: Context<AppEnv>) {
+  const conv = routeConversation(c);
+  const me = selfQualified(c);
+  const row = await conversationStore.member(database(c.env.DB), conv, me);
+  if (row !== undefined) return c.json(selfMemberJson(row), 200);
+  if (conv.domain !== me.domain) throw new ApiError(galleyErrors.noConversation);
+  return c.json(null, 200);
+}
+
 export const getSelfMember = endpoint(
   {
     name: 'get-conversation-self',
-    method: 'get',
     path: '/conversations/{cnv_domain}/{cnv}/self',
     from: 9,
     request: { params: convParams },
-    errors: [galleyErrors.noConversation],
-    responses: { 200: { description: 'The caller’s membership, or null', ...json(member.nullable()) } },
+    ...selfMemberRoute,
   },
-  async (c) => {
-    const { cnv_domain, cnv } = c.req.valid('param');
-    const me = selfQualified(c);
-    const row = await conversationStore.member(database(c.env.DB), { id: cnv, domain: cnv_domain }, me);
-    if (row !== undefined) return c.json(selfMemberJson(row), 200);
-    if (cnv_domain !== me.domain) throw new ApiError(galleyErrors.noConversation);
-    return c.json(null, 200);
+  selfMember,
+);
+
+export const getSelfMemberUnqualified = endpoint(
+  {
+    name: 'get-conversation-self-unqualified',
+    path: '/conversations/{cnv}/self',
+    until: 8,
+    request: { params: localConvParams },
+    ...selfMemberRoute,
   },
+  selfMember,
 );

@@ -9,13 +9,21 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { conversationEvent, type ConversationEventType } from '../../events/conversation-events.js';
-import { access, accessRole, addPermission, toLegacyAccessRole } from './access.js';
+import {
+  access,
+  accessRole,
+  accessRoleLegacy,
+  addPermission,
+  fromLegacyAccessRole,
+  toLegacyAccessRole,
+  type AccessRole,
+} from './access.js';
 import { requireAction, requireChannelAction, requireMember, type Membership } from './access-check.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { membersEventEffect } from './notify.js';
 import { commitChange, type Change } from '../../effects/commit-change.js';
 import { membershipChangedEffect } from '../messaging/conversation-object.js';
-import { convParams } from './read-routes.js';
+import { convParams, localConvParams, routeConversation } from './read-routes.js';
 import type { ConversationAction } from './roles.js';
 import { kickDisallowedMembers } from './access-effects.js';
 import { requireOpeningAllowed } from './channel-permissions.js';
@@ -43,8 +51,7 @@ export async function change(
     m: Membership,
   ) => Promise<{ type: ConversationEventType; data: unknown; patch: Partial<ConversationRow> } | 'unchanged'>,
 ): Promise<Response> {
-  const { cnv_domain, cnv } = c.req.param() as { cnv_domain: string; cnv: string };
-  const m = await requireMember(c, { id: cnv, domain: cnv_domain });
+  const m = await requireMember(c, routeConversation(c));
   if (o.channelManagers === true) await requireChannelAction(c, m, action);
   else requireAction(m.me, action);
   if (o.groupOnly && m.conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
@@ -70,83 +77,160 @@ export async function change(
   return c.json(ev, 200);
 }
 
+const renameBody = jsonBody(z.object({ name: z.string().min(1).max(256) }).openapi('ConversationRename'));
+const renameRoute = { method: 'put', errors: commonErrors, responses: changed } as const;
+const rename = (c: Context<AppEnv>, name: string) =>
+  change(c, 'modify_conversation_name', { groupOnly: false }, async () => ({
+    type: 'conversation.rename',
+    data: { name },
+    patch: { name },
+  }));
+
 export const renameConversation = endpoint(
   {
     name: 'update-conversation-name',
-    method: 'put',
     path: '/conversations/{cnv_domain}/{cnv}/name',
-    request: {
-      params: convParams,
-      ...jsonBody(z.object({ name: z.string().min(1).max(256) }).openapi('ConversationRename')),
-    },
-    errors: commonErrors,
-    responses: changed,
+    request: { params: convParams, ...renameBody },
+    ...renameRoute,
   },
-  (c) => {
-    const { name } = c.req.valid('json');
-    return change(c, 'modify_conversation_name', { groupOnly: false }, async () => ({
-      type: 'conversation.rename',
-      data: { name },
-      patch: { name },
-    }));
-  },
+  (c) => rename(c, c.req.valid('json').name),
 );
+
+export const renameConversationUnqualified = endpoint(
+  {
+    name: 'update-conversation-name-unqualified',
+    path: '/conversations/{cnv}/name',
+    until: 8,
+    request: { params: localConvParams, ...renameBody },
+    ...renameRoute,
+  },
+  (c) => rename(c, c.req.valid('json').name),
+);
+
+export const renameConversationDeprecated = endpoint(
+  {
+    name: 'update-conversation-name-deprecated',
+    path: '/conversations/{cnv}',
+    until: 8,
+    request: { params: localConvParams, ...renameBody },
+    ...renameRoute,
+  },
+  (c) => rename(c, c.req.valid('json').name),
+);
+
+const messageTimerBody = jsonBody(
+  z.object({ message_timer: z.int().min(0).nullable() }).openapi('ConversationMessageTimerUpdate'),
+);
+const messageTimerRoute = { method: 'put', errors: commonErrors, responses: changed } as const;
+const setMessageTimer = (c: Context<AppEnv>, message_timer: number | null) =>
+  change(c, 'modify_conversation_message_timer', { groupOnly: true }, async ({ conv }) =>
+    conv.messageTimer === message_timer
+      ? 'unchanged'
+      : {
+          type: 'conversation.message-timer-update',
+          data: { message_timer },
+          patch: { messageTimer: message_timer },
+        },
+  );
 
 export const updateMessageTimer = endpoint(
   {
     name: 'update-conversation-message-timer',
-    method: 'put',
     path: '/conversations/{cnv_domain}/{cnv}/message-timer',
-    request: {
-      params: convParams,
-      ...jsonBody(z.object({ message_timer: z.int().min(0).nullable() }).openapi('ConversationMessageTimerUpdate')),
-    },
-    errors: commonErrors,
-    responses: changed,
+    request: { params: convParams, ...messageTimerBody },
+    ...messageTimerRoute,
   },
-  (c) => {
-    const { message_timer } = c.req.valid('json');
-    return change(c, 'modify_conversation_message_timer', { groupOnly: true }, async ({ conv }) =>
-      conv.messageTimer === message_timer
-        ? 'unchanged'
-        : {
-            type: 'conversation.message-timer-update',
-            data: { message_timer },
-            patch: { messageTimer: message_timer },
-          },
-    );
-  },
+  (c) => setMessageTimer(c, c.req.valid('json').message_timer),
 );
+
+export const updateMessageTimerUnqualified = endpoint(
+  {
+    name: 'update-conversation-message-timer-unqualified',
+    path: '/conversations/{cnv}/message-timer',
+    until: 8,
+    request: { params: localConvParams, ...messageTimerBody },
+    ...messageTimerRoute,
+  },
+  (c) => setMessageTimer(c, c.req.valid('json').message_timer),
+);
+
+const receiptModeBody = jsonBody(z.object({ receipt_mode: z.int() }).openapi('ConversationReceiptModeUpdate'));
+const receiptModeRoute = {
+  method: 'put',
+  errors: [galleyErrors.mlsReceiptsNotAllowed, ...commonErrors],
+  responses: changed,
+} as const;
+const setReceiptMode = (c: Context<AppEnv>, receipt_mode: number) =>
+  change(c, 'modify_conversation_receipt_mode', { groupOnly: true }, async ({ conv }) => {
+    if (conv.protocol === 'mls') throw new ApiError(galleyErrors.mlsReceiptsNotAllowed);
+    return conv.receiptMode === receipt_mode
+      ? 'unchanged'
+      : { type: 'conversation.receipt-mode-update', data: { receipt_mode }, patch: { receiptMode: receipt_mode } };
+  });
 
 export const updateReceiptMode = endpoint(
   {
     name: 'update-conversation-receipt-mode',
-    method: 'put',
     path: '/conversations/{cnv_domain}/{cnv}/receipt-mode',
-    request: {
-      params: convParams,
-      ...jsonBody(z.object({ receipt_mode: z.int() }).openapi('ConversationReceiptModeUpdate')),
-    },
-    errors: [galleyErrors.mlsReceiptsNotAllowed, ...commonErrors],
-    responses: changed,
+    request: { params: convParams, ...receiptModeBody },
+    ...receiptModeRoute,
   },
-  (c) => {
-    const { receipt_mode } = c.req.valid('json');
-    return change(c, 'modify_conversation_receipt_mode', { groupOnly: true }, async ({ conv }) => {
-      if (conv.protocol === 'mls') throw new ApiError(galleyErrors.mlsReceiptsNotAllowed);
-      return conv.receiptMode === receipt_mode
-        ? 'unchanged'
-        : { type: 'conversation.receipt-mode-update', data: { receipt_mode }, patch: { receiptMode: receipt_mode } };
-    });
+  (c) => setReceiptMode(c, c.req.valid('json').receipt_mode),
+);
+
+export const updateReceiptModeUnqualified = endpoint(
+  {
+    name: 'update-conversation-receipt-mode-unqualified',
+    path: '/conversations/{cnv}/receipt-mode',
+    until: 8,
+    request: { params: localConvParams, ...receiptModeBody },
+    ...receiptModeRoute,
   },
+  (c) => setReceiptMode(c, c.req.valid('json').receipt_mode),
 );
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
+const accessRoute = {
+  method: 'put',
+  // Opening a channel (access `link`) also takes the channels feature and a role it admits.
+  errors: [
+    galleyErrors.noConversation,
+    galleyErrors.actionDenied,
+    galleyErrors.invalidOp,
+    galleyErrors.channelsNotEnabled,
+    galleyErrors.operationDenied,
+  ],
+  responses: changed,
+} as const;
+
+function setAccess(
+  c: Context<AppEnv>,
+  body: { access: readonly z.infer<typeof access>[]; roles: readonly AccessRole[] },
+) {
+  const nextAccess = [...new Set(body.access)];
+  const nextRoles = [...new Set(body.roles)];
+  const next = (m: Membership) => ({ ...m.conv, access: nextAccess, accessRole: nextRoles });
+  // Members the new roles exclude are removed after the change is announced.
+  const alongside = (m: Membership) => kickDisallowedMembers(c, next(m), m.members);
+  return change(c, 'modify_conversation_access', { groupOnly: true, alongside }, async (m) => {
+    if (nextAccess.includes('private') || nextRoles.length === 0)
+      throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+    if (m.conv.team === null && sameSet(nextRoles, ['team_member']))
+      throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+    if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
+    await requireOpeningAllowed(database(c.env.DB), c.get('config'), m.conv, m.me.userId, nextAccess);
+    return {
+      type: 'conversation.access-update',
+      data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },
+      patch: { access: nextAccess, accessRole: nextRoles },
+    };
+  });
+}
+
 export const updateAccess = endpoint(
   {
     name: 'update-conversation-access',
-    method: 'put',
     path: '/conversations/{cnv_domain}/{cnv}/access',
     from: 3,
     request: {
@@ -155,36 +239,57 @@ export const updateAccess = endpoint(
         z.object({ access: z.array(access), access_role: z.array(accessRole) }).openapi('ConversationAccessData'),
       ),
     },
-    // Opening a channel (access `link`) also takes the channels feature and a role it admits.
-    errors: [
-      galleyErrors.noConversation,
-      galleyErrors.actionDenied,
-      galleyErrors.invalidOp,
-      galleyErrors.channelsNotEnabled,
-      galleyErrors.operationDenied,
-    ],
-    responses: changed,
+    ...accessRoute,
   },
   (c) => {
     const body = c.req.valid('json');
-    const nextAccess = [...new Set(body.access)];
-    const nextRoles = [...new Set(body.access_role)];
-    const next = (m: Membership) => ({ ...m.conv, access: nextAccess, accessRole: nextRoles });
-    // Members the new roles exclude are removed after the change is announced.
-    const alongside = (m: Membership) => kickDisallowedMembers(c, next(m), m.members);
-    return change(c, 'modify_conversation_access', { groupOnly: true, alongside }, async (m) => {
-      if (nextAccess.includes('private') || nextRoles.length === 0)
-        throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
-      if (m.conv.team === null && sameSet(nextRoles, ['team_member']))
-        throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
-      if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
-      await requireOpeningAllowed(database(c.env.DB), c.get('config'), m.conv, m.me.userId, nextAccess);
-      return {
-        type: 'conversation.access-update',
-        data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },
-        patch: { access: nextAccess, accessRole: nextRoles },
-      };
-    });
+    return setAccess(c, { access: body.access, roles: body.access_role });
+  },
+);
+
+/** Until v3 the roles come as `access_role_v2`, or as a legacy `access_role` word. */
+const accessDataV2 = jsonBody(
+  z
+    .object({
+      access: z.array(access),
+      access_role: accessRoleLegacy.optional(),
+      access_role_v2: z.array(accessRole).optional(),
+    })
+    .refine((b) => b.access_role !== undefined || b.access_role_v2 !== undefined, {
+      message: 'access_role|access_role_v2',
+    })
+    .openapi('ConversationAccessDataV2'),
+);
+const rolesOfV2 = (b: {
+  access_role?: z.infer<typeof accessRoleLegacy> | undefined;
+  access_role_v2?: AccessRole[] | undefined;
+}) => b.access_role_v2 ?? fromLegacyAccessRole(b.access_role!);
+
+export const updateAccessV2 = endpoint(
+  {
+    name: 'update-conversation-access@v2',
+    path: '/conversations/{cnv_domain}/{cnv}/access',
+    until: 3,
+    request: { params: convParams, ...accessDataV2 },
+    ...accessRoute,
+  },
+  (c) => {
+    const body = c.req.valid('json');
+    return setAccess(c, { access: body.access, roles: rolesOfV2(body) });
+  },
+);
+
+export const updateAccessUnqualified = endpoint(
+  {
+    name: 'update-conversation-access-unqualified',
+    path: '/conversations/{cnv}/access',
+    until: 3,
+    request: { params: localConvParams, ...accessDataV2 },
+    ...accessRoute,
+  },
+  (c) => {
+    const body = c.req.valid('json');
+    return setAccess(c, { access: body.access, roles: rolesOfV2(body) });
   },
 );
 
@@ -215,26 +320,39 @@ export const updateAddPermission = endpoint(
   },
 );
 
+const typingBody = jsonBody(z.object({ status: z.enum(['started', 'stopped']) }).openapi('TypingData'));
+const typingRoute = {
+  method: 'post',
+  errors: [galleyErrors.noConversation, ...FEDERATED_CALL_ERRORS],
+  responses: { 200: { description: 'Typing status sent' } },
+} as const;
+
+async function sendTyping(c: Context<AppEnv>, status: 'started' | 'stopped'): Promise<Response> {
+  const { conv, members } = await requireMember(c, routeConversation(c));
+  const config = c.get('config');
+  if (conv.domain === config.brig.optSettings.setFederationDomain)
+    await typingInOwned(c.env, config, conv, members, selfQualified(c), status);
+  else await typingThroughOwner(c, conv, status);
+  return c.body(null, 200);
+}
+
 export const typing = endpoint(
   {
     name: 'member-typing-qualified',
-    method: 'post',
     path: '/conversations/{cnv_domain}/{cnv}/typing',
-    request: {
-      params: convParams,
-      ...jsonBody(z.object({ status: z.enum(['started', 'stopped']) }).openapi('TypingData')),
-    },
-    errors: [galleyErrors.noConversation, ...FEDERATED_CALL_ERRORS],
-    responses: { 200: { description: 'Typing status sent' } },
+    request: { params: convParams, ...typingBody },
+    ...typingRoute,
   },
-  async (c) => {
-    const { cnv_domain, cnv } = c.req.valid('param');
-    const { conv, members } = await requireMember(c, { id: cnv, domain: cnv_domain });
-    const { status } = c.req.valid('json');
-    const config = c.get('config');
-    if (conv.domain === config.brig.optSettings.setFederationDomain)
-      await typingInOwned(c.env, config, conv, members, selfQualified(c), status);
-    else await typingThroughOwner(c, conv, status);
-    return c.body(null, 200);
+  (c) => sendTyping(c, c.req.valid('json').status),
+);
+
+export const typingUnqualified = endpoint(
+  {
+    name: 'member-typing-unqualified',
+    path: '/conversations/{cnv}/typing',
+    until: 3,
+    request: { params: localConvParams, ...typingBody },
+    ...typingRoute,
   },
+  (c) => sendTyping(c, c.req.valid('json').status),
 );

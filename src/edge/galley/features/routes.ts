@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
 import { requireMember } from '../conversations/access-check.js';
 import type { ErrorSpec } from '../../api/errors/api-error.js';
@@ -20,6 +22,18 @@ const CHANGE_ERRORS: Partial<Record<FeatureName, readonly ErrorSpec[]>> = {
   sso: [galleyErrors.ssoDisableNotImplemented],
 };
 
+/** The caller's team's features, or the server's for personal users. */
+async function featuresOfCaller(c: Context<AppEnv>) {
+  const db = database(c.env.DB);
+  const config = c.get('config');
+  const me = await userById(db, selfQualified(c));
+  if (me?.team) return allTeamFeatures(db, config, me.team);
+  // Personal users: the server's features, conference calling from their own record (brig's defaults).
+  const server = serverFeatures(config);
+  const status = personalConferenceCalling(config, { conferenceCalling: me?.conferenceCalling ?? null });
+  return { ...server, conferenceCalling: { ...server.conferenceCalling, status } };
+}
+
 /** `GET /feature-configs`: the caller's team's features, or the server's for personal users. */
 const getFeatureConfigs = endpoint(
   {
@@ -28,17 +42,46 @@ const getFeatureConfigs = endpoint(
     path: '/feature-configs',
     responses: { 200: { description: 'All feature configs', ...json(allFeatures) } },
   },
-  async (c) => {
-    const db = database(c.env.DB);
-    const config = c.get('config');
-    const me = await userById(db, selfQualified(c));
-    if (me?.team) return c.json(await allTeamFeatures(db, config, me.team), 200);
-    // Personal users: the server's features, conference calling from their own record (brig's defaults).
-    const server = serverFeatures(config);
-    const status = personalConferenceCalling(config, { conferenceCalling: me?.conferenceCalling ?? null });
-    return c.json({ ...server, conferenceCalling: { ...server.conferenceCalling, status } }, 200);
-  },
+  async (c) => c.json(await featuresOfCaller(c), 200),
 );
+
+/** `GET /feature-configs/{name}` (until v2): one of them. */
+function getFeatureConfig(name: FeatureName): Endpoint {
+  return endpoint(
+    {
+      name: `get-config-${name}`,
+      method: 'get',
+      path: `/feature-configs/${name}`,
+      until: 2,
+      responses: { 200: { description: `The caller's ${name} feature`, ...json(lockableFeature) } },
+    },
+    async (c) => c.json((await featuresOfCaller(c))[name], 200),
+  );
+}
+
+/** The features `GET /feature-configs/{name}` named until v2. */
+const CONFIG_BY_NAME: readonly FeatureName[] = [
+  'legalhold',
+  'sso',
+  'searchVisibility',
+  'validateSAMLemails',
+  'digitalSignatures',
+  'appLock',
+  'fileSharing',
+  'classifiedDomains',
+  'conferenceCalling',
+  'selfDeletingMessages',
+  'conversationGuestLinks',
+  'sndFactorPasswordChallenge',
+  'mls',
+];
+
+/** Until v2 a few features had another name in team paths as well. */
+const DEPRECATED_NAMES: ReadonlyArray<{ name: FeatureName; as: string; put: boolean }> = [
+  { name: 'searchVisibility', as: 'search-visibility', put: true },
+  { name: 'validateSAMLemails', as: 'validate-saml-emails', put: false },
+  { name: 'digitalSignatures', as: 'digital-signatures', put: false },
+];
 
 const getTeamFeatures = endpoint(
   {
@@ -56,12 +99,14 @@ const getTeamFeatures = endpoint(
   },
 );
 
-function getOne(name: FeatureName): Endpoint {
+/** A team's feature; `as` names it by an older name, until v2. */
+function getOne(name: FeatureName, as?: string): Endpoint {
   return endpoint(
     {
-      name: `get-feature-${name}`,
+      name: as === undefined ? `get-feature-${name}` : `get-feature-${as}`,
       method: 'get',
-      path: `/teams/{tid}/features/${name}`,
+      path: `/teams/{tid}/features/${as ?? name}`,
+      ...(as === undefined ? {} : { until: 2 as const }),
       request: { params: teamParam },
       errors: [galleyErrors.noTeamMember],
       responses: { 200: { description: `The team's ${name} feature`, ...json(lockableFeature) } },
@@ -74,12 +119,13 @@ function getOne(name: FeatureName): Endpoint {
   );
 }
 
-function putOne(name: FeatureName): Endpoint {
+function putOne(name: FeatureName, as?: string): Endpoint {
   return endpoint(
     {
-      name: `put-feature-${name}`,
+      name: as === undefined ? `put-feature-${name}` : `put-feature-${as}`,
       method: 'put',
-      path: `/teams/{tid}/features/${name}`,
+      path: `/teams/{tid}/features/${as ?? name}`,
+      ...(as === undefined ? {} : { until: 2 as const }),
       request: { params: teamParam, ...jsonBody(featureChange) },
       errors: [
         galleyErrors.noTeamMember,
@@ -140,6 +186,9 @@ export const featureEndpoints: Endpoint[] = [
   getConversationGuestLinks,
   getFeatureConfigs,
   getTeamFeatures,
-  ...FEATURE_NAMES.map(getOne),
-  ...FEATURE_NAMES.filter((n) => featureDef(n).teamSettable).map(putOne),
+  ...CONFIG_BY_NAME.map(getFeatureConfig),
+  ...FEATURE_NAMES.map((n) => getOne(n)),
+  ...FEATURE_NAMES.filter((n) => featureDef(n).teamSettable).map((n) => putOne(n)),
+  ...DEPRECATED_NAMES.map((d) => getOne(d.name, d.as)),
+  ...DEPRECATED_NAMES.filter((d) => d.put).map((d) => putOne(d.name, d.as)),
 ];

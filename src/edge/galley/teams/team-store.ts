@@ -35,6 +35,15 @@ export const teamStore = {
   removeMember(db: Db, user: string) {
     return db.delete(teamMembers).where(eq(teamMembers.user, user));
   },
+  /** The teams the user is a member of (at most one). */
+  async ofUser(db: Db, user: string): Promise<TeamRow[]> {
+    const rows = await db
+      .select({ team: teams })
+      .from(teamMembers)
+      .innerJoin(teams, eq(teams.id, teamMembers.team))
+      .where(eq(teamMembers.user, user));
+    return rows.map((r) => r.team);
+  },
   async byId(db: Db, id: string): Promise<TeamRow | undefined> {
     const [row] = await db.select().from(teams).where(eq(teams.id, id));
     return row;

@@ -1,0 +1,53 @@
+// Where the federators of the backends started from one checkout really listen: `npm start` takes
+// free ports when the configured ones are held (by a backend of another checkout, say), so the
+// DNS server of each backend answers for the others from here, not from their configuration.
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { listensOn } from './process-tree.js';
+
+interface Entry {
+  pid: number;
+  host: string;
+  port: number;
+}
+
+export interface FederatorRegistry {
+  /** Where the federator of `domain` listens, if a running backend registered it. */
+  find(domain: string): { host: string; port: number } | undefined;
+  /**
+   * Registers this process's federator of `domain`, unless a running one holds the domain (the
+   * backend started first keeps it); the function returned takes the entry back.
+   */
+  register(domain: string, at: { host: string; port: number }): () => void;
+}
+
+export function federatorRegistry(dir: string): FederatorRegistry {
+  const file = (domain: string) => join(dir, `${domain}.json`);
+  const read = (domain: string): Entry | undefined => {
+    try {
+      return JSON.parse(readFileSync(file(domain), 'utf8')) as Entry;
+    } catch {
+      return undefined;
+    }
+  };
+  // An entry of a backend that is gone (its process, or its listener) counts as none.
+  const live = (e: Entry | undefined) => (e !== undefined && listensOn(e.pid, e.port) ? e : undefined);
+  return {
+    find(domain) {
+      const e = live(read(domain));
+      return e === undefined ? undefined : { host: e.host, port: e.port };
+    },
+    register(domain, at) {
+      if (live(read(domain)) !== undefined) return () => {};
+      mkdirSync(dir, { recursive: true });
+      const entry: Entry = { pid: process.pid, ...at };
+      const tmp = `${file(domain)}.${process.pid}`;
+      writeFileSync(tmp, JSON.stringify(entry));
+      renameSync(tmp, file(domain));
+      return () => {
+        const now = read(domain);
+        if (now?.pid === entry.pid && now.port === entry.port) rmSync(file(domain), { force: true });
+      };
+    },
+  };
+}
