@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../helpers/backend.js';
 import { call, wireError } from '../helpers/http.js';
@@ -11,32 +10,6 @@ describe('ingresses', () => {
     expect((await call(internalUrl, '/i/status')).status).toBe(200);
     expect((await call(publicUrl, '/i/status')).body).toEqual(wireError(404, 'no-endpoint'));
     expect((await call(publicUrl, '/i/federation/remotes')).body).toEqual(wireError(404, 'no-endpoint'));
-  });
-
-  it('takes a request target in absolute form as its path, and refuses a target that is no URL', async () => {
-    const host = new URL(publicUrl).host;
-    // Node sends `path` as the request target as given: `GET http://host/i/status HTTP/1.1`.
-    const send = (target: string) =>
-      new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const { hostname, port } = new URL(publicUrl);
-        const req = request({ hostname, port, path: target, headers: { host } }, (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, text }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
-    for (const target of [`http://${host}/i/status`, 'http://elsewhere.example/i/status']) {
-      const r = await send(target);
-      expect(r.status, target).toBe(404);
-      expect(JSON.parse(r.text)).toEqual(wireError(404, 'no-endpoint'));
-    }
-    const versions = await send(`http://${host}/api-version`);
-    expect(versions.status).toBe(200);
-    expect(JSON.parse(versions.text)).toMatchObject({ domain: 'example.com' });
-    for (const target of ['*', 'api-version', 'ftp://elsewhere.example/api-version'])
-      expect((await send(target)).status, target).toBe(400);
   });
 
   it('serves no public route on the internal listener', async () => {
