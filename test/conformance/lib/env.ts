@@ -11,6 +11,7 @@ import {
   cookieOf,
   createUser,
   invitedMember,
+  login,
   type TeamOwner,
   teamOwner,
   type TestUser,
@@ -57,9 +58,14 @@ export async function newConv(u: TestUser, body: Record<string, unknown> = {}): 
 /** The conversation id of a conversation body. */
 export const cid = (conv: any): string => conv.qualified_id.id;
 
-/** A user's legacy notification websocket (`/await`), optionally bound to a client. */
-export const socketOf = (u: TestUser, client?: string, base = pub): Promise<TestSocket> =>
-  openSocket(base, `/v8/await?access_token=${u.token}${client === undefined ? '' : `&client=${client}`}`);
+/**
+ * A user's legacy notification websocket (`/await`), optionally bound to a client. It uses a token
+ * of its own: events caused by requests made with the socket's own token (its connection) skip it.
+ */
+export async function socketOf(u: TestUser, client?: string, base = pub): Promise<TestSocket> {
+  const { token } = await login(base, u.email, u.password);
+  return openSocket(base, `/v8/await?access_token=${token}${client === undefined ? '' : `&client=${client}`}`);
+}
 
 /** The first payload event of `type` on a legacy websocket (optionally also matching `also`). */
 export async function awaitEvent(ws: TestSocket, type: string, also: (e: any) => boolean = () => true): Promise<any> {
