@@ -74,6 +74,18 @@ async function sending(d: MlsDevice, work: () => Promise<CommitBundleBytes>): Pr
   }
 }
 
+/** Claims one key package of each client of `u` (but the claimer's own), with whose it is. */
+export async function claimed(by: MlsDevice, u: TestUser): Promise<Array<{ client: string; kp: Uint8Array }>> {
+  const r = await api(pub, by.token).post(
+    `/v8/mls/key-packages/claim/${DOMAIN}/${u.id}?ciphersuite=0x${by.mls.suite.toString(16).padStart(4, '0')}`,
+  );
+  expect(r.status, r.text).toBe(200);
+  return r.body.key_packages.map((k: { client: string; key_package: string }) => ({
+    client: k.client,
+    kp: bytesOf(k.key_package),
+  }));
+}
+
 /** Claims key packages of every client of `users` and commits their Add (createAddCommit + send). */
 export async function addUsers(by: MlsDevice, conv: MlsConv, users: TestUser[]): Promise<Sent> {
   const kps: Uint8Array[] = [];
