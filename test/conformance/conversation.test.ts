@@ -94,23 +94,6 @@ describe('Conversation', () => {
     expect(r.body.id).toBe(cid(conv));
   });
 
-  it('Conversation.testDeleteLocalMember (local members only)', async () => {
-    const [alice, alex, amy] = await connectedUsers(3);
-    const conv = await newConv(alice!, { qualified_users: [qOf(alex!), qOf(amy!)] });
-    const remove = () => as(alice!).del(`/v8/conversations/example.com/${cid(conv)}/members/example.com/${alex!.id}`);
-    const r = await remove();
-    expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({
-      type: 'conversation.member-leave',
-      qualified_conversation: conv.qualified_id,
-      qualified_from: qOf(alice!),
-    });
-    expect(r.body.data.qualified_user_ids[0]).toEqual(qOf(alex!));
-    const again = await remove();
-    expect(again.status).toBe(204);
-    expect(again.text).toBe('');
-  });
-
   it('Conversation.testMultiIngressGuestLinks (configured URI part)', async () => {
     const { owner } = await team();
     const conv = await newConv(owner, { access: ['code'], access_role: ['team_member', 'guest'] });
