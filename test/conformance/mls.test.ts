@@ -191,15 +191,6 @@ describe('MLS', () => {
     expect(r).toMatchObject({ status: 403, body: { label: 'invalid-op' } });
   });
 
-  it('MLS.testEpochZeroApplicationMessage (no reset: a new group at epoch 0)', async () => {
-    const [alice] = (await connectedUsers(1)) as [TestUser];
-    const a1 = await device(alice, 0);
-    const conv = await mlsConv(a1);
-    const r = await sendMessage(a1, conv, 'group not initialised');
-    expect(r).toMatchObject({ status: 400, body: { label: 'mls-protocol-error' } });
-    expect(r.body.message).toBe('Application messages at epoch 0 are not supported');
-  });
-
   it('MLS.testSelfConversation[NoVersion5]', async () => {
     const [alice] = (await connectedUsers(1)) as [TestUser];
     const [creator] = await Promise.all([device(alice, 0), device(alice), device(alice)]);

@@ -43,7 +43,8 @@ describe('Notifications', () => {
   it('Notifications.testLastNotification (messages to one client as the pushes)', async () => {
     const [user, sender] = (await connectedUsers(2)) as [TestUser, TestUser];
     const clients: Record<string, string> = {};
-    for (const c of ['a', 'b', 'c', 'd', 'e', 'f']) clients[c] = await addClient(pub, user, { password: user.password });
+    for (const c of ['a', 'b', 'c', 'd', 'e', 'f'])
+      clients[c] = await addClient(pub, user, { password: user.password });
     const from = await addClient(pub, sender);
     const conv = await newConv(sender, { qualified_users: [qOf(user)] });
     for (const c of Object.keys(clients)) {
