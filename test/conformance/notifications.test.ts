@@ -71,7 +71,7 @@ describe('Notifications', () => {
     expect(Array.isArray(e.client.capabilities.capabilities)).toBe(true);
   });
 
-  it('MLS.Notifications.testMessageNotifications[OwnDomain]', async () => {
+  it('MLS.Message.testMessageNotifications[OwnDomain]', async () => {
     const [alice, bob] = (await connectedUsers(2)) as [TestUser, TestUser];
     const [a1, , b1] = await Promise.all([device(alice), device(alice), device(bob), device(bob)]);
     const conv = await mlsConv(a1);
