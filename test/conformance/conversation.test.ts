@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { wireError } from '../helpers/http.js';
 import { api, connect, createUser } from '../helpers/users.js';
+import { atHost } from './lib/host.js';
 import { as, cid, connectedUsers, guestUser, internal, newConv, pub, qOf, team } from './lib/env.js';
 
 describe('Conversation', () => {
@@ -105,7 +106,7 @@ describe('Conversation', () => {
     const got = await as(owner).get(`/v8/conversations/${cid(conv)}/code`);
     expect(got.status).toBe(200);
     expect(got.body.uri.startsWith(uri)).toBe(true);
-    const red = await as(owner).get(`/v8/conversations/${cid(conv)}/code`, { 'z-host': 'red.example.com' });
+    const red = await atHost(pub, 'GET', `/v8/conversations/${cid(conv)}/code`, owner.token, 'red.example.com');
     expect(red.status).toBe(200);
     expect(red.body.uri.startsWith(uri)).toBe(true);
   });
