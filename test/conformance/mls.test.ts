@@ -3,17 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesOf, claimKeyPackages, postMls, uploadKeyPackages } from '../helpers/mls.js';
 import type { TestUser } from '../helpers/users.js';
 import { as, awaitEvent, connectedUsers, newConv, pub, qOf, socketOf } from './lib/env.js';
-import {
-  addAndJoin,
-  addUsers,
-  claimed,
-  createGroup,
-  device,
-  mlsConv,
-  removeDevices,
-  sendMessage,
-  updateCommit,
-} from './lib/mls.js';
+import { addAndJoin, addUsers, claimed, createGroup, device, mlsConv, removeDevices, updateCommit } from './lib/mls.js';
 
 /** Whether a user finds the conversation among theirs (getAllConvs). */
 async function lists(u: TestUser, convId: string): Promise<boolean> {

@@ -4,7 +4,6 @@
  */
 import { expect } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
-import type { Reply } from '../../helpers/http.js';
 import {
   api,
   connect,
@@ -21,7 +20,7 @@ import { openSocket, type TestSocket } from '../../helpers/websocket.js';
 export const DOMAIN = 'example.com';
 export const { publicUrl: pub, internalUrl: internal } = sharedBackend();
 
-export const q = (id: string, domain = DOMAIN) => ({ id, domain });
+const q = (id: string, domain = DOMAIN) => ({ id, domain });
 export const qOf = (u: { id: string }) => q(u.id);
 
 /** `n` new users of the shared backend, each connected to every other. */
@@ -43,14 +42,9 @@ export async function team(
   return { owner, tid: owner.team, members: list };
 }
 
-/** `POST /v8/conversations` with Wire's client defaults: Proteus, members as qualified ids. */
-export function postConv(u: TestUser, body: Record<string, unknown> = {}, version = 'v8'): Promise<Reply> {
-  return api(pub, u.token).post(`/${version}/conversations`, { qualified_users: [], ...body });
-}
-
-/** A conversation that was created (201): its body. */
+/** `POST /v8/conversations` with Wire's client defaults (Proteus, members as qualified ids), expecting 201: its body. */
 export async function newConv(u: TestUser, body: Record<string, unknown> = {}): Promise<any> {
-  const r = await postConv(u, body);
+  const r = await api(pub, u.token).post('/v8/conversations', { qualified_users: [], ...body });
   expect(r.status, r.text).toBe(201);
   return r.body;
 }
@@ -71,20 +65,6 @@ export async function socketOf(u: TestUser, client?: string, base = pub): Promis
 export async function awaitEvent(ws: TestSocket, type: string, also: (e: any) => boolean = () => true): Promise<any> {
   const m = await ws.next((n: any) => n?.payload?.[0]?.type === type && also(n.payload[0]));
   return m.payload[0];
-}
-
-/** Fails when an event of `type` arrives on the socket within `ms`. */
-export async function noEvent(ws: TestSocket, type: string, ms = 300): Promise<void> {
-  await expect(ws.next((n: any) => n?.payload?.[0]?.type === type, ms)).rejects.toThrow();
-}
-
-/** The user's notifications (all payload events), optionally for a client. */
-export async function notificationsOf(u: TestUser, client?: string, base = pub): Promise<any[]> {
-  const r = await api(base, u.token).get(
-    `/v8/notifications?size=1000${client === undefined ? '' : `&client=${client}`}`,
-  );
-  expect(r.status, r.text).toBe(200);
-  return r.body.notifications.flatMap((n: { payload: unknown[] }) => n.payload);
 }
 
 export const as = (u: TestUser, base = pub) => api(base, u.token);

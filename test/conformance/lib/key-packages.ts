@@ -9,7 +9,7 @@ import type { TestUser } from '../../helpers/users.js';
 import { as, DOMAIN, pub } from './env.js';
 
 /** wire-server's integration suite runs MLS in 0x0002 (P-256) unless a scenario says otherwise. */
-export const DEFAULT_SUITE = 2;
+const DEFAULT_SUITE = 2;
 
 const hex = (suite: number) => `0x${suite.toString(16).padStart(4, '0')}`;
 

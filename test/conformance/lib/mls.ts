@@ -3,7 +3,7 @@
  * sendAndConsumeCommitBundle...), on core-crypto devices of test/helpers/mls.ts.
  */
 import { expect } from 'vitest';
-import { bundleBody, type CommitBundleBytes } from '../../helpers/core-crypto.js';
+import type { CommitBundleBytes } from '../../helpers/core-crypto.js';
 import type { Reply } from '../../helpers/http.js';
 import {
   bytesOf,
@@ -126,15 +126,6 @@ export async function addAndJoin(by: MlsDevice, conv: MlsConv, users: TestUser[]
 /** Encrypts and posts an application message (createApplicationMessage + sendAndConsumeMessage). */
 export async function sendMessage(d: MlsDevice, conv: MlsConv, text = 'hello'): Promise<Reply> {
   return postMls(pub, d.token, '/v8/mls/messages', await d.mls.encrypt(conv.groupId, text));
-}
-
-/** Posts a commit bundle again as raw bytes. */
-export const postBundle = (d: MlsDevice, bundle: CommitBundleBytes): Promise<Reply> =>
-  postMls(pub, d.token, '/v8/mls/commit-bundles', bundleBody(bundle));
-
-/** The MLS events of one type in a conversation that a device was sent. */
-export async function mlsEvents(d: MlsDevice, conv: MlsConv, type: string) {
-  return (await mlsEventsOf(pub, d)).filter((e) => e.type === type && e.conversation === conv.id);
 }
 
 /** The conversation as a user sees it. */
