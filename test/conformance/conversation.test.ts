@@ -38,8 +38,7 @@ describe('Conversation', () => {
     ]);
   });
 
-  // Found, not yet fixed: the v0–v1 route POST /conversations/{cnv}/members/v2 is missing (404).
-  it.skip('Conversation.testAddMemberV1', async () => {
+  it('Conversation.testAddMemberV1', async () => {
     const [alice, bob] = await connectedUsers(2);
     const conv = await newConv(alice!);
     const r = await as(alice!).post(`/v1/conversations/${cid(conv)}/members/v2`, {
