@@ -101,6 +101,11 @@ export interface TestMlsClient {
   processWelcome(welcome: Uint8Array): Promise<void>;
   encrypt(groupId: Uint8Array, text: string): Promise<Uint8Array>;
   decrypt(groupId: Uint8Array, message: Uint8Array): Promise<Decrypted>;
+  /** Commits the removal of these clients (user uuid, client hex, domain). */
+  removeClients(
+    groupId: Uint8Array,
+    clients: ReadonlyArray<{ user: string; client: string; domain: string }>,
+  ): Promise<CommitBundleBytes>;
   /** Commits fresh keying material (an update path): how a client moves a new group to epoch 1. */
   updateKeyingMaterial(groupId: Uint8Array): Promise<CommitBundleBytes>;
   /** Commits the pending proposals; the bundle, or `undefined` when nothing was pending. */
@@ -225,6 +230,12 @@ export async function newMlsClient(options: MlsClientOptions): Promise<TestMlsCl
     },
     async decrypt(groupId, message) {
       return decrypted(cc, await core.transaction((ctx) => ctx.decryptMessage(conversation(groupId), message)));
+    },
+    removeClients(groupId, clients) {
+      const ids = clients.map(
+        (c) => new cc.ClientId(new cc.Uuid(c.user), cc.DeviceId.fromHexString(c.client), c.domain),
+      );
+      return mustCommit((ctx) => ctx.removeClientsFromConversation(conversation(groupId), ids));
     },
     updateKeyingMaterial(groupId) {
       return mustCommit((ctx) => ctx.updateKeyingMaterial(conversation(groupId)));

@@ -12,6 +12,7 @@ const nameOf = (suite: number) =>
   (Object.keys(ciphersuites) as CiphersuiteName[]).find((n) => ciphersuites[n] === suite)!;
 
 const SCHEME: Record<number, string> = {
+  3: 'ed25519',
   1: 'ed25519',
   2: 'ecdsa_secp256r1_sha256',
   5: 'ecdsa_secp521r1_sha512',

@@ -32,6 +32,8 @@ export interface MlsDevice {
   refused?: Reply;
   /** The last bundle it sent (answered or not). */
   sent?: CommitBundleBytes;
+  /** The backend's answer to the last bundle it took (its `events`). */
+  accepted?: Reply;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function mlsDevice(
         throw new Error(`${answer.status} ${answer.text}`);
       }
       device.refused = undefined;
+      device.accepted = answer;
     },
   });
   const scheme = { 1: 'ed25519', 2: 'ecdsa_secp256r1_sha256' }[suite] ?? 'ed25519';

@@ -46,15 +46,20 @@ export function openSocket(base: string, path: string): Promise<TestSocket> {
             return Promise.resolve(seen);
           }
           return new Promise((res, rej) => {
-            const timer = setTimeout(() => rej(new Error('no matching websocket message')), timeoutMs);
-            waiters.push({
+            const waiter = {
               match,
-              resolve: (m) => {
+              resolve: (m: unknown) => {
                 clearTimeout(timer);
                 messages.splice(messages.indexOf(m), 1);
                 res(m);
               },
-            });
+            };
+            // A waiter that timed out must not take a later message.
+            const timer = setTimeout(() => {
+              waiters.splice(waiters.indexOf(waiter), 1);
+              rej(new Error('no matching websocket message'));
+            }, timeoutMs);
+            waiters.push(waiter);
           });
         },
         send: (data) => ws.send(data),

@@ -22,6 +22,8 @@ export class MalformedUpload extends Error {}
 
 const MAX_HEADER_LINE = 8 * 1024;
 const MAX_METADATA = 64 * 1024;
+/** Line breaks and spaces that may follow the close delimiter. */
+const MAX_EPILOGUE = 64;
 
 /** The boundary of a `multipart/mixed` Content-Type, or undefined for any other type. */
 export function boundaryOf(contentType: string | null): string | undefined {
@@ -109,10 +111,12 @@ export async function readUpload(body: ReadableStream<Uint8Array>, boundary: str
       md5: dataHeaders.get('content-md5'),
       data: r.chunks(length),
       finish: async () => {
-        const rest = await r.rest(delimiter.length + 8);
+        const close = `\r\n${delimiter}--`;
+        const rest = await r.rest(close.length + MAX_EPILOGUE);
         if (rest === undefined) return false;
         const text = String.fromCharCode(...rest);
-        return text === `\r\n${delimiter}--` || text === `\r\n${delimiter}--\r\n`;
+        // Clients end the body with blank lines after the close delimiter; wire's cargohold takes them.
+        return text.startsWith(close) && /^[\r\n \t]*$/.test(text.slice(close.length));
       },
       cancel: () => r.cancel(),
     };

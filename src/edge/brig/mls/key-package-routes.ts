@@ -42,7 +42,7 @@ export const uploadKeyPackages = endpoint(
 
 /**
  * `PUT /mls/key-packages/self/{client}?ciphersuites=`: replaces every package of the named suites
- * (default 0x0001) with the uploaded ones, which must be of exactly those suites.
+ * (default 0x0001; an empty list names none) with the uploaded ones, which must be of exactly those suites.
  */
 export const replaceKeyPackages = endpoint(
   {
@@ -57,13 +57,16 @@ export const replaceKeyPackages = endpoint(
   async (c) => {
     requireMlsEnabled(c);
     const { client } = c.req.valid('param');
-    const listed = c.req.valid('query').ciphersuites?.split(',');
-    const suites = new Set((listed ?? [undefined]).map((s) => parseSuite(s?.trim())));
+    const raw = c.req.valid('query').ciphersuites;
+    // `ciphersuites=` names no suite: then nothing may be uploaded, and nothing is replaced.
+    const listed = raw === undefined ? [undefined] : raw.trim() === '' ? [] : raw.split(',');
+    const suites = new Set(listed.map((s) => parseSuite(s?.trim())));
     const db = database(c.env.DB);
     const rows = await checkedUpload(c, db, client, c.req.valid('json').key_packages);
     const uploaded = new Set(rows.map((r) => r.cipherSuite));
     if (uploaded.size !== suites.size || [...uploaded].some((s) => !suites.has(s)))
       throw new ApiError(mlsErrors.mlsProtocolError, 'uploaded key packages for unannounced cipher suites');
+    if (suites.size === 0) return c.body(null, 201);
     const me = self(c).user;
     await runBatch(db, [
       keyPackageStore.deleteSuites(db, me, client, [...suites]),

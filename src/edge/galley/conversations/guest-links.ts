@@ -114,6 +114,8 @@ export const getCode = endpoint(
     await requireLinkable(c, conv);
     const row = await codeStore.of(database(c.env.DB), conv);
     if (row === undefined) throw new ApiError(galleyErrors.noConversationCode);
+    // No link can be written for a host that multi-ingress does not know.
+    if (uriPrefix(c) === undefined) throw new ApiError(galleyErrors.accessDenied);
     return c.json(codeJson(c, row), 200);
   },
 );

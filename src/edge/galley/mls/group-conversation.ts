@@ -46,9 +46,12 @@ export interface GroupTarget {
  * What a group id names, read from the id alone: 400 `mls-protocol-error` for one that names
  * nothing; another backend's group is refused unless the caller goes to its owner (`remote`).
  */
+/** wire-server's words for a group id it cannot read, with why after the colon. */
+export const UNPARSABLE_GROUP_ID = 'Could not parse group ID: malformed, or of an unknown version or type';
+
 export function groupTarget(c: Context<AppEnv>, groupId: Uint8Array, o: { remote?: boolean } = {}): GroupTarget {
   const parts = decodeGroupId(groupId);
-  if (parts === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Could not parse group ID');
+  if (parts === undefined) throw new ApiError(mlsErrors.mlsProtocolError, UNPARSABLE_GROUP_ID);
   if (parts.domain !== c.get('config').brig.optSettings.setFederationDomain && o.remote !== true)
     throw new ApiError(federationErrors.federationNotEnabled);
   return { id: { id: parts.conv, domain: parts.domain }, subconv: parts.subconv, convType: parts.convType };

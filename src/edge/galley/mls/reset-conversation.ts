@@ -10,7 +10,7 @@ import { jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { requireAction } from '../conversations/access-check.js';
 import { conversationObject, objectDelivery } from '../messaging/conversation-object.js';
-import { groupConversation } from './group-conversation.js';
+import { groupConversation, UNPARSABLE_GROUP_ID } from './group-conversation.js';
 import { refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
 
@@ -46,7 +46,7 @@ export const resetConversation = endpoint(
     requireMls(c);
     const { group_id, epoch } = c.req.valid('json');
     const bytes = fromBase64(group_id);
-    if (bytes === undefined) throw new ApiError(mlsErrors.mlsProtocolError, 'Could not parse group ID');
+    if (bytes === undefined) throw new ApiError(mlsErrors.mlsProtocolError, UNPARSABLE_GROUP_ID);
     const target = await groupConversation(c, bytes);
     if (target.subconv !== undefined || target.unstored) throw new ApiError(galleyErrors.invalidOp);
     requireAction(target.me, 'leave_conversation');

@@ -75,7 +75,9 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
   }
   const left: Array<{ user: string; domain: string }> = [];
   for (const [user, removed] of removedByUser) {
-    if (group.subconv !== undefined) continue; // a subconversation's clients come and go freely
+    // A subconversation's clients come and go freely; so do a mixed conversation's, whose members
+    // Proteus still decides (wire-server checks removals only once a conversation is MLS).
+    if (group.subconv !== undefined || group.protocol === 'mixed') continue;
     if (req.senderLeaf !== 'external' && user === userKey(req.sender)) return refuse('mlsSelfRemovalNotAllowed');
     if (!req.mayRemoveOthers)
       return refuse('actionDenied', 'Insufficient authorization (missing remove_conversation_member)');

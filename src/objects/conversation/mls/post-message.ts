@@ -28,7 +28,10 @@ export async function postMessage(
   if (!group.members.has(`${req.sender.domain}/${req.sender.user}`)) return refuse('noConversation');
   if (group.groupId !== req.groupId)
     return refuse('mlsProtocolError', 'The message group ID does not match the conversation');
-  if (group.epoch === 0) return refuse('mlsProtocolError', 'Messages at epoch 0 are not supported');
+  if (group.epoch === 0) {
+    const what = req.proposal === undefined ? 'Application messages' : 'Bare proposals';
+    return refuse('mlsProtocolError', `${what} at epoch 0 are not supported`);
+  }
   let next: GroupRow | undefined;
   if (req.proposal === undefined) {
     if (group.protocol === 'mixed')
