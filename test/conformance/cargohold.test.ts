@@ -74,14 +74,12 @@ async function roundtrip(meta: AssetMetadata, deleteVia: 'v1' | 'v8', downloadVi
 }
 
 describe('Cargohold', () => {
-  // Being fixed elsewhere: upload answers carry no Date header.
-  it.skip('Cargohold.API.testSimpleRoundtrip', async () => {
+  it('Cargohold.API.testSimpleRoundtrip', async () => {
     for (const retention of retentions)
       await roundtrip(retention === undefined ? { public: false } : { public: false, retention }, 'v8', 'location');
   });
 
-  // Being fixed elsewhere: upload answers carry no Date header.
-  it.skip('Cargohold.API.V3.testSimpleRoundtrip', async () => {
+  it('Cargohold.API.V3.testSimpleRoundtrip', async () => {
     for (const retention of retentions)
       await roundtrip(retention === undefined ? { public: false } : { retention }, 'v1', 'v2');
   });
@@ -92,9 +90,7 @@ describe('Cargohold', () => {
     expect(r.status).toBe(404);
   });
 
-  // Being fixed elsewhere: an empty asset_token query answers 400, wire-server's opaque 404.
-  // Found, not yet fixed: stored objects carry no x-amz-meta-token / x-amz-meta-user.
-  it.skip('Cargohold.API.testSimpleTokens', async () => {
+  it('Cargohold.API.testSimpleTokens', async () => {
     const [u1, u2] = await Promise.all([createUser(pub, internal), createUser(pub, internal)]);
     const r1 = await uploadV3(u1, { public: false, retention: 'volatile' });
     expect(r1.status, r1.text).toBe(201);
@@ -141,8 +137,7 @@ describe('Cargohold', () => {
       expect((await uploadV3(u, { public: false, retention: 'volatile' }, data)).status).toBe(201);
   });
 
-  // Found, not yet fixed: stored objects carry no x-amz-meta-user.
-  it.skip('Cargohold.API.testUploadCompatibility', async () => {
+  it('Cargohold.API.testUploadCompatibility', async () => {
     const u = await createUser(pub, internal);
     const body =
       '--FrontierIyj6RcVrqMcxNtMEWPsNpuPm325QsvWQ\r\n' +

@@ -96,8 +96,7 @@ describe('Channels', () => {
     expect(r).toMatchObject({ status: 403, body: { label: 'not-mls-conversation' } });
   });
 
-  // Being fixed elsewhere: add_permission of a new channel is null, wire-server's is `everyone` (or the requested one).
-  it.skip('Channels.testUpdateAddPermissions', async () => {
+  it('Channels.testUpdateAddPermissions', async () => {
     const { owner: alice, tid, members } = await team(2);
     const [bob, chaz] = members;
     const a = await device(alice, 0);
@@ -118,8 +117,7 @@ describe('Channels', () => {
     }
   });
 
-  // Being fixed elsewhere: add_permission given at creation is not kept (null).
-  it.skip('Channels.testSetAddPermissionOnChannelCreation', async () => {
+  it('Channels.testSetAddPermissionOnChannelCreation', async () => {
     const { owner: alice, tid } = await team();
     const a = await device(alice, 1);
     await channels(tid, 'everyone');
@@ -129,8 +127,7 @@ describe('Channels', () => {
     expect(r.body.add_permission).toBe('admins');
   });
 
-  // Being fixed elsewhere: add_permission of a new channel is null, wire-server's is `everyone`.
-  it.skip('Channels.testAddPermissionEveryone', async () => {
+  it('Channels.testAddPermissionEveryone', async () => {
     const { owner: alice, tid, members } = await team(4);
     const [bob, chaz, delia, eric] = members as [TestUser, TestUser, TestUser, TestUser];
     const gunther = await createUser(pub, internal);
@@ -162,8 +159,7 @@ describe('Channels', () => {
   for (const perm of ['admins', 'everyone'] as const) {
     const name =
       perm === 'admins' ? 'testAddPermissionAdminExternalPartner' : 'testAddPermissionEveryoneExternalPartner';
-    // Being fixed elsewhere: add_permission `everyone` given at creation is not kept.
-    (perm === 'everyone' ? it.skip : it)(`Channels.${name}`, async () => {
+    it(`Channels.${name}`, async () => {
       const { owner, tid, members } = await team(2);
       await channels(tid, 'everyone');
       const partner = await invitedMember(pub, owner, 'partner');

@@ -92,16 +92,14 @@ describe('MLS', () => {
     expect(after.body.members).toEqual([{ user_id: alice.id, client_id: a1.client, domain: 'example.com' }]);
   });
 
-  // Being fixed elsewhere: a subconversation of a Proteus conversation answers 403, wire-server's 404.
-  it.skip('MLS.testCreateSubConvProteus', async () => {
+  it('MLS.testCreateSubConvProteus', async () => {
     const [alice] = (await connectedUsers(1)) as [TestUser];
     const conv = await newConv(alice);
     const r = await as(alice).get(`/v8/conversations/example.com/${conv.qualified_id.id}/subconversations/conference`);
     expect(r.status).toBe(404);
   });
 
-  // Being fixed elsewhere: a first commit adding only some of a user's clients is taken (wire-server: 409).
-  it.skip('MLS.testFirstCommitAllowsPartialAdds', async () => {
+  it('MLS.testFirstCommitAllowsPartialAdds', async () => {
     const [alice] = (await connectedUsers(1)) as [TestUser];
     const a1 = await device(alice, 1);
     const a2 = await device(alice, 2);

@@ -10,8 +10,9 @@ import { database } from '../db/client.js';
 import { ownAsset } from './asset-access.js';
 import { assetKeySchema } from './asset-key.js';
 import { assetStore } from './asset-store.js';
-import { objectStore } from './object-store.js';
+import { type AssetObjectMetadata, objectStore } from './object-store.js';
 import { assetTokenSchema, newAssetToken } from './tokens.js';
+import { log } from '../log.js';
 
 export const ownerErrors = [cargoholdErrors.assetNotFound, cargoholdErrors.unauthorised];
 
@@ -68,6 +69,16 @@ export const deleteAssetV3 = endpoint(
   (c) => deleteAsset(c, c.get('config').cargohold.settings.federationDomain, c.req.valid('param').key),
 );
 
+/**
+ * The object's metadata follows its token, as wire's cargohold keeps it. The asset row decides who
+ * may download, so a failure here is logged and the answer stands.
+ */
+async function tellObject(c: Context<AppEnv>, key: string, metadata: AssetObjectMetadata) {
+  await objectStore(c.env, c.get('config').cargohold.objstore)
+    .setMetadata(key, metadata)
+    .catch((err) => log('warn', 'asset object metadata not updated', { key, error: String(err) }));
+}
+
 /** A new token replaces the old one (which stops working); a public asset becomes private. */
 async function renewToken(c: Context<AppEnv>, key: string) {
   const db = database(c.env.DB);
@@ -75,6 +86,7 @@ async function renewToken(c: Context<AppEnv>, key: string) {
   await ownAsset(db, key, me);
   const token = newAssetToken();
   if (!(await assetStore.setToken(db, key, me, token))) throw new ApiError(cargoholdErrors.assetNotFound);
+  await tellObject(c, key, { user: me, token });
   return c.json({ token }, 200);
 }
 
@@ -84,6 +96,7 @@ async function deleteToken(c: Context<AppEnv>, key: string) {
   const me = self(c).user;
   await ownAsset(db, key, me);
   if (!(await assetStore.setToken(db, key, me, null))) throw new ApiError(cargoholdErrors.assetNotFound);
+  await tellObject(c, key, { user: me });
   return c.body(null, 200);
 }
 

@@ -1,6 +1,7 @@
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -17,13 +18,27 @@ import { commonErrors } from '../api/errors/common.js';
 /** Bytes per part of a multipart upload; smaller assets go up in one PUT. S3's minimum is 5 MiB. */
 const PART_SIZE = 8 * 1024 * 1024;
 
+/** What an object says of its asset, as wire's cargohold keeps it: `x-amz-meta-user` and `-token`. */
+export interface AssetObjectMetadata {
+  user: string;
+  token?: string | undefined;
+}
+
 /** Where assets' bytes live: an S3-compatible bucket. */
 export interface ObjectStore {
   /**
    * Stores exactly `length` bytes from `data` under `key`. `beforeCommit` runs once the bytes are
    * read and before the object becomes visible; if anything throws, nothing is left behind.
    */
-  put(key: string, length: number, data: AsyncIterable<Uint8Array>, beforeCommit: () => Promise<void>): Promise<void>;
+  put(
+    key: string,
+    length: number,
+    data: AsyncIterable<Uint8Array>,
+    metadata: AssetObjectMetadata,
+    beforeCommit: () => Promise<void>,
+  ): Promise<void>;
+  /** Replaces the object's metadata (a copy onto itself); the bytes stay. */
+  setMetadata(key: string, metadata: AssetObjectMetadata): Promise<void>;
   /** A GET URL for `key` signed for `endpoint`'s host, valid `ttlSeconds`. */
   presignGet(key: string, endpoint: string, ttlSeconds: number): Promise<string>;
   delete(key: string): Promise<void>;
@@ -76,6 +91,9 @@ async function* parts(data: AsyncIterable<Uint8Array>, length: number): AsyncGen
   }
 }
 
+const s3Metadata = (m: AssetObjectMetadata): Record<string, string> =>
+  m.token === undefined ? { user: m.user } : { user: m.user, token: m.token };
+
 function s3Store(
   client: S3Client,
   conf: ObjStoreConfig,
@@ -88,9 +106,12 @@ function s3Store(
     Key: string,
     length: number,
     data: AsyncIterable<Uint8Array>,
+    Metadata: Record<string, string>,
     beforeCommit: () => Promise<void>,
   ) {
-    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+    const { UploadId } = await client.send(
+      new CreateMultipartUploadCommand({ Bucket, Key, Metadata, ContentType: 'application/octet-stream' }),
+    );
     const done: { ETag: string; PartNumber: number }[] = [];
     let inFlight: Promise<void> = Promise.resolve();
     try {
@@ -117,14 +138,34 @@ function s3Store(
   }
 
   return {
-    async put(Key, length, data, beforeCommit) {
-      if (length > PART_SIZE) return putMultipart(Key, length, data, beforeCommit);
+    async put(Key, length, data, metadata, beforeCommit) {
+      const Metadata = s3Metadata(metadata);
+      if (length > PART_SIZE) return putMultipart(Key, length, data, Metadata, beforeCommit);
       for await (const Body of parts(data, length)) {
         await beforeCommit();
         await client.send(
-          new PutObjectCommand({ Bucket, Key, Body, ContentLength: length, ContentType: 'application/octet-stream' }),
+          new PutObjectCommand({
+            Bucket,
+            Key,
+            Body,
+            ContentLength: length,
+            ContentType: 'application/octet-stream',
+            Metadata,
+          }),
         );
       }
+    },
+    async setMetadata(Key, metadata) {
+      await client.send(
+        new CopyObjectCommand({
+          Bucket,
+          Key,
+          CopySource: `${Bucket}/${encodeURIComponent(Key)}`,
+          MetadataDirective: 'REPLACE',
+          Metadata: s3Metadata(metadata),
+          ContentType: 'application/octet-stream',
+        }),
+      );
     },
     async presignGet(Key, endpoint, ttlSeconds) {
       let presigner = presigners.get(endpoint);

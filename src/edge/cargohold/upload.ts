@@ -13,7 +13,7 @@ import { assetJson, assetSchema } from './asset-json.js';
 import { BodyEndedEarly } from './byte-reader.js';
 import { uploadAllowance } from './upload-allowance.js';
 import { boundaryOf, MalformedUpload, readUpload, type UploadParts } from './multipart.js';
-import { objectStore } from './object-store.js';
+import { type AssetObjectMetadata, objectStore } from './object-store.js';
 import { expiryOf, newAssetKey, retentionDigit, retentionSchema } from './asset-key.js';
 import { newAssetToken } from './tokens.js';
 import { log } from '../log.js';
@@ -61,13 +61,24 @@ function metadataOf(text: string): z.infer<typeof uploadMetadata> {
 }
 
 /** Streams the data part to object storage; the closing boundary must follow the declared bytes. */
-async function store(c: Context<AppEnv>, key: string, parts: UploadParts): Promise<void> {
+async function store(
+  c: Context<AppEnv>,
+  key: string,
+  parts: UploadParts,
+  metadata: AssetObjectMetadata,
+): Promise<void> {
   const verifyEnd = async () => {
     if (!(await parts.finish()))
       throw new ApiError(cargoholdErrors.malformedUpload, 'Expected the closing boundary after the data');
   };
   try {
-    await objectStore(c.env, c.get('config').cargohold.objstore).put(key, parts.length, parts.data, verifyEnd);
+    await objectStore(c.env, c.get('config').cargohold.objstore).put(
+      key,
+      parts.length,
+      parts.data,
+      metadata,
+      verifyEnd,
+    );
   } catch (err) {
     await parts.cancel();
     if (err instanceof BodyEndedEarly) throw new ApiError(cargoholdErrors.incompleteBody);
@@ -92,12 +103,13 @@ export async function acceptUpload(c: Context<AppEnv>, owner: string, maxBytes: 
     throw err;
   }
   const key = newAssetKey(meta.retention);
-  await store(c, key, parts);
+  const token = meta.public ? null : newAssetToken();
+  await store(c, key, parts, { user: owner, token: token ?? undefined });
   const now = Date.now();
   const row = {
     key,
     owner,
-    token: meta.public ? null : newAssetToken(),
+    token,
     retention: retentionDigit(meta.retention),
     size: parts.length,
     createdAt: now,

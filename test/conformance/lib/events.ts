@@ -45,13 +45,6 @@ export async function legacyClient(u: TestUser): Promise<string> {
 export const payloadType = (m: any): string | undefined => m?.data?.event?.payload?.[0]?.type;
 export const payload = (m: any): any => m?.data?.event?.payload?.[0];
 
-/**
- * wire-server sends a `synchronization` message only when the client gave a `sync_marker`; this
- * backend sends one always (being fixed elsewhere). Until then, a socket opened without a marker
- * drops it, so the scenarios check everything else; README.md lists the difference.
- */
-const TOLERATE_UNASKED_SYNC = true;
-
 export async function eventsSocket(
   u: { token: string },
   client?: string,
@@ -64,12 +57,6 @@ export async function eventsSocket(
     `access_token=${u.token}`,
   ].filter((x) => x !== undefined);
   const socket = await openSocket(base, `/v8/events?${q.join('&')}`);
-  if (syncMarker === undefined && TOLERATE_UNASKED_SYNC) {
-    // Being fixed elsewhere: the backend sends a synchronization message nobody asked for.
-    const sync = await socket.next((m: any) => m?.type === 'synchronization', 3000).catch(() => undefined);
-    if (sync?.data?.delivery_tag !== undefined)
-      socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: sync.data.delivery_tag, multiple: false } }));
-  }
   const seen: unknown[] = [];
   const ackTag = (tag: number, multiple = false) =>
     socket.send(JSON.stringify({ type: 'ack', data: { delivery_tag: tag, multiple } }));

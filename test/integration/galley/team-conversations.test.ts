@@ -146,6 +146,29 @@ describe('GET /teams/{tid}/conversations[/{cid}|/roles]', () => {
   });
 });
 
+describe('POST /conversations/{cnv_domain}/{cnv}/members of a team group', () => {
+  it('refuses an external partner who is a conversation admin (invalid-op, no AddRemoveConvMember); a member admin adds', async () => {
+    const owner = await teamOwner(publicUrl, internalUrl);
+    const [partner, member, newcomer] = await Promise.all([
+      invitedMember(publicUrl, owner, 'partner'),
+      invitedMember(publicUrl, owner, 'member'),
+      invitedMember(publicUrl, owner, 'member'),
+    ]);
+    const created = await api(publicUrl, owner.token).post('/v8/conversations', {
+      qualified_users: [q(partner.id), q(member.id)],
+      conversation_role: 'wire_admin',
+      team: { teamid: owner.team, managed: false },
+    });
+    expect(created.status, created.text).toBe(201);
+    const members = `/v8/conversations/example.com/${created.body.qualified_id.id}/members`;
+    expect(await api(publicUrl, partner.token).post(members, { qualified_users: [q(newcomer.id)] })).toMatchObject({
+      status: 403,
+      body: { label: 'invalid-op' },
+    });
+    expect((await api(publicUrl, member.token).post(members, { qualified_users: [q(newcomer.id)] })).status).toBe(200);
+  });
+});
+
 describe('DELETE /teams/{tid}/conversations/{cid}, as wire-server checks it', () => {
   it('does not consult tid: a conversation admin deletes through any team id, a team conversation or not', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);

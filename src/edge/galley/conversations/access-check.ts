@@ -4,8 +4,8 @@ import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { database } from '../../db/client.js';
-import { hasHiddenPerm } from '../../api/team-permissions.js';
+import { database, type Db } from '../../db/client.js';
+import { hasHiddenPerm, hasPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { deniedActionName, roleAllows, type ConversationAction } from './roles.js';
@@ -71,6 +71,24 @@ export async function requireChannelAction(
     if (role !== undefined && hasHiddenPerm(role, 'ManageChannels')) return;
   }
   requireAction(m.me, action);
+}
+
+/**
+ * Who may add members, as wire's galley decides: the conversation role's `add_conversation_member`,
+ * except on a channel, where any member of its team may add when its add_permission is `everyone`
+ * and the team's admins (ManageChannels) always may. On a team's other groups a team member also
+ * needs AddRemoveConvMember, which external partners lack (403 `invalid-op`, as wire).
+ */
+export async function requireAddMembers(db: Db, conv: ConversationRow, me: MemberRow): Promise<void> {
+  const teamRole = conv.team === null ? undefined : await teamStore.roleOf(db, conv.team, me.userId);
+  if (conv.groupConvType === 'channel' && teamRole !== undefined) {
+    if (conv.addPermission === 'everyone' || hasHiddenPerm(teamRole, 'ManageChannels')) return;
+    requireAction(me, 'add_conversation_member');
+    return;
+  }
+  requireAction(me, 'add_conversation_member');
+  if (teamRole !== undefined && !hasPerm(teamRole, 'AddRemoveConvMember'))
+    throw new ApiError(galleyErrors.invalidOp, 'External partners cannot add members');
 }
 
 /**

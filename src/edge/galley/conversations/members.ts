@@ -17,7 +17,7 @@ import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { requireAction, requireMember, requireOwnedHere } from './access-check.js';
+import { requireAction, requireAddMembers, requireMember, requireOwnedHere } from './access-check.js';
 import { leaveRemoteConversation } from '../federation/leave-conversation.js';
 import { updateThroughOwner } from '../federation/update-conversation.js';
 import { guardLegalholdOnJoin } from '../legalhold/join-guard.js';
@@ -68,7 +68,8 @@ async function addMembersTo(
   const { conv, members, me } = await requireMember(c, routeConversation(c));
   requireOwnedHere(c, conv);
   if (conv.protocol === 'mls') throw new ApiError(galleyErrors.invalidOp);
-  requireAction(me, 'add_conversation_member');
+  const db = database(c.env.DB);
+  await requireAddMembers(db, conv, me);
   if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
   const role = body.conversation_role ?? ROLE_ADMIN;
   if (role !== ROLE_ADMIN && role !== ROLE_MEMBER)
@@ -81,7 +82,6 @@ async function addMembersTo(
   if (members.length + fresh.length > c.get('config').galley.settings.maxConvSize)
     throw new ApiError(galleyErrors.tooManyMembers);
   if (!conv.access.includes('invite')) throw new ApiError(galleyErrors.accessDenied);
-  const db = database(c.env.DB);
   const actor = selfQualified(c);
   await checkInvitees(db, conv, actor, fresh, c.get('config').galley.enableFederation);
   const local = (us: readonly QualifiedId[]) => us.filter((u) => u.domain === actor.domain).map((u) => u.id);

@@ -14,7 +14,7 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { requireAction } from '../conversations/access-check.js';
+import { requireAddMembers } from '../conversations/access-check.js';
 import { checkInvitees } from '../conversations/invitees.js';
 import { roleAllows } from '../conversations/roles.js';
 import { conversationObject } from '../messaging/conversation-object.js';
@@ -124,7 +124,7 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
     // As wire: only the owner's users add users; a remote member's commits add its own clients.
     if (remote !== undefined)
       throw new ApiError(galleyErrors.invalidOp, 'Users of other backends cannot add users here');
-    requireAction(me, 'add_conversation_member');
+    await requireAddMembers(db, row, me);
     const config = c.get('config');
     await checkInvitees(db, row, { id: me.userId, domain: me.userDomain }, joining, config.galley.enableFederation);
     await requireFederating(c, row.protocol, joining);
