@@ -79,7 +79,7 @@ export function serverFeatureStatus(config: Config, name: FeatureName): FeatureS
 }
 
 /** Tells a team that a user joined it: `team.member-join` to them and its admins, and into the team queue. */
-export { announceMemberJoin } from './teams/member-join.js';
+export { announceMemberJoin, memberJoinNotice, type MemberJoinNotice } from './teams/member-join.js';
 /** A team as the API shows it (`Team`). */
 export { teamJson } from './teams/team-json.js';
 /** Whether a feature is on for a user's team, or on the server for users without one. */
