@@ -37,6 +37,11 @@ export const enableQueueEffect = defineEffect('enable-queue', async ({ env }, a:
 });
 
 /** A deleted account: its notification queues and push addresses go. */
-export async function forgetAccount(env: Env, config: Config, user: string) {
+async function forgetAccount(env: Env, config: Config, user: string) {
   await release(env, config, user, await userStream(env, user).forgetUser());
 }
+
+/** forgetAccount as an effect of the account's deletion (see commitChange). */
+export const forgetAccountEffect = defineEffect('forget-account', ({ env, config }, a: { user: string }) =>
+  forgetAccount(env, config, a.user),
+);
