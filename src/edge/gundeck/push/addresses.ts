@@ -20,7 +20,7 @@ export async function release(env: Env, config: Config, user: string, gone: read
 }
 
 /** Deleted clients: their notification queues and push addresses go. */
-export async function forgetClients(env: Env, config: Config, user: string, clients: readonly string[]) {
+async function forgetClients(env: Env, config: Config, user: string, clients: readonly string[]) {
   const stream = userStream(env, user);
   for (const client of clients) await release(env, config, user, await stream.forgetClient(client));
 }
