@@ -3,6 +3,8 @@
 // them, in order, retrying while the remote is down.
 import { FEDERATION_API_VERSIONS } from '../../shared/federation/versions.js';
 import { type Db, runBatch } from '../db/client.js';
+import { type Change, noChange } from '../effects/commit-change.js';
+import { defineEffect } from '../effects/effect.js';
 import type { FederatedComponent, PayloadBundle } from '../federation/client.js';
 import { outboxStore } from './outbox-store.js';
 
@@ -37,6 +39,24 @@ export async function wake(env: Env, remotes: Iterable<string>): Promise<void> {
 /** Those of `domains` that did not take their last notification: queued work for them waits. */
 export async function unreachableAmong(db: Db, domains: readonly string[]): Promise<Set<string>> {
   return new Set(await outboxStore.failing(db, domains));
+}
+
+const wakeup = defineEffect('wake-background-worker', ({ env }, a: { remotes: string[] }) => wake(env, a.remotes));
+
+/**
+ * Notifications as part of a change (see commitChange): queued in its batch, and the background
+ * worker woken once it is committed (after a crash, the cron's wakeAllWaiting or the sweep does).
+ */
+export function queuedForRemotes(db: Db, notifications: readonly RemoteNotification[]): Change {
+  if (notifications.length === 0) return noChange();
+  const queuedAt = Date.now();
+  return {
+    statements: outboxStore.add(
+      db,
+      notifications.map((n) => ({ ...n, queuedAt })),
+    ),
+    effects: [wakeup({ remotes: [...new Set(notifications.map((n) => n.domain))] })],
+  };
 }
 
 /** Queues notifications on their own and wakes the background worker. */

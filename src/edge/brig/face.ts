@@ -137,13 +137,13 @@ export { inviteProvisionedUser } from './invitations/scim-invitation.js';
 /** Legal hold devices (added and removed by galley only), their events, their service's cookie. */
 export {
   addLegalholdDevice,
-  announceLegalholdRequest,
   legalholdClientId,
   legalholdCookie,
-  removeLegalholdDevices,
+  legalholdRequestAnnounced,
+  removingLegalholdDevices,
 } from './legalhold/legalhold-devices.js';
-/** Connections legal hold blocks (with users who have not consented) and unblocks. */
-export { blockNonConsenting, unblockInvolving } from './legalhold/connection-blocks.js';
+/** Connections legal hold blocks (with users who have not consented) and unblocks, as changes. */
+export { blockingNonConsenting, unblockingInvolving } from './legalhold/connection-blocks.js';
 
 /** Where a service takes its bots' events; undefined when the service is gone. */
 export async function serviceConnection(

@@ -1,7 +1,12 @@
-/** Whether a D1 failure is a UNIQUE violation on this `table.column` (a lost race for a unique key). */
-export function isUniqueViolation(err: unknown, column: string): boolean {
+function isViolation(err: unknown, constraint: string, column: string): boolean {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e.message.includes(`UNIQUE constraint failed: ${column}`)) return true;
+    if (e.message.includes(`${constraint} constraint failed: ${column}`)) return true;
   }
   return false;
 }
+
+/** Whether a D1 failure is a UNIQUE violation on this `table.column` (a lost race for a unique key). */
+export const isUniqueViolation = (err: unknown, column: string) => isViolation(err, 'UNIQUE', column);
+
+/** Whether a D1 failure is a NOT NULL violation on this `table.column` (a write a statement refused). */
+export const isNotNullViolation = (err: unknown, column: string) => isViolation(err, 'NOT NULL', column);

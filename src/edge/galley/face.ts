@@ -79,7 +79,7 @@ export function serverFeatureStatus(config: Config, name: FeatureName): FeatureS
 }
 
 /** Tells a team that a user joined it: `team.member-join` to them and its admins, and into the team queue. */
-export { announceMemberJoin } from './teams/member-join.js';
+export { announceMemberJoin, memberJoinNotice, type MemberJoinNotice } from './teams/member-join.js';
 /** A team as the API shows it (`Team`). */
 export { teamJson } from './teams/team-json.js';
 /** Whether a feature is on for a user's team, or on the server for users without one. */
@@ -95,10 +95,10 @@ export { acceptOne2One } from './conversations/one2one.js';
 /** A blocked connection, or a cancelled request: the user leaves the two users' 1:1, silently. */
 export { leaveOne2One } from './conversations/one2one.js';
 export { upsertRemoteOne2One } from './federation/remote-one2one.js';
-/** A deleted user leaves every conversation; the other members (and `alsoTell`) hear of it. */
-export { leaveAllConversations } from './conversations/user-deleted.js';
+/** A deleted user leaves every conversation (a change); the other members (and `alsoTell`) hear of it. */
+export { leavingAllConversations } from './conversations/user-deleted.js';
 /** A user's clients changed: every conversation of theirs reads members and clients again. */
-export { clientsChanged, clientsChangedEffect } from './messaging/conversation-object.js';
+export { clientsChangedEffect } from './messaging/conversation-object.js';
 /** Users of the conversations shared with other backends' users (de-federation's recipients). */
 export { localUsersAlongside } from './federation/defederation.js';
 /** This backend stopped federating with another: its users leave conversations here, copies of its go. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import { crashBetweenChangesAndEffects, eventsOf, type StreamEvent as Event } from '../../helpers/crash.js';
 import {
   bytesOf,
   claimKeyPackages,
@@ -10,7 +11,6 @@ import {
   uploadKeyPackages,
 } from '../../helpers/mls.js';
 import { bundleBody } from '../../helpers/core-crypto.js';
-import { waitFor } from '../../helpers/wait.js';
 import { api, connect, connectedTrio, createUser, type TestUser } from '../../helpers/users.js';
 
 /**
@@ -20,17 +20,7 @@ import { api, connect, connectedTrio, createUser, type TestUser } from '../../he
  * it causes, once.
  */
 
-const POINT = 'change-committed';
 const D = 'example.com';
-
-type Event = { type: string; conversation?: string; data?: any; connection?: any; client?: any };
-
-/** Every event in a user's stream (all clients'), in order. */
-async function eventsOf(base: string, u: TestUser): Promise<Event[]> {
-  const r = await api(base, u.token).get('/v8/notifications?size=1000');
-  expect(r.status, r.text).toBe(200);
-  return r.body.notifications.flatMap((n: { payload: Event[] }) => n.payload);
-}
 
 const inConv = (events: Event[], type: string, conv: string) =>
   events.filter((e) => e.type === type && e.conversation === conv);
@@ -104,37 +94,24 @@ describe('a crash between a change and its events', () => {
     await b.stop();
 
     // Each change waits at the fault point once its writes are committed; then the runtime is killed.
-    b = await startEditedBackend([], { stateDir, faultPoint: POINT });
-    base = b.publicUrl;
-    const as = (u: TestUser) => api(base, u.token);
-    const requests = [
-      as(alice).del(`/v8/conversations/${D}/${conv.removal}/members/${D}/${carol.id}`),
-      as(alice).post(`/v8/conversations/${D}/${conv.addition}/members`, {
-        qualified_users: [{ id: carol.id, domain: D }],
-      }),
-      as(alice).put(`/v8/conversations/${D}/${conv.rename}/name`, { name: 'renamed' }),
-      as(alice).put(`/v8/conversations/${D}/${conv.access}/access`, {
-        access: ['invite', 'code'],
-        access_role: ['team_member', 'non_team_member', 'guest', 'service'],
-      }),
-      as(alice).put(`/v8/connections/${D}/${eve.id}`, { status: 'accepted' }),
-      as(bob).del(`/v8/clients/${b2.client}`, { password: bob.password }),
-      claimKeyPackages(base, a, carol).then((kps) => a.mls.addClients(m2.groupId, kps)),
-    ].map((p) =>
-      p.then(
-        (r) =>
-          ((r as { status?: number } | undefined)?.status ?? 0) < 500
-            ? `answered ${(r as { status?: number }).status}`
-            : 'no answer',
-        () => 'no answer',
-      ),
-    );
-    const waiting = async () =>
-      b.logs.filter((l) => l.includes(`fault point reached: ${POINT}`)).length === requests.length || undefined;
-    await waitFor(waiting, 'every request at the fault point', 30_000);
-    await b.stop();
-    expect(await Promise.all(requests)).toEqual(requests.map(() => 'no answer'));
-    b = await startEditedBackend([], { stateDir });
+    b = await crashBetweenChangesAndEffects(stateDir, (fault) => {
+      base = fault.publicUrl;
+      const as = (u: TestUser) => api(base, u.token);
+      return [
+        as(alice).del(`/v8/conversations/${D}/${conv.removal}/members/${D}/${carol.id}`),
+        as(alice).post(`/v8/conversations/${D}/${conv.addition}/members`, {
+          qualified_users: [{ id: carol.id, domain: D }],
+        }),
+        as(alice).put(`/v8/conversations/${D}/${conv.rename}/name`, { name: 'renamed' }),
+        as(alice).put(`/v8/conversations/${D}/${conv.access}/access`, {
+          access: ['invite', 'code'],
+          access_role: ['team_member', 'non_team_member', 'guest', 'service'],
+        }),
+        as(alice).put(`/v8/connections/${D}/${eve.id}`, { status: 'accepted' }),
+        as(bob).del(`/v8/clients/${b2.client}`, { password: bob.password }),
+        claimKeyPackages(base, a, carol).then((kps) => a.mls.addClients(m2.groupId, kps)),
+      ];
+    });
     base = b.publicUrl;
   });
   afterAll(() => b?.stop());

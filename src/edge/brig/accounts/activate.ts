@@ -7,12 +7,18 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { json, jsonBody, locale } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { publish } from '../../events/publish.js';
+import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { codeStore } from '../codes/code-store.js';
 import { selfJson } from '../users/user-json.js';
 import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
-import { ACTIVATION_RETRIES, activationKeyOf, sendActivationCode, setVerifiedEmail } from './activation.js';
+import {
+  ACTIVATION_RETRIES,
+  activationKeyOf,
+  sendActivationCode,
+  setVerifiedEmail,
+  verifiedEmail,
+} from './activation.js';
 import { guardRegisterOrActivate } from '../domains/email-guards.js';
 import { domainErrors } from '../../api/errors/domains.js';
 
@@ -44,13 +50,12 @@ async function activate(c: Context<AppEnv>, key: string, code: string, dryrun: b
   if (owner !== undefined && owner.id !== user.id && owner.activated) throw new ApiError(brigErrors.keyExists);
   await guardRegisterOrActivate(db, email);
   if (dryrun) return { kind: 'dryrun' };
-  const verified = await setVerifiedEmail(db, user.id, email);
   const first = !user.activated;
   const domain = config.brig.optSettings.setFederationDomain;
   const event = first
-    ? userEvents.activate(selfJson({ ...user, ...verified }, domain))
+    ? userEvents.activate(selfJson({ ...user, ...verifiedEmail(email) }, domain))
     : userEvents.update({ id: user.id, email });
-  await publish(c.env, config, [{ user: user.id }], event);
+  await setVerifiedEmail(c.env, config, user.id, email, [publishEffect([{ user: user.id }], event)]);
   return { kind: 'activated', email, first };
 }
 

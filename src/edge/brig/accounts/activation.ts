@@ -1,7 +1,9 @@
 import type { Config } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { runBatch, type Db } from '../../db/client.js';
+import { database, type Db } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
+import type { Effect } from '../../effects/effect.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { codeStore, type StoredCode } from '../codes/code-store.js';
 import { base64url, sha256 } from '../../../shared/keys.js';
@@ -45,20 +47,35 @@ export async function sendActivationCode(
   return stored;
 }
 
+/** The fields of a user whose verified address is `email`. */
+export const verifiedEmail = (email: string) => ({
+  activated: true,
+  email,
+  emailKey: emailKeyOf(email),
+  emailUnvalidated: null,
+});
+
 /**
- * Makes `email` the user's verified address, ending any password reset started for the old one;
- * 409 `key-exists` when another account verified it meanwhile. Returns the fields it set.
+ * Makes `email` the user's verified address, ending any password reset started for the old one,
+ * as one change with `effects` (the events telling of it); 409 `key-exists` when another account
+ * verified it meanwhile.
  */
-export async function setVerifiedEmail(db: Db, user: string, email: string) {
-  const verified = { activated: true, email, emailKey: emailKeyOf(email), emailUnvalidated: null };
+export async function setVerifiedEmail(
+  env: Env,
+  config: Config,
+  user: string,
+  email: string,
+  effects: Effect[],
+): Promise<void> {
+  const db = database(env.DB);
+  const statements = [
+    userStore.update(db, user, verifiedEmail(email)),
+    codeStore.consume(db, 'password-reset', await passwordResetKeyOf(user)),
+  ];
   try {
-    await runBatch(db, [
-      userStore.update(db, user, verified),
-      codeStore.consume(db, 'password-reset', await passwordResetKeyOf(user)),
-    ]);
+    await commitChange(env, config, { statements, effects });
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     throw err;
   }
-  return verified;
 }

@@ -1,7 +1,7 @@
 import type { Config } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { runBatch, type Db } from '../../db/client.js';
+import { type BatchStatement, runBatch, type Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AssetRef, RichField, TeamRole } from '../../db/schema.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
@@ -50,11 +50,20 @@ export function defaultUserLocale(config: Config): string {
   return o.setDefaultUserLocale ?? o.setDefaultTemplateLocale;
 }
 
+/** How an account's statements are written: in one batch, with whatever else the caller's change holds. */
+export type AccountWrite = (row: UserRow, statements: BatchStatement[]) => Promise<void>;
+
 /**
  * Writes a new user (and the team it creates, with the user as owner) in one batch: all or
- * nothing. A verified email is claimed here; losing that race is 409 `key-exists`.
+ * nothing (`write` makes the batch; by default, of these statements alone). A verified email is
+ * claimed here; losing that race is 409 `key-exists`.
  */
-export async function createAccount(db: Db, config: Config, input: AccountInput): Promise<UserRow> {
+export async function createAccount(
+  db: Db,
+  config: Config,
+  input: AccountInput,
+  write: AccountWrite = (_, statements) => runBatch(db, statements),
+): Promise<UserRow> {
   const now = Date.now();
   const id = crypto.randomUUID();
   const p = input.provisioned;
@@ -87,7 +96,7 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
     createdAt: now,
   };
   const domain = config.brig.optSettings.setFederationDomain;
-  const statements: unknown[] = [
+  const statements: BatchStatement[] = [
     userStore.insert(db, row),
     ...placeNotifications(db, id),
     // wire's brig has galley make it with the account, so clients find it from the start.
@@ -103,7 +112,7 @@ export async function createAccount(db: Db, config: Config, input: AccountInput)
       ...(p.records?.(id) ?? []),
     );
   try {
-    await runBatch(db, statements);
+    await write(row, statements);
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     if (isUniqueViolation(err, 'users.handle')) throw new ApiError(brigErrors.handleExists);

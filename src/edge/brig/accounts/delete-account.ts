@@ -1,18 +1,19 @@
 import { keyPackageStore } from '../mls/key-package-store.js';
-import { runBatch } from '../../db/client.js';
 import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
 import { connectionEvent } from '../connections/connection-events.js';
-import { forgetAccount } from '../../gundeck/face.js';
-import { publish } from '../../events/publish.js';
+import { forgetAccountEffect } from '../../gundeck/face.js';
+import { type Change, commitChange, joinChanges } from '../../effects/commit-change.js';
+import type { Effect } from '../../effects/effect.js';
+import { publish, publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
-import { leaveAllConversations, removeFromTeams } from '../../galley/face.js';
+import { leavingAllConversations, removeFromTeams } from '../../galley/face.js';
 import { cookieStore } from '../auth/cookie-store.js';
 import { clientStore } from '../clients/client-store.js';
 import { prekeyStore } from '../clients/prekey-store.js';
 import { connectionStore, type ConnectionRow } from '../connections/connection-store.js';
-import { forEveryVersion, queueForRemotes } from '../../background-worker/face.js';
+import { forEveryVersion, queuedForRemotes } from '../../background-worker/face.js';
 import { chunked } from '../../../shared/chunked.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { consentStore } from '../consent/consent-store.js';
@@ -23,10 +24,12 @@ import { userStore } from '../users/user-store.js';
 import { invitationStore } from '../invitations/invitation-store.js';
 
 /**
- * Deletes an account for good, in one batch: the profile becomes a tombstone (status deleted,
+ * Deletes an account for good, as one change: the profile becomes a tombstone (status deleted,
  * placeholder name, email and handle freed), and its clients, prekeys, cookies, properties,
- * consents, rich info, connections and team membership go. Then `user.delete` reaches the user and their contacts,
- * and users the account had asked to connect see the request cancelled.
+ * consents, rich info, connections, team membership and conversation memberships go; with it,
+ * `user.delete` reaches the user and their contacts, the conversations hear it, and then `also`
+ * (what the caller's change adds). Users the account had asked to connect see the request
+ * cancelled (transient, after the change).
  */
 export async function deleteAccount(
   env: Env,
@@ -36,43 +39,54 @@ export async function deleteAccount(
   origin?: AccessClaims,
   /** Team admins told of every conversation the user leaves (team member removal). */
   teamAdmins: readonly string[] = [],
+  also: readonly Effect[] = [],
 ): Promise<void> {
   const rows = await connectionStore.withStatus(db, user.id, ['accepted', 'sent']);
-  await runBatch(db, [
-    userStore.update(db, user.id, {
-      status: 'deleted',
-      name: 'default',
-      accentId: 0,
-      assets: [],
-      handle: null,
-      email: null,
-      emailKey: null,
-      emailUnvalidated: null,
-      password: null,
-      ssoId: null,
-    }),
-    clientStore.deleteAllOf(db, user.id),
-    prekeyStore.deleteAllOf(db, user.id),
-    keyPackageStore.deleteUser(db, user.id),
-    cookieStore.revokeStatement(db, user.id),
-    propertyStore.clearStatement(db, user.id),
-    consentStore.deleteAllOf(db, user.id),
-    richInfoStore.deleteStatement(db, user.id),
-    connectionStore.deleteAllOf(db, user.id),
-    removeFromTeams(db, user.id),
-    invitationStore.removeForInvitee(db, user.id),
-  ]);
-  await forgetAccount(env, config, user.id);
   const domain = config.brig.optSettings.setFederationDomain;
-  await leaveAllConversations(env, config, db, { id: user.id, domain }, teamAdmins);
   const accepted = rows.filter((r) => r.status === 'accepted');
   const contacts = accepted.filter((r) => r.toDomain === domain).map((r) => ({ user: r.toUser }));
-  await publish(env, config, [{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });
-  await notifyRemoteContacts(
+  const account = {
+    statements: [
+      userStore.update(db, user.id, {
+        status: 'deleted',
+        name: 'default',
+        accentId: 0,
+        assets: [],
+        handle: null,
+        email: null,
+        emailKey: null,
+        emailUnvalidated: null,
+        password: null,
+        ssoId: null,
+      }),
+      clientStore.deleteAllOf(db, user.id),
+      prekeyStore.deleteAllOf(db, user.id),
+      keyPackageStore.deleteUser(db, user.id),
+      cookieStore.revokeStatement(db, user.id),
+      propertyStore.clearStatement(db, user.id),
+      consentStore.deleteAllOf(db, user.id),
+      richInfoStore.deleteStatement(db, user.id),
+      connectionStore.deleteAllOf(db, user.id),
+      removeFromTeams(db, user.id),
+      invitationStore.removeForInvitee(db, user.id),
+    ],
+    effects: [forgetAccountEffect({ user: user.id })],
+  };
+  const deleted = publishEffect([{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });
+  await commitChange(
     env,
-    db,
-    user.id,
-    accepted.filter((r) => r.toDomain !== domain),
+    config,
+    joinChanges(
+      account,
+      await leavingAllConversations(config, db, { id: user.id, domain }, teamAdmins),
+      { statements: [], effects: [deleted] },
+      remoteContactsTold(
+        db,
+        user.id,
+        accepted.filter((r) => r.toDomain !== domain),
+      ),
+      { statements: [], effects: [...also] },
+    ),
   );
   const now = Date.now();
   for (const asked of rows.filter((r) => r.status === 'sent')) {
@@ -89,7 +103,7 @@ export async function deleteAccount(
 }
 
 /** Remote contacts hear of the deletion from their own backend (`on-user-deleted-connections`, queued). */
-async function notifyRemoteContacts(env: Env, db: Db, user: string, remote: readonly ConnectionRow[]): Promise<void> {
+function remoteContactsTold(db: Db, user: string, remote: readonly ConnectionRow[]): Change {
   const notifications = [...groupBy(remote, (r) => r.toDomain)].flatMap(([domain, rows]) =>
     chunked(
       rows.map((r) => r.toUser),
@@ -101,5 +115,5 @@ async function notifyRemoteContacts(env: Env, db: Db, user: string, remote: read
       bundle: forEveryVersion({ user, connections }),
     })),
   );
-  await queueForRemotes(env, db, notifications);
+  return queuedForRemotes(db, notifications);
 }

@@ -5,7 +5,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import type { Db } from '../../db/client.js';
 import type { UserRow } from '../users/user-json.js';
 import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
-import { publish } from '../../events/publish.js';
+import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { emailDomainSignsInThrough, guardEmailChange } from '../domains/email-guards.js';
 import { sendActivationCode, setVerifiedEmail } from './activation.js';
@@ -34,8 +34,9 @@ export async function requestEmailChange(
   if (user.managedBy === 'scim' && !byProvider) throw new ApiError(brigErrors.emailManagedByScim);
   await guardEmailChange(db, email, user.team);
   if (byProvider && user.team !== null && (await emailDomainSignsInThrough(db, email, user.team))) {
-    await setVerifiedEmail(db, user.id, email);
-    await publish(env, config, [{ user: user.id }], userEvents.update({ id: user.id, email }));
+    await setVerifiedEmail(env, config, user.id, email, [
+      publishEffect([{ user: user.id }], userEvents.update({ id: user.id, email })),
+    ]);
     return 'activated';
   }
   await userStore.update(db, user.id, { emailUnvalidated: email });

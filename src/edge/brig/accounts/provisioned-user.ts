@@ -3,10 +3,11 @@
 import type { Config } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { type BatchStatement, type Db, runBatch } from '../../db/client.js';
+import type { BatchStatement, Db } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { RichField } from '../../db/schema.js';
-import { publish } from '../../events/publish.js';
+import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { cookieStore } from '../auth/cookie-store.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
@@ -26,7 +27,7 @@ export interface ProvisionedChanges {
 
 /**
  * Applies the changes and the provider's own `records` in one batch (409 `handle-exists` when
- * the handle is taken), then tells the user and their contacts of a new name, handle or locale.
+ * the handle is taken), with `user.update` to the user and their contacts for a new name, handle or locale.
  */
 export async function updateProvisionedUser(
   env: Env,
@@ -42,24 +43,25 @@ export async function updateProvisionedUser(
   if (Object.keys(patch).length > 0) statements.push(userStore.update(db, user.id, patch));
   if (patch.status === 'suspended') statements.push(cookieStore.revokeStatement(db, user.id));
   if (richInfo !== undefined) statements.push(richInfoStore.setStatement(db, user.id, richInfo));
-  try {
-    await runBatch(db, statements);
-  } catch (err) {
-    if (isUniqueViolation(err, 'users.handle')) throw new ApiError(brigErrors.handleExists);
-    throw err;
-  }
   const next = { ...user, ...patch };
   const seen = {
     ...(next.name === user.name ? {} : { name: next.name }),
     ...(next.handle === user.handle || next.handle === null ? {} : { handle: next.handle }),
     ...(next.locale === user.locale ? {} : { locale: next.locale }),
   };
+  const effects = [];
   if (Object.keys(seen).length > 0) {
     const domain = config.brig.optSettings.setFederationDomain;
     const contacts =
       'locale' in seen && Object.keys(seen).length === 1 ? [] : await contactsOf(db, { id: user.id, domain });
     const recipients = [user.id, ...contacts.map((u) => u.id)].map((id) => ({ user: id }));
-    await publish(env, config, recipients, userEvents.update({ id: user.id, ...seen }));
+    effects.push(publishEffect(recipients, userEvents.update({ id: user.id, ...seen })));
+  }
+  try {
+    await commitChange(env, config, { statements, effects });
+  } catch (err) {
+    if (isUniqueViolation(err, 'users.handle')) throw new ApiError(brigErrors.handleExists);
+    throw err;
   }
   return next;
 }

@@ -1,17 +1,18 @@
 import { endpoint } from '../../api/endpoint.js';
 import { invitationStore, type InvitationRow } from '../invitations/invitation-store.js';
-import { announceMemberJoin, teamSize } from '../../galley/face.js';
+import { type MemberJoinNotice, memberJoinNotice, teamSize } from '../../galley/face.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
-import { publish } from '../../events/publish.js';
+import { type BatchStatement, database } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { newCookieHeader } from '../auth/session.js';
 import { codeStore } from '../codes/code-store.js';
 import { newPasswordHash } from '../password/passwords.js';
 import { clientIp } from '../password/rate-limit.js';
-import { selfJson, selfUser } from '../users/user-json.js';
+import { selfJson, selfUser, type UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { ACTIVATION_RETRIES, activationKeyOf, sendActivationCode } from './activation.js';
 import { createAccount } from './create-account.js';
@@ -87,26 +88,39 @@ export const register = endpoint(
       body.password === undefined
         ? undefined
         : await newPasswordHash(c.env, config, { ip: clientIp(c.req.raw) }, body.password);
+    const domain = optSettings.setFederationDomain;
+    // The account, the team queue's member-join and the user's user.activate are one change.
+    let joined: MemberJoinNotice | undefined;
+    const write = async (row: UserRow, statements: BatchStatement[]) => {
+      joined = invitation === undefined ? undefined : await memberJoinNotice(db, invitation.team, row.id);
+      await commitChange(c.env, config, {
+        statements: [...statements, ...(joined === undefined ? [] : [joined.statement])],
+        effects: verified ? [publishEffect([{ user: row.id }], userEvents.activate(selfJson(row, domain)))] : [],
+      });
+    };
     const invitee = invitation?.invitee ?? null;
     const user =
       invitee !== null
-        ? await claimInvitedAccount(db, { ...invitation!, invitee }, passwordHash)
-        : await createAccount(db, config, {
-            name: body.name,
-            email: body.email,
-            emailVerified: verified,
-            passwordHash,
-            locale: body.locale,
-            accentId: body.accent_id,
-            assets: body.assets,
-            supportedProtocols: body.supported_protocols,
-            expiresIn: body.expires_in,
-            newTeam: body.team && { name: body.team.name, icon: body.team.icon, iconKey: body.team.icon_key },
-            invitation,
-          });
-    if (invitation !== undefined) await announceMemberJoin(c.env, db, config, invitation.team, user.id);
-
-    const domain = optSettings.setFederationDomain;
+        ? await claimInvitedAccount(db, { ...invitation!, invitee }, passwordHash, write)
+        : await createAccount(
+            db,
+            config,
+            {
+              name: body.name,
+              email: body.email,
+              emailVerified: verified,
+              passwordHash,
+              locale: body.locale,
+              accentId: body.accent_id,
+              assets: body.assets,
+              supportedProtocols: body.supported_protocols,
+              expiresIn: body.expires_in,
+              newTeam: body.team && { name: body.team.name, icon: body.team.icon, iconKey: body.team.icon_key },
+              invitation,
+            },
+            write,
+          );
+    await joined?.push(c.env, config);
     if (body.email !== undefined && !verified)
       await sendActivationCode(c.env, db, config, {
         email: body.email,
@@ -114,7 +128,6 @@ export const register = endpoint(
         name: user.name,
         locale: user.locale,
       });
-    if (verified) await publish(c.env, config, [{ user: user.id }], userEvents.activate(selfJson(user, domain)));
 
     const cookie = await newCookieHeader(c, user.id, { kind: ephemeral ? 'session' : 'persistent', label: body.label });
     c.header('set-cookie', cookie);

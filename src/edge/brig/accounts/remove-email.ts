@@ -3,7 +3,8 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { publish } from '../../events/publish.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { emailRemoval, identityOf } from '../users/identity.js';
 import { selfRow } from '../users/self.js';
@@ -24,9 +25,11 @@ export const removeEmail = endpoint(
     const user = await selfRow(c);
     const removal = emailRemoval(identityOf(user));
     if (!removal.ok) throw new ApiError(refusals[removal.refusal]);
-    await userStore.update(database(c.env.DB), user.id, { email: null, emailKey: null });
-    await publish(c.env, c.get('config'), [{ user: user.id }], userEvents.emailRemoved(user.id, removal.email), {
-      origin: self(c),
+    await commitChange(c.env, c.get('config'), {
+      statements: [userStore.update(database(c.env.DB), user.id, { email: null, emailKey: null })],
+      effects: [
+        publishEffect([{ user: user.id }], userEvents.emailRemoved(user.id, removal.email), { origin: self(c) }),
+      ],
     });
     return c.body(null, 200);
   },

@@ -4,11 +4,12 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { userEvents } from '../../events/user-events.js';
-import { publish } from '../../events/publish.js';
+import { publishEffect } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
-import { createTeam, teamById, teamJson } from '../../galley/face.js';
+import { createTeam, teamJson } from '../../galley/face.js';
 import { userStore } from '../users/user-store.js';
 import { guardUpgradeToTeam } from '../domains/email-guards.js';
 import { domainErrors } from '../../api/errors/domains.js';
@@ -45,14 +46,15 @@ export const upgradePersonalToTeam = endpoint(
     if (me.team !== null) throw new ApiError(brigErrors.userAlreadyInATeam);
     if (me.email !== null) await guardUpgradeToTeam(db, me.email);
     const id = crypto.randomUUID();
-    await runBatch(db, [
-      ...createTeam(db, { id, name: body.name, icon: body.icon, iconKey: body.icon_key, creator: me.id }),
-      userStore.update(db, me.id, { team: id }),
-    ]);
-    const team = (await teamById(db, id))!;
-    const config = c.get('config');
-    await publish(c.env, config, [{ user: me.id }], teamEvent('team.create', id, teamJson(team)));
-    await publish(c.env, config, [{ user: me.id }], userEvents.update({ id: me.id, team: id }));
+    const team = { id, name: body.name, icon: body.icon, iconKey: body.icon_key, creator: me.id };
+    const created = teamJson({ ...team, iconKey: team.iconKey ?? null, splashScreen: null });
+    await commitChange(c.env, c.get('config'), {
+      statements: [...createTeam(db, team), userStore.update(db, me.id, { team: id })],
+      effects: [
+        publishEffect([{ user: me.id }], teamEvent('team.create', id, created)),
+        publishEffect([{ user: me.id }], userEvents.update({ id: me.id, team: id })),
+      ],
+    });
     return c.json({ team_id: id, team_name: team.name }, 200);
   },
 );

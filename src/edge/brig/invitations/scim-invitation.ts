@@ -7,7 +7,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { type Db, runBatch } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { teamById } from '../../galley/face.js';
-import { type AccountInput, createAccount } from '../accounts/create-account.js';
+import { type AccountInput, type AccountWrite, createAccount } from '../accounts/create-account.js';
 import { sendMail } from '../email/mailer.js';
 import type { UserRow } from '../users/user-json.js';
 import { emailKeyOf, userStore } from '../users/user-store.js';
@@ -70,6 +70,7 @@ export async function claimInvitedAccount(
   db: Db,
   invitation: InvitationRow & { invitee: string },
   passwordHash: string | undefined,
+  write: AccountWrite = (_, statements) => runBatch(db, statements),
 ): Promise<UserRow> {
   const account = await userStore.byId(db, invitation.invitee);
   if (account?.status !== 'pending-invitation') throw new ApiError(brigErrors.invalidInvitationCode);
@@ -81,11 +82,12 @@ export async function claimInvitedAccount(
     emailUnvalidated: null,
     password: passwordHash ?? null,
   };
+  const claimed = { ...account, ...patch };
   try {
-    await runBatch(db, [userStore.update(db, account.id, patch), invitationStore.remove(db, invitation.id)]);
+    await write(claimed, [userStore.update(db, account.id, patch), invitationStore.remove(db, invitation.id)]);
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     throw err;
   }
-  return { ...account, ...patch };
+  return claimed;
 }

@@ -1,24 +1,22 @@
 // Legal hold and connections (wire's BlockForMissingLHConsent / RemoveLHBlocksInvolving): once a
 // user is under legal hold, their connections with users here who have not consented are blocked
 // both ways (`missing-legalhold-consent`); when it ends, each side gets back its status from
-// before. Each row's owner hears of its change.
+// before. Each row's owner hears of its change. Both are changes for the legal hold change to commit.
 import type { Config } from '../../../shared/config/index.js';
-import { runBatch, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import type { Relation } from '../../db/schema.js';
-import { publish } from '../../events/publish.js';
+import type { Change } from '../../effects/commit-change.js';
+import { publishEffect } from '../../events/publish.js';
 import { legalholdConsented as consented, legalholdStatuses } from '../../galley/face.js';
 import { connectionEvent } from '../connections/connection-events.js';
 import { type ConnectionRow, connectionStore } from '../connections/connection-store.js';
 
 const BLOCKED: Relation = 'missing-legalhold-consent';
 
-async function rewrite(env: Env, config: Config, db: Db, rows: ConnectionRow[]): Promise<void> {
-  await runBatch(
-    db,
-    rows.map((r) => connectionStore.put(db, r)),
-  );
-  for (const r of rows) await publish(env, config, [{ user: r.fromUser }], connectionEvent(r));
-}
+const rewrite = (db: Db, rows: ConnectionRow[]): Change => ({
+  statements: rows.map((r) => connectionStore.put(db, r)),
+  effects: rows.map((r) => publishEffect([{ user: r.fromUser }], connectionEvent(r))),
+});
 
 /** Both rows of each pair, changed by `change`; rows that do not exist are left out. */
 async function pairs(db: Db, local: string, user: string, others: readonly string[]) {
@@ -35,7 +33,7 @@ async function pairs(db: Db, local: string, user: string, others: readonly strin
 }
 
 /** Blocks the user's connections with users here who have not consented to legal hold. */
-export async function blockNonConsenting(env: Env, config: Config, db: Db, user: string): Promise<void> {
+export async function blockingNonConsenting(config: Config, db: Db, user: string): Promise<Change> {
   const local = config.brig.optSettings.setFederationDomain;
   const mine = (
     await connectionStore.withStatus(db, user, ['accepted', 'sent', 'pending', 'ignored', 'blocked', 'cancelled'])
@@ -49,11 +47,11 @@ export async function blockNonConsenting(env: Env, config: Config, db: Db, user:
   const rows = (await pairs(db, local, user, others))
     .filter((r) => r.status !== BLOCKED)
     .map((r) => ({ ...r, status: BLOCKED, statusBeforeLegalhold: r.status, lastUpdate: now }));
-  await rewrite(env, config, db, rows);
+  return rewrite(db, rows);
 }
 
 /** Lifts the blocks legal hold put on the user's connections. */
-export async function unblockInvolving(env: Env, config: Config, db: Db, user: string): Promise<void> {
+export async function unblockingInvolving(config: Config, db: Db, user: string): Promise<Change> {
   const local = config.brig.optSettings.setFederationDomain;
   const blocked = (await connectionStore.withStatus(db, user, [BLOCKED])).filter((r) => r.toDomain === local);
   const now = Date.now();
@@ -72,5 +70,5 @@ export async function unblockInvolving(env: Env, config: Config, db: Db, user: s
       statusBeforeLegalhold: null,
       lastUpdate: now,
     }));
-  await rewrite(env, config, db, rows);
+  return rewrite(db, rows);
 }

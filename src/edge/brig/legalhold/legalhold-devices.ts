@@ -4,10 +4,11 @@
 import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import { zauthKeys } from '../../auth/keys.js';
-import { runBatch, type Db } from '../../db/client.js';
-import { publish } from '../../events/publish.js';
-import { clientsChanged, teamMemberIds } from '../../galley/face.js';
-import { forgetClients } from '../../gundeck/face.js';
+import type { Db } from '../../db/client.js';
+import { type Change, commitChange } from '../../effects/commit-change.js';
+import { publishEffect } from '../../events/publish.js';
+import { clientsChangedEffect, teamMemberIds } from '../../galley/face.js';
+import { forgetClientsEffect } from '../../gundeck/face.js';
 import { issueCookie, cookieStore } from '../auth/cookie-store.js';
 import { clientEvents } from '../clients/client-events.js';
 import { clientIdFromLastKey } from '../clients/client-id.js';
@@ -38,18 +39,18 @@ async function audience(db: Db, config: Config, user: string, team: string | nul
 /** The client id a device with this last prekey will have (the request event names it in advance). */
 export const legalholdClientId = (lastPrekey: Prekey): Promise<string> => clientIdFromLastKey(lastPrekey.key);
 
-export async function announceLegalholdRequest(
-  env: Env,
+/** The request of a device, announced with the change that records it. */
+export async function legalholdRequestAnnounced(
   config: Config,
   db: Db,
   o: { user: string; team: string; lastPrekey: Prekey },
-): Promise<void> {
+): Promise<Change> {
   const client = await legalholdClientId(o.lastPrekey);
   const event = legalholdEvents.request(o.user, o.lastPrekey, client);
-  await publish(env, config, await audience(db, config, o.user, o.team), event);
+  return { statements: [], effects: [publishEffect(await audience(db, config, o.user, o.team), event)] };
 }
 
-/** Adds the device (replacing an older one); its id. */
+/** Adds the device (replacing an older one) and announces it, as one change; its id. */
 export async function addLegalholdDevice(
   env: Env,
   config: Config,
@@ -71,22 +72,22 @@ export async function addLegalholdDevice(
     createdAt: Date.now(),
     lastActive: null,
   };
-  await runBatch(db, [
-    clientStore.upsert(db, row),
-    ...prekeyStore.upsert(db, o.user, id, [...o.prekeys, o.lastPrekey]),
-    ...replaced.flatMap((old) => dropClient(db, o.user, old.id)),
-  ]);
-  await forgetClients(
-    env,
-    config,
-    o.user,
-    replaced.map((old) => old.id),
-  );
-  await clientsChanged(env, db, { id: o.user, domain: config.brig.optSettings.setFederationDomain });
+  const gone = replaced.map((old) => old.id);
   const own = [{ user: o.user }];
-  for (const old of replaced) await publish(env, config, own, clientEvents.remove(old.id), { origin: o.origin });
-  await publish(env, config, own, clientEvents.add(row), { origin: o.origin });
-  await publish(env, config, await audience(db, config, o.user, o.team), legalholdEvents.enable(o.user));
+  await commitChange(env, config, {
+    statements: [
+      clientStore.upsert(db, row),
+      ...prekeyStore.upsert(db, o.user, id, [...o.prekeys, o.lastPrekey]),
+      ...gone.flatMap((old) => dropClient(db, o.user, old)),
+    ],
+    effects: [
+      ...(gone.length === 0 ? [] : [forgetClientsEffect({ user: o.user, clients: gone })]),
+      clientsChangedEffect({ id: o.user, domain: config.brig.optSettings.setFederationDomain }),
+      ...gone.map((old) => publishEffect(own, clientEvents.remove(old), { origin: o.origin })),
+      publishEffect(own, clientEvents.add(row), { origin: o.origin }),
+      publishEffect(await audience(db, config, o.user, o.team), legalholdEvents.enable(o.user)),
+    ],
+  });
   return id;
 }
 
@@ -96,20 +97,26 @@ const dropClient = (db: Db, user: string, client: string) => [
   keyPackageStore.deleteClient(db, user, client),
 ];
 
-/** Removes the user's legal hold devices and their service's cookies; contacts hear it either way. */
-export async function removeLegalholdDevices(
-  env: Env,
+/**
+ * Removes the user's legal hold devices and their service's cookies; contacts hear it either way.
+ * A change, for the caller to commit with the end of legal hold.
+ */
+export async function removingLegalholdDevices(
   config: Config,
   db: Db,
   o: { user: string; team: string },
-): Promise<void> {
+): Promise<Change> {
   const gone = (await clientStore.list(db, o.user)).filter((c) => c.type === 'legalhold').map((c) => c.id);
-  await runBatch(db, [...gone.flatMap((id) => dropClient(db, o.user, id)), cookieStore.revokeLegalhold(db, o.user)]);
-  await forgetClients(env, config, o.user, gone);
   const me = { id: o.user, domain: config.brig.optSettings.setFederationDomain };
-  await clientsChanged(env, db, me, { config, targets: gone.map((client) => ({ ...me, client })) });
-  for (const id of gone) await publish(env, config, [{ user: o.user }], clientEvents.remove(id));
-  await publish(env, config, await audience(db, config, o.user, o.team), legalholdEvents.disable(o.user));
+  return {
+    statements: [...gone.flatMap((id) => dropClient(db, o.user, id)), cookieStore.revokeLegalhold(db, o.user)],
+    effects: [
+      ...(gone.length === 0 ? [] : [forgetClientsEffect({ user: o.user, clients: gone })]),
+      clientsChangedEffect(me, gone),
+      ...gone.map((id) => publishEffect([{ user: o.user }], clientEvents.remove(id))),
+      publishEffect(await audience(db, config, o.user, o.team), legalholdEvents.disable(o.user)),
+    ],
+  };
 }
 
 /** A cookie for the user's legal hold service: its access tokens reach only what the device needs. */

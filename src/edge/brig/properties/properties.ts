@@ -7,8 +7,10 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
-import { publish } from '../../events/publish.js';
+import { type BatchStatement, database } from '../../db/client.js';
+import { isNotNullViolation } from '../../db/errors.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { propertyStore } from './property-store.js';
 
@@ -22,9 +24,12 @@ function keyOf(c: Context<AppEnv>, key: string): string {
   return key;
 }
 
-/** Events about the caller's own properties go to their other sessions. */
-const toSelf = (c: Context<AppEnv>, event: { type: string }) =>
-  publish(c.env, c.get('config'), [{ user: self(c).user }], event, { origin: self(c) });
+/** A change of the caller's own properties, with its event to their other sessions. */
+const commitToSelf = (c: Context<AppEnv>, write: BatchStatement, event: { type: string }) =>
+  commitChange(c.env, c.get('config'), {
+    statements: [write],
+    effects: [publishEffect([{ user: self(c).user }], event, { origin: self(c) })],
+  });
 
 export const setProperty = endpoint(
   {
@@ -52,15 +57,20 @@ export const setProperty = endpoint(
     } catch {
       throw new ApiError(commonErrors.badRequest, 'The property value must be JSON');
     }
-    const stored = await propertyStore.set(
-      database(c.env.DB),
+    const db = database(c.env.DB);
+    const write = propertyStore.setStatement(
+      db,
       self(c).user,
       key,
       JSON.stringify(value),
       optSettings.setMaxProperties,
     );
-    if (!stored) throw new ApiError(brigErrors.tooManyProperties);
-    await toSelf(c, userEvents.propertySet(key, value));
+    try {
+      await commitToSelf(c, write, userEvents.propertySet(key, value));
+    } catch (err) {
+      if (isNotNullViolation(err, 'user_properties.value')) throw new ApiError(brigErrors.tooManyProperties);
+      throw err;
+    }
     return c.body(null, 200);
   },
 );
@@ -125,8 +135,11 @@ export const deleteProperty = endpoint(
   },
   async (c) => {
     const key = keyOf(c, c.req.valid('param').key);
-    await propertyStore.remove(database(c.env.DB), self(c).user, key);
-    await toSelf(c, userEvents.propertyDelete(key));
+    await commitToSelf(
+      c,
+      propertyStore.removeStatement(database(c.env.DB), self(c).user, key),
+      userEvents.propertyDelete(key),
+    );
     return c.body(null, 200);
   },
 );
@@ -139,8 +152,7 @@ export const clearProperties = endpoint(
     responses: { 200: { description: 'Every property deleted' } },
   },
   async (c) => {
-    await propertyStore.clear(database(c.env.DB), self(c).user);
-    await toSelf(c, userEvents.propertiesClear());
+    await commitToSelf(c, propertyStore.clearStatement(database(c.env.DB), self(c).user), userEvents.propertiesClear());
     return c.body(null, 200);
   },
 );

@@ -19,23 +19,20 @@ export const propertyStore = {
       .orderBy(userProperties.key);
   },
   /**
-   * Sets a property unless that would add a key beyond `max` (overwriting is always allowed).
-   * One statement, so concurrent writers cannot both slip under the limit.
+   * Sets a property unless that would add a key beyond `max` (overwriting is always allowed), as
+   * one statement for the caller's batch, so concurrent writers cannot both slip under the limit.
+   * Beyond the limit it writes a NULL value, which fails the batch (isNotNullViolation on
+   * `user_properties.value`): nothing of it is written.
    */
-  async set(db: Db, user: string, key: string, value: string, max: number): Promise<boolean> {
-    const rows = await db.all<{ key: string }>(sql`
-      INSERT INTO user_properties (user, key, value)
-      SELECT ${user}, ${key}, ${value}
-      WHERE (SELECT COUNT(*) FROM user_properties WHERE user = ${user} AND key <> ${key}) < ${max}
-      ON CONFLICT (user, key) DO UPDATE SET value = excluded.value
-      RETURNING key`);
-    return rows.length > 0;
+  setStatement(db: Db, user: string, key: string, value: string, max: number) {
+    const others = sql`(SELECT COUNT(*) FROM user_properties WHERE user = ${user} AND key <> ${key})`;
+    return db
+      .insert(userProperties)
+      .values({ user, key, value: sql`CASE WHEN ${others} < ${max} THEN ${value} END` })
+      .onConflictDoUpdate({ target: [userProperties.user, userProperties.key], set: { value: sql`excluded.value` } });
   },
-  async remove(db: Db, user: string, key: string): Promise<void> {
-    await db.delete(userProperties).where(and(eq(userProperties.user, user), eq(userProperties.key, key)));
-  },
-  async clear(db: Db, user: string): Promise<void> {
-    await this.clearStatement(db, user);
+  removeStatement(db: Db, user: string, key: string) {
+    return db.delete(userProperties).where(and(eq(userProperties.user, user), eq(userProperties.key, key)));
   },
   clearStatement(db: Db, user: string) {
     return db.delete(userProperties).where(eq(userProperties.user, user));

@@ -6,8 +6,9 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody, locale } from '../../api/schemas/common.js';
 import { self, selfQualified } from '../../api/self.js';
-import { database } from '../../db/client.js';
-import { publish } from '../../events/publish.js';
+import { type BatchStatement, database } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { publishEffect } from '../../events/publish.js';
 import { userEvents, type UserUpdateData } from '../../events/user-events.js';
 import { baseProtocol, selfJson, selfUser, userAsset, type UserRow } from './user-json.js';
 import { userStore } from './user-store.js';
@@ -21,12 +22,23 @@ export async function selfRow(c: Context<AppEnv>): Promise<UserRow> {
   return row;
 }
 
-/** `user.update` to the user (other sessions) and, when `toContacts`, to their connections. */
-export async function announceUpdate(c: Context<AppEnv>, data: UserUpdateData, toContacts: boolean): Promise<void> {
+/**
+ * `user.update` to the user (other sessions) and, when `toContacts`, to their connections, as one
+ * change with the `writes` that make the update.
+ */
+export async function announceUpdate(
+  c: Context<AppEnv>,
+  data: UserUpdateData,
+  toContacts: boolean,
+  writes: BatchStatement[] = [],
+): Promise<void> {
   const me = self(c);
   const contacts = toContacts ? await contactsOf(database(c.env.DB), selfQualified(c)) : [];
   const recipients = [me.user, ...contacts.map((u) => u.id)].map((user) => ({ user }));
-  await publish(c.env, c.get('config'), recipients, userEvents.update(data), { origin: me });
+  await commitChange(c.env, c.get('config'), {
+    statements: writes,
+    effects: [publishEffect(recipients, userEvents.update(data), { origin: me })],
+  });
 }
 
 export const getSelf = endpoint(
@@ -76,9 +88,9 @@ export const putSelf = endpoint(
       ...(body.assets === undefined ? {} : { assets: body.assets }),
     };
     // An update naming no stored field (`{}`, only the legacy `picture`) changes nothing, yet succeeds.
-    if (Object.keys(patch).length > 0) await userStore.update(database(c.env.DB), user.id, patch);
+    const writes = Object.keys(patch).length > 0 ? [userStore.update(database(c.env.DB), user.id, patch)] : [];
     const { picture: _legacy, ...changed } = body;
-    await announceUpdate(c, { id: user.id, ...changed }, true);
+    await announceUpdate(c, { id: user.id, ...changed }, true, writes);
     return c.body(null, 200);
   },
 );
@@ -96,8 +108,8 @@ export const putLocale = endpoint(
     const { locale: next } = c.req.valid('json');
     const user = await selfRow(c);
     if (next !== user.locale) await guardManagedField(database(c.env.DB), c.get('config'), user, 'locale');
-    await userStore.update(database(c.env.DB), user.id, { locale: next });
-    await announceUpdate(c, { id: user.id, locale: next }, false);
+    const write = userStore.update(database(c.env.DB), user.id, { locale: next });
+    await announceUpdate(c, { id: user.id, locale: next }, false, [write]);
     return c.body(null, 200);
   },
 );
@@ -116,8 +128,8 @@ export const putSupportedProtocols = endpoint(
     const user = await selfRow(c);
     if (user.supportedProtocols.includes('mls') && !next.includes('mls'))
       throw new ApiError(brigErrors.mlsCannotBeRemoved);
-    await userStore.update(database(c.env.DB), user.id, { supportedProtocols: next });
-    await announceUpdate(c, { id: user.id, supported_protocols: next }, true);
+    const write = userStore.update(database(c.env.DB), user.id, { supportedProtocols: next });
+    await announceUpdate(c, { id: user.id, supported_protocols: next }, true, [write]);
     return c.body(null, 200);
   },
 );

@@ -5,13 +5,14 @@ import type { Config } from '../../../shared/config/index.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { AccessClaims } from '../../auth/tokens.js';
-import { database, type Db, runBatch } from '../../db/client.js';
+import { database, type Db } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { type ConversationRow, conversationStore, type MemberRow } from '../conversations/conversation-store.js';
 import { memberJoinData, memberRow, type ServiceRef, serviceOf } from '../conversations/member-data.js';
-import { tellMembers } from '../conversations/notify.js';
+import { tellMembersEffect } from '../conversations/notify.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 
 /** A conversation and its members; undefined when this backend has no such conversation. */
 export async function conversationWithMembers(
@@ -33,13 +34,14 @@ export async function joinBot(
 ) {
   const db = database(env.DB);
   const row = memberRow(conv, { id: bot.id, domain: conv.domain }, ROLE_ADMIN, Date.now(), bot.service);
-  await runBatch(db, conversationStore.addMembers(db, [row]));
-  await membershipChanged(env, conv);
   const actor = { id: origin.user, domain: config.brig.optSettings.setFederationDomain };
   const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData([row]), {
     team: conv.team,
   });
-  await tellMembers(env, config, conv, [...members, row], joined, origin);
+  await commitChange(env, config, {
+    statements: conversationStore.addMembers(db, [row]),
+    effects: [membershipChangedEffect(conv), tellMembersEffect(conv, [...members, row], joined, origin)],
+  });
   return joined;
 }
 
@@ -61,12 +63,13 @@ export async function leaveBot(
   const member = found.members.find((m) => m.userId === bot && m.userDomain === conv.domain);
   if (member === undefined || serviceOf(member) === undefined) return undefined;
   const target = { id: bot, domain: conv.domain };
-  await runBatch(db, conversationStore.removeMembers(db, conv, [target]));
-  await membershipChanged(env, conv);
   const left = conversationEvent('conversation.member-leave', conv, actor, memberLeaveData([target], 'removed'), {
     team: found.conv.team,
   });
-  await tellMembers(env, config, found.conv, found.members, left, origin);
+  await commitChange(env, config, {
+    statements: conversationStore.removeMembers(db, conv, [target]),
+    effects: [membershipChangedEffect(conv), tellMembersEffect(found.conv, found.members, left, origin)],
+  });
   return left;
 }
 

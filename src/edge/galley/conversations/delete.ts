@@ -3,14 +3,15 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { self, selfQualified } from '../../api/self.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { hasHiddenPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { loadMembership, requireAction } from './access-check.js';
 import { codeStore, conversationStore } from './conversation-store.js';
-import { notifyMembers } from './notify.js';
+import { membersEventEffect } from './notify.js';
 
 /**
  * `DELETE /teams/{tid}/conversations/{cid}`: a member whose conversation role may
@@ -41,14 +42,11 @@ export const deleteTeamConversation = endpoint(
     if (me === undefined) throw new ApiError(galleyErrors.noConversation);
     if (conv.team !== null && teamRole === undefined) throw new ApiError(galleyErrors.noTeamMember);
 
-    await runBatch(db, [codeStore.remove(db, id), ...conversationStore.remove(db, id)]);
-    await membershipChanged(c.env, id);
-    await notifyMembers(
-      c,
-      conv,
-      members,
-      conversationEvent('conversation.delete', conv, selfQualified(c), null, { team: conv.team }),
-    );
+    const deleted = conversationEvent('conversation.delete', conv, selfQualified(c), null, { team: conv.team });
+    await commitChange(c.env, c.get('config'), {
+      statements: [codeStore.remove(db, id), ...conversationStore.remove(db, id)],
+      effects: [membershipChangedEffect(id), membersEventEffect(c, conv, members, deleted)],
+    });
     return c.body(null, 200);
   },
 );

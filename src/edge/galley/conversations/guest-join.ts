@@ -8,14 +8,15 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { verifyPassword } from '../../../shared/password-hash.js';
 import { userById } from '../../brig/face.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { guestLinksEnabled } from '../features/guest-links.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { codeStore, conversationStore, type CodeRow, type ConversationRow } from './conversation-store.js';
 import { memberRow } from './member-data.js';
 import { memberJoinData } from './member-data.js';
-import { notifyMembers } from './notify.js';
+import { membersEventEffect } from './notify.js';
 import { ROLE_MEMBER } from './roles.js';
 
 const keyAndCode = z.object({ key: z.string().min(1), code: z.string().min(1) });
@@ -132,10 +133,11 @@ async function joinOpened(c: Context<AppEnv>, conv: ConversationRow, opened: 'co
   if (members.some((m) => m.userId === me.id && m.userDomain === me.domain)) return c.body(null, 204);
   if (members.length + 1 > c.get('config').galley.settings.maxConvSize) throw new ApiError(galleyErrors.tooManyMembers);
   const joined = memberRow(conv, me, ROLE_MEMBER);
-  await runBatch(db, conversationStore.addMembers(db, [joined]));
-  await membershipChanged(c.env, conv);
   const ev = conversationEvent('conversation.member-join', conv, me, memberJoinData([joined]), { team: conv.team });
-  await notifyMembers(c, conv, [...members, joined], ev);
+  await commitChange(c.env, c.get('config'), {
+    statements: conversationStore.addMembers(db, [joined]),
+    effects: [membershipChangedEffect(conv), membersEventEffect(c, conv, [...members, joined], ev)],
+  });
   return c.json(ev, 200);
 }
 

@@ -9,11 +9,12 @@ import { selfQualified } from '../../api/self.js';
 import { base64url, randomToken, sha256 } from '../../../shared/keys.js';
 import { hashPassword } from '../../../shared/password-hash.js';
 import { database } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { guestLinksEnabled } from '../features/guest-links.js';
 import { requireMember, type Membership } from './access-check.js';
 import { codeStore, type CodeRow, type ConversationRow } from './conversation-store.js';
-import { notifyMembers } from './notify.js';
+import { membersEventEffect } from './notify.js';
 import { ROLE_ADMIN } from './roles.js';
 
 const codeInfo = z
@@ -88,9 +89,11 @@ export const createCode = endpoint(
       password: password === undefined ? null : await hashPassword(password, settings.passwordHashingOptions),
       expiresAt: Date.now() + settings.guestLinkTTLSeconds * 1000,
     };
-    await codeStore.put(db, row).run();
     const ev = conversationEvent('conversation.code-update', conv, selfQualified(c), codeJson(c, row));
-    await notifyMembers(c, conv, members, ev);
+    await commitChange(c.env, c.get('config'), {
+      statements: [codeStore.put(db, row)],
+      effects: [membersEventEffect(c, conv, members, ev)],
+    });
     return c.json(ev, 201);
   },
 );
@@ -132,9 +135,11 @@ export const deleteCode = endpoint(
   async (c) => {
     const { conv, members, me } = await localMember(c);
     if (me.role !== ROLE_ADMIN || !conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
-    await codeStore.remove(database(c.env.DB), conv).run();
     const ev = conversationEvent('conversation.code-delete', conv, selfQualified(c), null);
-    await notifyMembers(c, conv, members, ev);
+    await commitChange(c.env, c.get('config'), {
+      statements: [codeStore.remove(database(c.env.DB), conv)],
+      effects: [membersEventEffect(c, conv, members, ev)],
+    });
     return c.json(ev, 200);
   },
 );

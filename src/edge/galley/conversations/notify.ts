@@ -64,6 +64,21 @@ const membersEvent = defineEffect('conversation-event', ({ env, config, mark }, 
   tellMembers(env, config, a.conv, a.members, a.event, a.origin, mark()),
 );
 
+/** tellMembers as an effect of a change (see commitChange): `origin`'s connection is spared. */
+export function tellMembersEffect(
+  conv: ConvRef,
+  members: readonly MemberRow[],
+  event: ConversationEvent,
+  origin?: Pick<AccessClaims, 'user' | 'connection'>,
+) {
+  return membersEvent({
+    conv: { id: conv.id, domain: conv.domain, cellsState: conv.cellsState },
+    members,
+    event,
+    origin: origin === undefined ? undefined : { user: origin.user, connection: origin.connection },
+  });
+}
+
 /** notifyMembers as an effect of a change (see commitChange): the caller's connection is spared. */
 export function membersEventEffect(
   c: Context<AppEnv>,
@@ -71,12 +86,5 @@ export function membersEventEffect(
   members: readonly MemberRow[],
   event: ConversationEvent,
 ) {
-  const self = c.get('self');
-  const origin = self === undefined ? undefined : { user: self.user, connection: self.connection };
-  return membersEvent({
-    conv: { id: conv.id, domain: conv.domain, cellsState: conv.cellsState },
-    members,
-    event,
-    origin,
-  });
+  return tellMembersEffect(conv, members, event, c.get('self'));
 }

@@ -3,13 +3,13 @@ import { chunked } from '../../../shared/chunked.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import { groupBy } from '../../../shared/group-by.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { forEveryVersion, queueForRemotes } from '../../background-worker/face.js';
-import { runBatch, type Db } from '../../db/client.js';
+import { forEveryVersion, queuedForRemotes } from '../../background-worker/face.js';
+import type { Db } from '../../db/client.js';
+import { type Change, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { publish } from '../../events/publish.js';
-import { notifyRemoteMembers } from '../federation/conversation-updated.js';
-import { dropCopyWithoutLocals } from '../federation/remote-copies.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { publishEffect } from '../../events/publish.js';
+import { remoteMembersNotified } from '../federation/conversation-updated.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 
 /** How many conversations one on-user-deleted-conversations notification names at most (wire's range). */
@@ -27,50 +27,53 @@ async function allConversationsOf(db: Db, user: QualifiedId): Promise<QualifiedI
 }
 
 /**
- * A deleted user leaves every conversation. In those owned here the remaining members get
- * `member-leave` (reason `user-deleted`), local ones and remote ones through their backends, and so
- * do `alsoTell` (a team's admins, when a team member is deleted). The owners of the others are told
- * (on-user-deleted-conversations) and announce it themselves.
+ * A deleted user leaves every conversation, as a change for the account's deletion to commit. In
+ * those owned here the remaining members get `member-leave` (reason `user-deleted`), local ones
+ * and remote ones through their backends, and so do `alsoTell` (a team's admins, when a team
+ * member is deleted). Copies of other backends' conversations without local users left go; their
+ * owners are told (on-user-deleted-conversations) and announce it themselves.
  */
-export async function leaveAllConversations(
-  env: Env,
+export async function leavingAllConversations(
   config: Config,
   db: Db,
   user: QualifiedId,
   alsoTell: readonly string[] = [],
-): Promise<void> {
+): Promise<Change> {
+  const changes: Change[] = [];
   const copies: ConversationRow[] = [];
   for (const id of await allConversationsOf(db, user)) {
     const conv = await conversationStore.get(db, id);
     if (conv === undefined) continue;
     const members = await conversationStore.members(db, id);
-    await runBatch(db, conversationStore.removeMembers(db, id, [user]));
-    await membershipChanged(env, id, { config, targets: [user] });
+    const remaining = members.filter((m) => !(m.userId === user.id && m.userDomain === user.domain));
+    const leaving = {
+      statements: conversationStore.removeMembers(db, id, [user]),
+      effects: [membershipChangedEffect(id, [user])],
+    };
     if (conv.domain !== user.domain) {
       copies.push(conv);
-      await dropCopyWithoutLocals(db, conv, user.domain);
+      const locals = remaining.some((m) => m.userDomain === user.domain);
+      changes.push(leaving, { statements: locals ? [] : conversationStore.remove(db, conv), effects: [] });
       continue;
     }
-    const remaining = members.filter((m) => !(m.userId === user.id && m.userDomain === user.domain));
+    changes.push(leaving);
     if (conv.type === 1) continue;
     const data = memberLeaveData([user], 'user-deleted');
     const event = conversationEvent('conversation.member-leave', conv, user, data, { team: conv.team });
     const local = remaining.filter((m) => m.userDomain === user.domain).map((m) => m.userId);
     const recipients = new Set([...local, ...alsoTell]);
     recipients.delete(user.id);
-    await publish(
-      env,
-      config,
-      [...recipients].map((u) => ({ user: u })),
-      event,
+    const told = [...recipients].map((u) => ({ user: u }));
+    changes.push(
+      { statements: [], effects: [publishEffect(told, event)] },
+      remoteMembersNotified(db, config, conv, remaining, event),
     );
-    await notifyRemoteMembers(env, config, conv, remaining, event);
   }
-  await tellOwners(env, db, user, copies);
+  return joinChanges(...changes, ownersTold(db, user, copies));
 }
 
 /** The owners of conversations the user was in elsewhere: on-user-deleted-conversations, queued. */
-async function tellOwners(env: Env, db: Db, user: QualifiedId, copies: readonly ConversationRow[]): Promise<void> {
+function ownersTold(db: Db, user: QualifiedId, copies: readonly ConversationRow[]): Change {
   const notifications = [...groupBy(copies, (c) => c.domain)].flatMap(([domain, convs]) =>
     chunked(
       convs.map((c) => c.id),
@@ -82,5 +85,5 @@ async function tellOwners(env: Env, db: Db, user: QualifiedId, copies: readonly 
       bundle: forEveryVersion({ user: user.id, conversations }),
     })),
   );
-  await queueForRemotes(env, db, notifications);
+  return queuedForRemotes(db, notifications);
 }

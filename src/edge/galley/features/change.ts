@@ -5,14 +5,15 @@ import { commonErrors } from '../../api/errors/common.js';
 import { withoutAbsentNulls } from '../../api/null-as-absent.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import type { Db } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { featureConfigUpdate } from '../../events/feature-events.js';
-import { publish } from '../../events/publish.js';
+import { publishEffect } from '../../events/publish.js';
 import { endTeamLegalhold } from '../legalhold/end-legalhold.js';
 import { teamStore } from '../teams/team-store.js';
 import { featureDef, type FeatureName, type FeatureStatus, type LockableFeature, type LockStatus } from './registry.js';
 import { checkChange } from './rules.js';
 import { featureStore } from './feature-store.js';
-import { teamFeature } from './team-features.js';
+import { teamFeature, teamFeatureAfter } from './team-features.js';
 
 export interface FeaturePatch {
   status?: FeatureStatus | undefined;
@@ -65,23 +66,27 @@ export async function changeFeature(
   // leaves the feature on.
   if (name === 'legalhold' && patch.status === 'disabled' && before.status === 'enabled')
     await endTeamLegalhold(c.env, config, db, team);
-  await featureStore
-    .set(db, team, name, {
-      ...(patch.status === undefined ? {} : { status: patch.status }),
-      ...(patch.lockStatus === undefined ? {} : { lockStatus: patch.lockStatus }),
-      ...(featureConfig === undefined ? {} : { config: featureConfig }),
-    })
-    .run();
-  const now = await teamFeature(db, config, team, name);
-  // Without the feature, a team's search visibility is back to standard.
-  if (name === 'searchVisibility' && now.status === 'disabled')
-    await teamStore.update(db, team, { searchVisibility: 'standard' }).run();
+  const set = {
+    ...(patch.status === undefined ? {} : { status: patch.status }),
+    ...(patch.lockStatus === undefined ? {} : { lockStatus: patch.lockStatus }),
+    ...(featureConfig === undefined ? {} : { config: featureConfig }),
+  };
+  const now = await teamFeatureAfter(db, config, team, name, set);
   const members = await teamStore.memberIds(db, team, EVENT_FANOUT_LIMIT);
-  await publish(
-    c.env,
-    config,
-    members.map((user) => ({ user })),
-    featureConfigUpdate(team, name, now),
-  );
+  await commitChange(c.env, config, {
+    statements: [
+      featureStore.set(db, team, name, set),
+      // Without the feature, a team's search visibility is back to standard.
+      ...(name === 'searchVisibility' && now.status === 'disabled'
+        ? [teamStore.update(db, team, { searchVisibility: 'standard' })]
+        : []),
+    ],
+    effects: [
+      publishEffect(
+        members.map((user) => ({ user })),
+        featureConfigUpdate(team, name, now),
+      ),
+    ],
+  });
   return now;
 }

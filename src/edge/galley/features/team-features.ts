@@ -57,6 +57,24 @@ export async function teamFeature(db: Db, config: Config, team: string, name: Fe
   return teamValue(config, team, name, await featureStore.one(db, team, name));
 }
 
+/** A team's value of a feature once `patch` is set (featureStore.set), for the change that sets it. */
+export async function teamFeatureAfter(
+  db: Db,
+  config: Config,
+  team: string,
+  name: FeatureName,
+  patch: Partial<Pick<TeamOverride, 'status' | 'lockStatus' | 'config'>>,
+): Promise<LockableFeature> {
+  const stored = (await featureStore.one(db, team, name)) ?? {
+    team,
+    name,
+    status: null,
+    lockStatus: null,
+    config: null,
+  };
+  return teamValue(config, team, name, { ...stored, ...patch });
+}
+
 export async function allTeamFeatures(db: Db, config: Config, team: string): Promise<AllFeatures> {
   const overrides = await featureStore.all(db, team);
   return Object.fromEntries(FEATURE_NAMES.map((n) => [n, teamValue(config, team, n, overrides.get(n))])) as AllFeatures;

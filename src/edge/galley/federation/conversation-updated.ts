@@ -5,8 +5,9 @@ import type { Config } from '../../../shared/config/index.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
-import { queueForRemotes, type RemoteNotification } from '../../background-worker/face.js';
-import { database, runBatch } from '../../db/client.js';
+import { queuedForRemotes, queueForRemotes, type RemoteNotification } from '../../background-worker/face.js';
+import { database, type Db, runBatch } from '../../db/client.js';
+import type { Change } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publish } from '../../events/publish.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
@@ -81,6 +82,17 @@ export async function notifyRemoteMembers(
 ): Promise<void> {
   const local = config.brig.optSettings.setFederationDomain;
   await queueForRemotes(env, database(env.DB), updateNotifications(conv, members, event, local));
+}
+
+/** notifyRemoteMembers as part of the change that caused the event (see commitChange). */
+export function remoteMembersNotified(
+  db: Db,
+  config: Config,
+  conv: Pick<ConversationRow, 'domain' | 'id'>,
+  members: readonly MemberRow[],
+  event: ConversationEvent,
+): Change {
+  return queuedForRemotes(db, updateNotifications(conv, members, event, config.brig.optSettings.setFederationDomain));
 }
 
 function parseUpdate(body: unknown, version: number): Update {

@@ -8,15 +8,16 @@ import { legalholdErrors } from '../../api/errors/legalhold.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import {
   addLegalholdDevice,
-  announceLegalholdRequest,
-  blockNonConsenting,
+  blockingNonConsenting,
   legalholdCookie,
-  removeLegalholdDevices,
+  legalholdRequestAnnounced,
+  removingLegalholdDevices,
 } from '../../brig/face.js';
-import { runBatch, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { legalholdStore } from './legalhold-store.js';
-import { resolveGroupConflicts } from './policy-conflicts.js';
+import { resolvingGroupConflicts } from './policy-conflicts.js';
 import { confirm, initiate } from './service-client.js';
 
 const LAST_PREKEY_ID = 65535;
@@ -39,11 +40,15 @@ export async function requestDevice(
   if (await conversationStore.inMlsConversation(db, who)) throw new ApiError(legalholdErrors.mlsNotAllowed);
   const service = await serviceOf(db, o.team);
   const device = await initiate(config, service, who, o.team);
-  await runBatch(db, [
-    ...legalholdStore.setPendingPrekeys(db, o.user, [...device.prekeys, device.lastPrekey]),
-    legalholdStore.setStatus(db, o.team, o.user, 'pending'),
-  ]);
-  await announceLegalholdRequest(env, config, db, { user: o.user, team: o.team, lastPrekey: device.lastPrekey });
+  const pending = {
+    statements: [
+      ...legalholdStore.setPendingPrekeys(db, o.user, [...device.prekeys, device.lastPrekey]),
+      legalholdStore.setStatus(db, o.team, o.user, 'pending'),
+    ],
+    effects: [],
+  };
+  const announced = await legalholdRequestAnnounced(config, db, { ...o, lastPrekey: device.lastPrekey });
+  await commitChange(env, config, joinChanges(pending, announced));
 }
 
 /**
@@ -67,11 +72,19 @@ export async function approveDevice(
     const user = { id: o.user, domain: config.brig.optSettings.setFederationDomain };
     await confirm(config, service, { user, team: o.team, client, refreshToken });
   } catch (err) {
-    await removeLegalholdDevices(env, config, db, { user: o.user, team: o.team });
+    await commitChange(env, config, await removingLegalholdDevices(config, db, { user: o.user, team: o.team }));
     throw err;
   }
-  // Nobody without consent stays beside the device: connections are blocked, conversations resolved.
-  await blockNonConsenting(env, config, db, o.user);
-  await resolveGroupConflicts(env, config, db, o.user);
-  await legalholdStore.setStatus(db, o.team, o.user, 'enabled').run();
+  // Nobody without consent stays beside the device: connections are blocked, conversations
+  // resolved, with the member's status, as one change.
+  const enabled = { statements: [legalholdStore.setStatus(db, o.team, o.user, 'enabled')], effects: [] };
+  await commitChange(
+    env,
+    config,
+    joinChanges(
+      await blockingNonConsenting(config, db, o.user),
+      await resolvingGroupConflicts(config, db, o.user),
+      enabled,
+    ),
+  );
 }

@@ -1,12 +1,14 @@
 import type { Config } from '../../../shared/config/index.js';
-import { removeLegalholdDevices, unblockInvolving } from '../../brig/face.js';
-import { runBatch, type Db } from '../../db/client.js';
+import { removingLegalholdDevices, unblockingInvolving } from '../../brig/face.js';
+import type { Db } from '../../db/client.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { legalholdStore, type LegalholdService } from './legalhold-store.js';
 import { remove } from './service-client.js';
 
 /**
  * Ends a member's legal hold (pending or enabled): the service hears it first (412 when it cannot,
- * and nothing changes here), then the device goes and the member is back to `disabled`.
+ * and nothing changes here), then, as one change, the device goes, the connections legal hold
+ * blocked are back, and the member is back to `disabled`.
  */
 export async function endLegalhold(
   env: Env,
@@ -16,12 +18,22 @@ export async function endLegalhold(
 ): Promise<void> {
   const domain = config.brig.optSettings.setFederationDomain;
   if (o.service !== undefined) await remove(config, o.service, { id: o.user, domain }, o.team);
-  await runBatch(db, [
-    legalholdStore.setStatus(db, o.team, o.user, 'disabled'),
-    legalholdStore.dropPendingPrekeys(db, o.user),
-  ]);
-  await removeLegalholdDevices(env, config, db, { user: o.user, team: o.team });
-  await unblockInvolving(env, config, db, o.user);
+  const disabled = {
+    statements: [
+      legalholdStore.setStatus(db, o.team, o.user, 'disabled'),
+      legalholdStore.dropPendingPrekeys(db, o.user),
+    ],
+    effects: [],
+  };
+  await commitChange(
+    env,
+    config,
+    joinChanges(
+      disabled,
+      await removingLegalholdDevices(config, db, { user: o.user, team: o.team }),
+      await unblockingInvolving(config, db, o.user),
+    ),
+  );
 }
 
 /** Ends legal hold for every member under it (the team's service or feature goes away). */

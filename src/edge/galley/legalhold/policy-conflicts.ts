@@ -6,12 +6,13 @@
 import type { Config } from '../../../shared/config/index.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { runBatch, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
+import { type Change, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { type ConversationRow, conversationStore, type MemberRow } from '../conversations/conversation-store.js';
-import { tellMembers } from '../conversations/notify.js';
+import { tellMembersEffect } from '../conversations/notify.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { consented } from './join-guard.js';
 import { legalholdStore } from './legalhold-store.js';
 
@@ -32,20 +33,26 @@ async function leaversOf(db: Db, members: readonly MemberRow[], local: string): 
 }
 
 /** Each leaver leaves on their own (member-leave `left`), as wire removes them. */
-async function leave(env: Env, config: Config, db: Db, conv: ConversationRow, members: MemberRow[], out: MemberRow[]) {
+function leave(db: Db, conv: ConversationRow, members: MemberRow[], out: MemberRow[]): Change {
   const targets = out.map((m) => ({ id: m.userId, domain: m.userDomain }));
-  await runBatch(db, conversationStore.removeMembers(db, conv, targets));
-  await membershipChanged(env, conv, { config, targets });
-  for (const t of targets) {
+  const told = targets.map((t) => {
     const data = memberLeaveData([t], 'left');
     const left = conversationEvent('conversation.member-leave', conv, t, data, { team: conv.team });
-    await tellMembers(env, config, conv, members, left);
-  }
+    return tellMembersEffect(conv, members, left);
+  });
+  return {
+    statements: conversationStore.removeMembers(db, conv, targets),
+    effects: [membershipChangedEffect(conv, targets), ...told],
+  };
 }
 
-/** Resolves the conflicts in the group conversations (this backend's) of a user now under legal hold. */
-export async function resolveGroupConflicts(env: Env, config: Config, db: Db, user: string): Promise<void> {
+/**
+ * Resolves the conflicts in the group conversations (this backend's) of a user now under legal
+ * hold: a change, for the caller to commit with the user's new status.
+ */
+export async function resolvingGroupConflicts(config: Config, db: Db, user: string): Promise<Change> {
   const local = config.brig.optSettings.setFederationDomain;
+  const changes: Change[] = [];
   let after: QualifiedId | undefined;
   for (;;) {
     const page = await conversationStore.idsOf(db, { id: user, domain: local }, PAGE, after);
@@ -54,9 +61,10 @@ export async function resolveGroupConflicts(env: Env, config: Config, db: Db, us
       if (row?.type !== 0) continue;
       const members = await conversationStore.members(db, conv);
       const out = await leaversOf(db, members, local);
-      if (out.length > 0) await leave(env, config, db, row, members, out);
+      if (out.length > 0) changes.push(leave(db, row, members, out));
     }
     if (page.length < PAGE) break;
     after = page.at(-1);
   }
+  return joinChanges(...changes);
 }

@@ -8,7 +8,8 @@ import { legalholdStatus } from '../../api/schemas/legalhold-status.js';
 import { self } from '../../api/self.js';
 import { legalholdClientId } from '../../brig/face.js';
 import { database } from '../../db/client.js';
-import { clientsChanged } from '../messaging/conversation-object.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { clientsChangedEffect } from '../messaging/conversation-object.js';
 import { requireReauth } from '../teams/reauth.js';
 import { approveDevice, requestDevice } from './device-flow.js';
 import { endLegalhold } from './end-legalhold.js';
@@ -75,9 +76,12 @@ const consent = endpoint(
     const status = await legalholdStore.status(db, tid, me);
     if (status === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
     if (status !== 'no_consent') return c.body(null, 204);
-    await legalholdStore.setStatus(db, tid, me, 'disabled').run();
     // Conversations keep who consented (messages are refused where someone has not): tell them.
-    await clientsChanged(c.env, db, { id: me, domain: c.get('config').brig.optSettings.setFederationDomain });
+    const domain = c.get('config').brig.optSettings.setFederationDomain;
+    await commitChange(c.env, c.get('config'), {
+      statements: [legalholdStore.setStatus(db, tid, me, 'disabled')],
+      effects: [clientsChangedEffect({ id: me, domain })],
+    });
     return c.body(null, 201);
   },
 );

@@ -55,7 +55,7 @@ export const membershipChangedEffect = (conv: QualifiedId, targets?: Left['targe
  * A user's clients changed: every conversation of theirs reads members and clients again (`left`:
  * deleted ones); the owners of the user's conversations on other backends hear of deleted clients.
  */
-export async function clientsChanged(env: Env, db: Db, user: QualifiedId, left?: Left): Promise<void> {
+async function clientsChanged(env: Env, db: Db, user: QualifiedId, left?: Left): Promise<void> {
   const local = left?.config.brig.optSettings.setFederationDomain;
   const remote: QualifiedId[] = [];
   let after: QualifiedId | undefined;

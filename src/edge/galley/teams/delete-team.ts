@@ -9,11 +9,12 @@ import { deleteAccount, enforceVerificationCode, userById } from '../../brig/fac
 import type { Config } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { runBatch, type Db } from '../../db/client.js';
+import { type Change, commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { publish } from '../../events/publish.js';
+import { publishEffect } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { codeStore, conversationStore } from '../conversations/conversation-store.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { hasPerm } from '../../api/team-permissions.js';
 import { requireReauth } from './reauth.js';
 import { requireTeamMember } from './team-access.js';
@@ -64,25 +65,35 @@ export const deleteTeam = endpoint(
 );
 
 /**
- * Deletes a team: its members get `team.delete`, its conversations end with `conversation.delete`
- * (from `actor`), every member account is deleted, and the team's data goes.
+ * Deletes a team: its members get `team.delete` and its conversations end with
+ * `conversation.delete` (from `actor`), as one change; then every member account is deleted, and
+ * the team's data goes.
  */
 export async function removeTeam(env: Env, db: Db, config: Config, tid: string, actor: QualifiedId): Promise<void> {
   const members = await teamStore.memberIds(db, tid, config.galley.settings.maxTeamSize);
-  await publish(
-    env,
-    config,
-    members.map((user) => ({ user })),
-    teamEvent('team.delete', tid, null),
-  );
+  const ended: Change[] = [];
   for (const id of await conversationStore.ofTeam(db, tid)) {
     const conv = (await conversationStore.get(db, id))!;
     const convMembers = await conversationStore.members(db, id);
-    await runBatch(db, [codeStore.remove(db, id), ...conversationStore.remove(db, id)]);
-    await membershipChanged(env, id);
     const local = convMembers.filter((m) => m.userDomain === actor.domain).map((m) => ({ user: m.userId }));
-    await publish(env, config, local, conversationEvent('conversation.delete', conv, actor, null, { team: tid }));
+    ended.push({
+      statements: [codeStore.remove(db, id), ...conversationStore.remove(db, id)],
+      effects: [
+        membershipChangedEffect(id),
+        publishEffect(local, conversationEvent('conversation.delete', conv, actor, null, { team: tid })),
+      ],
+    });
   }
+  const told = {
+    statements: [],
+    effects: [
+      publishEffect(
+        members.map((user) => ({ user })),
+        teamEvent('team.delete', tid, null),
+      ),
+    ],
+  };
+  await commitChange(env, config, joinChanges(told, ...ended));
   for (const id of members) {
     const user = await userById(db, { id, domain: actor.domain });
     if (user !== undefined) await deleteAccount(env, db, config, user);

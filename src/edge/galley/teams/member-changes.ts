@@ -4,7 +4,8 @@ import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
 import type { TeamRole } from '../../db/schema.js';
-import { publish } from '../../events/publish.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { publish, publishEffect } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { permissionsOf } from '../../api/team-permissions.js';
 import { featureEnabled } from '../features/team-features.js';
@@ -18,19 +19,23 @@ export async function changeMemberRole(
   config: Config,
   change: { team: string; user: string; role: TeamRole; origin?: AccessClaims | undefined },
 ): Promise<void> {
-  await teamStore.setRole(db, change.team, change.user, change.role).run();
-  const admins = await teamStore.withRoles(db, change.team, TEAM_ADMINS);
+  // The admins once the role is set: the member among them exactly when the new role is an admin's.
+  const others = (await teamStore.withRoles(db, change.team, TEAM_ADMINS)).filter((u) => u !== change.user);
+  const admins = TEAM_ADMINS.includes(change.role) ? [...others, change.user] : others;
   const event = teamEvent('team.member-update', change.team, {
     user: change.user,
     permissions: permissionsOf(change.role),
   });
-  await publish(
-    env,
-    config,
-    admins.map((u) => ({ user: u })),
-    event,
-    { origin: change.origin },
-  );
+  await commitChange(env, config, {
+    statements: [teamStore.setRole(db, change.team, change.user, change.role)],
+    effects: [
+      publishEffect(
+        admins.map((u) => ({ user: u })),
+        event,
+        { origin: change.origin },
+      ),
+    ],
+  });
 }
 
 /**
@@ -48,17 +53,22 @@ export async function memberLeaveAudience(
   return { admins, told };
 }
 
-/** `team.member-leave` to the audience (the member who left excepted). */
-export async function announceMemberLeave(
-  env: Env,
-  config: Config,
-  leave: { team: string; user: string; told: readonly string[]; origin?: AccessClaims | undefined },
-): Promise<void> {
-  await publish(
-    env,
-    config,
-    leave.told.filter((u) => u !== leave.user).map((u) => ({ user: u })),
-    teamEvent('team.member-leave', leave.team, { user: leave.user }),
-    { origin: leave.origin },
-  );
+interface MemberLeave {
+  team: string;
+  user: string;
+  told: readonly string[];
+  origin?: AccessClaims | undefined;
 }
+
+const memberLeaveRecipients = (leave: MemberLeave) =>
+  leave.told.filter((u) => u !== leave.user).map((u) => ({ user: u }));
+const memberLeaveEvent = (leave: MemberLeave) => teamEvent('team.member-leave', leave.team, { user: leave.user });
+
+/** `team.member-leave` to the audience (the member who left excepted). */
+export async function announceMemberLeave(env: Env, config: Config, leave: MemberLeave): Promise<void> {
+  await publish(env, config, memberLeaveRecipients(leave), memberLeaveEvent(leave), { origin: leave.origin });
+}
+
+/** announceMemberLeave as an effect of the member's removal (see commitChange). */
+export const memberLeaveEffect = (leave: MemberLeave) =>
+  publishEffect(memberLeaveRecipients(leave), memberLeaveEvent(leave), { origin: leave.origin });

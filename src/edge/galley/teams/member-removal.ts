@@ -2,7 +2,8 @@ import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import { deleteAccount, userById } from '../../brig/face.js';
 import type { Db } from '../../db/client.js';
-import { announceMemberLeave, memberLeaveAudience } from './member-changes.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { memberLeaveAudience, memberLeaveEffect } from './member-changes.js';
 import { teamStore } from './team-store.js';
 
 /**
@@ -19,7 +20,7 @@ export async function removeMemberAccount(
   const { team, user: uid } = removal;
   const { admins, told } = await memberLeaveAudience(db, config, team);
   const user = await userById(db, { id: uid, domain: config.brig.optSettings.setFederationDomain });
-  if (user !== undefined) await deleteAccount(env, db, config, user, undefined, admins);
-  else await teamStore.removeMember(db, uid).run();
-  await announceMemberLeave(env, config, { team, user: uid, told, origin: removal.origin });
+  const left = memberLeaveEffect({ team, user: uid, told, origin: removal.origin });
+  if (user !== undefined) await deleteAccount(env, db, config, user, undefined, admins, [left]);
+  else await commitChange(env, config, { statements: [teamStore.removeMember(db, uid)], effects: [left] });
 }

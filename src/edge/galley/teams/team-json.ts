@@ -15,7 +15,9 @@ export const teamSchema = z
   })
   .openapi('Team');
 
-export function teamJson(t: TeamRow): z.infer<typeof teamSchema> {
+export function teamJson(
+  t: Pick<TeamRow, 'id' | 'creator' | 'name' | 'icon' | 'iconKey' | 'splashScreen'>,
+): z.infer<typeof teamSchema> {
   return {
     id: t.id,
     creator: t.creator,

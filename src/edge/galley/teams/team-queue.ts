@@ -15,9 +15,9 @@ const nextId = () => (ids ??= new UuidV1Generator()).next();
 
 const cutoffOf = (config: Config, now = Date.now()) => timeKey(now - config.gundeck.settings.notificationTTL * 1000);
 
-/** Appends one event to the team's queue under a fresh v1 UUID. */
-export async function pushTeamEvent(db: Db, team: string, event: { type: string }): Promise<void> {
-  await teamNotificationStore.append(db, team, nextId(), [event as unknown as TeamEventPayload]);
+/** The statement appending one event to the team's queue under a fresh v1 UUID, for the batch of its change. */
+export function pushTeamEvent(db: Db, team: string, event: { type: string }) {
+  return teamNotificationStore.append(db, team, nextId(), [event as unknown as TeamEventPayload]);
 }
 
 /**

@@ -5,7 +5,8 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { publish } from '../../events/publish.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { publishEffect } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { requireTeamMember } from './team-access.js';
 import { hasPerm } from '../../api/team-permissions.js';
@@ -63,22 +64,24 @@ export const updateTeam = endpoint(
     const { db, role } = await requireTeamMember(c, tid);
     if (!hasPerm(role, 'SetTeamData'))
       throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing SetTeamData)');
-    await teamStore
-      .update(db, tid, {
-        ...(body.name === undefined ? {} : { name: body.name }),
-        ...(body.icon === undefined ? {} : { icon: body.icon }),
-        ...(body.icon_key === undefined ? {} : { iconKey: body.icon_key }),
-        ...(body.splash_screen === undefined ? {} : { splashScreen: body.splash_screen }),
-      })
-      .run();
     const members = await teamStore.memberIds(db, tid, c.get('config').galley.settings.maxTeamSize);
-    await publish(
-      c.env,
-      c.get('config'),
-      members.map((user) => ({ user })),
-      teamEvent('team.update', tid, body),
-      { origin: self(c) },
-    );
+    await commitChange(c.env, c.get('config'), {
+      statements: [
+        teamStore.update(db, tid, {
+          ...(body.name === undefined ? {} : { name: body.name }),
+          ...(body.icon === undefined ? {} : { icon: body.icon }),
+          ...(body.icon_key === undefined ? {} : { iconKey: body.icon_key }),
+          ...(body.splash_screen === undefined ? {} : { splashScreen: body.splash_screen }),
+        }),
+      ],
+      effects: [
+        publishEffect(
+          members.map((user) => ({ user })),
+          teamEvent('team.update', tid, body),
+          { origin: self(c) },
+        ),
+      ],
+    });
     return c.body(null, 200);
   },
 );

@@ -20,7 +20,7 @@ export async function release(env: Env, config: Config, user: string, gone: read
 }
 
 /** Deleted clients: their notification queues and push addresses go. */
-export async function forgetClients(env: Env, config: Config, user: string, clients: readonly string[]) {
+async function forgetClients(env: Env, config: Config, user: string, clients: readonly string[]) {
   const stream = userStream(env, user);
   for (const client of clients) await release(env, config, user, await stream.forgetClient(client));
 }
@@ -37,6 +37,11 @@ export const enableQueueEffect = defineEffect('enable-queue', async ({ env }, a:
 });
 
 /** A deleted account: its notification queues and push addresses go. */
-export async function forgetAccount(env: Env, config: Config, user: string) {
+async function forgetAccount(env: Env, config: Config, user: string) {
   await release(env, config, user, await userStream(env, user).forgetUser());
 }
+
+/** forgetAccount as an effect of the account's deletion (see commitChange). */
+export const forgetAccountEffect = defineEffect('forget-account', ({ env, config }, a: { user: string }) =>
+  forgetAccount(env, config, a.user),
+);

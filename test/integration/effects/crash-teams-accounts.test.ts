@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
+import { crashBetweenChangesAndEffects, eventsOf, type StreamEvent } from '../../helpers/crash.js';
+import { startLegalholdService, type LegalholdService } from '../../helpers/legalhold-service.js';
+import {
+  api,
+  connect,
+  createUser,
+  invitedMember,
+  teamOwner,
+  type TeamOwner,
+  type TestUser,
+} from '../../helpers/users.js';
+
+/**
+ * A change and its events are one unit, for teams, accounts, guest links and legal hold too: the
+ * runtime is killed while one request of each waits right after its writes were committed; after
+ * a restart on the same state, each change is there and its events went out, once.
+ */
+
+const D = 'example.com';
+
+const ofType = (events: StreamEvent[], type: string) => events.filter((e) => e.type === type);
+const inConv = (events: StreamEvent[], type: string, conv: string) =>
+  ofType(events, type).filter((e) => e.conversation === conv);
+
+describe('a crash between a team or account change and its events', () => {
+  let b: TestBackend;
+  let service: LegalholdService;
+  let owner: TeamOwner;
+  /** removed: leaves the team; witness: stays, and is put under legal hold. */
+  let removed: TestUser, witness: TestUser;
+  /** Personal users: `renamer` updates their profile and makes a guest link; `contact` sees both. */
+  let renamer: TestUser, contact: TestUser;
+  const conv = {} as Record<'shared' | 'deleted' | 'linked', string>;
+  let base = '';
+
+  async function teamConv(members: TestUser[]) {
+    const r = await api(base, owner.token).post('/v8/conversations', {
+      qualified_users: members.map((u) => ({ id: u.id, domain: D })),
+      team: { teamid: owner.team, managed: false },
+    });
+    expect(r.status, r.text).toBe(201);
+    return r.body.qualified_id.id as string;
+  }
+
+  beforeAll(async () => {
+    [b, service] = await Promise.all([startEditedBackend([], { sidecar: true }), startLegalholdService()]);
+    base = b.publicUrl;
+    const stateDir = b.stateDir;
+    owner = await teamOwner(base, b.internalUrl);
+    [removed, witness] = [await invitedMember(base, owner), await invitedMember(base, owner)];
+    [renamer, contact] = [await createUser(base, b.internalUrl), await createUser(base, b.internalUrl)];
+    await connect(base, renamer, contact);
+    conv.shared = await teamConv([removed, witness]);
+    conv.deleted = await teamConv([witness]);
+    const linked = await api(base, renamer.token).post('/v8/conversations', {
+      name: 'Open',
+      qualified_users: [{ id: contact.id, domain: D }],
+      access: ['invite', 'code'],
+      access_role: ['team_member', 'non_team_member', 'guest', 'service'],
+    });
+    expect(linked.status, linked.text).toBe(201);
+    conv.linked = linked.body.qualified_id.id;
+    const admin = api(base, owner.token);
+    expect((await admin.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' })).status).toBe(200);
+    const settings = { base_url: service.baseUrl, public_key: service.publicKeyPem, auth_token: service.authToken };
+    expect((await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, settings)).status).toBe(201);
+    expect((await api(base, witness.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
+    await b.stop();
+
+    b = await crashBetweenChangesAndEffects(
+      stateDir,
+      (fault) => {
+        base = fault.publicUrl;
+        const as = (u: TestUser) => api(base, u.token);
+        return [
+          as(owner).del(`/v8/teams/${owner.team}/members/${removed.id}`, { password: owner.password }),
+          as(owner).put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'disabled' }),
+          as(owner).del(`/v8/teams/${owner.team}/conversations/${conv.deleted}`),
+          as(renamer).post(`/v8/conversations/${conv.linked}/code`, {}),
+          as(renamer).put('/v8/self', { name: 'Renamed' }),
+          as(owner).post(`/v8/teams/${owner.team}/legalhold/${witness.id}`),
+        ];
+      },
+      { sidecar: true },
+    );
+    base = b.publicUrl;
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await service?.stop();
+  });
+
+  it('a removed team member is gone, and the team and its conversation heard it once', async () => {
+    const gone = await api(base, owner.token).get(`/v8/teams/${owner.team}/members/${removed.id}`);
+    expect(gone.status).toBe(404);
+    const shared = await api(base, owner.token).get(`/v8/conversations/${D}/${conv.shared}`);
+    expect(shared.body.members.others.map((m: { id: string }) => m.id)).toEqual([witness.id]);
+    for (const u of [owner, witness]) {
+      const events = await eventsOf(base, u);
+      const left = ofType(events, 'team.member-leave').filter((e) => e.data.user === removed.id);
+      expect(left, `team.member-leave to ${u.name}`).toHaveLength(1);
+      const convLeft = inConv(events, 'conversation.member-leave', conv.shared);
+      expect(convLeft.map((e) => [e.data.user_ids, e.data.reason])).toEqual([[[removed.id], 'user-deleted']]);
+    }
+  });
+
+  it('a team feature is changed, and the team heard it once', async () => {
+    const seen = await api(base, witness.token).get(`/v8/teams/${owner.team}/features/fileSharing`);
+    expect(seen.body.status).toBe('disabled');
+    for (const u of [owner, witness]) {
+      const updates = ofType(await eventsOf(base, u), 'feature-config.update').filter((e) => e.name === 'fileSharing');
+      expect(updates.map((e) => e.data.status)).toEqual(['disabled']);
+    }
+  });
+
+  it('a deleted conversation is gone, and its members heard it once', async () => {
+    expect((await api(base, witness.token).get(`/v8/conversations/${D}/${conv.deleted}`)).status).toBe(404);
+    for (const u of [owner, witness])
+      expect(inConv(await eventsOf(base, u), 'conversation.delete', conv.deleted)).toHaveLength(1);
+  });
+
+  it('a guest link is there, and the members heard of that very link once', async () => {
+    const link = await api(base, renamer.token).get(`/v8/conversations/${conv.linked}/code`);
+    expect(link.status, link.text).toBe(200);
+    for (const u of [renamer, contact]) {
+      const updates = inConv(await eventsOf(base, u), 'conversation.code-update', conv.linked);
+      expect(updates.map((e) => e.data)).toEqual([link.body]);
+    }
+  });
+
+  it('a profile update is made, and the user and their contact heard it once', async () => {
+    expect((await api(base, renamer.token).get('/v8/self')).body.name).toBe('Renamed');
+    for (const u of [renamer, contact]) {
+      const updates = ofType(await eventsOf(base, u), 'user.update').filter((e) => e.user.id === renamer.id);
+      expect(updates.map((e) => e.user.name)).toEqual(['Renamed']);
+    }
+  });
+
+  it('a legal hold device is requested, and the member and the team heard it once', async () => {
+    const status = await api(base, witness.token).get(`/v8/teams/${owner.team}/legalhold/${witness.id}`);
+    expect(status.body).toMatchObject({ status: 'pending', client: { id: expect.any(String) } });
+    for (const u of [witness, owner]) {
+      const requests = ofType(await eventsOf(base, u), 'user.legalhold-request').filter((e) => e.id === witness.id);
+      expect(requests.map((e) => e.client)).toEqual([status.body.client]);
+    }
+  });
+});
