@@ -10,7 +10,9 @@ function toConfig(r: Row): FederationDomainConfig {
     domain: r.domain,
     search_policy: r.searchPolicy,
     restriction:
-      r.restriction === 'allow_all' ? { tag: 'allow_all' } : { tag: 'restrict_by_team', value: r.restrictionTeams },
+      r.restriction === 'allow_all'
+        ? { tag: 'allow_all', value: null }
+        : { tag: 'restrict_by_team', value: r.restrictionTeams },
   };
 }
 
