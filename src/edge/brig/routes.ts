@@ -46,6 +46,11 @@ import {
   getFederationRemotes,
   updateFederationRemote,
 } from './federation/remotes.js';
+import {
+  addFederationRemoteTeam,
+  deleteFederationRemoteTeam,
+  getFederationRemoteTeams,
+} from './federation/remote-teams.js';
 import { changePassword, headSelfPassword } from './password/self-password.js';
 import {
   clearProperties,
@@ -315,6 +320,9 @@ export const brigInternal: Endpoint[] = [
   getStatus,
   getFederationRemotes,
   addFederationRemote,
+  addFederationRemoteTeam,
+  getFederationRemoteTeams,
+  deleteFederationRemoteTeam,
   updateFederationRemote,
   deleteFederationRemote,
   getActivationCode,

@@ -18,6 +18,11 @@ export const brigErrors = defineErrors({
     label: 'federation-unexpected-wai-error',
     message: 'The remote is listed in the brig configuration, which still allows it; remove it there too',
   },
+  federationRemoteNotRestricted: {
+    status: 533,
+    label: 'federation-unexpected-wai-error',
+    message: 'The remote is unknown, or not restricted by team: teams can be added only to a remote restricted by team',
+  },
   federationRemoteNotFound: {
     status: 404,
     label: 'federation-remote-not-found',
