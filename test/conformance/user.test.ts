@@ -159,6 +159,34 @@ describe('User', () => {
   });
 });
 
+describe('Brig', () => {
+  it('Brig.testCrudFederationRemoteTeams', async () => {
+    const [{ tid }, { tid: tid2 }] = await Promise.all([createTeam(own, 1), createTeam(own, 1)]);
+    const rd = `${randomName()}.wire.com`;
+    const teams = async () => {
+      const r = await internal(own).get(`/i/federation/remotes/${rd}/teams`);
+      expectStatus(r, 200);
+      return r.body.map((t: any) => t.team_id);
+    };
+    const add = (team: string) => internal(own).post(`/i/federation/remotes/${rd}/teams`, { team_id: team });
+    expectStatus(await add(tid), 533);
+    const remote = { domain: rd, search_policy: 'full_search' };
+    expectStatus(await internal(own).post('/i/federation/remotes', remote), 200);
+    expectStatus(await add(tid), 533);
+    const restricted = { ...remote, restriction: { tag: 'restrict_by_team', value: [] } };
+    expectStatus(await internal(own).put(`/i/federation/remotes/${rd}`, restricted), 200);
+    expect(await teams()).toEqual([]);
+    expectStatus(await add(tid), 200);
+    expect(await teams()).toEqual([tid]);
+    expectStatus(await add(tid2), 200);
+    expect(new Set(await teams())).toEqual(new Set([tid, tid2]));
+    expectStatus(await internal(own).del(`/i/federation/remotes/${rd}/teams/${tid}`), 200);
+    expect(await teams()).toEqual([tid2]);
+    expectStatus(await internal(own).del(`/i/federation/remotes/${rd}/teams/${tid2}`), 200);
+    expect(await teams()).toEqual([]);
+  });
+});
+
 describe('PasswordReset', () => {
   const resetData = async (email: string) => {
     const r = await internal(own).get(`/i/users/password-reset-code?email=${encodeURIComponent(email)}`);
