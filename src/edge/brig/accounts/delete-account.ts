@@ -21,6 +21,9 @@ import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { invitationStore } from '../invitations/invitation-store.js';
+import { FederatorClient } from '../../federation/client.js';
+import { log } from '../../log.js';
+import { newConnectionResponse } from '../connections/remote-connections.js';
 
 /**
  * Deletes an account for good, in one batch: the profile becomes a tombstone (status deleted,
@@ -37,7 +40,8 @@ export async function deleteAccount(
   /** Team admins told of every conversation the user leaves (team member removal). */
   teamAdmins: readonly string[] = [],
 ): Promise<void> {
-  const rows = await connectionStore.withStatus(db, user.id, ['accepted', 'sent']);
+  const all = await connectionStore.allOf(db, user.id);
+  const rows = all.filter((r) => r.status === 'accepted' || r.status === 'sent');
   await runBatch(db, [
     userStore.update(db, user.id, {
       status: 'deleted',
@@ -72,10 +76,16 @@ export async function deleteAccount(
     env,
     db,
     user.id,
-    accepted.filter((r) => r.toDomain !== domain),
+    all.filter((r) => r.toDomain !== domain),
   );
   const now = Date.now();
-  for (const asked of rows.filter((r) => r.status === 'sent')) {
+  const asked = rows.filter((r) => r.status === 'sent');
+  await rescindRemoteRequests(
+    config,
+    user.id,
+    asked.filter((r) => r.toDomain !== domain),
+  );
+  for (const asked of rows.filter((r) => r.status === 'sent' && r.toDomain === domain)) {
     const cancelled = {
       ...asked,
       fromUser: asked.toUser,
@@ -88,7 +98,10 @@ export async function deleteAccount(
   }
 }
 
-/** Remote contacts hear of the deletion from their own backend (`on-user-deleted-connections`, queued). */
+/**
+ * Remote users the account was connected with (whatever the status) hear of the deletion from
+ * their own backend (`on-user-deleted-connections`, queued), which drops their connections to it.
+ */
 async function notifyRemoteContacts(env: Env, db: Db, user: string, remote: readonly ConnectionRow[]): Promise<void> {
   const notifications = [...groupBy(remote, (r) => r.toDomain)].flatMap(([domain, rows]) =>
     chunked(
@@ -102,4 +115,26 @@ async function notifyRemoteContacts(env: Env, db: Db, user: string, remote: read
     })),
   );
   await queueForRemotes(env, db, notifications);
+}
+
+/** Users of other backends the account had asked to connect see the request cancelled, as wire does. */
+async function rescindRemoteRequests(config: Config, user: string, asked: readonly ConnectionRow[]): Promise<void> {
+  await Promise.all(
+    asked.map(async (r) => {
+      try {
+        await FederatorClient.of(config).call(
+          r.toDomain,
+          'brig',
+          'send-connection-action',
+          { from: user, to: r.toUser, action: 'RemoteRescind' },
+          newConnectionResponse,
+        );
+      } catch (e) {
+        log('warn', "a deleted user's connection request could not be rescinded", {
+          domain: r.toDomain,
+          error: String(e),
+        });
+      }
+    }),
+  );
 }
