@@ -5,7 +5,13 @@ import { refreshIndex, searchContacts } from './search/search-routes.js';
 import { acceptInvitation, invitationByEmail, invitationInfo } from './invitations/invitee.js';
 import { createInvitation, deleteInvitation, getInvitation, listInvitations } from './invitations/team-invitations.js';
 import { getActivate, getActivationCode, postActivate, sendActivation } from './accounts/activate.js';
-import { createUserNoVerify, deleteUserNoAuth, lookupUsers, putUserStatus } from './accounts/internal-users.js';
+import {
+  createUserNoVerify,
+  deleteUserNoAuth,
+  getUserStatus,
+  lookupUsers,
+  putUserStatus,
+} from './accounts/internal-users.js';
 import { register } from './accounts/register.js';
 import { changeEmail } from './accounts/change-email.js';
 import { removeEmail } from './accounts/remove-email.js';
@@ -329,6 +335,7 @@ export const brigInternal: Endpoint[] = [
   getVerificationCode,
   createUserNoVerify,
   putUserStatus,
+  getUserStatus,
   lookupUsers,
   deleteUserNoAuth,
   getPasswordResetCode,

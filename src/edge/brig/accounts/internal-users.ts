@@ -79,6 +79,25 @@ export const putUserStatus = endpoint(
   },
 );
 
+/** `GET /i/users/{uid}/status`: the account's status (active, suspended, deleted, ...). */
+export const getUserStatus = endpoint(
+  {
+    name: 'get-user-status',
+    method: 'get',
+    path: '/i/users/{uid}/status',
+    request: { params: z.object({ uid: z.uuid() }) },
+    errors: [brigErrors.userNotFound],
+    responses: {
+      200: { description: 'The status', ...json(z.object({ status: z.string() }).openapi('AccountStatusResp')) },
+    },
+  },
+  async (c) => {
+    const user = await userStore.byId(database(c.env.DB), c.req.valid('param').uid);
+    if (user === undefined) throw new ApiError(brigErrors.userNotFound);
+    return c.json({ status: user.status }, 200);
+  },
+);
+
 /** `DELETE /i/users/{uid}`: deletes an account outright (operators, the back office): 202, or 200 when it was gone. */
 export const deleteUserNoAuth = endpoint(
   {
