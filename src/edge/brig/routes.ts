@@ -13,6 +13,7 @@ import {
   putUserStatus,
 } from './accounts/internal-users.js';
 import { register } from './accounts/register.js';
+import { putSsoId } from './users/internal-sso-id.js';
 import { changeEmail } from './accounts/change-email.js';
 import { removeEmail } from './accounts/remove-email.js';
 import { updateUserEmail } from './accounts/update-user-email.js';
@@ -336,6 +337,7 @@ export const brigInternal: Endpoint[] = [
   createUserNoVerify,
   putUserStatus,
   getUserStatus,
+  putSsoId,
   lookupUsers,
   deleteUserNoAuth,
   getPasswordResetCode,
