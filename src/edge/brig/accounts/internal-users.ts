@@ -126,7 +126,8 @@ const commaList = (max: number) =>
 
 /**
  * `GET /i/users?ids=|handles=|email=`: accounts with their status (wire's UserAccount), for
- * operators and the back office; exactly one of the three. Deleted accounts are left out.
+ * operators and the back office; exactly one of the three. Deleted accounts are left out, and so
+ * (by id or handle) are pending invitations unless `includePendingInvitations=true`.
  */
 export const lookupUsers = endpoint(
   {
@@ -135,7 +136,12 @@ export const lookupUsers = endpoint(
     path: '/i/users',
     request: {
       query: z
-        .object({ ids: commaList(100).optional(), handles: commaList(100).optional(), email: z.string().optional() })
+        .object({
+          ids: commaList(100).optional(),
+          handles: commaList(100).optional(),
+          email: z.string().optional(),
+          includePendingInvitations: z.enum(['true', 'false']).optional(),
+        })
         .refine((q) => [q.ids, q.handles, q.email].filter((x) => x !== undefined).length === 1, {
           message: 'exactly one of ids, handles and email',
         }),
@@ -154,7 +160,11 @@ export const lookupUsers = endpoint(
             ? [await userStore.byEmail(db, q.email!)]
             : [];
     const domain = c.get('config').brig.optSettings.setFederationDomain;
-    const accounts = found.filter((u) => u !== undefined && u.status !== 'deleted');
+    // By id or handle, invited users who have not registered yet are left out unless asked for (wire).
+    const pendingToo = q.email !== undefined || q.includePendingInvitations === 'true';
+    const accounts = found.filter(
+      (u) => u !== undefined && u.status !== 'deleted' && (pendingToo || u.status !== 'pending-invitation'),
+    );
     return c.json(
       accounts.map((u) => ({ ...selfJson(u!, domain), status: u!.status })),
       200,
