@@ -27,13 +27,15 @@ export async function requestEmailChange(
   email: string,
   /** The team's identity provider (SCIM or SAML) sets the address of a user it manages. */
   byProvider = false,
+  /** For a provider: whether the address is validated first (the team's validateSAMLemails). */
+  validate = true,
 ): Promise<'unchanged' | 'pending-activation' | 'activated'> {
   if (!isValidEmail(email)) throw new ApiError(brigErrors.invalidEmail);
   if (user.emailKey === emailKeyOf(email)) return 'unchanged';
   if ((await userStore.byEmail(db, email))?.activated) throw new ApiError(brigErrors.keyExists);
   if (user.managedBy === 'scim' && !byProvider) throw new ApiError(brigErrors.emailManagedByScim);
   await guardEmailChange(db, email, user.team);
-  if (byProvider && user.team !== null && (await emailDomainSignsInThrough(db, email, user.team))) {
+  if (byProvider && user.team !== null && (!validate || (await emailDomainSignsInThrough(db, email, user.team)))) {
     await setVerifiedEmail(db, user.id, email);
     await publish(env, config, [{ user: user.id }], userEvents.update({ id: user.id, email }));
     return 'activated';

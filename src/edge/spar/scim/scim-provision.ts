@@ -67,10 +67,12 @@ async function clearStaleRecord(s: Scim, externalId: string): Promise<void> {
   if (record !== undefined) await scimUserStore.delete(s.db, record.user).run();
 }
 
+/** The address SCIM gives: validated first when the team's validateSAMLemails is on, else set as it is (wire). */
 async function validateEmail(s: Scim, user: UserRow, email: string | undefined): Promise<void> {
   const config = s.c.get('config');
-  if (email === undefined || !(await featureEnabled(s.db, config, s.team, 'validateSAMLemails'))) return;
-  await requestEmailChange(s.c.env, s.db, config, user, email, true);
+  if (email === undefined) return;
+  const validate = await featureEnabled(s.db, config, s.team, 'validateSAMLemails');
+  await requestEmailChange(s.c.env, s.db, config, user, email, true, validate);
 }
 
 export async function createScimUser(s: Scim, input: ScimUserInput): Promise<UserRow> {
