@@ -34,8 +34,11 @@ export async function requestEmailChange(
   if (user.emailKey === emailKeyOf(email)) return 'unchanged';
   if ((await userStore.byEmail(db, email))?.activated) throw new ApiError(brigErrors.keyExists);
   if (user.managedBy === 'scim' && !byProvider) throw new ApiError(brigErrors.emailManagedByScim);
-  await guardEmailChange(db, email, user.team);
-  if (byProvider && user.team !== null && (!validate || (await emailDomainSignsInThrough(db, email, user.team)))) {
+  // The team's own IdP signs the domain's users in: its address is the team's to give (wire lets it
+  // through whatever the domain's invite rule says, and unvalidated).
+  const signsInThrough = byProvider && user.team !== null && (await emailDomainSignsInThrough(db, email, user.team));
+  if (!signsInThrough) await guardEmailChange(db, email, user.team);
+  if (byProvider && user.team !== null && (!validate || signsInThrough)) {
     await setVerifiedEmail(db, user.id, email);
     await publish(env, config, [{ user: user.id }], userEvents.update({ id: user.id, email }));
     return 'activated';
