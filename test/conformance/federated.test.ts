@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { proteusKeys } from '../helpers/prekeys.js';
+import { setFeatureStatus } from './lib/identity-features.js';
 import { eventually, federatedBackends, setRemote } from './lib/identity-federation.js';
 import {
   as,
@@ -238,4 +240,190 @@ describe('Connection', () => {
         await ws.close();
       }
     });
+});
+
+/** Sets a backend's search policy for a remote, allowing all its teams or only `teams`. */
+async function setPolicy(b: Backend, remote: string, search_policy: string, teams?: string[]) {
+  const r = await internal(b).put(`/i/federation/remotes/${remote}`, {
+    domain: remote,
+    search_policy,
+    restriction: teams === undefined ? { tag: 'allow_all', value: null } : { tag: 'restrict_by_team', value: teams },
+  });
+  expectStatus(r, 200);
+}
+const restorePolicies = () => Promise.all([setRemote(fed.a, fed.b.domain), setRemote(fed.b, fed.a.domain)]);
+const wordName = () => `n${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
+const searchIn = async (u: User, q: string, domain: string) => {
+  const r = await as(u).get(`/search/contacts?q=${encodeURIComponent(q)}&domain=${domain}`);
+  expectStatus(r, 200);
+  return r.body.documents.map((d: any) => d.id);
+};
+
+describe('Search across backends', () => {
+  type Restriction = 'AllowAll' | 'TeamAllowed' | 'TeamNotAllowed';
+  const cases: Array<[string, Restriction, Restriction, boolean, boolean]> = [
+    ['no_search', 'AllowAll', 'AllowAll', false, false],
+    ['no_search', 'TeamAllowed', 'TeamAllowed', false, false],
+    ['exact_handle_search', 'AllowAll', 'AllowAll', true, false],
+    ['exact_handle_search', 'TeamAllowed', 'TeamAllowed', true, false],
+    ['exact_handle_search', 'AllowAll', 'TeamAllowed', true, false],
+    ['exact_handle_search', 'TeamAllowed', 'AllowAll', true, false],
+    ['exact_handle_search', 'TeamNotAllowed', 'AllowAll', false, false],
+    ['exact_handle_search', 'AllowAll', 'TeamNotAllowed', false, false],
+    ['full_search', 'AllowAll', 'AllowAll', true, true],
+    ['full_search', 'TeamAllowed', 'TeamAllowed', true, true],
+    ['full_search', 'TeamAllowed', 'AllowAll', true, true],
+    ['full_search', 'AllowAll', 'TeamAllowed', true, true],
+    ['full_search', 'TeamNotAllowed', 'AllowAll', false, false],
+    ['full_search', 'AllowAll', 'TeamNotAllowed', false, false],
+  ];
+
+  it('Search.testFederatedUserSearch', async () => {
+    try {
+      for (const [policy, d1d2, d2d1, exactFound, fullFound] of cases) {
+        const [u1, u2] = await Promise.all([
+          randomUser(fed.a, { team: true }),
+          randomUser(fed.b, { team: true, name: wordName() }),
+        ]);
+        expectStatus(await setFeatureStatus(u2, u2.team!, 'searchVisibilityInbound', 'enabled'), 200);
+        // restricted by team: the other side's team listed only when allowed (wire adds it after)
+        const teams = (r: Restriction, team: string) =>
+          r === 'AllowAll' ? undefined : r === 'TeamAllowed' ? [team] : [];
+        await setPolicy(fed.b, fed.a.domain, policy, teams(d2d1, u1.team!));
+        await setPolicy(fed.a, fed.b.domain, policy, teams(d1d2, u2.team!));
+        const handle = `h${crypto.randomUUID().replaceAll('-', '').slice(0, 14)}`;
+        expectStatus(await as(u2).put('/self/handle', { handle }), 200);
+        const what = `${policy} ${d1d2} ${d2d1}`;
+        const byHandle = await searchIn(u1, handle, fed.b.domain);
+        expect(byHandle.length > 0 ? byHandle[0] : undefined, `exact handle, ${what}`).toBe(
+          exactFound ? u2.id : undefined,
+        );
+        const byName = await searchIn(u1, u2.name, fed.b.domain);
+        expect(byName.length > 0 ? byName[0] : undefined, `full search, ${what}`).toBe(fullFound ? u2.id : undefined);
+      }
+    } finally {
+      await restorePolicies();
+    }
+  });
+
+  it('Search.testFederatedUserSearchNonTeamSearcher', async () => {
+    try {
+      await setPolicy(fed.b, fed.a.domain, 'full_search', []);
+      await setPolicy(fed.a, fed.b.domain, 'full_search');
+      const [u1, u2] = await Promise.all([randomUser(fed.a), randomUser(fed.b, { team: true, name: wordName() })]);
+      expectStatus(await setFeatureStatus(u2, u2.team!, 'searchVisibilityInbound', 'enabled'), 200);
+      const handle = `h${crypto.randomUUID().replaceAll('-', '').slice(0, 14)}`;
+      expectStatus(await as(u2).put('/self/handle', { handle }), 200);
+      expect(await searchIn(u1, handle, fed.b.domain)).toEqual([]);
+      expect(await searchIn(u1, u2.name, fed.b.domain)).toEqual([]);
+    } finally {
+      await restorePolicies();
+    }
+  });
+
+  it('Search.testFederatedUserSearchForNonTeamUser', async () => {
+    try {
+      await setPolicy(fed.b, fed.a.domain, 'full_search');
+      await setPolicy(fed.a, fed.b.domain, 'full_search', []);
+      const [u1, u2] = await Promise.all([randomUser(fed.a, { team: true }), randomUser(fed.b, { name: wordName() })]);
+      const handle = `h${crypto.randomUUID().replaceAll('-', '').slice(0, 14)}`;
+      expectStatus(await as(u2).put('/self/handle', { handle }), 200);
+      expect(await searchIn(u1, handle, fed.b.domain)).toEqual([]);
+      expect(await searchIn(u1, u2.name, fed.b.domain)).toEqual([]);
+    } finally {
+      await restorePolicies();
+    }
+  });
+});
+
+describe('Users and clients across backends', () => {
+  it('User.testSupportedProtocols[OtherDomain]', async () => {
+    const alice = await randomUser(fed.a);
+    expect((await as(alice).get('/self')).body.supported_protocols).toEqual(['proteus']);
+    const bob = await randomUser(fed.b);
+    const profile = () => as(bob).get(`/users/${alice.domain}/${alice.id}`);
+    const protocols = () => as(bob).get(`/users/${alice.domain}/${alice.id}/supported-protocols`);
+    expect((await profile()).body.supported_protocols).toEqual(['proteus']);
+    expect((await protocols()).body).toEqual(['proteus']);
+    expectStatus(await as(alice).put('/self/supported-protocols', { supported_protocols: ['proteus', 'mls'] }), 200);
+    expect(new Set((await profile()).body.supported_protocols)).toEqual(new Set(['proteus', 'mls']));
+    expect((await protocols()).body).toEqual(['proteus', 'mls']);
+    expectError(
+      await as(alice).put('/self/supported-protocols', { supported_protocols: ['proteus', 'mls', 'mixed'] }),
+      400,
+      'bad-request',
+    );
+  });
+
+  it('Client.testListClientsIfBackendIsOffline', async () => {
+    const [own1, other1] = await Promise.all([randomUser(fed.a), randomUser(fed.b)]);
+    await connectUsers(own1, other1);
+    const client = async (u: User) => {
+      const r = await as(u).post('/clients', { type: 'permanent', ...(await proteusKeys(1)), password: u.password });
+      expectStatus(r, 201);
+      return r.body.id as string;
+    };
+    const [c1, c2] = await Promise.all([client(own1), client(other1)]);
+    const expected = {
+      [own1.domain]: { [own1.id]: [expect.objectContaining({ id: c1 })] },
+      [other1.domain]: { [other1.id]: [expect.objectContaining({ id: c2 })] },
+    };
+    const list = (users: Array<{ id: string; domain: string }>) =>
+      as(own1).post('/users/list-clients', { qualified_users: users });
+    const both = await list([qid(own1), qid(other1)]);
+    expectStatus(both, 200);
+    expect(both.body.qualified_user_map).toEqual(expected);
+    // a backend this one federates with, but which does not answer (no such backend runs)
+    const down = 'down.example.com';
+    await setRemote(fed.a, down);
+    try {
+      const withDown = await list([qid(own1), qid(other1), { id: crypto.randomUUID(), domain: down }]);
+      expectStatus(withDown, 200);
+      expect(withDown.body.qualified_user_map).toEqual(expected);
+    } finally {
+      expectStatus(await internal(fed.a).del(`/i/federation/remotes/${down}`), 200);
+    }
+  });
+});
+
+describe('Federator', () => {
+  const scrape = async (f: { internalUrl: URL }) => {
+    const r = await fetch(new URL('/i/metrics', f.internalUrl));
+    expect(r.status).toBe(200);
+    return r.text();
+  };
+  it('Federator.testFederatorMetricsInternal', async () => {
+    const federator = fed.pair.a.federator!;
+    const first = await scrape(federator);
+    const second = await scrape(federator);
+    expect(second).not.toBe(first);
+    expect(second.length).toBeGreaterThan(0);
+    expect(second).toContain('# TYPE http_request_duration_seconds histogram');
+  });
+
+  it('Federator.testFederatorNumRequestsMetrics', async () => {
+    // this federator names its counters svc_federator_inward/outward_requests_total (by component and
+    // rpc, the outward ones by domain too); their sums are what wire counts by origin and target
+    const sum = (text: string, name: string, domain?: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith(`${name}{`) && (domain === undefined || l.includes(`domain="${domain}"`)))
+        .reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
+    const [u1, u2] = await Promise.all([randomUser(fed.a), randomUser(fed.b, { name: wordName() })]);
+    const incomingBefore = sum(await scrape(fed.pair.b.federator!), 'svc_federator_inward_requests_total');
+    const outgoingBefore = sum(
+      await scrape(fed.pair.a.federator!),
+      'svc_federator_outward_requests_total',
+      fed.b.domain,
+    );
+    await searchIn(u1, u2.name, fed.b.domain);
+    const incomingAfter = sum(await scrape(fed.pair.b.federator!), 'svc_federator_inward_requests_total');
+    const outgoingAfter = sum(
+      await scrape(fed.pair.a.federator!),
+      'svc_federator_outward_requests_total',
+      fed.b.domain,
+    );
+    expect(incomingAfter).toBeGreaterThanOrEqual(incomingBefore + 1);
+    expect(outgoingAfter).toBeGreaterThanOrEqual(outgoingBefore + 1);
+  });
 });
