@@ -4,7 +4,7 @@ import { startBotService, type BotService } from '../helpers/bot-service.js';
 import { call } from '../helpers/http.js';
 import { otrMessage, postOtr } from '../helpers/otr.js';
 import { proteusKeys } from '../helpers/prekeys.js';
-import { activeProvider, asProvider } from '../helpers/providers.js';
+import { activeProvider } from '../helpers/providers.js';
 import { rsaTlsIdentity } from '../helpers/rsa-tls.js';
 import { uniqueEmail } from '../helpers/users.js';
 import { as, createTeam, expectError, expectStatus, internal, ownBackend, randomUser } from './lib/identity-users.js';

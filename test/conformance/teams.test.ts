@@ -23,11 +23,6 @@ const postInvitation = (owner: User, email: string, version = 8) =>
   as(owner, version).post(`/teams/${owner.team}/invitations`, { email });
 const accept = (u: User, code: string, password?: string) =>
   as(u).post('/teams/invitations/accept', { code, ...(password === undefined ? {} : { password }) });
-const memberIds = async (viewer: User, tid: string) => {
-  const r = await as(viewer).get(`/teams/${tid}/members`);
-  expectStatus(r, 200);
-  return r.body.members.map((m: any) => m.user);
-};
 
 /** wire's ephemeralUser: a user registered with a name only, logged in through its cookie. */
 async function ephemeralUser(): Promise<User> {

@@ -159,6 +159,13 @@ describe('User', () => {
   });
 });
 
+describe('B2B', () => {
+  it('B2B.testConnectUsers', async () => {
+    const alice = await randomUser(own);
+    expect((await as(alice).get('/self')).body.id).toBe(alice.id);
+  });
+});
+
 describe('Brig', () => {
   it('Brig.testCrudFederationRemoteTeams', async () => {
     const [{ tid }, { tid: tid2 }] = await Promise.all([createTeam(own, 1), createTeam(own, 1)]);

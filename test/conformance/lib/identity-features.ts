@@ -26,13 +26,6 @@ export async function setLockStatus(b: User | Backend, tid: string, name: string
   expect(r.status, r.text).toBe(200);
 }
 
-/** Unlock (when lockable) and enable. */
-export async function enableFeature(b: User | Backend, tid: string, name: string): Promise<void> {
-  await galleyInternal(b).put(`/i/teams/${tid}/features/${name}/unlocked`);
-  const r = await setFeatureStatus(b, tid, name, 'enabled');
-  expect(r.status, r.text).toBe(200);
-}
-
 /** wire's `disabled`, `enabled` and `disabledLocked` feature values. */
 export const disabled = { lockStatus: 'unlocked', status: 'disabled', ttl: 'unlimited' };
 export const disabledLocked = { lockStatus: 'locked', status: 'disabled', ttl: 'unlimited' };
@@ -56,7 +49,7 @@ export type Access = 'internal' | 'public';
 type Json = Record<string, any>;
 
 /** Sets a whole feature through galley's internal API or the team's public one. */
-export const setFeature = (access: Access, owner: User, tid: string, name: string, value: unknown) =>
+const setFeature = (access: Access, owner: User, tid: string, name: string, value: unknown) =>
   access === 'internal'
     ? putFeatureInternal(owner, tid, name, value)
     : as(owner).put(`/teams/${tid}/features/${name}`, value);

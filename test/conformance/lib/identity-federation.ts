@@ -4,16 +4,14 @@ import { A, B, type FederatedPair, startFederatedPair } from '../../helpers/fede
 import { api } from '../../helpers/users.js';
 import type { Backend } from './identity-users.js';
 
-export { A, B };
-
 /** Edits making a backend keep its remotes in its database only (wire's `allowDynamic` test backends). */
-export const dynamicRemotes: Edit[] = [
+const dynamicRemotes: Edit[] = [
   ['brig.yaml', ['optSettings', 'setFederationStrategy'], 'allowDynamic'],
   ['brig.yaml', ['optSettings', 'setFederationDomainConfigs'], []],
 ];
 
 /** A remote entry as brig's internal API takes it (`teams`: restricted to these teams). */
-export const remoteEntry = (domain: string, teams?: string[]) => ({
+const remoteEntry = (domain: string, teams?: string[]) => ({
   domain,
   search_policy: 'full_search',
   restriction: teams === undefined ? { tag: 'allow_all', value: null } : { tag: 'restrict_by_team', value: teams },

@@ -13,7 +13,7 @@ export interface RegisteredIdp {
 }
 
 /** wire's registerTestIdPWithMeta: a new IdP (its own keys) registered for the owner's team (API v2). */
-export async function registerIdp(owner: User, version = 8): Promise<Reply & { idp: TestIdp }> {
+async function registerIdp(owner: User, version = 8): Promise<Reply & { idp: TestIdp }> {
   const idp = await testIdp();
   const r = await as(owner, version).post('/identity-providers?api_version=v2', { value: idp.metadata });
   return { ...r, idp };
@@ -124,14 +124,14 @@ export async function usersByEmail(b: Backend, email: string): Promise<any[]> {
 }
 
 /** The user id a `zuid` cookie is for. */
-export const userOfCookie = (cookie: string) =>
+const userOfCookie = (cookie: string) =>
   JSON.parse(Buffer.from(cookie.replace(/^zuid=/, '').split('.')[1]!, 'base64url').toString()).sub as string;
 
 /**
  * wire's loginWithSaml: the SP-initiated flow of a browser and the IdP; the finalize page, and
  * the user and cookie when it succeeded.
  */
-export async function samlLogin(
+async function samlLogin(
   b: Backend,
   idp: RegisteredIdp,
   nameId: string,

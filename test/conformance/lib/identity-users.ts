@@ -49,11 +49,7 @@ export function as(u: User | Backend, version = 8) {
 /** The internal API of a backend (or of the backend a user lives on). */
 export const internal = (b: User | Backend) => api('backend' in b ? b.backend.internalUrl : b.internalUrl);
 
-export async function loginAs(
-  b: Backend,
-  email: string,
-  password = PASSWORD,
-): Promise<{ token: string; cookie: string }> {
+async function loginAs(b: Backend, email: string, password = PASSWORD): Promise<{ token: string; cookie: string }> {
   const r = await api(b.publicUrl).post('/v8/login?persist=true', { email, password });
   expect(r.status, r.text).toBe(200);
   return { token: r.body.access_token, cookie: cookieOf(r) };
