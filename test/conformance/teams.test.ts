@@ -48,8 +48,7 @@ async function ephemeralUser(): Promise<User> {
 }
 
 describe('Teams', () => {
-  // being fixed by another engineer: inviting an existing personal user (allow_existing by default from v7)
-  it.skip('Teams.testInvitePersonalUserToTeamMultipleInvitations', async () => {
+  it('Teams.testInvitePersonalUserToTeamMultipleInvitations', async () => {
     const [{ owner, tid }, { owner: owner2 }] = await Promise.all([createTeam(own), createTeam(own)]);
     const user = await randomUser(own);
     expectStatus(await postInvitation(owner, user.email), 201);
@@ -63,8 +62,7 @@ describe('Teams', () => {
     expectStatus(await accept(user, code, PASSWORD), 400);
   });
 
-  // being fixed by another engineer: inviting an existing personal user (allow_existing by default from v7)
-  it.skip('Teams.testInvitePersonalUserToTeamLegacy', async () => {
+  it('Teams.testInvitePersonalUserToTeamLegacy', async () => {
     const { owner, tid } = await createTeam(own);
     const user = await randomUser(own);
     expectError(await postInvitation(owner, user.email, 6), 409, 'email-exists');
@@ -74,8 +72,7 @@ describe('Teams', () => {
     expect(r.body).toMatchObject({ email, team: tid });
   });
 
-  // being fixed by another engineer: inviting an existing personal user (allow_existing by default from v7)
-  it.skip('Teams.testInvitationTypesAreDistinct[OwnDomain]', async () => {
+  it('Teams.testInvitationTypesAreDistinct[OwnDomain]', async () => {
     const { owner } = await createTeam(own);
     const user = await randomUser(own);
     expectStatus(await postInvitation(owner, user.email), 201);
