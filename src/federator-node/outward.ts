@@ -71,6 +71,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, o: Ou
     timeRequest(req, res, o.metrics, 'N/A');
     return sendError(res, federatorError(401, 'unauthorized', "the federator's internal face needs its bearer token"));
   }
+  // Health checks and scrapes are requests too: counted, as wire's federator counts every request.
+  if (req.url === '/i/status' || req.url === '/i/metrics') timeRequest(req, res, o.metrics, req.url);
   if (serveStatus(req, res, o.metrics)) return;
   if (req.url === INTEGRATION_PATH) return serveIntegration(req, res, o.metrics);
   const call = outwardCall(req.url ?? '');

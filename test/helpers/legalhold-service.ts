@@ -28,6 +28,8 @@ export interface LegalholdService {
   failing: boolean;
   /** The calls to this endpoint so far (by path below the base). */
   callsTo(path: string): ServiceCall[];
+  /** What the service answered to `initiate` (its prekeys and last prekey), in order. */
+  initiated: Array<{ prekeys: unknown[]; last_prekey: unknown }>;
   stop(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startLegalholdService(): Promise<LegalholdService> {
     versions: [0, 1],
     failing: false,
     callsTo: (path) => service.calls.filter((c) => c.path === path),
+    initiated: [],
   };
   const answer = async (path: string): Promise<[number, unknown]> => {
     if (path === '/status') return [200, {}];
@@ -48,7 +51,9 @@ export async function startLegalholdService(): Promise<LegalholdService> {
     if (service.failing) return [500, { error: 'failing on purpose' }];
     if (path === '/initiate' || path === '/v1/initiate') {
       const keys = await proteusKeys(3);
-      return [200, { prekeys: keys.prekeys, last_prekey: keys.lastkey }];
+      const answer = { prekeys: keys.prekeys, last_prekey: keys.lastkey };
+      service.initiated.push(answer);
+      return [200, answer];
     }
     if (['/confirm', '/v1/confirm', '/remove', '/v1/remove'].includes(path)) return [200, {}];
     return [404, {}];

@@ -5,8 +5,15 @@ import { refreshIndex, searchContacts } from './search/search-routes.js';
 import { acceptInvitation, invitationByEmail, invitationInfo } from './invitations/invitee.js';
 import { createInvitation, deleteInvitation, getInvitation, listInvitations } from './invitations/team-invitations.js';
 import { getActivate, getActivationCode, postActivate, sendActivation } from './accounts/activate.js';
-import { createUserNoVerify, deleteUserNoAuth, lookupUsers, putUserStatus } from './accounts/internal-users.js';
+import {
+  createUserNoVerify,
+  deleteUserNoAuth,
+  getUserStatus,
+  lookupUsers,
+  putUserStatus,
+} from './accounts/internal-users.js';
 import { register } from './accounts/register.js';
+import { putSsoId } from './users/internal-sso-id.js';
 import { changeEmail } from './accounts/change-email.js';
 import { removeEmail } from './accounts/remove-email.js';
 import { updateUserEmail } from './accounts/update-user-email.js';
@@ -46,6 +53,11 @@ import {
   getFederationRemotes,
   updateFederationRemote,
 } from './federation/remotes.js';
+import {
+  addFederationRemoteTeam,
+  deleteFederationRemoteTeam,
+  getFederationRemoteTeams,
+} from './federation/remote-teams.js';
 import { changePassword, headSelfPassword } from './password/self-password.js';
 import {
   clearProperties,
@@ -315,12 +327,17 @@ export const brigInternal: Endpoint[] = [
   getStatus,
   getFederationRemotes,
   addFederationRemote,
+  addFederationRemoteTeam,
+  getFederationRemoteTeams,
+  deleteFederationRemoteTeam,
   updateFederationRemote,
   deleteFederationRemote,
   getActivationCode,
   getVerificationCode,
   createUserNoVerify,
   putUserStatus,
+  getUserStatus,
+  putSsoId,
   lookupUsers,
   deleteUserNoAuth,
   getPasswordResetCode,

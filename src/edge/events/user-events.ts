@@ -16,6 +16,7 @@ const userUpdateData = z.object({
   managed_by: z.string().optional(),
   team: z.string().optional(),
   email: z.string().optional(),
+  sso_id: z.record(z.string(), z.string()).optional(),
   sso_id_deleted: z.boolean().optional(),
 });
 export type UserUpdateData = z.infer<typeof userUpdateData>;

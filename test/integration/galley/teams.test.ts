@@ -91,7 +91,7 @@ describe('teams and invitations', () => {
         await me.post(`/${version}/teams/${owner.team}/invitations`, { email: personal.email, ...extra }),
       ).toMatchObject({
         status: 409,
-        body: wireError(409, 'key-exists'),
+        body: wireError(409, 'email-exists'),
       });
     expect(
       (await me.post(`/v6/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status,
@@ -115,8 +115,8 @@ describe('teams and invitations', () => {
       permissions: ROLE.member,
     });
     expect(await them.post('/v8/teams/invitations/accept', { code, password: personal.password })).toMatchObject({
-      status: 404,
-      body: wireError(404, 'not-found'),
+      status: 400,
+      body: wireError(400, 'invalid-invitation-code'),
     });
   });
 

@@ -18,6 +18,11 @@ export const brigErrors = defineErrors({
     label: 'federation-unexpected-wai-error',
     message: 'The remote is listed in the brig configuration, which still allows it; remove it there too',
   },
+  federationRemoteNotRestricted: {
+    status: 533,
+    label: 'federation-unexpected-wai-error',
+    message: 'The remote is unknown, or not restricted by team: teams can be added only to a remote restricted by team',
+  },
   federationRemoteNotFound: {
     status: 404,
     label: 'federation-remote-not-found',
@@ -49,6 +54,8 @@ export const brigErrors = defineErrors({
   },
   userAlreadyInATeam: { status: 403, label: 'user-already-in-a-team', message: 'Switching teams is not allowed' },
   keyExists: { status: 409, label: 'key-exists', message: 'The given e-mail address is in use.' },
+  /** What an invitation of an address in use answers (wire's TeamInvitationEmailTaken). */
+  emailExists: { status: 409, label: 'email-exists', message: 'The given e-mail address is in use.' },
   invalidEmail: { status: 400, label: 'invalid-email', message: 'Invalid e-mail address.' },
   invalidPhone: { status: 400, label: 'invalid-phone', message: 'Phone numbers are not supported' },
   invalidActivationCode: { status: 404, label: 'invalid-code', message: 'Invalid activation code' },

@@ -22,6 +22,9 @@ import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { invitationStore } from '../invitations/invitation-store.js';
+import { FederatorClient } from '../../federation/client.js';
+import { log } from '../../log.js';
+import { newConnectionResponse } from '../connections/remote-connections.js';
 
 /**
  * Deletes an account for good, as one change: the profile becomes a tombstone (status deleted,
@@ -41,7 +44,8 @@ export async function deleteAccount(
   teamAdmins: readonly string[] = [],
   also: readonly Effect[] = [],
 ): Promise<void> {
-  const rows = await connectionStore.withStatus(db, user.id, ['accepted', 'sent']);
+  const all = await connectionStore.allOf(db, user.id);
+  const rows = all.filter((r) => r.status === 'accepted' || r.status === 'sent');
   const domain = config.brig.optSettings.setFederationDomain;
   const accepted = rows.filter((r) => r.status === 'accepted');
   const contacts = accepted.filter((r) => r.toDomain === domain).map((r) => ({ user: r.toUser }));
@@ -83,13 +87,19 @@ export async function deleteAccount(
       remoteContactsTold(
         db,
         user.id,
-        accepted.filter((r) => r.toDomain !== domain),
+        all.filter((r) => r.toDomain !== domain),
       ),
       { statements: [], effects: [...also] },
     ),
   );
   const now = Date.now();
-  for (const asked of rows.filter((r) => r.status === 'sent')) {
+  const asked = rows.filter((r) => r.status === 'sent');
+  await rescindRemoteRequests(
+    config,
+    user.id,
+    asked.filter((r) => r.toDomain !== domain),
+  );
+  for (const asked of rows.filter((r) => r.status === 'sent' && r.toDomain === domain)) {
     const cancelled = {
       ...asked,
       fromUser: asked.toUser,
@@ -102,7 +112,10 @@ export async function deleteAccount(
   }
 }
 
-/** Remote contacts hear of the deletion from their own backend (`on-user-deleted-connections`, queued). */
+/**
+ * Remote users the account was connected with (whatever the status) hear of the deletion from
+ * their own backend (`on-user-deleted-connections`, queued), which drops their connections to it.
+ */
 function remoteContactsTold(db: Db, user: string, remote: readonly ConnectionRow[]): Change {
   const notifications = [...groupBy(remote, (r) => r.toDomain)].flatMap(([domain, rows]) =>
     chunked(
@@ -116,4 +129,26 @@ function remoteContactsTold(db: Db, user: string, remote: readonly ConnectionRow
     })),
   );
   return queuedForRemotes(db, notifications);
+}
+
+/** Users of other backends the account had asked to connect see the request cancelled, as wire does. */
+async function rescindRemoteRequests(config: Config, user: string, asked: readonly ConnectionRow[]): Promise<void> {
+  await Promise.all(
+    asked.map(async (r) => {
+      try {
+        await FederatorClient.of(config).call(
+          r.toDomain,
+          'brig',
+          'send-connection-action',
+          { from: user, to: r.toUser, action: 'RemoteRescind' },
+          newConnectionResponse,
+        );
+      } catch (e) {
+        log('warn', "a deleted user's connection request could not be rescinded", {
+          domain: r.toDomain,
+          error: String(e),
+        });
+      }
+    }),
+  );
 }

@@ -27,13 +27,18 @@ export async function requestEmailChange(
   email: string,
   /** The team's identity provider (SCIM or SAML) sets the address of a user it manages. */
   byProvider = false,
+  /** For a provider: whether the address is validated first (the team's validateSAMLemails). */
+  validate = true,
 ): Promise<'unchanged' | 'pending-activation' | 'activated'> {
   if (!isValidEmail(email)) throw new ApiError(brigErrors.invalidEmail);
   if (user.emailKey === emailKeyOf(email)) return 'unchanged';
   if ((await userStore.byEmail(db, email))?.activated) throw new ApiError(brigErrors.keyExists);
   if (user.managedBy === 'scim' && !byProvider) throw new ApiError(brigErrors.emailManagedByScim);
-  await guardEmailChange(db, email, user.team);
-  if (byProvider && user.team !== null && (await emailDomainSignsInThrough(db, email, user.team))) {
+  // The team's own IdP signs the domain's users in: its address is the team's to give (wire lets it
+  // through whatever the domain's invite rule says, and unvalidated).
+  const signsInThrough = byProvider && user.team !== null && (await emailDomainSignsInThrough(db, email, user.team));
+  if (!signsInThrough) await guardEmailChange(db, email, user.team);
+  if (byProvider && user.team !== null && (!validate || signsInThrough)) {
     await setVerifiedEmail(env, config, user.id, email, [
       publishEffect([{ user: user.id }], userEvents.update({ id: user.id, email })),
     ]);

@@ -79,6 +79,25 @@ export const putUserStatus = endpoint(
   },
 );
 
+/** `GET /i/users/{uid}/status`: the account's status (active, suspended, deleted, ...). */
+export const getUserStatus = endpoint(
+  {
+    name: 'get-user-status',
+    method: 'get',
+    path: '/i/users/{uid}/status',
+    request: { params: z.object({ uid: z.uuid() }) },
+    errors: [brigErrors.userNotFound],
+    responses: {
+      200: { description: 'The status', ...json(z.object({ status: z.string() }).openapi('AccountStatusResp')) },
+    },
+  },
+  async (c) => {
+    const user = await userStore.byId(database(c.env.DB), c.req.valid('param').uid);
+    if (user === undefined) throw new ApiError(brigErrors.userNotFound);
+    return c.json({ status: user.status }, 200);
+  },
+);
+
 /** `DELETE /i/users/{uid}`: deletes an account outright (operators, the back office): 202, or 200 when it was gone. */
 export const deleteUserNoAuth = endpoint(
   {
@@ -107,7 +126,8 @@ const commaList = (max: number) =>
 
 /**
  * `GET /i/users?ids=|handles=|email=`: accounts with their status (wire's UserAccount), for
- * operators and the back office; exactly one of the three. Deleted accounts are left out.
+ * operators and the back office; exactly one of the three. Deleted accounts are left out, and so
+ * (by id or handle) are pending invitations unless `includePendingInvitations=true`.
  */
 export const lookupUsers = endpoint(
   {
@@ -116,7 +136,12 @@ export const lookupUsers = endpoint(
     path: '/i/users',
     request: {
       query: z
-        .object({ ids: commaList(100).optional(), handles: commaList(100).optional(), email: z.string().optional() })
+        .object({
+          ids: commaList(100).optional(),
+          handles: commaList(100).optional(),
+          email: z.string().optional(),
+          includePendingInvitations: z.enum(['true', 'false']).optional(),
+        })
         .refine((q) => [q.ids, q.handles, q.email].filter((x) => x !== undefined).length === 1, {
           message: 'exactly one of ids, handles and email',
         }),
@@ -135,7 +160,11 @@ export const lookupUsers = endpoint(
             ? [await userStore.byEmail(db, q.email!)]
             : [];
     const domain = c.get('config').brig.optSettings.setFederationDomain;
-    const accounts = found.filter((u) => u !== undefined && u.status !== 'deleted');
+    // By id or handle, invited users who have not registered yet are left out unless asked for (wire).
+    const pendingToo = q.email !== undefined || q.includePendingInvitations === 'true';
+    const accounts = found.filter(
+      (u) => u !== undefined && u.status !== 'deleted' && (pendingToo || u.status !== 'pending-invitation'),
+    );
     return c.json(
       accounts.map((u) => ({ ...selfJson(u!, domain), status: u!.status })),
       200,

@@ -71,6 +71,14 @@ export const connectionStore = {
   deleteAllOf(db: Db, user: string) {
     return db.delete(connections).where(or(eq(connections.fromUser, user), eq(connections.toUser, user)));
   },
+  /** Statement removing the connections of these local users to `domain/user` (a deleted remote user). */
+  deleteTo(db: Db, users: readonly string[], domain: string, user: string) {
+    return db
+      .delete(connections)
+      .where(
+        and(inArray(connections.fromUser, [...users]), eq(connections.toDomain, domain), eq(connections.toUser, user)),
+      );
+  },
   /** The local users with a connection (of any status) to a user of `domain`. */
   async usersConnectedTo(db: Db, domain: string): Promise<string[]> {
     const rows = await db
@@ -90,6 +98,9 @@ export const connectionStore = {
       .from(connections)
       .where(and(eq(connections.fromUser, user), inArray(connections.status, ['accepted', 'sent'])));
     return row?.n ?? 0;
+  },
+  async allOf(db: Db, user: string): Promise<ConnectionRow[]> {
+    return db.select().from(connections).where(eq(connections.fromUser, user));
   },
   async withStatus(db: Db, user: string, statuses: Relation[]): Promise<ConnectionRow[]> {
     return db

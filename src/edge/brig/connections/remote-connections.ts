@@ -9,7 +9,10 @@ import { brigErrors } from '../../api/errors/brig.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import type { AccessClaims } from '../../auth/tokens.js';
-import { database } from '../../db/client.js';
+import { database, type Db } from '../../db/client.js';
+import type { Config } from '../../../shared/config/index.js';
+import { federationWith } from '../federation/federating.js';
+import { remoteProfiles } from '../users/remote-users.js';
 import type { Relation } from '../../db/schema.js';
 import { publish } from '../../events/publish.js';
 import { FederatorClient } from '../../federation/client.js';
@@ -87,6 +90,7 @@ export async function actOnRemote(
 ): Promise<{ row: ConnectionRow | undefined; created: boolean; changed: boolean }> {
   const db = database(c.env.DB);
   const config = c.get('config');
+  await ensureFederatesWithTeamOf(config, db, other);
   const existing = await connectionStore.get(db, me.id, other.domain, other.id);
   const before = existing?.status ?? 'cancelled';
   if (action === 'connect' && before !== 'accepted' && before !== 'sent') {
@@ -111,6 +115,18 @@ export async function actOnRemote(
   }
   const row = await writeLocalSide(c, me.id, other, status, self(c));
   return { row, created: existing === undefined, changed: true };
+}
+
+/**
+ * A remote user is reached only when this backend federates with their team (wire's
+ * ensureFederatesWith): a remote restricted by team lets through the listed teams' members only.
+ */
+async function ensureFederatesWithTeamOf(config: Config, db: Db, other: QualifiedId): Promise<void> {
+  const [profile] = await remoteProfiles(config, other.domain, [other.id]);
+  const restriction = (await federationWith(config, db, other.domain))?.restriction;
+  if (restriction?.tag !== 'restrict_by_team') return;
+  if (profile?.team == null || !restriction.value.includes(profile.team))
+    throw new ApiError(brigErrors.teamsNotFederating);
 }
 
 /** The local side's status after a remote user's action, undefined when it does not change. */

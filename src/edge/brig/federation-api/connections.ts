@@ -48,7 +48,10 @@ const userDeletedConnections = z
   .object({ user: z.uuid(), connections: z.array(z.uuid()).min(1).max(1000) })
   .openapi('UserDeletedConnectionsNotification');
 
-/** A remote user was deleted: the local users connected to them hear `user.delete`. */
+/**
+ * A remote user was deleted: the local users connected to them hear `user.delete`, and every
+ * listed local user's connection with them goes.
+ */
 export const onUserDeletedConnections = federationRpc(
   {
     component: 'brig',
@@ -62,6 +65,7 @@ export const onUserDeletedConnections = federationRpc(
     const connected = await connectionStore.acceptingOf(db, req.connections, origin, req.user);
     const recipients = [...connected].map((user) => ({ user }));
     await publish(c.env, c.get('config'), recipients, userEvents.delete(req.user, origin));
+    await connectionStore.deleteTo(db, req.connections, origin, req.user);
     return {};
   },
 );

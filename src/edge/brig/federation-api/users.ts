@@ -49,16 +49,29 @@ export const searchUsers = federationRpc(
   {
     component: 'brig',
     rpc: 'search-users',
-    request: z.object({ term: z.string().max(256) }).loose(),
+    request: z
+      .object({
+        term: z.string().max(256),
+        // wire's SearchRequest: the searcher's team, and the teams of this backend the caller may see
+        from: z.uuid().nullish(),
+        onlyInTeams: z.array(z.uuid()).nullish(),
+      })
+      .loose(),
     response: z.object({ contacts: z.array(contact), searchPolicy }),
     description: 'Contacts found, and the search policy applied',
   },
-  async (c, { term }, { origin }) => {
+  async (c, { term, from, onlyInTeams }, { origin }) => {
     const config = c.get('config');
-    const policy = (await federationWith(config, database(c.env.DB), origin))?.search_policy ?? 'no_search';
-    if (policy === 'no_search') return { contacts: [], searchPolicy: policy };
+    const remote = await federationWith(config, database(c.env.DB), origin);
+    // A remote restricted by team searches only when the searcher's team is one of them (wire).
+    const restricted = remote?.restriction.tag === 'restrict_by_team' ? remote.restriction.value : undefined;
+    const teamAllowed = restricted === undefined || (from != null && restricted.includes(from));
+    const policy = teamAllowed ? (remote?.search_policy ?? 'no_search') : 'no_search';
+    if (policy === 'no_search' || onlyInTeams?.length === 0) return { contacts: [], searchPolicy: policy };
     const searcher = { id: '', team: null, ownTeamOnly: false };
-    const hits = await findContacts(c.env.DB, config, searcher, term, 15, policy);
+    const hits = (await findContacts(c.env.DB, config, searcher, term, 15, policy)).filter(
+      (h) => onlyInTeams == null || (h.team !== null && onlyInTeams.includes(h.team)),
+    );
     return { contacts: hits.map((h) => contactJson(h, localDomainOf(c))), searchPolicy: policy };
   },
 );

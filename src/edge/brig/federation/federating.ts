@@ -5,7 +5,10 @@ import { remotesStore } from './remotes-store.js';
 
 /** Remotes from brig's static list, honoured while operators move to the dynamic one. */
 function configuredRemotes(config: Config): FederationDomainConfig[] {
-  return config.brig.optSettings.setFederationDomainConfigs.map((r) => ({ ...r, restriction: { tag: 'allow_all' } }));
+  return config.brig.optSettings.setFederationDomainConfigs.map((r) => ({
+    ...r,
+    restriction: { tag: 'allow_all', value: null },
+  }));
 }
 
 /** Every remote this backend knows: the static list, then the dynamic one (static entries win). */
@@ -30,6 +33,6 @@ export async function federationWith(
   const listed = (await knownRemotes(config, db)).find((r) => r.domain === domain);
   if (listed !== undefined) return listed;
   return strategy === 'allowAll'
-    ? { domain, search_policy: 'no_search', restriction: { tag: 'allow_all' } }
+    ? { domain, search_policy: 'no_search', restriction: { tag: 'allow_all', value: null } }
     : undefined;
 }

@@ -10,7 +10,9 @@ function toConfig(r: Row): FederationDomainConfig {
     domain: r.domain,
     search_policy: r.searchPolicy,
     restriction:
-      r.restriction === 'allow_all' ? { tag: 'allow_all' } : { tag: 'restrict_by_team', value: r.restrictionTeams },
+      r.restriction === 'allow_all'
+        ? { tag: 'allow_all', value: null }
+        : { tag: 'restrict_by_team', value: r.restrictionTeams },
   };
 }
 
@@ -41,12 +43,36 @@ export const remotesStore = {
       .where(eq(federationRemotes.domain, c.domain))
       .returning({ domain: federationRemotes.domain });
     return updated.length > 0;
-  } /** Returns false when the domain was not in the list. */,
+  },
+  /** Returns false when the domain was not in the list. */
   async remove(db: Db, domain: string): Promise<boolean> {
     const removed = await db
       .delete(federationRemotes)
       .where(eq(federationRemotes.domain, domain))
       .returning({ domain: federationRemotes.domain });
     return removed.length > 0;
+  },
+  /** The teams of a remote restricted by team (none for an unknown remote). */
+  async teams(db: Db, domain: string): Promise<string[]> {
+    const [row] = await db
+      .select({ teams: federationRemotes.restrictionTeams })
+      .from(federationRemotes)
+      .where(eq(federationRemotes.domain, domain));
+    return row?.teams ?? [];
+  },
+  async addTeam(db: Db, domain: string, team: string): Promise<void> {
+    const teams = await remotesStore.teams(db, domain);
+    if (teams.includes(team)) return;
+    await db
+      .update(federationRemotes)
+      .set({ restrictionTeams: [...teams, team] })
+      .where(eq(federationRemotes.domain, domain));
+  },
+  async removeTeam(db: Db, domain: string, team: string): Promise<void> {
+    const teams = await remotesStore.teams(db, domain);
+    await db
+      .update(federationRemotes)
+      .set({ restrictionTeams: teams.filter((t) => t !== team) })
+      .where(eq(federationRemotes.domain, domain));
   },
 };

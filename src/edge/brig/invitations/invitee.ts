@@ -71,7 +71,7 @@ export const acceptInvitation = endpoint(
       brigErrors.invalidCredentials,
       brigErrors.missingIdentity,
       brigErrors.tooManyTeamMembers,
-      brigErrors.invitationNotFound,
+      brigErrors.invalidInvitationCode,
       brigErrors.cannotJoinMultipleTeams,
       domainErrors.emailDomainGuard,
     ],
@@ -85,10 +85,11 @@ export const acceptInvitation = endpoint(
     if (me === undefined) throw new ApiError(brigErrors.invalidCredentials);
     if (!(await checkUserPassword(c.env, db, config, { user: me.id }, me, password)))
       throw new ApiError(brigErrors.invalidCredentials);
+    if (me.email === null) throw new ApiError(brigErrors.missingIdentity);
+    // wire: a code that names no invitation, or one for another address, is an invalid code
     const inv = await invitationStore.byCode(db, code);
-    if (inv === undefined) throw new ApiError(brigErrors.invitationNotFound);
-    if (me.email === null || me.email.toLowerCase() !== inv.email.toLowerCase())
-      throw new ApiError(brigErrors.missingIdentity);
+    if (inv === undefined || me.email.toLowerCase() !== inv.email.toLowerCase())
+      throw new ApiError(brigErrors.invalidInvitationCode);
     if (me.team !== null) throw new ApiError(brigErrors.cannotJoinMultipleTeams);
     await guardJoinByInvitation(db, me.email, inv.team);
     if ((await teamSize(db, inv.team)) >= config.galley.settings.maxTeamSize)

@@ -66,7 +66,7 @@ export const createInvitation = endpoint(
       brigErrors.invalidEmail,
       brigErrors.tooManyTeamInvitations,
       brigErrors.noEmail,
-      brigErrors.keyExists,
+      brigErrors.emailExists,
       domainErrors.inviteNotAllowed,
     ],
     responses: { 201: { description: 'Invitation was created and sent.', ...json(invitationSchema) } },
@@ -85,7 +85,7 @@ export const createInvitation = endpoint(
     const existingUser = existing?.activated === true;
     // wire-api's InvitationRequest: from v7 an omitted allow_existing means true, before it false.
     const allowExisting = body.allow_existing ?? (c.get('apiVersion') ?? 0) >= 7;
-    if (existingUser && (!allowExisting || existing.team !== null)) throw new ApiError(brigErrors.keyExists);
+    if (existingUser && (!allowExisting || existing.team !== null)) throw new ApiError(brigErrors.emailExists);
     await guardInvite(db, body.email, tid, existingUser);
     const pending = await invitationStore.pendingCount(db, tid);
     if ((await teamSize(db, tid)) + pending >= config.galley.settings.maxTeamSize)

@@ -1,4 +1,4 @@
-import { and, asc, eq, or } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { providers, services, serviceWhitelist } from '../../db/schema-providers.js';
 
@@ -73,7 +73,7 @@ export const providerStore = {
       .where(whitelistKey(team, provider, service));
     return rows.length > 0;
   },
-  /** The team's whitelisted services, by name. */
+  /** The team's whitelisted services, by name whatever its case (as wire lists them). */
   async whitelistOf(db: Db, team: string): Promise<ServiceRow[]> {
     const rows = await db
       .select({ s: services })
@@ -83,7 +83,7 @@ export const providerStore = {
         and(eq(services.provider, serviceWhitelist.provider), eq(services.id, serviceWhitelist.service)),
       )
       .where(eq(serviceWhitelist.team, team))
-      .orderBy(asc(services.name));
+      .orderBy(sql`lower(${services.name})`, asc(services.name));
     return rows.map((r) => r.s);
   },
   whitelist(db: Db, team: string, provider: string, service: string) {

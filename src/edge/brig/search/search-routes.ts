@@ -71,7 +71,9 @@ export const searchContacts = endpoint(
     const me = await searcherRow(db, self(c).user);
     if (wanted !== undefined && wanted !== domain) {
       // Another backend's users: it searches them, as far as its policy for this backend allows.
-      const { contacts, searchPolicy } = await remoteSearch(config, wanted, q);
+      const db = database(c.env.DB);
+      const team = (await userStore.byId(db, self(c).user))?.team ?? null;
+      const { contacts, searchPolicy } = await remoteSearch(config, db, wanted, q, team);
       const documents = contacts.slice(0, size);
       return c.json(
         {

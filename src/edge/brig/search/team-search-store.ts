@@ -33,6 +33,8 @@ export type TeamSearchPosition = [string | number, string];
 export interface TeamSearchQuery {
   team: string;
   roles: readonly string[];
+  /** `verified`: a verified email and none awaiting verification; `unverified`: one awaiting verification. */
+  email?: 'verified' | 'unverified' | undefined;
   /** Lower-cased, trimmed; empty matches everyone. */
   q: string;
   sortBy: TeamSortKey;
@@ -52,7 +54,13 @@ export async function teamSearchPage(
   s: TeamSearchQuery,
 ): Promise<{ rows: TeamMemberRow[]; total: number }> {
   const sortKey = TEAM_SORT_COLUMNS[s.sortBy];
-  const filter = `m.team = ?1 AND u.status != 'deleted' AND m.role IN (SELECT value FROM json_each(?2))
+  const email =
+    s.email === undefined
+      ? ''
+      : s.email === 'verified'
+        ? 'AND u.email IS NOT NULL AND u.email_unvalidated IS NULL'
+        : 'AND u.email_unvalidated IS NOT NULL';
+  const filter = `m.team = ?1 AND u.status != 'deleted' AND m.role IN (SELECT value FROM json_each(?2)) ${email}
       AND (?3 = '' OR lower(u.name) LIKE ?4 ESCAPE '\\' OR lower(u.name) LIKE ?5 ESCAPE '\\' OR u.handle LIKE ?4 ESCAPE '\\' OR lower(coalesce(u.email, '')) LIKE ?4 ESCAPE '\\')`;
   const base = [s.team, JSON.stringify(s.roles), s.q, `${likeEscape(s.q)}%`, `% ${likeEscape(s.q)}%`];
   const paging = s.after === undefined ? '' : `AND (${sortKey}, u.id) ${s.desc ? '<' : '>'} (?6, ?7)`;

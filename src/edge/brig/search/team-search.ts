@@ -33,7 +33,7 @@ const isPosition = (v: unknown): v is TeamSearchPosition =>
 
 /**
  * `GET /teams/{tid}/search`: team admins look through their members by name, handle or email
- * prefix, filter by role, sort by any column; pages are keyed by (sort value, user id), so
+ * prefix, filter by role and by whether an email awaits verification, sort by any column; pages are keyed by (sort value, user id), so
  * every member appears exactly once however the sort ties.
  */
 export const searchTeam = endpoint(
@@ -45,11 +45,22 @@ export const searchTeam = endpoint(
       params: z.object({ tid: z.uuid() }),
       query: z.object({
         q: z.string().optional(),
-        frole: z.union([z.enum(TEAM_ROLES), z.array(z.enum(TEAM_ROLES))]).optional(),
+        // wire's RoleFilter: roles separated by commas (a repeated parameter is taken too)
+        frole: z
+          .union([z.string(), z.array(z.string())])
+          .transform((v) =>
+            [v]
+              .flat()
+              .flatMap((s) => s.split(','))
+              .filter((s) => s !== ''),
+          )
+          .pipe(z.array(z.enum(TEAM_ROLES)))
+          .optional(),
         sortby: z.enum(Object.keys(TEAM_SORT_COLUMNS) as [keyof typeof TEAM_SORT_COLUMNS]).optional(),
         sortorder: z.enum(['asc', 'desc']).optional(),
         size: z.coerce.number().int().min(1).max(500).optional(),
         pagingState: z.string().optional(),
+        email: z.enum(['verified', 'unverified']).optional(),
       }),
     },
     errors: [brigErrors.insufficientPermissions, brigErrors.invalidPagingState],
@@ -85,7 +96,8 @@ export const searchTeam = endpoint(
         : decodePagingState(query.pagingState, isPosition, brigErrors.invalidPagingState);
     const { rows: results, total } = await teamSearchPage(c.env.DB, {
       team: tid,
-      roles: query.frole === undefined ? [...TEAM_ROLES] : [query.frole].flat(),
+      roles: query.frole === undefined || query.frole.length === 0 ? [...TEAM_ROLES] : query.frole,
+      email: query.email,
       q: query.q?.trim().toLowerCase() ?? '',
       sortBy: query.sortby ?? 'name',
       desc: query.sortorder === 'desc',

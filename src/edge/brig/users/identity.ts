@@ -3,7 +3,7 @@ import type { UserRow } from './user-json.js';
 
 /** wire's UserSSOId: a SAML user reference (spar's IdP login) or a SCIM external id. */
 const samlId = z.object({ tenant: z.string(), subject: z.string() });
-const ssoId = z.union([samlId, z.object({ scim_external_id: z.string() })]);
+export const ssoId = z.union([samlId, z.object({ scim_external_id: z.string() })]);
 type SsoId = z.infer<typeof ssoId>;
 
 /** wire's UserIdentity: a verified email, or an SSO id with an optional verified email. */

@@ -1,7 +1,9 @@
 // Users of other backends, asked of their own brig through federation.
 import { z } from '@hono/zod-openapi';
 import type { Config } from '../../../shared/config/index.js';
+import type { Db } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
+import { federationWith } from '../federation/federating.js';
 import { contact } from '../search/contacts.js';
 import { userProfile, type UserProfile } from './user-json.js';
 
@@ -19,7 +21,21 @@ const searchAnswer = z.object({
   searchPolicy: z.enum(['no_search', 'exact_handle_search', 'full_search']),
 });
 
-/** What a search on `domain` finds for a user of this backend, and the policy it applied. */
-export function remoteSearch(config: Config, domain: string, term: string): Promise<z.infer<typeof searchAnswer>> {
-  return FederatorClient.of(config).call(domain, 'brig', 'search-users', { term }, searchAnswer);
+/**
+ * What a search on `domain` finds for a user of this backend (of `team`), and the policy it
+ * applied. A remote this backend restricts by team shows users of those teams only (none when it
+ * does not federate with it), as wire's SearchRequest says.
+ */
+export async function remoteSearch(
+  config: Config,
+  db: Db,
+  domain: string,
+  term: string,
+  team: string | null,
+): Promise<z.infer<typeof searchAnswer>> {
+  const remote = await federationWith(config, db, domain);
+  const onlyInTeams =
+    remote === undefined ? [] : remote.restriction.tag === 'restrict_by_team' ? remote.restriction.value : undefined;
+  const request = { term, from: team, ...(onlyInTeams === undefined ? {} : { onlyInTeams }) };
+  return FederatorClient.of(config).call(domain, 'brig', 'search-users', request, searchAnswer);
 }

@@ -25,9 +25,11 @@ export interface FeaturePatch {
 const EVENT_FANOUT_LIMIT = 100_000;
 
 /**
- * Changes a team's feature and tells the team (`feature-config.update`). Team admins go through
- * the lock (`respectLock`: 409 `feature-locked`); internal callers do not. A config must match
- * the feature's shape; `requireConfig` makes it mandatory (team admins' changes).
+ * Changes a team's feature and tells the team (`feature-config.update`). A change of a locked
+ * feature is refused with `respectLock` (409 `feature-locked`: team admins and galley's internal
+ * PUT); the internal PATCH and lock changes go through. A config must match the feature's shape;
+ * `requireConfig` makes it mandatory (team admins' changes). `viaTeamApi` (default: `respectLock`)
+ * applies the team API's own conditions (the CRL proxy of mlsE2EId from v6 on).
  */
 export async function changeFeature(
   c: Context<AppEnv>,
@@ -35,7 +37,7 @@ export async function changeFeature(
   team: string,
   name: FeatureName,
   patch: FeaturePatch,
-  o: { respectLock: boolean; requireConfig: boolean },
+  o: { respectLock: boolean; requireConfig: boolean; viaTeamApi?: boolean },
 ): Promise<LockableFeature> {
   const config = c.get('config');
   const def = featureDef(name);
@@ -60,7 +62,7 @@ export async function changeFeature(
     status: patch.status ?? before.status,
     requestedStatus: patch.status,
     featureConfig: featureConfig ?? before.config,
-    viaTeamApi: o.respectLock,
+    viaTeamApi: o.viaTeamApi ?? o.respectLock,
   });
   // Legal hold turned off ends it for every member under it first: a service that cannot hear it
   // leaves the feature on.

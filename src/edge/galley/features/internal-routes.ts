@@ -10,7 +10,7 @@ import { teamFeature } from './team-features.js';
 const params = z.object({ tid: z.uuid(), name: featureNameParam });
 const errors = [galleyErrors.noTeam];
 
-/** Back office and operators: any team, any feature, locks included; no lock stops them. */
+/** Back office and operators: any team, any feature; only the PUT of a locked feature is refused. */
 const getFeatureInternal = endpoint(
   {
     name: 'iget-feature',
@@ -33,7 +33,7 @@ const putFeatureInternal = endpoint(
     method: 'put',
     path: '/i/teams/{tid}/features/{name}',
     request: { params, ...jsonBody(featureChange.extend({ lockStatus: lockStatus.optional() })) },
-    errors,
+    errors: [galleyErrors.noTeam, galleyErrors.featureLocked],
     responses: { 200: { description: 'The feature, changed', ...json(lockableFeature) } },
   },
   async (c) => {
@@ -41,7 +41,9 @@ const putFeatureInternal = endpoint(
     const body = c.req.valid('json');
     const db = await requireTeam(c, tid);
     const patch = { status: body.status, lockStatus: body.lockStatus, config: body.config };
-    return c.json(await changeFeature(c, db, tid, name, patch, { respectLock: false, requireConfig: false }), 200);
+    // wire's setFeatureInternal: a locked feature stays as it is (409); its PATCH may change anything
+    const o = { respectLock: true, requireConfig: false, viaTeamApi: false };
+    return c.json(await changeFeature(c, db, tid, name, patch, o), 200);
   },
 );
 

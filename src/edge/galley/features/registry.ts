@@ -48,6 +48,17 @@ function fromDefaults(
   };
 }
 
+/** mlsE2EId's config as wire renders it: URLs that are not set are left out, useProxyOnMobile is false unless set. */
+function withoutNullUrls(config: Record<string, unknown>): Record<string, unknown> {
+  const { acmeDiscoveryUrl, crlProxy, useProxyOnMobile, ...rest } = config;
+  return {
+    ...rest,
+    ...(acmeDiscoveryUrl == null ? {} : { acmeDiscoveryUrl }),
+    ...(crlProxy == null ? {} : { crlProxy }),
+    useProxyOnMobile: useProxyOnMobile ?? false,
+  };
+}
+
 const channelRole = z.enum(['everyone', 'team-members', 'admins']);
 
 /** The mls config as teams send it; the protocol rules are checked in rules.ts with their own labels. */
@@ -129,17 +140,22 @@ const FEATURES = {
   },
   mlsE2EId: {
     teamSettable: true,
-    serverDefault: fromDefaults('disabled', 'locked', (f) => f.mlsE2EId, {
-      verificationExpiration: 86400,
-      useProxyOnMobile: false,
-    }),
-    config: z.strictObject({
-      verificationExpiration: z.int().positive(),
-      // null stands for absent (and for false), as wire reads these two
-      acmeDiscoveryUrl: z.string().regex(ACME_DISCOVERY).nullish(),
-      crlProxy: z.url().optional(),
-      useProxyOnMobile: z.boolean().nullish(),
-    }),
+    serverDefault: (flags) => {
+      const f = fromDefaults('disabled', 'locked', (x) => x.mlsE2EId, {
+        verificationExpiration: 86400,
+        useProxyOnMobile: false,
+      })(flags);
+      return { ...f, config: withoutNullUrls(f.config ?? {}) };
+    },
+    config: z
+      .strictObject({
+        verificationExpiration: z.int().positive(),
+        // null stands for absent (and for false), as wire reads these two
+        acmeDiscoveryUrl: z.string().regex(ACME_DISCOVERY).nullish(),
+        crlProxy: z.url().optional(),
+        useProxyOnMobile: z.boolean().nullish(),
+      })
+      .transform(withoutNullUrls),
   },
   mlsMigration: {
     teamSettable: true,

@@ -119,10 +119,17 @@ function getOne(name: FeatureName, as?: string): Endpoint {
   );
 }
 
-function putOne(name: FeatureName, as?: string): Endpoint {
+/**
+ * `PUT /teams/{tid}/features/{name}`; `as` names it by an older name (until v2), `range` gives a
+ * version range of its own (mlsE2EId's CRL proxy is required from v6 on, as wire's API has it).
+ */
+function putOne(name: FeatureName, o: { as?: string; range?: { from?: 6; until?: 6 } } = {}): Endpoint {
+  const { as, range = {} } = o;
+  const crlProxyRequired = range.until === undefined;
   return endpoint(
     {
       name: as === undefined ? `put-feature-${name}` : `put-feature-${as}`,
+      ...range,
       method: 'put',
       path: `/teams/{tid}/features/${as ?? name}`,
       ...(as === undefined ? {} : { until: 2 as const }),
@@ -145,7 +152,7 @@ function putOne(name: FeatureName, as?: string): Endpoint {
         tid,
         name,
         { status: body.status, config: body.config },
-        { respectLock: true, requireConfig: true },
+        { respectLock: true, requireConfig: true, viaTeamApi: crlProxyRequired },
       );
       return c.json(now, 200);
     },
@@ -188,7 +195,9 @@ export const featureEndpoints: Endpoint[] = [
   getTeamFeatures,
   ...CONFIG_BY_NAME.map(getFeatureConfig),
   ...FEATURE_NAMES.map((n) => getOne(n)),
-  ...FEATURE_NAMES.filter((n) => featureDef(n).teamSettable).map((n) => putOne(n)),
+  ...FEATURE_NAMES.filter((n) => featureDef(n).teamSettable && n !== 'mlsE2EId').map((n) => putOne(n)),
+  putOne('mlsE2EId', { range: { until: 6 } }),
+  putOne('mlsE2EId', { range: { from: 6 } }),
   ...DEPRECATED_NAMES.map((d) => getOne(d.name, d.as)),
-  ...DEPRECATED_NAMES.filter((d) => d.put).map((d) => putOne(d.name, d.as)),
+  ...DEPRECATED_NAMES.filter((d) => d.put).map((d) => putOne(d.name, { as: d.as })),
 ];

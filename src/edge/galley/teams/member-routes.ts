@@ -5,7 +5,9 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { canGrant, hasPerm, roleOfBits } from '../../api/team-permissions.js';
+import { canGrant, hasHiddenPerm, hasPerm, roleOfBits } from '../../api/team-permissions.js';
+import type { Db } from '../../db/client.js';
+import type { TeamRole } from '../../db/schema.js';
 import { requireTeamMember } from './team-access.js';
 import { permissionsSchema, teamMemberJson, teamMemberSchema } from './team-json.js';
 import { teamStore } from './team-store.js';
@@ -46,6 +48,7 @@ export const getTeamMembers = endpoint(
     const { tid } = c.req.valid('param');
     const { maxResults = MAX_PAGE, pagingState } = c.req.valid('query');
     const { db, role } = await requireTeamMember(c, tid);
+    if (!hasHiddenPerm(role, 'SearchContacts')) return c.json(await selfAndInviter(db, tid, self(c).user, role), 200);
     const rows = await teamStore.members(
       db,
       tid,
@@ -65,6 +68,18 @@ export const getTeamMembers = endpoint(
     );
   },
 );
+
+/** What a member who may not search contacts (a partner) sees of the team: itself and who invited it. */
+async function selfAndInviter(db: Db, tid: string, uid: string, role: TeamRole) {
+  const me = await teamStore.member(db, tid, uid);
+  const ids = [uid, ...(me?.invitedBy ? [me.invitedBy] : [])];
+  const rows = await teamStore.membersByIds(db, tid, ids);
+  return {
+    members: rows.map((m) => teamMemberJson(m, hasPerm(role, 'GetMemberPermissions'))),
+    hasMore: false,
+    pagingState: '',
+  };
+}
 
 export const getTeamMember = endpoint(
   {

@@ -36,7 +36,18 @@ function csvField(value: string): string {
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
+/** The parts of the SSO id the export shows (an unreadable one shows none). */
+function ssoParts(r: ExportRow): { tenant?: string; subject?: string; scim_external_id?: string } {
+  try {
+    const parsed: unknown = r.sso_id === null ? null : JSON.parse(r.sso_id);
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
 function line(r: ExportRow): string {
+  const sso = ssoParts(r);
   const values: Record<(typeof COLUMNS)[number], string> = {
     display_name: r.name ?? '',
     handle: r.handle ?? '',
@@ -44,10 +55,10 @@ function line(r: ExportRow): string {
     role: r.role,
     created_on: iso(r.invited_at),
     invited_by: r.inviter_handle ?? '',
-    idp_issuer: '',
+    idp_issuer: sso.tenant ?? '',
     managed_by: r.managed_by ?? 'wire',
-    saml_name_id: '',
-    scim_external_id: '',
+    saml_name_id: sso.subject ?? '',
+    scim_external_id: sso.scim_external_id ?? '',
     scim_rich_info: '',
     user_id: r.user,
     num_devices: String(r.num_devices),

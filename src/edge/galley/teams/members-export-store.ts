@@ -8,12 +8,14 @@ export interface ExportRow extends Record<string, unknown> {
   email: string | null;
   managed_by: string | null;
   status: string | null;
+  /** wire's UserSSOId as JSON text: a SAML `tenant` and `subject`, or a `scim_external_id`. */
+  sso_id: string | null;
   inviter_handle: string | null;
   num_devices: number;
   last_active: number | null;
 }
 
-const PAGE_SQL = `SELECT m.user, m.role, m.invited_at, u.name, u.handle, u.email, u.managed_by, u.status, i.handle AS inviter_handle,
+const PAGE_SQL = `SELECT m.user, m.role, m.invited_at, u.name, u.handle, u.email, u.managed_by, u.status, u.sso_id, i.handle AS inviter_handle,
     (SELECT count(*) FROM clients c WHERE c.user = m.user) AS num_devices,
     (SELECT max(c.last_active) FROM clients c WHERE c.user = m.user) AS last_active
   FROM team_members m LEFT JOIN users u ON u.id = m.user LEFT JOIN users i ON i.id = m.invited_by

@@ -54,11 +54,14 @@ async function provision(c: Context<AppEnv>, db: Db, idp: IdpRow, nameId: NameId
     },
   });
   await announceMemberJoin(c.env, db, config, idp.team, user.id);
-  if (nameId.format === NAMEID_EMAIL && (await featureEnabled(db, config, idp.team, 'validateSAMLemails')))
-    // An address that is not valid or belongs to another account is left out; the sign-in stands.
-    await requestEmailChange(c.env, db, config, user, nameId.value, true).catch((err: unknown) => {
+  if (nameId.format === NAMEID_EMAIL) {
+    // Validated first when the team's validateSAMLemails is on, else set as it is. An address that
+    // is not valid or belongs to another account is left out; the sign-in stands.
+    const validate = await featureEnabled(db, config, idp.team, 'validateSAMLemails');
+    await requestEmailChange(c.env, db, config, user, nameId.value, true, validate).catch((err: unknown) => {
       if (!(err instanceof ApiError)) throw err;
     });
+  }
   return user;
 }
 

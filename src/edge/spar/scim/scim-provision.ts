@@ -11,6 +11,7 @@ import {
   type UserRow,
   updateProvisionedUser,
   userByHandle,
+  userById,
 } from '../../brig/face.js';
 import { runBatch } from '../../db/client.js';
 import {
@@ -67,10 +68,12 @@ async function clearStaleRecord(s: Scim, externalId: string): Promise<void> {
   if (record !== undefined) await scimUserStore.delete(s.db, record.user).run();
 }
 
+/** The address SCIM gives: validated first when the team's validateSAMLemails is on, else set as it is (wire). */
 async function validateEmail(s: Scim, user: UserRow, email: string | undefined): Promise<void> {
   const config = s.c.get('config');
-  if (email === undefined || !(await featureEnabled(s.db, config, s.team, 'validateSAMLemails'))) return;
-  await requestEmailChange(s.c.env, s.db, config, user, email, true);
+  if (email === undefined) return;
+  const validate = await featureEnabled(s.db, config, s.team, 'validateSAMLemails');
+  await requestEmailChange(s.c.env, s.db, config, user, email, true, validate);
 }
 
 export async function createScimUser(s: Scim, input: ScimUserInput): Promise<UserRow> {
@@ -103,12 +106,13 @@ export async function createScimUser(s: Scim, input: ScimUserInput): Promise<Use
   await announceMemberJoin(c.env, db, config, team, user.id);
   // The account stands when its address cannot be validated (another account holds it).
   await validateEmail(s, user, id.email).catch(ignoreRefusal);
-  return user;
+  return (await userById(db, { id: user.id, domain: config.brig.optSettings.setFederationDomain })) ?? user;
 }
 
 /**
  * A full replacement. Nothing changes (not even `lastModified`) when the resource would read the
- * same; otherwise managed fields, status, role, rich info and the externalId follow the input.
+ * same; otherwise managed fields, status, role, rich info and the externalId follow the input, and
+ * a new email is validated (or, without validateSAMLemails, set).
  */
 export async function replaceScimUser(s: Scim, user: UserRow, input: ScimUserInput): Promise<UserRow> {
   const { c, db, team } = s;
@@ -144,7 +148,9 @@ export async function replaceScimUser(s: Scim, user: UserRow, input: ScimUserInp
     record: { ...record, externalId: input.externalId },
     role: input.role ?? before.role,
   };
-  if (JSON.stringify(scimUserBody(before)) === JSON.stringify(scimUserBody(after))) return user;
+  const shown = (scimUserBody(before).emails as Array<{ value: string }> | undefined)?.[0]?.value;
+  const emailChanges = id.email !== undefined && id.email !== shown;
+  if (!emailChanges && JSON.stringify(scimUserBody(before)) === JSON.stringify(scimUserBody(after))) return user;
 
   const externalIdChanged = before.record?.externalId !== input.externalId;
   // Only an IdP's users have a NameID to move (an email user's old externalId need not parse now).
@@ -173,8 +179,10 @@ export async function replaceScimUser(s: Scim, user: UserRow, input: ScimUserInp
   );
   if (input.role !== undefined && input.role !== before.role)
     await changeMemberRole(c.env, db, config, { team, user: user.id, role: input.role });
-  const shown = (scimUserBody(before).emails as Array<{ value: string }> | undefined)?.[0]?.value;
-  if (next.status === 'active' && id.email !== shown) await validateEmail(s, next, id.email).catch(ignoreRefusal);
+  if (next.status === 'active' && emailChanges) {
+    await validateEmail(s, next, id.email).catch(ignoreRefusal);
+    return (await userById(db, { id: user.id, domain: config.brig.optSettings.setFederationDomain })) ?? next;
+  }
   return next;
 }
 
