@@ -248,9 +248,7 @@ describe('Channels', () => {
     expect(await getConv(owner, conv)).toMatchObject({ status: 403, body: { label: 'access-denied' } });
   });
 
-  // Found, not yet fixed: a team owner who is a plain channel member may not rename it (403 action-denied);
-  // wire-server lets team admins manage channels. The rename handler is being reworked concurrently.
-  it.skip('Channels.testTeamAdminPermissions', async () => {
+  it('Channels.testTeamAdminPermissions', async () => {
     const { owner, tid, members } = await team(4);
     const [mem, nonAdmin, x1, x2] = members as [TestUser, TestUser, TestUser, TestUser];
     const dOwner = await device(owner, 2);

@@ -8,7 +8,7 @@ import { database, type Db } from '../../db/client.js';
 import { hasHiddenPerm, hasPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
-import { deniedActionName, roleAllows, type ConversationAction } from './roles.js';
+import { deniedActionName, ROLE_ADMIN, roleAllows, type ConversationAction } from './roles.js';
 
 export interface Membership {
   conv: ConversationRow;
@@ -57,6 +57,19 @@ export function requireAction(m: MemberRow, action: ConversationAction): void {
     throw new ApiError(galleyErrors.actionDenied, `Insufficient authorization (missing ${deniedActionName(action)})`);
 }
 
+/** Whether the user manages the conversation as an admin or owner of its channel's team (wire's ManageChannels). */
+export async function managesChannel(db: Db, conv: ConversationRow, user: string): Promise<boolean> {
+  if (conv.groupConvType !== 'channel' || conv.team === null) return false;
+  const role = await teamStore.roleOf(db, conv.team, user);
+  return role !== undefined && hasHiddenPerm(role, 'ManageChannels');
+}
+
+/** wire's conversation admin: the `wire_admin` role, or a manager of the channel (else 403 `access-denied`). */
+export async function requireConversationAdmin(db: Db, m: Membership): Promise<void> {
+  if (m.me.role !== ROLE_ADMIN && !(await managesChannel(db, m.conv, m.me.userId)))
+    throw new ApiError(galleyErrors.accessDenied);
+}
+
 /**
  * `requireAction`, except on a channel, where an admin or owner of the channel's team may act
  * whatever their conversation role (wire's ManageChannels, for the actions that allow it).
@@ -66,11 +79,7 @@ export async function requireChannelAction(
   m: Membership,
   action: ConversationAction,
 ): Promise<void> {
-  if (m.conv.groupConvType === 'channel' && m.conv.team !== null) {
-    const role = await teamStore.roleOf(database(c.env.DB), m.conv.team, m.me.userId);
-    if (role !== undefined && hasHiddenPerm(role, 'ManageChannels')) return;
-  }
-  requireAction(m.me, action);
+  if (!(await managesChannel(database(c.env.DB), m.conv, m.me.userId))) requireAction(m.me, action);
 }
 
 /**

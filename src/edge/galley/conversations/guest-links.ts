@@ -12,10 +12,9 @@ import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { guestLinksEnabled } from '../features/guest-links.js';
-import { requireMember, type Membership } from './access-check.js';
+import { requireConversationAdmin, requireMember, type Membership } from './access-check.js';
 import { codeStore, type CodeRow, type ConversationRow } from './conversation-store.js';
 import { membersEventEffect } from './notify.js';
-import { ROLE_ADMIN } from './roles.js';
 
 const codeInfo = z
   .object({ key: z.string(), code: z.string(), uri: z.string(), has_password: z.boolean() })
@@ -68,9 +67,10 @@ export const createCode = endpoint(
   },
   async (c) => {
     const password = (c.req.valid('json') as { password?: string } | undefined)?.password;
-    const { conv, members, me } = await localMember(c);
+    const m = await localMember(c);
+    const { conv, members } = m;
     await requireLinkable(c, conv);
-    if (me.role !== ROLE_ADMIN) throw new ApiError(galleyErrors.accessDenied);
+    await requireConversationAdmin(database(c.env.DB), m);
     if (!conv.accessRole.includes('guest') && !conv.accessRole.includes('non_team_member'))
       throw new ApiError(galleyErrors.accessDenied);
     if (uriPrefix(c) === undefined) throw new ApiError(galleyErrors.accessDenied);
@@ -133,8 +133,10 @@ export const deleteCode = endpoint(
     responses: { 200: { description: 'Link removed', ...json(event) } },
   },
   async (c) => {
-    const { conv, members, me } = await localMember(c);
-    if (me.role !== ROLE_ADMIN || !conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
+    const m = await localMember(c);
+    const { conv, members } = m;
+    await requireConversationAdmin(database(c.env.DB), m);
+    if (!conv.access.includes('code')) throw new ApiError(galleyErrors.accessDenied);
     const ev = conversationEvent('conversation.code-delete', conv, selfQualified(c), null);
     await commitChange(c.env, c.get('config'), {
       statements: [codeStore.remove(database(c.env.DB), conv)],

@@ -17,7 +17,13 @@ import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { requireAction, requireAddMembers, requireMember, requireOwnedHere } from './access-check.js';
+import {
+  requireAction,
+  requireAddMembers,
+  requireChannelAction,
+  requireMember,
+  requireOwnedHere,
+} from './access-check.js';
 import { leaveRemoteConversation } from '../federation/leave-conversation.js';
 import { updateThroughOwner } from '../federation/update-conversation.js';
 import { guardLegalholdOnJoin } from '../legalhold/join-guard.js';
@@ -154,11 +160,13 @@ const removeMemberRoute = {
 } as const;
 
 async function removeFrom(c: Context<AppEnv>, target: QualifiedId): Promise<Response> {
-  const { conv, members, me } = await requireMember(c, routeConversation(c));
+  const membership = await requireMember(c, routeConversation(c));
+  const { conv, members, me } = membership;
   const actor = selfQualified(c);
   const leaving = target.id === actor.id && target.domain === actor.domain;
   if (leaving && conv.domain !== actor.domain) return c.json(await leaveRemoteConversation(c, conv, actor), 200);
-  requireAction(me, leaving ? 'leave_conversation' : 'remove_conversation_member');
+  if (leaving) requireAction(me, 'leave_conversation');
+  else await requireChannelAction(c, membership, 'remove_conversation_member');
   if (conv.domain !== actor.domain) {
     const act = { tag: 'ConversationRemoveMembersTag', action: { targets: [target], reason: 'removed' } };
     const data = memberLeaveData([target], 'removed');
@@ -220,8 +228,9 @@ const updateOtherMemberRoute = {
 } as const;
 
 async function updateOther(c: Context<AppEnv>, target: QualifiedId, conversation_role: string): Promise<Response> {
-  const { conv, members, me } = await requireMember(c, routeConversation(c));
-  requireAction(me, 'modify_other_conversation_member');
+  const membership = await requireMember(c, routeConversation(c));
+  const { conv, members } = membership;
+  await requireChannelAction(c, membership, 'modify_other_conversation_member');
   const actor = selfQualified(c);
   if (conv.domain !== actor.domain) {
     const act = { tag: 'ConversationMemberUpdateTag', action: { target, update: { conversation_role } } };

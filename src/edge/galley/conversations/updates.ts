@@ -80,7 +80,7 @@ export async function change(
 const renameBody = jsonBody(z.object({ name: z.string().min(1).max(256) }).openapi('ConversationRename'));
 const renameRoute = { method: 'put', errors: commonErrors, responses: changed } as const;
 const rename = (c: Context<AppEnv>, name: string) =>
-  change(c, 'modify_conversation_name', { groupOnly: false }, async () => ({
+  change(c, 'modify_conversation_name', { groupOnly: false, channelManagers: true }, async () => ({
     type: 'conversation.rename',
     data: { name },
     patch: { name },
@@ -123,7 +123,7 @@ const messageTimerBody = jsonBody(
 );
 const messageTimerRoute = { method: 'put', errors: commonErrors, responses: changed } as const;
 const setMessageTimer = (c: Context<AppEnv>, message_timer: number | null) =>
-  change(c, 'modify_conversation_message_timer', { groupOnly: true }, async ({ conv }) =>
+  change(c, 'modify_conversation_message_timer', { groupOnly: true, channelManagers: true }, async ({ conv }) =>
     conv.messageTimer === message_timer
       ? 'unchanged'
       : {
@@ -213,7 +213,7 @@ function setAccess(
   const next = (m: Membership) => ({ ...m.conv, access: nextAccess, accessRole: nextRoles });
   // Members the new roles exclude are removed after the change is announced.
   const alongside = (m: Membership) => kickDisallowedMembers(c, next(m), m.members);
-  return change(c, 'modify_conversation_access', { groupOnly: true, alongside }, async (m) => {
+  return change(c, 'modify_conversation_access', { groupOnly: true, channelManagers: true, alongside }, async (m) => {
     if (nextAccess.includes('private') || nextRoles.length === 0)
       throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
     if (m.conv.team === null && sameSet(nextRoles, ['team_member']))

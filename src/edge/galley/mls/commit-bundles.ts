@@ -14,7 +14,7 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { requireAddMembers } from '../conversations/access-check.js';
+import { managesChannel, requireAddMembers } from '../conversations/access-check.js';
 import { checkInvitees } from '../conversations/invitees.js';
 import { roleAllows } from '../conversations/roles.js';
 import { conversationObject } from '../messaging/conversation-object.js';
@@ -108,7 +108,7 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
   const req = {
     ...(await commitRequest(c, db, bundle, conv, sender, inGroup, referenced)),
     subconv: target.subconv,
-    mayRemoveOthers: roleAllows(me.role, 'remove_conversation_member'),
+    mayRemoveOthers: roleAllows(me.role, 'remove_conversation_member') || (await managesChannel(db, row, me.userId)),
   };
   const allAdds = [...req.adds, ...referencedAdds];
   const joining = [...new Map(allAdds.map((a) => [`${a.domain}/${a.user}`, a])).entries()]
