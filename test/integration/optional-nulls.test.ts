@@ -72,6 +72,9 @@ describe('null in an optional field of a request body', () => {
     expect(sent.status, sent.text).toBe(201);
 
     const owner = await teamOwner(publicUrl, internalUrl);
+    // Locked by default, and galley's internal PUT respects the lock (as wire's does).
+    const unlocked = await api(internalUrl).put(`/i/teams/${owner.team}/features/enforceFileDownloadLocation/unlocked`);
+    expect(unlocked.status, unlocked.text).toBe(200);
     const feature = await api(internalUrl).put(`/i/teams/${owner.team}/features/enforceFileDownloadLocation`, {
       status: 'enabled',
       lockStatus: 'unlocked',

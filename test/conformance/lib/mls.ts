@@ -123,6 +123,17 @@ export async function addAndJoin(by: MlsDevice, conv: MlsConv, users: TestUser[]
   return sent;
 }
 
+/**
+ * The commits of a conversation a device has not processed, processed in order, as wire's test
+ * clients consume every commit they are sent (what it processed before fails to decrypt: skipped).
+ */
+export async function catchUp(d: MlsDevice, conv: MlsConv): Promise<void> {
+  const commits = (await mlsEventsOf(pub, d)).filter(
+    (e) => e.type === 'conversation.mls-message-add' && e.conversation === conv.id,
+  );
+  for (const e of commits) await d.mls.decrypt(conv.groupId, bytesOf(e.data)).catch(() => undefined);
+}
+
 /** Encrypts and posts an application message (createApplicationMessage + sendAndConsumeMessage). */
 export async function sendMessage(d: MlsDevice, conv: MlsConv, text = 'hello'): Promise<Reply> {
   return postMls(pub, d.token, '/v8/mls/messages', await d.mls.encrypt(conv.groupId, text));
