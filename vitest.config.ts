@@ -16,6 +16,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/integration/global-setup.ts'],
+          setupFiles: ['test/integration/setup-fetch.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assetBody } from '../helpers/assets.js';
 import { sharedBackend } from '../helpers/backend.js';
 import { keepAliveClient } from '../helpers/keep-alive.js';
-import { api, createUser, type TestUser } from '../helpers/users.js';
+import { api, createUser, teamOwner, type TestUser } from '../helpers/users.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -105,5 +105,40 @@ describe('a body the route did not read leaves the connection usable', () => {
     const second = await client.send('GET', '/i/status');
     expect(second.status).toBe(200);
     expect(second.reusedSocket).toBe(true);
+  });
+});
+
+/**
+ * Requests the route reads to their end, through the public listener's entry socket (miniflare
+ * patched to take absolute-form targets, see docs/architecture.md): the next request on the same
+ * keep-alive connection is served.
+ */
+describe('a body read to its end leaves the connection usable', () => {
+  let client: ReturnType<typeof keepAliveClient>;
+  afterEach(() => client?.close());
+
+  it('after a 100 MiB asset upload', async () => {
+    const owner = await teamOwner(publicUrl, internalUrl);
+    const bearer = { authorization: `Bearer ${owner.token}` };
+    client = keepAliveClient(publicUrl);
+    const { body, contentType } = assetBody(randomBytes(100 * 1024 * 1024));
+    const up = await client.send('POST', '/v8/assets', body, { 'content-type': contentType, ...bearer });
+    expect(up.status).toBe(201);
+    const second = await client.send('GET', '/v8/self', undefined, bearer);
+    expect(second.status).toBe(200);
+    expect(second.body.id).toBe(owner.id);
+    expect(second.reusedSocket).toBe(true);
+  }, 180_000);
+
+  it('after a request target in absolute form', async () => {
+    client = keepAliveClient(publicUrl);
+    const first = await client.send('POST', `${publicUrl}/v8/api-version`, jsonOf(100_000), json);
+    expect(first.body.label).toBe('method-not-allowed');
+    const second = await client.send('GET', `${publicUrl}/api-version`);
+    expect(second.status).toBe(200);
+    expect(second.reusedSocket).toBe(true);
+    const third = await client.send('GET', '/api-version');
+    expect(third.status).toBe(200);
+    expect(third.reusedSocket).toBe(true);
   });
 });

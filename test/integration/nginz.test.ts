@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../helpers/backend.js';
 import { call, wireError } from '../helpers/http.js';
@@ -10,6 +11,40 @@ describe('ingresses', () => {
     expect((await call(internalUrl, '/i/status')).status).toBe(200);
     expect((await call(publicUrl, '/i/status')).body).toEqual(wireError(404, 'no-endpoint'));
     expect((await call(publicUrl, '/i/federation/remotes')).body).toEqual(wireError(404, 'no-endpoint'));
+  });
+
+  it('takes a request target in absolute form as its path, and refuses a target that is no URL', async () => {
+    const { hostname, port, host } = new URL(publicUrl);
+    // Node sends `path` as the request target as given: `GET http://host/i/status HTTP/1.1`.
+    const send = (target: string, hostHeader = host) =>
+      new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+        const req = request({ hostname, port, path: target, headers: { host: hostHeader } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    // workerd alone answered these with a bare 500 before any worker ran; /i/ stays out of reach.
+    for (const target of [`http://${host}/i/status`, 'http://elsewhere.example/i/status', `HTTP://${host}/i/status`])
+      expect(await send(target), target).toEqual({ status: 404, body: wireError(404, 'no-endpoint') });
+    expect(await send(`http://${host}/api-version`)).toMatchObject({ status: 200, body: { domain: 'example.com' } });
+    // The target's authority stands, whatever Host says (RFC 9112 3.2.2).
+    expect(await send(`http://${host}/api-version`, 'elsewhere.example')).toMatchObject({ status: 200 });
+    for (const target of [
+      '*',
+      'api-version',
+      'ftp://elsewhere.example/api-version',
+      'http:/api-version',
+      'http://u@h/',
+    ])
+      expect(await send(target), target).toEqual({ status: 400, body: wireError(400, 'bad-request') });
+    // An origin-form target takes its authority from Host, which must be one.
+    expect(await send('/api-version', 'elsewhere.example/i')).toEqual({
+      status: 400,
+      body: wireError(400, 'bad-request'),
+    });
   });
 
   it('serves no public route on the internal listener', async () => {
