@@ -147,9 +147,9 @@ describe('MLS (crafted messages)', () => {
     expect(await group.post(commit)).toMatchObject({ status: 400, body: { label: 'mls-commit-missing-references' } });
   });
 
-  // Found, not yet fixed: the backend reads the group's leaves from the bundle's GroupInfo, so it
-  // refuses one of another epoch (400 "GroupInfo of another epoch"); wire-server takes it unless
-  // settings.checkGroupInfo is on.
+  // Design difference: the backend keeps the group's tree from the bundle's GroupInfo (it never
+  // decrypts commits), so it refuses one of another epoch (400 "GroupInfo of another epoch");
+  // wire-server takes it unless settings.checkGroupInfo is on.
   it.skip('MLS.testGroupInfoCheckDisabled', async () => {
     const users = await connectedUsers(3);
     const [a1, b1, c1] = await devices(users);
@@ -176,9 +176,7 @@ describe('MLS (crafted messages)', () => {
     });
   });
 
-  // Found, not yet fixed: the key package's signature key is checked before whether its client is
-  // already in the group (403 mls-identity-mismatch); wire-server finds the duplicate first (400).
-  it.skip('MLS.testInternalCommitDuplicateClient', async () => {
+  it('MLS.testInternalCommitDuplicateClient', async () => {
     const [alice] = (await connectedUsers(1)) as [TestUser];
     const [a1, a2] = await devices([alice, alice]);
     const group = await TsMlsGroup.create(pub, a1!);

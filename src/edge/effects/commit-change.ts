@@ -38,6 +38,14 @@ export async function commitChange(env: Env, config: Config, change: Change): Pr
   await settle(env, config, id, change.effects);
 }
 
+/**
+ * Carries out effects a Durable Object recorded with its writes (row `id`) and removes the record;
+ * if they fail, the sweep carries them out later.
+ */
+export async function settleRecorded(env: Env, config: Config, id: number, effects: readonly Effect[]): Promise<void> {
+  await settle(env, config, id, effects);
+}
+
 async function settle(env: Env, config: Config, id: number, effects: readonly Effect[]): Promise<boolean> {
   try {
     await carryOut(env, config, id, effects);

@@ -1,6 +1,6 @@
 import { effectMarks } from '../../shared/effects/effect-marks.js';
 import { type DeliveriesArgs, DELIVERIES_EFFECT } from '../../shared/effects/deliveries-effect.js';
-import { pendingEffectsStore } from '../../shared/effects/pending-effects-store.js';
+import { pendingEffectsStore, type StoredEffect } from '../../shared/effects/pending-effects-store.js';
 import { faultPoint } from '../../shared/fault-point.js';
 import type { Delivery } from '../../shared/notifications/types.js';
 import type { NotificationShards } from '../notification-shards.js';
@@ -8,7 +8,9 @@ import type { NotificationShards } from '../notification-shards.js';
 /**
  * Writes a group's change to D1 and stores its notifications as one unit: the notifications are
  * recorded in the writes' batch (a pending effect), stored, and the record removed. After a crash
- * in between, the edge's sweep stores them (with the same marks: nobody gets one twice).
+ * in between, the edge's sweep stores them (with the same marks: nobody gets one twice). `also`, an
+ * effect the edge carries out (telling other backends), is recorded in the batch too: its row's id
+ * is returned, for the edge.
  */
 export async function commitWithDeliveries(
   env: Pick<Env, 'DB' | 'FAULT_POINT'>,
@@ -16,16 +18,20 @@ export async function commitWithDeliveries(
   statements: D1PreparedStatement[],
   deliveries: Delivery[],
   ttlSeconds: number,
-): Promise<void> {
+  also?: StoredEffect,
+): Promise<number | undefined> {
+  const now = Date.now();
+  const alsoRecord = also === undefined ? [] : [pendingEffectsStore.insert(env.DB, [also], now)];
   if (deliveries.length === 0) {
-    await env.DB.batch(statements);
-    return;
+    const results = await env.DB.batch([...statements, ...alsoRecord]);
+    return also === undefined ? undefined : pendingEffectsStore.idOf(results.at(-1)!);
   }
   const args: DeliveriesArgs = { deliveries, ttlSeconds };
-  const record = pendingEffectsStore.insert(env.DB, [{ kind: DELIVERIES_EFFECT, args }], Date.now());
-  const results = await env.DB.batch([...statements, record]);
+  const record = pendingEffectsStore.insert(env.DB, [{ kind: DELIVERIES_EFFECT, args }], now);
+  const results = await env.DB.batch([...statements, ...alsoRecord, record]);
   const id = pendingEffectsStore.idOf(results.at(-1)!);
   await faultPoint(env, 'change-committed');
   await shards.append(deliveries, ttlSeconds, effectMarks(id)());
   await pendingEffectsStore.remove(env.DB, id);
+  return also === undefined ? undefined : pendingEffectsStore.idOf(results.at(-2)!);
 }

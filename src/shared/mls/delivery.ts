@@ -56,6 +56,11 @@ export interface CommitRequest {
   /** An application message of the new epoch sent along (PrivateMessage MLSMessage). */
   application?: Uint8Array | undefined;
   ttlSeconds: number;
+  /**
+   * Set when the group reaches other backends: the edge's record of what to tell them, which the
+   * object records with the commit's writes (MLS_REMOTE_EFFECT), so that no crash loses it.
+   */
+  remoteRecord?: unknown;
 }
 
 /**
@@ -138,5 +143,12 @@ export type MlsRefusal =
  * text, because RPC types cannot carry JSON values of unknown shape.
  */
 export type DeliveryResult =
-  | { ok: true; eventsJson: string; time: string; remote?: RemoteMlsDelivery[] | undefined }
+  | {
+      ok: true;
+      eventsJson: string;
+      time: string;
+      remote?: RemoteMlsDelivery[] | undefined;
+      /** The pending effect that tells other backends (given `remoteRecord`), for the edge to carry out. */
+      remoteEffect?: number | undefined;
+    }
   | { ok: false; refusal: MlsRefusal; message?: string | undefined };

@@ -4,6 +4,10 @@
 // and leaves (on-conversation-updated), then Welcomes go out (mls-welcome) and messages
 // (on-mls-message-sent).
 import type { Config } from '../../../shared/config/index.js';
+import { fromBase64, toBase64 } from '../../../shared/base64.js';
+import { MLS_REMOTE_EFFECT, type MlsRemoteArgs } from '../../../shared/effects/mls-remote-effect.js';
+import type { RemoteMlsDelivery } from '../../../shared/mls/delivery.js';
+import { defineEffect } from '../../effects/effect.js';
 import { forEveryVersion, queueForRemotes, unreachableAmong } from '../../background-worker/face.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
@@ -17,8 +21,6 @@ import { deliveryNotifications, type MlsSent } from './mls-deliveries.js';
  * before it, `events` the member-join / member-leave events the commit caused. As wire-server's
  * owner does, a join is told to the backends of everybody in the conversation after it, the added
  * users' included (they get `conversation.member-join`), a leave to those of everybody before it.
- * Returns the users whose backend is not taking notifications now (`failed_to_send`): theirs wait
- * in the queue.
  */
 export async function tellRemotesOfMls(
   env: Env,
@@ -26,7 +28,7 @@ export async function tellRemotesOfMls(
   sent: MlsSent,
   before: readonly MemberRow[],
   events: readonly ConversationEvent[],
-): Promise<QualifiedId[]> {
+): Promise<void> {
   const local = config.brig.optSettings.setFederationDomain;
   const db = database(env.DB);
   // The members are read again only after a 1:1's first commit (which stored them) or a commit
@@ -47,12 +49,47 @@ export async function tellRemotesOfMls(
   for (const event of events)
     await notifyRemoteMembers(env, config, sent.conv, event.type === JOIN ? after : before, event);
   await queueForRemotes(env, db, deliveryNotifications(sent));
-  const recipients = sent.remote.flatMap((d) => d.clients);
+}
+
+/** The users a message is for whose backend is not taking notifications now (`failed_to_send`): theirs wait in the queue. */
+export async function unreachableRecipients(env: Env, remote: readonly RemoteMlsDelivery[]): Promise<QualifiedId[]> {
+  const recipients = remote.flatMap((d) => d.clients);
   if (recipients.length === 0) return [];
-  const down = await unreachableAmong(db, [...new Set(recipients.map((r) => r.domain))]);
+  const down = await unreachableAmong(database(env.DB), [...new Set(recipients.map((r) => r.domain))]);
   const users = new Map(recipients.filter((r) => down.has(r.domain)).map((r) => [`${r.domain}/${r.user}`, r]));
   return [...users.values()].map((r) => ({ id: r.user, domain: r.domain }));
 }
+
+/** What the edge records of a commit for telling other backends: MlsSent without what the commit caused, JSON. */
+interface MlsTold {
+  conv: { id: string; domain: string };
+  subconv?: string | undefined;
+  sender: { id: string; domain: string };
+  before: MemberRow[];
+  bytes: Partial<Record<keyof MlsSent['bytes'], string>>;
+}
+
+/** The record a commit request carries when its group reaches other backends (CommitRequest.remoteRecord). */
+export function mlsTold(sent: Omit<MlsSent, 'time' | 'remote'>, before: readonly MemberRow[]): MlsTold {
+  const bytes = Object.fromEntries(
+    Object.entries(sent.bytes).flatMap(([k, v]) => (v === undefined ? [] : [[k, toBase64(v)]])),
+  );
+  return {
+    conv: { id: sent.conv.id, domain: sent.conv.domain },
+    subconv: sent.subconv,
+    sender: sent.sender,
+    before: [...before],
+    bytes,
+  };
+}
+
+/** Tells other backends of a commit the conversation's object recorded with its writes (see mlsTold). */
+export const mlsRemoteEffect = defineEffect(MLS_REMOTE_EFFECT, async ({ env, config }, a: MlsRemoteArgs) => {
+  const told = a.told as MlsTold;
+  const bytes = Object.fromEntries(Object.entries(told.bytes).map(([k, v]) => [k, fromBase64(v ?? '')]));
+  const sent = { ...told, time: a.time, remote: a.remote, bytes };
+  await tellRemotesOfMls(env, config, sent, told.before, JSON.parse(a.eventsJson) as ConversationEvent[]);
+});
 
 const JOIN = 'conversation.member-join';
 

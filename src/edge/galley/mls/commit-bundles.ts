@@ -29,7 +29,8 @@ import { failedToSend, mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
 import type { ConversationEvent } from '../federation/conversation-updated.js';
-import { tellRemotesOfMls } from '../federation/mls-remote.js';
+import { mlsRemoteEffect, mlsTold, unreachableRecipients } from '../federation/mls-remote.js';
+import { settleRecorded } from '../../effects/commit-change.js';
 import { requireFederating } from '../federation/remote-members.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { refuseLegalholdInMls } from '../legalhold/join-guard.js';
@@ -129,18 +130,23 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
     await checkInvitees(db, row, { id: me.userId, domain: me.userDomain }, joining, config.galley.enableFederation);
     await requireFederating(c, row.protocol, joining);
   }
-  const result = await conversationObject(c.env, conv).commitBundle(req);
-  if ('refusal' in result) throw refusalError(result.refusal, result.message);
-  const events = JSON.parse(result.eventsJson) as ConversationEvent[];
-  const sent = {
+  // Other backends are told by an effect the object records with the commit's writes: a 1:1 its first
+  // commit stores had nobody before, so every other backend in it is new to it.
+  const reachesOthers = [...members.map((m) => m.userDomain), ...allAdds.map((a) => a.domain)].some((d) => d !== local);
+  const told = {
     conv: row,
     subconv: target.subconv,
     sender: { id: me.userId, domain: me.userDomain },
-    time: result.time,
-    remote: result.remote ?? [],
     bytes: { commit: req.commit, welcome: req.welcome, application: req.application },
   };
-  // A 1:1 its first commit stored had nobody before: every other backend in it is new to it.
-  const failed = await tellRemotesOfMls(c.env, c.get('config'), sent, target.unstored ? [] : members, events);
-  return { events, time: result.time, ...failedToSend(failed) };
+  const remoteRecord = reachesOthers ? mlsTold(told, target.unstored ? [] : members) : undefined;
+  const result = await conversationObject(c.env, conv).commitBundle({ ...req, remoteRecord });
+  if ('refusal' in result) throw refusalError(result.refusal, result.message);
+  if (result.remoteEffect !== undefined) {
+    const { eventsJson, time, remote = [] } = result;
+    const effect = mlsRemoteEffect({ told: remoteRecord, eventsJson, time, remote });
+    await settleRecorded(c.env, c.get('config'), result.remoteEffect, [effect]);
+  }
+  const events = JSON.parse(result.eventsJson) as ConversationEvent[];
+  return { events, time: result.time, ...failedToSend(await unreachableRecipients(c.env, result.remote ?? [])) };
 }

@@ -60,6 +60,8 @@ export async function commitRequest(
     if (info.epoch !== commit.epoch + 1n) throw protocolError('GroupInfo of another epoch');
     if (sender.client === '') throw protocolError('The sender has no client');
     const leaves: GroupLeaf[] = info.leaves.map((l) => ({ index: l.index, ...clientOf(l.credential) }));
+    // A client at two leaves (added again) is found before its key package is looked at, as wire does.
+    if (new Set(leaves.map(clientKey)).size !== leaves.length) throw protocolError('A client is in the group twice');
     const s = commit.sender;
     let senderLeaf: number | 'external';
     if (s.senderType === 'member') senderLeaf = s.leafIndex;

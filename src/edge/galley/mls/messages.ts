@@ -21,7 +21,7 @@ import { database, type Db } from '../../db/client.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { MemberRow } from '../conversations/conversation-store.js';
 import { requireMls } from './mls-enabled.js';
-import { tellRemotesOfMls } from '../federation/mls-remote.js';
+import { tellRemotesOfMls, unreachableRecipients } from '../federation/mls-remote.js';
 import { sendMlsThroughOwner } from '../federation/mls-through-owner.js';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
@@ -147,6 +147,7 @@ export async function deliverMlsMessage(
     remote: result.remote ?? [],
     bytes: { message: bytes },
   };
-  const failed = await tellRemotesOfMls(c.env, config, sent, [], []);
+  await tellRemotesOfMls(c.env, config, sent, [], []);
+  const failed = await unreachableRecipients(c.env, sent.remote);
   return { time: result.time, failed };
 }

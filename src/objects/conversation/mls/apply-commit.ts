@@ -8,6 +8,7 @@ import { mlsNotifications, remoteDelivery, toUsers } from './fan-out.js';
 import { commitStatements, type GroupRow } from './group-store.js';
 import { planCommit } from './commit-plan.js';
 import { commitWithDeliveries } from '../commit-with-deliveries.js';
+import { MLS_REMOTE_EFFECT, type MlsRemoteArgs } from '../../../shared/effects/mls-remote-effect.js';
 
 const localUsers = (users: Iterable<string>, domain: string) =>
   [...users].filter((u) => u.startsWith(`${domain}/`)).map((u) => u.slice(domain.length + 1));
@@ -87,7 +88,14 @@ export async function applyCommit(
   const result: DeliveryResult = { ok: true, eventsJson: JSON.stringify(events), time, remote };
   const lastCommit = { digest, result: JSON.stringify(result) };
   const writes = commitStatements(env.DB, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo), lastCommit });
-  await commitWithDeliveries(env, shards, writes, notifications, req.ttlSeconds);
+  const told =
+    req.remoteRecord === undefined
+      ? undefined
+      : {
+          kind: MLS_REMOTE_EFFECT,
+          args: { told: req.remoteRecord, eventsJson: result.eventsJson, time, remote } satisfies MlsRemoteArgs,
+        };
+  const remoteEffect = await commitWithDeliveries(env, shards, writes, notifications, req.ttlSeconds, told);
 
   const removed = new Set(plan.writes.removedLeaves);
   const leaves = new Map([...group.leaves].filter(([i]) => !removed.has(i)));
@@ -101,7 +109,8 @@ export async function applyCommit(
     proposals: new Map(),
     lastCommit,
   };
-  return { result, group: next };
+  // The effect's id is this request's to carry out: a replay (from lastCommit) has none.
+  return { result: remoteEffect === undefined ? result : { ...result, remoteEffect }, group: next };
 }
 
 async function digestOf(bytes: Uint8Array): Promise<string> {
