@@ -116,6 +116,12 @@ export async function verifyCookie(keys: ZauthKeys, token: string): Promise<Cook
   return { user: c.sub, id: c.rid, session: c.ses === true };
 }
 
+/** Whether a cookie is genuine but past its expiry (wire's zauth tells it apart: `Zauth token expired`). */
+export async function isExpiredCookie(keys: ZauthKeys, token: string): Promise<boolean> {
+  const c = await verifiedClaims(keys, token);
+  return c?.typ === 'u' && !unexpired(c);
+}
+
 /**
  * Whether a token reads as an access token or a cookie at all, before its signature or expiry is
  * checked (zauth's parse): a compact JWS whose claims name that kind and a subject.

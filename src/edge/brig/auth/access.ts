@@ -7,7 +7,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json } from '../../api/schemas/common.js';
 import type { ZauthKeys } from '../../auth/keys.js';
 import { accessTokenOf } from '../../auth/request-token.js';
-import { type AccessClaims, readsAs, verifyAccessToken, verifyCookie } from '../../auth/tokens.js';
+import { type AccessClaims, isExpiredCookie, readsAs, verifyAccessToken, verifyCookie } from '../../auth/tokens.js';
 import { database, type Db } from '../../db/client.js';
 import { clientStore } from '../clients/client-store.js';
 import { accessTokenJson, issueAccessToken } from './access-token.js';
@@ -37,16 +37,20 @@ function readableBearer(c: Context<AppEnv>): string | undefined {
 /** The first cookie that verifies and is still on record (a superseded one stands for its successor). */
 async function cookieOnRecord(db: Db, keys: ZauthKeys, tokens: readonly string[]): Promise<CookieRow> {
   if (tokens.length === 0) throw refuse('Missing cookie');
+  let expired = false;
   for (const token of tokens) {
     const claims = await verifyCookie(keys, token);
-    if (claims === undefined) continue;
+    if (claims === undefined) {
+      expired ||= await isExpiredCookie(keys, token);
+      continue;
+    }
     const row = await cookieStore.find(db, claims.user, claims.id);
     if (row === undefined) continue;
     if (row.successor === null) return row;
     const successor = await cookieStore.find(db, claims.user, row.successor);
     if (successor !== undefined) return successor;
   }
-  throw refuse('Invalid zauth token');
+  throw refuse(expired ? 'Zauth token expired' : 'Invalid zauth token');
 }
 
 /** The cookie of a `Cookie` header that verifies and is still on record. */
