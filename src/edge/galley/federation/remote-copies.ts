@@ -43,6 +43,26 @@ export async function saveCopy(
   return { fresh, statements };
 }
 
+/**
+ * `leaving` leave a copy: those of them in it, and the writes removing them (the whole copy when
+ * none of this backend's users is left in it).
+ */
+export async function leaveCopy(
+  db: Db,
+  conv: QualifiedId,
+  leaving: readonly QualifiedId[],
+  local: string,
+): Promise<{ left: MemberRow[]; statements: BatchStatement[] }> {
+  const before = await conversationStore.members(db, conv);
+  const gone = new Set(leaving.map((u) => key({ userDomain: u.domain, userId: u.id })));
+  const remaining = before.filter((m) => !gone.has(key(m)));
+  const left = before.filter((m) => gone.has(key(m)));
+  const statements = remaining.some((m) => m.userDomain === local)
+    ? conversationStore.removeMembers(db, conv, leaving)
+    : conversationStore.remove(db, conv);
+  return { left, statements };
+}
+
 /** Drops the copy when none of this backend's users is left in it. */
 export async function dropCopyWithoutLocals(db: Db, conv: QualifiedId, local: string): Promise<void> {
   const members = await conversationStore.members(db, conv);
