@@ -2,7 +2,7 @@
 // the owner registers the conversation here, dropped once no local user is in it (the owner then
 // stops telling this backend of changes, so the copy would go stale).
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { type BatchStatement, type Db, runBatch } from '../../db/client.js';
+import type { BatchStatement, Db } from '../../db/client.js';
 import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
 
 const key = (m: { userDomain: string; userId: string }) => `${m.userDomain}/${m.userId}`;
@@ -61,12 +61,6 @@ export async function leaveCopy(
     ? conversationStore.removeMembers(db, conv, leaving)
     : conversationStore.remove(db, conv);
   return { left, statements };
-}
-
-/** Drops the copy when none of this backend's users is left in it. */
-export async function dropCopyWithoutLocals(db: Db, conv: QualifiedId, local: string): Promise<void> {
-  const members = await conversationStore.members(db, conv);
-  if (!members.some((m) => m.userDomain === local)) await runBatch(db, conversationStore.remove(db, conv));
 }
 
 /** The local users of a copy (who may receive what its owner sends here); empty without a copy. */
