@@ -121,8 +121,10 @@ function parseUpdate(body: unknown, version: number): Update {
 
 /**
  * What the copy does for an update: its writes, and its local members hearing of it. Undefined
- * when the copy shows the update made already: the owner delivers again what got no answer, and
- * the first delivery's pending effects tell the members (see commitChange). A join is told again.
+ * when the copy has a patch already: the owner delivers again what got no answer, and the first
+ * delivery's pending effects tell the members (see commitChange). Other actions are told again
+ * (as wire does): the copy cannot tell a redelivery, since this backend makes its own users' joins
+ * and leaves in the copy before the owner announces them.
  */
 async function followUpdate(
   db: Db,
@@ -148,12 +150,9 @@ async function followUpdate(
       recipients = [...recipients, ...joined];
       break;
     }
-    case 'leave': {
-      const leaving = await leaveCopy(db, ref, effect.users, local);
-      if (leaving.left.length === 0) return undefined;
-      statements = leaving.statements;
+    case 'leave':
+      statements = await leaveCopy(db, ref, effect.users, local);
       break;
-    }
     case 'member-role':
       statements = [conversationStore.updateMember(db, ref, effect.target, { role: effect.role })];
       break;

@@ -43,24 +43,19 @@ export async function saveCopy(
   return { fresh, statements };
 }
 
-/**
- * `leaving` leave a copy: those of them in it, and the writes removing them (the whole copy when
- * none of this backend's users is left in it).
- */
+/** The writes of `leaving` leaving a copy: the whole copy when none of this backend's users is left in it. */
 export async function leaveCopy(
   db: Db,
   conv: QualifiedId,
   leaving: readonly QualifiedId[],
   local: string,
-): Promise<{ left: MemberRow[]; statements: BatchStatement[] }> {
+): Promise<BatchStatement[]> {
   const before = await conversationStore.members(db, conv);
   const gone = new Set(leaving.map((u) => key({ userDomain: u.domain, userId: u.id })));
   const remaining = before.filter((m) => !gone.has(key(m)));
-  const left = before.filter((m) => gone.has(key(m)));
-  const statements = remaining.some((m) => m.userDomain === local)
+  return remaining.some((m) => m.userDomain === local)
     ? conversationStore.removeMembers(db, conv, leaving)
     : conversationStore.remove(db, conv);
-  return { left, statements };
 }
 
 /** The local users of a copy (who may receive what its owner sends here); empty without a copy. */

@@ -50,9 +50,7 @@ export async function upsertRemoteOne2One(
       ...(both && row.type !== 2 ? [conversationStore.update(db, id, { type: 2 })] : []),
     ];
   } else if (conv !== undefined) {
-    statements = owned
-      ? conversationStore.removeMembers(db, id, [who])
-      : (await leaveCopy(db, id, [who], local.domain)).statements;
+    statements = owned ? conversationStore.removeMembers(db, id, [who]) : await leaveCopy(db, id, [who], local.domain);
   } else return { id, change: noChange() };
   const effects = conv === undefined ? [] : [membershipChangedEffect(id, change.included ? undefined : [who])];
   return { id, change: { statements, effects } };
