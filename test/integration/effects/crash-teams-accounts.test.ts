@@ -37,7 +37,7 @@ describe('a crash between a team or account change and its events', () => {
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-  /** Personal users: `renamer` updates their profile and makes a guest link; `contact` sees both. */
+  /** Personal users: `renamer` updates their profile and makes a guest link; `contact` sees both, and gets an SSO id. */
   let renamer: TestUser, contact: TestUser;
   const conv = {} as Record<'shared' | 'deleted' | 'linked', string>;
   let base = '';
@@ -106,6 +106,7 @@ describe('a crash between a team or account change and its events', () => {
           as(renamer).put('/v8/self', { name: 'Renamed' }),
           as(owner).post(`/v8/teams/${owner.team}/legalhold/${witness.id}`),
           scim('DELETE', `/Users/${provisioned}`),
+          api(fault.internalUrl).put(`/i/users/${contact.id}/sso-id`, { scim_external_id: 'contact@corp.example' }),
         ];
       },
       { sidecar: true },
@@ -177,6 +178,13 @@ describe('a crash between a team or account change and its events', () => {
     for (const u of [owner, witness]) {
       const left = ofType(await eventsOf(base, u), 'team.member-leave').filter((e) => e.data.user === provisioned);
       expect(left, `team.member-leave to ${u.name}`).toHaveLength(1);
+    }
+  });
+
+  it('an SSO id spar sets is there, and the user and their contact heard it once', async () => {
+    for (const u of [contact, renamer]) {
+      const updates = ofType(await eventsOf(base, u), 'user.update').filter((e) => e.user.id === contact.id);
+      expect(updates.map((e) => e.user.sso_id)).toEqual([{ scim_external_id: 'contact@corp.example' }]);
     }
   });
 });
