@@ -9,6 +9,8 @@ import { NativePushes } from './notifications/native-pushes.js';
 import { PushTokenStore } from './notifications/push-token-store.js';
 import { type AppendCounts, countAppend, noCounts } from './notifications/shard-metrics.js';
 import type { PushAddress } from '../shared/notifications/native-push.js';
+import { sameForAll } from '../shared/notifications/deliveries.js';
+import { pushRemovedEvent } from '../shared/events/push-events.js';
 import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
 import { seqTime, timeSeq, UuidV1Generator, uuidV1Seq } from '../shared/uuid-v1.js';
 
@@ -50,13 +52,19 @@ export class NotificationShard extends DurableObject<Env> {
 
   /** Stores deliveries for some of the shard's users (transient ones are only pushed) and delivers them. */
   append(batch: Delivery[], ttlSeconds: number): void {
+    this.store(ttlSeconds, () => batch);
+  }
+
+  /** Stores and delivers what `change` makes: its writes and the deliveries in one transaction. */
+  private store(ttlSeconds: number, change: () => Delivery[]): void {
     // One transaction for the batch: a commit per row would dominate the cost of a fan-out.
     const counts = noCounts();
     try {
-      this.ctx.storage.transactionSync(() => this.appendNow(batch, ttlSeconds, counts));
+      this.ctx.storage.transactionSync(() => this.appendNow(change(), ttlSeconds, counts));
     } catch (err) {
       this.marks.discard();
       this.pushes.discard();
+      this.tokens.discard();
       throw err;
     }
     const queue = this.env.NATIVE_PUSH;
@@ -127,6 +135,20 @@ export class NotificationShard extends DurableObject<Env> {
   /** Unregisters a device token (all of the user's addresses with it); returns them. */
   removePushToken(user: string, token: string): PushAddress[] {
     return this.tokens.remove(user, (a) => a.token === token);
+  }
+
+  /**
+   * A device the push service no longer takes: the user's addresses with its token go, and each
+   * of their clients is told (`user.push-remove`) in the same transaction; a crash cannot keep one
+   * without the other (the retried push would find the token gone and tell nobody). Returns them.
+   */
+  dropPushToken(user: string, token: string, ttlSeconds: number): PushAddress[] {
+    let gone: PushAddress[] = [];
+    this.store(ttlSeconds, () => {
+      gone = this.tokens.remove(user, (a) => a.token === token);
+      return gone.map((g) => sameForAll(JSON.stringify([pushRemovedEvent(g)]), [{ user, clients: [g.client] }]));
+    });
+    return gone;
   }
 
   /** A client was deleted: its queue and push addresses go; the addresses are returned. */

@@ -25,14 +25,22 @@ export async function eventsOf(base: string, u: TestUser): Promise<StreamEvent[]
 export async function crashBetweenChangesAndEffects(
   stateDir: string,
   fire: (b: TestBackend) => Promise<unknown>[],
-  o: { sidecar?: boolean } = {},
+  o: {
+    sidecar?: boolean;
+    /** How the backend starts on its state (default: the shipped configuration on `stateDir`). */
+    start?: (faultPoint?: string) => Promise<TestBackend>;
+    /** Changes that notifications from other backends make meanwhile, besides the requests': they reach the point too. */
+    notified?: number;
+  } = {},
 ): Promise<TestBackend> {
-  const start = (faultPoint?: string) =>
-    startEditedBackend([], {
-      stateDir,
-      ...(faultPoint === undefined ? {} : { faultPoint }),
-      ...(o.sidecar === undefined ? {} : { sidecar: o.sidecar }),
-    });
+  const start =
+    o.start ??
+    ((faultPoint?: string) =>
+      startEditedBackend([], {
+        stateDir,
+        ...(faultPoint === undefined ? {} : { faultPoint }),
+        ...(o.sidecar === undefined ? {} : { sidecar: o.sidecar }),
+      }));
   const b = await start(CHANGE_COMMITTED);
   const requests = fire(b).map((p) =>
     p.then(
@@ -44,7 +52,8 @@ export async function crashBetweenChangesAndEffects(
     ),
   );
   const reached = () => b.logs.filter((l) => l.includes(`fault point reached: ${CHANGE_COMMITTED}`)).length;
-  await waitFor(async () => reached() === requests.length || undefined, 'every request at the fault point', 30_000);
+  const expected = requests.length + (o.notified ?? 0);
+  await waitFor(async () => reached() === expected || undefined, 'every change at the fault point', 30_000);
   await b.stop();
   expect(await Promise.all(requests)).toEqual(requests.map(() => 'no answer'));
   return start();

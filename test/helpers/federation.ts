@@ -26,8 +26,9 @@ export interface FederatedPair {
   /**
    * Starts a stopped backend again on its state (same users, tokens still valid), on new ports.
    * Other backends reach it once it is announced: until then it can serve its own users only.
+   * Crash tests give it a fault point (see test/helpers/crash.ts).
    */
-  up(side: Side): Promise<TestBackend>;
+  up(side: Side, o?: { faultPoint?: string | undefined }): Promise<TestBackend>;
   /** Points DNS at a backend's (new) federator. */
   announce(side: Side): void;
   stop(): Promise<void>;
@@ -47,11 +48,12 @@ export async function startFederatedPair(edits: { a?: Edit[]; b?: Edit[] } = {})
   const dns = await startLocalDns();
   const bases = { a: undefined, b: readConfigTexts(join(ROOT, 'config', B)) };
   const domains = { a: A, b: B };
-  const start = (side: Side, stateDir?: string) =>
+  const start = (side: Side, stateDir?: string, faultPoint?: string) =>
     startEditedBackend(edits[side] ?? [], {
       dns,
       ...(bases[side] === undefined ? {} : { base: bases[side] }),
       ...(stateDir === undefined ? {} : { stateDir }),
+      ...(faultPoint === undefined ? {} : { faultPoint }),
     });
   const [a, b] = await Promise.all([start('a'), start('b')]);
   const running = new Set<Side>(['a', 'b']);
@@ -63,8 +65,8 @@ export async function startFederatedPair(edits: { a?: Edit[]; b?: Edit[] } = {})
       running.delete(side);
       await pair[side].stop();
     },
-    up: async (side) => {
-      pair[side] = await start(side, pair[side].stateDir);
+    up: async (side, o = {}) => {
+      pair[side] = await start(side, pair[side].stateDir, o.faultPoint);
       running.add(side);
       return pair[side];
     },

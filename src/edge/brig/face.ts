@@ -108,7 +108,7 @@ export { MAILBOX_PATH } from './email/mailbox.js';
 export { serveMailbox } from './email/mailbox.js';
 
 /** Creates an account; an identity provider's users join their team (`provisioned`). */
-export { createAccount, defaultUserLocale } from './accounts/create-account.js';
+export { type AccountInput, createAccount, defaultUserLocale } from './accounts/create-account.js';
 
 /** Keeps an address as the user's unvalidated one and mails it an activation code. */
 export { requestEmailChange } from './accounts/email-change.js';

@@ -40,6 +40,8 @@ export function userStream(env: Env, user: string) {
     pushTokens: async () => (await s()).pushTokens(user),
     addPushToken: async (a: PushAddress) => (await s()).addPushToken(user, a),
     removePushToken: async (token: string) => (await s()).removePushToken(user, token),
+    /** A device the push service no longer takes: its addresses go, and their clients are told (atomically). */
+    dropPushToken: async (token: string, ttlSeconds: number) => (await s()).dropPushToken(user, token, ttlSeconds),
     /** A deleted client's queue and push addresses go; the addresses are returned. */
     forgetClient: async (client: string) => (await s()).forgetClient(user, client),
     forgetUser: async () => (await s()).forgetUser(user),

@@ -60,11 +60,6 @@ export const userEvents = {
   sessionRefreshSuggested: (): Payload<'user.session-refresh-suggested'> => ({
     type: 'user.session-refresh-suggested',
   }),
-  /** To the client whose device no longer takes native pushes: its token was removed. */
-  pushRemoved: (token: Payload<'user.push-remove'>['token']): Payload<'user.push-remove'> => ({
-    type: 'user.push-remove',
-    token,
-  }),
   emailRemoved: (id: string, email: string): Payload<'user.identity-remove'> => ({
     type: 'user.identity-remove',
     user: { id, email },

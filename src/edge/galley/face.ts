@@ -79,7 +79,7 @@ export function serverFeatureStatus(config: Config, name: FeatureName): FeatureS
 }
 
 /** Tells a team that a user joined it: `team.member-join` to them and its admins, and into the team queue. */
-export { announceMemberJoin, memberJoinNotice, type MemberJoinNotice } from './teams/member-join.js';
+export { memberJoinNotice, type MemberJoinNotice } from './teams/member-join.js';
 /** A team as the API shows it (`Team`). */
 export { teamJson } from './teams/team-json.js';
 /** Whether a feature is on for a user's team, or on the server for users without one. */
@@ -105,8 +105,8 @@ export { localUsersAlongside } from './federation/defederation.js';
 export { forgetConversationsWith } from './federation/defederation.js';
 /** A member's new role, announced to the team's admins. */
 export { changeMemberRole } from './teams/member-changes.js';
-/** Who hears that a member left the team, and telling them (the account's deletion is brig's). */
-export { announceMemberLeave, memberLeaveAudience } from './teams/member-changes.js';
+/** Who hears that a member left the team, and telling them with the change (the account's deletion is brig's). */
+export { memberLeaveAudience, memberLeaveEffect } from './teams/member-changes.js';
 
 /** Bots in conversations: joining, leaving, and the queue that carries their events to their services. */
 export { botsOfService, conversationWithMembers, joinBot, leaveBot } from './bots/bot-members.js';

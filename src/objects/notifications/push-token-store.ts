@@ -62,6 +62,11 @@ export class PushTokenStore {
     return replaced;
   }
 
+  /** The caller's transaction failed: what is held in memory is read again when next needed. */
+  discard(): void {
+    this.byUser = undefined;
+  }
+
   /** Removes the user's addresses that match; returns them. */
   remove(user: string, matches: (a: PushAddress) => boolean): PushAddress[] {
     const gone = this.of(user).filter(matches);

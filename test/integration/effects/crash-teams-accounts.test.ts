@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { crashBetweenChangesAndEffects, eventsOf, type StreamEvent } from '../../helpers/crash.js';
+import { call } from '../../helpers/http.js';
 import { startLegalholdService, type LegalholdService } from '../../helpers/legalhold-service.js';
-import {
-  api,
-  connect,
-  createUser,
-  invitedMember,
-  teamOwner,
-  type TeamOwner,
-  type TestUser,
-} from '../../helpers/users.js';
+import { teamWithIdp } from '../../helpers/saml-login.js';
+import { api, connect, createUser, invitedMember, type TeamOwner, type TestUser } from '../../helpers/users.js';
 
 /**
- * A change and its events are one unit, for teams, accounts, guest links and legal hold too: the
- * runtime is killed while one request of each waits right after its writes were committed; after
- * a restart on the same state, each change is there and its events went out, once.
+ * A change and its events are one unit, for teams (SCIM's deprovisioning too), accounts, guest
+ * links and legal hold: the runtime is killed while one request of each waits right after its
+ * writes were committed; after a restart on the same state, each change is there and its events
+ * went out, once.
  */
 
 const D = 'example.com';
@@ -30,7 +25,19 @@ describe('a crash between a team or account change and its events', () => {
   let owner: TeamOwner;
   /** removed: leaves the team; witness: stays, and is put under legal hold. */
   let removed: TestUser, witness: TestUser;
-  /** Personal users: `renamer` updates their profile and makes a guest link; `contact` sees both. */
+  /** A member the team's SCIM client provisioned through its IdP, then deprovisions. */
+  let provisioned: string;
+  let scimToken: string;
+  const scim = (method: string, path: string, body?: unknown) =>
+    call(base, `/scim/v2${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${scimToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  /** Personal users: `renamer` updates their profile and makes a guest link; `contact` sees both, and gets an SSO id. */
   let renamer: TestUser, contact: TestUser;
   const conv = {} as Record<'shared' | 'deleted' | 'linked', string>;
   let base = '';
@@ -48,8 +55,25 @@ describe('a crash between a team or account change and its events', () => {
     [b, service] = await Promise.all([startEditedBackend([], { sidecar: true }), startLegalholdService()]);
     base = b.publicUrl;
     const stateDir = b.stateDir;
-    owner = await teamOwner(base, b.internalUrl);
+    const sso = await teamWithIdp(base, b.internalUrl);
+    owner = sso.owner;
     [removed, witness] = [await invitedMember(base, owner), await invitedMember(base, owner)];
+    const token = await api(base, owner.token).post('/v8/scim/auth-tokens', {
+      description: 'crash test',
+      name: 'crash test',
+      idp: sso.idpId,
+      password: owner.password,
+    });
+    expect(token.status, token.text).toBe(200);
+    scimToken = token.body.token;
+    const created = await scim('POST', '/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: `scim-${crypto.randomUUID().slice(0, 8)}`,
+      externalId: `scim-${crypto.randomUUID().slice(0, 8)}@corp.example`,
+      displayName: 'Provisioned',
+    });
+    expect(created.status, created.text).toBe(201);
+    provisioned = (created.body as { id: string }).id;
     [renamer, contact] = [await createUser(base, b.internalUrl), await createUser(base, b.internalUrl)];
     await connect(base, renamer, contact);
     conv.shared = await teamConv([removed, witness]);
@@ -81,6 +105,8 @@ describe('a crash between a team or account change and its events', () => {
           as(renamer).post(`/v8/conversations/${conv.linked}/code`, {}),
           as(renamer).put('/v8/self', { name: 'Renamed' }),
           as(owner).post(`/v8/teams/${owner.team}/legalhold/${witness.id}`),
+          scim('DELETE', `/Users/${provisioned}`),
+          api(fault.internalUrl).put(`/i/users/${contact.id}/sso-id`, { scim_external_id: 'contact@corp.example' }),
         ];
       },
       { sidecar: true },
@@ -144,6 +170,21 @@ describe('a crash between a team or account change and its events', () => {
     for (const u of [witness, owner]) {
       const requests = ofType(await eventsOf(base, u), 'user.legalhold-request').filter((e) => e.id === witness.id);
       expect(requests.map((e) => e.client)).toEqual([status.body.client]);
+    }
+  });
+
+  it('a member deprovisioned by SCIM is gone, and the team heard it once', async () => {
+    expect((await api(base, owner.token).get(`/v8/teams/${owner.team}/members/${provisioned}`)).status).toBe(404);
+    for (const u of [owner, witness]) {
+      const left = ofType(await eventsOf(base, u), 'team.member-leave').filter((e) => e.data.user === provisioned);
+      expect(left, `team.member-leave to ${u.name}`).toHaveLength(1);
+    }
+  });
+
+  it('an SSO id spar sets is there, and the user and their contact heard it once', async () => {
+    for (const u of [contact, renamer]) {
+      const updates = ofType(await eventsOf(base, u), 'user.update').filter((e) => e.user.id === contact.id);
+      expect(updates.map((e) => e.user.sso_id)).toEqual([{ scim_external_id: 'contact@corp.example' }]);
     }
   });
 });

@@ -3,6 +3,7 @@ import { UuidV1Generator, uuidV1Key, uuidV1Time } from '../../../src/shared/uuid
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { invitationCode } from '../../helpers/mailbox.js';
+import { accessToken, signIn, teamWithIdp } from '../../helpers/saml-login.js';
 import { api, createUser, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
@@ -52,6 +53,35 @@ describe('GET /teams/notifications', () => {
       has_more: false,
     });
     expect((await queue(publicUrl, owner.token)).body).toEqual(page.body);
+  });
+
+  it("holds team.member-join for a member the IdP signs in first and one the team's SCIM client provisions", async () => {
+    const { owner, idp, idpId } = await teamWithIdp(publicUrl, internalUrl);
+    const cookie = await signIn(publicUrl, idp, idpId, `sso-${crypto.randomUUID().slice(0, 8)}@corp.example`);
+    const signedIn = (await api(publicUrl, await accessToken(publicUrl, cookie)).get('/v8/self')).body.id;
+    const token = await api(publicUrl, owner.token).post('/v8/scim/auth-tokens', {
+      description: 'team notifications',
+      name: 'scim',
+      idp: idpId,
+      password: owner.password,
+    });
+    expect(token.status, token.text).toBe(200);
+    const handle = `scim-${crypto.randomUUID().slice(0, 8)}`;
+    const provisioned = await call(publicUrl, '/scim/v2/Users', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.body.token}`, 'content-type': 'application/scim+json' },
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: handle,
+        externalId: `${handle}@corp.example`,
+      }),
+    });
+    expect(provisioned.status, provisioned.text).toBe(201);
+    const page = await queue(publicUrl, owner.token);
+    expect(page.body.notifications.map((n: { payload: unknown }) => n.payload)).toEqual([
+      [memberJoin(owner.team, signedIn)],
+      [memberJoin(owner.team, (provisioned.body as { id: string }).id)],
+    ]);
   });
 
   it('pages as wire-server: since included and not counted, has_more, an unknown since answers from its time on', async () => {

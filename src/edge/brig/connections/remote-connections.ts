@@ -14,7 +14,8 @@ import type { Config } from '../../../shared/config/index.js';
 import { federationWith } from '../federation/federating.js';
 import { remoteProfiles } from '../users/remote-users.js';
 import type { Relation } from '../../db/schema.js';
-import { publish } from '../../events/publish.js';
+import { publishEffect } from '../../events/publish.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { FederatorClient } from '../../federation/client.js';
 import { upsertRemoteOne2One } from '../../galley/face.js';
 import type { UserRow } from '../users/user-json.js';
@@ -46,8 +47,8 @@ function wantsOne2One(actor: 'local' | 'remote', status: Relation): boolean {
 }
 
 /**
- * Stores the local side's new status and tells its user (`user.connection`). `origin` is the local
- * user's request when they acted; without it, the remote user did. Their 1:1 follows.
+ * Stores the local side's new status and tells its user (`user.connection`), in one change with
+ * their 1:1's. `origin` is the local user's request when they acted; without it, the remote user did.
  */
 export async function writeLocalSide(
   c: Context<AppEnv>,
@@ -60,20 +61,26 @@ export async function writeLocalSide(
   const config = c.get('config');
   const actor = origin === undefined ? 'remote' : 'local';
   const local = { id: user, domain: config.brig.optSettings.setFederationDomain };
-  const conv = await upsertRemoteOne2One(c.env, config, local, other, { actor, included: wantsOne2One(actor, status) });
+  const one2one = await upsertRemoteOne2One(db, local, other, { actor, included: wantsOne2One(actor, status) });
+  const existing = await connectionStore.get(db, user, other.domain, other.id);
   const row: ConnectionRow = {
     fromUser: user,
     toDomain: other.domain,
     toUser: other.id,
     status,
-    convDomain: conv.domain,
-    convId: conv.id,
+    convDomain: one2one.id.domain,
+    convId: one2one.id.id,
     lastUpdate: Date.now(),
     statusBeforeLegalhold: null,
   };
-  await connectionStore.put(db, row);
-  const stored = (await connectionStore.get(db, user, other.domain, other.id)) ?? row;
-  await publish(c.env, config, [{ user }], connectionEvent(stored), { origin });
+  // What the upsert leaves: an existing row keeps its conversation.
+  const stored =
+    existing === undefined ? row : { ...existing, status, lastUpdate: row.lastUpdate, statusBeforeLegalhold: null };
+  const written = {
+    statements: [connectionStore.put(db, row)],
+    effects: [publishEffect([{ user }], connectionEvent(stored), { origin })],
+  };
+  await commitChange(c.env, config, joinChanges(one2one.change, written));
   return stored;
 }
 

@@ -1,6 +1,7 @@
 import { database } from '../../db/client.js';
 import { z } from '@hono/zod-openapi';
-import { publish } from '../../events/publish.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { connectionStore } from '../connections/connection-store.js';
@@ -50,7 +51,8 @@ const userDeletedConnections = z
 
 /**
  * A remote user was deleted: the local users connected to them hear `user.delete`, and every
- * listed local user's connection with them goes.
+ * listed local user's connection with them goes. Delivered again, it finds the connections gone
+ * and tells nobody (as wire's brig); the first delivery's pending effects told them.
  */
 export const onUserDeletedConnections = federationRpc(
   {
@@ -64,8 +66,10 @@ export const onUserDeletedConnections = federationRpc(
     const db = database(c.env.DB);
     const connected = await connectionStore.acceptingOf(db, req.connections, origin, req.user);
     const recipients = [...connected].map((user) => ({ user }));
-    await publish(c.env, c.get('config'), recipients, userEvents.delete(req.user, origin));
-    await connectionStore.deleteTo(db, req.connections, origin, req.user);
+    await commitChange(c.env, c.get('config'), {
+      statements: [connectionStore.deleteTo(db, req.connections, origin, req.user)],
+      effects: recipients.length === 0 ? [] : [publishEffect(recipients, userEvents.delete(req.user, origin))],
+    });
     return {};
   },
 );

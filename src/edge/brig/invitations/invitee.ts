@@ -5,7 +5,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
-import { announceMemberJoin, teamSize } from '../../galley/face.js';
+import { memberJoinNotice, teamSize } from '../../galley/face.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { userStore } from '../users/user-store.js';
 import { invitationJson, invitationSchema } from './invitation-json.js';
@@ -94,8 +94,13 @@ export const acceptInvitation = endpoint(
     await guardJoinByInvitation(db, me.email, inv.team);
     if ((await teamSize(db, inv.team)) >= config.galley.settings.maxTeamSize)
       throw new ApiError(brigErrors.tooManyTeamMembers);
-    await runBatch(db, [userStore.update(db, me.id, { team: inv.team }), ...joinStatements(db, me.id, inv)]);
-    await announceMemberJoin(c.env, db, config, inv.team, me.id);
+    const joined = await memberJoinNotice(db, inv.team, me.id);
+    await runBatch(db, [
+      userStore.update(db, me.id, { team: inv.team }),
+      ...joinStatements(db, me.id, inv),
+      joined.statement,
+    ]);
+    await joined.push(c.env, config);
     return c.body(null, 200);
   },
 );

@@ -4,7 +4,8 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { publish } from '../../events/publish.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { contactsOf } from './contacts.js';
 import { ssoId } from './identity.js';
@@ -29,11 +30,13 @@ export const putSsoId = endpoint(
     const db = database(c.env.DB);
     const user = await userStore.byId(db, uid);
     if (user === undefined || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
-    await userStore.update(db, uid, { ssoId: sso });
     const domain = c.get('config').brig.optSettings.setFederationDomain;
     const contacts = await contactsOf(db, { id: uid, domain });
     const recipients = [uid, ...contacts.map((u) => u.id)].map((user) => ({ user }));
-    await publish(c.env, c.get('config'), recipients, userEvents.update({ id: uid, sso_id: sso }));
+    await commitChange(c.env, c.get('config'), {
+      statements: [userStore.update(db, uid, { ssoId: sso })],
+      effects: [publishEffect(recipients, userEvents.update({ id: uid, sso_id: sso }))],
+    });
     return c.body(null, 200);
   },
 );

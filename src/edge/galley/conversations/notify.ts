@@ -11,25 +11,15 @@ import { serviceOf } from './member-data.js';
 import { defineEffect } from '../../effects/effect.js';
 import type { SendMark } from '../../../shared/effects/effect-marks.js';
 
+type ConvRef = Pick<ConversationRow, 'cellsState' | 'domain' | 'id'>;
+
 /**
- * Sends one event of the conversation to every local member given, the caller's websocket
+ * Sends one event of the conversation to every local member given, `origin`'s websocket
  * connection excepted (bots: to their services), and to the Cells queue when the conversation has
  * cells. When this backend owns the conversation, the backends of remote members are told too
  * (on-conversation-updated).
  */
-export function notifyMembers(
-  c: Context<AppEnv>,
-  conv: Pick<ConversationRow, 'cellsState' | 'domain' | 'id'>,
-  members: readonly MemberRow[],
-  event: ConversationEvent,
-): Promise<void> {
-  return tellMembers(c.env, c.get('config'), conv, members, event, c.get('self'));
-}
-
-type ConvRef = Pick<ConversationRow, 'cellsState' | 'domain' | 'id'>;
-
-/** notifyMembers outside a request (background jobs): nobody's connection is spared. */
-export async function tellMembers(
+async function tellMembers(
   env: Env,
   config: Config,
   conv: ConvRef,
@@ -64,7 +54,10 @@ const membersEvent = defineEffect('conversation-event', ({ env, config, mark }, 
   tellMembers(env, config, a.conv, a.members, a.event, a.origin, mark()),
 );
 
-/** tellMembers as an effect of a change (see commitChange): `origin`'s connection is spared. */
+/**
+ * tellMembers as an effect of a change (see commitChange): `origin`'s connection is spared (none
+ * for changes other backends or background jobs make).
+ */
 export function tellMembersEffect(
   conv: ConvRef,
   members: readonly MemberRow[],
@@ -79,7 +72,7 @@ export function tellMembersEffect(
   });
 }
 
-/** notifyMembers as an effect of a change (see commitChange): the caller's connection is spared. */
+/** tellMembers as an effect of a change (see commitChange): the caller's connection is spared. */
 export function membersEventEffect(
   c: Context<AppEnv>,
   conv: ConvRef,

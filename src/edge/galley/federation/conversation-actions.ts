@@ -71,6 +71,12 @@ export type LocalEffect =
   | { kind: 'member-role'; type: string; data: unknown; target: EventQid; role: string }
   | { kind: 'delete'; type: string; data: null };
 
+/** Whether a conversation has every value of a patch (of its columns) already. */
+export function patchMade(conv: object, patch: Record<string, unknown>): boolean {
+  const row = conv as Record<string, unknown>;
+  return Object.entries(patch).every(([k, v]) => JSON.stringify(row[k]) === JSON.stringify(v));
+}
+
 const qid = z.object({ id: z.uuid(), domain: z.string().min(1) });
 const role = z.string().min(1).max(128);
 /** What each known action carries (wire's schemas for SomeConversationAction). */

@@ -6,17 +6,23 @@ import { commonErrors } from '../../api/errors/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
 import { queuedForRemotes, queueForRemotes, type RemoteNotification } from '../../background-worker/face.js';
-import { database, type Db, runBatch } from '../../db/client.js';
-import type { Change } from '../../effects/commit-change.js';
+import { type BatchStatement, database, type Db } from '../../db/client.js';
+import { type Change, commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { publish } from '../../events/publish.js';
+import { publishEffect } from '../../events/publish.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
-import { dropCopyWithoutLocals } from './remote-copies.js';
-import { actionOfEvent, type ConversationAction, effectOfAction } from './conversation-actions.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { leaveCopy } from './remote-copies.js';
+import {
+  actionOfEvent,
+  type ConversationAction,
+  effectOfAction,
+  type LocalEffect,
+  patchMade,
+} from './conversation-actions.js';
 
 const action = z.object({ tag: z.string(), action: z.unknown() });
 const update = z.object({
@@ -113,6 +119,52 @@ function parseUpdate(body: unknown, version: number): Update {
   return v1.data;
 }
 
+/**
+ * What the copy does for an update: its writes, and its local members hearing of it. Undefined
+ * when the copy has a patch already: the owner delivers again what got no answer, and the first
+ * delivery's pending effects tell the members (see commitChange). Other actions are told again
+ * (as wire does): the copy cannot tell a redelivery, since this backend makes its own users' joins
+ * and leaves in the copy before the owner announces them.
+ */
+async function followUpdate(
+  db: Db,
+  local: string,
+  conv: ConversationRow,
+  effect: LocalEffect,
+  u: Update,
+): Promise<Change | undefined> {
+  const ref = { id: conv.id, domain: conv.domain };
+  let recipients = u.alreadyPresentUsers.map((user) => ({ user }));
+  let statements: BatchStatement[];
+  switch (effect.kind) {
+    case 'patch':
+      if (patchMade(conv, effect.patch)) return undefined;
+      statements = [conversationStore.update(db, ref, effect.patch as Partial<ConversationRow>)];
+      break;
+    case 'join': {
+      statements = conversationStore.addMembers(
+        db,
+        effect.users.map((user) => memberRow(ref, user, effect.role)),
+      );
+      const joined = effect.users.filter((user) => user.domain === local).map((user) => ({ user: user.id }));
+      recipients = [...recipients, ...joined];
+      break;
+    }
+    case 'leave':
+      statements = await leaveCopy(db, ref, effect.users, local);
+      break;
+    case 'member-role':
+      statements = [conversationStore.updateMember(db, ref, effect.target, { role: effect.role })];
+      break;
+    case 'delete':
+      statements = conversationStore.remove(db, ref);
+      break;
+  }
+  const event = conversationEvent(effect.type, ref, u.origUserId, effect.data, { time: u.time });
+  const told = publishEffect(dedupe(recipients), event);
+  return { statements, effects: effect.kind === 'patch' ? [told] : [membershipChangedEffect(ref), told] };
+}
+
 /** A conversation of another backend changed: the copy here follows, and the local members hear of it. */
 export const onConversationUpdated = federationRpc(
   {
@@ -124,39 +176,13 @@ export const onConversationUpdated = federationRpc(
   },
   async (c, body, { origin, version }) => {
     const u = parseUpdate(body, version);
-    const local = c.get('config').brig.optSettings.setFederationDomain;
+    const config = c.get('config');
     const db = database(c.env.DB);
-    const ref = { id: u.convId, domain: origin };
-    const conv = await conversationStore.get(db, ref);
+    const conv = await conversationStore.get(db, { id: u.convId, domain: origin });
     const effect = effectOfAction(u.action as ConversationAction, u.origUserId);
     if (conv === undefined || effect === undefined) return {};
-    const present = u.alreadyPresentUsers.map((user) => ({ user }));
-    let recipients = present;
-    switch (effect.kind) {
-      case 'patch':
-        await conversationStore.update(db, ref, effect.patch as Partial<ConversationRow>).run();
-        break;
-      case 'join': {
-        const rows = effect.users.map((user) => memberRow(ref, user, effect.role));
-        await runBatch(db, conversationStore.addMembers(db, rows));
-        const joined = effect.users.filter((user) => user.domain === local).map((user) => ({ user: user.id }));
-        recipients = [...present, ...joined];
-        break;
-      }
-      case 'leave':
-        await runBatch(db, conversationStore.removeMembers(db, ref, effect.users));
-        await dropCopyWithoutLocals(db, ref, local);
-        break;
-      case 'member-role':
-        await conversationStore.updateMember(db, ref, effect.target, { role: effect.role }).run();
-        break;
-      case 'delete':
-        await runBatch(db, conversationStore.remove(db, ref));
-        break;
-    }
-    if (effect.kind !== 'patch') await membershipChanged(c.env, ref);
-    const event = conversationEvent(effect.type, ref, u.origUserId, effect.data, { time: u.time });
-    await publish(c.env, c.get('config'), dedupe(recipients), event);
+    const change = await followUpdate(db, config.brig.optSettings.setFederationDomain, conv, effect, u);
+    if (change !== undefined) await commitChange(c.env, config, change);
     return {};
   },
 );

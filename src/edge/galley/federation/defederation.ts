@@ -5,11 +5,12 @@
 import type { Config } from '../../../shared/config/index.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { type Db, runBatch } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
+import { type Change, commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { conversationStore, type MemberRow } from '../conversations/conversation-store.js';
-import { tellMembers } from '../conversations/notify.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { tellMembersEffect } from '../conversations/notify.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 
 const PRIVATE_TYPES = new Set([2, 3]);
 const qualified = (m: MemberRow) => ({ id: m.userId, domain: m.userDomain });
@@ -45,23 +46,20 @@ async function removeFrom(
   const members = await conversationStore.members(db, id);
   const leaving = members.filter(gone).map(qualified);
   if (leaving.length === 0) return;
-  if (PRIVATE_TYPES.has(conv.type)) {
-    await runBatch(db, conversationStore.remove(db, id));
-    await membershipChanged(env, id);
-    return;
-  }
-  await runBatch(db, conversationStore.removeMembers(db, id, leaving));
-  await membershipChanged(env, id, { config, targets: leaving });
+  if (PRIVATE_TYPES.has(conv.type)) return commitChange(env, config, conversationGone(db, id));
   const data = memberLeaveData(leaving, 'removed');
   const event = conversationEvent('conversation.member-leave', conv, leaving[0]!, data, { team: conv.team });
-  await tellMembers(
-    env,
-    config,
-    conv,
-    members.filter((m) => !gone(m) || alsoTell(m)),
-    event,
-  );
+  const told = members.filter((m) => !gone(m) || alsoTell(m));
+  await commitChange(env, config, {
+    statements: conversationStore.removeMembers(db, id, leaving),
+    effects: [membershipChangedEffect(id, leaving), tellMembersEffect(conv, told, event)],
+  });
 }
+
+const conversationGone = (db: Db, id: QualifiedId): Change => ({
+  statements: conversationStore.remove(db, id),
+  effects: [membershipChangedEffect(id)],
+});
 
 /**
  * This backend no longer federates with `domain`: its users leave the conversations owned here,
@@ -71,10 +69,8 @@ export async function forgetConversationsWith(env: Env, config: Config, db: Db, 
   const local = config.brig.optSettings.setFederationDomain;
   for (const id of await conversationStore.withMembersFrom(db, domain, local))
     await removeFrom(env, config, db, id, (m) => m.userDomain === domain);
-  for (const id of await conversationStore.ownedBy(db, domain)) {
-    await runBatch(db, conversationStore.remove(db, id));
-    await membershipChanged(env, id);
-  }
+  for (const id of await conversationStore.ownedBy(db, domain))
+    await commitChange(env, config, conversationGone(db, id));
 }
 
 /**

@@ -7,14 +7,15 @@ import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { database, runBatch } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import { FederatorClient } from '../../federation/client.js';
 import { federationRpc } from '../../federation/rpc.js';
 import { conversationStore } from '../conversations/conversation-store.js';
-import { notifyMembers } from '../conversations/notify.js';
+import { tellMembersEffect } from '../conversations/notify.js';
 import { roleAllows } from '../conversations/roles.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 
 const leaveRequest = z.object({ conv_id: z.uuid(), leaver: z.uuid() }).openapi('LeaveConversationRequest');
 const leaveError = z.enum([
@@ -26,7 +27,11 @@ const leaveResponse = z
   .union([z.object({ Left: leaveError }), z.object({ Right: z.array(z.unknown()).max(0) })])
   .openapi('LeaveConversationResponse');
 
-/** A remote member leaves a group conversation of this backend; everyone hears `member-leave`. */
+/**
+ * A remote member leaves a group conversation of this backend; everyone hears `member-leave`. The
+ * calling backend asks again when it got no answer: the leaver is gone then (NotFound, as in
+ * wire), and what the first call committed is carried out by its pending effects.
+ */
 export const leaveConversation = federationRpc(
   {
     component: 'galley',
@@ -44,12 +49,13 @@ export const leaveConversation = federationRpc(
     if (conv === undefined || me === undefined) return { Left: 'RemoveFromConversationErrorNotFound' as const };
     if (conv.type !== 0 || !roleAllows(me.role, 'leave_conversation'))
       return { Left: 'RemoveFromConversationErrorRemovalNotAllowed' as const };
-    await runBatch(db, conversationStore.removeMembers(db, conv, [leaver]));
-    await membershipChanged(c.env, conv, { config: c.get('config'), targets: [leaver] });
     const left = conversationEvent('conversation.member-leave', conv, leaver, memberLeaveData([leaver], 'left'), {
       team: conv.team,
     });
-    await notifyMembers(c, conv, members, left);
+    await commitChange(c.env, c.get('config'), {
+      statements: conversationStore.removeMembers(db, conv, [leaver]),
+      effects: [membershipChangedEffect(conv, [leaver]), tellMembersEffect(conv, members, left)],
+    });
     return { Right: [] };
   },
 );

@@ -2,7 +2,7 @@
 // the owner registers the conversation here, dropped once no local user is in it (the owner then
 // stops telling this backend of changes, so the copy would go stale).
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { type BatchStatement, type Db, runBatch } from '../../db/client.js';
+import type { BatchStatement, Db } from '../../db/client.js';
 import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
 
 const key = (m: { userDomain: string; userId: string }) => `${m.userDomain}/${m.userId}`;
@@ -43,10 +43,19 @@ export async function saveCopy(
   return { fresh, statements };
 }
 
-/** Drops the copy when none of this backend's users is left in it. */
-export async function dropCopyWithoutLocals(db: Db, conv: QualifiedId, local: string): Promise<void> {
-  const members = await conversationStore.members(db, conv);
-  if (!members.some((m) => m.userDomain === local)) await runBatch(db, conversationStore.remove(db, conv));
+/** The writes of `leaving` leaving a copy: the whole copy when none of this backend's users is left in it. */
+export async function leaveCopy(
+  db: Db,
+  conv: QualifiedId,
+  leaving: readonly QualifiedId[],
+  local: string,
+): Promise<BatchStatement[]> {
+  const before = await conversationStore.members(db, conv);
+  const gone = new Set(leaving.map((u) => key({ userDomain: u.domain, userId: u.id })));
+  const remaining = before.filter((m) => !gone.has(key(m)));
+  return remaining.some((m) => m.userDomain === local)
+    ? conversationStore.removeMembers(db, conv, leaving)
+    : conversationStore.remove(db, conv);
 }
 
 /** The local users of a copy (who may receive what its owner sends here); empty without a copy. */

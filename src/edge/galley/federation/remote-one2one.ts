@@ -2,15 +2,15 @@
 // id comes from both users and picks the backend that owns it. The owner keeps the conversation,
 // with each user in it once their side of the connection wants them; the other backend keeps a
 // copy with its user, so the 1:1 is listed and read there and messages go through the owner.
-import type { Config } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { database, runBatch } from '../../db/client.js';
+import type { BatchStatement, Db } from '../../db/client.js';
+import { type Change, noChange } from '../../effects/commit-change.js';
 import { conversationStore, privateConversationRow } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
 import { one2OneConvId, PROTEUS_ONE2ONE_NAMESPACE } from '../conversations/one2one-id.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
-import { dropCopyWithoutLocals } from './remote-copies.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { leaveCopy } from './remote-copies.js';
 
 /** Whose side of the connection changed, and whether that user now wants to be in the 1:1. */
 export interface One2OneChange {
@@ -18,39 +18,40 @@ export interface One2OneChange {
   included: boolean;
 }
 
-/** Brings the 1:1 of `local` and `remote` in line with a change of their connection; its id. */
+/**
+ * Brings the 1:1 of `local` and `remote` in line with a change of their connection: its id, and
+ * the change, for the caller to commit with the connection's.
+ */
 export async function upsertRemoteOne2One(
-  env: Env,
-  config: Config,
+  db: Db,
   local: QualifiedId,
   remote: QualifiedId,
   change: One2OneChange,
-): Promise<QualifiedId> {
-  const db = database(env.DB);
+): Promise<{ id: QualifiedId; change: Change }> {
   const id = await one2OneConvId(PROTEUS_ONE2ONE_NAMESPACE, local, remote);
   const conv = await conversationStore.get(db, id);
   const owned = id.domain === local.domain;
   const who = change.actor === 'local' ? local : remote;
-  if (!owned && change.actor === 'remote') return id; // the owner keeps the remote user's side
+  if (!owned && change.actor === 'remote') return { id, change: noChange() }; // the owner keeps the remote user's side
+  let statements: BatchStatement[];
   if (change.included) {
     const members = owned ? [who] : [local, remote];
     const row = conv ?? privateConversationRow(id, null, owned ? 3 : 2);
     const present = new Set((conv === undefined ? [] : await conversationStore.members(db, id)).map((m) => m.userId));
     const joining = members.filter((u) => !present.has(u.id));
-    if (joining.length === 0) return id;
+    if (joining.length === 0) return { id, change: noChange() };
     const both = owned && present.size + joining.length === 2;
-    await runBatch(db, [
+    statements = [
       ...(conv === undefined ? [conversationStore.insert(db, row).onConflictDoNothing()] : []),
       ...conversationStore.addMembers(
         db,
         joining.map((u) => memberRow(row, u, ROLE_ADMIN)),
       ),
       ...(both && row.type !== 2 ? [conversationStore.update(db, id, { type: 2 })] : []),
-    ]);
+    ];
   } else if (conv !== undefined) {
-    await runBatch(db, conversationStore.removeMembers(db, id, [who]));
-    if (!owned) await dropCopyWithoutLocals(db, id, local.domain);
-  }
-  if (conv !== undefined) await membershipChanged(env, id, change.included ? undefined : { config, targets: [who] });
-  return id;
+    statements = owned ? conversationStore.removeMembers(db, id, [who]) : await leaveCopy(db, id, [who], local.domain);
+  } else return { id, change: noChange() };
+  const effects = conv === undefined ? [] : [membershipChangedEffect(id, change.included ? undefined : [who])];
+  return { id, change: { statements, effects } };
 }

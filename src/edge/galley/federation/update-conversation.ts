@@ -10,18 +10,18 @@ import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { selfQualified } from '../../api/self.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { FederatorClient } from '../../federation/client.js';
 import { federationRpc, taggedAnswer } from '../../federation/rpc.js';
 import { loadMembershipOf, type Membership } from '../conversations/access-check.js';
 import { conversationStore, type ConversationRow } from '../conversations/conversation-store.js';
-import { tellMembers } from '../conversations/notify.js';
+import { tellMembersEffect } from '../conversations/notify.js';
 import { kickDisallowedMembers } from '../conversations/access-effects.js';
-import { commitChange } from '../../effects/commit-change.js';
+import { type Change, commitChange, joinChanges } from '../../effects/commit-change.js';
 import { type ConversationAction as RoleAction, ROLE_ADMIN, ROLE_MEMBER, roleAllows } from '../conversations/roles.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
-import { type ConversationAction, effectOfAction, type LocalEffect } from './conversation-actions.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { type ConversationAction, effectOfAction, type LocalEffect, patchMade } from './conversation-actions.js';
 import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
 
 const updateRequest = z
@@ -44,32 +44,32 @@ class Refused extends Error {
 }
 
 const same = (m: { userId: string; userDomain: string }, u: EventQid) => m.userId === u.id && m.userDomain === u.domain;
-const COLUMN_OF: Record<string, keyof ConversationRow> = {
-  name: 'name',
-  messageTimer: 'messageTimer',
-  receiptMode: 'receiptMode',
-  access: 'access',
-  accessRole: 'accessRole',
-};
 
-/** Applies the action as `actor`; the event everybody hears, or undefined when nothing changed. */
+/**
+ * The action as `actor`: the event everybody hears and the change, or undefined when nothing
+ * changes (so a call asked again after a crash finds its change made, as wire answers NoChanges).
+ */
 async function apply(c: Context<AppEnv>, m: Membership, tag: string, effect: LocalEffect, actor: EventQid) {
   const db = database(c.env.DB);
   const { conv, me } = m;
   const allow = (action: RoleAction) => {
     if (!roleAllows(me.role, action)) throw new Refused(galleyErrors.actionDenied);
   };
-  const event = () => conversationEvent(effect.type, conv, actor, effect.data, { team: conv.team });
+  const event = conversationEvent(effect.type, conv, actor, effect.data, { team: conv.team });
+  const told = (change: Change) => ({
+    event,
+    change: joinChanges(change, { statements: [], effects: [tellMembersEffect(conv, m.members, event)] }),
+  });
   if (effect.kind === 'patch' && METADATA[tag] !== undefined) {
     allow(METADATA[tag].action);
     if (METADATA[tag].groupOnly && conv.type !== 0) throw new Refused(galleyErrors.invalidOp);
+    if (patchMade(conv, effect.patch)) return undefined;
     const patch = effect.patch as Partial<ConversationRow>;
-    const unchanged = Object.entries(patch).every(
-      ([k, v]) => JSON.stringify(conv[COLUMN_OF[k] ?? (k as keyof ConversationRow)]) === JSON.stringify(v),
-    );
-    if (unchanged) return undefined;
-    await conversationStore.update(db, conv, patch).run();
-    return event();
+    const change = told({ statements: [conversationStore.update(db, conv, patch)], effects: [] });
+    // As the client route: members the new access roles no longer admit leave.
+    if (tag !== 'ConversationAccessDataTag') return change;
+    const kicked = await kickDisallowedMembers(c, { ...conv, ...patch }, m.members, actor);
+    return { event, change: joinChanges(change.change, kicked) };
   }
   if (conv.type !== 0) throw new Refused(galleyErrors.invalidOp);
   if (effect.kind === 'leave' && tag === 'ConversationRemoveMembersTag') {
@@ -77,17 +77,20 @@ async function apply(c: Context<AppEnv>, m: Membership, tag: string, effect: Loc
     const targets = effect.users.filter((u) => m.members.some((x) => same(x, u)));
     if (targets.some((u) => same(me, u))) throw new Refused(galleyErrors.invalidOp);
     if (targets.length === 0) return undefined;
-    await runBatch(db, conversationStore.removeMembers(db, conv, targets));
-    await membershipChanged(c.env, conv, { config: c.get('config'), targets });
-    return event();
+    return told({
+      statements: conversationStore.removeMembers(db, conv, targets),
+      effects: [membershipChangedEffect(conv, targets)],
+    });
   }
   if (effect.kind === 'member-role') {
     allow('modify_other_conversation_member');
     if (same(me, effect.target) || ![ROLE_ADMIN, ROLE_MEMBER].includes(effect.role))
       throw new Refused(galleyErrors.invalidOp);
     if (!m.members.some((x) => same(x, effect.target))) throw new Refused(galleyErrors.noConversationMember);
-    await conversationStore.updateMember(db, conv, effect.target, { role: effect.role }).run();
-    return event();
+    return told({
+      statements: [conversationStore.updateMember(db, conv, effect.target, { role: effect.role })],
+      effects: [],
+    });
   }
   throw new Refused(galleyErrors.invalidOp);
 }
@@ -109,23 +112,11 @@ export const updateConversation = federationRpc(
       if (effect === undefined) throw new Refused(galleyErrors.invalidOp);
       const m = await loadMembershipOf(c, { id: r.conv_id, domain: local }, actor);
       if (m.me === undefined) throw new Refused(galleyErrors.noConversation);
-      const event = await apply(c, m as Membership, r.action.tag, effect, actor);
-      if (event === undefined) return { tag: 'ConversationUpdateResponseNoChanges' };
-      await tellMembers(c.env, c.get('config'), m.conv, m.members, event);
-      // As the client route: members the new access roles no longer admit leave.
-      if (r.action.tag === 'ConversationAccessDataTag' && effect.kind === 'patch')
-        await commitChange(
-          c.env,
-          c.get('config'),
-          await kickDisallowedMembers(
-            c,
-            { ...m.conv, ...(effect.patch as Partial<ConversationRow>) },
-            m.members,
-            actor,
-          ),
-        );
+      const applied = await apply(c, m as Membership, r.action.tag, effect, actor);
+      if (applied === undefined) return { tag: 'ConversationUpdateResponseNoChanges' };
+      await commitChange(c.env, c.get('config'), applied.change);
       const update = {
-        time: event.time,
+        time: applied.event.time,
         origUserId: actor,
         convId: r.conv_id,
         alreadyPresentUsers: [],

@@ -2,12 +2,13 @@
 // conversations owned here that the notification names, and group members hear `member-leave`.
 import { z } from '@hono/zod-openapi';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { conversationStore } from '../conversations/conversation-store.js';
-import { tellMembers } from '../conversations/notify.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { tellMembersEffect } from '../conversations/notify.js';
+import { membershipChangedEffect } from '../messaging/conversation-object.js';
 
 const notification = z
   .object({ user: z.uuid(), conversations: z.array(z.uuid()).min(1).max(1000) })
@@ -30,15 +31,19 @@ export const onUserDeletedConversations = federationRpc(
       const conv = await conversationStore.get(db, { id: convId, domain: local });
       if (conv === undefined) continue;
       const members = await conversationStore.members(db, conv);
+      // Delivered again, it finds them gone: the first delivery's pending effects tell the members.
       if (!members.some((m) => m.userId === user.id && m.userDomain === user.domain)) continue;
-      await runBatch(db, conversationStore.removeMembers(db, conv, [user]));
-      await membershipChanged(c.env, conv, { config, targets: [user] });
-      // A 1:1 needs no event: the deletion itself tells the other side.
-      if (conv.type !== 0) continue;
       const remaining = members.filter((m) => !(m.userId === user.id && m.userDomain === user.domain));
       const left = memberLeaveData([user], 'user-deleted');
       const event = conversationEvent('conversation.member-leave', conv, user, left, { team: conv.team });
-      await tellMembers(c.env, config, conv, remaining, event);
+      await commitChange(c.env, config, {
+        statements: conversationStore.removeMembers(db, conv, [user]),
+        effects: [
+          membershipChangedEffect(conv, [user]),
+          // A 1:1 needs no event: the deletion itself tells the other side.
+          ...(conv.type === 0 ? [tellMembersEffect(conv, remaining, event)] : []),
+        ],
+      });
     }
     return {};
   },

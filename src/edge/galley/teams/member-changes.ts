@@ -5,7 +5,7 @@ import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
 import type { TeamRole } from '../../db/schema.js';
 import { commitChange } from '../../effects/commit-change.js';
-import { publish, publishEffect } from '../../events/publish.js';
+import { publishEffect } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { permissionsOf } from '../../api/team-permissions.js';
 import { featureEnabled } from '../features/team-features.js';
@@ -64,11 +64,6 @@ const memberLeaveRecipients = (leave: MemberLeave) =>
   leave.told.filter((u) => u !== leave.user).map((u) => ({ user: u }));
 const memberLeaveEvent = (leave: MemberLeave) => teamEvent('team.member-leave', leave.team, { user: leave.user });
 
-/** `team.member-leave` to the audience (the member who left excepted). */
-export async function announceMemberLeave(env: Env, config: Config, leave: MemberLeave): Promise<void> {
-  await publish(env, config, memberLeaveRecipients(leave), memberLeaveEvent(leave), { origin: leave.origin });
-}
-
-/** announceMemberLeave as an effect of the member's removal (see commitChange). */
+/** `team.member-leave` to the audience (the member who left excepted), as an effect of the member's removal. */
 export const memberLeaveEffect = (leave: MemberLeave) =>
   publishEffect(memberLeaveRecipients(leave), memberLeaveEvent(leave), { origin: leave.origin });

@@ -1,5 +1,5 @@
 import type { Config } from '../../../shared/config/index.js';
-import { type BatchStatement, type Db, runBatch } from '../../db/client.js';
+import type { BatchStatement, Db } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { TEAM_ADMINS } from './team-access.js';
@@ -26,11 +26,4 @@ export async function memberJoinNotice(db: Db, team: string, user: string): Prom
     statement: pushTeamEvent(db, team, event),
     push: (env, config) => publish(env, config, recipients, event, { transient: true }),
   };
-}
-
-/** After a user joined a team whose join was written on its own: the team hears it (memberJoinNotice). */
-export async function announceMemberJoin(env: Env, db: Db, config: Config, team: string, user: string): Promise<void> {
-  const notice = await memberJoinNotice(db, team, user);
-  await runBatch(db, [notice.statement]);
-  await notice.push(env, config);
 }

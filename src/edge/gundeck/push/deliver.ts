@@ -1,7 +1,6 @@
 import type { Config } from '../../../shared/config/index.js';
 import type { NativePushJob, PushAddress } from '../../../shared/notifications/native-push.js';
-import { publish, userStream } from '../../events/publish.js';
-import { userEvents } from '../../events/user-events.js';
+import { userStream } from '../../events/publish.js';
 import { count, flushCounts } from '../../metrics/counts.js';
 import { release } from './addresses.js';
 import { pushGatewayOf } from './configured-gateway.js';
@@ -10,12 +9,8 @@ import { log } from '../../log.js';
 
 /** A device that takes no more pushes: its address goes, and its client hears of it. */
 async function dropGone(env: Env, config: Config, user: string, a: PushAddress): Promise<void> {
-  const gone = await userStream(env, user).removePushToken(a.token);
+  const gone = await userStream(env, user).dropPushToken(a.token, config.gundeck.settings.notificationTTL);
   await release(env, config, user, gone);
-  for (const g of gone) {
-    const token = { transport: g.transport, app: g.app, token: g.token, client: g.client };
-    await publish(env, config, [{ user, clients: [g.client] }], userEvents.pushRemoved(token));
-  }
 }
 
 async function push(env: Env, config: Config, job: NativePushJob): Promise<void> {

@@ -4,9 +4,10 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { sparErrors } from '../../api/errors/spar.js';
-import { createAccount, requestEmailChange, type UserRow, userById } from '../../brig/face.js';
+import { requestEmailChange, type UserRow, userById } from '../../brig/face.js';
 import { database, type Db, runBatch } from '../../db/client.js';
-import { announceMemberJoin, featureEnabled } from '../../galley/face.js';
+import { featureEnabled } from '../../galley/face.js';
+import { createTeamAccount } from '../team-account.js';
 import type { IdpRow } from '../idp/idp-store.js';
 import { scimTokenStore } from '../scim/scim-token-store.js';
 import { type NameId, NAMEID_EMAIL, nameIdKey, samlSsoId } from './saml-identity.js';
@@ -42,7 +43,7 @@ async function provision(c: Context<AppEnv>, db: Db, idp: IdpRow, nameId: NameId
   if ((await scimTokenStore.countOfTeam(db, idp.team)) > 0) throw new ApiError(sparErrors.noAutoProvisioning);
   if (nameId.value.length > 128) throw new ApiError(sparErrors.badUsername);
   const config = c.get('config');
-  const user = await createAccount(db, config, {
+  const user = await createTeamAccount(c.env, db, config, {
     name: nameId.value,
     emailVerified: false,
     provisioned: {
@@ -53,7 +54,6 @@ async function provision(c: Context<AppEnv>, db: Db, idp: IdpRow, nameId: NameId
       records: (id) => [samlStore.bind(db, idp.issuer, nameIdKey(nameId), id)],
     },
   });
-  await announceMemberJoin(c.env, db, config, idp.team, user.id);
   if (nameId.format === NAMEID_EMAIL) {
     // Validated first when the team's validateSAMLemails is on, else set as it is. An address that
     // is not valid or belongs to another account is left out; the sign-in stands.

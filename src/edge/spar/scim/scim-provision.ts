@@ -2,7 +2,6 @@
 // through it (active at once); without one, invited users who set a password of their own.
 import { ApiError } from '../../api/errors/api-error.js';
 import {
-  createAccount,
   defaultUserLocale,
   deleteAccount,
   inviteProvisionedUser,
@@ -14,13 +13,8 @@ import {
   userById,
 } from '../../brig/face.js';
 import { runBatch } from '../../db/client.js';
-import {
-  announceMemberJoin,
-  announceMemberLeave,
-  changeMemberRole,
-  featureEnabled,
-  memberLeaveAudience,
-} from '../../galley/face.js';
+import { changeMemberRole, featureEnabled, memberLeaveAudience, memberLeaveEffect } from '../../galley/face.js';
+import { createTeamAccount } from '../team-account.js';
 import { type NameId, NAMEID_EMAIL, NAMEID_UNSPECIFIED, nameIdKey, samlSsoId } from '../saml/saml-identity.js';
 import { samlStore } from '../saml/saml-store.js';
 import { type Scim, teamUser, viewOf } from './scim-context.js';
@@ -101,9 +95,13 @@ export async function createScimUser(s: Scim, input: ScimUserInput): Promise<Use
   const name = displayNameOf(input, id);
   if (s.idp === undefined)
     return inviteProvisionedUser(c.env, db, config, { name, email: id.email!, locale: input.language, provisioned });
-  let user = await createAccount(db, config, { name, emailVerified: false, locale: input.language, provisioned });
+  let user = await createTeamAccount(c.env, db, config, {
+    name,
+    emailVerified: false,
+    locale: input.language,
+    provisioned,
+  });
   if (!input.active) user = await updateProvisionedUser(c.env, db, config, user, { status: 'suspended' });
-  await announceMemberJoin(c.env, db, config, team, user.id);
   // The account stands when its address cannot be validated (another account holds it).
   await validateEmail(s, user, id.email).catch(ignoreRefusal);
   return (await userById(db, { id: user.id, domain: config.brig.optSettings.setFederationDomain })) ?? user;
@@ -195,8 +193,8 @@ export async function deleteScimUser(s: Scim, user: UserRow): Promise<void> {
   const { c, db, team } = s;
   const config = c.get('config');
   const { admins, told } = await memberLeaveAudience(db, config, team);
-  await deleteAccount(c.env, db, config, user, undefined, admins);
+  const left = memberLeaveEffect({ team, user: user.id, told });
+  await deleteAccount(c.env, db, config, user, undefined, admins, [left]);
   // After the account: records left by a failure here are stale, and stale records make way.
   await runBatch(db, [scimUserStore.delete(db, user.id), samlStore.unbindUser(db, user.id)]);
-  await announceMemberLeave(c.env, config, { team, user: user.id, told });
 }
