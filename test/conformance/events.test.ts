@@ -59,8 +59,7 @@ describe('Events', () => {
     expect(since.body.notifications).toEqual([]);
   });
 
-  // Found, not yet fixed: a temporary consumer (/events without a client) receives no events.
-  it.skip('Events.testConsumeTempEvents', async () => {
+  it('Events.testConsumeTempEvents', async () => {
     const alice = await createUser(pub, internal);
     const c0 = await consumableClient(alice);
     const ws0 = await eventsSocket(alice, c0);
@@ -114,8 +113,7 @@ describe('Events', () => {
     await aliceWs.close();
   });
 
-  // Found, not yet fixed: a temporary consumer receives a message addressed to another client only.
-  it.skip('Events.testEventsForSpecificClients (client-addressed messages)', async () => {
+  it('Events.testEventsForSpecificClients (client-addressed messages)', async () => {
     const [alice, bob] = await connectedUsers(2);
     const cid1 = await consumableClient(alice!);
     const cid2 = await legacyClient(alice!);

@@ -29,8 +29,8 @@ const eventFrame = (eventJson: string, tag: number) =>
 
 /**
  * `GET /events`: queue-consuming clients get their durable queue (backlog redelivered until
- * acked, then the synchronization marker they asked for with `sync_marker`, then live events); a socket without a client gets live
- * events only, and only those whose recipients include no queue-consuming client.
+ * acked, then the synchronization marker they asked for with `sync_marker`, then live events). A
+ * socket without a client is a temporary consumer: live events only, nothing kept for it.
  */
 export class EventsChannel {
   /** Delivery tags of sockets without a queue: nothing to acknowledge, just increasing. */
@@ -72,8 +72,9 @@ export class EventsChannel {
     const targets = n.clients === null ? queueClients : queueClients.filter((c) => n.clients!.includes(c));
     // Transient events are not queued: tag 0 acknowledges nothing.
     const queueTag = n.payload.transient ? 0 : uuidV1Seq(n.id);
-    // Temporary (client-less) sockets only get notifications no queue-consuming client receives.
-    const forTemporary = targets.length === 0;
+    // As cannon's temporary queue, bound to the user's own routing key: gundeck publishes there what
+    // is for all of the user's clients, and only once the user has a queue-consuming client.
+    const forTemporary = n.clients === null && queueClients.length > 0;
     let sent = 0;
     for (const ws of sockets) {
       const a = this.sockets.attachment(ws);

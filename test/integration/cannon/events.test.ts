@@ -140,19 +140,31 @@ describe('GET /events', () => {
     expect(await queued(mine)).toEqual(['user.client-add', 'user.client-add']);
   });
 
-  it('gives a client-less socket live events only when no queue-consuming client is a recipient', async () => {
-    const u = await createUser(publicUrl, internalUrl);
+  it("gives a client-less socket what is for all of the user's clients, while one of them consumes a queue", async () => {
+    const [u, v] = [await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl)];
+    await connect(publicUrl, u, v);
+    const conv = await api(publicUrl, v.token).post('/v8/conversations', {
+      qualified_users: [{ id: u.id, domain: 'example.com' }],
+    });
+    expect(conv.status, conv.text).toBe(201);
+    const sender = await addClient(publicUrl, v);
     const other = await login(publicUrl, u.email, u.password);
     const temporary = await openSocket(publicUrl, `/v8/events?access_token=${u.token}`);
-    await changeLocale(publicUrl, other.token, 'de');
-    expect((await temporary.next(isEvent('user.update'))).data.event.payload[0].user.locale).toBe('de');
+    const nextPayload = async () => (await temporary.next()).data.event.payload[0];
 
-    const cid = await consumingClient(publicUrl, u); // its client-add goes to the new queue, not here
-    await changeLocale(publicUrl, other.token, 'fr'); // neither: the consuming client is a recipient
+    await changeLocale(publicUrl, other.token, 'de'); // not here: u has no queue-consuming client
+    const cid = await consumingClient(publicUrl, u);
+    expect(await nextPayload()).toMatchObject({ type: 'user.client-add', client: { id: cid } });
+    const toClient = otrMessage(sender, [{ user: u.id, client: cid, text: 'for cid only' }], { ignoreAll: {} });
+    expect((await postOtr(publicUrl, v.token, conv.body.qualified_id.id, toClient)).status).toBe(201);
+    await changeLocale(publicUrl, other.token, 'fr'); // for all of u's clients: here, after no message
+    expect(await nextPayload()).toEqual({ type: 'user.update', user: { id: u.id, locale: 'fr' } });
+
+    // Without a queue-consuming client again: the client-remove is not here, the next client-add is.
     expect((await api(publicUrl, u.token).del(`/v8/clients/${cid}`, { password: u.password })).status).toBe(200);
-    // With the queue gone, the client-remove event is for no consuming client: it is the next message.
-    const next: any = await temporary.next();
-    expect(next.data.event.payload[0]).toEqual({ type: 'user.client-remove', client: { id: cid } });
+    const cid2 = await addClient(publicUrl, u, { password: u.password, capabilities: ['consumable-notifications'] });
+    expect(await nextPayload()).toMatchObject({ type: 'user.client-add', client: { id: cid2 } });
+    expect(temporary.messages).toEqual([]);
     await temporary.close();
   });
 
