@@ -12,7 +12,7 @@ import type { PushAddress } from '../shared/notifications/native-push.js';
 import { sameForAll } from '../shared/notifications/deliveries.js';
 import { pushRemovedEvent } from '../shared/events/push-events.js';
 import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
-import { seqTime, timeSeq, UuidV1Generator, uuidV1Seq } from '../shared/uuid-v1.js';
+import { seqTime, UuidV1Generator, uuidV1Seq } from '../shared/uuid-v1.js';
 
 /**
  * The notification streams, client queues and websocket sessions of the users of one shard (see
@@ -179,12 +179,10 @@ export class NotificationShard extends DurableObject<Env> {
       client: req.headers.get('z-client') ?? undefined,
       connection: req.headers.get('z-connection') ?? undefined,
       marker: req.headers.get('x-sync-marker') ?? undefined,
+      ...(kind === 'events' ? { ttlSeconds: Number(req.headers.get('x-notification-ttl')), opened: Date.now() } : {}),
     };
     const { response, socket } = this.sockets.accept(attachment);
-    if (kind === 'events') {
-      const ttlSeconds = Number(req.headers.get('x-notification-ttl'));
-      this.events.onConnect(socket, this.sockets.attachment(socket), timeSeq(Date.now() - ttlSeconds * 1000));
-    }
+    if (kind === 'events') this.events.onConnect(socket, this.sockets.attachment(socket));
     return response;
   }
 
@@ -200,10 +198,12 @@ export class NotificationShard extends DurableObject<Env> {
 
   override webSocketError(ws: WebSocket): void {
     this.sockets.forget(ws);
+    this.events.onClose(ws);
   }
 
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
     this.sockets.forget(ws);
+    this.events.onClose(ws);
     try {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
     } catch {

@@ -284,9 +284,7 @@ describe('Events', () => {
     await ws.close();
   });
 
-  // Found, not yet fixed: a second /events socket of the same client receives events while the first
-  // is connected (wire-server has one consumer per client queue).
-  it.skip('Events.testSingleConsumer', async () => {
+  it('Events.testSingleConsumer', async () => {
     const alice = await createUser(pub, internal);
     const client = await consumableClient(alice);
     const other = await legacyClient(alice);

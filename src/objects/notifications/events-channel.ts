@@ -1,4 +1,4 @@
-import { uuidV1Seq } from '../../shared/uuid-v1.js';
+import { timeSeq, uuidV1Seq } from '../../shared/uuid-v1.js';
 import type { QueueStore } from './queue-store.js';
 import type { Outgoing } from './outgoing.js';
 import { sendJson, sendText, type Attachment, type Sockets } from './sockets.js';
@@ -41,15 +41,56 @@ export class EventsChannel {
     private readonly queues: QueueStore,
   ) {}
 
-  onConnect(ws: WebSocket, a: Attachment, cutoff: number): void {
+  onConnect(ws: WebSocket, a: Attachment): void {
     if (a.client === undefined || !this.queues.has(a.user, a.client)) return;
-    this.queues.expireOne(a.user, a.client, cutoff);
-    if (this.queues.missed(a.user, a.client)) {
+    // One consumer per queue: a second socket of the client waits until the first one closes.
+    if (this.consumerOf(a.user, a.client, ws) !== undefined) {
+      this.sockets.update(ws, { ...a, waiting: true });
+      return;
+    }
+    this.start(ws, a);
+  }
+
+  /**
+   * A socket closed (already forgotten by Sockets). If it consumed its client's queue, the client's
+   * socket that connected next takes over: it gets what is not acknowledged, as a RabbitMQ queue
+   * requeues a gone consumer's unacknowledged messages for the next one.
+   */
+  onClose(ws: WebSocket): void {
+    const a = this.sockets.attachment(ws);
+    if (a.kind !== 'events' || a.client === undefined || a.waiting) return;
+    if (!this.queues.has(a.user, a.client) || this.consumerOf(a.user, a.client, ws) !== undefined) return;
+    const client = a.client;
+    const next = this.sockets
+      .of('events', a.user)
+      .filter((s) => s !== ws && this.sockets.attachment(s).client === client)
+      .sort((x, y) => (this.sockets.attachment(x).opened ?? 0) - (this.sockets.attachment(y).opened ?? 0))[0];
+    if (next === undefined) return;
+    const b = { ...this.sockets.attachment(next), waiting: false };
+    this.sockets.update(next, b);
+    this.start(next, b);
+  }
+
+  /** The socket other than `except` that consumes the client's queue, if one is connected. */
+  private consumerOf(user: string, client: string, except: WebSocket): WebSocket | undefined {
+    return this.sockets.of('events', user).find((s) => {
+      const a = this.sockets.attachment(s);
+      return s !== except && a.client === client && a.waiting !== true;
+    });
+  }
+
+  /** The socket starts consuming its client's queue. */
+  private start(ws: WebSocket, a: Attachment): void {
+    const user = a.user;
+    const client = a.client!;
+    const cutoff = a.ttlSeconds === undefined ? 0 : timeSeq(Date.now() - a.ttlSeconds * 1000);
+    this.queues.expireOne(user, client, cutoff);
+    if (this.queues.missed(user, client)) {
       this.sockets.update(ws, { ...a, awaitingFullSync: true });
       sendJson(ws, { type: 'notifications_missed' });
       return;
     }
-    this.sendBacklog(ws, a.user, a.client, a.marker, cutoff);
+    this.sendBacklog(ws, user, client, a.marker, cutoff);
   }
 
   private sendBacklog(ws: WebSocket, user: string, client: string, marker: string | undefined, cutoff: number): void {
@@ -78,7 +119,7 @@ export class EventsChannel {
     let sent = 0;
     for (const ws of sockets) {
       const a = this.sockets.attachment(ws);
-      if (a.awaitingFullSync) continue;
+      if (a.awaitingFullSync || a.waiting) continue;
       if (a.client === undefined) {
         if (!forTemporary) continue;
         sendText(ws, eventFrame(eventJson, ++this.liveTag));
@@ -92,12 +133,14 @@ export class EventsChannel {
   onMessage(ws: WebSocket, a: Attachment, text: string): void {
     const m = parse(text);
     if (m === undefined) {
-      ws.close(1003, 'failed-to-parse');
+      this.refuse(ws, 'failed-to-parse');
       return;
     }
+    // It was handed nothing: there is nothing it could acknowledge.
+    if (a.waiting) return;
     if (a.awaitingFullSync) {
       if (m.type !== 'ack_full_sync') {
-        ws.close(1003, 'unexpected-ack');
+        this.refuse(ws, 'unexpected-ack');
         return;
       }
       this.queues.clearMissed(a.user, a.client!);
@@ -108,5 +151,12 @@ export class EventsChannel {
     }
     if (m.type === 'ack' && a.client !== undefined)
       this.queues.ack(a.user, a.client, m.data.delivery_tag, m.data.multiple === true);
+  }
+
+  /** Closes a misbehaving socket; a socket waiting for the queue takes over now, not when the close completes. */
+  private refuse(ws: WebSocket, reason: string): void {
+    ws.close(1003, reason);
+    this.sockets.forget(ws);
+    this.onClose(ws);
   }
 }

@@ -10,6 +10,12 @@ export interface Attachment {
   marker?: string | undefined;
   /** `/events`: `notifications_missed` was sent; only `ack_full_sync` may come next. */
   awaitingFullSync?: boolean | undefined;
+  /** `/events`: the notification TTL, for the cut-off of the queue when this socket starts consuming it. */
+  ttlSeconds?: number | undefined;
+  /** `/events`: when it connected (ms), to pick the next consumer of a client's queue. */
+  opened?: number | undefined;
+  /** `/events`: another socket of the client consumes its queue; this one gets nothing until that one closes. */
+  waiting?: boolean | undefined;
 }
 
 const encoder = new TextEncoder();

@@ -168,6 +168,35 @@ describe('GET /events', () => {
     await temporary.close();
   });
 
+  it('lets one socket of a client consume its queue; the next one takes over what is unacknowledged when it closes', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const cid = await consumingClient(publicUrl, u);
+    const other = await login(publicUrl, u.email, u.password);
+    const ack = (s: TestSocket, tag: number, multiple = false) =>
+      s.send(JSON.stringify({ type: 'ack', data: { delivery_tag: tag, multiple } }));
+    const first = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=one&access_token=${u.token}`);
+    const second = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=two&access_token=${u.token}`);
+    const added = await first.next();
+    expect(added.data.event.payload[0].type).toBe('user.client-add');
+    expect(await first.next()).toMatchObject({ type: 'synchronization', data: { marker_id: 'one' } });
+    await changeLocale(publicUrl, other.token, 'de');
+    const de = await first.next(isEvent('user.update'));
+    ack(first, added.data.delivery_tag);
+    ack(first, de.data.delivery_tag);
+    await changeLocale(publicUrl, other.token, 'fr');
+    const fr = await first.next(isEvent('user.update'));
+    expect(fr.data.event.payload[0].user.locale).toBe('fr');
+    ack(second, fr.data.delivery_tag, true); // the waiting socket was handed nothing: it acknowledges nothing
+
+    await first.close();
+    // Nothing came while it waited: first what the first socket left unacknowledged, then its own marker.
+    expect((await second.next()).data).toEqual(fr.data);
+    expect(await second.next()).toMatchObject({ type: 'synchronization', data: { marker_id: 'two' } });
+    await changeLocale(publicUrl, other.token, 'nl');
+    expect((await second.next()).data.event.payload[0].user.locale).toBe('nl');
+    await second.close();
+  });
+
   it('sets up a queue for a client through the internal API', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const keys = await proteusKeys(1);
@@ -185,8 +214,13 @@ describe('GET /events', () => {
     const cid = await consumingClient(publicUrl, u);
     const socket = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${u.token}`);
     await socket.next((m) => m.type === 'synchronization');
+    const waiting = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=w&access_token=${u.token}`);
     socket.send('{"type":"nonsense"}');
     expect(await socket.closed).toBe(1003);
+    // The client's socket waiting for the queue takes over: the unacknowledged client-add, its marker.
+    expect((await waiting.next()).data.event.payload[0].type).toBe('user.client-add');
+    expect(await waiting.next()).toMatchObject({ type: 'synchronization', data: { marker_id: 'w' } });
+    await waiting.close();
   });
 
   it('does not exist before v8', async () => {
