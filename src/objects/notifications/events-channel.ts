@@ -1,5 +1,6 @@
 import { timeSeq, uuidV1Seq } from '../../shared/uuid-v1.js';
 import type { QueueStore } from './queue-store.js';
+import { QueueConsumers } from './queue-consumers.js';
 import type { Outgoing } from './outgoing.js';
 import { sendJson, sendText, type Attachment, type Sockets } from './sockets.js';
 
@@ -36,47 +37,23 @@ export class EventsChannel {
   /** Delivery tags of sockets without a queue: nothing to acknowledge, just increasing. */
   private liveTag = 0;
 
+  private readonly consumers: QueueConsumers;
+
   constructor(
     private readonly sockets: Sockets,
     private readonly queues: QueueStore,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.consumers = new QueueConsumers(sockets, (ws, a) => this.start(ws, a), now);
+  }
 
   onConnect(ws: WebSocket, a: Attachment): void {
     if (a.client === undefined || !this.queues.has(a.user, a.client)) return;
-    // One consumer per queue: a second socket of the client waits until the first one closes.
-    if (this.consumerOf(a.user, a.client, ws) !== undefined) {
-      this.sockets.update(ws, { ...a, waiting: true });
-      return;
-    }
-    this.start(ws, a);
+    this.consumers.connected(ws, a);
   }
 
-  /**
-   * A socket closed (already forgotten by Sockets). If it consumed its client's queue, the client's
-   * socket that connected next takes over: it gets what is not acknowledged, as a RabbitMQ queue
-   * requeues a gone consumer's unacknowledged messages for the next one.
-   */
   onClose(ws: WebSocket): void {
-    const a = this.sockets.attachment(ws);
-    if (a.kind !== 'events' || a.client === undefined || a.waiting) return;
-    if (!this.queues.has(a.user, a.client) || this.consumerOf(a.user, a.client, ws) !== undefined) return;
-    const client = a.client;
-    const next = this.sockets
-      .of('events', a.user)
-      .filter((s) => s !== ws && this.sockets.attachment(s).client === client)
-      .sort((x, y) => (this.sockets.attachment(x).opened ?? 0) - (this.sockets.attachment(y).opened ?? 0))[0];
-    if (next === undefined) return;
-    const b = { ...this.sockets.attachment(next), waiting: false };
-    this.sockets.update(next, b);
-    this.start(next, b);
-  }
-
-  /** The socket other than `except` that consumes the client's queue, if one is connected. */
-  private consumerOf(user: string, client: string, except: WebSocket): WebSocket | undefined {
-    return this.sockets.of('events', user).find((s) => {
-      const a = this.sockets.attachment(s);
-      return s !== except && a.client === client && a.waiting !== true;
-    });
+    this.consumers.closed(ws);
   }
 
   /** The socket starts consuming its client's queue. */
@@ -117,16 +94,21 @@ export class EventsChannel {
     // is for all of the user's clients, and only once the user has a queue-consuming client.
     const forTemporary = n.clients === null && queueClients.length > 0;
     let sent = 0;
+    let gone: WebSocket[] | undefined;
     for (const ws of sockets) {
       const a = this.sockets.attachment(ws);
       if (a.awaitingFullSync || a.waiting) continue;
       if (a.client === undefined) {
         if (!forTemporary) continue;
         sendText(ws, eventFrame(eventJson, ++this.liveTag));
-      } else if (targets.includes(a.client)) sendText(ws, eventFrame(eventJson, queueTag));
-      else continue;
+      } else if (targets.includes(a.client)) {
+        sendText(ws, eventFrame(eventJson, queueTag));
+        if (queueTag !== 0 && this.consumers.handed(ws, a)) (gone ??= []).push(ws);
+      } else continue;
       sent++;
     }
+    // After the loop: the socket taking over gets this event with its backlog, not twice.
+    for (const ws of gone ?? []) this.consumers.dismiss(ws);
     return sent;
   }
 
@@ -149,14 +131,16 @@ export class EventsChannel {
       this.sendBacklog(ws, a.user, a.client!, a.marker, 0);
       return;
     }
-    if (m.type === 'ack' && a.client !== undefined)
+    if (m.type === 'ack' && a.client !== undefined) {
       this.queues.ack(a.user, a.client, m.data.delivery_tag, m.data.multiple === true);
+      this.consumers.acked(ws, a);
+    }
   }
 
   /** Closes a misbehaving socket; a socket waiting for the queue takes over now, not when the close completes. */
   private refuse(ws: WebSocket, reason: string): void {
     ws.close(1003, reason);
     this.sockets.forget(ws);
-    this.onClose(ws);
+    this.consumers.closed(ws);
   }
 }

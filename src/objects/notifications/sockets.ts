@@ -16,6 +16,8 @@ export interface Attachment {
   opened?: number | undefined;
   /** `/events`: another socket of the client consumes its queue; this one gets nothing until that one closes. */
   waiting?: boolean | undefined;
+  /** `/events`: while another socket of the client waits, since when this consumer leaves an event unacknowledged (ms). */
+  unackedSince?: number | undefined;
 }
 
 const encoder = new TextEncoder();
