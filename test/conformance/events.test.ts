@@ -31,9 +31,7 @@ async function handleChanges(u: TestUser, n: number): Promise<string[]> {
 }
 
 describe('Events', () => {
-  // Found, not yet fixed: events of a user with only consumable clients are also stored for
-  // /notifications (wire-server stores them only while the user has a legacy client, or none).
-  it.skip('Events.testConsumeEventsOneWebSocket', async () => {
+  it('Events.testConsumeEventsOneWebSocket', async () => {
     const alice = await createUser(pub, internal);
     const last = await as(alice).get('/v8/notifications/last');
     expect(last.status, last.text).toBe(200);

@@ -90,16 +90,13 @@ export class EventsChannel {
     const targets = n.clients === null ? queueClients : queueClients.filter((c) => n.clients!.includes(c));
     // Transient events are not queued: tag 0 acknowledges nothing.
     const queueTag = n.payload.transient ? 0 : uuidV1Seq(n.id);
-    // As cannon's temporary queue, bound to the user's own routing key: gundeck publishes there what
-    // is for all of the user's clients, and only once the user has a queue-consuming client.
-    const forTemporary = n.clients === null && queueClients.length > 0;
     let sent = 0;
     let gone: WebSocket[] | undefined;
     for (const ws of sockets) {
       const a = this.sockets.attachment(ws);
       if (a.awaitingFullSync || a.waiting) continue;
       if (a.client === undefined) {
-        if (!forTemporary) continue;
+        if (!n.temporary) continue;
         sendText(ws, eventFrame(eventJson, ++this.liveTag));
       } else if (targets.includes(a.client)) {
         sendText(ws, eventFrame(eventJson, queueTag));
