@@ -4,6 +4,9 @@ import { QueueStore } from './notifications/queue-store.js';
 import { Sockets } from './notifications/sockets.js';
 import { LogStore } from './notifications/log-store.js';
 import { MarksStore } from './notifications/marks-store.js';
+import { LegacyClientStore } from './notifications/legacy-client-store.js';
+import { type Route, route } from './notifications/routing.js';
+import { type Audience, audience } from './notifications/row-entries.js';
 import { Payload } from './notifications/outgoing.js';
 import { NativePushes } from './notifications/native-pushes.js';
 import { PushTokenStore } from './notifications/push-token-store.js';
@@ -12,7 +15,7 @@ import type { PushAddress } from '../shared/notifications/native-push.js';
 import { sameForAll } from '../shared/notifications/deliveries.js';
 import { pushRemovedEvent } from '../shared/events/push-events.js';
 import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
-import { seqTime, timeSeq, UuidV1Generator, uuidV1Seq } from '../shared/uuid-v1.js';
+import { seqTime, UuidV1Generator, uuidV1Seq } from '../shared/uuid-v1.js';
 
 /**
  * The notification streams, client queues and websocket sessions of the users of one shard (see
@@ -24,6 +27,7 @@ export class NotificationShard extends DurableObject<Env> {
   private readonly stream: LogStore;
   private readonly queues: QueueStore;
   private readonly marks: MarksStore;
+  private readonly legacy: LegacyClientStore;
   private readonly sockets: Sockets;
   private readonly events: EventsChannel;
   private readonly tokens: PushTokenStore;
@@ -41,6 +45,7 @@ export class NotificationShard extends DurableObject<Env> {
     this.idFloor = seqTime(this.stream.lastSeq()) + 1;
     this.queues = new QueueStore(ctx.storage.sql, this.stream, () => uuidV1Seq(this.nextId(Date.now())));
     this.marks = new MarksStore(ctx.storage.sql);
+    this.legacy = new LegacyClientStore(ctx.storage.sql);
     this.sockets = new Sockets(ctx);
     this.events = new EventsChannel(this.sockets, this.queues);
     this.tokens = new PushTokenStore(ctx.storage.sql);
@@ -80,7 +85,16 @@ export class NotificationShard extends DurableObject<Env> {
     const next = () => this.nextId(now);
     for (const d of batch) {
       if (!this.marks.fresh(d, (x) => this.stream.holds(x))) continue;
-      const ids = this.stream.append(d, next);
+      const routes = new Array<Route>(d.to.length);
+      let audiences: Audience[] | undefined;
+      for (let i = 0; i < d.to.length; i++) {
+        const [user, clients] = d.to[i]!;
+        const r = (routes[i] = route(clients, this.queues.clients(user), this.legacy.of(user)));
+        if (r.listed === clients) continue;
+        audiences ??= d.to.map((e) => e[1]);
+        audiences[i] = audience(clients, r.listed);
+      }
+      const ids = this.stream.append(d, next, audiences);
       const payload = new Payload(d.head, d.tail, d.transient === true);
       if (d.transient === true) counts.transient += d.to.length;
       else counts.stored += d.to.length;
@@ -91,6 +105,8 @@ export class NotificationShard extends DurableObject<Env> {
           payload,
           middle,
           clients,
+          listed: routes[i]!.listed,
+          temporary: routes[i]!.temporary,
           origin: d.origin?.user === user ? d.origin.connection : undefined,
         };
         counts.awaitFrames += this.sockets.deliverAwait(user, out);
@@ -118,9 +134,18 @@ export class NotificationShard extends DurableObject<Env> {
     return this.stream.get(user, id, client, ttlSeconds);
   }
 
-  /** A client that consumes notifications gets a durable queue (capability `consumable-notifications`). */
-  enableQueue(user: string, client: string): void {
+  /**
+   * A client that consumes notifications gets a durable queue (capability `consumable-notifications`).
+   * `legacy`: the user's clients that do not, as brig has them now, if it was read (see LegacyClientStore).
+   */
+  enableQueue(user: string, client: string, legacy?: readonly string[]): void {
     this.queues.enable(user, client);
+    this.legacy.consuming(user, client, legacy);
+  }
+
+  /** A client that consumes no queue was added; `legacy`: the user's others that do not, as brig has them now. */
+  addLegacyClient(user: string, client: string, legacy: readonly string[]): void {
+    this.legacy.add(user, client, legacy);
   }
 
   pushTokens(user: string): readonly PushAddress[] {
@@ -154,12 +179,14 @@ export class NotificationShard extends DurableObject<Env> {
   /** A client was deleted: its queue and push addresses go; the addresses are returned. */
   forgetClient(user: string, client: string): PushAddress[] {
     this.queues.drop(user, client);
+    this.legacy.remove(user, client);
     return this.tokens.remove(user, (a) => a.client === client);
   }
 
   /** An account was deleted: its queues and push addresses go; the addresses are returned. */
   forgetUser(user: string): PushAddress[] {
     for (const client of this.queues.clients(user)) this.queues.drop(user, client);
+    this.legacy.forget(user);
     return this.tokens.remove(user, () => true);
   }
 
@@ -179,12 +206,10 @@ export class NotificationShard extends DurableObject<Env> {
       client: req.headers.get('z-client') ?? undefined,
       connection: req.headers.get('z-connection') ?? undefined,
       marker: req.headers.get('x-sync-marker') ?? undefined,
+      ...(kind === 'events' ? { ttlSeconds: Number(req.headers.get('x-notification-ttl')), opened: Date.now() } : {}),
     };
     const { response, socket } = this.sockets.accept(attachment);
-    if (kind === 'events') {
-      const ttlSeconds = Number(req.headers.get('x-notification-ttl'));
-      this.events.onConnect(socket, this.sockets.attachment(socket), timeSeq(Date.now() - ttlSeconds * 1000));
-    }
+    if (kind === 'events') this.events.onConnect(socket, this.sockets.attachment(socket));
     return response;
   }
 
@@ -200,10 +225,12 @@ export class NotificationShard extends DurableObject<Env> {
 
   override webSocketError(ws: WebSocket): void {
     this.sockets.forget(ws);
+    this.events.onClose(ws);
   }
 
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
     this.sockets.forget(ws);
+    this.events.onClose(ws);
     try {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
     } catch {

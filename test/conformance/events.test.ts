@@ -31,9 +31,7 @@ async function handleChanges(u: TestUser, n: number): Promise<string[]> {
 }
 
 describe('Events', () => {
-  // Found, not yet fixed: events of a user with only consumable clients are also stored for
-  // /notifications (wire-server stores them only while the user has a legacy client, or none).
-  it.skip('Events.testConsumeEventsOneWebSocket', async () => {
+  it('Events.testConsumeEventsOneWebSocket', async () => {
     const alice = await createUser(pub, internal);
     const last = await as(alice).get('/v8/notifications/last');
     expect(last.status, last.text).toBe(200);
@@ -59,8 +57,7 @@ describe('Events', () => {
     expect(since.body.notifications).toEqual([]);
   });
 
-  // Found, not yet fixed: a temporary consumer (/events without a client) receives no events.
-  it.skip('Events.testConsumeTempEvents', async () => {
+  it('Events.testConsumeTempEvents', async () => {
     const alice = await createUser(pub, internal);
     const c0 = await consumableClient(alice);
     const ws0 = await eventsSocket(alice, c0);
@@ -114,8 +111,7 @@ describe('Events', () => {
     await aliceWs.close();
   });
 
-  // Found, not yet fixed: a temporary consumer receives a message addressed to another client only.
-  it.skip('Events.testEventsForSpecificClients (client-addressed messages)', async () => {
+  it('Events.testEventsForSpecificClients (client-addressed messages)', async () => {
     const [alice, bob] = await connectedUsers(2);
     const cid1 = await consumableClient(alice!);
     const cid2 = await legacyClient(alice!);
@@ -286,9 +282,7 @@ describe('Events', () => {
     await ws.close();
   });
 
-  // Found, not yet fixed: a second /events socket of the same client receives events while the first
-  // is connected (wire-server has one consumer per client queue).
-  it.skip('Events.testSingleConsumer', async () => {
+  it('Events.testSingleConsumer', async () => {
     const alice = await createUser(pub, internal);
     const client = await consumableClient(alice);
     const other = await legacyClient(alice);

@@ -36,7 +36,10 @@ export function userStream(env: Env, user: string) {
     last: async (client: string | undefined, ttlSeconds: number) => (await s()).last(user, client, ttlSeconds),
     get: async (id: string, client: string | undefined, ttlSeconds: number) =>
       (await s()).get(user, id, client, ttlSeconds),
-    enableQueue: async (client: string) => (await s()).enableQueue(user, client),
+    /** `legacy`: the user's clients without a queue, as brig has them now (see LegacyClientStore). */
+    enableQueue: async (client: string, legacy?: readonly string[]) => (await s()).enableQueue(user, client, legacy),
+    addLegacyClient: async (client: string, legacy: readonly string[]) =>
+      (await s()).addLegacyClient(user, client, legacy),
     pushTokens: async () => (await s()).pushTokens(user),
     addPushToken: async (a: PushAddress) => (await s()).addPushToken(user, a),
     removePushToken: async (token: string) => (await s()).removePushToken(user, token),

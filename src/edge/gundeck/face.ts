@@ -1,3 +1,3 @@
 // gundeck's public face: what other components and the runtime use of native push.
-export { enableQueueEffect, forgetAccountEffect, forgetClientsEffect } from './push/addresses.js';
+export { enableQueueEffect, forgetAccountEffect, forgetClientsEffect, legacyClientEffect } from './push/addresses.js';
 export { runNativePushQueue } from './push/deliver.js';

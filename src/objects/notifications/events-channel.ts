@@ -1,5 +1,6 @@
-import { uuidV1Seq } from '../../shared/uuid-v1.js';
+import { timeSeq, uuidV1Seq } from '../../shared/uuid-v1.js';
 import type { QueueStore } from './queue-store.js';
+import { QueueConsumers } from './queue-consumers.js';
 import type { Outgoing } from './outgoing.js';
 import { sendJson, sendText, type Attachment, type Sockets } from './sockets.js';
 
@@ -29,27 +30,44 @@ const eventFrame = (eventJson: string, tag: number) =>
 
 /**
  * `GET /events`: queue-consuming clients get their durable queue (backlog redelivered until
- * acked, then the synchronization marker they asked for with `sync_marker`, then live events); a socket without a client gets live
- * events only, and only those whose recipients include no queue-consuming client.
+ * acked, then the synchronization marker they asked for with `sync_marker`, then live events). A
+ * socket without a client is a temporary consumer: live events only, nothing kept for it.
  */
 export class EventsChannel {
   /** Delivery tags of sockets without a queue: nothing to acknowledge, just increasing. */
   private liveTag = 0;
 
+  private readonly consumers: QueueConsumers;
+
   constructor(
     private readonly sockets: Sockets,
     private readonly queues: QueueStore,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.consumers = new QueueConsumers(sockets, (ws, a) => this.start(ws, a), now);
+  }
 
-  onConnect(ws: WebSocket, a: Attachment, cutoff: number): void {
+  onConnect(ws: WebSocket, a: Attachment): void {
     if (a.client === undefined || !this.queues.has(a.user, a.client)) return;
-    this.queues.expireOne(a.user, a.client, cutoff);
-    if (this.queues.missed(a.user, a.client)) {
+    this.consumers.connected(ws, a);
+  }
+
+  onClose(ws: WebSocket): void {
+    this.consumers.closed(ws);
+  }
+
+  /** The socket starts consuming its client's queue. */
+  private start(ws: WebSocket, a: Attachment): void {
+    const user = a.user;
+    const client = a.client!;
+    const cutoff = a.ttlSeconds === undefined ? 0 : timeSeq(Date.now() - a.ttlSeconds * 1000);
+    this.queues.expireOne(user, client, cutoff);
+    if (this.queues.missed(user, client)) {
       this.sockets.update(ws, { ...a, awaitingFullSync: true });
       sendJson(ws, { type: 'notifications_missed' });
       return;
     }
-    this.sendBacklog(ws, a.user, a.client, a.marker, cutoff);
+    this.sendBacklog(ws, user, client, a.marker, cutoff);
   }
 
   private sendBacklog(ws: WebSocket, user: string, client: string, marker: string | undefined, cutoff: number): void {
@@ -72,31 +90,36 @@ export class EventsChannel {
     const targets = n.clients === null ? queueClients : queueClients.filter((c) => n.clients!.includes(c));
     // Transient events are not queued: tag 0 acknowledges nothing.
     const queueTag = n.payload.transient ? 0 : uuidV1Seq(n.id);
-    // Temporary (client-less) sockets only get notifications no queue-consuming client receives.
-    const forTemporary = targets.length === 0;
     let sent = 0;
+    let gone: WebSocket[] | undefined;
     for (const ws of sockets) {
       const a = this.sockets.attachment(ws);
-      if (a.awaitingFullSync) continue;
+      if (a.awaitingFullSync || a.waiting) continue;
       if (a.client === undefined) {
-        if (!forTemporary) continue;
+        if (!n.temporary) continue;
         sendText(ws, eventFrame(eventJson, ++this.liveTag));
-      } else if (targets.includes(a.client)) sendText(ws, eventFrame(eventJson, queueTag));
-      else continue;
+      } else if (targets.includes(a.client)) {
+        sendText(ws, eventFrame(eventJson, queueTag));
+        if (queueTag !== 0 && this.consumers.handed(ws, a)) (gone ??= []).push(ws);
+      } else continue;
       sent++;
     }
+    // After the loop: the socket taking over gets this event with its backlog, not twice.
+    for (const ws of gone ?? []) this.consumers.dismiss(ws);
     return sent;
   }
 
   onMessage(ws: WebSocket, a: Attachment, text: string): void {
     const m = parse(text);
     if (m === undefined) {
-      ws.close(1003, 'failed-to-parse');
+      this.refuse(ws, 'failed-to-parse');
       return;
     }
+    // It was handed nothing: there is nothing it could acknowledge.
+    if (a.waiting) return;
     if (a.awaitingFullSync) {
       if (m.type !== 'ack_full_sync') {
-        ws.close(1003, 'unexpected-ack');
+        this.refuse(ws, 'unexpected-ack');
         return;
       }
       this.queues.clearMissed(a.user, a.client!);
@@ -105,7 +128,16 @@ export class EventsChannel {
       this.sendBacklog(ws, a.user, a.client!, a.marker, 0);
       return;
     }
-    if (m.type === 'ack' && a.client !== undefined)
+    if (m.type === 'ack' && a.client !== undefined) {
       this.queues.ack(a.user, a.client, m.data.delivery_tag, m.data.multiple === true);
+      this.consumers.acked(ws, a);
+    }
+  }
+
+  /** Closes a misbehaving socket; a socket waiting for the queue takes over now, not when the close completes. */
+  private refuse(ws: WebSocket, reason: string): void {
+    ws.close(1003, reason);
+    this.sockets.forget(ws);
+    this.consumers.closed(ws);
   }
 }

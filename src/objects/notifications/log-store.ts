@@ -1,12 +1,6 @@
-import type {
-  Delivery,
-  DeliveryEntry,
-  ListQuery,
-  ListResult,
-  QueuedNotification,
-} from '../../shared/notifications/types.js';
+import type { Delivery, ListQuery, ListResult, QueuedNotification } from '../../shared/notifications/types.js';
 import { timeSeq, uuidV1Seq } from '../../shared/uuid-v1.js';
-import { entriesOf, TO_KEY } from './row-entries.js';
+import { type Audience, clientsOf, entriesOf, type StoredEntry, TO_KEY, type View } from './row-entries.js';
 
 interface LogRow extends Record<string, SqlStorageValue> {
   seq: number;
@@ -18,7 +12,7 @@ interface LogRow extends Record<string, SqlStorageValue> {
 interface Body {
   h: string;
   t: string;
-  to: DeliveryEntry[];
+  to: StoredEntry[];
 }
 
 /** One notification of a user found in a row: its place in the stream and its payload's text. */
@@ -111,23 +105,26 @@ export class LogStore {
 
   /**
    * Stores a delivery (this object's entries of it) and returns each entry's id. `next` makes ids;
-   * a transient delivery gets ids but no row.
+   * a transient delivery gets ids but no row. `audiences`, one per entry, replace the entries'
+   * clients where queues and `GET /notifications` see them differently.
    */
-  append(d: Delivery, next: () => string): string[] {
+  append(d: Delivery, next: () => string, audiences?: readonly Audience[]): string[] {
+    const to: StoredEntry[] =
+      audiences === undefined ? d.to : d.to.map((e, i) => (audiences[i] === e[1] ? e : [e[0], audiences[i]!, e[2]]));
     if (d.channel === undefined && !d.transient) {
-      const byUser = new Map<string, DeliveryEntry[]>();
-      for (const e of d.to) {
+      const byUser = new Map<string, StoredEntry[]>();
+      for (const e of to) {
         const list = byUser.get(e[0]);
         if (list === undefined) byUser.set(e[0], [e]);
         else list.push(e);
       }
-      const idOf = new Map<DeliveryEntry, string>();
+      const idOf = new Map<StoredEntry, string>();
       for (const [user, entries] of byUser) {
         const ids = entries.map(() => next());
         for (let j = 0; j < entries.length; j++) idOf.set(entries[j]!, ids[j]!);
         this.insert(own(user), ids, { h: d.head, t: d.tail, to: entries }, markOf(d));
       }
-      return d.to.map((e) => idOf.get(e)!);
+      return to.map((e) => idOf.get(e)!);
     }
     // Each entry's index among its user's entries; most deliveries have one entry per user.
     const index = new Array<number>(d.to.length);
@@ -142,7 +139,7 @@ export class LogStore {
     }
     const ids = Array.from({ length: span }, next);
     if (!d.transient) {
-      const seq = this.insert(d.channel!, ids, { h: d.head, t: d.tail, to: d.to }, markOf(d));
+      const seq = this.insert(d.channel!, ids, { h: d.head, t: d.tail, to }, markOf(d));
       this.subscribe(d.channel!, counts.keys(), seq);
     }
     return index.map((j) => ids[j]!);
@@ -233,20 +230,23 @@ export class LogStore {
   }
 
   /**
-   * The user's notifications in a row, visible to `client` (every one without a client, as gundeck
-   * does). Only the user's own entries and the shared head and tail are parsed: a row of a large
-   * conversation holds every local member's entry, and a reader needs only theirs (see entriesOf).
+   * The user's notifications in a row, in a view (see View), visible to `client` (every one of the
+   * view without a client, as gundeck does). Only the user's own entries and the shared head and
+   * tail are parsed: a row of a large conversation holds every local member's entry, and a reader
+   * needs only theirs (see entriesOf).
    */
-  private static found(row: LogRow, user: string, client: string | null): Found[] {
+  private static found(row: LogRow, user: string, client: string | null, view: View): Found[] {
     const entries = entriesOf(row.body, user);
     if (entries.length === 0) return [];
-    const shared = JSON.parse(`${row.body.slice(0, row.body.indexOf(TO_KEY))}}`) as Pick<Body, 'h' | 't'>;
+    let shared: Pick<Body, 'h' | 't'> | undefined;
     const ids = row.ids.split(',');
     const out: Found[] = [];
     for (let j = 0; j < entries.length; j++) {
-      const [, clients, middle] = entries[j]!;
-      if (client === null || clients === null || clients.includes(client))
-        out.push({ seq: row.seq, j, id: ids[j]!, payloadJson: shared.h + middle + shared.t });
+      const [, audience, middle] = entries[j]!;
+      const clients = clientsOf(audience, view);
+      if (clients === undefined || (client !== null && clients !== null && !clients.includes(client))) continue;
+      shared ??= JSON.parse(`${row.body.slice(0, row.body.indexOf(TO_KEY))}}`) as Pick<Body, 'h' | 't'>;
+      out.push({ seq: row.seq, j, id: ids[j]!, payloadJson: shared.h + middle + shared.t });
     }
     return out;
   }
@@ -260,7 +260,7 @@ export class LogStore {
       .toArray()[0];
     const j = row?.ids.split(',').indexOf(id) ?? -1;
     if (row === undefined || j < 0) return undefined;
-    return LogStore.found(row, user, null).some((f) => f.j === j) ? { seq: row.seq, j } : undefined;
+    return LogStore.found(row, user, null, 'list').some((f) => f.j === j) ? { seq: row.seq, j } : undefined;
   }
 
   /**
@@ -276,7 +276,7 @@ export class LogStore {
     for (;;) {
       const rows = this.rows(user, from, cutoff, false, batch);
       for (const row of rows)
-        for (const f of LogStore.found(row, user, client)) {
+        for (const f of LogStore.found(row, user, client, 'queue')) {
           const tag = uuidV1Seq(f.id);
           if (tag <= after) continue;
           out.push({ tag, eventJson: `{"id":"${f.id}","payload":${f.payloadJson}}` });
@@ -299,7 +299,7 @@ export class LogStore {
     for (;;) {
       const rows = this.rows(user, from, cutoff, false);
       for (const row of rows) {
-        for (const f of LogStore.found(row, user, client))
+        for (const f of LogStore.found(row, user, client, 'list'))
           if (since === undefined || f.seq > since.seq || f.j > since.j) page.push(f);
         if (page.length > q.size) break;
       }
@@ -320,7 +320,7 @@ export class LogStore {
     for (;;) {
       const rows = this.rows(user, before, cutoff, true);
       for (const row of rows) {
-        const latest = LogStore.found(row, user, client ?? null).at(-1);
+        const latest = LogStore.found(row, user, client ?? null, 'list').at(-1);
         if (latest !== undefined) return toNotification(latest);
       }
       if (rows.length < BATCH) return undefined;
@@ -332,7 +332,7 @@ export class LogStore {
     const at = this.locate(user, id, timeSeq(Date.now() - ttlSeconds * 1000));
     if (at === undefined) return undefined;
     const row = this.sql.exec<LogRow>('SELECT seq, ids, body FROM log WHERE seq = ?', at.seq).one();
-    const f = LogStore.found(row, user, client ?? null).find((x) => x.j === at.j);
+    const f = LogStore.found(row, user, client ?? null, 'list').find((x) => x.j === at.j);
     return f === undefined ? undefined : toNotification(f);
   }
 }

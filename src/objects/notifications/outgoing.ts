@@ -35,6 +35,10 @@ export interface Outgoing {
   middle: string;
   /** Only these clients' sockets get it (all of the user's when null). */
   clients: string[] | null;
+  /** Who gets it on `/await` (see Route): all of the user's sockets (null), some clients' or none (undefined). */
+  listed: readonly string[] | null | undefined;
+  /** Whether the user's temporary `/events` consumers get it (see Route). */
+  temporary: boolean;
   /** The connection that caused it: that socket does not get it back. */
   origin: string | undefined;
 }

@@ -10,6 +10,14 @@ export interface Attachment {
   marker?: string | undefined;
   /** `/events`: `notifications_missed` was sent; only `ack_full_sync` may come next. */
   awaitingFullSync?: boolean | undefined;
+  /** `/events`: the notification TTL, for the cut-off of the queue when this socket starts consuming it. */
+  ttlSeconds?: number | undefined;
+  /** `/events`: when it connected (ms), to pick the next consumer of a client's queue. */
+  opened?: number | undefined;
+  /** `/events`: another socket of the client consumes its queue; this one gets nothing until that one closes. */
+  waiting?: boolean | undefined;
+  /** `/events`: while another socket of the client waits, since when this consumer leaves an event unacknowledged (ms). */
+  unackedSince?: number | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -97,13 +105,14 @@ export class Sockets {
   /** `/await`: a binary `{id, transient, payload}` frame to every socket the notification is for; returns how many. */
   deliverAwait(user: string, n: Outgoing): number {
     const sockets = this.of('await', user);
-    if (sockets.length === 0) return 0;
+    const listed = n.listed;
+    if (sockets.length === 0 || listed === undefined) return 0;
     const frame = n.payload.awaitFrame(n.id, n.middle);
     let sent = 0;
     for (const ws of sockets) {
       const a = this.attachment(ws);
       if (n.origin !== undefined && a.connection === n.origin) continue;
-      if (n.clients !== null && a.client !== undefined && !n.clients.includes(a.client)) continue;
+      if (listed !== null && a.client !== undefined && !listed.includes(a.client)) continue;
       try {
         ws.send(frame);
         sent++;

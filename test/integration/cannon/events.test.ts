@@ -140,20 +140,61 @@ describe('GET /events', () => {
     expect(await queued(mine)).toEqual(['user.client-add', 'user.client-add']);
   });
 
-  it('gives a client-less socket live events only when no queue-consuming client is a recipient', async () => {
-    const u = await createUser(publicUrl, internalUrl);
+  it("gives a client-less socket what is for all of the user's clients, while one of them consumes a queue", async () => {
+    const [u, v] = [await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl)];
+    await connect(publicUrl, u, v);
+    const conv = await api(publicUrl, v.token).post('/v8/conversations', {
+      qualified_users: [{ id: u.id, domain: 'example.com' }],
+    });
+    expect(conv.status, conv.text).toBe(201);
+    const sender = await addClient(publicUrl, v);
     const other = await login(publicUrl, u.email, u.password);
     const temporary = await openSocket(publicUrl, `/v8/events?access_token=${u.token}`);
-    await changeLocale(publicUrl, other.token, 'de');
-    expect((await temporary.next(isEvent('user.update'))).data.event.payload[0].user.locale).toBe('de');
+    const nextPayload = async () => (await temporary.next()).data.event.payload[0];
 
-    const cid = await consumingClient(publicUrl, u); // its client-add goes to the new queue, not here
-    await changeLocale(publicUrl, other.token, 'fr'); // neither: the consuming client is a recipient
+    await changeLocale(publicUrl, other.token, 'de'); // not here: u has no queue-consuming client
+    const cid = await consumingClient(publicUrl, u);
+    expect(await nextPayload()).toMatchObject({ type: 'user.client-add', client: { id: cid } });
+    const toClient = otrMessage(sender, [{ user: u.id, client: cid, text: 'for cid only' }], { ignoreAll: {} });
+    expect((await postOtr(publicUrl, v.token, conv.body.qualified_id.id, toClient)).status).toBe(201);
+    await changeLocale(publicUrl, other.token, 'fr'); // for all of u's clients: here, after no message
+    expect(await nextPayload()).toEqual({ type: 'user.update', user: { id: u.id, locale: 'fr' } });
+
+    // Without a queue-consuming client again: the client-remove is not here, the next client-add is.
     expect((await api(publicUrl, u.token).del(`/v8/clients/${cid}`, { password: u.password })).status).toBe(200);
-    // With the queue gone, the client-remove event is for no consuming client: it is the next message.
-    const next: any = await temporary.next();
-    expect(next.data.event.payload[0]).toEqual({ type: 'user.client-remove', client: { id: cid } });
+    const cid2 = await addClient(publicUrl, u, { password: u.password, capabilities: ['consumable-notifications'] });
+    expect(await nextPayload()).toMatchObject({ type: 'user.client-add', client: { id: cid2 } });
+    expect(temporary.messages).toEqual([]);
     await temporary.close();
+  });
+
+  it('lets one socket of a client consume its queue; the next one takes over what is unacknowledged when it closes', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const cid = await consumingClient(publicUrl, u);
+    const other = await login(publicUrl, u.email, u.password);
+    const ack = (s: TestSocket, tag: number, multiple = false) =>
+      s.send(JSON.stringify({ type: 'ack', data: { delivery_tag: tag, multiple } }));
+    const first = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=one&access_token=${u.token}`);
+    const second = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=two&access_token=${u.token}`);
+    const added = await first.next();
+    expect(added.data.event.payload[0].type).toBe('user.client-add');
+    expect(await first.next()).toMatchObject({ type: 'synchronization', data: { marker_id: 'one' } });
+    await changeLocale(publicUrl, other.token, 'de');
+    const de = await first.next(isEvent('user.update'));
+    ack(first, added.data.delivery_tag);
+    ack(first, de.data.delivery_tag);
+    await changeLocale(publicUrl, other.token, 'fr');
+    const fr = await first.next(isEvent('user.update'));
+    expect(fr.data.event.payload[0].user.locale).toBe('fr');
+    ack(second, fr.data.delivery_tag, true); // the waiting socket was handed nothing: it acknowledges nothing
+
+    await first.close();
+    // Nothing came while it waited: first what the first socket left unacknowledged, then its own marker.
+    expect((await second.next()).data).toEqual(fr.data);
+    expect(await second.next()).toMatchObject({ type: 'synchronization', data: { marker_id: 'two' } });
+    await changeLocale(publicUrl, other.token, 'nl');
+    expect((await second.next()).data.event.payload[0].user.locale).toBe('nl');
+    await second.close();
   });
 
   it('sets up a queue for a client through the internal API', async () => {
@@ -173,8 +214,13 @@ describe('GET /events', () => {
     const cid = await consumingClient(publicUrl, u);
     const socket = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${u.token}`);
     await socket.next((m) => m.type === 'synchronization');
+    const waiting = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=w&access_token=${u.token}`);
     socket.send('{"type":"nonsense"}');
     expect(await socket.closed).toBe(1003);
+    // The client's socket waiting for the queue takes over: the unacknowledged client-add, its marker.
+    expect((await waiting.next()).data.event.payload[0].type).toBe('user.client-add');
+    expect(await waiting.next()).toMatchObject({ type: 'synchronization', data: { marker_id: 'w' } });
+    await waiting.close();
   });
 
   it('does not exist before v8', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
+import { addClient } from '../../helpers/clients.js';
 import { wireError } from '../../helpers/http.js';
 import { api, cookieOf, createUser, login } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
@@ -91,5 +92,49 @@ describe('the notification stream', () => {
       status: 400,
       body: wireError(400, 'bad-request'),
     });
+  });
+});
+
+describe('the notification stream of a user with queue-consuming clients', () => {
+  it('keeps only what is for legacy clients, and sends /await only that, as gundeck splits a push', async () => {
+    const u = await createUser(publicUrl, internalUrl);
+    const me = api(publicUrl, u.token);
+    const other = await login(publicUrl, u.email, u.password);
+    const locale = (l: string) => api(publicUrl, other.token).put('/v8/self/locale', { locale: l });
+    const last = (await me.get('/v8/notifications/last')).body.id;
+    const since = async (client?: string) =>
+      (await me.get(`/v8/notifications?since=${last}${client === undefined ? '' : `&client=${client}`}`)).body
+        .notifications;
+    const listening = await login(publicUrl, u.email, u.password);
+    const awaitSocket = await openSocket(publicUrl, `/v8/await?access_token=${listening.token}`);
+    const nextOnAwait = async () => (await awaitSocket.next()).payload[0];
+
+    const queued = await addClient(publicUrl, u, { capabilities: ['consumable-notifications'] });
+    expect((await locale('de')).status).toBe(200);
+    // A legacy client: what is for all of u's clients is stored again, for it.
+    const legacy = await addClient(publicUrl, u, { password: u.password });
+    expect((await locale('fr')).status).toBe(200);
+    expect(await nextOnAwait()).toMatchObject({ type: 'user.client-add', client: { id: legacy } });
+    expect(await nextOnAwait()).toMatchObject({ type: 'user.update', user: { locale: 'fr' } });
+    const stored = (await since()).map((n: any) => n.payload[0]);
+    expect(stored).toEqual([
+      expect.objectContaining({ type: 'user.client-add', client: expect.objectContaining({ id: legacy }) }),
+      { type: 'user.update', user: { id: u.id, locale: 'fr' } },
+    ]);
+    expect(await since(legacy)).toEqual(await since());
+    expect(await since(queued)).toEqual([]);
+
+    // Without it, nothing is stored again; with another legacy client, it is.
+    expect((await me.del(`/v8/clients/${legacy}`, { password: u.password })).status).toBe(200);
+    expect((await locale('nl')).status).toBe(200);
+    const legacy2 = await addClient(publicUrl, u, { password: u.password });
+    expect(await nextOnAwait()).toMatchObject({ type: 'user.client-add', client: { id: legacy2 } });
+    expect((await since()).map((n: any) => n.payload[0].type)).toEqual([
+      'user.client-add',
+      'user.update',
+      'user.client-add',
+    ]);
+    expect(awaitSocket.messages).toEqual([]);
+    await awaitSocket.close();
   });
 });

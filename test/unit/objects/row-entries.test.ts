@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entriesOf } from '../../../src/objects/notifications/row-entries.js';
+import { audience, clientsOf, entriesOf, type StoredEntry } from '../../../src/objects/notifications/row-entries.js';
 import type { DeliveryEntry } from '../../../src/shared/notifications/types.js';
 
 const u1 = '6a1c3f4e-0000-4000-8000-000000000001';
@@ -31,5 +31,19 @@ describe('entriesOf', () => {
     ];
     expect(entriesOf(row('[', to), u1)).toEqual([to[0]]);
     expect(entriesOf(row('[', to), u2)).toEqual([to[1]]);
+  });
+
+  it('finds entries whose queues and GET /notifications see them differently, with both views', () => {
+    const same = ['q1'];
+    const to: StoredEntry[] = [
+      [u1, audience(null, undefined), ''],
+      [u2, audience(['q1', 'l1'], ['l1']), 'x'],
+      [u1, audience(same, same), ''],
+    ];
+    expect(entriesOf(JSON.stringify({ h: '[', t: ']', to }), u1)).toEqual([to[0], to[2]]);
+    expect(entriesOf(JSON.stringify({ h: '[', t: ']', to }), u2)).toEqual([to[1]]);
+    expect([clientsOf(to[0]![1], 'queue'), clientsOf(to[0]![1], 'list')]).toEqual([null, undefined]);
+    expect([clientsOf(to[1]![1], 'queue'), clientsOf(to[1]![1], 'list')]).toEqual([['q1', 'l1'], ['l1']]);
+    expect(to[2]![1]).toBe(same); // alike for both: stored as it always was
   });
 });

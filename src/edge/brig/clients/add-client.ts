@@ -7,14 +7,14 @@ import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { clientEvents } from './client-events.js';
-import { enableQueueEffect, forgetClientsEffect } from '../../gundeck/face.js';
+import { enableQueueEffect, forgetClientsEffect, legacyClientEffect } from '../../gundeck/face.js';
 import { publishEffect } from '../../events/publish.js';
 import { clientsChangedEffect } from '../../galley/face.js';
 import { enforceVerificationCode } from '../auth/verification-code.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { selfRow } from '../users/self.js';
 import { clientIdFromLastKey } from './client-id.js';
-import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor } from './client-json.js';
+import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor, legacyClientIds } from './client-json.js';
 import { clientStore, type ClientRow } from './client-store.js';
 import { checkCapabilities, checkPrekeys, newClient } from './new-client.js';
 import { prekeyStore } from './prekey-store.js';
@@ -96,15 +96,16 @@ export const addClient = endpoint(
       ]),
     ];
     const gone = replaced.map((old) => old.id);
+    const legacy = legacyClientIds(all, [id, ...gone]);
     const origin = self(c);
     const toUser = [{ user: user.id }];
     await commitChange(c.env, config, {
       statements,
       effects: [
         ...(gone.length === 0 ? [] : [forgetClientsEffect({ user: user.id, clients: gone })]),
-        ...(row.capabilities.includes(CONSUMABLE_NOTIFICATIONS)
-          ? [enableQueueEffect({ user: user.id, client: id })]
-          : []),
+        row.capabilities.includes(CONSUMABLE_NOTIFICATIONS)
+          ? enableQueueEffect({ user: user.id, client: id, legacy })
+          : legacyClientEffect({ user: user.id, client: id, legacy }),
         clientsChangedEffect({ id: user.id, domain: config.brig.optSettings.setFederationDomain }, gone),
         ...gone.map((old) => publishEffect(toUser, clientEvents.remove(old), { origin })),
         publishEffect(toUser, clientEvents.add(row), { origin }),

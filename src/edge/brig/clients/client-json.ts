@@ -5,6 +5,10 @@ import type { ClientRow } from './client-store.js';
 export const CONSUMABLE_NOTIFICATIONS = 'consumable-notifications';
 export const LEGALHOLD_CONSENT = 'legalhold-implicit-consent';
 
+/** The ids of the clients that consume no notification queue (legacy clients), but those in `except`. */
+export const legacyClientIds = (clients: readonly ClientRow[], except: readonly string[]): string[] =>
+  clients.filter((c) => !except.includes(c.id) && !c.capabilities.includes(CONSUMABLE_NOTIFICATIONS)).map((c) => c.id);
+
 /** Capabilities a request may name; the seed's `consume-notifications` is read as Wire's `consumable-notifications`. */
 export const clientCapability = z
   .enum([LEGALHOLD_CONSENT, CONSUMABLE_NOTIFICATIONS, 'consume-notifications'])

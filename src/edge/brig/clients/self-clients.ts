@@ -14,7 +14,7 @@ import { clientsChangedEffect } from '../../galley/face.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { selfRow } from '../users/self.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
-import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor } from './client-json.js';
+import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor, legacyClientIds } from './client-json.js';
 import { clientStore } from './client-store.js';
 import { checkCapabilities, checkPrekeys, updateClient } from './new-client.js';
 import { prekeyStore } from './prekey-store.js';
@@ -105,7 +105,9 @@ export const putClient = endpoint(
     };
     const keys = [...(body.prekeys ?? []), ...(body.lastkey === undefined ? [] : [body.lastkey])];
     await runBatch(db, [clientStore.update(db, me, client, patch), ...prekeyStore.upsert(db, me, client, keys)]);
-    if (wanted?.includes(CONSUMABLE_NOTIFICATIONS)) await userStream(c.env, me).enableQueue(client);
+    if (wanted?.includes(CONSUMABLE_NOTIFICATIONS)) {
+      await userStream(c.env, me).enableQueue(client, legacyClientIds(await clientStore.list(db, me), [client]));
+    }
     return c.body(null, 200);
   },
 );

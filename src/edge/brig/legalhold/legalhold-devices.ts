@@ -8,11 +8,11 @@ import type { Db } from '../../db/client.js';
 import { type Change, commitChange } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { clientsChangedEffect, teamMemberIds } from '../../galley/face.js';
-import { forgetClientsEffect } from '../../gundeck/face.js';
+import { forgetClientsEffect, legacyClientEffect } from '../../gundeck/face.js';
 import { issueCookie, cookieStore } from '../auth/cookie-store.js';
 import { clientEvents } from '../clients/client-events.js';
 import { clientIdFromLastKey } from '../clients/client-id.js';
-import { LEGALHOLD_CONSENT } from '../clients/client-json.js';
+import { LEGALHOLD_CONSENT, legacyClientIds } from '../clients/client-json.js';
 import { clientStore, type ClientRow } from '../clients/client-store.js';
 import { prekeyStore } from '../clients/prekey-store.js';
 import { keyPackageStore } from '../mls/key-package-store.js';
@@ -58,7 +58,8 @@ export async function addLegalholdDevice(
   o: { user: string; team: string; prekeys: readonly Prekey[]; lastPrekey: Prekey; origin?: AccessClaims },
 ): Promise<string> {
   const id = await legalholdClientId(o.lastPrekey);
-  const replaced = (await clientStore.list(db, o.user)).filter((c) => c.type === 'legalhold' && c.id !== id);
+  const all = await clientStore.list(db, o.user);
+  const replaced = all.filter((c) => c.type === 'legalhold' && c.id !== id);
   const row: ClientRow = {
     user: o.user,
     id,
@@ -82,6 +83,7 @@ export async function addLegalholdDevice(
     ],
     effects: [
       ...(gone.length === 0 ? [] : [forgetClientsEffect({ user: o.user, clients: gone })]),
+      legacyClientEffect({ user: o.user, client: id, legacy: legacyClientIds(all, [id, ...gone]) }),
       clientsChangedEffect({ id: o.user, domain: config.brig.optSettings.setFederationDomain }),
       ...gone.map((old) => publishEffect(own, clientEvents.remove(old), { origin: o.origin })),
       publishEffect(own, clientEvents.add(row), { origin: o.origin }),

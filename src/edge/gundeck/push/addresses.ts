@@ -31,10 +31,27 @@ export const forgetClientsEffect = defineEffect(
   ({ env, config }, a: { user: string; clients: readonly string[] }) => forgetClients(env, config, a.user, a.clients),
 );
 
-/** A new client's own notification queue (consumable notifications), as an effect of adding it. */
-export const enableQueueEffect = defineEffect('enable-queue', async ({ env }, a: { user: string; client: string }) => {
-  await userStream(env, a.user).enableQueue(a.client);
-});
+/**
+ * A new client's own notification queue (consumable notifications), as an effect of adding it;
+ * `legacy` are the user's clients without one (absent in effects recorded before it was).
+ */
+export const enableQueueEffect = defineEffect(
+  'enable-queue',
+  async ({ env }, a: { user: string; client: string; legacy?: readonly string[] }) => {
+    await userStream(env, a.user).enableQueue(a.client, a.legacy);
+  },
+);
+
+/**
+ * A new client without a queue, as an effect of adding it: while the user has one, what is for
+ * all of their clients is stored for `GET /notifications` only because of such clients.
+ */
+export const legacyClientEffect = defineEffect(
+  'legacy-client',
+  async ({ env }, a: { user: string; client: string; legacy: readonly string[] }) => {
+    await userStream(env, a.user).addLegacyClient(a.client, a.legacy);
+  },
+);
 
 /** A deleted account: its notification queues and push addresses go. */
 async function forgetAccount(env: Env, config: Config, user: string) {
