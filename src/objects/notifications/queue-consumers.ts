@@ -1,4 +1,13 @@
-import type { Attachment, Sockets } from './sockets.js';
+import type { SocketKind } from '../../shared/notifications/types.js';
+import type { Attachment } from './socket-attachment.js';
+
+/** What the consumers need of the shard's sockets (sockets.ts). */
+interface ConsumerSockets {
+  of(kind: SocketKind, user: string): readonly WebSocket[];
+  attachment(ws: WebSocket): Attachment;
+  update(ws: WebSocket, attachment: Attachment): void;
+  forget(ws: WebSocket): void;
+}
 
 /**
  * How long a consumer may leave an event unacknowledged while another socket of its client waits,
@@ -16,7 +25,7 @@ export const GONE_AFTER_MS = 40_000;
  */
 export class QueueConsumers {
   constructor(
-    private readonly sockets: Pick<Sockets, 'of' | 'attachment' | 'update' | 'forget'>,
+    private readonly sockets: ConsumerSockets,
     /** The socket starts consuming its client's queue: backlog, marker, live events. */
     private readonly start: (ws: WebSocket, a: Attachment) => void,
     private readonly now: () => number = Date.now,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GONE_AFTER_MS, QueueConsumers } from '../../../src/objects/notifications/queue-consumers.js';
-import type { Attachment } from '../../../src/objects/notifications/sockets.js';
+import type { Attachment } from '../../../src/objects/notifications/socket-attachment.js';
 
 /** A hibernatable socket as QueueConsumers sees it: its attachment, and how it was closed. */
 interface FakeSocket {
