@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crashBetweenChangesAndEffects, eventsOf, type StreamEvent } from '../../helpers/crash.js';
-import { A, B, type FederatedPair, startPairWithConnectedUsers } from '../../helpers/federation.js';
+import { bundleBody } from '../../helpers/core-crypto.js';
+import { A, B, connectAcross, type FederatedPair, startPairWithConnectedUsers } from '../../helpers/federation.js';
+import {
+  bytesOf,
+  claimKeyPackages,
+  type MlsDevice,
+  mlsDevice,
+  mlsEventsOf,
+  postMls,
+  uploadKeyPackages,
+} from '../../helpers/mls.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -8,7 +18,8 @@ import { waitFor } from '../../helpers/wait.js';
  * A change and its events are one unit when another backend causes it too: example.com's runtime
  * is killed while each change b.example.com asked for waits right after its writes were committed
  * (a member leaving, a member renaming a conversation owned here, a connection request, and a
- * rename by the owner of a copy, delivered from its queue). After a restart on the same state,
+ * rename by the owner of a copy, delivered from its queue), and while a local member's MLS commit
+ * to a group with a member on b.example.com waits there too. After a restart on the same state,
  * each change is there and its events went out once, also when the other backend asks again.
  */
 
@@ -22,6 +33,11 @@ describe('a crash between a change another backend asked for and its events', ()
   /** On b.example.com: asks alice to connect while her backend crashes. */
   let dave: TestUser;
   const conv = {} as Record<'leave' | 'renamedHere' | 'renamedThere', string>;
+  /**
+   * An MLS group of example.com: alice's client `a1` and bob's `b1`; while example.com crashes,
+   * `a1` commits the add of carol's client (on example.com too). `epoch`: the group's before it.
+   */
+  const mls = {} as { conv: string; groupId: Uint8Array; a1: MlsDevice; b1: MlsDevice; carol: TestUser; epoch: number };
 
   const asAlice = () => api(pair.a.publicUrl, alice.token);
   const asBob = () => api(pair.b.publicUrl, bob.token);
@@ -46,6 +62,7 @@ describe('a crash between a change another backend asked for and its events', ()
     conv.leave = await group(pair.a.publicUrl, alice, { id: bob.id, domain: B });
     conv.renamedHere = await group(pair.a.publicUrl, alice, { id: bob.id, domain: B });
     conv.renamedThere = await group(pair.b.publicUrl, bob, { id: alice.id, domain: A });
+    const carolsPackage = await mlsGroup();
     await Promise.all([drained('a'), drained('b')]);
     await pair.down('a');
 
@@ -56,6 +73,7 @@ describe('a crash between a change another backend asked for and its events', ()
         // The owner's change is made at once; its notification reaches example.com from the queue.
         ownersRename = asBob().put(`/v8/conversations/${B}/${conv.renamedThere}/name`, { name: 'by the owner' });
         return [
+          mls.a1.mls.addClients(mls.groupId, [carolsPackage]),
           asBob().del(`/v8/conversations/${A}/${conv.leave}/members/${B}/${bob.id}`),
           asBob().put(`/v8/conversations/${A}/${conv.renamedHere}/name`, { name: 'by bob' }),
           api(pair.b.publicUrl, dave.token).post(`/v8/connections/${A}/${alice.id}`),
@@ -76,6 +94,42 @@ describe('a crash between a change another backend asked for and its events', ()
     await Promise.all([drained('a'), drained('b')]);
   }, 180_000);
   afterAll(() => pair?.stop());
+
+  /** Sets up `mls` (alice's client made the group and added bob's); carol's key package, claimed. */
+  async function mlsGroup(): Promise<Uint8Array> {
+    // Alice's client posts its commits wherever example.com runs now.
+    mls.a1 = await mlsDevice(pair.a.publicUrl, alice, 1, A, () => pair.a.publicUrl);
+    mls.b1 = await mlsDevice(pair.b.publicUrl, bob, 1, B);
+    await uploadKeyPackages(pair.b.publicUrl, mls.b1, 1);
+    const created = await api(pair.a.publicUrl, mls.a1.token).post('/v8/conversations', {
+      protocol: 'mls',
+      name: 'MLS',
+      qualified_users: [],
+    });
+    expect(created.status, created.text).toBe(201);
+    mls.conv = created.body.qualified_id.id;
+    mls.groupId = bytesOf(created.body.group_id);
+    const keys = await api(pair.a.publicUrl, mls.a1.token).get('/v8/mls/public-keys');
+    await mls.a1.mls.createConversation(mls.groupId, bytesOf(keys.body.removal.ed25519));
+    await mls.a1.mls.addClients(mls.groupId, await claimKeyPackages(pair.a.publicUrl, mls.a1, bob, 1, B));
+    expect(mls.a1.refused).toBeUndefined();
+    const welcome = await waitFor(
+      async () =>
+        (await mlsEventsOf(pair.b.publicUrl, mls.b1)).find(
+          (e) => e.type === 'conversation.mls-welcome' && e.conversation === mls.conv,
+        ),
+      "bob's Welcome",
+    );
+    await mls.b1.mls.processWelcome(bytesOf(welcome.data));
+    mls.epoch = Number(await mls.a1.mls.epoch(mls.groupId));
+
+    mls.carol = await createUser(pair.a.publicUrl, pair.a.internalUrl, { name: 'Carol' });
+    await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: mls.carol, backend: pair.a, domain: A });
+    const c1 = await mlsDevice(pair.a.publicUrl, mls.carol, 1, A);
+    await uploadKeyPackages(pair.a.publicUrl, c1, 1);
+    const [carols] = await claimKeyPackages(pair.a.publicUrl, mls.a1, mls.carol, 1, A);
+    return carols!;
+  }
 
   it('a remote member who left is gone, and both backends heard it once', async () => {
     const seen = await asAlice().get(`/v8/conversations/${A}/${conv.leave}`);
@@ -123,4 +177,38 @@ describe('a crash between a change another backend asked for and its events', ()
     );
     expect(toAlice.map((e) => e.connection.status)).toEqual(['pending']);
   });
+
+  it("a local member's MLS commit reaches the remote member once, with its join, also when sent again", async () => {
+    const commit = mls.a1.sent!.commit;
+    const commits = async () =>
+      (await mlsEventsOf(pair.b.publicUrl, mls.b1)).filter(
+        (e) =>
+          e.type === 'conversation.mls-message-add' &&
+          e.conversation === mls.conv &&
+          Buffer.from(bytesOf(e.data)).equals(Buffer.from(commit)),
+      );
+    const told = await waitFor(async () => {
+      const found = await commits();
+      return found.length > 0 ? found : undefined;
+    }, 'the commit at b.example.com');
+    expect(told).toHaveLength(1);
+    expect(await mls.b1.mls.decrypt(mls.groupId, bytesOf(told[0]!.data))).toMatchObject({ kind: 'commit' });
+    expect(Number(await mls.b1.mls.epoch(mls.groupId))).toBe(mls.epoch + 1);
+    const seen = await asAlice().get(`/v8/conversations/${A}/${mls.conv}`);
+    expect(seen.body.epoch).toBe(mls.epoch + 1);
+    const joined = () =>
+      eventsOf(pair.b.publicUrl, bob).then((events) =>
+        inConv(events, 'conversation.member-join', mls.conv).filter((e) =>
+          e.data.users.some((u: { qualified_id: { id: string } }) => u.qualified_id.id === mls.carol.id),
+        ),
+      );
+    expect(await joined()).toHaveLength(1);
+
+    // Alice's client got no answer and sends the bundle again: the same answer, nothing told again.
+    const again = await postMls(pair.a.publicUrl, mls.a1.token, '/v8/mls/commit-bundles', bundleBody(mls.a1.sent!));
+    expect(again.status, again.text).toBe(201);
+    await drained('a');
+    expect(await commits()).toHaveLength(1);
+    expect(await joined()).toHaveLength(1);
+  }, 60_000);
 });
