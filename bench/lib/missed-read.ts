@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { getJson, send } from './otr-load.js';
 import type { SeededUser } from './seed.js';
@@ -59,7 +60,7 @@ export async function readMissed(
   start = performance.now();
   const streamed: number[] = [];
   await new Promise<void>((resolve, reject) => {
-    const url = `${b.publicUrl.origin.replace(/^http/, 'ws')}/v8/events?access_token=${reader.token}&client=${client}`;
+    const url = `${b.publicUrl.origin.replace(/^http/, 'ws')}/v8/events?access_token=${reader.token}&client=${client}&sync_marker=${randomUUID()}`;
     const ws = new WebSocket(url, { perMessageDeflate: false });
     ws.on('message', (data: Buffer) => {
       const m = JSON.parse(data.toString('utf8'));
