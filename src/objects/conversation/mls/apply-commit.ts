@@ -1,12 +1,14 @@
 import { toBase64 } from '../../../shared/base64.js';
 import { conversationEvent } from '../../../shared/events/conversation-event.js';
 import { memberJoinData, memberLeaveData } from '../../../shared/events/member-events.js';
-import type { CommitRequest, DeliveryResult } from '../../../shared/mls/delivery.js';
+import type { CommitRequest, DeliveryResult, GroupLeaf } from '../../../shared/mls/delivery.js';
+import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
 import type { Delivery } from '../../../shared/notifications/types.js';
 import type { NotificationShards } from '../../notification-shards.js';
 import { mlsNotifications, remoteDelivery, toUsers } from './fan-out.js';
 import { commitStatements, type GroupRow } from './group-store.js';
 import { planCommit } from './commit-plan.js';
+import { type RemovalProposals, removalProposals } from './removals.js';
 import { commitWithDeliveries } from '../commit-with-deliveries.js';
 import { MLS_REMOTE_EFFECT, type MlsRemoteArgs } from '../../../shared/effects/mls-remote-effect.js';
 
@@ -24,6 +26,7 @@ const localUsers = (users: Iterable<string>, domain: string) =>
 export async function applyCommit(
   env: Pick<Env, 'DB' | 'FAULT_POINT'>,
   shards: NotificationShards,
+  keys: RemovalKeys | undefined,
   group: GroupRow,
   req: CommitRequest,
 ): Promise<{ result: DeliveryResult; group?: GroupRow }> {
@@ -85,9 +88,19 @@ export async function applyCommit(
     notifications.push(...mlsNotifications('conversation.mls-message-add', req.application, plan.after, fan));
     remote.push(...remoteDelivery('application', plan.after, fan));
   }
+  const again = await proposedAgain(env.DB, keys, group, plan.requeue, {
+    epoch: group.epoch + 1,
+    to: plan.after,
+    localDomain: req.localDomain,
+  });
+  notifications.push(...again.notifications);
+  remote.push(...again.remote);
   const result: DeliveryResult = { ok: true, eventsJson: JSON.stringify(events), time, remote };
   const lastCommit = { digest, result: JSON.stringify(result) };
-  const writes = commitStatements(env.DB, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo), lastCommit });
+  const writes = [
+    ...commitStatements(env.DB, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo), lastCommit }),
+    ...again.statements,
+  ];
   const told =
     req.remoteRecord === undefined
       ? undefined
@@ -106,11 +119,24 @@ export async function applyCommit(
     suite: plan.writes.suite,
     members: membersAfter,
     leaves,
-    proposals: new Map(),
+    proposals: new Map(again.proposals.map((p) => [p.ref, p])),
     lastCommit,
   };
   // The effect's id is this request's to carry out: a replay (from lastCommit) has none.
   return { result: remoteEffect === undefined ? result : { ...result, remoteEffect }, group: next };
+}
+
+/** The backend's removals an external commit left pending, proposed in the new epoch (after its writes). */
+async function proposedAgain(
+  db: D1Database,
+  keys: RemovalKeys | undefined,
+  group: GroupRow,
+  leaves: readonly GroupLeaf[],
+  at: { epoch: number; to: readonly GroupLeaf[]; localDomain: string },
+): Promise<RemovalProposals> {
+  const none: RemovalProposals = { statements: [], notifications: [], remote: [], proposals: [] };
+  if (leaves.length === 0 || keys === undefined || group.suite === null || group.groupId === null) return none;
+  return removalProposals(db, keys, { ...group, suite: group.suite, groupId: group.groupId }, { ...at, leaves });
 }
 
 async function digestOf(bytes: Uint8Array): Promise<string> {

@@ -13,6 +13,8 @@ interface CommitPlan {
   after: GroupLeaf[];
   /** The clients the commit adds: they receive the Welcome. */
   added: GroupLeaf[];
+  /** Leaves whose removal the backend proposed and must propose again in the next epoch. */
+  requeue: GroupLeaf[];
 }
 
 export type PlanResult = { ok: true; plan: CommitPlan } | { ok: false; refusal: MlsRefusal; message?: string };
@@ -55,10 +57,16 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
     if ('remove' in p.effect) removes.add(p.effect.remove);
     else if ('add' in p.effect) adds.push(p.effect.add);
   }
+  // An external commit references none (its joiner knows of none): the backend proposes its own
+  // pending removals again in the next epoch, and drops the rest, as wire-server does.
+  const requeue: GroupLeaf[] = [];
   for (const [ref, p] of group.proposals) {
     if (referenced.has(ref)) continue;
-    const coveredRemove = p.origin === 'backend' && 'remove' in p.effect && removes.has(p.effect.remove);
-    if (!coveredRemove) return refuse('mlsCommitMissingReferences');
+    const backendRemove = p.origin === 'backend' && 'remove' in p.effect ? p.effect.remove : undefined;
+    if (req.senderLeaf === 'external') {
+      const leaf = backendRemove === undefined ? undefined : leaves.get(backendRemove);
+      if (leaf !== undefined && !removes.has(leaf.index)) requeue.push(leaf);
+    } else if (backendRemove === undefined || !removes.has(backendRemove)) return refuse('mlsCommitMissingReferences');
   }
 
   // Removals: occupied leaves; a user loses all their clients or none, and never by their own commit.
@@ -131,6 +139,7 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
       before: [...leaves.values()],
       after,
       added,
+      requeue,
     },
   };
 }

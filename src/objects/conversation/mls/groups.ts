@@ -8,7 +8,7 @@ import type {
 } from '../../../shared/mls/delivery.js';
 import { conversationEvent } from '../../../shared/events/conversation-event.js';
 import { nextGeneration } from '../../../shared/mls/group-id.js';
-import { removalKeys } from '../../../shared/mls/removal-keys.js';
+import { type RemovalKeys, removalKeys } from '../../../shared/mls/removal-keys.js';
 import { fromBase64, toBase64 } from '../../../shared/base64.js';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
 import type { NotificationShards } from '../../notification-shards.js';
@@ -37,6 +37,17 @@ export class MlsGroups {
     this.cache.clear();
   }
 
+  private keys: RemovalKeys | undefined | null = null;
+
+  /** The backend's removal keys, read from the configuration once (undefined when it has none). */
+  private removalKeys(): RemovalKeys | undefined {
+    if (this.keys === null) {
+      const keys = removalKeys(this.env.MLS_REMOVAL_KEYS);
+      this.keys = typeof keys === 'string' ? undefined : keys;
+    }
+    return this.keys;
+  }
+
   private async run(conv: QualifiedRef, subconv: string | undefined, work: Work): Promise<DeliveryResult> {
     const key = subconv ?? '';
     const group = this.cache.get(key) ?? (await readGroup(this.env.DB, conv, subconv));
@@ -51,7 +62,7 @@ export class MlsGroups {
   async commit(req: CommitRequest): Promise<{ result: DeliveryResult; changed: boolean }> {
     let changed = false;
     const result = await this.run(req.conv, req.subconv, async (group) => {
-      const done = await applyCommit(this.env, this.shards, group, req);
+      const done = await applyCommit(this.env, this.shards, this.removalKeys(), group, req);
       changed = done.group !== undefined && req.subconv === undefined;
       return done;
     });

@@ -1,5 +1,5 @@
 import { fromBase64, toBase64 } from '../../../shared/base64.js';
-import type { Leaving, RemoteMlsDelivery } from '../../../shared/mls/delivery.js';
+import type { GroupLeaf, Leaving, RemoteMlsDelivery } from '../../../shared/mls/delivery.js';
 import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
 import { signRemoveProposal } from '../../../shared/mls/removal.js';
 import { schemeOf } from '../../../shared/mls/suites.js';
@@ -9,12 +9,61 @@ import { commitWithDeliveries } from '../commit-with-deliveries.js';
 import { mlsNotifications, remoteDelivery } from './fan-out.js';
 import { type GroupRow, type PendingProposal, proposalStatement, removalPendingStatement } from './group-store.js';
 
+/** The signed proposals of some leaves' removal, their writes, and their delivery. */
+export interface RemovalProposals {
+  statements: D1PreparedStatement[];
+  notifications: Delivery[];
+  remote: RemoteMlsDelivery[];
+  proposals: PendingProposal[];
+}
+
 /**
- * The backend's Remove proposals for the leaves of clients that left (as the group's external
- * sender 0, signed with the removal key of the group's signature scheme): stored as pending, so
- * the next commit must reference them, and sent to every client of the group, on behalf of the
- * user who left (other backends' clients through theirs: `remote`), in one unit with their writes. A group before its first
- * commit has nobody to tell.
+ * The backend's Remove proposals of these leaves at `epoch` (as the group's external sender 0,
+ * signed with the removal key of the group's signature scheme), stored as pending and sent to the
+ * clients `to` on behalf of each leaf's user (other backends' clients through theirs: `remote`).
+ */
+export async function removalProposals(
+  db: D1Database,
+  keys: RemovalKeys,
+  group: GroupRow & { suite: number; groupId: string },
+  at: { epoch: number; leaves: readonly GroupLeaf[]; to: readonly GroupLeaf[]; localDomain: string },
+): Promise<RemovalProposals> {
+  const key = keys[schemeOf(group.suite)];
+  const groupId = fromBase64(group.groupId)!;
+  const out: RemovalProposals = { statements: [], notifications: [], remote: [], proposals: [] };
+  const time = new Date().toISOString();
+  for (const leaf of at.leaves) {
+    const signed = await signRemoveProposal({
+      suite: group.suite,
+      signingKey: key.signKey,
+      groupId,
+      epoch: BigInt(at.epoch),
+      leafIndex: leaf.index,
+    });
+    const pending: PendingProposal = {
+      ref: toBase64(signed.ref),
+      origin: 'backend',
+      effect: { remove: leaf.index },
+      message: toBase64(signed.message),
+    };
+    out.proposals.push(pending);
+    out.statements.push(
+      proposalStatement(db, group.groupId, at.epoch, pending),
+      removalPendingStatement(db, group.groupId, leaf.index),
+    );
+    const from = { user: leaf.user, domain: leaf.domain, client: '', connection: '' }; // nobody's own message
+    const fan = { conv: group.conv, subconv: group.subconv, sender: from, localDomain: at.localDomain, time };
+    out.notifications.push(...mlsNotifications('conversation.mls-message-add', signed.message, at.to, fan));
+    const proposal = { message: toBase64(signed.message), of: { user: leaf.user, domain: leaf.domain } };
+    out.remote.push(...remoteDelivery('proposal', at.to, fan).map((d) => ({ ...d, proposal })));
+  }
+  return out;
+}
+
+/**
+ * The backend's Remove proposals for the leaves of clients that left: pending, so the next commit
+ * must reference them, and sent to every client of the group, in one unit with their writes. A
+ * group before its first commit has nobody to tell.
  */
 export async function proposeRemovals(
   env: Pick<Env, 'DB' | 'FAULT_POINT'>,
@@ -32,41 +81,22 @@ export async function proposeRemovals(
       ),
   );
   if (goes.length === 0) return { group, remote: [] };
-  const key = keys[schemeOf(group.suite)];
-  const groupId = fromBase64(group.groupId)!;
+  const everyone = [...group.leaves.values()];
+  const sent = await removalProposals(
+    env.DB,
+    keys,
+    { ...group, suite: group.suite, groupId: group.groupId },
+    {
+      epoch: group.epoch,
+      leaves: goes,
+      to: everyone,
+      localDomain: left.localDomain,
+    },
+  );
   const proposals = new Map(group.proposals);
+  for (const p of sent.proposals) proposals.set(p.ref, p);
   const leaves = new Map(group.leaves);
-  const statements: D1PreparedStatement[] = [];
-  const notifications: Delivery[] = [];
-  const remote: RemoteMlsDelivery[] = [];
-  const time = new Date().toISOString();
-  for (const leaf of goes) {
-    const signed = await signRemoveProposal({
-      suite: group.suite,
-      signingKey: key.signKey,
-      groupId,
-      epoch: BigInt(group.epoch),
-      leafIndex: leaf.index,
-    });
-    const pending: PendingProposal = {
-      ref: toBase64(signed.ref),
-      origin: 'backend',
-      effect: { remove: leaf.index },
-      message: toBase64(signed.message),
-    };
-    proposals.set(pending.ref, pending);
-    leaves.set(leaf.index, { ...leaf, removalPending: true });
-    statements.push(
-      proposalStatement(env.DB, group.groupId, group.epoch, pending),
-      removalPendingStatement(env.DB, group.groupId, leaf.index),
-    );
-    const from = { user: leaf.user, domain: leaf.domain, client: '', connection: '' }; // nobody's own message
-    const everyone = [...group.leaves.values()];
-    const fan = { conv: group.conv, subconv: group.subconv, sender: from, localDomain: left.localDomain, time };
-    notifications.push(...mlsNotifications('conversation.mls-message-add', signed.message, everyone, fan));
-    const proposal = { message: toBase64(signed.message), of: { user: leaf.user, domain: leaf.domain } };
-    remote.push(...remoteDelivery('proposal', everyone, fan).map((d) => ({ ...d, proposal })));
-  }
-  await commitWithDeliveries(env, shards, statements, notifications, left.ttlSeconds);
-  return { group: { ...group, proposals, leaves }, remote };
+  for (const leaf of goes) leaves.set(leaf.index, { ...leaf, removalPending: true });
+  await commitWithDeliveries(env, shards, sent.statements, sent.notifications, left.ttlSeconds);
+  return { group: { ...group, proposals, leaves }, remote: sent.remote };
 }
