@@ -1,12 +1,13 @@
 // Scenarios of wire-server's integration/test/Test/Channels.hs.
 import { describe, expect, it } from 'vitest';
-import type { MlsDevice } from '../helpers/mls.js';
+import { bytesOf, type MlsDevice } from '../helpers/mls.js';
 import { api, connect, createUser, invitedMember, type TestUser } from '../helpers/users.js';
 import { as, awaitEvent, cid, internal, newConv, pub, qOf, socketOf, team } from './lib/env.js';
 import {
   addAndJoin,
   addUsers,
   catchUp,
+  createGroup,
   device,
   getConv,
   type MlsConv,
@@ -237,8 +238,97 @@ describe('Channels', () => {
     expect((await as(owner).get(path)).body.name).toBe('bar');
   });
 
-  // Found, not yet fixed: skip_creator is ignored (the creator becomes a member, so members.self is there).
-  it.skip('Channels.testTeamAdminCanGetChannelData', async () => {
+  it('Channels.testTeamAdminCanAddMembersWithoutJoining', async () => {
+    const { owner, tid, members } = await team(5);
+    const [m1, m2, m3, m4, m5] = members as [TestUser, TestUser, TestUser, TestUser, TestUser];
+    const [d1, d2, d3, d4, d5] = (await Promise.all(members.map((m) => device(m, 1)))) as MlsDevice[] as [
+      MlsDevice,
+      MlsDevice,
+      MlsDevice,
+      MlsDevice,
+      MlsDevice,
+    ];
+    await channels(tid, 'admins');
+    const chan = await as(owner).post('/v8/conversations', {
+      protocol: 'mls',
+      qualified_users: [],
+      ...channelBody(tid, { skip_creator: true }),
+    });
+    expect(chan.status, chan.text).toBe(201);
+    const path = `/v8/conversations/example.com/${cid(chan.body)}/members`;
+    const ws1 = await socketOf(m1, d1.client);
+    const add = await as(owner).post(path, {
+      qualified_users: [m1, m2, m3].map(qOf),
+      conversation_role: 'wire_member',
+    });
+    expect(add.status, add.text).toBe(200);
+    expect(add.body.data.add_type).toBe('external_add');
+    expect(otherIds(await getConv(owner, chan.body)).sort()).toEqual([m1.id, m2.id, m3.id].sort());
+    const joined = await awaitEvent(ws1, 'conversation.member-join');
+    ws1.close();
+    expect(joined.data.add_type).toBe('external_add');
+    expect((await getConv(m1, chan.body)).body.epoch).toBe(0);
+    // m1's client starts the group and adds the clients of the others the backend added.
+    const conv = await createGroup(d1, chan.body.qualified_id, chan.body.group_id);
+    await addAndJoin(d1, conv, [m2, m3], [d2, d3]);
+
+    const ws4 = await socketOf(m4, d4.client);
+    const again = await as(owner).post(path, { qualified_users: [m4, m5].map(qOf), conversation_role: 'wire_member' });
+    expect(again.status, again.text).toBe(200);
+    expect((await awaitEvent(ws4, 'conversation.member-join')).data.add_type).toBe('external_add');
+    ws4.close();
+    // m4's client joins by external commit, then adds m5's.
+    const info = await fetch(`${pub}/v8/conversations/example.com/${conv.id}/groupinfo`, {
+      headers: { authorization: `Bearer ${d4.token}` },
+    });
+    expect(info.status).toBe(200);
+    await d4.mls.joinByExternalCommit(new Uint8Array(await info.arrayBuffer()));
+    expect(d4.refused, d4.refused?.text).toBeUndefined();
+    await addAndJoin(d4, conv, [m5], [d5]);
+  });
+
+  it('Channels.testAdminCanRemoveMemberWithoutJoining', async () => {
+    const { owner, tid, members } = await team(3);
+    const [m1, m2, m3] = members as [TestUser, TestUser, TestUser];
+    const [d1, , d3] = (await Promise.all(members.map((m) => device(m, 1)))) as [MlsDevice, MlsDevice, MlsDevice];
+    await channels(tid, 'everyone');
+    const conv = await createChannelAdding(d1, tid, [m2]);
+    const path = `/v8/conversations/example.com/${conv.id}/members`;
+
+    // The team admin removes m2 without being in the channel; m1's client commits the backend's proposal.
+    const ws1 = await socketOf(m1, d1.client);
+    expect((await as(owner).del(`${path}/example.com/${m2.id}`)).status).toBe(200);
+    expect(otherIds(await getConv(owner, conv))).toEqual([m1.id]);
+    const proposal = await awaitEvent(ws1, 'conversation.mls-message-add');
+    ws1.close();
+    expect(await d1.mls.decrypt(conv.groupId, bytesOf(proposal.data))).toEqual({ kind: 'proposal' });
+    expect(await d1.mls.commitPendingProposals(conv.groupId)).toBeDefined();
+    expect(d1.refused, d1.refused?.text).toBeUndefined();
+    expect(d1.accepted!.body.events).toEqual([]);
+
+    // The last member removed, the channel is empty; m3, added by the admin, joins by external commit.
+    expect((await as(owner).del(`${path}/example.com/${m1.id}`)).status).toBe(200);
+    expect(otherIds(await getConv(owner, conv))).toEqual([]);
+    const ws3 = await socketOf(m3, d3.client);
+    const add = await as(owner).post(path, { qualified_users: [qOf(m3)], conversation_role: 'wire_member' });
+    expect(add.status, add.text).toBe(200);
+    expect((await awaitEvent(ws3, 'conversation.member-join')).data.add_type).toBe('external_add');
+    const info = await fetch(`${pub}/v8/conversations/example.com/${conv.id}/groupinfo`, {
+      headers: { authorization: `Bearer ${d3.token}` },
+    });
+    expect(info.status).toBe(200);
+    await d3.mls.joinByExternalCommit(new Uint8Array(await info.arrayBuffer()));
+    expect(d3.refused, d3.refused?.text).toBeUndefined();
+    // The proposal removing m1's client waits for a member: m3's client commits it.
+    const pending = await awaitEvent(ws3, 'conversation.mls-message-add');
+    ws3.close();
+    expect(await d3.mls.decrypt(conv.groupId, bytesOf(pending.data))).toEqual({ kind: 'proposal' });
+    expect(await d3.mls.commitPendingProposals(conv.groupId)).toBeDefined();
+    expect(d3.refused, d3.refused?.text).toBeUndefined();
+    expect(d3.accepted!.body.events).toEqual([]);
+  });
+
+  it('Channels.testTeamAdminCanGetChannelData', async () => {
     const { owner, tid, members } = await team(1);
     await channels(tid, 'everyone');
     const chan = await as(owner).post('/v8/conversations', {

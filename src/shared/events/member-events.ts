@@ -1,10 +1,16 @@
 import type { EventQid } from './conversation-event.js';
 
-/** The data of `conversation.member-join` for users joining with these roles. */
-export const memberJoinData = (added: ReadonlyArray<EventQid & { role: string }>) => ({
+/**
+ * The data of `conversation.member-join` for users joining with these roles. `external_add`: they
+ * were added to a channel by the backend and join its MLS group themselves, by external commit.
+ */
+export const memberJoinData = (
+  added: ReadonlyArray<EventQid & { role: string }>,
+  addType: 'internal_add' | 'external_add' = 'internal_add',
+) => ({
   users: added.map((m) => ({ qualified_id: { id: m.id, domain: m.domain }, id: m.id, conversation_role: m.role })),
   user_ids: added.map((m) => m.id),
-  add_type: 'internal_add' as const,
+  add_type: addType,
 });
 
 /** The data of `conversation.member-leave`. */

@@ -16,20 +16,16 @@ export interface Membership {
   me: MemberRow;
 }
 
+/** A conversation as somebody sees it who may be outside it: `me` is their membership, if any. */
+export type Viewing = Omit<Membership, 'me'> & { me: MemberRow | undefined };
+
 /** The conversation (404 `no-conversation` when it does not exist) and the caller's membership, if any. */
-export function loadMembership(
-  c: Context<AppEnv>,
-  id: QualifiedId,
-): Promise<Omit<Membership, 'me'> & { me: MemberRow | undefined }> {
+export function loadMembership(c: Context<AppEnv>, id: QualifiedId): Promise<Viewing> {
   return loadMembershipOf(c, id, selfQualified(c));
 }
 
 /** The same for a user who is not the caller (a remote member acting through federation). */
-export async function loadMembershipOf(
-  c: Context<AppEnv>,
-  id: QualifiedId,
-  who: QualifiedId,
-): Promise<Omit<Membership, 'me'> & { me: MemberRow | undefined }> {
+export async function loadMembershipOf(c: Context<AppEnv>, id: QualifiedId, who: QualifiedId): Promise<Viewing> {
   const db = database(c.env.DB);
   const conv = await conversationStore.get(db, id);
   if (conv === undefined) throw new ApiError(galleyErrors.noConversation);
@@ -49,6 +45,22 @@ export async function requireMember(
   const { conv, members, me } = await loadMembership(c, id);
   if (me === undefined) throw new ApiError(whenNotMember);
   return { conv, members, me };
+}
+
+/**
+ * wire's viewer of a conversation: a member, or an admin of a channel's team who is not in it
+ * (ManageChannels: they read the channel, rename it, add and remove its members); anyone else gets
+ * `whenNotMember`.
+ */
+export async function requireViewer(
+  c: Context<AppEnv>,
+  id: QualifiedId,
+  whenNotMember: ErrorSpec = galleyErrors.noConversation,
+): Promise<Viewing> {
+  const viewing = await loadMembership(c, id);
+  if (viewing.me === undefined && !(await managesChannel(database(c.env.DB), viewing.conv, selfQualified(c).id)))
+    throw new ApiError(whenNotMember);
+  return viewing;
 }
 
 /** 403 `action-denied` naming the action the caller's conversation role lacks. */
@@ -74,12 +86,10 @@ export async function requireConversationAdmin(db: Db, m: Membership): Promise<v
  * `requireAction`, except on a channel, where an admin or owner of the channel's team may act
  * whatever their conversation role (wire's ManageChannels, for the actions that allow it).
  */
-export async function requireChannelAction(
-  c: Context<AppEnv>,
-  m: Membership,
-  action: ConversationAction,
-): Promise<void> {
-  if (!(await managesChannel(database(c.env.DB), m.conv, m.me.userId))) requireAction(m.me, action);
+export async function requireChannelAction(c: Context<AppEnv>, m: Viewing, action: ConversationAction): Promise<void> {
+  if (await managesChannel(database(c.env.DB), m.conv, selfQualified(c).id)) return;
+  if (m.me === undefined) throw new ApiError(galleyErrors.noConversation);
+  requireAction(m.me, action);
 }
 
 /**
@@ -88,7 +98,8 @@ export async function requireChannelAction(
  * and the team's admins (ManageChannels) always may. On a team's other groups a team member also
  * needs AddRemoveConvMember, which external partners lack (403 `invalid-op`, as wire).
  */
-export async function requireAddMembers(db: Db, conv: ConversationRow, me: MemberRow): Promise<void> {
+export async function requireAddMembers(db: Db, conv: ConversationRow, me: MemberRow | undefined): Promise<void> {
+  if (me === undefined) return; // a manager of the channel from outside it (requireViewer)
   const teamRole = conv.team === null ? undefined : await teamStore.roleOf(db, conv.team, me.userId);
   if (conv.groupConvType === 'channel' && teamRole !== undefined) {
     if (conv.addPermission === 'everyone' || hasHiddenPerm(teamRole, 'ManageChannels')) return;

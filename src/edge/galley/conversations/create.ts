@@ -154,8 +154,9 @@ export const createGroupConversation = endpoint(
 
     const conv = newGroupRow(body, domain, me.id);
     const now = Date.now();
+    // With skip_creator the creator stays outside (a channel's team admin manages it from there).
     const members = [
-      memberRow(conv, me, ROLE_ADMIN, now),
+      ...(body.skip_creator === true ? [] : [memberRow(conv, me, ROLE_ADMIN, now)]),
       ...invitees.map((u) => memberRow(conv, u, invitedRole(body), now)),
     ];
     await registerThenCommit(c, conv, members, invitees, {

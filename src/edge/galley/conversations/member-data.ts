@@ -37,5 +37,8 @@ export const serviceOf = (m: Pick<MemberRow, 'serviceId' | 'serviceProvider'>): 
   m.serviceId === null || m.serviceProvider === null ? undefined : { id: m.serviceId, provider: m.serviceProvider };
 
 /** The data of `conversation.member-join` for these new members. */
-export const memberJoinData = (added: MemberRow[]) =>
-  sharedMemberJoinData(added.map((m) => ({ id: m.userId, domain: m.userDomain, role: m.role })));
+export const memberJoinData = (added: MemberRow[], addType?: 'internal_add' | 'external_add') =>
+  sharedMemberJoinData(
+    added.map((m) => ({ id: m.userId, domain: m.userDomain, role: m.role })),
+    addType,
+  );

@@ -22,6 +22,7 @@ import {
   requireAddMembers,
   requireChannelAction,
   requireMember,
+  requireViewer,
   requireOwnedHere,
 } from './access-check.js';
 import { leaveRemoteConversation } from '../federation/leave-conversation.js';
@@ -71,9 +72,11 @@ async function addMembersTo(
   c: Context<AppEnv>,
   body: { qualified_users: QualifiedId[]; conversation_role?: string | undefined },
 ): Promise<Response> {
-  const { conv, members, me } = await requireMember(c, routeConversation(c));
+  const { conv, members, me } = await requireViewer(c, routeConversation(c));
   requireOwnedHere(c, conv);
-  if (conv.protocol === 'mls') throw new ApiError(galleyErrors.invalidOp);
+  // A team's channel takes members from the backend even over MLS: they join its group themselves.
+  const addType = conv.groupConvType === 'channel' && conv.team !== null ? 'external_add' : 'internal_add';
+  if (conv.protocol === 'mls' && addType === 'internal_add') throw new ApiError(galleyErrors.invalidOp);
   const db = database(c.env.DB);
   await requireAddMembers(db, conv, me);
   if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
@@ -97,7 +100,7 @@ async function addMembersTo(
   });
   await requireFederating(c, conv.protocol, [...members.map(qualifiedOf), ...fresh]);
   const added = fresh.map((u) => memberRow(conv, u, role));
-  const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added), {
+  const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added, addType), {
     team: conv.team,
   });
   await registerThenCommit(c, conv, [...members, ...added], fresh, {
@@ -160,13 +163,15 @@ const removeMemberRoute = {
 } as const;
 
 async function removeFrom(c: Context<AppEnv>, target: QualifiedId): Promise<Response> {
-  const membership = await requireMember(c, routeConversation(c));
+  const membership = await requireViewer(c, routeConversation(c));
   const { conv, members, me } = membership;
   const actor = selfQualified(c);
   const leaving = target.id === actor.id && target.domain === actor.domain;
-  if (leaving && conv.domain !== actor.domain) return c.json(await leaveRemoteConversation(c, conv, actor), 200);
-  if (leaving) requireAction(me, 'leave_conversation');
-  else await requireChannelAction(c, membership, 'remove_conversation_member');
+  if (leaving) {
+    if (me === undefined) throw new ApiError(galleyErrors.noConversation);
+    if (conv.domain !== actor.domain) return c.json(await leaveRemoteConversation(c, conv, actor), 200);
+    requireAction(me, 'leave_conversation');
+  } else await requireChannelAction(c, membership, 'remove_conversation_member');
   if (conv.domain !== actor.domain) {
     const act = { tag: 'ConversationRemoveMembersTag', action: { targets: [target], reason: 'removed' } };
     const data = memberLeaveData([target], 'removed');

@@ -7,7 +7,7 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { requireMember } from './access-check.js';
+import { requireMember, requireViewer } from './access-check.js';
 import { conversationJson } from './conversation-json.js';
 import { conversationOfOwner, conversationsOfOwners } from '../federation/get-conversations.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
@@ -41,7 +41,7 @@ async function conversationOfRoute(c: Context<AppEnv>) {
   // Another backend's conversation is read from its owner, as it is now (its epoch, its members).
   if (id.domain !== selfQualified(c).domain && c.get('config').galley.enableFederation)
     return c.json(await conversationOfOwner(c, id, v), 200);
-  const { conv, members } = await requireMember(c, id, galleyErrors.accessDenied);
+  const { conv, members } = await requireViewer(c, id, galleyErrors.accessDenied);
   return c.json(conversationJson(conv, members, selfQualified(c), v), 200);
 }
 

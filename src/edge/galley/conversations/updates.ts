@@ -18,7 +18,7 @@ import {
   toLegacyAccessRole,
   type AccessRole,
 } from './access.js';
-import { requireAction, requireChannelAction, requireMember, type Membership } from './access-check.js';
+import { requireAction, requireChannelAction, requireMember, requireViewer, type Viewing } from './access-check.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { membersEventEffect } from './notify.js';
 import { commitChange, type Change } from '../../effects/commit-change.js';
@@ -41,19 +41,21 @@ export async function change(
   action: ConversationAction,
   o: {
     groupOnly: boolean;
-    channelManagers?: boolean;
+    /**
+     * Admins of a channel's team act whatever their conversation role (wire's ManageChannels);
+     * `outside`: also when they are not in the channel.
+     */
+    channelManagers?: 'inside' | 'outside';
     /** More of the same change, after its event (members an access change removes). */
-    alongside?: (m: Membership) => Promise<Change>;
+    alongside?: (m: Viewing) => Promise<Change>;
     /** The conversation's object must read it again (a protocol change). */
     reload?: boolean;
   },
   apply: (
-    m: Membership,
+    m: Viewing,
   ) => Promise<{ type: ConversationEventType; data: unknown; patch: Partial<ConversationRow> } | 'unchanged'>,
 ): Promise<Response> {
-  const m = await requireMember(c, routeConversation(c));
-  if (o.channelManagers === true) await requireChannelAction(c, m, action);
-  else requireAction(m.me, action);
+  const m = await actorOf(c, action, o.channelManagers);
   if (o.groupOnly && m.conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
   const outcome = await apply(m);
   if (outcome === 'unchanged') return c.body(null, 204);
@@ -77,10 +79,27 @@ export async function change(
   return c.json(ev, 200);
 }
 
+/** The conversation of the route, once the caller may take `action` in it. */
+async function actorOf(
+  c: Context<AppEnv>,
+  action: ConversationAction,
+  channelManagers: 'inside' | 'outside' | undefined,
+): Promise<Viewing> {
+  const id = routeConversation(c);
+  if (channelManagers === undefined) {
+    const m = await requireMember(c, id);
+    requireAction(m.me, action);
+    return m;
+  }
+  const m = channelManagers === 'outside' ? await requireViewer(c, id) : await requireMember(c, id);
+  await requireChannelAction(c, m, action);
+  return m;
+}
+
 const renameBody = jsonBody(z.object({ name: z.string().min(1).max(256) }).openapi('ConversationRename'));
 const renameRoute = { method: 'put', errors: commonErrors, responses: changed } as const;
 const rename = (c: Context<AppEnv>, name: string) =>
-  change(c, 'modify_conversation_name', { groupOnly: false, channelManagers: true }, async () => ({
+  change(c, 'modify_conversation_name', { groupOnly: false, channelManagers: 'outside' }, async () => ({
     type: 'conversation.rename',
     data: { name },
     patch: { name },
@@ -123,7 +142,7 @@ const messageTimerBody = jsonBody(
 );
 const messageTimerRoute = { method: 'put', errors: commonErrors, responses: changed } as const;
 const setMessageTimer = (c: Context<AppEnv>, message_timer: number | null) =>
-  change(c, 'modify_conversation_message_timer', { groupOnly: true, channelManagers: true }, async ({ conv }) =>
+  change(c, 'modify_conversation_message_timer', { groupOnly: true, channelManagers: 'inside' }, async ({ conv }) =>
     conv.messageTimer === message_timer
       ? 'unchanged'
       : {
@@ -210,22 +229,27 @@ function setAccess(
 ) {
   const nextAccess = [...new Set(body.access)];
   const nextRoles = [...new Set(body.roles)];
-  const next = (m: Membership) => ({ ...m.conv, access: nextAccess, accessRole: nextRoles });
+  const next = (m: Viewing) => ({ ...m.conv, access: nextAccess, accessRole: nextRoles });
   // Members the new roles exclude are removed after the change is announced.
-  const alongside = (m: Membership) => kickDisallowedMembers(c, next(m), m.members);
-  return change(c, 'modify_conversation_access', { groupOnly: true, channelManagers: true, alongside }, async (m) => {
-    if (nextAccess.includes('private') || nextRoles.length === 0)
-      throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
-    if (m.conv.team === null && sameSet(nextRoles, ['team_member']))
-      throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
-    if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
-    await requireOpeningAllowed(database(c.env.DB), c.get('config'), m.conv, m.me.userId, nextAccess);
-    return {
-      type: 'conversation.access-update',
-      data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },
-      patch: { access: nextAccess, accessRole: nextRoles },
-    };
-  });
+  const alongside = (m: Viewing) => kickDisallowedMembers(c, next(m), m.members);
+  return change(
+    c,
+    'modify_conversation_access',
+    { groupOnly: true, channelManagers: 'inside', alongside },
+    async (m) => {
+      if (nextAccess.includes('private') || nextRoles.length === 0)
+        throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+      if (m.conv.team === null && sameSet(nextRoles, ['team_member']))
+        throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
+      if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
+      await requireOpeningAllowed(database(c.env.DB), c.get('config'), m.conv, selfQualified(c).id, nextAccess);
+      return {
+        type: 'conversation.access-update',
+        data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },
+        patch: { access: nextAccess, accessRole: nextRoles },
+      };
+    },
+  );
 }
 
 export const updateAccess = endpoint(
@@ -307,7 +331,7 @@ export const updateAddPermission = endpoint(
   },
   (c) => {
     const { add_permission } = c.req.valid('json');
-    return change(c, 'modify_add_permission', { groupOnly: true, channelManagers: true }, async ({ conv }) => {
+    return change(c, 'modify_add_permission', { groupOnly: true, channelManagers: 'inside' }, async ({ conv }) => {
       if (conv.groupConvType !== 'channel') throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
       return conv.addPermission === add_permission
         ? 'unchanged'

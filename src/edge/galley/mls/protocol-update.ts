@@ -8,7 +8,7 @@ import { mlsErrors } from '../../api/errors/mls.js';
 import { jsonBody } from '../../api/schemas/common.js';
 import { usersByIds } from '../../brig/face.js';
 import { database } from '../../db/client.js';
-import type { Membership } from '../conversations/access-check.js';
+import type { Viewing } from '../conversations/access-check.js';
 import { convParams } from '../conversations/read-routes.js';
 import { change, changed } from '../conversations/updates.js';
 import { teamFeature } from '../features/team-features.js';
@@ -20,7 +20,7 @@ import { newGroupId } from './mls-conversation-row.js';
  * mlsMigration feature on, and either its `finaliseRegardlessAfter` passed or every member
  * supporting MLS.
  */
-async function migrationCriteriaMet(c: Context<AppEnv>, m: Membership, team: string): Promise<boolean> {
+async function migrationCriteriaMet(c: Context<AppEnv>, m: Viewing, team: string): Promise<boolean> {
   const db = database(c.env.DB);
   const migration = await teamFeature(db, c.get('config'), team, 'mlsMigration');
   if (migration.status !== 'enabled') return false;
