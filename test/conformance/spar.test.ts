@@ -569,9 +569,7 @@ describe('Spar: cookies and emails of SSO users', () => {
     }
   });
 
-  // found, not yet fixed: a SCIM lookup by externalId does not take over the team member with that
-  // email (wire gives them the SCIM external id, so they may then remove their email)
-  it.skip('Brig.testDeleteEmail', async () => {
+  it('Brig.testDeleteEmail', async () => {
     const { owner, tid, members } = await createTeam(own, 2);
     const usr = members[0]!;
     expectStatus(await as(usr).put('/self', { name: 'Alice' }), 200);
@@ -586,7 +584,13 @@ describe('Spar: cookies and emails of SSO users', () => {
     await enableSso(owner);
     await registeredIdp(owner);
     const client = scim(own, await scimTokenOf(owner, { version: 6 }));
-    expectStatus(await client.byExternalId(email), 200);
+    const found = await client.byExternalId(email);
+    expectStatus(found, 200);
+    expect(found.body.Resources.map((r: any) => r.id)).toEqual([usr.id]);
+    // Taken over through the token's IdP: the address is the user's NameID there.
+    const taken = (await as(usr).get('/self')).body;
+    expect(taken.managed_by).toBe('scim');
+    expect(taken.sso_id.subject).toContain(`>${email}</NameID>`);
     expect((await as(usr).del('/self/email')).status).toBeLessThan(300);
     await searchShouldBe(0);
   });

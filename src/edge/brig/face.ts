@@ -122,6 +122,10 @@ export { updateProvisionedUser } from './accounts/provisioned-user.js';
 export { isValidHandle } from './users/handles.js';
 /** An address as brig accepts it. */
 export { isValidEmail } from './users/user-store.js';
+/** The account holding this address (activated or not). */
+export function userByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return userStore.byEmail(db, email);
+}
 /** The account holding a handle. */
 export function userByHandle(db: Db, handle: string): Promise<UserRow | undefined> {
   return userStore.byHandle(db, handle);

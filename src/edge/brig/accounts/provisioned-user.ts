@@ -22,6 +22,8 @@ export interface ProvisionedChanges {
   /** Suspending revokes every cookie. */
   status?: 'active' | 'suspended' | undefined;
   ssoId?: unknown;
+  /** A user SCIM takes over (wire's setManagedBy). */
+  managedBy?: 'scim' | undefined;
   richInfo?: RichField[] | undefined;
 }
 

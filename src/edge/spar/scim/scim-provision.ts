@@ -9,6 +9,7 @@ import {
   requestEmailChange,
   type UserRow,
   updateProvisionedUser,
+  userByEmail,
   userByHandle,
   userById,
 } from '../../brig/face.js';
@@ -30,7 +31,7 @@ interface Identity {
 }
 
 /** What the externalId names: the IdP's NameID of the user, or (without an IdP) their address. */
-function identityOf(s: Scim, input: ScimUserInput): Identity {
+function identityOf(s: Scim, input: Pick<ScimUserInput, 'externalId' | 'email'>): Identity {
   const { externalId } = input;
   const email = input.email ?? (isValidEmail(externalId) ? externalId : undefined);
   if (s.idp !== undefined) {
@@ -54,6 +55,43 @@ async function holderOf(s: Scim, externalId: string, id: Identity): Promise<stri
   if (s.idp === undefined || id.nameId === undefined) return undefined;
   const bound = await samlStore.userOf(s.db, s.idp.issuer, nameIdKey(id.nameId));
   return bound !== undefined && (await teamUser(s, bound)) !== undefined ? bound : undefined;
+}
+
+/**
+ * The team's user a SCIM client looks up by externalId: the one SCIM provisioned with it, or else
+ * the team member holding that address (or, through the IdP, that NameID), whom SCIM then takes
+ * over as wire's spar does (its record, SSO id and management), so that the client may manage them.
+ */
+export async function userByExternalId(s: Scim, externalId: string): Promise<UserRow | undefined> {
+  const record = await scimUserStore.byExternalId(s.db, s.team, externalId);
+  if (record !== undefined) return teamUser(s, record.user);
+  const id = identityOfLookup(s, externalId);
+  if (id === undefined) return undefined;
+  const holder =
+    id.email !== undefined
+      ? (await userByEmail(s.db, id.email))?.id
+      : s.idp !== undefined && id.nameId !== undefined
+        ? await samlStore.userOf(s.db, s.idp.issuer, nameIdKey(id.nameId))
+        : undefined;
+  const user = holder === undefined ? undefined : await teamUser(s, holder);
+  if (user === undefined || (await scimUserStore.byUser(s.db, user.id)) !== undefined) return user;
+  const now = Date.now();
+  const records = [
+    scimUserStore.insert(s.db, { user: user.id, team: s.team, externalId, createdAt: now, updatedAt: now }),
+    ...(s.idp === undefined || id.nameId === undefined
+      ? []
+      : [samlStore.bind(s.db, s.idp.issuer, nameIdKey(id.nameId), user.id)]),
+  ];
+  return updateProvisionedUser(s.c.env, s.db, s.c.get('config'), user, { ssoId: id.ssoId, managedBy: 'scim' }, records);
+}
+
+/** The identity an externalId names, when it can name one (a lookup never fails on a bad one). */
+function identityOfLookup(s: Scim, externalId: string): Identity | undefined {
+  try {
+    return identityOf(s, { externalId, email: undefined });
+  } catch {
+    return undefined;
+  }
 }
 
 /** A record left by a user deleted elsewhere (a team admin removed them) makes way. */

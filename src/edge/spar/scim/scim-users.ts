@@ -6,15 +6,19 @@ import { scimBody, scimEndpoint, scimList, scimResponse } from './scim-endpoint.
 import { scimErrors, scimJson } from './scim-error.js';
 import { parseScimFilter } from './scim-filter.js';
 import { applyScimPatch } from './scim-patch.js';
-import { createScimUser, deleteScimUser, replaceScimUser } from './scim-provision.js';
+import { createScimUser, deleteScimUser, replaceScimUser, userByExternalId } from './scim-provision.js';
 import { parseScimUser } from './scim-user-input.js';
 import { scimUserJson } from './scim-user-json.js';
-import { scimUserStore } from './scim-user-store.js';
 
 const params = z.object({ id: z.string() });
 
 const richInfoLimit = (s: Scim) => s.c.get('config').brig.optSettings.setRichInfoLimit;
 const render = async (s: Scim, user: UserRow) => scimUserJson(await viewOf(s, user));
+
+async function byHandle(s: Scim, handle: string): Promise<UserRow | undefined> {
+  const holder = await userByHandle(s.db, handle);
+  return holder === undefined ? undefined : teamUser(s, holder.id);
+}
 
 async function existing(s: Scim, id: string): Promise<UserRow> {
   const user = await teamUser(s, id);
@@ -66,11 +70,10 @@ export const listScimUsers = scimEndpoint(
     const text = c.req.valid('query').filter;
     if (text === undefined) throw scimErrors.badRequest('tooMany', 'Please specify a filter when getting users.');
     const filter = parseScimFilter(text);
-    const id =
+    const user =
       filter.attribute === 'username'
-        ? (await userByHandle(s.db, filter.value.toLowerCase()))?.id
-        : (await scimUserStore.byExternalId(s.db, s.team, filter.value))?.user;
-    const user = id === undefined ? undefined : await teamUser(s, id);
+        ? await byHandle(s, filter.value.toLowerCase())
+        : await userByExternalId(s, filter.value);
     const found = user === undefined ? [] : [await render(s, user)];
     return scimJson(scimList(found), 200);
   },
