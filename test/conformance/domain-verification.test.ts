@@ -616,7 +616,6 @@ describe('Registration and email changes against registered domains', () => {
     }
   });
 
-  // being fixed by another engineer: inviting an existing personal user (allow_existing by default from v7)
   for (const v of VERSIONS)
     it(`Teams.testInvitePersonalUserToTeamEmailDomainForAnotherBackend[v${v}]`, async () => {
       const domain = freshDomain();
@@ -627,7 +626,6 @@ describe('Registration and email changes against registered domains', () => {
       expectError(await as(owner).post(`/teams/${owner.team}/invitations`, { email }), 403, 'condition-failed');
     });
 
-  // being fixed by another engineer: inviting an existing personal user (allow_existing by default from v7)
   for (const v of VERSIONS)
     it(`Teams.testAcceptInvitePersonalUserToTeamEmailDomainForAnotherBackend[v${v}]`, async () => {
       const domain = freshDomain();
