@@ -8,7 +8,8 @@
 // Figures (issue 18): cross-backend message latency p50/p99 at a steady pace, and notifications
 // per second through the queue with sends in flight.
 import { runFanOut, type FanOutTarget, type RunResult } from './lib/fan-out-run.js';
-import { A, apiUser, B, benchPair, connectUsers, groupOf } from './lib/federated-pair.js';
+import { apiUser, connectUsers, groupOf } from './lib/api-seed.js';
+import { A, B, benchPair } from './lib/federated-pair.js';
 import { otrMessage, phase, send } from './lib/otr-load.js';
 import type { SeededUser } from './lib/seed.js';
 

@@ -4,9 +4,11 @@
 // of any request that reads the database). Targets: /api-version ≥ 0.8× and /self ≥ 0.35× the
 // hello-world rate. Server pinned to one core, the load client on another; the targets are
 // measured in interleaved rounds and the median of each is kept, as single runs swing.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchBackend } from './lib/backend.js';
+import { apiUser } from './lib/api-seed.js';
+import { npmStart } from './lib/npm-start.js';
 import { helloWorldServer } from './lib/baseline.js';
 import { load, type LoadResult } from './lib/load.js';
 import { pinServerToOneCore } from './lib/pin.js';
@@ -16,23 +18,17 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
-async function json(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-const b = await benchBackend();
-const hello = await helloWorldServer(mkdtempSync(join(b.stateDir, 'baseline-')));
+// The backend as npm start runs it; the user registered, logged in and given a client through the
+// API, its token the client's (`/access?client_id=`), as the web app's.
+const b = await npmStart(
+  [],
+  process.env.BENCH_INSPECTOR === undefined ? {} : { inspectorPort: Number(process.env.BENCH_INSPECTOR) },
+);
+const stateDir = mkdtempSync(join(tmpdir(), 'svc-bench-hello-'));
+const hello = await helloWorldServer(stateDir);
 try {
-  const email = `cost-${Date.now()}@example.com`;
-  await json(`${b.internalUrl.origin}/i/users`, { name: 'Cost', email, password: 'bench-password' });
-  const { access_token: token } = await json(`${b.publicUrl.origin}/v8/login`, { email, password: 'bench-password' });
-  const auth = { authorization: `Bearer ${token}` };
+  const user = await apiUser(b);
+  const auth = { authorization: `Bearer ${user.token}` };
   console.log(
     `request cost: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per target; ${pinServerToOneCore()}`,
   );
@@ -85,5 +81,6 @@ try {
   }
 } finally {
   await hello.dispose();
-  await b.dispose();
+  await b.stop();
+  rmSync(stateDir, { recursive: true, force: true });
 }

@@ -87,6 +87,8 @@ const backend = await startBackend({
   objectStore: store,
   secrets,
   ...(tls === undefined ? {} : { tls }),
+  // Chrome DevTools' inspector on the workers (profiling): off unless asked for.
+  ...(process.env.INSPECTOR_PORT ? { inspectorPort: Number(process.env.INSPECTOR_PORT) } : {}),
 });
 running.push(backend);
 sidecar.workerStarted(backend.internalUrl);

@@ -23,19 +23,22 @@ function checkInOrder(what: string, got: number[], count: number): void {
 }
 
 /**
- * A client that was away while `count` messages came reads them back: through `GET /notifications`
- * and through its `/events` queue. Both must give every message once, in order.
+ * Clients that were away while `count` messages came read them back: a legacy client through
+ * `GET /notifications`, a client with consumable notifications through its `/events` queue (as
+ * gundeck splits them, each stream holds only its kind of client's). Both must give every message
+ * once, in order.
  */
 export async function readMissed(
   b: { publicUrl: URL; internalUrl: URL },
-  reader: SeededUser,
+  readers: { legacy: SeededUser; queue: SeededUser },
   count: number,
   sendOne: (i: number) => Promise<void>,
 ): Promise<MissedRead> {
-  const client = reader.clients[0]!;
-  const auth = { authorization: `Bearer ${reader.token}` };
+  const { legacy, queue } = readers;
+  const client = legacy.clients[0]!;
+  const auth = { authorization: `Bearer ${legacy.token}` };
   await send(
-    `${b.internalUrl.origin}/i/users/${reader.id}/clients/${client}/consumable-notifications`,
+    `${b.internalUrl.origin}/i/users/${queue.id}/clients/${queue.clients[0]}/consumable-notifications`,
     new Uint8Array(),
     {},
     { status: 200 },
@@ -60,7 +63,7 @@ export async function readMissed(
   start = performance.now();
   const streamed: number[] = [];
   await new Promise<void>((resolve, reject) => {
-    const url = `${b.publicUrl.origin.replace(/^http/, 'ws')}/v8/events?access_token=${reader.token}&client=${client}&sync_marker=${randomUUID()}`;
+    const url = `${b.publicUrl.origin.replace(/^http/, 'ws')}/v8/events?access_token=${queue.token}&client=${queue.clients[0]}&sync_marker=${randomUUID()}`;
     const ws = new WebSocket(url, { perMessageDeflate: false });
     ws.on('message', (data: Buffer) => {
       const m = JSON.parse(data.toString('utf8'));

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { workerdPids } from './pin.js';
 
 /**
  * A reader of the CPU time (ns) used so far by every workerd process this bench has started, all
@@ -8,10 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
  */
 export function serverCpuReader(): (() => number) | undefined {
   try {
-    const pids = execFileSync('pgrep', ['-P', String(process.pid), 'workerd'], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean);
+    const pids = workerdPids();
     const read = () => {
       let total = 0;
       for (const pid of pids)

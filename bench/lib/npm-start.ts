@@ -1,0 +1,75 @@
+// The backend as `npm start` runs it: tools/start.ts in its own process (the worker and the objects
+// on workerd, the federator sidecar, the local object store), its state on this machine's disk,
+// the shipped config/ with at most a few keys edited.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../tools/lib/bundle.js';
+import { readConfigTexts } from '../../tools/lib/config-dir.js';
+import { type Edit, editedTexts } from '../../tools/lib/config-edit.js';
+
+export interface StartedBackend {
+  publicUrl: URL;
+  internalUrl: URL;
+  /** The start process (workerd and the sidecar are in its process tree). */
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `npm start`'s process on free ports and a fresh state directory under the repository. */
+export async function npmStart(edits: Edit[] = [], o: { inspectorPort?: number } = {}): Promise<StartedBackend> {
+  const root = mkdtempSync(join(ROOT, '.bench-'));
+  const configDir = join(root, 'config');
+  cpSync(join(ROOT, 'config'), configDir, { recursive: true });
+  const texts = editedTexts(edits, readConfigTexts(configDir));
+  for (const [file] of edits) writeFileSync(join(configDir, file), texts[file]!);
+  const child = spawn(process.execPath, ['--max-semi-space-size=1', '--import', 'tsx', 'tools/start.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      INTERNAL_PORT: '0',
+      STATE_DIR: join(root, 'state'),
+      CONFIG_DIR: configDir,
+      ...(o.inspectorPort === undefined ? {} : { INSPECTOR_PORT: String(o.inspectorPort) }),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = async () => {
+    await stopped(child);
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const { publicUrl, internalUrl } = await announced(child);
+    return { publicUrl, internalUrl, pid: child.pid!, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** The public and internal URLs start.ts prints once the backend serves. */
+function announced(child: ChildProcess): Promise<{ publicUrl: URL; internalUrl: URL }> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const urls: Partial<Record<'public' | 'internal', URL>> = {};
+    const read = (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      for (const m of out.matchAll(/^(public|internal)\s+(http\S+)/gm))
+        urls[m[1] as 'public' | 'internal'] = new URL(m[2]!);
+      if (urls.public !== undefined && urls.internal !== undefined)
+        resolve({ publicUrl: urls.public, internalUrl: urls.internal });
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before serving:\n${out.slice(-2000)}`)));
+  });
+}
+
+function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
