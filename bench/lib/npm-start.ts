@@ -16,9 +16,12 @@ export interface StartedBackend {
   stop(): Promise<void>;
 }
 
-/** Starts `npm start`'s process on free ports and a fresh state directory under the repository. */
+/**
+ * Starts `npm start`'s process on free ports and a fresh state directory under the repository (or
+ * under BENCH_STATE_ROOT: a memory-backed one shows what the disk costs).
+ */
 export async function npmStart(edits: Edit[] = [], o: { inspectorPort?: number } = {}): Promise<StartedBackend> {
-  const root = mkdtempSync(join(ROOT, '.bench-'));
+  const root = mkdtempSync(join(process.env.BENCH_STATE_ROOT ?? ROOT, '.bench-'));
   const configDir = join(root, 'config');
   cpSync(join(ROOT, 'config'), configDir, { recursive: true });
   const texts = editedTexts(edits, readConfigTexts(configDir));
