@@ -15,10 +15,14 @@ export interface RemoteNotification {
   bundle: PayloadBundle;
 }
 
-/** What the queue carries: a remote whose notifications are due (`retry`: after a failed delivery). */
+/**
+ * What the queue carries: a remote whose notifications are due (`retry`: after a failed delivery;
+ * `probe`: while it waits out a long backoff, whether it answers again).
+ */
 export interface Wakeup {
   domain: string;
   retry?: true;
+  probe?: true;
 }
 
 /** What the queue carries when this backend stopped federating with a remote: the clean-up to run. */

@@ -1,7 +1,9 @@
 // The background worker's federation pusher: delivers each remote's queued notifications in the
 // order they were queued. A remote that does not take one keeps it and everything after it; the
 // queue wakes the pusher again after a backoff that doubles up to backendNotificationPusher's
-// pushBackoffMaxWait (microseconds, as wire's chart gives them).
+// pushBackoffMaxWait (microseconds, as wire's chart gives them). While a remote that did not
+// answer waits out a longer backoff, it is asked every PROBE_SECONDS whether it answers again:
+// one that comes back gets its backlog then, not when the backoff ends.
 import type { Config } from '../../shared/config/index.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { database, type Db } from '../db/client.js';
@@ -13,6 +15,7 @@ import { log } from '../log.js';
 const DEFAULT_MIN_WAIT_US = 10_000;
 const DEFAULT_MAX_WAIT_US = 300_000_000;
 const PAGE = 50;
+const PROBE_SECONDS = 2;
 
 function isWakeup(body: unknown): body is Wakeup {
   return typeof body === 'object' && body !== null && typeof (body as Wakeup).domain === 'string';
@@ -25,10 +28,34 @@ function isWakeup(body: unknown): body is Wakeup {
  */
 export async function pushQueued(batch: MessageBatch<unknown>, env: Env, config: Config): Promise<void> {
   const due = new Map<string, boolean>();
-  for (const m of batch.messages)
-    if (isWakeup(m.body)) due.set(m.body.domain, due.get(m.body.domain) === true || m.body.retry === true);
+  const probed = new Set<string>();
+  for (const m of batch.messages) {
+    if (!isWakeup(m.body)) continue;
+    if (m.body.probe === true) probed.add(m.body.domain);
+    else due.set(m.body.domain, due.get(m.body.domain) === true || m.body.retry === true);
+  }
   const db = database(env.DB);
-  await Promise.all([...due].map(([domain, retry]) => pushTo(env, config, db, domain, retry)));
+  await Promise.all([
+    ...[...due].map(([domain, retry]) => pushTo(env, config, db, domain, retry)),
+    ...[...probed].filter((d) => !due.has(d)).map((domain) => probe(env, config, db, domain)),
+  ]);
+}
+
+/**
+ * A remote waiting out its backoff after it did not answer: delivered to at once if it answers
+ * now (a failure then waits out the backoff without probes), else asked again in a while.
+ */
+async function probe(env: Env, config: Config, db: Db, domain: string): Promise<void> {
+  const backoff = await outboxStore.backoff(db, domain);
+  if (backoff === undefined || backoff.nextAt <= Date.now()) return; // recovered, or the retry is due
+  if (await FederatorClient.of(config).answers(domain)) return pushTo(env, config, db, domain, true, false);
+  await probeLater(env, domain, backoff.nextAt);
+}
+
+/** The next probe, unless the backoff's own retry comes first. */
+async function probeLater(env: Env, domain: string, retryAt: number): Promise<void> {
+  if (retryAt - Date.now() <= PROBE_SECONDS * 1000) return;
+  await env.BACKEND_NOTIFICATIONS.send({ domain, probe: true } satisfies Wakeup, { delaySeconds: PROBE_SECONDS });
 }
 
 /**
@@ -39,7 +66,7 @@ export async function wakeAllWaiting(env: Env): Promise<void> {
   await wake(env, await outboxStore.domains(database(env.DB)));
 }
 
-type Outcome = 'taken' | 'dropped' | 'retry';
+type Outcome = 'taken' | 'dropped' | 'retry' | 'unreachable';
 
 /**
  * A refusal that no retry changes: our federator or the remote says no (400), or the remote
@@ -52,19 +79,24 @@ function isPermanent(err: ApiError): boolean {
   return typeof inner?.code === 'number' && inner.code < 500;
 }
 
+/** Nobody answered (the remote's federator, or ours), as against a remote that answered with a failure. */
+function isUnreachable(err: ApiError): boolean {
+  return err.spec.status === 521 || ['invalid-domain', 'federation-not-available'].includes(err.spec.label);
+}
+
 async function deliver(client: FederatorClient, row: OutboxRow): Promise<Outcome> {
   try {
     const sent = await client.notify(row.domain, row.component, row.rpc, row.bundle);
     if (sent === 'sent') return 'taken';
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    if (!isPermanent(err)) return 'retry';
+    if (!isPermanent(err)) return isUnreachable(err) ? 'unreachable' : 'retry';
   }
   log('warn', 'notification dropped', { domain: row.domain, rpc: row.rpc });
   return 'dropped';
 }
 
-async function pushTo(env: Env, config: Config, db: Db, domain: string, retry: boolean): Promise<void> {
+async function pushTo(env: Env, config: Config, db: Db, domain: string, retry: boolean, probing = true): Promise<void> {
   const backoff = await outboxStore.backoff(db, domain);
   // A retry is scheduled: the notifications wait for it, in order.
   if (backoff !== undefined && !retry && backoff.nextAt > Date.now()) return;
@@ -73,9 +105,11 @@ async function pushTo(env: Env, config: Config, db: Db, domain: string, retry: b
     const rows = await outboxStore.next(db, domain, PAGE);
     let done: number | undefined;
     for (const row of rows) {
-      if ((await deliver(client, row)) === 'retry') {
+      const outcome = await deliver(client, row);
+      if (outcome === 'retry' || outcome === 'unreachable') {
         if (done !== undefined) await outboxStore.taken(db, domain, done);
-        await scheduleRetry(env, config, db, domain, backoff?.attempts ?? 0);
+        const retryAt = await scheduleRetry(env, config, db, domain, backoff?.attempts ?? 0);
+        if (outcome === 'unreachable' && probing) await probeLater(env, domain, retryAt);
         return;
       }
       done = row.seq;
@@ -86,13 +120,16 @@ async function pushTo(env: Env, config: Config, db: Db, domain: string, retry: b
   if (backoff !== undefined) await outboxStore.recovered(db, domain);
 }
 
-async function scheduleRetry(env: Env, config: Config, db: Db, domain: string, attempts: number): Promise<void> {
+/** Records the failure and wakes the pusher when the backoff ends; when that is. */
+async function scheduleRetry(env: Env, config: Config, db: Db, domain: string, attempts: number): Promise<number> {
   const pusher = config['background-worker'].backendNotificationPusher;
   const min = pusher?.pushBackoffMinWait ?? DEFAULT_MIN_WAIT_US;
   const max = pusher?.pushBackoffMaxWait ?? DEFAULT_MAX_WAIT_US;
   const waitMs = Math.min(min * 2 ** attempts, max) / 1000;
-  await outboxStore.failed(db, domain, attempts + 1, Date.now() + waitMs);
+  const retryAt = Date.now() + waitMs;
+  await outboxStore.failed(db, domain, attempts + 1, retryAt);
   await env.BACKEND_NOTIFICATIONS.send({ domain, retry: true } satisfies Wakeup, {
     delaySeconds: Math.ceil(waitMs / 1000),
   });
+  return retryAt;
 }

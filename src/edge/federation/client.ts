@@ -79,6 +79,17 @@ export class FederatorClient {
     return 'sent';
   }
 
+  /** Whether the remote answers now (its brig `api-version`, through both federators). */
+  async answers(domain: string): Promise<boolean> {
+    try {
+      await this.post(domain, 'brig', 'api-version', {}, undefined);
+      return true;
+    } catch (err) {
+      if (err instanceof ApiError) return false;
+      throw err;
+    }
+  }
+
   /** The highest version both backends speak (asked of the remote's brig `api-version`). */
   private async version(domain: string): Promise<number> {
     const known = negotiated.get(domain);
