@@ -13,6 +13,11 @@ const RETRY_MS = 5_000;
 export class Outbox {
   private readonly store: OutboxStore;
   private readonly inFlight = new Set<number>();
+  /**
+   * Messages stored everywhere, removed with the outbox's next write: one SQLite commit per
+   * message instead of two. One a restart finds again is sent again and skipped by its marks.
+   */
+  private readonly stored: number[] = [];
   private armed = false;
 
   constructor(
@@ -24,6 +29,7 @@ export class Outbox {
 
   /** Records a message's deliveries (marking each) before they are sent; returns its number. */
   record(byObject: Map<string, Delivery[]>, ttlSeconds: number): number {
+    this.removeStored();
     const seq = this.store.record(this.source, byObject, ttlSeconds);
     this.inFlight.add(seq);
     this.arm();
@@ -33,12 +39,18 @@ export class Outbox {
   /** A message's calls have all ended: stored everywhere (gone from the outbox), or to be sent again. */
   settled(seq: number, stored: boolean): void {
     this.inFlight.delete(seq);
-    if (stored) this.store.done(seq);
-    else this.arm();
+    if (stored) this.stored.push(seq);
+    // Either way the alarm comes: to send it again, or to remove it if no message does first.
+    this.arm();
+  }
+
+  private removeStored(): void {
+    for (const seq of this.stored.splice(0)) this.store.done(seq);
   }
 
   /** Messages to send again, oldest first, now marked as in flight. */
   takeUnsent(): PendingSend[] {
+    this.removeStored();
     const unsent = this.store.pending(this.inFlight);
     for (const p of unsent) this.inFlight.add(p.seq);
     return unsent;
@@ -51,7 +63,7 @@ export class Outbox {
 
   /** Keeps the alarm set while the outbox holds anything. */
   rearm(): void {
-    if (this.store.any()) this.arm();
+    if (this.stored.length > 0 || this.store.any()) this.arm();
   }
 
   arm(): void {
