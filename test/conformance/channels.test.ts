@@ -1,15 +1,17 @@
 // Scenarios of wire-server's integration/test/Test/Channels.hs.
 import { describe, expect, it } from 'vitest';
-import { bytesOf, type MlsDevice } from '../helpers/mls.js';
+import type { MlsDevice } from '../helpers/mls.js';
 import { api, connect, createUser, invitedMember, type TestUser } from '../helpers/users.js';
 import { as, awaitEvent, cid, internal, newConv, pub, qOf, socketOf, team } from './lib/env.js';
 import {
   addAndJoin,
   addUsers,
   catchUp,
+  commitBackendProposal,
   createGroup,
   device,
   getConv,
+  joinExternally,
   type MlsConv,
   mlsConv,
   otherIds,
@@ -33,6 +35,18 @@ const channelBody = (tid: string, extra: Record<string, unknown> = {}) => ({
   team: { teamid: tid, managed: false },
   ...extra,
 });
+
+/** A channel a team admin creates without joining it (`skip_creator`): its creation response (201). */
+async function channelOutside(owner: TestUser, tid: string, extra: Record<string, unknown> = {}) {
+  const r = await as(owner).post('/v8/conversations', {
+    protocol: 'mls',
+    qualified_users: [],
+    ...extra,
+    ...channelBody(tid, { skip_creator: true }),
+  });
+  expect(r.status, r.text).toBe(201);
+  return r.body;
+}
 
 /** A channel created by a device's user whose first commit adds `members` (assertCreateChannelSuccess). */
 async function createChannelAdding(d: MlsDevice, tid: string, members: TestUser[]): Promise<MlsConv> {
@@ -191,26 +205,16 @@ describe('Channels', () => {
   it('Channels.testTeamAdminCanCreateChannelWithoutJoining', async () => {
     const { owner, tid } = await team();
     await channels(tid, 'everyone');
-    const r = await as(owner).post('/v8/conversations', {
-      protocol: 'mls',
-      qualified_users: [],
-      ...channelBody(tid, { skip_creator: true }),
-    });
-    expect(r.status, r.text).toBe(201);
-    expect(r.body.members.others).toEqual([]);
+    const r = await channelOutside(owner, tid);
+    expect(r.members.others).toEqual([]);
   });
 
   it('Channels.testNonTeamAdminCannotAddMembersWithoutJoining', async () => {
     const { owner, tid, members } = await team(3);
     const [m1, m2, m3] = members as [TestUser, TestUser, TestUser];
     await channels(tid, 'admins');
-    const r = await as(owner).post('/v8/conversations', {
-      protocol: 'mls',
-      qualified_users: [],
-      ...channelBody(tid, { skip_creator: true }),
-    });
-    expect(r.status, r.text).toBe(201);
-    const add = await as(m1).post(`/v8/conversations/example.com/${cid(r.body)}/members`, {
+    const r = await channelOutside(owner, tid);
+    const add = await as(m1).post(`/v8/conversations/example.com/${cid(r)}/members`, {
       qualified_users: [qOf(m1), qOf(m2), qOf(m3)],
       conversation_role: 'wire_member',
     });
@@ -220,15 +224,9 @@ describe('Channels', () => {
   it('Channels.testTeamAdminCanChangeChannelNameWithoutJoining', async () => {
     const { owner, tid, members } = await team(1);
     await channels(tid, 'everyone');
-    const r = await as(owner).post('/v8/conversations', {
-      protocol: 'mls',
-      qualified_users: [],
-      name: 'foo',
-      ...channelBody(tid, { skip_creator: true }),
-    });
-    expect(r.status, r.text).toBe(201);
-    expect(r.body.name).toBe('foo');
-    const path = `/v8/conversations/example.com/${cid(r.body)}`;
+    const r = await channelOutside(owner, tid, { name: 'foo' });
+    expect(r.name).toBe('foo');
+    const path = `/v8/conversations/example.com/${cid(r)}`;
     expect((await as(owner).put(`${path}/name`, { name: 'bar' })).status).toBe(200);
     expect((await as(owner).get(path)).body.name).toBe('bar');
     expect(await as(members[0]!).put(`${path}/name`, { name: 'baz' })).toMatchObject({
@@ -249,13 +247,8 @@ describe('Channels', () => {
       MlsDevice,
     ];
     await channels(tid, 'admins');
-    const chan = await as(owner).post('/v8/conversations', {
-      protocol: 'mls',
-      qualified_users: [],
-      ...channelBody(tid, { skip_creator: true }),
-    });
-    expect(chan.status, chan.text).toBe(201);
-    const path = `/v8/conversations/example.com/${cid(chan.body)}/members`;
+    const chan = await channelOutside(owner, tid);
+    const path = `/v8/conversations/example.com/${cid(chan)}/members`;
     const ws1 = await socketOf(m1, d1.client);
     const add = await as(owner).post(path, {
       qualified_users: [m1, m2, m3].map(qOf),
@@ -263,13 +256,13 @@ describe('Channels', () => {
     });
     expect(add.status, add.text).toBe(200);
     expect(add.body.data.add_type).toBe('external_add');
-    expect(otherIds(await getConv(owner, chan.body)).sort()).toEqual([m1.id, m2.id, m3.id].sort());
+    expect(otherIds(await getConv(owner, chan)).sort()).toEqual([m1.id, m2.id, m3.id].sort());
     const joined = await awaitEvent(ws1, 'conversation.member-join');
     ws1.close();
     expect(joined.data.add_type).toBe('external_add');
-    expect((await getConv(m1, chan.body)).body.epoch).toBe(0);
+    expect((await getConv(m1, chan)).body.epoch).toBe(0);
     // m1's client starts the group and adds the clients of the others the backend added.
-    const conv = await createGroup(d1, chan.body.qualified_id, chan.body.group_id);
+    const conv = await createGroup(d1, chan.qualified_id, chan.group_id);
     await addAndJoin(d1, conv, [m2, m3], [d2, d3]);
 
     const ws4 = await socketOf(m4, d4.client);
@@ -278,12 +271,7 @@ describe('Channels', () => {
     expect((await awaitEvent(ws4, 'conversation.member-join')).data.add_type).toBe('external_add');
     ws4.close();
     // m4's client joins by external commit, then adds m5's.
-    const info = await fetch(`${pub}/v8/conversations/example.com/${conv.id}/groupinfo`, {
-      headers: { authorization: `Bearer ${d4.token}` },
-    });
-    expect(info.status).toBe(200);
-    await d4.mls.joinByExternalCommit(new Uint8Array(await info.arrayBuffer()));
-    expect(d4.refused, d4.refused?.text).toBeUndefined();
+    await joinExternally(d4, conv);
     await addAndJoin(d4, conv, [m5], [d5]);
   });
 
@@ -299,12 +287,8 @@ describe('Channels', () => {
     const ws1 = await socketOf(m1, d1.client);
     expect((await as(owner).del(`${path}/example.com/${m2.id}`)).status).toBe(200);
     expect(otherIds(await getConv(owner, conv))).toEqual([m1.id]);
-    const proposal = await awaitEvent(ws1, 'conversation.mls-message-add');
+    await commitBackendProposal(d1, conv, ws1);
     ws1.close();
-    expect(await d1.mls.decrypt(conv.groupId, bytesOf(proposal.data))).toEqual({ kind: 'proposal' });
-    expect(await d1.mls.commitPendingProposals(conv.groupId)).toBeDefined();
-    expect(d1.refused, d1.refused?.text).toBeUndefined();
-    expect(d1.accepted!.body.events).toEqual([]);
 
     // The last member removed, the channel is empty; m3, added by the admin, joins by external commit.
     expect((await as(owner).del(`${path}/example.com/${m1.id}`)).status).toBe(200);
@@ -313,36 +297,22 @@ describe('Channels', () => {
     const add = await as(owner).post(path, { qualified_users: [qOf(m3)], conversation_role: 'wire_member' });
     expect(add.status, add.text).toBe(200);
     expect((await awaitEvent(ws3, 'conversation.member-join')).data.add_type).toBe('external_add');
-    const info = await fetch(`${pub}/v8/conversations/example.com/${conv.id}/groupinfo`, {
-      headers: { authorization: `Bearer ${d3.token}` },
-    });
-    expect(info.status).toBe(200);
-    await d3.mls.joinByExternalCommit(new Uint8Array(await info.arrayBuffer()));
-    expect(d3.refused, d3.refused?.text).toBeUndefined();
+    await joinExternally(d3, conv);
     // The proposal removing m1's client waits for a member: m3's client commits it.
-    const pending = await awaitEvent(ws3, 'conversation.mls-message-add');
+    await commitBackendProposal(d3, conv, ws3);
     ws3.close();
-    expect(await d3.mls.decrypt(conv.groupId, bytesOf(pending.data))).toEqual({ kind: 'proposal' });
-    expect(await d3.mls.commitPendingProposals(conv.groupId)).toBeDefined();
-    expect(d3.refused, d3.refused?.text).toBeUndefined();
-    expect(d3.accepted!.body.events).toEqual([]);
   });
 
   it('Channels.testTeamAdminCanGetChannelData', async () => {
     const { owner, tid, members } = await team(1);
     await channels(tid, 'everyone');
-    const chan = await as(owner).post('/v8/conversations', {
-      protocol: 'mls',
-      qualified_users: [],
-      ...channelBody(tid, { skip_creator: true }),
-    });
-    expect(chan.status, chan.text).toBe(201);
-    expect(chan.body.group_conv_type).toBe('channel');
-    const asAdmin = await getConv(owner, chan.body);
+    const chan = await channelOutside(owner, tid);
+    expect(chan.group_conv_type).toBe('channel');
+    const asAdmin = await getConv(owner, chan);
     expect(asAdmin.status, asAdmin.text).toBe(200);
     expect(asAdmin.body.members.others).toEqual([]);
     expect(asAdmin.body.members.self ?? undefined).toBeUndefined();
-    expect(await getConv(members[0]!, chan.body)).toMatchObject({ status: 403, body: { label: 'access-denied' } });
+    expect(await getConv(members[0]!, chan)).toMatchObject({ status: 403, body: { label: 'access-denied' } });
     const conv = await newConv(members[0]!, { protocol: 'mls', team: { teamid: tid, managed: false } });
     expect(conv.group_conv_type).toBe('group_conversation');
     expect(await getConv(owner, conv)).toMatchObject({ status: 403, body: { label: 'access-denied' } });

@@ -15,7 +15,8 @@ import {
   uploadKeyPackages,
 } from '../../helpers/mls.js';
 import { api, type TestUser } from '../../helpers/users.js';
-import { DOMAIN, pub } from './env.js';
+import { awaitEvent, DOMAIN, pub } from './env.js';
+import type { TestSocket } from '../../helpers/websocket.js';
 
 export interface MlsConv {
   id: string;
@@ -132,6 +133,25 @@ export async function catchUp(d: MlsDevice, conv: MlsConv): Promise<void> {
     (e) => e.type === 'conversation.mls-message-add' && e.conversation === conv.id,
   );
   for (const e of commits) await d.mls.decrypt(conv.groupId, bytesOf(e.data)).catch(() => undefined);
+}
+
+/** Joins a conversation's group by external commit from the GroupInfo the backend serves (no refusal). */
+export async function joinExternally(d: MlsDevice, conv: MlsConv): Promise<void> {
+  const info = await fetch(`${pub}/v8/conversations/${conv.qualified_id.domain}/${conv.id}/groupinfo`, {
+    headers: { authorization: `Bearer ${d.token}` },
+  });
+  expect(info.status).toBe(200);
+  await d.mls.joinByExternalCommit(new Uint8Array(await info.arrayBuffer()));
+  expect(d.refused, d.refused?.text).toBeUndefined();
+}
+
+/** The backend's next proposal on a device's socket, processed and committed (nothing else in the commit). */
+export async function commitBackendProposal(d: MlsDevice, conv: MlsConv, ws: TestSocket): Promise<void> {
+  const proposal = await awaitEvent(ws, 'conversation.mls-message-add');
+  expect(await d.mls.decrypt(conv.groupId, bytesOf(proposal.data))).toEqual({ kind: 'proposal' });
+  expect(await d.mls.commitPendingProposals(conv.groupId)).toBeDefined();
+  expect(d.refused, d.refused?.text).toBeUndefined();
+  expect(d.accepted!.body.events).toEqual([]);
 }
 
 /** Encrypts and posts an application message (createApplicationMessage + sendAndConsumeMessage). */
