@@ -21,6 +21,8 @@ export interface FederatorRegistry {
   register(domain: string, at: { host: string; port: number }): () => void;
 }
 
+const LIVENESS_HOLDS_MS = 1000;
+
 export function federatorRegistry(dir: string): FederatorRegistry {
   const file = (domain: string) => join(dir, `${domain}.json`);
   const read = (domain: string): Entry | undefined => {
@@ -30,8 +32,19 @@ export function federatorRegistry(dir: string): FederatorRegistry {
       return undefined;
     }
   };
-  // An entry of a backend that is gone (its process, or its listener) counts as none.
-  const live = (e: Entry | undefined) => (e !== undefined && listensOn(e.pid, e.port) ? e : undefined);
+  // An entry of a backend that is gone (its process, or its listener) counts as none. Whether it
+  // listens is read from /proc (every socket, every descriptor of the process): asked on every
+  // DNS lookup, that cost more than the federation call it served, so an answer holds a second.
+  const checked = new Map<string, { listening: boolean; until: number }>();
+  const listening = (e: Entry) => {
+    const key = `${e.pid}:${e.port}`;
+    const known = checked.get(key);
+    if (known !== undefined && Date.now() < known.until) return known.listening;
+    const now = { listening: listensOn(e.pid, e.port), until: Date.now() + LIVENESS_HOLDS_MS };
+    checked.set(key, now);
+    return now.listening;
+  };
+  const live = (e: Entry | undefined) => (e !== undefined && listening(e) ? e : undefined);
   return {
     find(domain) {
       const e = live(read(domain));
