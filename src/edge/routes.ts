@@ -4,6 +4,7 @@ import { cannonPublic } from './cannon/routes.js';
 import { cargoholdInternal, cargoholdPublic } from './cargohold/routes.js';
 import { galleyInternal, galleyPublic } from './galley/routes.js';
 import { gundeckInternal, gundeckPublic } from './gundeck/routes.js';
+import { takeBatch } from './federation/take-batch.js';
 import { metricsInternal } from './metrics/routes.js';
 import { proxyPublic } from './proxy/routes.js';
 import { sparInternal, sparPublic } from './spar/routes.js';
@@ -19,8 +20,7 @@ export const publicEndpoints: readonly Endpoint[] = [
   ...proxyPublic,
 ];
 
-/** Every internal endpoint (`/i/...` and the federation API): unversioned, on the internal listener only. */
-export const internalEndpoints: readonly Endpoint[] = [
+const internalOnes: readonly Endpoint[] = [
   ...brigInternal,
   ...galleyInternal,
   ...gundeckInternal,
@@ -28,3 +28,9 @@ export const internalEndpoints: readonly Endpoint[] = [
   ...sparInternal,
   ...metricsInternal,
 ];
+
+/**
+ * Every internal endpoint (`/i/...` and the federation API): unversioned, on the internal listener
+ * only; a notification batch may call each federation RPC among them.
+ */
+export const internalEndpoints: readonly Endpoint[] = [...internalOnes, takeBatch(internalOnes)];

@@ -1,20 +1,13 @@
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
-import type { z } from 'zod';
 import type { ApiVersion } from '../../shared/api-version.js';
 import type { Config } from '../../shared/config/index.js';
 import type { AppEnv } from './app-env.js';
+import { describeIssues } from './describe-issues.js';
 import { edgeFactsOf } from './edge-facts.js';
 import type { Endpoint } from './endpoint.js';
 import { ApiError } from './errors/api-error.js';
 import { commonErrors } from './errors/common.js';
 import { installErrorHandling, type MethodIndex } from './errors/render.js';
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
-    .join('; ');
-}
 
 /** `/users/{domain}/{id}` (or `/proxy/…/*`) → a pattern matching concrete paths, for 405 detection. */
 function pathPattern(openApiPath: string): RegExp {

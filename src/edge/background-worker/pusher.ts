@@ -1,5 +1,6 @@
 // The background worker's federation pusher: delivers each remote's queued notifications in the
-// order they were queued. A remote that does not take one keeps it and everything after it; the
+// order they were queued, up to 200 in one call to a remote that takes batches (see
+// notification-batch.ts), one call each to one that does not. A remote that does not take one keeps it and everything after it; the
 // queue wakes the pusher again after a backoff that doubles up to backendNotificationPusher's
 // pushBackoffMaxWait (microseconds, as wire's chart gives them). While a remote that did not
 // answer waits out a longer backoff, it is asked every PROBE_SECONDS whether it answers again:
@@ -7,14 +8,14 @@
 import type { Config } from '../../shared/config/index.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { database, type Db } from '../db/client.js';
-import { FederatorClient } from '../federation/client.js';
+import { type BatchedOutcome, FederatorClient } from '../federation/client.js';
 import { type Wakeup, wake } from './notifications.js';
 import { type OutboxRow, outboxStore } from './outbox-store.js';
 import { log } from '../log.js';
 
 const DEFAULT_MIN_WAIT_US = 10_000;
 const DEFAULT_MAX_WAIT_US = 300_000_000;
-const PAGE = 50;
+const PAGE = 200;
 const PROBE_SECONDS = 2;
 
 function isWakeup(body: unknown): body is Wakeup {
@@ -84,16 +85,48 @@ function isUnreachable(err: ApiError): boolean {
   return err.spec.status === 521 || ['invalid-domain', 'federation-not-available'].includes(err.spec.label);
 }
 
+/** A call that failed, as the outcome of the notification it carried (or the first it carried). */
+function failed(err: unknown, row: OutboxRow): Outcome {
+  if (!(err instanceof ApiError)) throw err;
+  if (!isPermanent(err)) return isUnreachable(err) ? 'unreachable' : 'retry';
+  return dropped(row);
+}
+
+function dropped(row: OutboxRow): Outcome {
+  log('warn', 'notification dropped', { domain: row.domain, rpc: row.rpc });
+  return 'dropped';
+}
+
 async function deliver(client: FederatorClient, row: OutboxRow): Promise<Outcome> {
   try {
     const sent = await client.notify(row.domain, row.component, row.rpc, row.bundle);
-    if (sent === 'sent') return 'taken';
+    return sent === 'sent' ? 'taken' : dropped(row);
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    if (!isPermanent(err)) return isUnreachable(err) ? 'unreachable' : 'retry';
+    return failed(err, row);
   }
-  log('warn', 'notification dropped', { domain: row.domain, rpc: row.rpc });
-  return 'dropped';
+}
+
+const stops = (o: Outcome) => o === 'retry' || o === 'unreachable';
+
+/**
+ * Delivers the first of `rows`, in one call when the remote takes batches, else one call each: the
+ * outcome of each delivered, ending at the first that must wait.
+ */
+async function deliverFirst(client: FederatorClient, domain: string, rows: readonly OutboxRow[]): Promise<Outcome[]> {
+  let batched: BatchedOutcome[] | undefined;
+  try {
+    batched = await client.notifyBatch(domain, rows);
+  } catch (err) {
+    return [failed(err, rows[0]!)];
+  }
+  if (batched !== undefined)
+    return batched.map((o, i) => (o === 'sent' ? 'taken' : o === 'failed' ? 'retry' : dropped(rows[i]!)));
+  const outcomes: Outcome[] = [];
+  for (const row of rows) {
+    outcomes.push(await deliver(client, row));
+    if (stops(outcomes.at(-1)!)) break;
+  }
+  return outcomes;
 }
 
 async function pushTo(env: Env, config: Config, db: Db, domain: string, retry: boolean, probing = true): Promise<void> {
@@ -101,21 +134,17 @@ async function pushTo(env: Env, config: Config, db: Db, domain: string, retry: b
   // A retry is scheduled: the notifications wait for it, in order.
   if (backoff !== undefined && !retry && backoff.nextAt > Date.now()) return;
   const client = FederatorClient.of(config);
-  for (;;) {
-    const rows = await outboxStore.next(db, domain, PAGE);
-    let done: number | undefined;
-    for (const row of rows) {
-      const outcome = await deliver(client, row);
-      if (outcome === 'retry' || outcome === 'unreachable') {
-        if (done !== undefined) await outboxStore.taken(db, domain, done);
-        const retryAt = await scheduleRetry(env, config, db, domain, backoff?.attempts ?? 0);
-        if (outcome === 'unreachable' && probing) await probeLater(env, domain, retryAt);
-        return;
-      }
-      done = row.seq;
+  for (let rows = await outboxStore.next(db, domain, PAGE); rows.length > 0; ) {
+    const outcomes = await deliverFirst(client, domain, rows);
+    const done = outcomes.findIndex(stops);
+    const delivered = done < 0 ? outcomes.length : done;
+    if (delivered > 0) await outboxStore.taken(db, domain, rows[delivered - 1]!.seq);
+    if (done >= 0) {
+      const retryAt = await scheduleRetry(env, config, db, domain, backoff?.attempts ?? 0);
+      if (outcomes[done] === 'unreachable' && probing) await probeLater(env, domain, retryAt);
+      return;
     }
-    if (done !== undefined) await outboxStore.taken(db, domain, done);
-    if (rows.length < PAGE) break;
+    rows = delivered < rows.length ? rows.slice(delivered) : await outboxStore.next(db, domain, PAGE);
   }
   if (backoff !== undefined) await outboxStore.recovered(db, domain);
 }

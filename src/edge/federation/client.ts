@@ -6,6 +6,7 @@ import { FEDERATION_API_VERSIONS } from '../../shared/federation/versions.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { federationErrors } from '../api/errors/federation.js';
 import { federatorPost } from './federator-link.js';
+import { MAX_BATCH, NOTIFICATION_BATCH, notificationBatchOutcomes } from './notification-batch.js';
 
 export type FederatedComponent = 'brig' | 'galley' | 'cargohold';
 
@@ -25,6 +26,32 @@ export function payloadFor(bundle: PayloadBundle, version: number): { body: unkn
 /** How long a negotiated version is trusted before the remote is asked again. */
 const NEGOTIATED_FOR_MS = 60_000;
 const negotiated = new Map<string, { version: number; until: number }>();
+
+/** How long a remote without the batch RPC gets one call per notification before it is tried again. */
+const UNBATCHED_FOR_MS = 600_000;
+const unbatched = new Map<string, number>();
+/** A batch's payloads stop growing past this many bytes (one notification may be larger alone). */
+const BATCH_BYTES = 1 << 20;
+
+/** A notification to send: the RPC and its payloads by version (see PayloadBundle). */
+export interface Notification {
+  component: FederatedComponent;
+  rpc: string;
+  bundle: PayloadBundle;
+}
+
+/**
+ * What became of a notification sent in a batch: taken, suiting no version the remote speaks,
+ * refused as a call of its own would have been (a client error), or not taken for now (a server
+ * error: it and those after it wait).
+ */
+export type BatchedOutcome = 'sent' | 'unsuitable' | 'refused' | 'failed';
+
+/** The remote's own error status, when the federator wrapped one (533). */
+const innerCode = (err: ApiError) => {
+  const code = (err.extra.inner as { code?: unknown } | undefined)?.code;
+  return err.spec.status === 533 && typeof code === 'number' ? code : undefined;
+};
 
 /** The federator's refusal (or a remote's, which it wrapped), kept whole: status, label, data, inner. */
 function refusal(status: number, text: string): ApiError {
@@ -77,6 +104,47 @@ export class FederatorClient {
     if (payload === undefined) return 'unsuitable';
     await this.post(domain, component, rpc, payload.body, version);
     return 'sent';
+  }
+
+  /**
+   * Sends the first of `notifications` (as many as fit one call, in order) in one call: the outcome
+   * of each, ending at the first that failed; undefined when the remote takes no batch (send them
+   * one by one). A call that does not reach the remote throws, as `notify` does.
+   */
+  async notifyBatch(domain: string, notifications: readonly Notification[]): Promise<BatchedOutcome[] | undefined> {
+    if ((unbatched.get(domain) ?? 0) > Date.now()) return undefined;
+    const version = await this.version(domain);
+    const outcomes: BatchedOutcome[] = [];
+    const sent: Array<{ component: string; rpc: string; body: unknown }> = [];
+    const sentAt: number[] = [];
+    let bytes = 0;
+    for (const n of notifications) {
+      if (sent.length === MAX_BATCH || (bytes > BATCH_BYTES && sent.length > 0)) break;
+      const payload = payloadFor(n.bundle, version);
+      outcomes.push(payload === undefined ? 'unsuitable' : 'sent');
+      if (payload === undefined) continue;
+      bytes += JSON.stringify(payload.body).length;
+      sentAt.push(outcomes.length - 1);
+      sent.push({ component: n.component, rpc: n.rpc, body: payload.body });
+    }
+    if (sent.length === 0) return outcomes;
+    const { component, rpc } = NOTIFICATION_BATCH;
+    let answer: z.output<typeof notificationBatchOutcomes>;
+    try {
+      answer = await this.call(domain, component, rpc, { notifications: sent }, notificationBatchOutcomes);
+    } catch (err) {
+      const inner = err instanceof ApiError ? innerCode(err) : undefined;
+      if (inner === undefined || inner >= 500) throw err;
+      // wire-server's galley has no batch RPC: 404
+      if (inner === 404) unbatched.set(domain, Date.now() + UNBATCHED_FOR_MS);
+      return undefined; // refused whole: each on its own says whose refusal it is
+    }
+    for (const [k, at] of sentAt.entries()) {
+      const o = answer.outcomes[k];
+      if (o === undefined || ('code' in o && o.code >= 500)) return [...outcomes.slice(0, at), 'failed'];
+      if ('code' in o) outcomes[at] = 'refused';
+    }
+    return outcomes;
   }
 
   /** Whether the remote answers now (its brig `api-version`, through both federators). */

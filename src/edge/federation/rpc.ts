@@ -8,6 +8,8 @@ import { endpoint, type Endpoint } from '../api/endpoint.js';
 import { ApiError, type ErrorSpec } from '../api/errors/api-error.js';
 import { commonErrors } from '../api/errors/common.js';
 import { json, jsonBody } from '../api/schemas/common.js';
+import { readingNullAsAbsent } from '../api/null-as-absent.js';
+import { describeIssues } from '../api/describe-issues.js';
 import type { FederatedComponent } from './client.js';
 
 /** What notifications (and some RPCs) answer: an empty object. */
@@ -33,6 +35,23 @@ export function callerOf(c: Context<AppEnv>): RpcCaller {
   return { origin, version: Number(version) };
 }
 
+/**
+ * A federation RPC as a notification batch calls it: its body checked as the route checks it, then
+ * its handler. `many`, when the RPC has it, takes a run of consecutive calls at once (one read of
+ * what they share, one write of what they cause), with the effect of taking them one by one.
+ */
+export interface FederationCall {
+  component: FederatedComponent;
+  rpc: string;
+  parse(body: unknown): { ok: true; body: unknown } | { ok: false; error: string };
+  one(c: Context<AppEnv>, body: unknown, caller: RpcCaller): Promise<unknown>;
+  many?: ((c: Context<AppEnv>, bodies: unknown[], caller: RpcCaller) => Promise<void>) | undefined;
+}
+
+export type FederationEndpoint = Endpoint & { readonly federation: FederationCall };
+
+export const isFederationEndpoint = (e: Endpoint): e is FederationEndpoint => 'federation' in e;
+
 export function federationRpc<B extends z.ZodType, R extends z.ZodType>(
   spec: {
     component: FederatedComponent;
@@ -43,8 +62,20 @@ export function federationRpc<B extends z.ZodType, R extends z.ZodType>(
     errors?: readonly ErrorSpec[];
   },
   handler: (c: Context<AppEnv>, body: z.output<B>, caller: RpcCaller) => Promise<z.input<R>>,
-): Endpoint {
-  return endpoint(
+  many?: (c: Context<AppEnv>, bodies: Array<z.output<B>>, caller: RpcCaller) => Promise<void>,
+): FederationEndpoint {
+  const checked = readingNullAsAbsent(spec.request);
+  const federation: FederationCall = {
+    component: spec.component,
+    rpc: spec.rpc,
+    parse: (body) => {
+      const r = checked.safeParse(body);
+      return r.success ? { ok: true, body: r.data } : { ok: false, error: describeIssues(r.error) };
+    },
+    one: (c, body, caller) => handler(c, body as z.output<B>, caller),
+    many: many as FederationCall['many'],
+  };
+  const route = endpoint(
     {
       name: `federation-${spec.component}-${spec.rpc}`,
       auth: 'none',
@@ -60,4 +91,5 @@ export function federationRpc<B extends z.ZodType, R extends z.ZodType>(
       return c.json((await handler(c, body, callerOf(c))) as never, 200);
     }) as never,
   );
+  return { ...route, federation };
 }

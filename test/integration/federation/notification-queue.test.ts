@@ -1,6 +1,7 @@
 import { waitFor } from '../../helpers/wait.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
+import { addClient } from '../../helpers/clients.js';
+import { A, B, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 
@@ -67,6 +68,62 @@ describe('federation: queued notifications', () => {
     await ws.close();
   });
 
+  it('takes a batch in order, each notification as a call of its own would be taken', async () => {
+    const [alice, bob] = await Promise.all([
+      createUser(pair.a.publicUrl, pair.a.internalUrl),
+      createUser(pair.b.publicUrl, pair.b.internalUrl),
+    ]);
+    await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
+    const bobClient = await addClient(pair.b.publicUrl, bob);
+    const created = await api(pair.a.publicUrl, alice.token).post('/v8/conversations', {
+      qualified_users: [{ id: bob.id, domain: B }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const ws = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${bob.token}&client=${bobClient}`);
+    const message = (text: string) => ({
+      component: 'galley',
+      rpc: 'on-message-sent',
+      body: {
+        time: new Date().toISOString(),
+        data: null,
+        sender: { id: alice.id, domain: A },
+        sender_client: 'a1',
+        conversation: created.body.qualified_id.id,
+        transient: false,
+        recipients: { [bob.id]: { [bobClient]: Buffer.from(text).toString('base64') } },
+      },
+    });
+    const batch = await fetch(new URL('/federation/galley/svc-notification-batch', pair.b.internalUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'wire-origin-domain': A, 'x-svc-api-version': 'v2' },
+      body: JSON.stringify({
+        notifications: [
+          message('one'),
+          { ...message('none'), body: { conversation: 'not a conversation' } },
+          message('two'),
+          { component: 'brig', rpc: 'on-no-such-thing', body: {} },
+          { component: 'brig', rpc: 'on-user-deleted-connections', body: { user: alice.id, connections: [bob.id] } },
+        ],
+      }),
+    });
+    expect(batch.status).toBe(200);
+    expect(await batch.json()).toEqual({
+      outcomes: [
+        { taken: true },
+        expect.objectContaining({ code: 400, label: 'bad-request' }),
+        { taken: true },
+        expect.objectContaining({ code: 404, label: 'no-endpoint' }),
+        { taken: true },
+      ],
+    });
+    const texts = [];
+    for (const _ of ['one', 'two'])
+      texts.push((await ws.next((m) => m?.payload?.[0]?.type === 'conversation.otr-message-add')).payload[0].data.text);
+    expect(texts.map((t) => Buffer.from(t, 'base64').toString())).toEqual(['one', 'two']);
+    expect((await ws.next((m) => m?.payload?.[0]?.type === 'user.delete')).payload[0].id).toBe(alice.id);
+    await ws.close();
+  });
+
   it('keeps notifications while the remote is down and delivers them in order seconds after it answers again', async () => {
     const [alice, carol, bob] = await Promise.all([
       createUser(pair.a.publicUrl, pair.a.internalUrl),
@@ -93,6 +150,8 @@ describe('federation: queued notifications', () => {
     const b = await pair.up('b');
     const ws = await openSocket(b.publicUrl, `/v8/await?access_token=${bob.token}`);
     pair.announce('b');
+    const inward = (rpc: string) =>
+      new RegExp(`svc_federator_inward_requests_total\\{component="\\w+",rpc="${rpc}",status="200"\\} \\d+`);
     // Well within the minute's backoff: the next probe finds it answering.
     const first = await ws.next((m) => m?.payload?.[0]?.type === 'user.delete', 10_000);
     const second = await ws.next((m) => m?.payload?.[0]?.type === 'user.delete' && m !== first);
@@ -103,5 +162,8 @@ describe('federation: queued notifications', () => {
       'an empty outbox',
     );
     expect(await pair.a.query('SELECT domain FROM federation_backoff')).toEqual([]);
+    // All of them in batches: no notification came in a call of its own.
+    expect(b.federator!.metrics.text()).toMatch(inward('svc-notification-batch'));
+    expect(b.federator!.metrics.text()).not.toMatch(inward('on-[a-z-]+'));
   });
 });

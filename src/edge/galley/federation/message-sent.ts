@@ -1,5 +1,7 @@
 // on-message-sent: a Proteus message in a conversation another backend owns, for recipients here.
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../api/app-env.js';
 import { NotificationShards } from '../../../objects/notification-shards.js';
 import { fromBase64 } from '../../../shared/base64.js';
 import type { OtrRecipient } from '../../../shared/codecs/otr.js';
@@ -22,21 +24,23 @@ const remoteMessage = z
   })
   .loose()
   .openapi('RemoteMessage');
+type RemoteMessage = z.output<typeof remoteMessage>;
 
-/** Each recipient client that is a member's here gets `conversation.otr-message-add`. */
-export const onMessageSent = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'on-message-sent',
-    request: remoteMessage,
-    response: emptyResponse,
-    description: 'Taken',
-  },
-  async (c, m, { origin }) => {
-    const config = c.get('config');
-    const local = config.brig.optSettings.setFederationDomain;
+/**
+ * Each recipient client that is a member's here gets `conversation.otr-message-add`: messages of
+ * one backend, in the order it sent them, with one read of each conversation's members here and
+ * one write of all their notifications.
+ */
+async function deliver(c: Context<AppEnv>, messages: readonly RemoteMessage[], origin: string): Promise<void> {
+  const config = c.get('config');
+  const local = config.brig.optSettings.setFederationDomain;
+  const db = database(c.env.DB);
+  const members = new Map<string, Set<string>>();
+  const notifications = [];
+  for (const m of messages) {
     const conv = { id: m.conversation, domain: origin };
-    const here = await localUsersOfCopy(database(c.env.DB), conv, local);
+    const here = members.get(m.conversation) ?? (await localUsersOfCopy(db, conv, local));
+    members.set(m.conversation, here);
     const deliver: OtrRecipient[] = [];
     for (const [user, clients] of Object.entries(m.recipients)) {
       if (!here.has(user)) continue;
@@ -46,17 +50,33 @@ export const onMessageSent = federationRpc(
       }
     }
     const blob = m.data == null ? undefined : fromBase64(m.data);
-    const notifications = otrNotifications(deliver, {
-      conversationOf: () => conv,
-      sender: { ...m.sender, client: m.sender_client, connection: '' },
-      blob,
-      transient: m.transient,
-      nativePush: m.push,
-      time: m.time,
-      localDomain: local,
-      channel: `${conv.domain}/${conv.id}`,
-    });
-    await new NotificationShards(c.env).append(notifications, config.gundeck.settings.notificationTTL);
+    notifications.push(
+      ...otrNotifications(deliver, {
+        conversationOf: () => conv,
+        sender: { ...m.sender, client: m.sender_client, connection: '' },
+        blob,
+        transient: m.transient,
+        nativePush: m.push,
+        time: m.time,
+        localDomain: local,
+        channel: `${conv.domain}/${conv.id}`,
+      }),
+    );
+  }
+  await new NotificationShards(c.env).append(notifications, config.gundeck.settings.notificationTTL);
+}
+
+export const onMessageSent = federationRpc(
+  {
+    component: 'galley',
+    rpc: 'on-message-sent',
+    request: remoteMessage,
+    response: emptyResponse,
+    description: 'Taken',
+  },
+  async (c, m, { origin }) => {
+    await deliver(c, [m], origin);
     return {};
   },
+  (c, messages, { origin }) => deliver(c, messages, origin),
 );
