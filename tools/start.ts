@@ -6,6 +6,7 @@ import { formatProblem, loadConfig } from '../src/shared/config/index.js';
 import { startBackend } from './lib/backend.js';
 import { allowBrowserDownloads, bucketCorsOrigins, ensureBucket } from './lib/bucket.js';
 import { bundleWorker } from './lib/bundle.js';
+import { collectStartUpGarbage } from './lib/collect-start-up.js';
 import { configDir, readConfigTexts } from './lib/config-dir.js';
 import { downloadEndpoint, type Edit, editedTexts, objectStoreEndpoint } from './lib/config-edit.js';
 import { localObjectStore, type RunningStore } from './lib/local-object-store.js';
@@ -107,4 +108,5 @@ if (remote === undefined) console.log(`${line}   (federation off: integrations o
 else console.log(`${line}, external ${remote.external.host}:${externalPort}`);
 if (lookups !== undefined)
   console.log(`dns       ${lookups.host}:${lookups.port}   (SRV _svc-federator._tcp.<domain>)`);
+collectStartUpGarbage();
 console.log('ready');

@@ -2,13 +2,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { ROOT } from './bundle.js';
 
+/** Where the backend serves, as start.ts prints it. */
+interface Announced {
+  assets: string;
+  publicUrl: URL;
+  internalUrl: URL;
+}
+
 export interface NpmStart {
   /** The `npm` process itself. */
   child: ChildProcess;
   /** Everything it printed, stdout and stderr. */
   output: string[];
-  /** Resolves with the printed `assets` endpoint once `ready` is printed; rejects if it exits first. */
-  ready: Promise<{ assets: string }>;
+  /** Resolves with what it printed (listeners, `assets` endpoint) once `ready` is printed; rejects if it exits first. */
+  ready: Promise<Announced>;
   /** Resolves when the `npm` process has exited. */
   exited: Promise<void>;
 }
@@ -22,14 +29,20 @@ export function npmStart(env: Record<string, string>): NpmStart {
     detached: true,
   });
   const output: string[] = [];
-  let assets = '';
+  const printed: Record<string, string> = {};
   createInterface({ input: child.stderr! }).on('line', (l) => output.push(l));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const ready = new Promise<{ assets: string }>((resolve, reject) => {
+  const ready = new Promise<Announced>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (l) => {
       output.push(l);
-      assets = /^assets\s+(\S+)/.exec(l)?.[1] ?? assets;
-      if (l === 'ready') resolve({ assets });
+      const [, key, value] = /^(assets|public|internal)\s+(\S+)/.exec(l) ?? [];
+      if (key !== undefined) printed[key] = value!;
+      if (l === 'ready')
+        resolve({
+          assets: printed.assets ?? '',
+          publicUrl: new URL(printed.public ?? 'http://invalid'),
+          internalUrl: new URL(printed.internal ?? 'http://invalid'),
+        });
     });
     child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output.join('\n')}`)));
   });
