@@ -1,14 +1,13 @@
 // Asset throughput: uploads (POST /v8/assets, multipart/mixed streamed to radosgw) and downloads
 // (GET → 302 → the presigned URL on the store), in MiB/s for 1 MiB and 100 MiB assets, with the
 // worker's resident memory sampled during the uploads: streaming keeps it flat whatever the size.
-import { execFileSync } from 'node:child_process';
+// The backend and its object store as `npm start` runs them; the user (a team owner: 100 MiB
+// assets) made through the API.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ensureBucket } from '../tools/lib/bucket.js';
-import { startObjectStore } from '../tools/lib/object-store.js';
-import { benchBackend } from './lib/backend.js';
+import { readFileSync } from 'node:fs';
+import { apiUser } from './lib/api-seed.js';
+import { npmStart } from './lib/npm-start.js';
+import { workerdPids } from './lib/pin.js';
 
 const MIB = 1024 * 1024;
 const RUNS: Array<{ size: number; count: number }> = [
@@ -25,45 +24,31 @@ function multipart(data: Uint8Array): { body: Uint8Array<ArrayBuffer>; contentTy
   };
 }
 
-/** The workerd processes this bench started. */
-const workerPids = () =>
-  execFileSync('pgrep', ['-P', String(process.pid), 'workerd'], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .filter(Boolean);
-
-/** Their resident memory (MiB), read from /proc: cheap enough to sample during a run. */
-function workerRss(pids: string[]): number {
+/** Resident memory (MiB) of these processes, read from /proc: cheap enough to sample during a run. */
+function workerRss(pids: number[]): number {
   let kib = 0;
-  for (const pid of pids) kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  for (const pid of pids) {
+    let status = '';
+    try {
+      status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    } catch {
+      continue; // gone
+    }
+    kib += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  }
   return kib / 1024;
 }
 
-const storeDir = mkdtempSync(join(tmpdir(), 'svc-bench-s3-'));
-const store = await startObjectStore({ stateDir: storeDir });
-await ensureBucket(store, 'assets');
-const b = await benchBackend({ objectStore: store });
+const b = await npmStart();
 try {
   const base = b.publicUrl.origin;
-  const email = `bench-assets-${Date.now()}@example.com`;
-  const headers = { 'content-type': 'application/json' };
-  await fetch(`${b.internalUrl.origin}/i/users`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ name: 'Bench', email, password: 'bench-password', team: { name: 'B', icon: 'default' } }),
-  });
-  const login = await fetch(`${base}/v8/login`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ email, password: 'bench-password' }),
-  });
-  const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
+  const auth = { authorization: `Bearer ${(await apiUser(b, { teamOwner: true })).token}` };
 
   console.log('assets: one at a time, worker and radosgw on this machine');
   console.log('size      count  upload MiB/s  download MiB/s  worker RSS before → peak during uploads (MiB)');
   for (const { size, count } of RUNS) {
     const { body, contentType } = multipart(randomBytes(size));
-    const pids = workerPids();
+    const pids = workerdPids();
     const before = workerRss(pids);
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, workerRss(pids))), 20);
@@ -92,7 +77,5 @@ try {
     );
   }
 } finally {
-  await b.dispose();
-  await store.stop();
-  rmSync(storeDir, { recursive: true, force: true });
+  await b.stop();
 }

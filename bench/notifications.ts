@@ -1,8 +1,11 @@
 // Notifications appended and delivered per second to N websockets of one user.
 // Each notification is caused by a real request (PUT /properties/{key}: a D1 write, then the
-// user's Durable Object appends the notification and pushes it to every /await socket).
+// user's Durable Object appends the notification and pushes it to every /await socket). The
+// backend as `npm start` runs it; the user made through the API.
 import WebSocket from 'ws';
-import { benchBackend, percentile } from './lib/backend.js';
+import { anotherToken, apiUser } from './lib/api-seed.js';
+import { percentile } from './lib/backend.js';
+import { npmStart } from './lib/npm-start.js';
 
 const SOCKETS = [1, 10, 100];
 const NOTIFICATIONS = Number(process.env.BENCH_NOTIFICATIONS ?? 300);
@@ -38,22 +41,13 @@ async function openSockets(
   );
 }
 
-const b = await benchBackend();
+const b = await npmStart();
 try {
   const base = b.publicUrl.origin;
-  const email = `bench-${Date.now()}@example.com`;
-  await json(`${b.internalUrl.origin}/i/users`, {
-    method: 'POST',
-    body: JSON.stringify({ name: 'Bench', email, password: 'bench-password' }),
-  });
-  const writer = await json(`${base}/v8/login`, {
-    method: 'POST',
-    body: JSON.stringify({ email, password: 'bench-password' }),
-  });
-  const reader = await json(`${base}/v8/login`, {
-    method: 'POST',
-    body: JSON.stringify({ email, password: 'bench-password' }),
-  });
+  // The writer's own connection is not told of its change: the sockets are another connection's.
+  const user = await apiUser(b);
+  const writer = user.token;
+  const reader = await anotherToken(b, user);
 
   console.log(`notifications: ${NOTIFICATIONS} per run, ${CONCURRENCY} requests in flight, one user`);
   console.log('sockets  notifications/s  deliveries/s  p50 ms  p99 ms');
@@ -64,7 +58,7 @@ try {
     let done: () => void = () => {};
     const finished = new Promise<void>((r) => (done = r));
     let deliveries = 0;
-    const sockets = await openSockets(base, reader.access_token, n, (key) => {
+    const sockets = await openSockets(base, reader, n, (key) => {
       deliveries += 1;
       const count = (seen.get(key) ?? 0) + 1;
       seen.set(key, count);
@@ -81,7 +75,7 @@ try {
           sentAt.set(key, performance.now());
           await json(`${base}/v8/properties/p${i % 16}`, {
             method: 'PUT',
-            headers: { authorization: `Bearer ${writer.access_token}` },
+            headers: { authorization: `Bearer ${writer}` },
             body: JSON.stringify(key),
           });
         }
@@ -97,5 +91,5 @@ try {
     for (const ws of sockets) ws.close();
   }
 } finally {
-  await b.dispose();
+  await b.stop();
 }

@@ -31,7 +31,10 @@ let counter = 0;
  * with a persistent cookie, one permanent client with real prekeys, and an access token for that
  * client from `/access?client_id=`.
  */
-export async function apiUser(backend: Listening): Promise<SeededUser> {
+export async function apiUser(
+  backend: Listening,
+  o: { teamOwner?: boolean } = {},
+): Promise<SeededUser & { cookie: string }> {
   const email = `bench-${Date.now().toString(36)}-${++counter}@example.com`;
   const password = 'bench-password';
   const pub = backend.publicUrl;
@@ -41,7 +44,13 @@ export async function apiUser(backend: Listening): Promise<SeededUser> {
   });
   const user = await call(pub, '/v8/register', {
     method: 'POST',
-    body: { name: 'Bench', email, password, email_code: code },
+    body: {
+      name: 'Bench',
+      email,
+      password,
+      email_code: code,
+      ...(o.teamOwner ? { team: { name: 'Bench', icon: 'default' } } : {}),
+    },
   });
   const login = await fetch(new URL('/v8/login?persist=true', pub), {
     method: 'POST',
@@ -62,7 +71,17 @@ export async function apiUser(backend: Listening): Promise<SeededUser> {
   });
   if (!access.ok) throw new Error(`POST /v8/access: ${access.status} ${await access.text()}`);
   const { access_token: token } = (await access.json()) as { access_token: string };
-  return { id: user.id, clients: [client.id], token };
+  return { id: user.id, clients: [client.id], token, cookie: cookie ?? '' };
+}
+
+/** Another access token of the user's login: another connection, as a second device's would be. */
+export async function anotherToken(backend: Listening, user: { cookie: string }): Promise<string> {
+  const access = await fetch(new URL('/v8/access', backend.publicUrl), {
+    method: 'POST',
+    headers: { cookie: user.cookie },
+  });
+  if (!access.ok) throw new Error(`POST /v8/access: ${access.status} ${await access.text()}`);
+  return ((await access.json()) as { access_token: string }).access_token;
 }
 
 /** Connects two users of (possibly) different backends: `from` asks, `to` accepts. */
@@ -120,7 +139,7 @@ export async function apiConversation(
   members: number,
   domain: string,
 ): Promise<{ conv: string; users: SeededUser[] }> {
-  const users = await inParallel(members, 8, () => apiUser(backend));
+  const users: SeededUser[] = await inParallel(members, 8, () => apiUser(backend));
   const [sender, ...others] = users as [SeededUser, ...SeededUser[]];
   await inParallel(others.length, 8, (i) =>
     connectUsers({ user: sender, backend }, { user: others[i]!, backend, domain }, domain),
