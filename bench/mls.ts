@@ -1,7 +1,8 @@
 // The MLS delivery service: what a commit costs the server, and how an application message fans
-// out. Each group is real: its members are seeded straight into D1 (one client each, with its
-// registered MLS key; see lib/mls-seed.ts), then the creator's ts-mls client makes the group and
-// adds everybody through POST /mls/commit-bundles, so the backend's epoch and leaves are its own.
+// out, on the backend as `npm start` runs it. Each group is real: its members are users made
+// through the API (one client each, its MLS signature key registered with PUT /clients; see
+// lib/api-mls.ts), then the creator's ts-mls client makes the group and adds everybody through
+// POST /mls/commit-bundles, so the backend's epoch and leaves are its own.
 //
 // 1. Commits: one at a time (no concurrency), posted by the creator: empty commits with an update
 //    path (a client rotating its keys; the path is encrypted to every other leaf, as in any group
@@ -12,12 +13,13 @@
 //    same frames to as many sockets, in the same run. workerd pinned to one core, the clients to
 //    the others.
 import { Agent, request } from 'undici';
-import { benchBackend, percentile } from './lib/backend.js';
+import { apiMlsConversation, type MlsConversation } from './lib/api-mls.js';
+import { percentile } from './lib/backend.js';
 import { baselineServer } from './lib/baseline.js';
 import { runFanOut, type RunResult } from './lib/fan-out-run.js';
 import { mlsFrameIndex } from './lib/mls-fan-out.js';
 import { BenchGroup } from './lib/mls-group.js';
-import { type SeededMlsConversation, seedMlsConversation } from './lib/mls-seed.js';
+import { npmStart } from './lib/npm-start.js';
 import { pinServerToOneCore } from './lib/pin.js';
 import { profileWorker } from './lib/profile.js';
 import { serverCpuReader } from './lib/server-cpu.js';
@@ -74,14 +76,14 @@ const fanOutLine = line(22, [10, 12, 9, 9, 10]);
 const measured = <T>(run: () => Promise<T>) =>
   INSPECTOR === undefined ? run() : profileWorker(Number(INSPECTOR), run);
 
-interface Group extends SeededMlsConversation {
+interface Group extends MlsConversation {
   n: number;
   group: BenchGroup;
 }
 
 /** `n` members in the group (and `spare` more in the conversation only, whose clients the add commits add). */
 async function makeGroup(n: number, spare: number): Promise<Group> {
-  const seeded = await seedMlsConversation(b.db, b.stateDir, { members: n + spare, domain: DOMAIN });
+  const seeded = await apiMlsConversation(b, { members: n + spare, domain: DOMAIN });
   const keys = (await (
     await fetch(`${b.publicUrl.origin}/v8/mls/public-keys`, { headers: mls(seeded.creatorToken) })
   ).json()) as { removal: Record<string, string> };
@@ -187,13 +189,22 @@ async function fanOut(g: Group): Promise<void> {
   );
 }
 
-const b = await benchBackend();
+/** A 1,000-member group is larger than the shipped configuration allows (500). */
+const b = await npmStart(
+  [
+    ['galley.yaml', ['settings', 'maxConvSize'], 2000],
+    ['brig.yaml', ['optSettings', 'setMaxConvSize'], 2000],
+  ],
+  INSPECTOR === undefined ? {} : { inspectorPort: Number(INSPECTOR) },
+);
 const baseline = await baselineServer();
 try {
   console.log(pinServerToOneCore());
   const sizes = [...new Set([...SIZES, ...FAN_OUT_SIZES])].sort((x, y) => x - y);
   const groups = new Map<number, Group>();
-  console.log('setup (not measured): ts-mls groups, suite 1 (X25519/AES-128-GCM/Ed25519), one client per member');
+  console.log(
+    'setup (not measured): users, clients and the conversation through the API, ts-mls groups, suite 1 (X25519/AES-128-GCM/Ed25519), one client per member',
+  );
   for (const n of sizes) {
     try {
       groups.set(n, await makeGroup(n, SIZES.includes(n) ? commitsAt(n) : 0));
@@ -227,5 +238,5 @@ try {
   }
 } finally {
   await baseline.dispose();
-  await b.dispose();
+  await b.stop();
 }

@@ -4,7 +4,7 @@
 import { proteusKeys } from '../../test/helpers/prekeys.js';
 import type { SeededUser } from './seed.js';
 
-async function call(base: URL, path: string, init: { method: string; token?: string; body?: unknown }) {
+export async function call(base: URL, path: string, init: { method: string; token?: string; body?: unknown }) {
   const res = await fetch(new URL(path, base), {
     method: init.method,
     headers: {
@@ -116,7 +116,7 @@ export async function groupOf(
 }
 
 /** Runs `work` for 0..n-1, at most `width` at a time. */
-async function inParallel<T>(n: number, width: number, work: (i: number) => Promise<T>): Promise<T[]> {
+export async function inParallel<T>(n: number, width: number, work: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array(n);
   let next = 0;
   await Promise.all(
@@ -130,6 +130,16 @@ async function inParallel<T>(n: number, width: number, work: (i: number) => Prom
   return out;
 }
 
+/** `count` users made through the API, the first connected to each other, who accepts. */
+export async function contactsOfFirst(backend: Listening, count: number, domain: string): Promise<SeededUser[]> {
+  const users: SeededUser[] = await inParallel(count, 8, () => apiUser(backend));
+  const [first, ...others] = users as [SeededUser, ...SeededUser[]];
+  await inParallel(others.length, 8, (i) =>
+    connectUsers({ user: first, backend }, { user: others[i]!, backend, domain }, domain),
+  );
+  return users;
+}
+
 /**
  * A group conversation of `members` users made through the API: the first (the sender) connected
  * to each other, who accepts; created with the first hundred and grown by `/members` in hundreds.
@@ -139,11 +149,8 @@ export async function apiConversation(
   members: number,
   domain: string,
 ): Promise<{ conv: string; users: SeededUser[] }> {
-  const users: SeededUser[] = await inParallel(members, 8, () => apiUser(backend));
+  const users = await contactsOfFirst(backend, members, domain);
   const [sender, ...others] = users as [SeededUser, ...SeededUser[]];
-  await inParallel(others.length, 8, (i) =>
-    connectUsers({ user: sender, backend }, { user: others[i]!, backend, domain }, domain),
-  );
   const qualified = others.map((u) => ({ id: u.id, domain }));
   const conv = await groupOf(backend, sender, qualified.slice(0, 100));
   for (let at = 100; at < qualified.length; at += 100)
