@@ -116,7 +116,8 @@ export class NotificationShards {
         batch.push(...chunkDelivery(part));
       }
     if (mark !== undefined) return this.send(marked(byObject, mark), ttlSeconds);
-    if (this.outbox === undefined) return this.send(byObject, ttlSeconds);
+    // One object stores the whole send in one transaction: all or nothing without the outbox.
+    if (this.outbox === undefined || byObject.size === 1) return this.send(byObject, ttlSeconds);
     return this.resend(this.outbox.record(byObject, ttlSeconds), byObject, ttlSeconds);
   }
 
