@@ -42,6 +42,32 @@ describe('otr.proto messages', () => {
     expect(Buffer.from(m.blob!).toString()).toBe('x');
   });
 
+  it('names each client alike however often it recurs, with no leading zeros, low half zero-padded', () => {
+    const ids = ['1', 'ff', 'a0000000', '100000000', '100000001', '10000000a', 'ffffffffffffffff', '1a2b3c4d00000000'];
+    const message = (sender: string) =>
+      proteus.QualifiedNewOtrMessage.encode(
+        proteus.QualifiedNewOtrMessage.create({
+          sender: { client: clientIdLong(sender) },
+          recipients: [
+            {
+              domain: 'example.com',
+              entries: [
+                {
+                  user: { uuid: uuidBytes(user) },
+                  clients: ids.map((id) => ({ client: { client: clientIdLong(id) }, text: Buffer.from('hi') })),
+                },
+              ],
+            },
+          ],
+        }),
+      ).finish();
+    for (const sender of ['1', '100000000', '1']) {
+      const m = decodeQualifiedOtr(message(sender));
+      expect(m.sender).toBe(sender);
+      expect(m.recipients.map((r) => r.client)).toEqual(ids);
+    }
+  });
+
   it('reports a missing strategy as undefined, and refuses malformed bytes', () => {
     expect(decodeQualifiedOtr(qualified({})).strategy).toBeUndefined();
     expect(decodeQualifiedOtr(qualified({ ignoreAll: {}, nativePriority: 2, transient: true }))).toMatchObject({
