@@ -18,7 +18,7 @@ import { otrMessage, phase, send } from './lib/otr-load.js';
 import { pinServerToOneCore } from './lib/pin.js';
 import { profileWorker } from './lib/profile.js';
 import { seedConversation, type SeededUser } from './lib/seed.js';
-import { apiConversation, type Listening } from './lib/api-seed.js';
+import { apiConversation, type ApiUser, type Listening } from './lib/api-seed.js';
 import { npmStart } from './lib/npm-start.js';
 import type { Edit } from '../tools/lib/config-edit.js';
 import { serverCpuReader } from './lib/server-cpu.js';
@@ -218,7 +218,7 @@ async function offlineRun(server: Served, seedable: Seedable): Promise<void> {
 
 async function missedRun(server: Served): Promise<void> {
   const { conv, users } = await phase('members through the API', () => apiConversation(server.urls, 100, DOMAIN));
-  const [sender, legacy, queue] = users as [SeededUser, SeededUser, SeededUser];
+  const [sender, legacy, queue] = users as [ApiUser, ApiUser, ApiUser];
   const ours = oursTarget(server, conv, sender, users, [], MISSED);
   const r = await phase('missed notifications', () => readMissed(server.urls, { legacy, queue }, MISSED, ours.send));
   console.log(

@@ -5,7 +5,7 @@
 // with time at a steady load.
 import WebSocket from 'ws';
 import { processTree } from '../tools/lib/process-tree.js';
-import { apiConversation } from './lib/api-seed.js';
+import { anotherToken, apiConversation } from './lib/api-seed.js';
 import { npmStart } from './lib/npm-start.js';
 import { otrMessage, phase, send } from './lib/otr-load.js';
 
@@ -15,6 +15,8 @@ const SOCKETS = Number(process.env.BENCH_MEMORY_SOCKETS ?? 1000);
 const MINUTES = Number(process.env.BENCH_MEMORY_MINUTES ?? 10);
 const TARGET_MB = 600;
 const DOMAIN = 'example.com';
+/** Access tokens live 15 minutes: the sender takes a new one as a client would, before then. */
+const REFRESH_MINUTES = 10;
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 /** Resident memory of the tree by process name, largest first, and the total. */
@@ -66,12 +68,17 @@ try {
   const [sender] = users as [(typeof users)[0]];
   const url = `${backend.publicUrl.origin}/v8/conversations/${DOMAIN}/${conv}/proteus/messages`;
   const headers = { authorization: `Bearer ${sender.token}`, 'content-type': 'application/x-protobuf' };
+  const refresh = async () => (headers.authorization = `Bearer ${await anotherToken(backend, sender)}`);
   console.log(`\none message a second to all ${USERS} users, each frame to every socket: resident memory each minute`);
-  console.log('minute   total MB   frames');
+  const watched = resident(backend.pid)
+    .byName.slice(0, 5)
+    .map(([name]) => name);
+  console.log(`minute   total MB   frames   ${watched.map((n) => n.padStart(12)).join(' ')}`);
   const totals: number[] = [];
   let sent = 0;
   const start = performance.now();
   for (let minute = 1; minute <= MINUTES; minute++) {
+    if (minute % REFRESH_MINUTES === 0) await refresh();
     await phase(`minute ${minute}`, async () => {
       for (; sent < minute * 60; sent++) {
         const due = start + sent * 1000;
@@ -79,8 +86,13 @@ try {
         await send(url, otrMessage(sender, users, sent, DOMAIN), headers);
       }
     });
-    totals.push(resident(backend.pid).total);
-    console.log(`${String(minute).padStart(6)}   ${mb(totals.at(-1)!).padStart(8)}   ${frames}`);
+    const now = resident(backend.pid);
+    totals.push(now.total);
+    const byName = new Map(now.byName);
+    const columns = watched.map((n) => mb(byName.get(n)?.rss ?? 0).padStart(12)).join(' ');
+    console.log(
+      `${String(minute).padStart(6)}   ${mb(now.total).padStart(8)}   ${String(frames).padStart(6)}   ${columns}`,
+    );
   }
   const half = Math.floor(totals.length / 2);
   if (totals.length > 1)

@@ -24,6 +24,9 @@ export interface Listening {
   internalUrl: URL;
 }
 
+/** A user made through the API, with the cookie of their login (for more access tokens). */
+export type ApiUser = SeededUser & { cookie: string };
+
 let counter = 0;
 
 /**
@@ -31,10 +34,7 @@ let counter = 0;
  * with a persistent cookie, one permanent client with real prekeys, and an access token for that
  * client from `/access?client_id=`.
  */
-export async function apiUser(
-  backend: Listening,
-  o: { teamOwner?: boolean } = {},
-): Promise<SeededUser & { cookie: string }> {
+export async function apiUser(backend: Listening, o: { teamOwner?: boolean } = {}): Promise<ApiUser> {
   const email = `bench-${Date.now().toString(36)}-${++counter}@example.com`;
   const password = 'bench-password';
   const pub = backend.publicUrl;
@@ -74,7 +74,10 @@ export async function apiUser(
   return { id: user.id, clients: [client.id], token, cookie: cookie ?? '' };
 }
 
-/** Another access token of the user's login: another connection, as a second device's would be. */
+/**
+ * Another access token of the user's login (for its client, if the login was bound to one): another
+ * connection, as a second device's would be, or a fresh one when the last has expired.
+ */
 export async function anotherToken(backend: Listening, user: { cookie: string }): Promise<string> {
   const access = await fetch(new URL('/v8/access', backend.publicUrl), {
     method: 'POST',
@@ -131,9 +134,9 @@ export async function inParallel<T>(n: number, width: number, work: (i: number) 
 }
 
 /** `count` users made through the API, the first connected to each other, who accepts. */
-export async function contactsOfFirst(backend: Listening, count: number, domain: string): Promise<SeededUser[]> {
-  const users: SeededUser[] = await inParallel(count, 8, () => apiUser(backend));
-  const [first, ...others] = users as [SeededUser, ...SeededUser[]];
+export async function contactsOfFirst(backend: Listening, count: number, domain: string): Promise<ApiUser[]> {
+  const users = await inParallel(count, 8, () => apiUser(backend));
+  const [first, ...others] = users as [ApiUser, ...ApiUser[]];
   await inParallel(others.length, 8, (i) =>
     connectUsers({ user: first, backend }, { user: others[i]!, backend, domain }, domain),
   );
@@ -148,9 +151,9 @@ export async function apiConversation(
   backend: Listening,
   members: number,
   domain: string,
-): Promise<{ conv: string; users: SeededUser[] }> {
+): Promise<{ conv: string; users: ApiUser[] }> {
   const users = await contactsOfFirst(backend, members, domain);
-  const [sender, ...others] = users as [SeededUser, ...SeededUser[]];
+  const [sender, ...others] = users as [ApiUser, ...ApiUser[]];
   const qualified = others.map((u) => ({ id: u.id, domain }));
   const conv = await groupOf(backend, sender, qualified.slice(0, 100));
   for (let at = 100; at < qualified.length; at += 100)
