@@ -6,7 +6,7 @@ import type { ConfigTexts } from '../../src/shared/config/index.js';
 import { type BackendOptions, startBackend } from '../../tools/lib/backend.js';
 import type { BucketAccess } from '../../tools/lib/bucket.js';
 import { startBackendWithSidecar } from '../../tools/lib/sidecar.js';
-import { editedTexts, objectStoreEndpoint, type Edit } from './config-files.js';
+import { editedTexts, testProfile, type Edit } from './config-files.js';
 
 export interface TestBackend {
   publicUrl: string;
@@ -62,8 +62,8 @@ export async function startEditedBackend(
   const options: BackendOptions = {
     port: 0,
     internalPort: 0,
-    // Edits come after the test store's endpoint, so a file may point its backend elsewhere.
-    config: editedTexts([objectStoreEndpoint(s3.endpoint), ...edits], opts.base),
+    // Edits come after the test profile, so a file may point its backend elsewhere, or hash otherwise.
+    config: editedTexts([...testProfile(s3.endpoint), ...edits], opts.base),
     stateDir,
     bundle: inject('workerBundle'),
     migrate: opts.migrate ?? true,

@@ -7,7 +7,7 @@ import { bundleWorker, type WorkerBundle } from '../../tools/lib/bundle.js';
 import { startLocalDns } from '../../tools/lib/local-dns.js';
 import { startObjectStore } from '../../tools/lib/object-store.js';
 import { startBackendWithSidecar } from '../../tools/lib/sidecar.js';
-import { editedTexts, objectStoreEndpoint } from '../helpers/config-files.js';
+import { editedTexts, testProfile } from '../helpers/config-files.js';
 
 export interface TestObjectStore {
   endpoint: string;
@@ -49,7 +49,7 @@ export default async function setup(project: TestProject) {
     {
       port: 0,
       internalPort: 0,
-      config: editedTexts([objectStoreEndpoint(endpoint)]),
+      config: editedTexts(testProfile(endpoint)),
       stateDir: join(root, 'shared-state'),
       bundle: workerBundle,
       objectStore,

@@ -167,7 +167,9 @@ describe('setRestrictUserCreation', () => {
 describe('password hash migration', () => {
   it('moves scrypt hashes to argon2id on login, never back, and both keep verifying', async () => {
     const argon = { algorithm: 'argon2id', iterations: 1, memory: 1024, parallelism: 1 };
-    const first = await startEditedBackend([]);
+    // The shipped algorithm, which test backends otherwise replace with a cheap argon2id.
+    const scrypt = opt('setPasswordHashingOptions', { algorithm: 'scrypt' });
+    const first = await startEditedBackend([scrypt]);
     const u = await internalUser(first);
     await first.stop();
 
@@ -179,7 +181,7 @@ describe('password hash migration', () => {
     expect(await stored()).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
     await second.stop();
 
-    const third = await startEditedBackend([], { stateDir: first.stateDir });
+    const third = await startEditedBackend([scrypt], { stateDir: first.stateDir });
     expect((await api(third.publicUrl).post('/v8/login', { email: u.email, password })).status).toBe(200);
     expect(
       (await third.query<{ password: string }>('SELECT password FROM users WHERE id = ?', u.id))[0]!.password,
