@@ -189,11 +189,16 @@ async function fanOut(g: Group): Promise<void> {
   );
 }
 
-/** A 1,000-member group is larger than the shipped configuration allows (500). */
+/**
+ * A 1,000-member group is larger than the shipped configuration allows (500), and its creator,
+ * connected to every member and to the spare users the add commits bring, passes the 1,000
+ * connections a user may have.
+ */
 const b = await npmStart(
   [
     ['galley.yaml', ['settings', 'maxConvSize'], 2000],
     ['brig.yaml', ['optSettings', 'setMaxConvSize'], 2000],
+    ['brig.yaml', ['optSettings', 'setUserMaxConnections'], 2000],
   ],
   INSPECTOR === undefined ? {} : { inspectorPort: Number(INSPECTOR) },
 );
