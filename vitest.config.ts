@@ -16,6 +16,10 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/integration/global-setup.ts'],
+          // Files share their worker's modules: each file importing the clients' libraries afresh
+          // (api-client, core-crypto's WASM, ts-mls) cost 194 s of a 1,422 s run. The helpers'
+          // module state is load-once caches and counters, which files may share.
+          isolate: false,
           setupFiles: ['test/integration/setup-fetch.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
