@@ -1,4 +1,4 @@
-// workerd's AsyncLocalStorage (compatibility flag `nodejs_als`): only what src/edge/log.ts uses, as
+// workerd's AsyncLocalStorage (compatibility flag `nodejs_als`): only what src/shared/log.ts uses, as
 // the worker's types leave Node's modules out.
 declare module 'node:async_hooks' {
   export class AsyncLocalStorage<T> {

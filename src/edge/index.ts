@@ -6,7 +6,7 @@ import type { Problem } from '../shared/config/index.js';
 import { DEFAULT_INGRESS_LIMIT } from '../shared/config/schemas/nginz.js';
 import { withFederatorDoor } from './federation/federator-door.js';
 import { drainable, drainLimit, newRequestId, serveInternal, servePublic } from './nginz/face.js';
-import { withRequestId } from './log.js';
+import { withRequestId } from '../shared/log.js';
 import { runtimeFor } from './runtime.js';
 import { runQueuedWork, runScheduledJobs } from './scheduled.js';
 
@@ -44,13 +44,13 @@ export default {
   scheduled: (controller, env) =>
     withRequestId(newRequestId(), async () => {
       const result = runtimeFor(env);
-      if (result.ok) await runScheduledJobs(env, result.runtime.config, controller.cron);
+      if (result.ok) await runScheduledJobs(result.runtime.deps(env), controller.cron);
     }),
   queue: (batch, env) =>
     withRequestId(newRequestId(), async () => {
       const result = runtimeFor(env);
       if (!result.ok) throw new Error('invalid configuration: queued work waits');
-      await runQueuedWork(batch, env, result.runtime.config);
+      await runQueuedWork(batch, result.runtime.deps(env));
     }),
 } satisfies ExportedHandler<Env>;
 

@@ -3,6 +3,10 @@ import { enabledVersions, type ApiVersion } from '../shared/api-version.js';
 import { removalKeys } from '../shared/mls/removal-keys.js';
 import { formatProblem, loadConfig, type Config, type ConfigTexts, type Problem } from '../shared/config/index.js';
 import type { AppEnv } from './api/app-env.js';
+import type { Runtime } from './api/runtime.js';
+import type { Deps } from './api/deps.js';
+import { userAccess } from './brig/user-access.js';
+import { database } from './db/client.js';
 import { buildApiApp } from './api/build-app.js';
 import { existsIn } from './api/endpoint.js';
 import { mountDocs } from './docs/mount.js';
@@ -10,18 +14,8 @@ import { fileProblems } from './api/config-files.js';
 import { keepFederatorToken } from './federation/federator-link.js';
 import { internalEndpoints, publicEndpoints } from './routes.js';
 import { intraVia, sternEndpoints } from './stern/face.js';
-import { log } from './log.js';
-
-/** Everything derived once per isolate from the configuration. */
-export interface Runtime {
-  config: Config;
-  /** The versions `disabledAPIVersions` leaves on. */
-  enabled: ReadonlySet<ApiVersion>;
-  versionApp: (v: ApiVersion) => OpenAPIHono<AppEnv>;
-  internalApp: OpenAPIHono<AppEnv>;
-  /** The back office (stern): the root of the internal listener, behind basic auth. */
-  sternApp: OpenAPIHono<AppEnv>;
-}
+import { log } from '../shared/log.js';
+import { ssoAccess } from './spar/sso-access.js';
 
 export type RuntimeResult = { ok: true; runtime: Runtime } | { ok: false; problems: Problem[] };
 
@@ -37,23 +31,41 @@ function parseTexts(source: string | undefined): { texts: ConfigTexts } | { prob
   return problem('SVC_CONFIG must be a JSON object of file name to YAML text');
 }
 
+/** The dependencies of requests and jobs with these bindings: made once per set of bindings. */
+function depsMaker(config: Config): (env: Env) => Deps {
+  const made = new WeakMap<Env, Deps>();
+  const domain = config.brig.optSettings.setFederationDomain;
+  return (env) => {
+    let d = made.get(env);
+    if (d === undefined) {
+      const db = database(env.DB);
+      d = { config, env, db, domain, users: userAccess(env, db, config), sso: ssoAccess(db) };
+      made.set(env, d);
+    }
+    return d;
+  };
+}
+
 function buildRuntime(config: Config): Runtime {
-  const internalApp = buildApiApp({ config, endpoints: internalEndpoints, version: undefined });
+  const deps = depsMaker(config);
+  const internalApp = buildApiApp({ config, endpoints: internalEndpoints, version: undefined, deps });
   const apps = new Map<ApiVersion, OpenAPIHono<AppEnv>>();
   const runtime: Runtime = {
     config,
+    deps,
     enabled: new Set(Object.values(enabledVersions(config.brig.optSettings.setDisabledAPIVersions)).flat()),
     internalApp,
     sternApp: buildApiApp({
       config,
       endpoints: sternEndpoints(intraVia(internalApp, (v) => runtime.versionApp(v as ApiVersion))),
       version: undefined,
+      deps,
     }),
     versionApp: (v) => {
       let app = apps.get(v);
       if (!app) {
         const endpoints = publicEndpoints.filter((e) => existsIn(e, v));
-        app = buildApiApp({ config, endpoints, version: v });
+        app = buildApiApp({ config, endpoints, version: v, deps });
         mountDocs(app, v, internalApp);
         apps.set(v, app);
       }

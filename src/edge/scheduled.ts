@@ -1,11 +1,10 @@
-import type { Config } from '../shared/config/index.js';
+import type { Deps } from './api/deps.js';
 import { sweepExpiredAssets } from './cargohold/face.js';
 import { runNotificationQueue, wakeAllWaiting } from './background-worker/jobs.js';
 import { runBotEventsQueue } from './background-worker/bot-events.js';
-import { database } from './db/client.js';
 import { sweepExpiredTeamNotifications } from './galley/face.js';
 import { runNativePushQueue } from './gundeck/face.js';
-import { log } from './log.js';
+import { log } from '../shared/log.js';
 import { sweepPendingEffects } from './effects/commit-change.js';
 import { RESTART_CRON } from '../shared/restart.js';
 
@@ -20,7 +19,8 @@ const REQUEST_LIFETIME_MS = 60_000;
  * What the cron trigger runs (background-worker's periodic jobs, the effects crashed requests left
  * pending). A local backend's start runs only the latter, for everything pending (RESTART_CRON).
  */
-export async function runScheduledJobs(env: Env, config: Config, cron: string): Promise<void> {
+export async function runScheduledJobs(d: Deps, cron: string): Promise<void> {
+  const { env, config } = d;
   if (cron === RESTART_CRON) {
     logCount('pending effects carried out after a restart', await sweepPendingEffects(env, config, Date.now()));
     return;
@@ -28,13 +28,13 @@ export async function runScheduledJobs(env: Env, config: Config, cron: string): 
   const before = Date.now() - REQUEST_LIFETIME_MS;
   logCount('pending effects carried out', await sweepPendingEffects(env, config, before));
   logCount('expired assets removed', await sweepExpiredAssets(env, config));
-  logCount('expired team notifications removed', await sweepExpiredTeamNotifications(database(env.DB), config));
+  logCount('expired team notifications removed', await sweepExpiredTeamNotifications(d.db, config));
   if (config['background-worker'].enableFederation) await wakeAllWaiting(env);
 }
 
 /** What wrangler.toml's queue consumers run (background-worker's queue-driven tasks and bot events, gundeck's native pushes). */
-export async function runQueuedWork(batch: MessageBatch<unknown>, env: Env, config: Config): Promise<void> {
-  if (batch.queue === 'backend_notifications') await runNotificationQueue(batch, env, config);
-  else if (batch.queue === 'native_push') await runNativePushQueue(batch, env, config);
-  else if (batch.queue === 'bot_events') await runBotEventsQueue(batch, env, config);
+export async function runQueuedWork(batch: MessageBatch<unknown>, d: Deps): Promise<void> {
+  if (batch.queue === 'backend_notifications') await runNotificationQueue(batch, d);
+  else if (batch.queue === 'native_push') await runNativePushQueue(batch, d.env, d.config);
+  else if (batch.queue === 'bot_events') await runBotEventsQueue(batch, d);
 }

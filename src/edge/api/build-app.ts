@@ -2,6 +2,7 @@ import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { ApiVersion } from '../../shared/api-version.js';
 import type { Config } from '../../shared/config/index.js';
 import type { AppEnv } from './app-env.js';
+import type { Deps } from './deps.js';
 import { describeIssues } from './describe-issues.js';
 import { edgeFactsOf } from './edge-facts.js';
 import type { Endpoint } from './endpoint.js';
@@ -25,13 +26,15 @@ export interface ApiAppOptions {
   endpoints: readonly Endpoint[];
   /** The version this app serves; `undefined` for the unversioned internal API. */
   version: ApiVersion | undefined;
+  /** The dependencies of a request with these bindings. */
+  deps: (env: Env) => Deps;
 }
 
 /**
  * One Hono app serving a set of endpoints: validation failures become 400 `bad-request`,
  * thrown `ApiError`s become Wire's error body, anything else a logged 500.
  */
-export function buildApiApp({ config, endpoints, version }: ApiAppOptions): OpenAPIHono<AppEnv> {
+export function buildApiApp({ config, endpoints, version, deps }: ApiAppOptions): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw new ApiError(commonErrors.badRequest, describeIssues(result.error));
@@ -47,6 +50,7 @@ export function buildApiApp({ config, endpoints, version }: ApiAppOptions): Open
       const edge = edgeFactsOf(c.req.raw);
       if (edge !== undefined) edge.route = route;
       c.set('config', config);
+      c.set('deps', deps(c.env));
       c.set('apiVersion', version);
       c.set('zHost', edge?.zHost ?? '');
       c.set('requestId', edge?.requestId ?? crypto.randomUUID());

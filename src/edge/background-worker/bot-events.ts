@@ -1,20 +1,18 @@
 // The bot_events queue's consumer: each event goes to its bot's service, `POST
 // {base_url}/bots/{bot}/messages` with the event as its body and the service's first token, over
 // TLS pinned to the service's keys (through the sidecar), as wire's galley delivers them.
-import type { Config } from '../../shared/config/index.js';
-import { deleteBotAccount, serviceConnection } from '../brig/face.js';
-import { database } from '../db/client.js';
+import type { Deps } from '../api/deps.js';
 import { type BotDelivery, leaveBot } from '../galley/face.js';
 import { callIntegration } from '../integrations/pinned-client.js';
-import { log } from '../log.js';
+import { log } from '../../shared/log.js';
 
 type Outcome = 'delivered' | 'gone' | 'retry';
 
-async function post(env: Env, config: Config, d: BotDelivery): Promise<Outcome> {
-  const service = await serviceConnection(database(env.DB), d.service);
+async function post(deps: Deps, d: BotDelivery): Promise<Outcome> {
+  const service = await deps.users.serviceConnection(d.service);
   if (service === undefined) return 'gone';
   if (!service.enabled) return 'delivered'; // a disabled service misses its events, as in wire
-  const reply = await callIntegration(config, {
+  const reply = await callIntegration(deps.config, {
     url: `${service.baseUrl.replace(/\/+$/, '')}/bots/${d.bot}/messages`,
     method: 'POST',
     headers: { authorization: `Bearer ${service.authToken}` },
@@ -32,22 +30,21 @@ async function post(env: Env, config: Config, d: BotDelivery): Promise<Outcome> 
 }
 
 /** A bot its service disowns (410) leaves its conversation, from itself, and its account goes. */
-async function dropBot(env: Env, config: Config, d: BotDelivery): Promise<void> {
-  const db = database(env.DB);
-  await leaveBot(env, config, d.conv, d.bot, { id: d.bot, domain: config.brig.optSettings.setFederationDomain });
-  await deleteBotAccount(db, d.bot);
+async function dropBot(deps: Deps, d: BotDelivery): Promise<void> {
+  await leaveBot(deps.env, deps.config, d.conv, d.bot, { id: d.bot, domain: deps.domain });
+  await deps.users.deleteBotAccount(d.bot);
 }
 
-export async function runBotEventsQueue(batch: MessageBatch<unknown>, env: Env, config: Config): Promise<void> {
+export async function runBotEventsQueue(batch: MessageBatch<unknown>, deps: Deps): Promise<void> {
   for (const m of batch.messages) {
     const d = m.body as BotDelivery;
     try {
-      const outcome = await post(env, config, d);
+      const outcome = await post(deps, d);
       if (outcome === 'retry') {
         m.retry({ delaySeconds: 1 });
         continue;
       }
-      if (outcome === 'gone' && d.dropIfGone) await dropBot(env, config, d);
+      if (outcome === 'gone' && d.dropIfGone) await dropBot(deps, d);
       m.ack();
     } catch (err) {
       log('warn', 'bot event delivery failed', { bot: d.bot, err: String(err) });

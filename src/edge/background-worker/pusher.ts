@@ -9,9 +9,9 @@ import type { Config } from '../../shared/config/index.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { database, type Db } from '../db/client.js';
 import { type BatchedOutcome, FederatorClient } from '../federation/client.js';
-import { type Wakeup, wake } from './notifications.js';
-import { type OutboxRow, outboxStore } from './outbox-store.js';
-import { log } from '../log.js';
+import { type Wakeup, wake } from '../federation/outbox.js';
+import { type OutboxRow, outboxStore } from '../federation/outbox-store.js';
+import { log } from '../../shared/log.js';
 
 const DEFAULT_MIN_WAIT_US = 10_000;
 const DEFAULT_MAX_WAIT_US = 300_000_000;

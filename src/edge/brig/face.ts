@@ -1,20 +1,12 @@
 /**
- * brig's face: what other components may ask of users, their clients and connections, and
- * accounts. Users are named by qualified ids. Every user asked about is this backend's for now
- * (callers refuse other domains first); federation will answer for others behind these functions.
+ * brig's face: what the components above brig (spar, cargohold, nginz) use of accounts directly.
+ * Components below it ask through `UserAccess` (./user-access.ts), which the runtime hands them.
  */
-import type { Config } from '../../shared/config/index.js';
 import type { QualifiedId } from '../api/schemas/common.js';
 import type { Db } from '../db/client.js';
-import { groupBy } from '../../shared/group-by.js';
-import { clientStore } from './clients/client-store.js';
-import { connectionStore } from './connections/connection-store.js';
-import { federationWith } from './federation/federating.js';
 import type { UserRow } from './users/user-json.js';
 import { userStore } from './users/user-store.js';
 import { richInfoStore } from './rich-info/rich-info-store.js';
-import { providerStore } from './provider/provider-store.js';
-import { connectionOf, type ServiceConnection } from './provider/service-connection.js';
 import type { RichField } from '../db/schema.js';
 
 /** A user's account as brig keeps it (status, team, identity, profile). */
@@ -31,71 +23,6 @@ export function usersByIds(db: Db, users: readonly QualifiedId[]): Promise<UserR
   return userStore.byIds(db, ids);
 }
 
-/** Whether `user` is connected (both sides accepted) with every one of `others`. */
-export async function connectedToAll(db: Db, user: QualifiedId, others: readonly QualifiedId[]): Promise<boolean> {
-  const sameDomain = others.filter((o) => o.domain === user.domain).map((o) => o.id);
-  const connected = await connectionStore.connectedWith(db, user.id, user.domain, sameDomain);
-  // A remote connection is accepted here only once the remote side accepted it too.
-  for (const [domain, remote] of groupBy(
-    others.filter((o) => o.domain !== user.domain),
-    (o) => o.domain,
-  )) {
-    const accepted = await connectionStore.acceptedTo(
-      db,
-      user.id,
-      domain,
-      remote.map((o) => o.id),
-    );
-    if (remote.some((o) => !accepted.has(o.id))) return false;
-  }
-  return others.every((o) => o.domain !== user.domain || connected.has(o.id));
-}
-
-/** The local users with a connection (of any status) to users of another backend. */
-export function usersConnectedTo(db: Db, domain: string): Promise<string[]> {
-  return connectionStore.usersConnectedTo(db, domain);
-}
-
-/** Forgets every connection to users of another backend (de-federation). */
-export async function forgetConnectionsTo(db: Db, domain: string): Promise<void> {
-  await connectionStore.deleteToDomain(db, domain).run();
-}
-
-/** Whether this backend federates with another (its strategy and remotes). */
-export async function federatesWith(config: Config, db: Db, domain: string): Promise<boolean> {
-  return (await federationWith(config, db, domain)) !== undefined;
-}
-
-/** Whether `blocker` has blocked `blocked` (their side of the connection says so). */
-export async function hasBlocked(db: Db, blocker: QualifiedId, blocked: QualifiedId): Promise<boolean> {
-  return (await connectionStore.get(db, blocker.id, blocked.domain, blocked.id))?.status === 'blocked';
-}
-
-/** Whether two users are connected (both sides accepted). */
-export function areConnected(db: Db, a: QualifiedId, b: QualifiedId): Promise<boolean> {
-  return connectedToAll(db, a, [b]);
-}
-
-/** The clients of these users, each as its user and client id. */
-export async function clientsOf(
-  db: Db,
-  users: readonly QualifiedId[],
-): Promise<Array<{ user: QualifiedId; client: string }>> {
-  const byId = new Map(users.map((u) => [u.id, u]));
-  const rows = await clientStore.listMany(db, [...byId.keys()]);
-  return rows.map((r) => ({ user: byId.get(r.user)!, client: r.id }));
-}
-
-/** A user's clients and their MLS signature keys of a suite's scheme (a remote user's from their backend). */
-export { mlsClientKeys, type MlsClientKey } from './mls/mls-clients.js';
-
-/** A user's accepted connections: who sees their profile changes. */
-export { contactsOf } from './users/contacts.js';
-/** Marks a client active (its user fetched notifications with its id); unknown clients are ignored. */
-export { touchClient } from './clients/last-active.js';
-
-/** The client ids of another backend's users, asked of it. */
-export { remoteClientIdsOf } from './clients/user-clients.js';
 /** Whether a password is the user's (after a rate-limit token); a correct scrypt hash may move to argon2id. */
 export { checkUserPassword } from './password/passwords.js';
 /** Demands a valid second-factor code for an action when the user's team requires one (403 otherwise). */
@@ -138,25 +65,3 @@ export async function richInfoOf(db: Db, user: string): Promise<RichField[]> {
 export { normalizeRichInfo, richInfoSize } from './rich-info/rich-info-json.js';
 /** A SCIM user without an IdP: a pending account and its mailed invitation. */
 export { inviteProvisionedUser } from './invitations/scim-invitation.js';
-/** Legal hold devices (added and removed by galley only), their events, their service's cookie. */
-export {
-  addLegalholdDevice,
-  legalholdClientId,
-  legalholdCookie,
-  legalholdRequestAnnounced,
-  removingLegalholdDevices,
-} from './legalhold/legalhold-devices.js';
-/** Connections legal hold blocks (with users who have not consented) and unblocks, as changes. */
-export { blockingNonConsenting, unblockingInvolving } from './legalhold/connection-blocks.js';
-
-/** Where a service takes its bots' events; undefined when the service is gone. */
-export async function serviceConnection(
-  db: Db,
-  ref: { id: string; provider: string },
-): Promise<ServiceConnection | undefined> {
-  const s = await providerStore.service(db, ref.provider, ref.id);
-  return s === undefined ? undefined : connectionOf(s);
-}
-
-/** A bot's account ends (its service disowned it, or it left its conversation). */
-export { deleteBotAccount } from './bots/bot-accounts.js';

@@ -2,7 +2,7 @@ import type { Config } from '../../shared/config/index.js';
 import { database } from '../db/client.js';
 import { assetStore } from './asset-store.js';
 import { objectStore } from './object-store.js';
-import { log } from '../log.js';
+import { log } from '../../shared/log.js';
 
 const BATCH = 100;
 

@@ -12,7 +12,7 @@ import { assetKeySchema } from './asset-key.js';
 import { assetStore } from './asset-store.js';
 import { type AssetObjectMetadata, objectStore } from './object-store.js';
 import { assetTokenSchema, newAssetToken } from './tokens.js';
-import { log } from '../log.js';
+import { log } from '../../shared/log.js';
 
 export const ownerErrors = [cargoholdErrors.assetNotFound, cargoholdErrors.unauthorised];
 

@@ -16,7 +16,7 @@ import { boundaryOf, MalformedUpload, readUpload, type UploadParts } from './mul
 import { type AssetObjectMetadata, objectStore } from './object-store.js';
 import { expiryOf, newAssetKey, retentionDigit, retentionSchema } from './asset-key.js';
 import { newAssetToken } from './tokens.js';
-import { log } from '../log.js';
+import { log } from '../../shared/log.js';
 import { withoutAbsentNulls } from '../api/null-as-absent.js';
 
 /** The metadata part; fields of later clients (`domain`, audit fields) are accepted and ignored. */

@@ -1,4 +1,4 @@
-import { log } from '../log.js';
+import { log } from '../../shared/log.js';
 /** What a discovery keeps: the newest non-empty answer and when it was looked up. */
 interface Entry {
   value: unknown[] | undefined;

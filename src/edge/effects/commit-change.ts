@@ -2,7 +2,7 @@ import type { Config } from '../../shared/config/index.js';
 import { pendingEffectsStore } from '../../shared/effects/pending-effects-store.js';
 import { faultPoint } from '../../shared/fault-point.js';
 import { type BatchStatement, database, runBatch, runBatchWith } from '../db/client.js';
-import { log } from '../log.js';
+import { log } from '../../shared/log.js';
 import { carryOut, type Effect } from './effect.js';
 import './deliveries.js';
 

@@ -2,13 +2,12 @@
 // agreeing on a federation API version with the remote.
 import type { z } from 'zod';
 import type { Config } from '../../shared/config/index.js';
+import type { FederatedComponent } from '../../shared/federation/components.js';
 import { FEDERATION_API_VERSIONS } from '../../shared/federation/versions.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { federationErrors } from '../api/errors/federation.js';
 import { federatorPost } from './federator-link.js';
 import { MAX_BATCH, NOTIFICATION_BATCH, notificationBatchOutcomes } from './notification-batch.js';
-
-export type FederatedComponent = 'brig' | 'galley' | 'cargohold';
 
 /** A notification's payloads by federation API version: each applies from its version up to the next one's. */
 export type PayloadBundle = Record<number, unknown>;

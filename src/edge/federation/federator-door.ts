@@ -7,7 +7,7 @@ import { ApiError } from '../api/errors/api-error.js';
 import { commonErrors } from '../api/errors/common.js';
 import { federationErrors } from '../api/errors/federation.js';
 import { errorResponse } from '../api/errors/render.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../api/runtime.js';
 
 type Ingress = (req: Request, env: Env, ctx: ExecutionContext, rt: Runtime, requestId: string) => Promise<Response>;
 

@@ -10,7 +10,7 @@ import { commonErrors } from '../api/errors/common.js';
 import { json, jsonBody } from '../api/schemas/common.js';
 import { readingNullAsAbsent } from '../api/null-as-absent.js';
 import { describeIssues } from '../api/describe-issues.js';
-import type { FederatedComponent } from './client.js';
+import type { FederatedComponent } from '../../shared/federation/components.js';
 
 /** What notifications (and some RPCs) answer: an empty object. */
 export const emptyResponse = z.object({}).openapi('EmptyResponse');

@@ -10,9 +10,8 @@ import { gundeckErrors } from '../api/errors/gundeck.js';
 import { json } from '../api/schemas/common.js';
 import { queuedNotification, queuedNotificationList } from '../api/schemas/notifications.js';
 import { self, selfQualified } from '../api/self.js';
-import { touchClient } from '../brig/face.js';
-import { database } from '../db/client.js';
 import { userStream } from '../events/publish.js';
+import { deps } from '../api/deps.js';
 
 /** Server time at whole seconds, as gundeck reports it. */
 const nowSeconds = () => `${new Date().toISOString().slice(0, 19)}Z`;
@@ -31,7 +30,7 @@ async function fetchPage(
   since: string | undefined,
 ): Promise<ListResult> {
   const me = self(c).user;
-  if (q.client !== undefined) await touchClient(database(c.env.DB), selfQualified(c), q.client);
+  if (q.client !== undefined) await deps(c).users.touchClient(selfQualified(c), q.client);
   const ttlSeconds = c.get('config').gundeck.settings.notificationTTL;
   return userStream(c.env, me).list({ since, client: q.client, size: q.size, ttlSeconds });
 }

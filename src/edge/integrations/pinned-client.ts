@@ -3,7 +3,7 @@
 // integration face) and hands back the integration's answer.
 import type { Config } from '../../shared/config/index.js';
 import { federatorPost } from '../federation/federator-link.js';
-import { log } from '../log.js';
+import { log } from '../../shared/log.js';
 
 export interface IntegrationCall {
   url: string;

@@ -7,7 +7,7 @@ import { tocPage } from '../docs/toc.js';
 import { uiAsset } from '../docs/ui-assets.js';
 import { MAILBOX_PATH, serveMailbox } from '../brig/face.js';
 import { sternAuthorized, sternEnabled } from '../stern/face.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../api/runtime.js';
 import { zauthKeys } from '../auth/keys.js';
 import { type Caller, tokenReaches } from './token-acl.js';
 import { authenticate } from './authenticate.js';

@@ -27,7 +27,11 @@ export function importsOf(path: string): string[] {
 
 /** Every import cycle (as the list of files around it), found by depth-first search. */
 export function cycles(files: readonly string[]): string[][] {
-  const edges = new Map(files.map((f) => [f, importsOf(f)]));
+  return cyclesOf(new Map(files.map((f) => [f, importsOf(f)])));
+}
+
+/** Every cycle of a directed graph given as each node's successors (edges to unlisted nodes are ignored). */
+export function cyclesOf(edges: ReadonlyMap<string, readonly string[]>): string[][] {
   const found: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
@@ -42,6 +46,6 @@ export function cycles(files: readonly string[]): string[][] {
     path.pop();
     state.set(f, 'done');
   };
-  for (const f of files) if (state.get(f) === undefined) visit(f);
+  for (const f of edges.keys()) if (state.get(f) === undefined) visit(f);
   return found;
 }

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../app-env.js';
 import { ApiError, type ErrorSpec } from './api-error.js';
 import { commonErrors } from './common.js';
-import { log } from '../../log.js';
+import { log } from '../../../shared/log.js';
 
 export function errorResponse(err: ApiError, extraHeaders: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(err.body()), {

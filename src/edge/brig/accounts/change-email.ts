@@ -8,6 +8,7 @@ import { validCookie } from '../auth/access.js';
 import { keysOf } from '../auth/session.js';
 import { selfRow } from '../users/self.js';
 import { emailUpdate, requestEmailChange } from './email-change.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * `PUT /access/self/email`: a new address for the caller, who must present both the cookie and
@@ -39,7 +40,7 @@ export const changeEmail = endpoint(
     if (cookie.user !== self(c).user) throw new ApiError(brigErrors.invalidCredentials, 'Invalid zauth token');
     const user = await selfRow(c);
     if (!user.activated) throw new ApiError(brigErrors.noIdentity);
-    const outcome = await requestEmailChange(c.env, db, c.get('config'), user, email);
+    const outcome = await requestEmailChange(deps(c), user, email);
     return c.body(null, outcome === 'unchanged' ? 204 : 202);
   },
 );

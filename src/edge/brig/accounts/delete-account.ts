@@ -13,7 +13,7 @@ import { cookieStore } from '../auth/cookie-store.js';
 import { clientStore } from '../clients/client-store.js';
 import { prekeyStore } from '../clients/prekey-store.js';
 import { connectionStore, type ConnectionRow } from '../connections/connection-store.js';
-import { forEveryVersion, queuedForRemotes } from '../../background-worker/face.js';
+import { forEveryVersion, queuedForRemotes } from '../../federation/outbox.js';
 import { chunked } from '../../../shared/chunked.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { consentStore } from '../consent/consent-store.js';
@@ -23,7 +23,7 @@ import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { invitationStore } from '../invitations/invitation-store.js';
 import { FederatorClient } from '../../federation/client.js';
-import { log } from '../../log.js';
+import { log } from '../../../shared/log.js';
 import { newConnectionResponse } from '../connections/remote-connections.js';
 
 /**

@@ -1,14 +1,13 @@
 import { z } from '@hono/zod-openapi';
-import type { Config } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import type { Db } from '../../db/client.js';
 import type { UserRow } from '../users/user-json.js';
 import { emailKeyOf, isValidEmail, userStore } from '../users/user-store.js';
 import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { emailDomainSignsInThrough, guardEmailChange } from '../domains/email-guards.js';
 import { sendActivationCode, setVerifiedEmail } from './activation.js';
+import type { Deps } from '../../api/deps.js';
 
 export const emailUpdate = z.object({ email: z.string() }).openapi('EmailUpdate');
 
@@ -20,9 +19,7 @@ export const emailUpdate = z.object({ email: z.string() }).openapi('EmailUpdate'
  * team's provider sets it.
  */
 export async function requestEmailChange(
-  env: Env,
-  db: Db,
-  config: Config,
+  d: Deps,
   user: UserRow,
   email: string,
   /** The team's identity provider (SCIM or SAML) sets the address of a user it manages. */
@@ -30,6 +27,7 @@ export async function requestEmailChange(
   /** For a provider: whether the address is validated first (the team's validateSAMLemails). */
   validate = true,
 ): Promise<'unchanged' | 'pending-activation' | 'activated'> {
+  const { env, db, config } = d;
   if (!isValidEmail(email)) throw new ApiError(brigErrors.invalidEmail);
   if (user.emailKey === emailKeyOf(email)) return 'unchanged';
   if ((await userStore.byEmail(db, email))?.activated) throw new ApiError(brigErrors.keyExists);
@@ -37,7 +35,7 @@ export async function requestEmailChange(
   // The team's own IdP signs the domain's users in: its address is the team's to give (wire lets it
   // through whatever the domain's invite rule says, and unvalidated).
   const signsInThrough = byProvider && user.team !== null && (await emailDomainSignsInThrough(db, email, user.team));
-  if (!signsInThrough) await guardEmailChange(db, email, user.team);
+  if (!signsInThrough) await guardEmailChange(d, email, user.team);
   if (byProvider && user.team !== null && (!validate || signsInThrough)) {
     await setVerifiedEmail(env, config, user.id, email, [
       publishEffect([{ user: user.id }], userEvents.update({ id: user.id, email })),

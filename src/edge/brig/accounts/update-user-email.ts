@@ -9,6 +9,7 @@ import { roleInTeam } from '../../galley/face.js';
 import { selfRow } from '../users/self.js';
 import { userStore } from '../users/user-store.js';
 import { emailUpdate, requestEmailChange } from './email-change.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * `PUT /users/{uid}/email`: a team owner or admin (re)starts the email change of a member of the
@@ -45,7 +46,7 @@ export const updateUserEmail = endpoint(
     const target = await userStore.byId(db, uid);
     if (target === undefined || target.status === 'deleted' || target.team !== me.team)
       throw new ApiError(brigErrors.userNotFound);
-    await requestEmailChange(c.env, db, c.get('config'), target, email);
+    await requestEmailChange(deps(c), target, email);
     return c.json([], 200);
   },
 );

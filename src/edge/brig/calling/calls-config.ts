@@ -14,7 +14,7 @@ import { credentialOf, sftSecretKey, sftUsername, turnSecretKey, turnUsername, u
 import { allSftServers, sftServers } from './sft-servers.js';
 import { turnServers } from './turn-servers.js';
 import { limitServers, renderTurnUri, shuffled, type TurnUri } from './turn-uri.js';
-import { log } from '../../log.js';
+import { log } from '../../../shared/log.js';
 
 const iceServer = z
   .object({

@@ -5,7 +5,7 @@ import { sendMail } from '../email/mailer.js';
 import { registrationJson } from './registration-json.js';
 import { checkUpdate } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
-import { log } from '../../log.js';
+import { log } from '../../../shared/log.js';
 
 interface Change {
   call: string;

@@ -6,10 +6,10 @@
 import { ApiError } from '../../api/errors/api-error.js';
 import { domainErrors } from '../../api/errors/domains.js';
 import type { Db } from '../../db/client.js';
-import { teamIdpIds } from '../../spar/face.js';
 import { normalizeDomain } from '../../../shared/domain.js';
 import { domainOf, domainPartOf } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
+import type { Deps } from '../../api/deps.js';
 
 const refuse = (message: string) => new ApiError(domainErrors.emailDomainGuard, message);
 const BY_REDIRECT = {
@@ -70,11 +70,11 @@ export async function guardUpgradeToTeam(db: Db, email: string): Promise<void> {
 }
 
 /** A user of `team` (null: personal) moving to the address: not into a domain another team or backend has. */
-export async function guardEmailChange(db: Db, email: string, team: string | null): Promise<void> {
-  const r = await registrationOf(db, email);
+export async function guardEmailChange(d: Deps, email: string, team: string | null): Promise<void> {
+  const r = await registrationOf(d.db, email);
   if (r === undefined) return;
   refuseRedirect(r, ['no-registration', 'backend']);
-  if (r.redirect === 'sso' && (team === null || !(await teamIdpIds(db, team)).includes(r.ssoCode ?? '')))
+  if (r.redirect === 'sso' && (team === null || !(await d.sso.teamIdpIds(team)).includes(r.ssoCode ?? '')))
     throw refuse(BY_REDIRECT.sso);
   refuseInvite(r, team);
 }

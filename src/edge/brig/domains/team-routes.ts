@@ -4,13 +4,13 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { domainErrors } from '../../api/errors/domains.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { teamIdpIds } from '../../spar/face.js';
 import { saveUpdate } from './audit.js';
 import { ownershipToken } from './challenges.js';
 import { registrationJson, registrationResponse } from './registration-json.js';
 import { backendFormat, domainOf, domainParam, ownedWith } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
 import { domainTeamAdmin } from './team-guard.js';
+import { deps } from '../../api/deps.js';
 
 const teamGuardErrors = [domainErrors.operationForbidden, domainErrors.paymentRequired];
 
@@ -86,7 +86,8 @@ export const updateTeamInvite = endpoint(
       inviteTeam: config.team_invite === 'team' ? team : null,
     };
     if (config.sso !== undefined) {
-      if (!(await teamIdpIds(db, team)).includes(config.sso)) throw new ApiError(domainErrors.operationForbidden);
+      if (!(await deps(c).sso.teamIdpIds(team)).includes(config.sso))
+        throw new ApiError(domainErrors.operationForbidden);
       after = { ...after, redirect: 'sso', ssoCode: config.sso };
     } else if (config.domain_redirect !== undefined)
       after = { ...after, redirect: config.domain_redirect, ssoCode: null };

@@ -6,7 +6,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { database } from '../../db/client.js';
 import { federationDomainConfig, federationDomainConfigs, type FederationDomainConfig } from './remote-config.js';
-import { queueDefederation } from '../../background-worker/face.js';
+import { queueDefederation } from '../../federation/outbox.js';
 import { federationWith, knownRemotes } from './federating.js';
 import { remotesStore } from './remotes-store.js';
 

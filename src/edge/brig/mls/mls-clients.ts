@@ -1,5 +1,6 @@
 // A user's MLS clients with their signature keys: what a conversation's owner checks key packages
 // against. A remote user's come from their backend (get-mls-clients).
+import type { MlsClientKey } from '../../api/access/user-access.js';
 import { z } from '@hono/zod-openapi';
 import type { Config } from '../../../shared/config/index.js';
 import { schemeOf } from '../../../shared/mls/suites.js';
@@ -13,14 +14,6 @@ import { keyPackageStore } from './key-package-store.js';
 export const clientInfo = z
   .object({ id: z.string(), mls_signature_key: z.string().optional(), mls: z.boolean() })
   .openapi('ClientInfo');
-
-export interface MlsClientKey {
-  client: string;
-  /** base64; undefined for a client without a key of the scheme. */
-  signatureKey: string | undefined;
-  /** Whether it has a key package of the suite left: a commit adding its user must add it. */
-  hasKeyPackages: boolean;
-}
 
 /** The user's clients, their signature keys of the suite's scheme and whether they have packages of the suite. */
 export async function mlsClientKeys(config: Config, db: Db, user: QualifiedId, suite: number): Promise<MlsClientKey[]> {

@@ -1,12 +1,5 @@
+import type { ServiceConnection } from '../../api/access/user-access.js';
 import type { ServiceRow } from './provider-store.js';
-
-/** Where a service takes its bots' calls: its URL, first token, key fingerprints, whether enabled. */
-export interface ServiceConnection {
-  baseUrl: string;
-  authToken: string;
-  fingerprints: string[];
-  enabled: boolean;
-}
 
 export const connectionOf = (s: ServiceRow): ServiceConnection => ({
   baseUrl: s.baseUrl,

@@ -12,6 +12,7 @@ import { legacyAnswer } from '../messaging/legacy-otr.js';
 import { sendInOwnedConversation } from '../messaging/proteus-send.js';
 import { botConversationView } from './bot-conversation.js';
 import { conversationWithMembers } from './bot-members.js';
+import { deps } from '../../api/deps.js';
 
 const botConvView = z
   .object({ id: z.uuid(), name: z.string().optional(), members: z.array(z.record(z.string(), z.unknown())) })
@@ -52,7 +53,7 @@ export const postBotMessage = endpoint(
     const domain = config.brig.optSettings.setFederationDomain;
     const me = bot(c);
     const message = await readLegacyOtr(c, domain, c.req.valid('query'));
-    const result = await sendInOwnedConversation(c.env, config, {
+    const result = await sendInOwnedConversation(deps(c), {
       conv: { id: me.conversation, domain },
       // A bot has no websocket connection to spare.
       sender: { id: me.bot, domain, client: message.sender, connection: '' },

@@ -2,7 +2,6 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { usersByIds } from '../../brig/face.js';
 import { database } from '../../db/client.js';
 import type { Change } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
@@ -11,6 +10,7 @@ import { conversationStore, type ConversationRow, type MemberRow } from './conve
 import { membersEventEffect } from './notify.js';
 import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { serviceOf } from './member-data.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * After an access change: members the new access roles no longer admit leave, with reason
@@ -26,10 +26,7 @@ export async function kickDisallowedMembers(
   actor: QualifiedId = selfQualified(c),
 ): Promise<Change> {
   const db = database(c.env.DB);
-  const users = await usersByIds(
-    db,
-    members.map((m) => ({ id: m.userId, domain: m.userDomain })),
-  );
+  const users = await deps(c).users.accounts(members.map((m) => ({ id: m.userId, domain: m.userDomain })));
   const guests = new Set(users.filter((u) => !u.activated).map((u) => u.id));
   const inTeam =
     conv.team === null

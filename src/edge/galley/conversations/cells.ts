@@ -3,7 +3,7 @@ import { eventTime } from '../../events/conversation-events.js';
 import { UuidV1Generator } from '../../../shared/uuid-v1.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { ConversationRow } from './conversation-store.js';
-import { log } from '../../log.js';
+import { log } from '../../../shared/log.js';
 
 /** The conversation events the Cells service follows (wire's `isCellsConversationEvent`). */
 const CELLS_EVENT_TYPES = new Set([

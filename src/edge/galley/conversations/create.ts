@@ -16,7 +16,6 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { connectedToAll, userById } from '../../brig/face.js';
 import { database, type Db } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
 import { enabledChannels, isOpenChannel, requireChannelRole } from './channel-permissions.js';
@@ -32,6 +31,7 @@ import { newGroupId } from '../mls/mls-conversation-row.js';
 import { requireMls } from '../mls/mls-enabled.js';
 import { guardLegalholdOnJoin } from '../legalhold/join-guard.js';
 import { memberRow } from './member-data.js';
+import { deps } from '../../api/deps.js';
 
 /** The checks of who may create a conversation with whom (wire-server's order). */
 async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees: QualifiedId[]): Promise<void> {
@@ -46,7 +46,7 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
   const remote = invitees.filter((u) => u.domain !== domain);
   if (remote.length > 0 && !config.galley.enableFederation) throw new ApiError(federationErrors.federationNotEnabled);
   const me = self(c).user;
-  const creator = await userById(db, { id: me, domain });
+  const creator = await deps(c).users.account({ id: me, domain });
   if (creator === undefined || !creator.activated) throw new ApiError(galleyErrors.operationDenied);
   let outsiders = invitees;
   if (body.team !== undefined) {
@@ -61,7 +61,7 @@ async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees
     if (outsiders.length > 0 && !roles.includes('non_team_member')) throw new ApiError(galleyErrors.noTeamMember);
     if (body.group_conv_type === 'channel') await requireChannelCreation(db, config, body.team.teamid, role, body);
   } else if (body.group_conv_type === 'channel') throw new ApiError(galleyErrors.operationDenied);
-  const connected = await connectedToAll(db, { id: me, domain }, outsiders);
+  const connected = await deps(c).users.connectedToAll({ id: me, domain }, outsiders);
   if (!connected) throw new ApiError(galleyErrors.notConnected);
   const joining = invitees.filter((u) => u.domain === domain).map((u) => u.id);
   await guardLegalholdOnJoin(db, config, { present: [me], joining });

@@ -7,7 +7,6 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { verifyPassword } from '../../../shared/password-hash.js';
-import { userById } from '../../brig/face.js';
 import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
@@ -18,6 +17,7 @@ import { memberRow } from './member-data.js';
 import { memberJoinData } from './member-data.js';
 import { membersEventEffect } from './notify.js';
 import { ROLE_MEMBER } from './roles.js';
+import { deps } from '../../api/deps.js';
 
 const keyAndCode = z.object({ key: z.string().min(1), code: z.string().min(1) });
 
@@ -123,7 +123,7 @@ async function joinOpened(c: Context<AppEnv>, conv: ConversationRow, opened: 'co
   if (!conv.access.includes(opened)) throw new ApiError(galleyErrors.accessDenied);
   const db = database(c.env.DB);
   const me = selfQualified(c);
-  const joiner = await userById(db, me);
+  const joiner = await deps(c).users.account(me);
   const role = joiner?.activated ? 'non_team_member' : 'guest';
   const allowed =
     conv.accessRole.includes(role) ||

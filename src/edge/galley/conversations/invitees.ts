@@ -2,17 +2,16 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { connectedToAll } from '../../brig/face.js';
-import type { Db } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
 import type { ConversationRow } from './conversation-store.js';
+import type { Deps } from '../../api/deps.js';
 
 /**
  * Invitees must be connected (or teammates in a team conversation) and allowed by the access
  * roles; users of other backends only with `federating` (galley's enableFederation).
  */
 export async function checkInvitees(
-  db: Db,
+  d: Deps,
   conv: ConversationRow,
   me: QualifiedId,
   users: QualifiedId[],
@@ -23,10 +22,10 @@ export async function checkInvitees(
   let outsiders = users;
   if (conv.team !== null) {
     const local = users.filter((u) => u.domain === me.domain).map((u) => u.id);
-    const teammates = await teamStore.membersAmong(db, conv.team, local);
+    const teammates = await teamStore.membersAmong(d.db, conv.team, local);
     outsiders = outsiders.filter((u) => u.domain !== me.domain || !teammates.has(u.id));
     if (outsiders.length > 0 && !conv.accessRole.includes('non_team_member'))
       throw new ApiError(galleyErrors.noTeamMember);
   }
-  if (!(await connectedToAll(db, me, outsiders))) throw new ApiError(galleyErrors.notConnected);
+  if (!(await d.users.connectedToAll(me, outsiders))) throw new ApiError(galleyErrors.notConnected);
 }

@@ -36,6 +36,7 @@ import { membersEventEffect } from './notify.js';
 import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { convParams, localConvParams, routeConversation } from './read-routes.js';
 import { ROLE_ADMIN, ROLE_MEMBER } from './roles.js';
+import { deps } from '../../api/deps.js';
 
 const event = z.record(z.string(), z.unknown()).openapi('Event');
 const sameUser = (m: MemberRow, u: QualifiedId) => m.userId === u.id && m.userDomain === u.domain;
@@ -92,7 +93,7 @@ async function addMembersTo(
     throw new ApiError(galleyErrors.tooManyMembers);
   if (!conv.access.includes('invite')) throw new ApiError(galleyErrors.accessDenied);
   const actor = selfQualified(c);
-  await checkInvitees(db, conv, actor, fresh, c.get('config').galley.enableFederation);
+  await checkInvitees(deps(c), conv, actor, fresh, c.get('config').galley.enableFederation);
   const local = (us: readonly QualifiedId[]) => us.filter((u) => u.domain === actor.domain).map((u) => u.id);
   await guardLegalholdOnJoin(db, c.get('config'), {
     present: local(members.map(qualifiedOf)),

@@ -5,11 +5,11 @@ import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, qualifiedUserId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { areConnected } from '../../brig/face.js';
 import { database } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationJson } from './conversation-json.js';
 import { ensureOne2One } from './one2one.js';
+import { deps } from '../../api/deps.js';
 
 const newOne2One = z
   .object({
@@ -47,7 +47,7 @@ const one2oneRoute = (path: string, from: 0 | 7, until?: 7) =>
       if (body.team !== undefined) {
         const inTeam = await teamStore.membersAmong(db, body.team.teamid, [me.id, other.id]);
         if (inTeam.size !== 2) throw new ApiError(galleyErrors.noTeamMember);
-      } else if (!(await areConnected(db, me, other))) throw new ApiError(galleyErrors.notConnected);
+      } else if (!(await deps(c).users.areConnected(me, other))) throw new ApiError(galleyErrors.notConnected);
       const { created, conv, members } = await ensureOne2One(c, me, other);
       c.header('location', conv.id);
       const body_ = conversationJson(conv, members, me, c.get('apiVersion') ?? 0);

@@ -3,7 +3,7 @@ import { chunked } from '../../../shared/chunked.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import { groupBy } from '../../../shared/group-by.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { forEveryVersion, queuedForRemotes } from '../../background-worker/face.js';
+import { forEveryVersion, queuedForRemotes } from '../../federation/outbox.js';
 import type { Db } from '../../db/client.js';
 import { type Change, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';

@@ -14,6 +14,7 @@ import { featureDef, type FeatureName, type FeatureStatus, type LockableFeature,
 import { checkChange } from './rules.js';
 import { featureStore } from './feature-store.js';
 import { teamFeature, teamFeatureAfter } from './team-features.js';
+import { deps } from '../../api/deps.js';
 
 export interface FeaturePatch {
   status?: FeatureStatus | undefined;
@@ -67,7 +68,7 @@ export async function changeFeature(
   // Legal hold turned off ends it for every member under it first: a service that cannot hear it
   // leaves the feature on.
   if (name === 'legalhold' && patch.status === 'disabled' && before.status === 'enabled')
-    await endTeamLegalhold(c.env, config, db, team);
+    await endTeamLegalhold(deps(c), team);
   const set = {
     ...(patch.status === undefined ? {} : { status: patch.status }),
     ...(patch.lockStatus === undefined ? {} : { lockStatus: patch.lockStatus }),

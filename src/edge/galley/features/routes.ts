@@ -9,12 +9,12 @@ import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { userById } from '../../brig/face.js';
 import { requireFeatureAdmin, requireTeamMember } from '../teams/team-access.js';
 import { changeFeature } from './change.js';
 import { FEATURE_NAMES, featureDef, type FeatureName } from './registry.js';
 import { allFeatures, featureChange, lockableFeature, teamParam } from './schemas.js';
 import { allTeamFeatures, personalConferenceCalling, serverFeatures, teamFeature } from './team-features.js';
+import { deps } from '../../api/deps.js';
 
 /** What changing a feature may meet beyond the common refusals (see rules.ts). */
 const CHANGE_ERRORS: Partial<Record<FeatureName, readonly ErrorSpec[]>> = {
@@ -26,7 +26,7 @@ const CHANGE_ERRORS: Partial<Record<FeatureName, readonly ErrorSpec[]>> = {
 async function featuresOfCaller(c: Context<AppEnv>) {
   const db = database(c.env.DB);
   const config = c.get('config');
-  const me = await userById(db, selfQualified(c));
+  const me = await deps(c).users.account(selfQualified(c));
   if (me?.team) return allTeamFeatures(db, config, me.team);
   // Personal users: the server's features, conference calling from their own record (brig's defaults).
   const server = serverFeatures(config);

@@ -5,11 +5,11 @@ import { z } from '@hono/zod-openapi';
 import { normalizeDomain } from '../../../shared/domain.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
-import { federatesWith } from '../../brig/face.js';
 import { database } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { localUsersAlongside, separateInConversations } from './defederation.js';
+import { deps } from '../../api/deps.js';
 
 export const onConnectionRemoved = federationRpc(
   {
@@ -24,7 +24,8 @@ export const onConnectionRemoved = federationRpc(
     if (target === undefined) throw new ApiError(commonErrors.badRequest, 'not a domain');
     const config = c.get('config');
     const db = database(c.env.DB);
-    if (target === config.brig.optSettings.setFederationDomain || !(await federatesWith(config, db, target))) return {};
+    if (target === config.brig.optSettings.setFederationDomain || !(await deps(c).users.federatesWith(target)))
+      return {};
     const pair: [string, string] = [origin, target];
     const recipients = (await localUsersAlongside(config, db, pair)).map((user) => ({ user }));
     const event = { type: 'federation.connectionRemoved', domains: pair };

@@ -5,7 +5,7 @@ import type { Config } from '../../../shared/config/index.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
-import { queuedForRemotes, queueForRemotes, type RemoteNotification } from '../../background-worker/face.js';
+import { queuedForRemotes, queueForRemotes, type RemoteNotification } from '../../federation/outbox.js';
 import { type BatchStatement, database, type Db } from '../../db/client.js';
 import { type Change, commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';

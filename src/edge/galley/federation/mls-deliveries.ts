@@ -5,7 +5,7 @@ import { fromBase64, toBase64 } from '../../../shared/base64.js';
 import type { Config } from '../../../shared/config/index.js';
 import { groupBy } from '../../../shared/group-by.js';
 import type { GroupClient, RemoteMlsDelivery, RemovalsSent } from '../../../shared/mls/delivery.js';
-import { forEveryVersion, queueForRemotes, type RemoteNotification } from '../../background-worker/face.js';
+import { forEveryVersion, queueForRemotes, type RemoteNotification } from '../../federation/outbox.js';
 import { database } from '../../db/client.js';
 import type { ConversationRow } from '../conversations/conversation-store.js';
 

@@ -8,7 +8,7 @@ import { fromBase64, toBase64 } from '../../../shared/base64.js';
 import { MLS_REMOTE_EFFECT, type MlsRemoteArgs } from '../../../shared/effects/mls-remote-effect.js';
 import type { RemoteMlsDelivery } from '../../../shared/mls/delivery.js';
 import { defineEffect } from '../../effects/effect.js';
-import { forEveryVersion, queueForRemotes, unreachableAmong } from '../../background-worker/face.js';
+import { forEveryVersion, queueForRemotes, unreachableAmong } from '../../federation/outbox.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { conversationStore, type MemberRow } from '../conversations/conversation-store.js';

@@ -14,7 +14,6 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { areConnected } from '../../brig/face.js';
 import { database } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { federationRpc, taggedAnswer } from '../../federation/rpc.js';
@@ -26,6 +25,7 @@ import { mlsPrivateConversationRow } from '../mls/mls-conversation-row.js';
 import { requireMls } from '../mls/mls-enabled.js';
 import { type PublicKeys, publicKeysJson } from '../mls/public-keys.js';
 import { remoteConversation, remoteConversationJson, remoteConversationView } from './get-conversations.js';
+import { deps } from '../../api/deps.js';
 
 const request = z
   .object({ gooc_sender_user: z.uuid(), gooc_receiver_user: z.uuid() })
@@ -47,7 +47,7 @@ export const getOne2OneConversation = federationRpc(
     const receiver = { id: r.gooc_receiver_user, domain: c.get('config').brig.optSettings.setFederationDomain };
     const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, sender, receiver);
     if (id.domain !== receiver.domain) return { tag: 'GetOne2OneConversationV2BackendMismatch' };
-    if (!(await areConnected(db, receiver, sender))) return { tag: 'GetOne2OneConversationV2NotConnected' };
+    if (!(await deps(c).users.areConnected(receiver, sender))) return { tag: 'GetOne2OneConversationV2NotConnected' };
     const stored = await conversationStore.get(db, id);
     const members = stored === undefined ? [] : await conversationStore.members(db, id);
     const me =

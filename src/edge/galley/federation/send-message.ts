@@ -13,6 +13,7 @@ import { federationRpc } from '../../federation/rpc.js';
 import { messageSendingStatus } from '../messaging/sending-status.js';
 import { sendInOwnedConversation } from '../messaging/proteus-send.js';
 import { parseQualifiedOtr } from '../messaging/qualified-otr.js';
+import { deps } from '../../api/deps.js';
 
 const sendRequest = z
   .object({ conv_id: z.uuid(), sender: z.uuid(), raw_message: z.string() })
@@ -50,7 +51,7 @@ export const sendMessage = federationRpc(
     const config = c.get('config');
     const conv = { id: req.conv_id, domain: config.brig.optSettings.setFederationDomain };
     const sender = { id: req.sender, domain: origin, client: message.sender, connection: '' };
-    const result = await sendInOwnedConversation(c.env, config, { conv, sender, message });
+    const result = await sendInOwnedConversation(deps(c), { conv, sender, message });
     switch (result.kind) {
       case 'no-conversation':
         return { Left: { tag: 'MessageNotSentConversationNotFound' } } satisfies SendResponse;

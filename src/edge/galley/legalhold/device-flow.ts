@@ -1,24 +1,13 @@
-// A legal hold device's way into being: an admin's request makes the service hand out prekeys
-// (the member is then `pending`: a device is promised, none listens yet); the member's approval
-// makes it a client of theirs, gives the service a cookie for it, and puts the member under
-// legal hold (`enabled`).
-import type { Config } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
 import type { AccessClaims } from '../../auth/tokens.js';
-import {
-  addLegalholdDevice,
-  blockingNonConsenting,
-  legalholdCookie,
-  legalholdRequestAnnounced,
-  removingLegalholdDevices,
-} from '../../brig/face.js';
 import type { Db } from '../../db/client.js';
 import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { legalholdStore } from './legalhold-store.js';
 import { resolvingGroupConflicts } from './policy-conflicts.js';
 import { confirm, initiate } from './service-client.js';
+import type { Deps } from '../../api/deps.js';
 
 const LAST_PREKEY_ID = 65535;
 
@@ -29,13 +18,9 @@ async function serviceOf(db: Db, team: string) {
 }
 
 /** Asks the team's service for a device for the member; the member becomes `pending`. */
-export async function requestDevice(
-  env: Env,
-  config: Config,
-  db: Db,
-  o: { team: string; user: string },
-): Promise<void> {
-  const who = { id: o.user, domain: config.brig.optSettings.setFederationDomain };
+export async function requestDevice(d: Deps, o: { team: string; user: string }): Promise<void> {
+  const { env, config, db } = d;
+  const who = { id: o.user, domain: d.domain };
   // Legal hold records Proteus traffic only: a member of MLS conversations cannot be put under it.
   if (await conversationStore.inMlsConversation(db, who)) throw new ApiError(legalholdErrors.mlsNotAllowed);
   const service = await serviceOf(db, o.team);
@@ -47,7 +32,7 @@ export async function requestDevice(
     ],
     effects: [],
   };
-  const announced = await legalholdRequestAnnounced(config, db, { ...o, lastPrekey: device.lastPrekey });
+  const announced = await d.users.legalholdRequestAnnounced({ ...o, lastPrekey: device.lastPrekey });
   await commitChange(env, config, joinChanges(pending, announced));
 }
 
@@ -55,24 +40,20 @@ export async function requestDevice(
  * Makes the requested device a client of the member, logs its service in and tells it; when the
  * service cannot be told, the device goes again and the member stays `pending`.
  */
-export async function approveDevice(
-  env: Env,
-  config: Config,
-  db: Db,
-  o: { team: string; user: string; origin: AccessClaims },
-): Promise<void> {
+export async function approveDevice(d: Deps, o: { team: string; user: string; origin: AccessClaims }): Promise<void> {
+  const { env, config, db } = d;
   const keys = await legalholdStore.pendingPrekeys(db, o.user);
   const lastPrekey = keys.find((k) => k.id === LAST_PREKEY_ID);
   if (lastPrekey === undefined) throw new ApiError(legalholdErrors.noDevice);
   const service = await serviceOf(db, o.team);
   const prekeys = keys.filter((k) => k.id !== LAST_PREKEY_ID);
-  const client = await addLegalholdDevice(env, config, db, { ...o, prekeys, lastPrekey });
+  const client = await d.users.addLegalholdDevice({ ...o, prekeys, lastPrekey });
   try {
-    const refreshToken = await legalholdCookie(env, config, db, o.user);
-    const user = { id: o.user, domain: config.brig.optSettings.setFederationDomain };
+    const refreshToken = await d.users.legalholdCookie(o.user);
+    const user = { id: o.user, domain: d.domain };
     await confirm(config, service, { user, team: o.team, client, refreshToken });
   } catch (err) {
-    await commitChange(env, config, await removingLegalholdDevices(config, db, { user: o.user, team: o.team }));
+    await commitChange(env, config, await d.users.removingLegalholdDevices({ user: o.user, team: o.team }));
     throw err;
   }
   // Nobody without consent stays beside the device: connections are blocked, conversations
@@ -82,7 +63,7 @@ export async function approveDevice(
     env,
     config,
     joinChanges(
-      await blockingNonConsenting(config, db, o.user),
+      await d.users.blockingNonConsenting(o.user),
       await resolvingGroupConflicts(config, db, o.user),
       enabled,
     ),

@@ -1,6 +1,4 @@
-import type { Config } from '../../../shared/config/index.js';
-import { removingLegalholdDevices, unblockingInvolving } from '../../brig/face.js';
-import type { Db } from '../../db/client.js';
+import type { Deps } from '../../api/deps.js';
 import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { legalholdStore, type LegalholdService } from './legalhold-store.js';
 import { remove } from './service-client.js';
@@ -11,12 +9,10 @@ import { remove } from './service-client.js';
  * blocked are back, and the member is back to `disabled`.
  */
 export async function endLegalhold(
-  env: Env,
-  config: Config,
-  db: Db,
+  d: Deps,
   o: { team: string; user: string; service: LegalholdService | undefined },
 ): Promise<void> {
-  const domain = config.brig.optSettings.setFederationDomain;
+  const { env, config, db, domain } = d;
   if (o.service !== undefined) await remove(config, o.service, { id: o.user, domain }, o.team);
   const disabled = {
     statements: [
@@ -30,15 +26,15 @@ export async function endLegalhold(
     config,
     joinChanges(
       disabled,
-      await removingLegalholdDevices(config, db, { user: o.user, team: o.team }),
-      await unblockingInvolving(config, db, o.user),
+      await d.users.removingLegalholdDevices({ user: o.user, team: o.team }),
+      await d.users.unblockingInvolving(o.user),
     ),
   );
 }
 
 /** Ends legal hold for every member under it (the team's service or feature goes away). */
-export async function endTeamLegalhold(env: Env, config: Config, db: Db, team: string): Promise<void> {
-  const service = await legalholdStore.service(db, team);
-  for (const user of await legalholdStore.membersWith(db, team, ['enabled', 'pending']))
-    await endLegalhold(env, config, db, { team, user, service });
+export async function endTeamLegalhold(d: Deps, team: string): Promise<void> {
+  const service = await legalholdStore.service(d.db, team);
+  for (const user of await legalholdStore.membersWith(d.db, team, ['enabled', 'pending']))
+    await endLegalhold(d, { team, user, service });
 }

@@ -13,6 +13,8 @@ import { legalholdStore, type LegalholdService } from './legalhold-store.js';
 import { checkServiceStatus } from './service-client.js';
 import { legalholdEnabledForTeam, requireLegalholdEnabled } from './team-legalhold.js';
 import { database } from '../../db/client.js';
+import { deps } from '../../api/deps.js';
+import { self } from '../../api/self.js';
 
 const params = { params: z.object({ tid: z.uuid() }) };
 const password = z.string().min(6).max(1024).optional();
@@ -138,8 +140,8 @@ const deleteSettings = endpoint(
     const config = c.get('config');
     await requireLegalholdEnabled(database(c.env.DB), config, tid);
     const db = await requireLegalholdAdmin(c, tid, 'ChangeLegalHoldTeamSettings');
-    await requireReauth(c, db, c.req.valid('json').password);
-    await endTeamLegalhold(c.env, config, db, tid);
+    await requireReauth(deps(c), self(c).user, c.req.valid('json').password);
+    await endTeamLegalhold(deps(c), tid);
     await legalholdStore.deleteService(db, tid).run();
     return c.body(null, 204);
   },

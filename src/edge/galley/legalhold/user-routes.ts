@@ -6,7 +6,6 @@ import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { json } from '../../api/schemas/common.js';
 import { legalholdStatus } from '../../api/schemas/legalhold-status.js';
 import { self } from '../../api/self.js';
-import { legalholdClientId } from '../../brig/face.js';
 import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { clientsChangedEffect } from '../messaging/conversation-object.js';
@@ -16,6 +15,7 @@ import { endLegalhold } from './end-legalhold.js';
 import { legalholdStore } from './legalhold-store.js';
 import { requireLegalholdAdmin } from './member-access.js';
 import { requireLegalholdEnabled } from './team-legalhold.js';
+import { deps } from '../../api/deps.js';
 
 const teamParam = { params: z.object({ tid: z.uuid() }) };
 const memberParams = { params: z.object({ tid: z.uuid(), uid: z.uuid() }) };
@@ -55,7 +55,7 @@ const getStatus = endpoint(
     if (status !== 'pending' && status !== 'enabled') return c.json({ status }, 200);
     const last = (await legalholdStore.pendingPrekeys(db, uid)).find((p) => p.id === 65535);
     if (last === undefined) return c.json({ status }, 200);
-    return c.json({ status, last_prekey: last, client: { id: await legalholdClientId(last) } }, 200);
+    return c.json({ status, last_prekey: last, client: { id: await deps(c).users.legalholdClientId(last) } }, 200);
   },
 );
 
@@ -119,7 +119,7 @@ const request = endpoint(
     if (status === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
     if (status === 'enabled') throw new ApiError(legalholdErrors.alreadyEnabled);
     if (status === 'no_consent') throw new ApiError(legalholdErrors.noConsent);
-    await requestDevice(c.env, config, db, { team: tid, user: uid });
+    await requestDevice(deps(c), { team: tid, user: uid });
     return c.body(null, status === 'pending' ? 204 : 201);
   },
 );
@@ -152,10 +152,10 @@ const approve = endpoint(
     if (self(c).user !== uid) throw new ApiError(galleyErrors.resourceAccessDenied);
     const status = await legalholdStore.status(db, tid, uid);
     if (status === undefined) throw new ApiError(galleyErrors.noTeamMember);
-    await requireReauth(c, db, passwordOf(c.req.valid('json')));
+    await requireReauth(deps(c), self(c).user, passwordOf(c.req.valid('json')));
     if (status === 'enabled') throw new ApiError(legalholdErrors.alreadyEnabled);
     if (status !== 'pending') throw new ApiError(legalholdErrors.notPending);
-    await approveDevice(c.env, config, db, { team: tid, user: uid, origin: self(c) });
+    await approveDevice(deps(c), { team: tid, user: uid, origin: self(c) });
     return c.body(null, 200);
   },
 );
@@ -180,13 +180,12 @@ const disable = endpoint(
   },
   async (c) => {
     const { tid, uid } = c.req.valid('param');
-    const config = c.get('config');
     const db = await requireLegalholdAdmin(c, tid, 'ChangeLegalHoldUserSettings');
     const status = await legalholdStore.status(db, tid, uid);
     if (status !== 'enabled' && status !== 'pending') return c.body(null, 204);
-    await requireReauth(c, db, passwordOf(c.req.valid('json')));
+    await requireReauth(deps(c), self(c).user, passwordOf(c.req.valid('json')));
     const service = await legalholdStore.service(db, tid);
-    await endLegalhold(c.env, config, db, { team: tid, user: uid, service });
+    await endLegalhold(deps(c), { team: tid, user: uid, service });
     return c.body(null, 200);
   },
 );

@@ -8,9 +8,9 @@ import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { self } from '../../api/self.js';
-import { clientsOf, contactsOf, userById } from '../../brig/face.js';
 import { database, type Db } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
+import { deps } from '../../api/deps.js';
 
 type Message = OtrMessage & { strategy: MismatchStrategy };
 
@@ -52,7 +52,8 @@ export async function sendBroadcast(
   const me = self(c);
   const db = database(c.env.DB);
   // Every team here is a binding team, so wire's `non-binding-team` cannot arise.
-  const team = (await userById(db, { id: me.user, domain }))?.team ?? null;
+  const users = deps(c).users;
+  const team = (await users.account({ id: me.user, domain }))?.team ?? null;
   if (team === null) throw new ApiError(galleyErrors.noTeam);
   const { maxTeamSize, maxFanoutSize } = config.galley.settings;
   const limit = Math.min(maxTeamSize, maxFanoutSize);
@@ -60,11 +61,11 @@ export async function sendBroadcast(
   if (addressed.size > limit) throw tooMany();
 
   const members = await expectedTeamMembers(db, team, addressed, message.strategy, domain, limit);
-  const contacts = (await contactsOf(db, { id: me.user, domain })).map((u) => u.id);
+  const contacts = (await users.contactsOf({ id: me.user, domain })).map((u) => u.id);
   const audience = [...new Set([...members, ...contacts])];
   const clients = new Map<string, Set<string>>(audience.map((u) => [userKey(domain, u), new Set<string>()]));
   const audienceIds = audience.map((id) => ({ id, domain }));
-  for (const cl of await clientsOf(db, audienceIds)) clients.get(userKey(domain, cl.user.id))!.add(cl.client);
+  for (const cl of await users.clientsOf(audienceIds)) clients.get(userKey(domain, cl.user.id))!.add(cl.client);
 
   const sender = { id: me.user, domain, client: message.sender, connection: me.connection };
   const cls = classify(clients, sender, message.recipients, message.strategy);

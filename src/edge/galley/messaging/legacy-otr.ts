@@ -12,6 +12,7 @@ import {
   readLegacyOtr,
   toClientMismatch,
 } from './legacy-message.js';
+import { deps } from '../../api/deps.js';
 
 /** `POST /conversations/{cnv}/otr/messages`: the unqualified, local-only form, JSON or protobuf. */
 export const postLegacyOtrMessage = endpoint(
@@ -29,7 +30,7 @@ export const postLegacyOtrMessage = endpoint(
     const message = await readLegacyOtr(c, domain, c.req.valid('query'));
     const me = self(c);
     const conv = { id: c.req.valid('param').cnv, domain };
-    const result = await sendInOwnedConversation(c.env, config, {
+    const result = await sendInOwnedConversation(deps(c), {
       conv,
       sender: { id: me.user, domain, client: message.sender, connection: me.connection },
       message,

@@ -2,7 +2,6 @@
 // against every member's clients (remote members' as their backends list them now) and fanned out
 // by the conversation's object; other backends' recipients get it through on-message-sent.
 import type { OtrMessage, OtrRecipient } from '../../../shared/codecs/otr.js';
-import type { Config } from '../../../shared/config/index.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { toBase64 } from '../../../shared/base64.js';
 import { userKey } from '../../../shared/proteus/recipients.js';
@@ -10,10 +9,10 @@ import type { BotRecipient, ProteusSendResult, QualifiedRef, RemoteClients } fro
 import { conversationEvent } from '../../events/conversation-events.js';
 import { deliverToBots } from '../bots/bot-deliveries.js';
 import { ApiError } from '../../api/errors/api-error.js';
-import { forEveryVersion, queueForRemotes } from '../../background-worker/face.js';
-import { remoteClientIdsOf } from '../../brig/face.js';
-import { database } from '../../db/client.js';
+import { forEveryVersion, queueForRemotes } from '../../federation/outbox.js';
 import { conversationObject } from './conversation-object.js';
+import type { UserAccess } from '../../api/access/user-access.js';
+import type { Deps } from '../../api/deps.js';
 
 export interface OwnedSend {
   conv: QualifiedRef;
@@ -22,13 +21,13 @@ export interface OwnedSend {
 }
 
 /** The clients of remote members, asked of their backends; the users of those that do not answer are unconfirmed. */
-async function remoteClients(config: Config, users: readonly QualifiedRef[]): Promise<RemoteClients> {
+async function remoteClients(access: UserAccess, users: readonly QualifiedRef[]): Promise<RemoteClients> {
   const out: RemoteClients = { clients: {}, unconfirmed: [] };
   await Promise.all(
     [...groupBy(users, (u) => u.domain)].map(async ([domain, group]) => {
       const ids = group.map((u) => u.id);
       try {
-        const listed = await remoteClientIdsOf(config, domain, ids);
+        const listed = await access.remoteClientIdsOf(domain, ids);
         for (const id of ids) out.clients[userKey(domain, id)] = listed[id] ?? [];
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
@@ -41,21 +40,20 @@ async function remoteClients(config: Config, users: readonly QualifiedRef[]): Pr
 
 /** Sends through the conversation's object; remote recipients' ciphertexts are queued for their backends. */
 export async function sendInOwnedConversation(
-  env: Env,
-  config: Config,
+  d: Deps,
   send: OwnedSend,
 ): Promise<Exclude<ProteusSendResult, { kind: 'remote-clients-needed' }>> {
-  const domain = config.brig.optSettings.setFederationDomain;
+  const { env, config, domain } = d;
   const object = conversationObject(env, send.conv);
   const req = { ...send, ttlSeconds: config.gundeck.settings.notificationTTL };
   let result = await object.sendProteus(req, domain);
   if (result.kind === 'remote-clients-needed') {
-    const remote = await remoteClients(config, result.users);
+    const remote = await remoteClients(d.users, result.users);
     result = await object.sendProteus({ ...req, remote }, domain);
   }
   if (result.kind === 'remote-clients-needed') throw new Error('the conversation asked twice for remote clients');
   if (result.kind === 'sent' && result.remote.length > 0)
-    await queueForRemotes(env, database(env.DB), messageSentNotifications(send, result.status.time, result.remote));
+    await queueForRemotes(env, d.db, messageSentNotifications(send, result.status.time, result.remote));
   if (result.kind === 'sent' && result.bots.length > 0)
     await deliverToBots(env, send.conv, botMessages(send, result), { dropIfGone: true });
   return result;

@@ -16,6 +16,7 @@ import { database } from '../../db/client.js';
 import { sendThroughOwner } from '../federation/send-message.js';
 import { sendInOwnedConversation } from './proteus-send.js';
 import { messageSendingStatus } from './sending-status.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * `POST /conversations/{domain}/{cnv}/proteus/messages`: a protobuf `QualifiedNewOtrMessage`,
@@ -55,7 +56,7 @@ export const postProteusMessage = endpoint(
     const conv = { id: cnv, domain: cnv_domain };
     const result =
       cnv_domain === domain
-        ? await sendInOwnedConversation(c.env, config, {
+        ? await sendInOwnedConversation(deps(c), {
             conv,
             sender: { id: me.user, domain, client: message.sender, connection: me.connection },
             message,

@@ -4,22 +4,20 @@ import { readKeyPackage } from '../../../shared/mls/key-package.js';
 import { protocolError } from '../../../shared/mls/mls-error.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
-import type { Config } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { type MlsClientKey, mlsClientKeys } from '../../brig/face.js';
-import type { Db } from '../../db/client.js';
+import type { MlsClientKey, UserAccess } from '../../api/access/user-access.js';
 
 const userKey = (c: GroupClient) => `${c.domain}/${c.user}`;
 
 /** Users' MLS clients and keys of one suite, each user asked once (remote users through their backend). */
 export type MlsKeyLookup = (user: QualifiedId) => Promise<MlsClientKey[]>;
 
-export function mlsKeyLookup(config: Config, db: Db, suite: number): MlsKeyLookup {
+export function mlsKeyLookup(users: UserAccess, suite: number): MlsKeyLookup {
   const asked = new Map<string, Promise<MlsClientKey[]>>();
   return (user) => {
     const key = `${user.domain}/${user.id}`;
     let keys = asked.get(key);
-    if (keys === undefined) asked.set(key, (keys = mlsClientKeys(config, db, user, suite)));
+    if (keys === undefined) asked.set(key, (keys = users.mlsClientKeys(user, suite)));
     return keys;
   };
 }

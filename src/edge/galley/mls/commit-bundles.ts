@@ -34,6 +34,7 @@ import { settleRecorded } from '../../effects/commit-change.js';
 import { requireFederating } from '../federation/remote-members.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { refuseLegalholdInMls } from '../legalhold/join-guard.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * `POST /mls/commit-bundles`: a commit, the GroupInfo after it and optionally a Welcome (and an
@@ -107,7 +108,7 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
   const referenced = async (groupId: string, refs: string[]) =>
     (referencedAdds = await proposalStore.addsAmong(db, groupId, refs));
   const req = {
-    ...(await commitRequest(c, db, bundle, conv, sender, inGroup, referenced)),
+    ...(await commitRequest(c, bundle, conv, sender, inGroup, referenced)),
     subconv: target.subconv,
     mayRemoveOthers: roleAllows(me.role, 'remove_conversation_member') || (await managesChannel(db, row, me.userId)),
   };
@@ -127,7 +128,13 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
       throw new ApiError(galleyErrors.invalidOp, 'Users of other backends cannot add users here');
     await requireAddMembers(db, row, me);
     const config = c.get('config');
-    await checkInvitees(db, row, { id: me.userId, domain: me.userDomain }, joining, config.galley.enableFederation);
+    await checkInvitees(
+      deps(c),
+      row,
+      { id: me.userId, domain: me.userDomain },
+      joining,
+      config.galley.enableFederation,
+    );
     await requireFederating(c, row.protocol, joining);
   }
   // Other backends are told by an effect the object records with the commit's writes: a 1:1 its first

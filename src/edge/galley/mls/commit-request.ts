@@ -10,9 +10,9 @@ import { isSupportedSuite } from '../../../shared/mls/suites.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
-import type { Db } from '../../db/client.js';
 import { addedClients, mlsKeyLookup, requireWholeUsers } from './added-clients.js';
 import { parsed } from './mls-failure.js';
+import { deps } from '../../api/deps.js';
 
 const clientKey = (c: GroupClient) => `${c.domain}/${c.user}/${c.client}`;
 const equalB64 = (bytes: Uint8Array, b64: string | undefined) => b64 !== undefined && toBase64(bytes) === b64;
@@ -42,7 +42,6 @@ interface UsersInGroup {
  */
 export async function commitRequest(
   c: Context<AppEnv>,
-  db: Db,
   bundle: CommitBundle,
   conv: { id: string; domain: string },
   sender: MlsSender,
@@ -55,7 +54,7 @@ export async function commitRequest(
     const commit = await readCommit(bundle.commit);
     const info = readGroupInfo(bundle.groupInfo);
     if (!isSupportedSuite(info.suite)) throw protocolError('Unsupported ciphersuite');
-    const keysOf = mlsKeyLookup(config, db, info.suite);
+    const keysOf = mlsKeyLookup(deps(c).users, info.suite);
     if (toBase64(info.groupId) !== toBase64(commit.groupId)) throw protocolError('GroupInfo of another group');
     if (info.epoch !== commit.epoch + 1n) throw protocolError('GroupInfo of another epoch');
     if (sender.client === '') throw protocolError('The sender has no client');

@@ -16,8 +16,6 @@ import { keyPackageBytes } from '../../../shared/mls/key-package.js';
 import { addedClients, type MlsKeyLookup, mlsKeyLookup } from './added-clients.js';
 import { groupConversation, type GroupTarget, groupTarget } from './group-conversation.js';
 import { ConvType } from '../../../shared/mls/group-id.js';
-import { hasBlocked } from '../../brig/face.js';
-import { database, type Db } from '../../db/client.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { MemberRow } from '../conversations/conversation-store.js';
 import { requireMls } from './mls-enabled.js';
@@ -25,6 +23,8 @@ import { tellRemotesOfMls, unreachableRecipients } from '../federation/mls-remot
 import { sendMlsThroughOwner } from '../federation/mls-through-owner.js';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
+import { deps } from '../../api/deps.js';
+import type { UserAccess } from '../../api/access/user-access.js';
 
 /** What a member's proposal does: removes a leaf, adds the client its key package names, or something else. */
 async function effectOf(keysOf: MlsKeyLookup, proposal: PublicProposal, suite: number): Promise<ProposalEffect> {
@@ -38,11 +38,11 @@ async function effectOf(keysOf: MlsKeyLookup, proposal: PublicProposal, suite: n
 }
 
 /** The members of a 1:1 who blocked the sender: MLS 1:1 messages do not reach them. */
-async function blockedBy(db: Db, members: readonly MemberRow[], sender: QualifiedId) {
+async function blockedBy(users: UserAccess, members: readonly MemberRow[], sender: QualifiedId) {
   const others = members.filter((m) => m.userId !== sender.id || m.userDomain !== sender.domain);
   const blocking = [];
   for (const m of others)
-    if (await hasBlocked(db, { id: m.userId, domain: m.userDomain }, sender))
+    if (await users.hasBlocked({ id: m.userId, domain: m.userDomain }, sender))
       blocking.push({ user: m.userId, domain: m.userDomain });
   return blocking;
 }
@@ -119,7 +119,7 @@ export async function deliverMlsMessage(
     posted.kind === 'proposal'
       ? await parsed(async () => ({
           ref: toBase64(await proposalRef(suite, posted.proposal)),
-          effect: await effectOf(mlsKeyLookup(config, database(c.env.DB), suite), posted.proposal, suite),
+          effect: await effectOf(mlsKeyLookup(deps(c).users, suite), posted.proposal, suite),
         }))
       : undefined;
   const bytes = posted.kind === 'proposal' ? posted.proposal.bytes : posted.application.bytes;
@@ -134,7 +134,7 @@ export async function deliverMlsMessage(
     proposal,
     skipUsers:
       membership?.conv.type === 2
-        ? await blockedBy(database(c.env.DB), membership.members, { id: sender.user, domain: sender.domain })
+        ? await blockedBy(deps(c).users, membership.members, { id: sender.user, domain: sender.domain })
         : undefined,
     ttlSeconds: config.gundeck.settings.notificationTTL,
   });

@@ -9,8 +9,7 @@ import { one2OneOfOwner } from '../federation/one2one.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { areConnected, userById } from '../../brig/face.js';
-import { database, type Db } from '../../db/client.js';
+import { database } from '../../db/client.js';
 import { conversationJson } from '../conversations/conversation-json.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
@@ -21,15 +20,16 @@ import { teamStore } from '../teams/team-store.js';
 import { requireMls } from './mls-enabled.js';
 import { mlsPrivateConversationRow } from './mls-conversation-row.js';
 import { keyFormatQuery, mlsKeysByPurpose, publicKeysJson } from './public-keys.js';
+import { type Deps, deps } from '../../api/deps.js';
 
 const userParams = z.object({ usr_domain: z.string(), usr: z.uuid() });
 const otherUser = (p: z.infer<typeof userParams>): QualifiedId => ({ id: p.usr, domain: p.usr_domain });
 
 /** wire-server's `ensureConnectedOrSameTeam` for one user: a member of the caller's team, or connected (403 `not-connected`). */
-export async function requireConnectedOrTeammate(db: Db, me: QualifiedId, other: QualifiedId): Promise<void> {
-  const team = other.domain === me.domain ? (await userById(db, me))?.team : undefined;
-  if (team != null && (await teamStore.membersAmong(db, team, [other.id])).has(other.id)) return;
-  if (!(await areConnected(db, me, other))) throw new ApiError(galleyErrors.notConnected);
+export async function requireConnectedOrTeammate(d: Deps, me: QualifiedId, other: QualifiedId): Promise<void> {
+  const team = other.domain === me.domain ? (await d.users.account(me))?.team : undefined;
+  if (team != null && (await teamStore.membersAmong(d.db, team, [other.id])).has(other.id)) return;
+  if (!(await d.users.areConnected(me, other))) throw new ApiError(galleyErrors.notConnected);
 }
 
 /**
@@ -43,7 +43,7 @@ async function mlsOne2One(c: Context<AppEnv>, other: QualifiedId) {
   const keys = requireMls(c);
   const me = selfQualified(c);
   const db = database(c.env.DB);
-  await requireConnectedOrTeammate(db, me, other);
+  await requireConnectedOrTeammate(deps(c), me, other);
   const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, me, other);
   if (id.domain !== me.domain) return one2OneOfOwner(c, other, c.get('apiVersion') ?? 0);
   const stored = await conversationStore.get(db, id);

@@ -12,6 +12,7 @@ import { MLS_ONE2ONE_NAMESPACE, one2OneConvId } from '../conversations/one2one-i
 import { ROLE_MEMBER } from '../conversations/roles.js';
 import { mlsPrivateConversationRow } from './mls-conversation-row.js';
 import { requireConnectedOrTeammate } from './mls-one2one.js';
+import { deps } from '../../api/deps.js';
 
 /** The MLS 1:1 `who` commits to before it is stored: `who` alone, as it will be stored. */
 export function unstoredOne2One(id: QualifiedId, who: QualifiedId): Membership {
@@ -43,7 +44,7 @@ export async function storeOne2OneOnFirstCommit(
   const db = database(c.env.DB);
   // Connections are kept from the side of this backend's user.
   const local = me.domain === c.get('config').brig.optSettings.setFederationDomain;
-  await requireConnectedOrTeammate(db, local ? me : other, local ? other : me);
+  await requireConnectedOrTeammate(deps(c), local ? me : other, local ? other : me);
   await runBatch(db, [
     conversationStore.insert(db, m.conv).onConflictDoNothing(),
     ...conversationStore.addMembers(db, m.members),

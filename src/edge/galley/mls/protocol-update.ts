@@ -6,7 +6,6 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { jsonBody } from '../../api/schemas/common.js';
-import { usersByIds } from '../../brig/face.js';
 import { database } from '../../db/client.js';
 import type { Viewing } from '../conversations/access-check.js';
 import { convParams } from '../conversations/read-routes.js';
@@ -14,6 +13,7 @@ import { change, changed } from '../conversations/updates.js';
 import { teamFeature } from '../features/team-features.js';
 import { ConvType } from '../../../shared/mls/group-id.js';
 import { newGroupId } from './mls-conversation-row.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * Whether a mixed conversation may become MLS (wire-server's migration criteria): the team's
@@ -26,10 +26,7 @@ async function migrationCriteriaMet(c: Context<AppEnv>, m: Viewing, team: string
   if (migration.status !== 'enabled') return false;
   const deadline = (migration.config as { finaliseRegardlessAfter?: string } | undefined)?.finaliseRegardlessAfter;
   if (deadline !== undefined && Date.now() >= Date.parse(deadline)) return true;
-  const users = await usersByIds(
-    db,
-    m.members.map((u) => ({ id: u.userId, domain: u.userDomain })),
-  );
+  const users = await deps(c).users.accounts(m.members.map((u) => ({ id: u.userId, domain: u.userDomain })));
   return users.length === m.members.length && users.every((u) => u.supportedProtocols.includes('mls'));
 }
 

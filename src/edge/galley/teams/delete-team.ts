@@ -4,11 +4,9 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { jsonBody } from '../../api/schemas/common.js';
-import { selfQualified } from '../../api/self.js';
-import { deleteAccount, enforceVerificationCode, userById } from '../../brig/face.js';
-import type { Config } from '../../../shared/config/index.js';
+import { selfQualified, self } from '../../api/self.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { runBatch, type Db } from '../../db/client.js';
+import { runBatch } from '../../db/client.js';
 import { type Change, commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publishEffect } from '../../events/publish.js';
@@ -20,6 +18,7 @@ import { requireReauth } from './reauth.js';
 import { requireTeamMember } from './team-access.js';
 import { teamNotificationStore } from './team-notification-store.js';
 import { teamStore } from './team-store.js';
+import { deps, type Deps } from '../../api/deps.js';
 
 /**
  * `DELETE /teams/{tid}`: the owner, with password (and a code when the second factor applies),
@@ -51,15 +50,13 @@ export const deleteTeam = endpoint(
   async (c) => {
     const { tid } = c.req.valid('param');
     const body = c.req.valid('json');
-    const config = c.get('config');
-    const { db, role } = await requireTeamMember(c, tid);
+    const { role } = await requireTeamMember(c, tid);
     if (!hasPerm(role, 'DeleteTeam'))
       throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing DeleteTeam)');
-    await requireReauth(c, db, body.password);
-    const me = await userById(db, selfQualified(c));
-    await enforceVerificationCode(db, config, me!, 'delete_team', body.verification_code);
-
-    await removeTeam(c.env, db, config, tid, { id: me!.id, domain: config.brig.optSettings.setFederationDomain });
+    const d = deps(c);
+    await requireReauth(d, self(c).user, body.password);
+    await d.users.enforceVerificationCode(self(c).user, 'delete_team', body.verification_code);
+    await removeTeam(d, tid, selfQualified(c));
     return c.body(null, 202);
   },
 );
@@ -69,7 +66,8 @@ export const deleteTeam = endpoint(
  * `conversation.delete` (from `actor`), as one change; then every member account is deleted, and
  * the team's data goes.
  */
-export async function removeTeam(env: Env, db: Db, config: Config, tid: string, actor: QualifiedId): Promise<void> {
+export async function removeTeam(d: Deps, tid: string, actor: QualifiedId): Promise<void> {
+  const { db, config } = d;
   const members = await teamStore.memberIds(db, tid, config.galley.settings.maxTeamSize);
   const ended: Change[] = [];
   for (const id of await conversationStore.ofTeam(db, tid)) {
@@ -93,10 +91,7 @@ export async function removeTeam(env: Env, db: Db, config: Config, tid: string, 
       ),
     ],
   };
-  await commitChange(env, config, joinChanges(told, ...ended));
-  for (const id of members) {
-    const user = await userById(db, { id, domain: actor.domain });
-    if (user !== undefined) await deleteAccount(env, db, config, user);
-  }
+  await commitChange(d.env, config, joinChanges(told, ...ended));
+  for (const id of members) await d.users.deleteAccount(id);
   await runBatch(db, [...teamStore.remove(db, tid), teamNotificationStore.removeTeam(db, tid)]);
 }

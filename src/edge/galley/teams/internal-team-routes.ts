@@ -7,6 +7,7 @@ import { removeTeam } from './delete-team.js';
 import { requireTeam } from './team-access.js';
 import { teamJson, teamMemberJson, teamMemberSchema, teamSchema } from './team-json.js';
 import { teamStore } from './team-store.js';
+import { deps } from '../../api/deps.js';
 
 // galley's internal team API, for operators and the back office (wire's /i/teams/...).
 
@@ -94,10 +95,9 @@ const deleteTeamInternal = endpoint(
   },
   async (c) => {
     const { tid } = c.req.valid('param');
-    const config = c.get('config');
     const db = await requireTeam(c, tid);
     const creator = (await teamStore.byId(db, tid))!.creator;
-    await removeTeam(c.env, db, config, tid, { id: creator, domain: config.brig.optSettings.setFederationDomain });
+    await removeTeam(deps(c), tid, { id: creator, domain: deps(c).domain });
     return c.body(null, 202);
   },
 );

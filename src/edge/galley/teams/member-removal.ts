@@ -1,7 +1,5 @@
-import type { Config } from '../../../shared/config/index.js';
+import type { Deps } from '../../api/deps.js';
 import type { AccessClaims } from '../../auth/tokens.js';
-import { deleteAccount, userById } from '../../brig/face.js';
-import type { Db } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { memberLeaveAudience, memberLeaveEffect } from './member-changes.js';
 import { teamStore } from './team-store.js';
@@ -12,15 +10,13 @@ import { teamStore } from './team-store.js';
  * `member-leave` for each conversation the member was in.
  */
 export async function removeMemberAccount(
-  env: Env,
-  db: Db,
-  config: Config,
+  d: Deps,
   removal: { team: string; user: string; origin?: AccessClaims | undefined },
 ): Promise<void> {
   const { team, user: uid } = removal;
-  const { admins, told } = await memberLeaveAudience(db, config, team);
-  const user = await userById(db, { id: uid, domain: config.brig.optSettings.setFederationDomain });
+  const { admins, told } = await memberLeaveAudience(d.db, d.config, team);
   const left = memberLeaveEffect({ team, user: uid, told, origin: removal.origin });
-  if (user !== undefined) await deleteAccount(env, db, config, user, undefined, admins, [left]);
-  else await commitChange(env, config, { statements: [teamStore.removeMember(db, uid)], effects: [left] });
+  if ((await d.users.account({ id: uid, domain: d.domain })) !== undefined)
+    await d.users.deleteAccount(uid, { teamAdmins: admins, also: [left] });
+  else await commitChange(d.env, d.config, { statements: [teamStore.removeMember(d.db, uid)], effects: [left] });
 }

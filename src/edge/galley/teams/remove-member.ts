@@ -9,6 +9,7 @@ import { requireReauth } from './reauth.js';
 import { requireTeamMember } from './team-access.js';
 import { teamStore } from './team-store.js';
 import { removeMemberAccount } from './member-removal.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * `DELETE /teams/{tid}/members/{uid}`: owners and admins remove a member; in a binding team that
@@ -34,14 +35,13 @@ export const removeTeamMember = endpoint(
   },
   async (c) => {
     const { tid, uid } = c.req.valid('param');
-    const config = c.get('config');
     const { db, role } = await requireTeamMember(c, tid);
     if (!hasPerm(role, 'RemoveTeamMember')) throw new ApiError(galleyErrors.operationDenied);
     const target = await teamStore.member(db, tid, uid);
     if (target === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
     if (target.role === 'owner' && role !== 'owner') throw new ApiError(galleyErrors.operationDenied);
-    await requireReauth(c, db, c.req.valid('json').password);
-    await removeMemberAccount(c.env, db, config, { team: tid, user: uid, origin: self(c) });
+    await requireReauth(deps(c), self(c).user, c.req.valid('json').password);
+    await removeMemberAccount(deps(c), { team: tid, user: uid, origin: self(c) });
     return c.body(null, 202);
   },
 );

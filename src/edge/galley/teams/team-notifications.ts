@@ -6,9 +6,9 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { json } from '../../api/schemas/common.js';
 import { queuedNotificationList } from '../../api/schemas/notifications.js';
 import { selfQualified } from '../../api/self.js';
-import { userById } from '../../brig/face.js';
 import { database } from '../../db/client.js';
 import { readTeamQueue } from './team-queue.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * `GET /teams/notifications`: the caller's team queue (new members only). Unlike
@@ -39,7 +39,7 @@ export const getTeamNotifications = endpoint(
     const { since, size } = c.req.valid('query');
     if (since !== undefined && !isUuidV1(since)) throw new ApiError(galleyErrors.invalidTeamNotificationId);
     const db = database(c.env.DB);
-    const team = (await userById(db, selfQualified(c)))?.team;
+    const team = (await deps(c).users.account(selfQualified(c)))?.team;
     if (team === null || team === undefined) throw new ApiError(galleyErrors.noTeam);
     return c.json(await readTeamQueue(db, c.get('config'), team, since, size), 200);
   },

@@ -2,7 +2,7 @@ import type { Config } from '../../../shared/config/index.js';
 import type { PushAddress } from '../../../shared/notifications/native-push.js';
 import { userStream } from '../../events/publish.js';
 import { pushGatewayOf } from './configured-gateway.js';
-import { log } from '../../log.js';
+import { log } from '../../../shared/log.js';
 import { defineEffect } from '../../effects/effect.js';
 
 /**

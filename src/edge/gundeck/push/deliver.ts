@@ -5,7 +5,7 @@ import { count, flushCounts } from '../../metrics/counts.js';
 import { release } from './addresses.js';
 import { pushGatewayOf } from './configured-gateway.js';
 import { noticeFor } from './notice.js';
-import { log } from '../../log.js';
+import { log } from '../../../shared/log.js';
 
 /** A device that takes no more pushes: its address goes, and its client hears of it. */
 async function dropGone(env: Env, config: Config, user: string, a: PushAddress): Promise<void> {

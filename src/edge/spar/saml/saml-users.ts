@@ -12,6 +12,7 @@ import type { IdpRow } from '../idp/idp-store.js';
 import { scimTokenStore } from '../scim/scim-token-store.js';
 import { type NameId, NAMEID_EMAIL, nameIdKey, samlSsoId } from './saml-identity.js';
 import { samlStore } from './saml-store.js';
+import { deps } from '../../api/deps.js';
 
 async function liveUser(c: Context<AppEnv>, id: string | undefined): Promise<UserRow | undefined> {
   if (id === undefined) return undefined;
@@ -58,7 +59,7 @@ async function provision(c: Context<AppEnv>, db: Db, idp: IdpRow, nameId: NameId
     // Validated first when the team's validateSAMLemails is on, else set as it is. An address that
     // is not valid or belongs to another account is left out; the sign-in stands.
     const validate = await featureEnabled(db, config, idp.team, 'validateSAMLemails');
-    await requestEmailChange(c.env, db, config, user, nameId.value, true, validate).catch((err: unknown) => {
+    await requestEmailChange(deps(c), user, nameId.value, true, validate).catch((err: unknown) => {
       if (!(err instanceof ApiError)) throw err;
     });
   }

@@ -23,6 +23,7 @@ import { scimErrors } from './scim-error.js';
 import type { ScimUserInput } from './scim-user-input.js';
 import { scimUserBody } from './scim-user-json.js';
 import { scimUserStore } from './scim-user-store.js';
+import { deps } from '../../api/deps.js';
 
 interface Identity {
   email: string | undefined;
@@ -105,7 +106,7 @@ async function validateEmail(s: Scim, user: UserRow, email: string | undefined):
   const config = s.c.get('config');
   if (email === undefined) return;
   const validate = await featureEnabled(s.db, config, s.team, 'validateSAMLemails');
-  await requestEmailChange(s.c.env, s.db, config, user, email, true, validate);
+  await requestEmailChange(deps(s.c), user, email, true, validate);
 }
 
 export async function createScimUser(s: Scim, input: ScimUserInput): Promise<UserRow> {

@@ -5,7 +5,8 @@ import { FEDERATION_API_VERSIONS } from '../../shared/federation/versions.js';
 import { type Db, runBatch } from '../db/client.js';
 import { type Change, noChange } from '../effects/commit-change.js';
 import { defineEffect } from '../effects/effect.js';
-import type { FederatedComponent, PayloadBundle } from '../federation/client.js';
+import type { FederatedComponent } from '../../shared/federation/components.js';
+import type { PayloadBundle } from './client.js';
 import { outboxStore } from './outbox-store.js';
 
 export interface RemoteNotification {

@@ -1,0 +1,98 @@
+// brig's side of `UserAccess`: what other components ask of users, answered from brig's stores.
+import type { Config } from '../../shared/config/index.js';
+import type { Account, UserAccess } from '../api/access/user-access.js';
+import type { Db } from '../db/client.js';
+import { deleteAccount } from './accounts/delete-account.js';
+import { enforceVerificationCode } from './auth/verification-code.js';
+import { deleteBotAccount } from './bots/bot-accounts.js';
+import { remoteClientIdsOf } from './clients/user-clients.js';
+import { touchClient } from './clients/last-active.js';
+import { clientStore } from './clients/client-store.js';
+import { connectedToAll } from './connections/connected-to-all.js';
+import { connectionStore } from './connections/connection-store.js';
+import { federationWith } from './federation/federating.js';
+import { providerStore } from './provider/provider-store.js';
+import { connectionOf } from './provider/service-connection.js';
+import { blockingNonConsenting, unblockingInvolving } from './legalhold/connection-blocks.js';
+import {
+  addLegalholdDevice,
+  legalholdClientId,
+  legalholdCookie,
+  legalholdRequestAnnounced,
+  removingLegalholdDevices,
+} from './legalhold/legalhold-devices.js';
+import { mlsClientKeys } from './mls/mls-clients.js';
+import { checkUserPassword } from './password/passwords.js';
+import { contactsOf } from './users/contacts.js';
+import type { UserRow } from './users/user-json.js';
+import { userStore } from './users/user-store.js';
+
+const accountOf = (u: UserRow): Account => ({
+  id: u.id,
+  name: u.name,
+  team: u.team,
+  activated: u.activated,
+  supportedProtocols: u.supportedProtocols,
+  conferenceCalling: u.conferenceCalling,
+  hasPassword: u.password !== null,
+});
+
+/** brig's answers for one request's bindings. */
+export function userAccess(env: Env, db: Db, config: Config): UserAccess {
+  const row = (user: string) => userStore.byId(db, user);
+  return {
+    account: async (user) => {
+      const u = await row(user.id);
+      return u === undefined ? undefined : accountOf(u);
+    },
+    accounts: async (users) =>
+      (
+        await userStore.byIds(
+          db,
+          users.map((u) => u.id),
+        )
+      ).map(accountOf),
+    connectedToAll: (user, others) => connectedToAll(db, user, others),
+    areConnected: (a, b) => connectedToAll(db, a, [b]),
+    hasBlocked: async (blocker, blocked) =>
+      (await connectionStore.get(db, blocker.id, blocked.domain, blocked.id))?.status === 'blocked',
+    contactsOf: (user) => contactsOf(db, user),
+    usersConnectedTo: (domain) => connectionStore.usersConnectedTo(db, domain),
+    forgetConnectionsTo: async (domain) => {
+      await connectionStore.deleteToDomain(db, domain).run();
+    },
+    federatesWith: async (domain) => (await federationWith(config, db, domain)) !== undefined,
+    clientsOf: async (users) => {
+      const byId = new Map(users.map((u) => [u.id, u]));
+      const rows = await clientStore.listMany(db, [...byId.keys()]);
+      return rows.map((r) => ({ user: byId.get(r.user)!, client: r.id }));
+    },
+    remoteClientIdsOf: (domain, users) => remoteClientIdsOf(config, domain, users),
+    mlsClientKeys: (user, suite) => mlsClientKeys(config, db, user, suite),
+    touchClient: (user, client) => touchClient(db, user, client),
+    checkPassword: async (user, password) => {
+      const u = await row(user);
+      return u !== undefined && checkUserPassword(env, db, config, { user }, u, password);
+    },
+    enforceVerificationCode: async (user, action, code) => {
+      const u = await row(user);
+      if (u !== undefined) await enforceVerificationCode(db, config, u, action, code);
+    },
+    deleteAccount: async (user, o = {}) => {
+      const u = await row(user);
+      if (u !== undefined) await deleteAccount(env, db, config, u, o.origin, o.teamAdmins, o.also);
+    },
+    legalholdClientId,
+    legalholdRequestAnnounced: (o) => legalholdRequestAnnounced(config, db, o),
+    addLegalholdDevice: (o) => addLegalholdDevice(env, config, db, o),
+    removingLegalholdDevices: (o) => removingLegalholdDevices(config, db, o),
+    legalholdCookie: (user) => legalholdCookie(env, config, db, user),
+    blockingNonConsenting: (user) => blockingNonConsenting(config, db, user),
+    unblockingInvolving: (user) => unblockingInvolving(config, db, user),
+    serviceConnection: async (ref) => {
+      const s = await providerStore.service(db, ref.provider, ref.id);
+      return s === undefined ? undefined : connectionOf(s);
+    },
+    deleteBotAccount: (bot) => deleteBotAccount(db, bot),
+  };
+}
