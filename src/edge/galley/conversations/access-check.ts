@@ -83,16 +83,6 @@ export async function requireConversationAdmin(db: Db, m: Membership): Promise<v
 }
 
 /**
- * `requireAction`, except on a channel, where an admin or owner of the channel's team may act
- * whatever their conversation role (wire's ManageChannels, for the actions that allow it).
- */
-export async function requireChannelAction(c: Context<AppEnv>, m: Viewing, action: ConversationAction): Promise<void> {
-  if (await managesChannel(database(c.env.DB), m.conv, selfQualified(c).id)) return;
-  if (m.me === undefined) throw new ApiError(galleyErrors.noConversation);
-  requireAction(m.me, action);
-}
-
-/**
  * Who may add members, as wire's galley decides: the conversation role's `add_conversation_member`,
  * except on a channel, where any member of its team may add when its add_permission is `everyone`
  * and the team's admins (ManageChannels) always may. On a team's other groups a team member also

@@ -1,16 +1,14 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { selfQualified } from '../../api/self.js';
-import { database } from '../../db/client.js';
 import type { Change } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
-import { membersEventEffect } from './notify.js';
+import { tellMembersEffect } from './notify.js';
 import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { serviceOf } from './member-data.js';
-import { deps } from '../../api/deps.js';
+import type { Deps } from '../../api/deps.js';
+import type { AccessClaims } from '../../auth/tokens.js';
+import { memberLeaveData } from '../../../shared/events/member-events.js';
 
 /**
  * After an access change: members the new access roles no longer admit leave, with reason
@@ -20,13 +18,14 @@ import { deps } from '../../api/deps.js';
  * bots need `service`. Returns the removal as a change, for the access change's own commit.
  */
 export async function kickDisallowedMembers(
-  c: Context<AppEnv>,
+  d: Deps,
   conv: ConversationRow,
-  members: MemberRow[],
-  actor: QualifiedId = selfQualified(c),
+  members: readonly MemberRow[],
+  actor: QualifiedId,
+  origin?: AccessClaims,
 ): Promise<Change> {
-  const db = database(c.env.DB);
-  const users = await deps(c).users.accounts(members.map((m) => ({ id: m.userId, domain: m.userDomain })));
+  const { db } = d;
+  const users = await d.users.accounts(members.map((m) => ({ id: m.userId, domain: m.userDomain })));
   const guests = new Set(users.filter((u) => !u.activated).map((u) => u.id));
   const inTeam =
     conv.team === null
@@ -45,10 +44,10 @@ export async function kickDisallowedMembers(
   );
   if (out.length === 0) return { statements: [], effects: [] };
   const targets = out.map((m) => ({ id: m.userId, domain: m.userDomain }));
-  const data = { qualified_user_ids: targets, user_ids: targets.map((t) => t.id), reason: 'removed' };
+  const data = memberLeaveData(targets, 'removed');
   const left = conversationEvent('conversation.member-leave', conv, actor, data, { team: conv.team });
   return {
     statements: conversationStore.removeMembers(db, conv, targets),
-    effects: [membershipChangedEffect(conv, targets), membersEventEffect(c, conv, members, left)],
+    effects: [membershipChangedEffect(conv, targets), tellMembersEffect(conv, members, left, origin)],
   };
 }

@@ -17,26 +17,18 @@ import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import {
-  requireAction,
-  requireAddMembers,
-  requireChannelAction,
-  requireMember,
-  requireViewer,
-  requireOwnedHere,
-} from './access-check.js';
+import { requireAddMembers, requireMember, requireViewer, requireOwnedHere, loadMembership } from './access-check.js';
 import { leaveRemoteConversation } from '../federation/leave-conversation.js';
-import { updateThroughOwner } from '../federation/update-conversation.js';
 import { guardLegalholdOnJoin } from '../legalhold/join-guard.js';
 import { checkInvitees } from './invitees.js';
 import { conversationStore, type MemberRow } from './conversation-store.js';
 import { memberJoinData, memberRow } from './member-data.js';
-import { memberLeaveData } from '../../../shared/events/member-events.js';
 import { membersEventEffect } from './notify.js';
 import { membershipChangedEffect } from '../messaging/conversation-object.js';
 import { convParams, localConvParams, routeConversation } from './read-routes.js';
 import { ROLE_ADMIN, ROLE_MEMBER } from './roles.js';
 import { deps } from '../../api/deps.js';
+import { updateAsCaller } from './updates.js';
 
 const event = z.record(z.string(), z.unknown()).openapi('Event');
 const sameUser = (m: MemberRow, u: QualifiedId) => m.userId === u.id && m.userDomain === u.domain;
@@ -164,35 +156,18 @@ const removeMemberRoute = {
 } as const;
 
 async function removeFrom(c: Context<AppEnv>, target: QualifiedId): Promise<Response> {
-  const membership = await requireViewer(c, routeConversation(c));
-  const { conv, members, me } = membership;
+  const v = await loadMembership(c, routeConversation(c));
   const actor = selfQualified(c);
   const leaving = target.id === actor.id && target.domain === actor.domain;
-  if (leaving) {
-    if (me === undefined) throw new ApiError(galleyErrors.noConversation);
-    if (conv.domain !== actor.domain) return c.json(await leaveRemoteConversation(c, conv, actor), 200);
-    requireAction(me, 'leave_conversation');
-  } else await requireChannelAction(c, membership, 'remove_conversation_member');
-  if (conv.domain !== actor.domain) {
-    const act = { tag: 'ConversationRemoveMembersTag', action: { targets: [target], reason: 'removed' } };
-    const data = memberLeaveData([target], 'removed');
-    const ev = await updateThroughOwner(c, conv, act, { type: 'conversation.member-leave', data });
-    return ev === undefined ? c.body(null, 204) : c.json(ev, 200);
-  }
-  if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
-  if (!members.some((m) => sameUser(m, target))) return c.body(null, 204);
-  const left = conversationEvent(
-    'conversation.member-leave',
-    conv,
-    actor,
-    { qualified_user_ids: [target], user_ids: [target.id], reason: leaving ? 'left' : 'removed' },
-    { team: conv.team },
+  // Leaving a conversation another backend owns has an RPC of its own.
+  if (leaving && v.me !== undefined && v.conv.domain !== actor.domain)
+    return c.json(await leaveRemoteConversation(c, v.conv, actor), 200);
+  const outcome = await updateAsCaller(
+    c,
+    leaving ? { kind: 'leave' } : { kind: 'remove-members', targets: [target] },
+    v,
   );
-  await commitChange(c.env, c.get('config'), {
-    statements: conversationStore.removeMembers(database(c.env.DB), conv, [target]),
-    effects: [membershipChangedEffect(conv, [target]), membersEventEffect(c, conv, members, left)],
-  });
-  return c.json(left, 200);
+  return outcome === 'unchanged' ? c.body(null, 204) : c.json(outcome, 200);
 }
 
 export const removeMember = endpoint(
@@ -233,28 +208,8 @@ const updateOtherMemberRoute = {
   responses: { 200: { description: 'Role changed' } },
 } as const;
 
-async function updateOther(c: Context<AppEnv>, target: QualifiedId, conversation_role: string): Promise<Response> {
-  const membership = await requireMember(c, routeConversation(c));
-  const { conv, members } = membership;
-  await requireChannelAction(c, membership, 'modify_other_conversation_member');
-  const actor = selfQualified(c);
-  if (conv.domain !== actor.domain) {
-    const act = { tag: 'ConversationMemberUpdateTag', action: { target, update: { conversation_role } } };
-    const data = { qualified_target: target, target: target.id, conversation_role };
-    await updateThroughOwner(c, conv, act, { type: 'conversation.member-update', data });
-    return c.body(null, 200);
-  }
-  if (conv.type !== 0 || (target.id === actor.id && target.domain === actor.domain))
-    throw new ApiError(galleyErrors.invalidOp, 'Invalid target');
-  if (!members.some((m) => sameUser(m, target))) throw new ApiError(galleyErrors.noConversationMember);
-  if (conversation_role !== ROLE_ADMIN && conversation_role !== ROLE_MEMBER)
-    throw new ApiError(galleyErrors.invalidOp, 'Unknown role');
-  const data = { qualified_target: target, target: target.id, conversation_role };
-  const updated = conversationEvent('conversation.member-update', conv, actor, data, { team: conv.team });
-  await commitChange(c.env, c.get('config'), {
-    statements: [conversationStore.updateMember(database(c.env.DB), conv, target, { role: conversation_role })],
-    effects: [membersEventEffect(c, conv, members, updated)],
-  });
+async function updateOther(c: Context<AppEnv>, target: QualifiedId, role: string): Promise<Response> {
+  await updateAsCaller(c, { kind: 'member-role', target, role });
   return c.body(null, 200);
 }
 

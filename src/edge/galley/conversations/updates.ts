@@ -2,108 +2,57 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
-import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { selfQualified } from '../../api/self.js';
-import { database } from '../../db/client.js';
-import { conversationEvent, type ConversationEventType } from '../../events/conversation-events.js';
+import { selfQualified, self } from '../../api/self.js';
 import {
   access,
   accessRole,
   accessRoleLegacy,
   addPermission,
   fromLegacyAccessRole,
-  toLegacyAccessRole,
   type AccessRole,
 } from './access.js';
-import { requireAction, requireChannelAction, requireMember, requireViewer, type Viewing } from './access-check.js';
-import { conversationStore, type ConversationRow } from './conversation-store.js';
-import { membersEventEffect } from './notify.js';
-import { commitChange, type Change } from '../../effects/commit-change.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { requireMember, type Viewing, loadMembership } from './access-check.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { convParams, localConvParams, routeConversation } from './read-routes.js';
-import type { ConversationAction } from './roles.js';
-import { kickDisallowedMembers } from './access-effects.js';
-import { requireOpeningAllowed } from './channel-permissions.js';
-import { actionOfEvent } from '../federation/conversation-actions.js';
 import { updateThroughOwner } from '../federation/update-conversation.js';
 import { typingInOwned, typingThroughOwner } from '../federation/typing.js';
+import { deps } from '../../api/deps.js';
+import { checkUpdate, makeUpdate } from './conversation-update.js';
+import type { ConversationUpdate } from './update-request.js';
 
 const event = z.record(z.string(), z.unknown()).openapi('Event');
 export const changed = { 200: { description: 'Updated', ...json(event) }, 204: { description: 'Nothing changed' } };
 const commonErrors = [galleyErrors.noConversation, galleyErrors.actionDenied, galleyErrors.invalidOp];
 
-/** The shared path of metadata changes: membership, the role's action, then the change and its event. */
-export async function change(
-  c: Context<AppEnv>,
-  action: ConversationAction,
-  o: {
-    groupOnly: boolean;
-    /**
-     * Admins of a channel's team act whatever their conversation role (wire's ManageChannels);
-     * `outside`: also when they are not in the channel.
-     */
-    channelManagers?: 'inside' | 'outside';
-    /** More of the same change, after its event (members an access change removes). */
-    alongside?: (m: Viewing) => Promise<Change>;
-    /** The conversation's object must read it again (a protocol change). */
-    reload?: boolean;
-  },
-  apply: (
-    m: Viewing,
-  ) => Promise<{ type: ConversationEventType; data: unknown; patch: Partial<ConversationRow> } | 'unchanged'>,
-): Promise<Response> {
-  const m = await actorOf(c, action, o.channelManagers);
-  if (o.groupOnly && m.conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
-  const outcome = await apply(m);
-  if (outcome === 'unchanged') return c.body(null, 204);
-  if (m.conv.domain !== c.get('config').brig.optSettings.setFederationDomain) {
-    // Another backend owns it: the owner checks and makes the change.
-    const act = actionOfEvent({ ...outcome, qualified_from: selfQualified(c) });
-    if (act === undefined) throw new ApiError(galleyErrors.invalidOp);
-    const ev = await updateThroughOwner(c, m.conv, act, outcome);
-    return ev === undefined ? c.body(null, 204) : c.json(ev, 200);
-  }
-  const ev = conversationEvent(outcome.type, m.conv, selfQualified(c), outcome.data, { team: m.conv.team });
-  const more = (await o.alongside?.(m)) ?? { statements: [], effects: [] };
-  await commitChange(c.env, c.get('config'), {
-    statements: [conversationStore.update(database(c.env.DB), m.conv, outcome.patch), ...more.statements],
-    effects: [
-      ...(o.reload === true ? [membershipChangedEffect(m.conv)] : []),
-      membersEventEffect(c, m.conv, m.members, ev),
-      ...more.effects,
-    ],
-  });
-  return c.json(ev, 200);
+/**
+ * The caller's update of the route's conversation: checked on this backend's copy, then made here
+ * when this backend owns the conversation, else by its owner. The event the caller gets, or
+ * 'unchanged'.
+ */
+export async function updateAsCaller(c: Context<AppEnv>, update: ConversationUpdate, viewing?: Viewing) {
+  const d = deps(c);
+  const actor = selfQualified(c);
+  const v = viewing ?? (await loadMembership(c, routeConversation(c)));
+  if ((await checkUpdate(d, v, actor, update, { announceRepeats: true })) === 'unchanged') return 'unchanged';
+  if (v.conv.domain !== d.domain) return (await updateThroughOwner(c, v.conv, update)) ?? 'unchanged';
+  const made = await makeUpdate(d, v, actor, update, self(c));
+  if (made === 'unchanged') return 'unchanged';
+  await commitChange(d.env, d.config, made.change);
+  return made.event;
 }
 
-/** The conversation of the route, once the caller may take `action` in it. */
-async function actorOf(
-  c: Context<AppEnv>,
-  action: ConversationAction,
-  channelManagers: 'inside' | 'outside' | undefined,
-): Promise<Viewing> {
-  const id = routeConversation(c);
-  if (channelManagers === undefined) {
-    const m = await requireMember(c, id);
-    requireAction(m.me, action);
-    return m;
-  }
-  const m = channelManagers === 'outside' ? await requireViewer(c, id) : await requireMember(c, id);
-  await requireChannelAction(c, m, action);
-  return m;
+/** `updateAsCaller` answered as the metadata routes answer: 200 with the event, or 204. */
+export async function updated(c: Context<AppEnv>, update: ConversationUpdate): Promise<Response> {
+  const outcome = await updateAsCaller(c, update);
+  return outcome === 'unchanged' ? c.body(null, 204) : c.json(outcome, 200);
 }
 
 const renameBody = jsonBody(z.object({ name: z.string().min(1).max(256) }).openapi('ConversationRename'));
 const renameRoute = { method: 'put', errors: commonErrors, responses: changed } as const;
-const rename = (c: Context<AppEnv>, name: string) =>
-  change(c, 'modify_conversation_name', { groupOnly: false, channelManagers: 'outside' }, async () => ({
-    type: 'conversation.rename',
-    data: { name },
-    patch: { name },
-  }));
+const rename = (c: Context<AppEnv>, name: string) => updated(c, { kind: 'rename', name });
 
 export const renameConversation = endpoint(
   {
@@ -141,16 +90,8 @@ const messageTimerBody = jsonBody(
   z.object({ message_timer: z.int().min(0).nullable() }).openapi('ConversationMessageTimerUpdate'),
 );
 const messageTimerRoute = { method: 'put', errors: commonErrors, responses: changed } as const;
-const setMessageTimer = (c: Context<AppEnv>, message_timer: number | null) =>
-  change(c, 'modify_conversation_message_timer', { groupOnly: true, channelManagers: 'inside' }, async ({ conv }) =>
-    conv.messageTimer === message_timer
-      ? 'unchanged'
-      : {
-          type: 'conversation.message-timer-update',
-          data: { message_timer },
-          patch: { messageTimer: message_timer },
-        },
-  );
+const setMessageTimer = (c: Context<AppEnv>, messageTimer: number | null) =>
+  updated(c, { kind: 'message-timer', messageTimer });
 
 export const updateMessageTimer = endpoint(
   {
@@ -179,13 +120,7 @@ const receiptModeRoute = {
   errors: [galleyErrors.mlsReceiptsNotAllowed, ...commonErrors],
   responses: changed,
 } as const;
-const setReceiptMode = (c: Context<AppEnv>, receipt_mode: number) =>
-  change(c, 'modify_conversation_receipt_mode', { groupOnly: true }, async ({ conv }) => {
-    if (conv.protocol === 'mls') throw new ApiError(galleyErrors.mlsReceiptsNotAllowed);
-    return conv.receiptMode === receipt_mode
-      ? 'unchanged'
-      : { type: 'conversation.receipt-mode-update', data: { receipt_mode }, patch: { receiptMode: receipt_mode } };
-  });
+const setReceiptMode = (c: Context<AppEnv>, receiptMode: number) => updated(c, { kind: 'receipt-mode', receiptMode });
 
 export const updateReceiptMode = endpoint(
   {
@@ -208,8 +143,6 @@ export const updateReceiptModeUnqualified = endpoint(
   (c) => setReceiptMode(c, c.req.valid('json').receipt_mode),
 );
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
-
 const accessRoute = {
   method: 'put',
   // Opening a channel (access `link`) also takes the channels feature and a role it admits.
@@ -227,29 +160,7 @@ function setAccess(
   c: Context<AppEnv>,
   body: { access: readonly z.infer<typeof access>[]; roles: readonly AccessRole[] },
 ) {
-  const nextAccess = [...new Set(body.access)];
-  const nextRoles = [...new Set(body.roles)];
-  const next = (m: Viewing) => ({ ...m.conv, access: nextAccess, accessRole: nextRoles });
-  // Members the new roles exclude are removed after the change is announced.
-  const alongside = (m: Viewing) => kickDisallowedMembers(c, next(m), m.members);
-  return change(
-    c,
-    'modify_conversation_access',
-    { groupOnly: true, channelManagers: 'inside', alongside },
-    async (m) => {
-      if (nextAccess.includes('private') || nextRoles.length === 0)
-        throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
-      if (m.conv.team === null && sameSet(nextRoles, ['team_member']))
-        throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
-      if (sameSet(nextAccess, m.conv.access) && sameSet(nextRoles, m.conv.accessRole)) return 'unchanged';
-      await requireOpeningAllowed(database(c.env.DB), c.get('config'), m.conv, selfQualified(c).id, nextAccess);
-      return {
-        type: 'conversation.access-update',
-        data: { access: nextAccess, access_role: toLegacyAccessRole(nextRoles), access_role_v2: nextRoles },
-        patch: { access: nextAccess, accessRole: nextRoles },
-      };
-    },
-  );
+  return updated(c, { kind: 'access', access: [...new Set(body.access)], accessRole: [...new Set(body.roles)] });
 }
 
 export const updateAccess = endpoint(
@@ -329,19 +240,7 @@ export const updateAddPermission = endpoint(
     errors: commonErrors,
     responses: changed,
   },
-  (c) => {
-    const { add_permission } = c.req.valid('json');
-    return change(c, 'modify_add_permission', { groupOnly: true, channelManagers: 'inside' }, async ({ conv }) => {
-      if (conv.groupConvType !== 'channel') throw new ApiError(galleyErrors.invalidOp, 'Invalid target access');
-      return conv.addPermission === add_permission
-        ? 'unchanged'
-        : {
-            type: 'conversation.add-permission-update',
-            data: { add_permission },
-            patch: { addPermission: add_permission },
-          };
-    });
-  },
+  (c) => updated(c, { kind: 'add-permission', addPermission: c.req.valid('json').add_permission }),
 );
 
 const typingBody = jsonBody(z.object({ status: z.enum(['started', 'stopped']) }).openapi('TypingData'));

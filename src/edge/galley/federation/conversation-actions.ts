@@ -6,7 +6,8 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { withoutAbsentNulls } from '../../api/null-as-absent.js';
 import { memberJoinData, memberLeaveData } from '../../../shared/events/member-events.js';
-import { toLegacyAccessRole } from '../conversations/access.js';
+import { type AccessRole, toLegacyAccessRole } from '../conversations/access.js';
+import type { ConversationUpdate } from '../conversations/update-request.js';
 
 export interface ConversationAction {
   tag: string;
@@ -98,14 +99,21 @@ const actionSchemas = {
  * not know; 400 `bad-request` for a known one that does not have its shape.
  */
 export function effectOfAction(a: ConversationAction, from: EventQid): LocalEffect | undefined {
+  const parsed = parsedAction(a);
+  return parsed === undefined ? undefined : effectOf(parsed.tag, parsed.act, from);
+}
+
+type Actions = { [T in keyof typeof actionSchemas]: z.output<(typeof actionSchemas)[T]> };
+type ParsedAction = { [T in keyof Actions]: { tag: T; act: Actions[T] } }[keyof Actions];
+
+/** A known action checked against its tag's schema (400 `bad-request` when it does not fit); undefined for others. */
+function parsedAction(a: ConversationAction): ParsedAction | undefined {
   if (!Object.hasOwn(actionSchemas, a.tag)) return undefined;
   const tag = a.tag as keyof typeof actionSchemas;
   const parsed = actionSchemas[tag].safeParse(withoutAbsentNulls(actionSchemas[tag], a.action));
   if (!parsed.success) throw new ApiError(commonErrors.badRequest, `${tag}: malformed action`);
-  return effectOf(tag, parsed.data, from);
+  return { tag, act: parsed.data } as ParsedAction;
 }
-
-type Actions = { [T in keyof typeof actionSchemas]: z.output<(typeof actionSchemas)[T]> };
 
 /** `act` was parsed with the tag's schema. */
 function effectOf(tag: keyof Actions, act: unknown, from: EventQid): LocalEffect {
@@ -169,5 +177,60 @@ function effectOf(tag: keyof Actions, act: unknown, from: EventQid): LocalEffect
     }
     default:
       return { kind: 'delete', type: 'conversation.delete', data: null };
+  }
+}
+
+/** The action a member's update asks of the owner; undefined for updates with no action (leaving has its own RPC). */
+export function actionOfUpdate(u: ConversationUpdate): ConversationAction | undefined {
+  switch (u.kind) {
+    case 'rename':
+      return { tag: 'ConversationRenameTag', action: { name: u.name } };
+    case 'message-timer':
+      return { tag: 'ConversationMessageTimerUpdateTag', action: { message_timer: u.messageTimer } };
+    case 'receipt-mode':
+      return { tag: 'ConversationReceiptModeUpdateTag', action: { receipt_mode: u.receiptMode } };
+    case 'access':
+      return { tag: 'ConversationAccessDataTag', action: { access: u.access, access_role: u.accessRole } };
+    case 'add-permission':
+      return { tag: 'ConversationUpdateAddPermissionTag', action: { add_permission: u.addPermission } };
+    case 'member-role':
+      return {
+        tag: 'ConversationMemberUpdateTag',
+        action: { target: u.target, update: { conversation_role: u.role } },
+      };
+    case 'remove-members':
+      return { tag: 'ConversationRemoveMembersTag', action: { targets: u.targets, reason: u.reason ?? 'removed' } };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The update a remote member's action asks for: undefined for actions that are not updates of a
+ * conversation (joining, leaving and deleting have their own ways); 400 `bad-request` for a known
+ * action that does not have its shape.
+ */
+export function updateOfAction(a: ConversationAction): ConversationUpdate | undefined {
+  const parsed = parsedAction(a);
+  if (parsed === undefined) return undefined;
+  switch (parsed.tag) {
+    case 'ConversationRenameTag':
+      return { kind: 'rename', name: parsed.act.name };
+    case 'ConversationMessageTimerUpdateTag':
+      return { kind: 'message-timer', messageTimer: parsed.act.message_timer ?? null };
+    case 'ConversationReceiptModeUpdateTag':
+      return { kind: 'receipt-mode', receiptMode: parsed.act.receipt_mode };
+    case 'ConversationAccessDataTag':
+      return { kind: 'access', access: parsed.act.access, accessRole: parsed.act.access_role as AccessRole[] };
+    case 'ConversationUpdateAddPermissionTag':
+      return { kind: 'add-permission', addPermission: parsed.act.add_permission };
+    case 'ConversationMemberUpdateTag':
+      return { kind: 'member-role', target: parsed.act.target, role: parsed.act.update.conversation_role };
+    case 'ConversationRemoveMembersTag': {
+      const reason = parsed.act.reason === 'user-deleted' ? 'user-deleted' : 'removed';
+      return { kind: 'remove-members', targets: parsed.act.targets, reason };
+    }
+    default:
+      return undefined;
   }
 }
