@@ -1,7 +1,14 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { enabledVersions, type ApiVersion } from '../shared/api-version.js';
 import { removalKeys } from '../shared/mls/removal-keys.js';
-import { formatProblem, loadConfig, type Config, type ConfigTexts, type Problem } from '../shared/config/index.js';
+import {
+  formatProblem,
+  loadConfig,
+  type Config,
+  type ConfigTexts,
+  type Problem,
+  localDomain,
+} from '../shared/config/index.js';
 import type { AppEnv } from './api/app-env.js';
 import type { Runtime } from './api/runtime.js';
 import type { Deps } from './api/deps.js';
@@ -34,7 +41,7 @@ function parseTexts(source: string | undefined): { texts: ConfigTexts } | { prob
 /** The dependencies of requests and jobs with these bindings: made once per set of bindings. */
 function depsMaker(config: Config): (env: Env) => Deps {
   const made = new WeakMap<Env, Deps>();
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = localDomain(config);
   return (env) => {
     let d = made.get(env);
     if (d === undefined) {

@@ -4,6 +4,7 @@ import type { AppEnv } from './app-env.js';
 import { ApiError } from './errors/api-error.js';
 import { commonErrors } from './errors/common.js';
 import type { QualifiedId } from './schemas/common.js';
+import { deps } from './deps.js';
 
 /** The authenticated caller of a route declared with `auth: 'user'` (the default for public routes). */
 export function self(c: Context<AppEnv>): AccessClaims {
@@ -15,7 +16,7 @@ export function self(c: Context<AppEnv>): AccessClaims {
 /** The caller as a qualified id: their user id on this backend's domain. */
 export const selfQualified = (c: Context<AppEnv>): QualifiedId => ({
   id: self(c).user,
-  domain: c.get('config').brig.optSettings.setFederationDomain,
+  domain: deps(c).domain,
 });
 
 /** The authenticated provider of a route declared with `auth: 'provider'`. */

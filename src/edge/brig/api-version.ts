@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { API_VERSIONS, enabledVersions } from '../../shared/api-version.js';
-import type { Config } from '../../shared/config/index.js';
+import { type Config, localDomain } from '../../shared/config/index.js';
 import { endpoint } from '../api/endpoint.js';
 
 const versionNumber = z
@@ -31,7 +31,7 @@ function answerFor(config: Config): VersionInfo {
       supported,
       development,
       federation: brig.enableFederation,
-      domain: brig.optSettings.setFederationDomain,
+      domain: localDomain(config),
     };
     answers.set(config, answer);
   }

@@ -29,3 +29,6 @@ export type Config = { [C in Component]: z.output<(typeof COMPONENT_SCHEMAS)[C]>
 export function fileOf(component: Component): string {
   return `${component}.yaml`;
 }
+
+/** This backend's domain: brig's `setFederationDomain`, which every component names its users and conversations by. */
+export const localDomain = (config: Config): string => config.brig.optSettings.setFederationDomain;

@@ -21,6 +21,7 @@ import {
 } from './activation.js';
 import { guardRegisterOrActivate } from '../domains/email-guards.js';
 import { domainErrors } from '../../api/errors/domains.js';
+import { deps } from '../../api/deps.js';
 
 const activationErrors = [
   brigErrors.invalidActivationCode,
@@ -51,7 +52,7 @@ async function activate(c: Context<AppEnv>, key: string, code: string, dryrun: b
   await guardRegisterOrActivate(db, email);
   if (dryrun) return { kind: 'dryrun' };
   const first = !user.activated;
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = deps(c).domain;
   const event = first
     ? userEvents.activate(selfJson({ ...user, ...verifiedEmail(email) }, domain))
     : userEvents.update({ id: user.id, email });

@@ -1,4 +1,4 @@
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { type BatchStatement, runBatch, type Db } from '../../db/client.js';
@@ -95,7 +95,7 @@ export async function createAccount(
     serviceId: null,
     createdAt: now,
   };
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = localDomain(config);
   const statements: BatchStatement[] = [
     userStore.insert(db, row),
     ...placeNotifications(db, id),

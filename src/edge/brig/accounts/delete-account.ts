@@ -1,5 +1,5 @@
 import { keyPackageStore } from '../mls/key-package-store.js';
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
 import { connectionEvent } from '../connections/connection-events.js';
@@ -46,7 +46,7 @@ export async function deleteAccount(
 ): Promise<void> {
   const all = await connectionStore.allOf(db, user.id);
   const rows = all.filter((r) => r.status === 'accepted' || r.status === 'sent');
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = localDomain(config);
   const accepted = rows.filter((r) => r.status === 'accepted');
   const contacts = accepted.filter((r) => r.toDomain === domain).map((r) => ({ user: r.toUser }));
   const account = {

@@ -11,6 +11,7 @@ import { isValidEmail, userStore } from '../users/user-store.js';
 import { createAccount } from './create-account.js';
 import { deleteAccount } from './delete-account.js';
 import { newTeam } from './new-user.js';
+import { deps } from '../../api/deps.js';
 
 /** `POST /i/users`: an account with a verified email (no code, no cookie), for operators and tests. */
 export const createUserNoVerify = endpoint(
@@ -49,7 +50,7 @@ export const createUserNoVerify = endpoint(
       newTeam: body.team && { name: body.team.name, icon: body.team.icon, iconKey: body.team.icon_key },
     });
     c.header('location', user.id);
-    return c.json(selfJson(user, config.brig.optSettings.setFederationDomain), 201);
+    return c.json(selfJson(user, deps(c).domain), 201);
   },
 );
 
@@ -159,7 +160,7 @@ export const lookupUsers = endpoint(
           : isValidEmail(q.email!)
             ? [await userStore.byEmail(db, q.email!)]
             : [];
-    const domain = c.get('config').brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     // By id or handle, invited users who have not registered yet are left out unless asked for (wire).
     const pendingToo = q.email !== undefined || q.includePendingInvitations === 'true';
     const accounts = found.filter(

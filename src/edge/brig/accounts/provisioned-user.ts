@@ -1,6 +1,6 @@
 // What a team's identity provider (SCIM) changes about one of its users, where a user may not:
 // the fields it manages, the account's status, its rich info.
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import type { BatchStatement, Db } from '../../db/client.js';
@@ -53,7 +53,7 @@ export async function updateProvisionedUser(
   };
   const effects = [];
   if (Object.keys(seen).length > 0) {
-    const domain = config.brig.optSettings.setFederationDomain;
+    const domain = localDomain(config);
     const contacts =
       'locale' in seen && Object.keys(seen).length === 1 ? [] : await contactsOf(db, { id: user.id, domain });
     const recipients = [user.id, ...contacts.map((u) => u.id)].map((id) => ({ user: id }));

@@ -20,6 +20,7 @@ import { claimInvitedAccount } from '../invitations/scim-invitation.js';
 import { newUser, validateNewUser } from './new-user.js';
 import { guardJoinByInvitation, guardRegisterOrActivate } from '../domains/email-guards.js';
 import { domainErrors } from '../../api/errors/domains.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * `POST /register`: a personal user, a team creator (`team`), or an identity-less ephemeral user.
@@ -88,7 +89,7 @@ export const register = endpoint(
       body.password === undefined
         ? undefined
         : await newPasswordHash(c.env, config, { ip: clientIp(c.req.raw) }, body.password);
-    const domain = optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     // The account, the team queue's member-join and the user's user.activate are one change.
     let joined: MemberJoinNotice | undefined;
     const write = async (row: UserRow, statements: BatchStatement[]) => {

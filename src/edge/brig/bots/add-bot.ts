@@ -21,6 +21,7 @@ import { connectionOf } from '../provider/service-connection.js';
 import { createBotAccount, deleteBotAccount } from './bot-accounts.js';
 import { refuseWithSecondFactor } from './bot-guards.js';
 import { requestBot } from './bot-service.js';
+import { deps } from '../../api/deps.js';
 
 const addBot = z.object({ provider: uuid, service: uuid, locale: locale.optional() }).openapi('AddBot');
 const addBotResponse = z
@@ -51,7 +52,7 @@ async function checkedConversation(c: Context<AppEnv>, conv: string, ref: { prov
   const config = c.get('config');
   const db = database(c.env.DB);
   const me = self(c);
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = deps(c).domain;
   const found = await conversationWithMembers(db, { id: conv, domain });
   const mine = found?.members.find((m) => m.userId === me.user && m.userDomain === domain);
   if (found === undefined || mine === undefined) throw new ApiError(providerErrors.conversationNotFound);

@@ -19,6 +19,7 @@ import { prekey } from '../clients/prekeys.js';
 import { localClientsOf } from '../clients/user-clients.js';
 import { profileJson, userProfile } from '../users/user-json.js';
 import { userStore, visibleAccount } from '../users/user-store.js';
+import { deps } from '../../api/deps.js';
 
 const botUserView = z
   .object({ id: uuid, name: z.string(), accent_id: z.int(), handle: z.string().nullable(), team: uuid.nullable() })
@@ -42,7 +43,7 @@ export const getBotSelf = endpoint(
   async (c) => {
     const user = await userStore.byId(database(c.env.DB), bot(c).bot);
     if (user === undefined || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
-    return c.json(profileJson(user, c.get('config').brig.optSettings.setFederationDomain), 200);
+    return c.json(profileJson(user, deps(c).domain), 200);
   },
 );
 

@@ -13,6 +13,7 @@ import { conversationWithMembers, leaveBot, ROLE_ADMIN, serviceOf } from '../../
 import { userStore } from '../users/user-store.js';
 import { deleteBotAccount } from './bot-accounts.js';
 import { refuseWithSecondFactor } from './bot-guards.js';
+import { deps } from '../../api/deps.js';
 
 const removeBotResponse = z.object({ event: z.record(z.string(), z.unknown()) }).openapi('RemoveBotResponse');
 
@@ -20,7 +21,7 @@ async function handleRemoveBot(c: Context<AppEnv>, conv: string, target: string)
   const config = c.get('config');
   const db = database(c.env.DB);
   const me = self(c);
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = deps(c).domain;
   const caller = await userStore.byId(db, me.user);
   if (caller === undefined) throw new ApiError(providerErrors.accessDenied);
   await refuseWithSecondFactor(db, config, caller);
@@ -87,7 +88,7 @@ export const deleteBotSelf = endpoint(
     const db = database(c.env.DB);
     const user = await userStore.byId(db, me.bot);
     if (user?.userType !== 'bot' || user.status === 'deleted') throw new ApiError(providerErrors.invalidBot);
-    const domain = config.brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     await leaveBot(c.env, config, { id: me.conversation, domain }, me.bot, { id: me.bot, domain });
     await deleteBotAccount(db, me.bot);
     return c.body(null, 200);

@@ -1,4 +1,4 @@
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import { database } from '../../db/client.js';
@@ -17,7 +17,7 @@ export async function removeServiceBots(
   o: { team?: string; by?: AccessClaims } = {},
 ): Promise<void> {
   const db = database(env.DB);
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = localDomain(config);
   for (const { conv, bot } of await botsOfService(db, service, o.team)) {
     const actor: QualifiedId = o.by === undefined ? { id: bot, domain } : { id: o.by.user, domain };
     await leaveBot(env, config, conv, bot, actor, o.by);

@@ -18,6 +18,7 @@ import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor, legacyClientIds } 
 import { clientStore, type ClientRow } from './client-store.js';
 import { checkCapabilities, checkPrekeys, newClient } from './new-client.js';
 import { prekeyStore } from './prekey-store.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * `POST /clients`: registers a device. Its id comes from the last-resort key, so registering the
@@ -106,7 +107,7 @@ export const addClient = endpoint(
         row.capabilities.includes(CONSUMABLE_NOTIFICATIONS)
           ? enableQueueEffect({ user: user.id, client: id, legacy })
           : legacyClientEffect({ user: user.id, client: id, legacy }),
-        clientsChangedEffect({ id: user.id, domain: config.brig.optSettings.setFederationDomain }, gone),
+        clientsChangedEffect({ id: user.id, domain: deps(c).domain }, gone),
         ...gone.map((old) => publishEffect(toUser, clientEvents.remove(old), { origin })),
         publishEffect(toUser, clientEvents.add(row), { origin }),
       ],

@@ -18,6 +18,7 @@ import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor, legacyClientIds } 
 import { clientStore } from './client-store.js';
 import { checkCapabilities, checkPrekeys, updateClient } from './new-client.js';
 import { prekeyStore } from './prekey-store.js';
+import { deps } from '../../api/deps.js';
 
 const clientParam = { params: z.object({ client: z.string().regex(CLIENT_ID_PATTERN) }) };
 
@@ -151,7 +152,7 @@ export const deleteClient = endpoint(
       prekeyStore.deleteAll(db, user.id, client),
       keyPackageStore.deleteClient(db, user.id, client),
     ];
-    const me = { id: user.id, domain: config.brig.optSettings.setFederationDomain };
+    const me = { id: user.id, domain: deps(c).domain };
     await commitChange(c.env, config, {
       statements,
       effects: [

@@ -13,8 +13,9 @@ import { FederatorClient, unlessUnreachable } from '../../federation/client.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { pubClient, pubClientJson } from './client-json.js';
 import { clientStore } from './client-store.js';
+import { deps } from '../../api/deps.js';
 
-export const localDomainOf = (c: Context<AppEnv>) => c.get('config').brig.optSettings.setFederationDomain;
+export const localDomainOf = (c: Context<AppEnv>) => deps(c).domain;
 
 export const userClientMap = z.record(z.string(), z.array(pubClient));
 type UserClientMap = z.infer<typeof userClientMap>;

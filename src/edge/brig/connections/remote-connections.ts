@@ -22,6 +22,7 @@ import type { UserRow } from '../users/user-json.js';
 import { connectionEvent } from './connection-events.js';
 import { connectionStore, type ConnectionRow } from './connection-store.js';
 import { remoteActionOf, transition, type LocalAction, type RemoteAction } from './remote-rules.js';
+import { deps } from '../../api/deps.js';
 
 const remoteAction = z.enum(['RemoteConnect', 'RemoteRescind']);
 
@@ -60,7 +61,7 @@ export async function writeLocalSide(
   const db = database(c.env.DB);
   const config = c.get('config');
   const actor = origin === undefined ? 'remote' : 'local';
-  const local = { id: user, domain: config.brig.optSettings.setFederationDomain };
+  const local = { id: user, domain: deps(c).domain };
   const one2one = await upsertRemoteOne2One(db, local, other, { actor, included: wantsOne2One(actor, status) });
   const existing = await connectionStore.get(db, user, other.domain, other.id);
   const row: ConnectionRow = {

@@ -13,6 +13,7 @@ import { database } from '../../db/client.js';
 import { userStore } from '../users/user-store.js';
 import { verifyDpopProof } from './dpop-proof.js';
 import { nonceStore } from './nonce-store.js';
+import { deps } from '../../api/deps.js';
 
 const clientHex = z.string().regex(/^[0-9a-fA-F]{1,16}$/);
 const normalClient = (cid: string) => BigInt(`0x${cid}`).toString(16);
@@ -95,7 +96,7 @@ export const createAccessToken = endpoint(
   async (c) => {
     const config = c.get('config');
     const o = config.brig.optSettings;
-    const domain = o.setFederationDomain;
+    const domain = deps(c).domain;
     const db = database(c.env.DB);
     const me = self(c);
     const user = await userStore.byId(db, me.user);

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { database } from '../../db/client.js';
 import { federationRpc } from '../../federation/rpc.js';
 import { federationWith } from '../federation/federating.js';
+import { deps } from '../../api/deps.js';
 
 const domainSet = z.object({ domains: z.array(z.string()) }).openapi('DomainSet');
 const nonConnected = z.object({ non_connected_backends: z.array(z.string()) }).openapi('NonConnectedBackends');
@@ -21,7 +22,7 @@ export const getNotFullyConnectedBackends = federationRpc(
   async (c, { domains }) => {
     const config = c.get('config');
     const db = database(c.env.DB);
-    const local = config.brig.optSettings.setFederationDomain;
+    const local = deps(c).domain;
     const others = [...new Set(domains)].filter((d) => d !== local);
     const federating = await Promise.all(others.map((d) => federationWith(config, db, d)));
     return { non_connected_backends: others.filter((_, i) => federating[i] === undefined) };

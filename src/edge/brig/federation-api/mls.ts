@@ -10,6 +10,7 @@ import { clientStore } from '../clients/client-store.js';
 import { bundle, claimLocal } from '../mls/claim-routes.js';
 import { keyPackageStore } from '../mls/key-package-store.js';
 import { clientInfo } from '../mls/mls-clients.js';
+import { deps } from '../../api/deps.js';
 
 const suite = z.number().int().refine(isSupportedSuite, 'unsupported cipher suite');
 const requestV1 = z.object({ user_id: z.uuid(), cipher_suite: suite });
@@ -54,7 +55,7 @@ export const claimKeyPackagesForRemote = federationRpc(
     description: "One key package of each of the target's clients; null for a user this backend does not have",
   },
   async (c, r) => {
-    const local = c.get('config').brig.optSettings.setFederationDomain;
+    const local = deps(c).domain;
     return (await claimLocal(database(c.env.DB), local, r.target, r.cipher_suite)) ?? null;
   },
 );

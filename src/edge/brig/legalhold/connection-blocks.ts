@@ -2,7 +2,7 @@
 // user is under legal hold, their connections with users here who have not consented are blocked
 // both ways (`missing-legalhold-consent`); when it ends, each side gets back its status from
 // before. Each row's owner hears of its change. Both are changes for the legal hold change to commit.
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { Db } from '../../db/client.js';
 import type { Relation } from '../../db/schema.js';
 import type { Change } from '../../effects/commit-change.js';
@@ -34,7 +34,7 @@ async function pairs(db: Db, local: string, user: string, others: readonly strin
 
 /** Blocks the user's connections with users here who have not consented to legal hold. */
 export async function blockingNonConsenting(config: Config, db: Db, user: string): Promise<Change> {
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   const mine = (
     await connectionStore.withStatus(db, user, ['accepted', 'sent', 'pending', 'ignored', 'blocked', 'cancelled'])
   ).filter((r) => r.toDomain === local);
@@ -52,7 +52,7 @@ export async function blockingNonConsenting(config: Config, db: Db, user: string
 
 /** Lifts the blocks legal hold put on the user's connections. */
 export async function unblockingInvolving(config: Config, db: Db, user: string): Promise<Change> {
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   const blocked = (await connectionStore.withStatus(db, user, [BLOCKED])).filter((r) => r.toDomain === local);
   const now = Date.now();
   const rows = (

@@ -1,7 +1,7 @@
 // The legal hold device on brig's side: a client of type `legalhold` that galley adds when the
 // user approves and removes when legal hold ends (nobody can add or delete one by hand), the
 // events its user's contacts get, and the cookie its service logs in with.
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import { zauthKeys } from '../../auth/keys.js';
 import type { Db } from '../../db/client.js';
@@ -29,7 +29,7 @@ const TEAM_AUDIENCE_LIMIT = 2000;
 
 /** Who hears of a user's legal hold: the user, their accepted connections here, their team. */
 async function audience(db: Db, config: Config, user: string, team: string | null): Promise<{ user: string }[]> {
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = localDomain(config);
   const contacts = (await contactsOf(db, { id: user, domain })).filter((u) => u.domain === domain).map((u) => u.id);
   const members = team === null ? [] : await teamMemberIds(db, team, TEAM_AUDIENCE_LIMIT + 1);
   const team_ = members.length > TEAM_AUDIENCE_LIMIT ? [] : members;
@@ -84,7 +84,7 @@ export async function addLegalholdDevice(
     effects: [
       ...(gone.length === 0 ? [] : [forgetClientsEffect({ user: o.user, clients: gone })]),
       legacyClientEffect({ user: o.user, client: id, legacy: legacyClientIds(all, [id, ...gone]) }),
-      clientsChangedEffect({ id: o.user, domain: config.brig.optSettings.setFederationDomain }),
+      clientsChangedEffect({ id: o.user, domain: localDomain(config) }),
       ...gone.map((old) => publishEffect(own, clientEvents.remove(old), { origin: o.origin })),
       publishEffect(own, clientEvents.add(row), { origin: o.origin }),
       publishEffect(await audience(db, config, o.user, o.team), legalholdEvents.enable(o.user)),
@@ -109,7 +109,7 @@ export async function removingLegalholdDevices(
   o: { user: string; team: string },
 ): Promise<Change> {
   const gone = (await clientStore.list(db, o.user)).filter((c) => c.type === 'legalhold').map((c) => c.id);
-  const me = { id: o.user, domain: config.brig.optSettings.setFederationDomain };
+  const me = { id: o.user, domain: localDomain(config) };
   return {
     statements: [...gone.flatMap((id) => dropClient(db, o.user, id)), cookieStore.revokeLegalhold(db, o.user)],
     effects: [

@@ -17,6 +17,7 @@ import { userStore } from '../users/user-store.js';
 import { keyPackageStore } from './key-package-store.js';
 import { requireMlsEnabled } from './mls-switch.js';
 import { parseSuite, suiteText } from './suite-query.js';
+import { deps } from '../../api/deps.js';
 
 const bundleEntry = z
   .object({
@@ -28,7 +29,6 @@ const bundleEntry = z
   })
   .openapi('KeyPackageBundleEntry');
 export const bundle = z.object({ key_packages: z.array(bundleEntry) }).openapi('KeyPackageBundle');
-const localDomain = (c: Context<AppEnv>) => c.get('config').brig.optSettings.setFederationDomain;
 
 /**
  * Claims are limited per claiming user and per claimed user (token buckets in the RateLimiter
@@ -79,7 +79,7 @@ export const claimKeyPackages = endpoint(
     const me = self(c);
     await takeClaimToken(c, 'by', me.user);
     await takeClaimToken(c, 'of', user);
-    if (domain !== localDomain(c)) {
+    if (domain !== deps(c).domain) {
       const remote = await FederatorClient.of(c.get('config')).call(
         domain,
         'brig',

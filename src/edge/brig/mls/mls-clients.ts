@@ -2,7 +2,7 @@
 // against. A remote user's come from their backend (get-mls-clients).
 import type { MlsClientKey } from '../../api/access/user-access.js';
 import { z } from '@hono/zod-openapi';
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import { schemeOf } from '../../../shared/mls/suites.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { Db } from '../../db/client.js';
@@ -18,7 +18,7 @@ export const clientInfo = z
 /** The user's clients, their signature keys of the suite's scheme and whether they have packages of the suite. */
 export async function mlsClientKeys(config: Config, db: Db, user: QualifiedId, suite: number): Promise<MlsClientKey[]> {
   const scheme = schemeOf(suite);
-  if (user.domain === config.brig.optSettings.setFederationDomain) {
+  if (user.domain === localDomain(config)) {
     const [rows, withPackages] = await Promise.all([
       clientStore.list(db, user.id),
       keyPackageStore.clientsWithPackages(db, user.id, suite, Math.floor(Date.now() / 1000)),

@@ -10,6 +10,7 @@ import { self } from '../../api/self.js';
 import type { Db } from '../../db/client.js';
 import { clientStore } from '../clients/client-store.js';
 import type { KeyPackageRow } from './key-package-store.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * The rows of an upload, each package checked as wire-server checks it (encoding, suite,
@@ -24,7 +25,7 @@ export async function checkedUpload(
 ): Promise<KeyPackageRow[]> {
   const me = self(c);
   const config = c.get('config');
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = deps(c).domain;
   const registered = (await clientStore.get(db, me.user, client))?.mlsPublicKeys ?? {};
   const now = Math.floor(Date.now() / 1000);
   const rows: KeyPackageRow[] = [];

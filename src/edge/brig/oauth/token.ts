@@ -12,6 +12,7 @@ import { database, type Db } from '../../db/client.js';
 import { emptyList, redirectUrl } from './oauth-clients.js';
 import { oauthClient, oauthSettings, oauthSigningKey } from './oauth-context.js';
 import { oauthStore, type OAuthClientRow } from './oauth-store.js';
+import { deps } from '../../api/deps.js';
 
 const tokenRequest = z
   .object({
@@ -65,7 +66,7 @@ async function issueTokens(c: Context<AppEnv>, db: Db, grant: { client: string; 
   );
   return {
     access_token: await signOAuthAccessToken(key, {
-      domain: c.get('config').brig.optSettings.setFederationDomain,
+      domain: deps(c).domain,
       user: grant.user,
       scope: grant.scope,
       ttlSeconds: settings.accessTtlSeconds,

@@ -13,6 +13,7 @@ import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { contact, contactJson, findContacts } from './contacts.js';
 import type { Searcher } from './search-store.js';
+import { deps } from '../../api/deps.js';
 
 const searchResult = z
   .object({
@@ -66,7 +67,7 @@ export const searchContacts = endpoint(
     const started = Date.now();
     const { q, size = 15, domain: wanted } = c.req.valid('query');
     const config = c.get('config');
-    const domain = config.brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     const db = database(c.env.DB);
     const me = await searcherRow(db, self(c).user);
     if (wanted !== undefined && wanted !== domain) {

@@ -10,6 +10,7 @@ import { userEvents } from '../../events/user-events.js';
 import { contactsOf } from './contacts.js';
 import { ssoId } from './identity.js';
 import { userStore } from './user-store.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * `PUT /i/users/{uid}/sso-id`: sets the account's SSO id (a SAML tenant and subject, or a SCIM
@@ -30,7 +31,7 @@ export const putSsoId = endpoint(
     const db = database(c.env.DB);
     const user = await userStore.byId(db, uid);
     if (user === undefined || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
-    const domain = c.get('config').brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     const contacts = await contactsOf(db, { id: uid, domain });
     const recipients = [uid, ...contacts.map((u) => u.id)].map((user) => ({ user }));
     await commitChange(c.env, c.get('config'), {

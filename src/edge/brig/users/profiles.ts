@@ -16,12 +16,11 @@ import { emailVisibleTo, type Viewer } from './email-visibility.js';
 import { remoteProfiles, remoteUserByHandle } from './remote-users.js';
 import { baseProtocol, profileJson, userProfile, type UserProfile, type UserRow } from './user-json.js';
 import { userStore, visibleAccount } from './user-store.js';
-
-const localDomain = (c: Context<AppEnv>) => c.get('config').brig.optSettings.setFederationDomain;
+import { deps } from '../../api/deps.js';
 
 /** A user's profile: this backend's, or the one the user's own backend gives. */
 async function profileOf(c: Context<AppEnv>, domain: string, uid: string): Promise<UserProfile | undefined> {
-  if (domain !== localDomain(c)) return (await remoteProfiles(c.get('config'), domain, [uid]))[0];
+  if (domain !== deps(c).domain) return (await remoteProfiles(c.get('config'), domain, [uid]))[0];
   const user = await userStore.byId(database(c.env.DB), uid);
   return visibleAccount(user) ? (await profilesOf(c, [user]))[0] : undefined;
 }
@@ -44,7 +43,7 @@ async function profilesOf(c: Context<AppEnv>, rows: UserRow[]) {
     visible.map((u) => u.id),
   );
   return visible.map((u) =>
-    profileJson(u, localDomain(c), {
+    profileJson(u, deps(c).domain, {
       showEmail: emailVisibleTo(setting, viewer, u),
       legalhold: legalhold.get(u.id),
     }),
@@ -81,7 +80,7 @@ export const getUserUnqualified = endpoint(
     responses: { 200: { description: 'User found', ...json(userProfile) } },
   },
   async (c) => {
-    const profile = await profileOf(c, localDomain(c), c.req.valid('param').uid);
+    const profile = await profileOf(c, deps(c).domain, c.req.valid('param').uid);
     if (profile === undefined) throw new ApiError(brigErrors.userNotFound);
     return c.json(profile, 200);
   },
@@ -106,7 +105,7 @@ export const getUserByHandleV1 = endpoint(
   async (c) => {
     const { handle_domain, handle } = c.req.valid('param');
     const found =
-      handle_domain === localDomain(c)
+      handle_domain === deps(c).domain
         ? await localUserByHandle(c, handle)
         : await remoteUserByHandle(c.get('config'), handle_domain, handle);
     if (found === undefined || found === null) throw new ApiError(brigErrors.handleNotFound);
@@ -156,7 +155,7 @@ export const listUsersUnqualified = endpoint(
   },
   async (c) => {
     const { ids, handles } = c.req.valid('query');
-    const domain = localDomain(c);
+    const domain = deps(c).domain;
     // As wire's: ids win when both are given.
     if (ids !== undefined)
       return c.json((await listUsers(c, { qualified_ids: ids.map((id) => ({ id, domain })) })).found, 200);
@@ -206,7 +205,7 @@ async function usersByQualifiedIds(c: Context<AppEnv>, ids: readonly QualifiedId
   const failed: QualifiedId[] = [];
   for (const [domain, users] of byDomain) {
     const uids = users.map((u) => u.id);
-    if (domain === localDomain(c)) {
+    if (domain === deps(c).domain) {
       found.push(...(await profilesOf(c, await userStore.byIds(database(c.env.DB), uids))));
       continue;
     }
@@ -223,7 +222,7 @@ async function listUsers(c: Context<AppEnv>, q: z.infer<typeof listUsersQuery>) 
   const db = database(c.env.DB);
   const found: UserProfile[] = [];
   for (const h of q.qualified_handles ?? []) {
-    if (h.domain !== localDomain(c)) {
+    if (h.domain !== deps(c).domain) {
       const remote = await unlessUnreachable(remoteUserByHandle(c.get('config'), h.domain, h.handle));
       if (remote) found.push(remote);
       continue;

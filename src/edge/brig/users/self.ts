@@ -14,6 +14,7 @@ import { baseProtocol, selfJson, selfUser, userAsset, type UserRow } from './use
 import { userStore } from './user-store.js';
 import { contactsOf } from './contacts.js';
 import { guardManagedField, managedByView } from './managed-fields.js';
+import { deps } from '../../api/deps.js';
 
 /** The caller's record; a token of a vanished user is as good as none. */
 export async function selfRow(c: Context<AppEnv>): Promise<UserRow> {
@@ -53,7 +54,7 @@ export const getSelf = endpoint(
     const user = await selfRow(c);
     const config = c.get('config');
     const managedBy = await managedByView(database(c.env.DB), config, user);
-    return c.json({ ...selfJson(user, config.brig.optSettings.setFederationDomain), managed_by: managedBy }, 200);
+    return c.json({ ...selfJson(user, deps(c).domain), managed_by: managedBy }, 200);
   },
 );
 

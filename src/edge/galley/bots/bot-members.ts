@@ -1,7 +1,7 @@
 // Bots as conversation members: a bot joins as `wire_admin` naming its service, and leaves on its
 // own, by an admin, or when its service disowns it. Its join and leave reach the members and every
 // bot of the conversation (the leaving one too).
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { AccessClaims } from '../../auth/tokens.js';
@@ -34,7 +34,7 @@ export async function joinBot(
 ) {
   const db = database(env.DB);
   const row = memberRow(conv, { id: bot.id, domain: conv.domain }, ROLE_ADMIN, Date.now(), bot.service);
-  const actor = { id: origin.user, domain: config.brig.optSettings.setFederationDomain };
+  const actor = { id: origin.user, domain: localDomain(config) };
   const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData([row]), {
     team: conv.team,
   });

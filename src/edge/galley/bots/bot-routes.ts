@@ -29,7 +29,7 @@ export const getBotConversation = endpoint(
   },
   async (c) => {
     const me = bot(c);
-    const domain = c.get('config').brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     const found = await conversationWithMembers(database(c.env.DB), { id: me.conversation, domain });
     const member = (m: { userId: string; userDomain: string }) => m.userId === me.bot && m.userDomain === domain;
     if (found === undefined || !found.members.some(member)) throw new ApiError(galleyErrors.noConversation);
@@ -49,8 +49,7 @@ export const postBotMessage = endpoint(
     responses: legacyOtrResponses,
   },
   async (c) => {
-    const config = c.get('config');
-    const domain = config.brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     const me = bot(c);
     const message = await readLegacyOtr(c, domain, c.req.valid('query'));
     const result = await sendInOwnedConversation(deps(c), {

@@ -9,6 +9,7 @@ import { hasHiddenPerm, hasPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { deniedActionName, ROLE_ADMIN, roleAllows, type ConversationAction } from './roles.js';
+import { deps } from '../../api/deps.js';
 
 export interface Membership {
   conv: ConversationRow;
@@ -106,6 +107,6 @@ export async function requireAddMembers(db: Db, conv: ConversationRow, me: Membe
  * not send there yet are refused (403 `invalid-op`) rather than made to the local copy only.
  */
 export function requireOwnedHere(c: Context<AppEnv>, conv: ConversationRow): void {
-  if (conv.domain !== c.get('config').brig.optSettings.setFederationDomain)
+  if (conv.domain !== deps(c).domain)
     throw new ApiError(galleyErrors.invalidOp, 'Only the backend that owns the conversation can change it');
 }

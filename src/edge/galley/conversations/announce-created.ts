@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { AccessClaims } from '../../auth/tokens.js';
@@ -26,7 +26,7 @@ interface Creation {
  * view; Cells, when the conversation has cells, gets one data-less `conversation.create`.
  */
 async function announce(env: Env, config: Config, a: Creation, mark?: () => SendMark): Promise<void> {
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = localDomain(config);
   const time = new Date().toISOString();
   for (const m of (a.told ?? a.members).filter((m) => m.userDomain === domain)) {
     const viewer = { id: m.userId, domain };

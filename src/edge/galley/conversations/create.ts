@@ -36,7 +36,7 @@ import { deps } from '../../api/deps.js';
 /** The checks of who may create a conversation with whom (wire-server's order). */
 async function checkCreation(c: Context<AppEnv>, db: Db, body: NewConv, invitees: QualifiedId[]): Promise<void> {
   const config = c.get('config');
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = deps(c).domain;
   const maxSize = config.galley.settings.maxConvSize;
   // MLS members come by commit: wire refuses any list, even one naming only the creator.
   const listed = (body.users?.length ?? 0) + (body.qualified_users?.length ?? 0);
@@ -144,7 +144,7 @@ export const createGroupConversation = endpoint(
     if (version >= 3 && typeof body.access_role === 'string')
       throw new ApiError(commonErrors.badRequest, 'access_role: a list of access roles is expected');
     const db = database(c.env.DB);
-    const domain = c.get('config').brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     const me = { id: self(c).user, domain };
     const invitees = dedupe([
       ...(body.users ?? []).map((id) => ({ id, domain })),

@@ -12,6 +12,7 @@ import { teamStore } from '../teams/team-store.js';
 import { loadMembership, requireAction } from './access-check.js';
 import { codeStore, conversationStore } from './conversation-store.js';
 import { membersEventEffect } from './notify.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * `DELETE /teams/{tid}/conversations/{cid}`: a member whose conversation role may
@@ -32,7 +33,7 @@ export const deleteTeamConversation = endpoint(
   async (c) => {
     const { cid } = c.req.valid('param');
     const db = database(c.env.DB);
-    const id = { id: cid, domain: c.get('config').brig.optSettings.setFederationDomain };
+    const id = { id: cid, domain: deps(c).domain };
     const { conv, members, me } = await loadMembership(c, id);
     const teamRole = conv.team === null ? undefined : await teamStore.roleOf(db, conv.team, self(c).user);
     const managesChannel =

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { AppEnv } from '../../api/app-env.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import { publish } from '../../events/publish.js';
@@ -28,7 +28,7 @@ async function tellMembers(
   origin?: Pick<AccessClaims, 'user' | 'connection'>,
   mark?: SendMark,
 ): Promise<void> {
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   const here = members.filter((m) => m.userDomain === local);
   const bots = here.flatMap((m) => {
     const service = serviceOf(m);

@@ -253,8 +253,7 @@ const typingRoute = {
 async function sendTyping(c: Context<AppEnv>, status: 'started' | 'stopped'): Promise<Response> {
   const { conv, members } = await requireMember(c, routeConversation(c));
   const config = c.get('config');
-  if (conv.domain === config.brig.optSettings.setFederationDomain)
-    await typingInOwned(c.env, config, conv, members, selfQualified(c), status);
+  if (conv.domain === deps(c).domain) await typingInOwned(c.env, config, conv, members, selfQualified(c), status);
   else await typingThroughOwner(c, conv, status);
   return c.body(null, 200);
 }

@@ -5,6 +5,7 @@ import { database } from '../../db/client.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { membershipChanged } from '../messaging/conversation-object.js';
+import { deps } from '../../api/deps.js';
 
 const request = z
   .object({ user: z.uuid(), client: z.string().min(1), convs: z.array(z.uuid()) })
@@ -15,7 +16,7 @@ export const onClientRemoved = federationRpc(
   async (c, r, { origin }) => {
     const config = c.get('config');
     const db = database(c.env.DB);
-    const domain = config.brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     const who = { id: r.user, domain: origin };
     for (const id of new Set(r.convs)) {
       const conv = { id, domain };

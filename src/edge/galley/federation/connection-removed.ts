@@ -24,8 +24,7 @@ export const onConnectionRemoved = federationRpc(
     if (target === undefined) throw new ApiError(commonErrors.badRequest, 'not a domain');
     const config = c.get('config');
     const db = database(c.env.DB);
-    if (target === config.brig.optSettings.setFederationDomain || !(await deps(c).users.federatesWith(target)))
-      return {};
+    if (target === deps(c).domain || !(await deps(c).users.federatesWith(target))) return {};
     const pair: [string, string] = [origin, target];
     const recipients = (await localUsersAlongside(config, db, pair)).map((user) => ({ user }));
     const event = { type: 'federation.connectionRemoved', domains: pair };

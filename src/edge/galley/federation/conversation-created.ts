@@ -16,6 +16,7 @@ import type { ConversationRow, MemberRow } from '../conversations/conversation-s
 import { memberRow } from '../conversations/member-data.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
 import { protocolColumns, protocolJson, protocolSchema } from './protocol-json.js';
+import { deps } from '../../api/deps.js';
 
 const otherMember = z.object({ qualified_id: qualifiedUserId, conversation_role: z.string() }).loose();
 
@@ -93,7 +94,7 @@ export const onConversationCreated = federationRpc(
     description: 'Registered',
   },
   async (c: Context<AppEnv>, cc, { origin }) => {
-    const local = c.get('config').brig.optSettings.setFederationDomain;
+    const local = deps(c).domain;
     const conv = remoteConversationRow(origin, cc);
     const creator = { id: cc.orig_user_id, domain: origin };
     const members = [

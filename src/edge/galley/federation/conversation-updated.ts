@@ -1,7 +1,7 @@
 // on-conversation-updated: the owner tells the backends of remote members what changed (queued),
 // and those backends change their copy and tell their users.
 import { z } from '@hono/zod-openapi';
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
@@ -23,6 +23,7 @@ import {
   type LocalEffect,
   patchMade,
 } from './conversation-actions.js';
+import { deps } from '../../api/deps.js';
 
 const action = z.object({ tag: z.string(), action: z.unknown() });
 const update = z.object({
@@ -86,7 +87,7 @@ export async function notifyRemoteMembers(
   members: readonly MemberRow[],
   event: ConversationEvent,
 ): Promise<void> {
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   await queueForRemotes(env, database(env.DB), updateNotifications(conv, members, event, local));
 }
 
@@ -98,7 +99,7 @@ export function remoteMembersNotified(
   members: readonly MemberRow[],
   event: ConversationEvent,
 ): Change {
-  return queuedForRemotes(db, updateNotifications(conv, members, event, config.brig.optSettings.setFederationDomain));
+  return queuedForRemotes(db, updateNotifications(conv, members, event, localDomain(config)));
 }
 
 function parseUpdate(body: unknown, version: number): Update {
@@ -181,7 +182,7 @@ export const onConversationUpdated = federationRpc(
     const conv = await conversationStore.get(db, { id: u.convId, domain: origin });
     const effect = effectOfAction(u.action as ConversationAction, u.origUserId);
     if (conv === undefined || effect === undefined) return {};
-    const change = await followUpdate(db, config.brig.optSettings.setFederationDomain, conv, effect, u);
+    const change = await followUpdate(db, deps(c).domain, conv, effect, u);
     if (change !== undefined) await commitChange(c.env, config, change);
     return {};
   },

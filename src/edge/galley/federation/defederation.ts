@@ -2,7 +2,7 @@
 // backend we federate with tells us it stopped federating with another). Users learn of it through
 // federation.delete / federation.connectionRemoved, sent by the caller; no conversation.delete is
 // sent for what is cleaned up here.
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { Db } from '../../db/client.js';
@@ -17,7 +17,7 @@ const qualified = (m: MemberRow) => ({ id: m.userId, domain: m.userDomain });
 
 /** The local users sharing a conversation with users of any of `domains`, or in one those own. */
 export async function localUsersAlongside(config: Config, db: Db, domains: readonly string[]): Promise<string[]> {
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   const convs: QualifiedId[] = [];
   for (const domain of domains)
     convs.push(
@@ -66,7 +66,7 @@ const conversationGone = (db: Db, id: QualifiedId): Change => ({
  * and the copies of conversations it owns are dropped.
  */
 export async function forgetConversationsWith(env: Env, config: Config, db: Db, domain: string): Promise<void> {
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   for (const id of await conversationStore.withMembersFrom(db, domain, local))
     await removeFrom(env, config, db, id, (m) => m.userDomain === domain);
   for (const id of await conversationStore.ownedBy(db, domain))
@@ -78,7 +78,7 @@ export async function forgetConversationsWith(env: Env, config: Config, db: Db, 
  * every conversation owned here that has users of both. Both are still told, so their copies follow.
  */
 export async function separateInConversations(env: Env, config: Config, db: Db, pair: [string, string]) {
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   const withSecond = new Set(
     (await conversationStore.withMembersFrom(db, pair[1], local)).map((c) => `${c.domain}/${c.id}`),
   );

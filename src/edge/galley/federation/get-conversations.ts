@@ -18,6 +18,7 @@ import { conversationJson, otherMemberJson } from '../conversations/conversation
 import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
 import { protocolColumns, protocolJson, protocolSchema } from './protocol-json.js';
+import { deps } from '../../api/deps.js';
 
 const request = z
   .object({ user_id: z.uuid(), conv_ids: z.array(z.uuid()).max(1000) })
@@ -78,7 +79,7 @@ export const getConversations = federationRpc(
   { component: 'galley', rpc: 'get-conversations', request, response, description: 'The conversations found' },
   async (c, r, { origin }) => {
     const db = database(c.env.DB);
-    const local = c.get('config').brig.optSettings.setFederationDomain;
+    const local = deps(c).domain;
     const convs = await conversationStore.getMany(
       db,
       [...new Set(r.conv_ids)].map((id) => ({ id, domain: local })),

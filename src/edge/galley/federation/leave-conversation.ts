@@ -16,6 +16,7 @@ import { conversationStore } from '../conversations/conversation-store.js';
 import { tellMembersEffect } from '../conversations/notify.js';
 import { roleAllows } from '../conversations/roles.js';
 import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { deps } from '../../api/deps.js';
 
 const leaveRequest = z.object({ conv_id: z.uuid(), leaver: z.uuid() }).openapi('LeaveConversationRequest');
 const leaveError = z.enum([
@@ -42,7 +43,7 @@ export const leaveConversation = federationRpc(
   },
   async (c, req, { origin }) => {
     const db = database(c.env.DB);
-    const conv = await conversationStore.get(db, { id: req.conv_id, domain: localDomain(c) });
+    const conv = await conversationStore.get(db, { id: req.conv_id, domain: deps(c).domain });
     const leaver = { id: req.leaver, domain: origin };
     const members = conv === undefined ? [] : await conversationStore.members(db, conv);
     const me = members.find((m) => m.userId === leaver.id && m.userDomain === leaver.domain);
@@ -59,8 +60,6 @@ export const leaveConversation = federationRpc(
     return { Right: [] };
   },
 );
-
-const localDomain = (c: Context<AppEnv>) => c.get('config').brig.optSettings.setFederationDomain;
 
 /**
  * A local member leaves a conversation another backend owns: the owner removes them and tells

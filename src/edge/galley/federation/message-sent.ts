@@ -10,6 +10,7 @@ import { qualifiedUserId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { localUsersOfCopy } from './remote-copies.js';
+import { deps } from '../../api/deps.js';
 
 const remoteMessage = z
   .object({
@@ -33,7 +34,7 @@ type RemoteMessage = z.output<typeof remoteMessage>;
  */
 async function deliver(c: Context<AppEnv>, messages: readonly RemoteMessage[], origin: string): Promise<void> {
   const config = c.get('config');
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = deps(c).domain;
   const db = database(c.env.DB);
   const members = new Map<string, Set<string>>();
   const notifications = [];

@@ -2,7 +2,7 @@
 // messages, the backend's removal proposals), as the notifications that carry it to them; and
 // on-client-removed, telling the owners of conversations that a member's client is gone.
 import { fromBase64, toBase64 } from '../../../shared/base64.js';
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import { groupBy } from '../../../shared/group-by.js';
 import type { GroupClient, RemoteMlsDelivery, RemovalsSent } from '../../../shared/mls/delivery.js';
 import { forEveryVersion, queueForRemotes, type RemoteNotification } from '../../federation/outbox.js';
@@ -65,7 +65,7 @@ export async function queueRemovals(
   conv: Pick<ConversationRow, 'domain' | 'id'>,
   sent: readonly RemovalsSent[],
 ): Promise<void> {
-  const local = { id: '', domain: config.brig.optSettings.setFederationDomain }; // each proposal names its own sender
+  const local = { id: '', domain: localDomain(config) }; // each proposal names its own sender
   const notifications = sent.flatMap((s) =>
     deliveryNotifications({ conv, subconv: s.subconv, sender: local, time: s.time, remote: s.remote, bytes: {} }),
   );

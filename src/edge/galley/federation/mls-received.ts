@@ -7,6 +7,7 @@ import { database } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { localUsersOfCopy } from './remote-copies.js';
+import { deps } from '../../api/deps.js';
 
 const welcomeRequest = z
   .object({
@@ -39,7 +40,7 @@ export const mlsWelcome = federationRpc(
     if (!config.brig.optSettings.setEnableMLS) return 'MLSWelcomeMLSNotEnabled' as const;
     const conv = w.qualified_conv_id;
     // Only to users of this backend the owner made members (its announcements come first, in order).
-    const here = await localUsersOfCopy(database(c.env.DB), conv, config.brig.optSettings.setFederationDomain);
+    const here = await localUsersOfCopy(database(c.env.DB), conv, deps(c).domain);
     const recipients = byUser(w.recipients.filter(([user]) => here.has(user)));
     if (conv.domain !== origin || recipients.length === 0) return 'MLSWelcomeSent' as const;
     const event = conversationEvent(
@@ -76,7 +77,7 @@ export const onMlsMessageSent = federationRpc(
   },
   async (c, m, { origin }) => {
     const config = c.get('config');
-    const local = config.brig.optSettings.setFederationDomain;
+    const local = deps(c).domain;
     const conv = { id: m.conversation, domain: origin };
     const here = await localUsersOfCopy(database(c.env.DB), conv, local);
     const recipients = Object.entries(m.recipients)

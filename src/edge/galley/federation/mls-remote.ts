@@ -3,7 +3,7 @@
 // backends get the conversation (on-conversation-created), every member's backend hears of joins
 // and leaves (on-conversation-updated), then Welcomes go out (mls-welcome) and messages
 // (on-mls-message-sent).
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import { fromBase64, toBase64 } from '../../../shared/base64.js';
 import { MLS_REMOTE_EFFECT, type MlsRemoteArgs } from '../../../shared/effects/mls-remote-effect.js';
 import type { RemoteMlsDelivery } from '../../../shared/mls/delivery.js';
@@ -29,7 +29,7 @@ export async function tellRemotesOfMls(
   before: readonly MemberRow[],
   events: readonly ConversationEvent[],
 ): Promise<void> {
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   const db = database(env.DB);
   // The members are read again only after a 1:1's first commit (which stored them) or a commit
   // adding users of other backends: local groups, the common case, cost nothing more.

@@ -44,7 +44,7 @@ export const getOne2OneConversation = federationRpc(
     const keys = requireMls(c);
     const db = database(c.env.DB);
     const sender = { id: r.gooc_sender_user, domain: origin };
-    const receiver = { id: r.gooc_receiver_user, domain: c.get('config').brig.optSettings.setFederationDomain };
+    const receiver = { id: r.gooc_receiver_user, domain: deps(c).domain };
     const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, sender, receiver);
     if (id.domain !== receiver.domain) return { tag: 'GetOne2OneConversationV2BackendMismatch' };
     if (!(await deps(c).users.areConnected(receiver, sender))) return { tag: 'GetOne2OneConversationV2NotConnected' };

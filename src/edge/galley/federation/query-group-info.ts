@@ -13,6 +13,7 @@ import { federationRpc, taggedAnswer } from '../../federation/rpc.js';
 import { groupInfoAnswer, groupInfoOf } from '../mls/member-group.js';
 import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
 import { convOrSub, convOrSubOf } from './mls-through-owner.js';
+import { deps } from '../../api/deps.js';
 
 const request = z.object({ conv: convOrSub, sender: z.uuid() }).openapi('GetGroupInfoRequest');
 const response = taggedAnswer('GetGroupInfoResponse');
@@ -21,7 +22,7 @@ const response = taggedAnswer('GetGroupInfoResponse');
 export const queryGroupInfo = federationRpc(
   { component: 'galley', rpc: 'query-group-info', request, response, description: 'The GroupInfo, or why not' },
   async (c, r, { origin }) => {
-    const conv = { id: r.conv.value.conv_id, domain: c.get('config').brig.optSettings.setFederationDomain };
+    const conv = { id: r.conv.value.conv_id, domain: deps(c).domain };
     try {
       const bytes = await groupInfoOf(c, conv, r.conv.value.subconv_id, { id: r.sender, domain: origin });
       return { tag: 'GetGroupInfoResponseState', contents: toBase64(bytes) };
@@ -50,7 +51,6 @@ async function groupInfoThroughOwner(c: Context<AppEnv>, conv: QualifiedId, subc
 
 /** The GroupInfo of a conversation's (or subconversation's) group for the caller, as the client API answers it. */
 export async function groupInfoFor(c: Context<AppEnv>, conv: QualifiedId, subconv?: string): Promise<Response> {
-  if (conv.domain !== c.get('config').brig.optSettings.setFederationDomain)
-    return groupInfoAnswer(await groupInfoThroughOwner(c, conv, subconv));
+  if (conv.domain !== deps(c).domain) return groupInfoAnswer(await groupInfoThroughOwner(c, conv, subconv));
   return groupInfoAnswer(await groupInfoOf(c, conv, subconv, selfQualified(c)));
 }

@@ -19,6 +19,7 @@ import { conversationEvent } from '../../events/conversation-events.js';
 import { notifyRemoteMembers } from './conversation-updated.js';
 import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
 import { conversationCreatedPayload } from './conversation-created.js';
+import { deps } from '../../api/deps.js';
 
 const nonConnected = z.object({ non_connected_backends: z.array(z.string()) });
 
@@ -38,7 +39,7 @@ export async function requireFederating(
   users: readonly QualifiedId[],
 ): Promise<void> {
   const config = c.get('config');
-  const domains = remoteDomainsOf(users, config.brig.optSettings.setFederationDomain);
+  const domains = remoteDomainsOf(users, deps(c).domain);
   if (domains.length === 0) return;
   if (!config.galley.settings.federationProtocols.includes(protocol as 'proteus'))
     throw new ApiError(federationErrors.disabledForProtocol);
@@ -79,7 +80,7 @@ export async function registerThenCommit(
   change: Change,
 ): Promise<void> {
   const config = c.get('config');
-  const domains = remoteDomainsOf(added, config.brig.optSettings.setFederationDomain);
+  const domains = remoteDomainsOf(added, deps(c).domain);
   if (domains.length > 0) {
     const payload = conversationCreatedPayload(conv, members);
     const client = FederatorClient.of(config);

@@ -48,8 +48,7 @@ export const sendMessage = federationRpc(
     const bytes = fromBase64(req.raw_message);
     if (bytes === undefined) throw new ApiError(commonErrors.badRequest, 'raw_message is not base64');
     const message = parseQualifiedOtr(bytes);
-    const config = c.get('config');
-    const conv = { id: req.conv_id, domain: config.brig.optSettings.setFederationDomain };
+    const conv = { id: req.conv_id, domain: deps(c).domain };
     const sender = { id: req.sender, domain: origin, client: message.sender, connection: '' };
     const result = await sendInOwnedConversation(deps(c), { conv, sender, message });
     switch (result.kind) {

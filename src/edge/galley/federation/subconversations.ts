@@ -18,6 +18,7 @@ import {
   resetSubconversation,
 } from '../mls/subconversation-actions.js';
 import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
+import { deps } from '../../api/deps.js';
 
 const getRequest = z
   .object({ gsreq_user: z.uuid(), gsreq_conv: z.uuid(), gsreq_sub_conv: z.string() })
@@ -50,7 +51,7 @@ async function orRefusal<T>(errorTag: string, work: () => Promise<T>): Promise<T
 
 const ownConv = (c: Context<AppEnv>, id: string) => ({
   id,
-  domain: c.get('config').brig.optSettings.setFederationDomain,
+  domain: deps(c).domain,
 });
 
 export const getSubConversationRpc = federationRpc(

@@ -4,7 +4,7 @@
 // update-typing-indicator.
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import { groupBy } from '../../../shared/group-by.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -20,6 +20,7 @@ import type { MemberRow } from '../conversations/conversation-store.js';
 import { errorOfGalleyTag } from './galley-error-tags.js';
 import { localUsersOfCopy } from './remote-copies.js';
 import { database } from '../../db/client.js';
+import { deps } from '../../api/deps.js';
 
 const status = z.enum(['started', 'stopped']);
 type Status = z.output<typeof status>;
@@ -48,7 +49,7 @@ function pushTyping(
   time?: string,
 ) {
   const ev = conversationEvent('conversation.typing', conv, from, { status: s }, time === undefined ? {} : { time });
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   const recipients = users.filter((u) => !(u === from.id && from.domain === local)).map((user) => ({ user }));
   return publish(env, config, recipients, ev, { transient: true });
 }
@@ -62,7 +63,7 @@ export async function typingInOwned(
   from: QualifiedId,
   s: Status,
 ) {
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   const time = new Date().toISOString();
   const here = members.filter((m) => m.userDomain === local).map((m) => m.userId);
   await pushTyping(env, config, conv, from, s, here, time);
@@ -116,7 +117,7 @@ export const updateTypingIndicator = federationRpc(
   },
   async (c, r, { origin }) => {
     const config = c.get('config');
-    const conv = { id: r.conv_id, domain: config.brig.optSettings.setFederationDomain };
+    const conv = { id: r.conv_id, domain: deps(c).domain };
     const from = { id: r.user_id, domain: origin };
     const m = await loadMembershipOf(c, conv, from).catch(notFound);
     if (m?.me === undefined) return { tag: 'TypingDataUpdateError', contents: 'ConvNotFound' };
@@ -144,7 +145,7 @@ export const onTypingIndicatorUpdated = federationRpc(
   async (c, t, { origin }) => {
     const conv = { id: t.conv_id, domain: origin };
     const config = c.get('config');
-    const here = await localUsersOfCopy(database(c.env.DB), conv, config.brig.optSettings.setFederationDomain);
+    const here = await localUsersOfCopy(database(c.env.DB), conv, deps(c).domain);
     const users = t.users_in_conv.filter((u) => here.has(u));
     await pushTyping(c.env, config, conv, t.orig_user_id, t.typing_status, users, t.time);
     return {};

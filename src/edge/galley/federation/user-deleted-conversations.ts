@@ -9,6 +9,7 @@ import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { tellMembersEffect } from '../conversations/notify.js';
 import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { deps } from '../../api/deps.js';
 
 const notification = z
   .object({ user: z.uuid(), conversations: z.array(z.uuid()).min(1).max(1000) })
@@ -26,7 +27,7 @@ export const onUserDeletedConversations = federationRpc(
     const config = c.get('config');
     const db = database(c.env.DB);
     const user = { id: body.user, domain: origin };
-    const local = config.brig.optSettings.setFederationDomain;
+    const local = deps(c).domain;
     for (const convId of body.conversations) {
       const conv = await conversationStore.get(db, { id: convId, domain: local });
       if (conv === undefined) continue;

@@ -3,7 +3,7 @@
 // consented, the members without consent leave; otherwise the conversation is taken to belong to
 // those not interested in legal hold, and its members under legal hold leave. Nobody is left
 // without an admin by it.
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { Db } from '../../db/client.js';
@@ -51,7 +51,7 @@ function leave(db: Db, conv: ConversationRow, members: MemberRow[], out: MemberR
  * hold: a change, for the caller to commit with the user's new status.
  */
 export async function resolvingGroupConflicts(config: Config, db: Db, user: string): Promise<Change> {
-  const local = config.brig.optSettings.setFederationDomain;
+  const local = localDomain(config);
   const changes: Change[] = [];
   let after: QualifiedId | undefined;
   for (;;) {

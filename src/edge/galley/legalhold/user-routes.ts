@@ -77,7 +77,7 @@ const consent = endpoint(
     if (status === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
     if (status !== 'no_consent') return c.body(null, 204);
     // Conversations keep who consented (messages are refused where someone has not): tell them.
-    const domain = c.get('config').brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     await commitChange(c.env, c.get('config'), {
       statements: [legalholdStore.setStatus(db, tid, me, 'disabled')],
       effects: [clientsChangedEffect({ id: me, domain })],

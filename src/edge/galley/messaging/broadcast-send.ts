@@ -48,7 +48,7 @@ export async function sendBroadcast(
   message: Message,
 ): Promise<{ sent: boolean; status: MessageSendingStatus }> {
   const config = c.get('config');
-  const domain = config.brig.optSettings.setFederationDomain;
+  const domain = deps(c).domain;
   const me = self(c);
   const db = database(c.env.DB);
   // Every team here is a binding team, so wire's `non-binding-team` cannot arise.

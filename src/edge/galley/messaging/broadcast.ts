@@ -7,6 +7,7 @@ import { sendBroadcast } from './broadcast-send.js';
 import { legacyOtrRequest, legacyOtrResponses, readLegacyOtr, toClientMismatch } from './legacy-message.js';
 import { readQualifiedOtr } from './qualified-otr.js';
 import { messageSendingStatus } from './sending-status.js';
+import { deps } from '../../api/deps.js';
 
 const errors = [
   commonErrors.badRequest,
@@ -50,7 +51,7 @@ export const postLegacyBroadcast = endpoint(
     responses: legacyOtrResponses,
   },
   async (c) => {
-    const domain = c.get('config').brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     const { sent, status } = await sendBroadcast(c, await readLegacyOtr(c, domain, c.req.valid('query')));
     return c.json(toClientMismatch(status, domain), sent ? 201 : 412);
   },

@@ -1,4 +1,4 @@
-import type { Config } from '../../../shared/config/index.js';
+import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { database, type Db } from '../../db/client.js';
 import { conversationStore } from '../conversations/conversation-store.js';
@@ -12,7 +12,7 @@ export function conversationObject(env: Env, conv: QualifiedId) {
 
 /** What the object needs to tell members: which users are this backend's, and how long events live. */
 export const objectDelivery = (config: Config) => ({
-  localDomain: config.brig.optSettings.setFederationDomain,
+  localDomain: localDomain(config),
   ttlSeconds: config.gundeck.settings.notificationTTL,
 });
 
@@ -56,7 +56,7 @@ export const membershipChangedEffect = (conv: QualifiedId, targets?: Left['targe
  * deleted ones); the owners of the user's conversations on other backends hear of deleted clients.
  */
 async function clientsChanged(env: Env, db: Db, user: QualifiedId, left?: Left): Promise<void> {
-  const local = left?.config.brig.optSettings.setFederationDomain;
+  const local = left === undefined ? undefined : localDomain(left.config);
   const remote: QualifiedId[] = [];
   let after: QualifiedId | undefined;
   for (;;) {

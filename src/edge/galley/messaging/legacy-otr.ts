@@ -25,8 +25,7 @@ export const postLegacyOtrMessage = endpoint(
     responses: legacyOtrResponses,
   },
   async (c) => {
-    const config = c.get('config');
-    const domain = config.brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     const message = await readLegacyOtr(c, domain, c.req.valid('query'));
     const me = self(c);
     const conv = { id: c.req.valid('param').cnv, domain };

@@ -51,8 +51,7 @@ export const postProteusMessage = endpoint(
     const { cnv_domain, cnv } = c.req.valid('param');
     const { raw, ...message } = await readQualifiedOtr(c);
     const me = self(c);
-    const config = c.get('config');
-    const domain = config.brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     const conv = { id: cnv, domain: cnv_domain };
     const result =
       cnv_domain === domain

@@ -79,7 +79,7 @@ export const postCommitBundle = endpoint(
     const body = new Uint8Array(await c.req.arrayBuffer());
     const bundle = await parsed(() => splitCommitBundle(body));
     const target = groupTarget(c, bundle.commit.content.groupId, { remote: true });
-    const local = c.get('config').brig.optSettings.setFederationDomain;
+    const local = deps(c).domain;
     if (target.id.domain !== local)
       return c.json(await sendMlsThroughOwner(c, target, body, 'send-mls-commit-bundle'), 201);
     const sender = { user: me.user, domain: local, client: me.client, connection: me.connection };
@@ -93,7 +93,7 @@ export const postCommitBundle = endpoint(
  * the members here and on other backends. Returns the events it caused and its time.
  */
 export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, bundle: CommitBundle, at: GroupTarget) {
-  const local = c.get('config').brig.optSettings.setFederationDomain;
+  const local = deps(c).domain;
   const remote = sender.domain === local ? undefined : { id: sender.user, domain: sender.domain };
   const target = await groupConversation(c, at, remote);
   const { id: conv, conv: row, members, me } = target;

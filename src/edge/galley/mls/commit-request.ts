@@ -49,7 +49,7 @@ export async function commitRequest(
   referenced: (groupId: string, refs: string[]) => Promise<GroupClient[]>,
 ): Promise<Omit<CommitRequest, 'mayRemoveOthers'>> {
   const config = c.get('config');
-  const localDomain = config.brig.optSettings.setFederationDomain;
+  const localDomain = deps(c).domain;
   return parsed(async () => {
     const commit = await readCommit(bundle.commit);
     const info = readGroupInfo(bundle.groupInfo);

@@ -11,6 +11,7 @@ import { selfQualified } from '../../api/self.js';
 import { loadMembershipOf, type Membership, requireMember } from '../conversations/access-check.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { unstoredOne2One } from './one2one-first-commit.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * The conversation an MLS group id names, and the membership of the caller (or of `remote`, a
@@ -52,7 +53,6 @@ export const UNPARSABLE_GROUP_ID = 'Could not parse group ID: malformed, or of a
 export function groupTarget(c: Context<AppEnv>, groupId: Uint8Array, o: { remote?: boolean } = {}): GroupTarget {
   const parts = decodeGroupId(groupId);
   if (parts === undefined) throw new ApiError(mlsErrors.mlsProtocolError, UNPARSABLE_GROUP_ID);
-  if (parts.domain !== c.get('config').brig.optSettings.setFederationDomain && o.remote !== true)
-    throw new ApiError(federationErrors.federationNotEnabled);
+  if (parts.domain !== deps(c).domain && o.remote !== true) throw new ApiError(federationErrors.federationNotEnabled);
   return { id: { id: parts.conv, domain: parts.domain }, subconv: parts.subconv, convType: parts.convType };
 }

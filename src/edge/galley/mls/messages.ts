@@ -75,7 +75,7 @@ export const postMlsMessage = endpoint(
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     const posted = await parsed(async () => classifyPostedMessage(bytes));
     const target = groupTarget(c, groupIdOf(posted), { remote: true });
-    const local = c.get('config').brig.optSettings.setFederationDomain;
+    const local = deps(c).domain;
     if (target.id.domain !== local) return c.json(await sendMlsThroughOwner(c, target, bytes), 201);
     const sender = { user: me.user, domain: local, client: me.client, connection: me.connection };
     const { time, failed } = await deliverMlsMessage(c, sender, posted, target);
@@ -104,7 +104,7 @@ export async function deliverMlsMessage(
   const message = posted.kind === 'proposal' ? posted.proposal.content : posted.application.message;
   const { id: conv, subconv } = target;
   const config = c.get('config');
-  const localDomain = config.brig.optSettings.setFederationDomain;
+  const localDomain = deps(c).domain;
   // An application message to a group conversation needs nothing from D1: its object checks
   // the sender's membership against the group it holds. Proposals need the suite, 1:1s the blocks.
   const remote = sender.domain === localDomain ? undefined : { id: sender.user, domain: sender.domain };

@@ -43,7 +43,7 @@ export async function storeOne2OneOnFirstCommit(
   if (expected.id !== m.conv.id || expected.domain !== m.conv.domain) throw protocol();
   const db = database(c.env.DB);
   // Connections are kept from the side of this backend's user.
-  const local = me.domain === c.get('config').brig.optSettings.setFederationDomain;
+  const local = me.domain === deps(c).domain;
   await requireConnectedOrTeammate(deps(c), local ? me : other, local ? other : me);
   await runBatch(db, [
     conversationStore.insert(db, m.conv).onConflictDoNothing(),

@@ -18,11 +18,11 @@ import {
   publicSubconversationSchema,
   resetSubconversation,
 } from './subconversation-actions.js';
+import { deps } from '../../api/deps.js';
 
 const params = z.object({ cnv_domain: z.string(), cnv: z.uuid(), subconv: z.string() });
 
-const ownedHere = (c: Context<AppEnv>, conv: QualifiedId) =>
-  conv.domain === c.get('config').brig.optSettings.setFederationDomain;
+const ownedHere = (c: Context<AppEnv>, conv: QualifiedId) => conv.domain === deps(c).domain;
 
 /** `GET /conversations/{cnv_domain}/{cnv}/subconversations/{subconv}`. */
 export const getSubconversation = endpoint(

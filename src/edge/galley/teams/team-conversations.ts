@@ -10,6 +10,7 @@ import { conversationRolesList } from '../conversations/read-routes.js';
 import { builtInRoles } from '../conversations/roles.js';
 import { hasPerm } from '../../api/team-permissions.js';
 import { requireTeamMember } from './team-access.js';
+import { deps } from '../../api/deps.js';
 
 const params = z.object({ tid: z.uuid() });
 
@@ -89,7 +90,7 @@ export const getTeamConversation = endpoint(
     const db = await requireTeamConversationsReader(c, tid);
     const conv = await conversationStore.get(db, {
       id: cid,
-      domain: c.get('config').brig.optSettings.setFederationDomain,
+      domain: deps(c).domain,
     });
     if (conv?.team !== tid) throw new ApiError(galleyErrors.noConversation);
     return c.json(teamConversationJson(cid), 200);

@@ -9,6 +9,7 @@ import { idpStore } from './idp-store.js';
 import { scimTokenStore } from '../scim/scim-token-store.js';
 import { settingsStore } from '../sso-settings-store.js';
 import { samlIssuerOf } from '../saml/saml-identity.js';
+import { deps } from '../../api/deps.js';
 
 export const deleteIdp = endpoint(
   {
@@ -30,7 +31,7 @@ export const deleteIdp = endpoint(
     if (samlIssuerOf(user) === idp.issuer) throw new ApiError(sparErrors.cannotDeleteOwnIdp);
     const db = database(c.env.DB);
     const config = c.get('config');
-    const domain = config.brig.optSettings.setFederationDomain;
+    const domain = deps(c).domain;
     const signedIn = await usersByIds(
       db,
       (await idpStore.usersOf(db, idp.issuer)).map((id) => ({ id, domain })),

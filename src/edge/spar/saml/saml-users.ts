@@ -16,7 +16,7 @@ import { deps } from '../../api/deps.js';
 
 async function liveUser(c: Context<AppEnv>, id: string | undefined): Promise<UserRow | undefined> {
   if (id === undefined) return undefined;
-  const user = await userById(database(c.env.DB), { id, domain: c.get('config').brig.optSettings.setFederationDomain });
+  const user = await userById(database(c.env.DB), { id, domain: deps(c).domain });
   return user?.status === 'deleted' ? undefined : user;
 }
 

@@ -9,6 +9,7 @@ import { scimToken } from './scim-auth.js';
 import type { ScimTokenRow } from './scim-token-store.js';
 import type { ScimUserView } from './scim-user-json.js';
 import { scimUserStore } from './scim-user-store.js';
+import { deps } from '../../api/deps.js';
 
 /** A SCIM request's standing: its token's team, and the IdP its users sign in with (or none). */
 export interface Scim {
@@ -28,7 +29,7 @@ export async function scimContext(c: Context<AppEnv>): Promise<Scim> {
 
 /** A live user of the token's team. */
 export async function teamUser(s: Scim, id: string): Promise<UserRow | undefined> {
-  const domain = s.c.get('config').brig.optSettings.setFederationDomain;
+  const domain = deps(s.c).domain;
   const user = await userById(s.db, { id, domain });
   return user?.team === s.team && user.status !== 'deleted' ? user : undefined;
 }

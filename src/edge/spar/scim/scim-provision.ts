@@ -24,6 +24,7 @@ import type { ScimUserInput } from './scim-user-input.js';
 import { scimUserBody } from './scim-user-json.js';
 import { scimUserStore } from './scim-user-store.js';
 import { deps } from '../../api/deps.js';
+import { localDomain } from '../../../shared/config/index.js';
 
 interface Identity {
   email: string | undefined;
@@ -143,7 +144,7 @@ export async function createScimUser(s: Scim, input: ScimUserInput): Promise<Use
   if (!input.active) user = await updateProvisionedUser(c.env, db, config, user, { status: 'suspended' });
   // The account stands when its address cannot be validated (another account holds it).
   await validateEmail(s, user, id.email).catch(ignoreRefusal);
-  return (await userById(db, { id: user.id, domain: config.brig.optSettings.setFederationDomain })) ?? user;
+  return (await userById(db, { id: user.id, domain: localDomain(config) })) ?? user;
 }
 
 /**
@@ -218,7 +219,7 @@ export async function replaceScimUser(s: Scim, user: UserRow, input: ScimUserInp
     await changeMemberRole(c.env, db, config, { team, user: user.id, role: input.role });
   if (next.status === 'active' && emailChanges) {
     await validateEmail(s, next, id.email).catch(ignoreRefusal);
-    return (await userById(db, { id: user.id, domain: config.brig.optSettings.setFederationDomain })) ?? next;
+    return (await userById(db, { id: user.id, domain: localDomain(config) })) ?? next;
   }
   return next;
 }
