@@ -98,7 +98,7 @@ export { upsertRemoteOne2One } from './federation/remote-one2one.js';
 /** A deleted user leaves every conversation (a change); the other members (and `alsoTell`) hear of it. */
 export { leavingAllConversations } from './conversations/user-deleted.js';
 /** A user's clients changed: every conversation of theirs reads members and clients again. */
-export { clientsChangedEffect } from './messaging/conversation-object.js';
+export { clientsChangedEffect } from './conversations/conversation-object.js';
 /** Users of the conversations shared with other backends' users (de-federation's recipients). */
 export { localUsersAlongside } from './federation/defederation.js';
 /** This backend stopped federating with another: its users leave conversations here, copies of its go. */
@@ -113,4 +113,4 @@ export { botsOfService, conversationWithMembers, joinBot, leaveBot } from './bot
 export { botConversationView } from './bots/bot-conversation.js';
 export { serviceOf } from './conversations/member-data.js';
 export { ROLE_ADMIN } from './conversations/roles.js';
-export type { BotDelivery } from './bots/bot-deliveries.js';
+export type { BotDelivery } from './conversations/bot-deliveries.js';

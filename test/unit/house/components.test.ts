@@ -63,6 +63,25 @@ function reachesIn(importer: string, target: string): boolean {
   return !(folderOf(importer) === '(top)' && offered);
 }
 
+/**
+ * How many sibling folders one subfolder of a component may import. Each number is the most any
+ * subfolder imports today: they only go down (brig's accounts/ orchestrates account creation and
+ * deletion across 13 of brig's folders; galley was 7 before its conversation updates had one path).
+ */
+const SIBLING_BUDGET: Record<string, number> = { brig: 13, galley: 5, spar: 3 };
+
+/** For each subfolder of a component, the sibling subfolders it imports. */
+function siblingImports(component: string): Map<string, Set<string>> {
+  const sub = (path: string) => (path.split('/').length > 4 ? path.split('/')[3]! : undefined);
+  const out = new Map<string, Set<string>>();
+  for (const file of EDGE.filter((f) => folderOf(f) === component && sub(f) !== undefined))
+    for (const target of importsOf(file).filter((t) => folderOf(t) === component)) {
+      const [from, to] = [sub(file)!, sub(target)];
+      if (to !== undefined && to !== from) out.set(from, new Set([...(out.get(from) ?? []), to]));
+    }
+  return out;
+}
+
 describe('the components', () => {
   it('every folder of src/edge is a component or part of the platform', () => {
     expect(FOLDERS.filter((f) => !COMPONENTS.includes(f) && !PLATFORM.includes(f))).toEqual([]);
@@ -78,6 +97,15 @@ describe('the components', () => {
       return PLATFORM.includes(from) && COMPONENTS.includes(to);
     });
     expect(arrows).toEqual([]);
+  });
+
+  it('keep their subfolders within a budget of siblings each imports', () => {
+    const over = COMPONENTS.flatMap((component) =>
+      [...siblingImports(component)]
+        .filter(([, siblings]) => siblings.size > (SIBLING_BUDGET[component] ?? 3))
+        .map(([folder, siblings]) => `${component}/${folder} imports ${[...siblings].sort().join(', ')}`),
+    );
+    expect(over).toEqual([]);
   });
 
   it('reach another component only through its face', () => {

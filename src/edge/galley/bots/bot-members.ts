@@ -12,7 +12,7 @@ import { type ConversationRow, conversationStore, type MemberRow } from '../conv
 import { memberJoinData, memberRow, type ServiceRef, serviceOf } from '../conversations/member-data.js';
 import { tellMembersEffect } from '../conversations/notify.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../conversations/conversation-object.js';
 
 /** A conversation and its members; undefined when this backend has no such conversation. */
 export async function conversationWithMembers(

@@ -4,7 +4,7 @@ import { conversationEvent } from '../../events/conversation-events.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { tellMembersEffect } from './notify.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from './conversation-object.js';
 import { serviceOf } from './member-data.js';
 import type { Deps } from '../../api/deps.js';
 import type { AccessClaims } from '../../auth/tokens.js';

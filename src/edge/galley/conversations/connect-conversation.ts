@@ -4,7 +4,7 @@ import type { QualifiedId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { type Change, noChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from './conversation-object.js';
 import { announceCreatedEffect } from './announce-created.js';
 import {
   conversationStore,

@@ -17,7 +17,7 @@ import { requireOpeningAllowed } from './channel-permissions.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 import { tellMembersEffect } from './notify.js';
 import { ROLE_ADMIN, ROLE_MEMBER, type ConversationAction } from './roles.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from './conversation-object.js';
 
 interface Rule {
   /** What the actor's conversation role must allow. */

@@ -6,7 +6,7 @@ import { self, selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from './conversation-object.js';
 import { hasHiddenPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { loadMembership, requireAction } from './access-check.js';

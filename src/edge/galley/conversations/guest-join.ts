@@ -11,7 +11,7 @@ import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { guestLinksEnabled } from '../features/guest-links.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from './conversation-object.js';
 import { codeStore, conversationStore, type CodeRow, type ConversationRow } from './conversation-store.js';
 import { memberRow } from './member-data.js';
 import { memberJoinData } from './member-data.js';

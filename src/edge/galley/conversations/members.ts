@@ -24,7 +24,7 @@ import { checkInvitees } from './invitees.js';
 import { conversationStore, type MemberRow } from './conversation-store.js';
 import { memberJoinData, memberRow } from './member-data.js';
 import { membersEventEffect } from './notify.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from './conversation-object.js';
 import { convParams, localConvParams, routeConversation } from './read-routes.js';
 import { ROLE_ADMIN, ROLE_MEMBER } from './roles.js';
 import { deps } from '../../api/deps.js';

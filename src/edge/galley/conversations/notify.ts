@@ -6,7 +6,7 @@ import { publish } from '../../events/publish.js';
 import { forwardToCells } from './cells.js';
 import { type ConversationEvent, notifyRemoteMembers } from '../federation/conversation-updated.js';
 import type { ConversationRow, MemberRow } from './conversation-store.js';
-import { deliverToBots } from '../bots/bot-deliveries.js';
+import { deliverToBots } from './bot-deliveries.js';
 import { serviceOf } from './member-data.js';
 import { defineEffect } from '../../effects/effect.js';
 import type { SendMark } from '../../../shared/effects/effect-marks.js';

@@ -9,7 +9,7 @@ import { type Change, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publishEffect } from '../../events/publish.js';
 import { remoteMembersNotified } from '../federation/conversation-updated.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from './conversation-object.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
 
 /** How many conversations one on-user-deleted-conversations notification names at most (wire's range). */

@@ -4,7 +4,7 @@ import { z } from '@hono/zod-openapi';
 import { database } from '../../db/client.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { conversationStore } from '../conversations/conversation-store.js';
-import { membershipChanged } from '../messaging/conversation-object.js';
+import { membershipChanged } from '../conversations/conversation-object.js';
 import { deps } from '../../api/deps.js';
 
 const request = z

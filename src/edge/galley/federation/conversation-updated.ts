@@ -14,7 +14,7 @@ import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { leaveCopy } from './remote-copies.js';
 import {
   actionOfEvent,

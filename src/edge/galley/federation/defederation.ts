@@ -10,7 +10,7 @@ import { type Change, commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { conversationStore, type MemberRow } from '../conversations/conversation-store.js';
 import { tellMembersEffect } from '../conversations/notify.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../conversations/conversation-object.js';
 
 const PRIVATE_TYPES = new Set([2, 3]);
 const qualified = (m: MemberRow) => ({ id: m.userId, domain: m.userDomain });

@@ -15,7 +15,7 @@ import { federationRpc } from '../../federation/rpc.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { tellMembersEffect } from '../conversations/notify.js';
 import { roleAllows } from '../conversations/roles.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { deps } from '../../api/deps.js';
 
 const leaveRequest = z.object({ conv_id: z.uuid(), leaver: z.uuid() }).openapi('LeaveConversationRequest');

@@ -9,7 +9,7 @@ import { conversationStore, privateConversationRow } from '../conversations/conv
 import { memberRow } from '../conversations/member-data.js';
 import { one2OneConvId, PROTEUS_ONE2ONE_NAMESPACE } from '../conversations/one2one-id.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { leaveCopy } from './remote-copies.js';
 
 /** Whose side of the connection changed, and whether that user now wants to be in the 1:1. */

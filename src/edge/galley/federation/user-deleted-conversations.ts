@@ -8,7 +8,7 @@ import { conversationEvent } from '../../events/conversation-events.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { tellMembersEffect } from '../conversations/notify.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { deps } from '../../api/deps.js';
 
 const notification = z

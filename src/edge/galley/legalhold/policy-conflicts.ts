@@ -12,7 +12,7 @@ import { conversationEvent } from '../../events/conversation-events.js';
 import { type ConversationRow, conversationStore, type MemberRow } from '../conversations/conversation-store.js';
 import { tellMembersEffect } from '../conversations/notify.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { consented } from './join-guard.js';
 import { legalholdStore } from './legalhold-store.js';
 

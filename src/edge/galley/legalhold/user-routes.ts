@@ -8,7 +8,7 @@ import { legalholdStatus } from '../../api/schemas/legalhold-status.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
-import { clientsChangedEffect } from '../messaging/conversation-object.js';
+import { clientsChangedEffect } from '../conversations/conversation-object.js';
 import { requireReauth } from '../teams/reauth.js';
 import { approveDevice, requestDevice } from './device-flow.js';
 import { endLegalhold } from './end-legalhold.js';

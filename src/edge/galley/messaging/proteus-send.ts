@@ -7,10 +7,10 @@ import { toBase64 } from '../../../shared/base64.js';
 import { userKey } from '../../../shared/proteus/recipients.js';
 import type { BotRecipient, ProteusSendResult, QualifiedRef, RemoteClients } from '../../../shared/proteus/types.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { deliverToBots } from '../bots/bot-deliveries.js';
+import { deliverToBots } from '../conversations/bot-deliveries.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { forEveryVersion, queueForRemotes } from '../../federation/outbox.js';
-import { conversationObject } from './conversation-object.js';
+import { conversationObject } from '../conversations/conversation-object.js';
 import type { UserAccess } from '../../api/access/user-access.js';
 import type { Deps } from '../../api/deps.js';
 

@@ -17,7 +17,7 @@ import { database } from '../../db/client.js';
 import { managesChannel, requireAddMembers } from '../conversations/access-check.js';
 import { checkInvitees } from '../conversations/invitees.js';
 import { roleAllows } from '../conversations/roles.js';
-import { conversationObject } from '../messaging/conversation-object.js';
+import { conversationObject } from '../conversations/conversation-object.js';
 import { commitRequest } from './commit-request.js';
 import type { GroupClient, MlsSender } from '../../../shared/mls/delivery.js';
 import { groupConversation, type GroupTarget, groupTarget } from './group-conversation.js';

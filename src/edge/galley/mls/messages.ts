@@ -9,7 +9,7 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { conversationObject } from '../messaging/conversation-object.js';
+import { conversationObject } from '../conversations/conversation-object.js';
 import { failedToSend, mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { keyPackageBytes } from '../../../shared/mls/key-package.js';

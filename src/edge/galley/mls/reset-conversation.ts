@@ -9,7 +9,7 @@ import { mlsErrors } from '../../api/errors/mls.js';
 import { jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { requireAction } from '../conversations/access-check.js';
-import { conversationObject, objectDelivery } from '../messaging/conversation-object.js';
+import { conversationObject, objectDelivery } from '../conversations/conversation-object.js';
 import { groupConversation, UNPARSABLE_GROUP_ID } from './group-conversation.js';
 import { refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';

@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { utcTime } from '../conversations/conversation-json.js';
-import { conversationObject, objectDelivery } from '../messaging/conversation-object.js';
+import { conversationObject, objectDelivery } from '../conversations/conversation-object.js';
 import { queueRemovals } from '../federation/mls-deliveries.js';
 import { subconversationOf } from './member-group.js';
 import { refusalError } from './mls-failure.js';

@@ -12,7 +12,7 @@ import { conversationEvent } from '../../events/conversation-events.js';
 import { publishEffect } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
 import { codeStore, conversationStore } from '../conversations/conversation-store.js';
-import { membershipChangedEffect } from '../messaging/conversation-object.js';
+import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { hasPerm } from '../../api/team-permissions.js';
 import { requireReauth } from './reauth.js';
 import { requireTeamMember } from './team-access.js';

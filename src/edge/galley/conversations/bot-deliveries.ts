@@ -2,7 +2,7 @@
 // background-worker/bot-events.ts). The bot_events queue carries them, so that a service that
 // cannot be reached now is tried again.
 import type { QualifiedId } from '../../api/schemas/common.js';
-import type { ServiceRef } from '../conversations/member-data.js';
+import type { ServiceRef } from './member-data.js';
 
 /** One event for one bot, as the bot_events queue carries it. */
 export interface BotDelivery {

@@ -1,7 +1,7 @@
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { database, type Db } from '../../db/client.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { conversationStore } from './conversation-store.js';
 import { queueClientRemoved, queueRemovals } from '../federation/mls-deliveries.js';
 import { defineEffect } from '../../effects/effect.js';
 
