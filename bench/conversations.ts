@@ -98,7 +98,7 @@ const TABLE =
   'members  path     bare del/s (client)     ours del/s (client)     ours/bare  half-load p50/p99 ms   bare at that rate   server µs/delivery  workerd MB';
 /** Server CPU per recipient of the seeded runs: the offline run (seeded) is compared with them. */
 const perRecipient = new Map<number, number>();
-/** Each size's maximum run on the real path: with every member in one notification home, what one object sustains. */
+/** Each size's maximum run on the real path: with every member in one notification shard, what one object sustains. */
 const maxima = new Map<number, RunResult>();
 const failed = (what: string, err: unknown) =>
   console.log(`${what} failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -181,7 +181,7 @@ async function sizeRun(server: Served, n: number, seedable?: Seedable): Promise<
 
 /**
  * What one notification object sustains here: every member of these conversations lives in one
- * home (they were placed together), so each message is one append call to one object.
+ * shard (they were placed together), so each message is one append call to one object.
  */
 function oneObject(): void {
   const fewest = maxima.get(Math.min(...maxima.keys()));

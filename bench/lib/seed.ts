@@ -50,7 +50,7 @@ export async function seedConversation(
         sql: "INSERT INTO users (id, name, locale, status, activated, created_at) VALUES (?, 'Bench', 'en', 'active', 1, ?)",
         params: [u.id, now],
       },
-      // Placed in a notification home as registration places them (objects/notifications/home-store.ts).
+      // Placed in a notification shard as registration places them (objects/notifications/placement-store.ts).
       {
         sql: `UPDATE notification_placement SET home = home + (filled >= per_object),
                 filled = CASE WHEN filled >= per_object THEN 1 ELSE filled + 1 END WHERE id = 0`,

@@ -1,10 +1,10 @@
 import { AppendLanes } from '../shared/notifications/append-lanes.js';
-import { homeName, shardCount, shardName, shardOf } from '../shared/notifications/sharding.js';
+import { placedShardName, shardCount, shardName, shardOf } from '../shared/notifications/sharding.js';
 import { chunkDelivery, splitDelivery } from '../shared/notifications/deliveries.js';
 import type { Delivery } from '../shared/notifications/types.js';
 import type { NotificationShard } from './NotificationShard.js';
 import { MARKS_PER_SEND, type SendMark } from '../shared/effects/effect-marks.js';
-import { homeStore, type PlacementDb } from './notifications/home-store.js';
+import { placementStore, type PlacementDb } from './notifications/placement-store.js';
 
 /** A sender that records what it sends so that it can send it again (a conversation's outbox). */
 export interface DurableSends {
@@ -24,7 +24,7 @@ function marked(byObject: Map<string, Delivery[]>, [source, first]: SendMark): M
 }
 
 /**
- * Each user's notification object, by user id. A home never changes, so what was read once holds
+ * Each user's notification object, by user id. A user's shard never changes, so what was read once holds
  * for the life of the isolate; the bound only keeps memory in check.
  */
 const objectOfUser = new Map<string, string>();
@@ -40,7 +40,7 @@ export class NotificationShards {
   private readonly count: number;
   private readonly stubs = new Map<string, DurableObjectStub<NotificationShard>>();
   private readonly lanes = new AppendLanes((name, batch, ttl) => this.stub(name).append(batch, ttl));
-  /** Appends waiting for homes to be read; later ones wait behind them, to keep their order. */
+  /** Appends waiting for placed shards to be read; later ones wait behind them, to keep their order. */
   private waiting = 0;
   private resolved: Promise<unknown> = Promise.resolve();
 
@@ -51,9 +51,9 @@ export class NotificationShards {
     this.count = shardCount(env.NOTIFICATION_SHARDS);
   }
 
-  /** The statements that give a new account its home, for the account's own batch. */
+  /** The statements that place a new account's shard, for the account's own batch. */
   static place(db: PlacementDb, user: string): unknown[] {
-    return homeStore.place(db, user);
+    return placementStore.place(db, user);
   }
 
   /** The object holding this user's stream, queues and sockets. */
@@ -71,25 +71,25 @@ export class NotificationShards {
     return s;
   }
 
-  /** Reads the homes of users not yet known; users without one keep their hash shard. */
+  /** Reads the placed shards of users not yet known; users without one keep their hashed shard. */
   private async learn(users: readonly string[]): Promise<void> {
     const unknown = users.filter((u) => !objectOfUser.has(u));
     if (unknown.length === 0) return;
-    const homes = await homeStore.of(this.env.DB, unknown);
+    const placed = await placementStore.of(this.env.DB, unknown);
     if (objectOfUser.size + unknown.length > MAX_REMEMBERED) {
       const keep = users.flatMap((u) => (objectOfUser.has(u) ? [[u, objectOfUser.get(u)!] as const] : []));
       objectOfUser.clear();
       for (const [u, name] of keep) objectOfUser.set(u, name);
     }
     for (const u of unknown) {
-      const home = homes.get(u);
-      objectOfUser.set(u, home === undefined ? shardName(shardOf(u, this.count)) : homeName(home));
+      const k = placed.get(u);
+      objectOfUser.set(u, k === undefined ? shardName(shardOf(u, this.count)) : placedShardName(k));
     }
   }
 
   /**
    * Stores deliveries for their recipients: one call per object that holds some of them. The
-   * calls are queued in the order `append` was called, even when some homes must be read first.
+   * calls are queued in the order `append` was called, even when some placed shards must be read first.
    * With `mark`, the send is recorded elsewhere (not in the outbox) and its parts carry that mark.
    */
   append(deliveries: Iterable<Delivery>, ttlSeconds: number, mark?: SendMark): Promise<void> {

@@ -1,9 +1,10 @@
 /**
- * The names of the notification objects. A user's object is their home (`home-<k>`, chosen when
- * the account was made: see objects/notifications/home-store.ts). Users made before homes
- * existed have none and stay where they were: on one of a fixed number of hash shards,
- * `shard-<n>`, n from a hash of the user id over NOTIFICATION_SHARDS (wrangler.toml), which must
- * therefore never change on a deployment that has such users.
+ * The names of the notification shards (NotificationShard objects). A user's shard is placed when
+ * the account is made (named `home-<k>`, the word of its first version: see
+ * objects/notifications/placement-store.ts). Users made before placement have none and stay where
+ * they were: on one of a fixed number of hashed shards, `shard-<n>`, n from a hash of the user id
+ * over NOTIFICATION_SHARDS (wrangler.toml), which must therefore never change on a deployment that
+ * has such users.
  */
 const DEFAULT_SHARDS = 16;
 
@@ -23,4 +24,4 @@ export function shardOf(user: string, shards: number): number {
 }
 
 export const shardName = (n: number) => `shard-${n}`;
-export const homeName = (k: number) => `home-${k}`;
+export const placedShardName = (k: number) => `home-${k}`;
