@@ -1,5 +1,5 @@
 import type { CommitRequest, GroupClient, GroupLeaf, MlsRefusal } from '../../../shared/mls/delivery.js';
-import type { CommitWrites, GroupRow } from './group-store.js';
+import type { CommitWrites, GroupRow } from './group-row.js';
 
 const userKey = (c: { domain: string; user: string }) => `${c.domain}/${c.user}`;
 const clientKey = (c: GroupClient) => `${c.domain}/${c.user}/${c.client}`;

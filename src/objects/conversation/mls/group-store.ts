@@ -1,41 +1,8 @@
-import type { GroupLeaf, ProposalEffect } from '../../../shared/mls/delivery.js';
+import type { GroupLeaf } from '../../../shared/mls/delivery.js';
+import type { CommitWrites, GroupRow, LastCommit, PendingProposal } from './group-row.js';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
 import { toBase64 } from '../../../shared/base64.js';
 import { subconversationGroupId } from '../../../shared/mls/group-id.js';
-
-/** A proposal of the current epoch that the next commit must reference. */
-export interface PendingProposal {
-  ref: string;
-  origin: 'backend' | 'client';
-  effect: ProposalEffect;
-  message: string;
-}
-
-/** A conversation's MLS group (or one of its subconversations') as D1 holds it. */
-export interface GroupRow {
-  conv: QualifiedRef;
-  /** The subconversation, for a subconversation's group. */
-  subconv?: string | undefined;
-  /** The parent conversation's protocol and type. */
-  protocol: string;
-  type: number;
-  team: string | null;
-  groupId: string | null;
-  epoch: number;
-  suite: number | null;
-  /** Members of the (parent) conversation (users), as `domain/user`. */
-  members: Set<string>;
-  leaves: Map<number, GroupLeaf & { removalPending: boolean }>;
-  proposals: Map<string, PendingProposal>;
-  /** The last commit the group took (see LastCommit). */
-  lastCommit?: LastCommit | undefined;
-}
-
-/** The last commit a group took: its digest (sha256, hex) and the answer (a DeliveryResult's JSON). */
-interface LastCommit {
-  digest: string;
-  result: string;
-}
 
 type ConvMeta = {
   protocol: string;
@@ -126,21 +93,6 @@ export async function readGroup(db: D1Database, conv: QualifiedRef, subconv?: st
   };
 }
 
-/** What a commit changes, written in one batch (all or nothing). */
-export interface CommitWrites {
-  conv: QualifiedRef;
-  subconv?: string | undefined;
-  groupId: string;
-  epoch: number;
-  suite: number;
-  now: number;
-  removedLeaves: number[];
-  addedLeaves: GroupLeaf[];
-  groupInfo: string;
-  lastCommit: LastCommit;
-  joined: Array<{ user: string; domain: string; role: string }>;
-  left: Array<{ user: string; domain: string }>;
-}
 
 /** The statements of a commit; the epoch moves only from the epoch the commit was made in. */
 export function commitStatements(db: D1Database, w: CommitWrites): D1PreparedStatement[] {

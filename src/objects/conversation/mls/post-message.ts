@@ -2,7 +2,8 @@ import { toBase64 } from '../../../shared/base64.js';
 import type { DeliveryResult, MessageRequest } from '../../../shared/mls/delivery.js';
 import type { NotificationShards } from '../../notification-shards.js';
 import { mlsNotifications, remoteDelivery } from './fan-out.js';
-import { type GroupRow, proposalStatement } from './group-store.js';
+import type { GroupRow } from './group-row.js';
+import { proposalStatement } from './group-store.js';
 
 /** How many epochs back an application message may have been encrypted in (wire-server: 2). */
 const EPOCH_WINDOW = 2;

@@ -7,7 +7,8 @@ import type { Delivery } from '../../../shared/notifications/types.js';
 import type { NotificationShards } from '../../notification-shards.js';
 import { commitWithDeliveries } from '../commit-with-deliveries.js';
 import { mlsNotifications, remoteDelivery } from './fan-out.js';
-import { type GroupRow, type PendingProposal, proposalStatement, removalPendingStatement } from './group-store.js';
+import type { GroupRow, PendingProposal } from './group-row.js';
+import { proposalStatement, removalPendingStatement } from './group-store.js';
 
 /** The signed proposals of some leaves' removal, their writes, and their delivery. */
 export interface RemovalProposals {

@@ -1,0 +1,54 @@
+// What a conversation's MLS group is, and what a commit changes of it: the types the pure commit
+// planning (commit-plan.ts) shares with the store that reads and writes them (group-store.ts).
+import type { GroupLeaf, ProposalEffect } from '../../../shared/mls/delivery.js';
+import type { QualifiedRef } from '../../../shared/proteus/types.js';
+
+/** A proposal of the current epoch that the next commit must reference. */
+export interface PendingProposal {
+  ref: string;
+  origin: 'backend' | 'client';
+  effect: ProposalEffect;
+  message: string;
+}
+
+/** A conversation's MLS group (or one of its subconversations') as D1 holds it. */
+export interface GroupRow {
+  conv: QualifiedRef;
+  /** The subconversation, for a subconversation's group. */
+  subconv?: string | undefined;
+  /** The parent conversation's protocol and type. */
+  protocol: string;
+  type: number;
+  team: string | null;
+  groupId: string | null;
+  epoch: number;
+  suite: number | null;
+  /** Members of the (parent) conversation (users), as `domain/user`. */
+  members: Set<string>;
+  leaves: Map<number, GroupLeaf & { removalPending: boolean }>;
+  proposals: Map<string, PendingProposal>;
+  /** The last commit the group took (see LastCommit). */
+  lastCommit?: LastCommit | undefined;
+}
+
+/** The last commit a group took: its digest (sha256, hex) and the answer (a DeliveryResult's JSON). */
+export interface LastCommit {
+  digest: string;
+  result: string;
+}
+
+/** What a commit changes, written in one batch (all or nothing). */
+export interface CommitWrites {
+  conv: QualifiedRef;
+  subconv?: string | undefined;
+  groupId: string;
+  epoch: number;
+  suite: number;
+  now: number;
+  removedLeaves: number[];
+  addedLeaves: GroupLeaf[];
+  groupInfo: string;
+  lastCommit: LastCommit;
+  joined: Array<{ user: string; domain: string; role: string }>;
+  left: Array<{ user: string; domain: string }>;
+}

@@ -1,0 +1,346 @@
+import { describe, expect, it } from 'vitest';
+import type { CommitRequest, GroupClient, GroupLeaf, ProposalEffect } from '../../../../../src/shared/mls/delivery.js';
+import type {
+  GroupRow as Group,
+  PendingProposal as Proposal,
+} from '../../../../../src/objects/conversation/mls/group-row.js';
+import { planCommit } from '../../../../../src/objects/conversation/mls/commit-plan.js';
+
+const D = 'a.example';
+const client = (user: string, c: string): GroupClient => ({ user, domain: D, client: c });
+const leaf = (index: number, user: string, c: string): GroupLeaf => ({ index, ...client(user, c) });
+
+/** Alice (a1, a2), Bob (b1, b2) and Carol (c1) at leaves 0–4, in epoch 3; Dave is not a member. */
+const TREE = [leaf(0, 'alice', 'a1'), leaf(1, 'alice', 'a2'), leaf(2, 'bob', 'b1'), leaf(3, 'bob', 'b2')];
+const TREE_WITH_CAROL = [...TREE, leaf(4, 'carol', 'c1')];
+
+/** The group, with the backend's removal pending for the leaves `removalPending`. */
+function group(over: Partial<Group> = {}, removalPending: number[] = []): Group {
+  return {
+    conv: { id: 'conv', domain: D },
+    protocol: 'mls',
+    type: 0,
+    team: null,
+    groupId: 'Z3JvdXA=',
+    epoch: 3,
+    suite: 1,
+    members: new Set(['alice', 'bob', 'carol'].map((u) => `${D}/${u}`)),
+    leaves: new Map(TREE_WITH_CAROL.map((l) => [l.index, { ...l, removalPending: removalPending.includes(l.index) }])),
+    proposals: new Map(),
+    ...over,
+  };
+}
+
+function commit(over: Partial<CommitRequest> = {}): CommitRequest {
+  return {
+    conv: { id: 'conv', domain: D },
+    groupId: 'Z3JvdXA=',
+    localDomain: D,
+    sender: { ...client('alice', 'a1'), connection: 'conn' },
+    epoch: 3,
+    senderLeaf: 0,
+    references: [],
+    removes: [],
+    adds: [],
+    pathKeyRegistered: true,
+    mayRemoveOthers: true,
+    suite: 1,
+    leaves: TREE_WITH_CAROL,
+    commit: new Uint8Array(),
+    groupInfo: new Uint8Array(),
+    ttlSeconds: 60,
+    ...over,
+  };
+}
+
+/** The tree after a commit: the group's leaves but those removed, and the new ones. */
+const treeAfter = (removed: number[], added: GroupLeaf[] = []) => [
+  ...TREE_WITH_CAROL.filter((l) => !removed.includes(l.index)),
+  ...added,
+];
+
+function planned(g: Group, r: CommitRequest) {
+  const result = planCommit(g, r);
+  if (!result.ok) throw new Error(`refused: ${result.refusal} ${result.message ?? ''}`);
+  return result.plan;
+}
+
+/** A pending proposal, as an entry of Group.proposals. */
+const pending = (ref: string, origin: Proposal['origin'], effect: ProposalEffect): [string, Proposal] => [
+  ref,
+  { ref, origin, effect, message: '' },
+];
+const backendRemoval = (ref: string, index: number) => pending(ref, 'backend', { remove: index });
+
+describe('planCommit: the checks before the proposals, in order', () => {
+  it('refuses a conversation that is not MLS, and another group’s commit', () => {
+    expect(planCommit(group({ protocol: 'proteus' }), commit())).toMatchObject({ refusal: 'mlsProtocolError' });
+    expect(planCommit(group(), commit({ groupId: 'b3RoZXI=' }))).toMatchObject({
+      refusal: 'mlsProtocolError',
+      message: 'The message group ID does not match the conversation',
+    });
+  });
+
+  it('refuses a sender who is not a member before looking at the epoch', () => {
+    const dave = { ...client('dave', 'd1'), connection: 'conn' };
+    expect(planCommit(group(), commit({ sender: dave, epoch: 2 }))).toMatchObject({ refusal: 'noConversation' });
+  });
+
+  it('refuses a cipher suite other than the group’s, and a stale epoch either way', () => {
+    expect(planCommit(group(), commit({ suite: 2 }))).toMatchObject({ refusal: 'mlsProtocolError' });
+    expect(planCommit(group(), commit({ epoch: 2 }))).toMatchObject({ refusal: 'mlsStaleMessage' });
+    expect(planCommit(group(), commit({ epoch: 4 }))).toMatchObject({ refusal: 'mlsStaleMessage' });
+    // The epoch is checked before the sender's key.
+    expect(planCommit(group(), commit({ epoch: 4, pathKeyRegistered: false }))).toMatchObject({
+      refusal: 'mlsStaleMessage',
+    });
+  });
+
+  it('refuses a sender leaf that is empty or another client’s, before the key', () => {
+    expect(planCommit(group(), commit({ senderLeaf: 9 }))).toMatchObject({
+      refusal: 'mlsProtocolError',
+      message: 'unknown sender leaf index',
+    });
+    expect(planCommit(group(), commit({ senderLeaf: 1, pathKeyRegistered: false }))).toMatchObject({
+      refusal: 'mlsClientSenderUserMismatch',
+    });
+    expect(planCommit(group(), commit({ pathKeyRegistered: false }))).toMatchObject({
+      refusal: 'mlsIdentityMismatch',
+    });
+  });
+
+  it('refuses an external commit to a group at epoch 0', () => {
+    const empty = group({ epoch: 0, suite: null, leaves: new Map() });
+    expect(planCommit(empty, commit({ epoch: 0, senderLeaf: 'external', leaves: [leaf(0, 'alice', 'a1')] }))).toEqual({
+      ok: false,
+      refusal: 'mlsProtocolError',
+      message: 'External commits at epoch 0 are not supported',
+    });
+  });
+});
+
+describe('planCommit: a commit that changes no membership', () => {
+  it('goes to every client of the old epoch and writes the epoch it was made in', () => {
+    const plan = planned(group(), commit());
+    expect(plan.before).toEqual(TREE_WITH_CAROL.map((l) => ({ ...l, removalPending: false })));
+    expect(plan.after).toEqual(TREE_WITH_CAROL);
+    expect(plan.added).toEqual([]);
+    expect(plan.requeue).toEqual([]);
+    expect(plan.writes).toMatchObject({
+      groupId: 'Z3JvdXA=',
+      epoch: 3,
+      suite: 1,
+      removedLeaves: [],
+      joined: [],
+      left: [],
+    });
+  });
+});
+
+describe('planCommit: proposals', () => {
+  it('refuses a reference to a proposal that is not pending', () => {
+    expect(planCommit(group(), commit({ references: ['bm9uZQ=='] }))).toMatchObject({ refusal: 'mlsProposalNotFound' });
+  });
+
+  it('refuses a commit that leaves a pending proposal out', () => {
+    const proposals = new Map([pending('cA==', 'client', { other: 'update' })]);
+    expect(planCommit(group({ proposals }), commit())).toMatchObject({ refusal: 'mlsCommitMissingReferences' });
+  });
+
+  it('takes a backend removal committed inline instead of by reference, as no member leaving', () => {
+    const g = group({ proposals: new Map([backendRemoval('cg==', 4)]) }, [4]);
+    expect(planCommit(g, commit())).toMatchObject({ refusal: 'mlsCommitMissingReferences' });
+    const plan = planned(g, commit({ removes: [4], leaves: treeAfter([4]) }));
+    expect(plan.writes.removedLeaves).toEqual([4]);
+    expect(plan.writes.left).toEqual([]);
+  });
+
+  it('applies what the referenced proposals do', () => {
+    const proposals = new Map([backendRemoval('cjI=', 2), pending('YWRk', 'client', { add: client('dave', 'd1') })]);
+    const plan = planned(
+      group({ proposals }),
+      commit({ references: ['cjI=', 'YWRk'], removes: [3], leaves: treeAfter([2, 3], [leaf(5, 'dave', 'd1')]) }),
+    );
+    expect([...plan.writes.removedLeaves].sort((a, b) => a - b)).toEqual([2, 3]);
+    expect(plan.writes.left).toEqual([{ domain: D, user: 'bob' }]);
+    expect(plan.added).toEqual([leaf(5, 'dave', 'd1')]);
+  });
+});
+
+describe('planCommit: removals', () => {
+  it('removes a user with all of their clients, who then leaves the conversation', () => {
+    const plan = planned(group(), commit({ removes: [2, 3], leaves: treeAfter([2, 3]) }));
+    expect(plan.writes.left).toEqual([{ domain: D, user: 'bob' }]);
+    expect(plan.before).toHaveLength(5);
+    expect(plan.after).toEqual(treeAfter([2, 3]));
+  });
+
+  it('refuses removing some of a user’s clients, an empty leaf, or the sender’s own', () => {
+    expect(planCommit(group(), commit({ removes: [2], leaves: treeAfter([2]) }))).toMatchObject({
+      refusal: 'mlsClientMismatch',
+    });
+    expect(planCommit(group(), commit({ removes: [7] }))).toMatchObject({ refusal: 'mlsInvalidLeafNodeIndex' });
+    expect(planCommit(group(), commit({ removes: [1], leaves: treeAfter([1]) }))).toMatchObject({
+      refusal: 'mlsSelfRemovalNotAllowed',
+    });
+  });
+
+  it('refuses removing others without the remove_conversation_member permission', () => {
+    expect(planCommit(group(), commit({ removes: [4], leaves: treeAfter([4]), mayRemoveOthers: false }))).toMatchObject(
+      {
+        refusal: 'actionDenied',
+      },
+    );
+  });
+
+  it('does not count a client whose removal the backend proposed as one of its user’s', () => {
+    // Bob's b2 was deleted: removing b1 alone removes Bob, and b2 alone is no one leaving.
+    expect(planned(group({}, [3]), commit({ removes: [2], leaves: treeAfter([2]) })).writes.left).toEqual([
+      { domain: D, user: 'bob' },
+    ]);
+    expect(planned(group({}, [3]), commit({ removes: [3], leaves: treeAfter([3]) })).writes.left).toEqual([]);
+  });
+
+  it('lets clients come and go freely in a subconversation and in a mixed conversation', () => {
+    const some = commit({ removes: [1, 2], leaves: treeAfter([1, 2]), mayRemoveOthers: false });
+    for (const g of [group({ subconv: 'call' }), group({ protocol: 'mixed' })]) {
+      const plan = planned(g, some);
+      expect(plan.writes.removedLeaves).toEqual([1, 2]);
+      expect(plan.writes.left).toEqual([]);
+    }
+  });
+});
+
+describe('planCommit: additions and the new tree', () => {
+  it('adds a new user’s clients where the GroupInfo puts them, joining the user once', () => {
+    const adds = [client('dave', 'd1'), client('dave', 'd2')];
+    const plan = planned(
+      group(),
+      commit({ adds, leaves: treeAfter([], [leaf(6, 'dave', 'd2'), leaf(5, 'dave', 'd1')]) }),
+    );
+    expect(plan.added).toEqual([leaf(6, 'dave', 'd2'), leaf(5, 'dave', 'd1')]);
+    expect(plan.writes.addedLeaves).toEqual(plan.added);
+    expect(plan.writes.joined).toEqual([{ user: 'dave', domain: D, role: 'wire_member' }]);
+  });
+
+  it('adds a member’s new client to the group without a member-join', () => {
+    const plan = planned(
+      group(),
+      commit({ adds: [client('carol', 'c2')], leaves: treeAfter([], [leaf(5, 'carol', 'c2')]) }),
+    );
+    expect(plan.added).toEqual([leaf(5, 'carol', 'c2')]);
+    expect(plan.writes.joined).toEqual([]);
+  });
+
+  it('refuses adding a client that is in the group already', () => {
+    expect(planCommit(group(), commit({ adds: [client('bob', 'b1')] }))).toEqual({
+      ok: false,
+      refusal: 'mlsProtocolError',
+      message: 'Client is already a member of the group',
+    });
+  });
+
+  it('lets a new client take a leaf freed by the same commit', () => {
+    const plan = planned(
+      group(),
+      commit({ removes: [2, 3], adds: [client('dave', 'd1')], leaves: treeAfter([2, 3], [leaf(2, 'dave', 'd1')]) }),
+    );
+    expect(plan.added).toEqual([leaf(2, 'dave', 'd1')]);
+  });
+
+  it('refuses a GroupInfo whose tree is not exactly the group after the commit', () => {
+    const mismatch = {
+      refusal: 'mlsProtocolError',
+      message: 'The GroupInfo does not match the group after the commit',
+    };
+    expect(planCommit(group(), commit({ leaves: TREE }))).toMatchObject(mismatch);
+    expect(planCommit(group(), commit({ leaves: [...TREE_WITH_CAROL, leaf(5, 'dave', 'd1')] }))).toMatchObject(
+      mismatch,
+    );
+    expect(
+      planCommit(group(), commit({ leaves: [...TREE, leaf(4, 'carol', 'c1'), leaf(5, 'carol', 'c1')] })),
+    ).toMatchObject(mismatch);
+  });
+
+  it('refuses a GroupInfo that moves a member to another leaf', () => {
+    const swapped = [
+      leaf(0, 'alice', 'a1'),
+      leaf(1, 'alice', 'a2'),
+      leaf(2, 'bob', 'b2'),
+      leaf(3, 'bob', 'b1'),
+      leaf(4, 'carol', 'c1'),
+    ];
+    expect(planCommit(group(), commit({ leaves: swapped }))).toMatchObject({
+      message: 'The GroupInfo moves a member to another leaf',
+    });
+  });
+
+  it('counts the committer as added by the first commit, which sets the suite', () => {
+    const empty = group({ epoch: 0, suite: null, leaves: new Map() });
+    const plan = planned(
+      empty,
+      commit({
+        epoch: 0,
+        suite: 2,
+        adds: [client('bob', 'b1')],
+        leaves: [leaf(0, 'alice', 'a1'), leaf(1, 'bob', 'b1')],
+      }),
+    );
+    expect(plan.before).toEqual([]);
+    expect(plan.added).toEqual([leaf(0, 'alice', 'a1'), leaf(1, 'bob', 'b1')]);
+    expect(plan.writes.suite).toBe(2);
+    expect(plan.writes.joined).toEqual([]);
+  });
+
+  it('refuses adding anyone but the sender in a subconversation', () => {
+    const sub = group({ subconv: 'call' });
+    expect(
+      planCommit(sub, commit({ adds: [client('carol', 'c2')], leaves: treeAfter([], [leaf(5, 'carol', 'c2')]) })),
+    ).toMatchObject({
+      message: 'Add proposals in subconversations are not supported',
+    });
+  });
+});
+
+describe('planCommit: external commits', () => {
+  const joiner = { ...client('alice', 'a3'), connection: 'conn' };
+
+  it('adds the joining client, drops clients’ proposals and requeues the backend’s removals', () => {
+    const proposals = new Map([backendRemoval('cmVt', 3), pending('dXBk', 'client', { other: 'update' })]);
+    const plan = planned(
+      group({ proposals }, [3]),
+      commit({ sender: joiner, senderLeaf: 'external', leaves: treeAfter([], [leaf(5, 'alice', 'a3')]) }),
+    );
+    expect(plan.added).toEqual([leaf(5, 'alice', 'a3')]);
+    expect(plan.requeue).toEqual([{ ...leaf(3, 'bob', 'b2'), removalPending: true }]);
+    expect(plan.writes.joined).toEqual([]);
+  });
+
+  it('refuses an external commit that removes another client', () => {
+    expect(
+      planCommit(
+        group(),
+        commit({
+          sender: joiner,
+          senderLeaf: 'external',
+          removes: [1],
+          leaves: treeAfter([1], [leaf(5, 'alice', 'a3')]),
+        }),
+      ),
+    ).toMatchObject({
+      refusal: 'mlsProtocolError',
+      message: 'An external commit may only remove the sender’s own old leaf',
+    });
+  });
+
+  it('does not requeue the backend’s removal of the old leaf the joiner removes itself', () => {
+    const carol = { ...client('carol', 'c1'), connection: 'conn' };
+    const plan = planned(
+      group({ proposals: new Map([backendRemoval('b2xk', 4)]) }, [4]),
+      commit({ sender: carol, senderLeaf: 'external', removes: [4], leaves: treeAfter([4], [leaf(5, 'carol', 'c1')]) }),
+    );
+    expect(plan.requeue).toEqual([]);
+    expect(plan.added).toEqual([leaf(5, 'carol', 'c1')]);
+    expect(plan.writes.left).toEqual([]);
+  });
+});
