@@ -6,7 +6,7 @@ import { ApiError } from '../api/errors/api-error.js';
 import { cargoholdErrors } from '../api/errors/cargohold.js';
 import { FEDERATED_CALL_ERRORS } from '../api/errors/federation.js';
 import { FederatorClient } from '../federation/client.js';
-import { getAssetResponse } from './federation-api.js';
+import { getAssetRpc } from './federation-api.js';
 import { domain } from '../api/schemas/common.js';
 import { self } from '../api/self.js';
 import { database } from '../db/client.js';
@@ -57,7 +57,7 @@ async function remoteDownload(c: Context<AppEnv>, domain: string, key: string, t
   if (token === '') throw new ApiError(cargoholdErrors.assetNotFound); // a remote user is never the owner
   const client = FederatorClient.of(c.get('config'));
   const asked = { user: self(c).user, key, ...(token === undefined ? {} : { token }) };
-  const { available } = await client.call(domain, 'cargohold', 'get-asset', asked, getAssetResponse);
+  const { available } = await client.call(domain, getAssetRpc, asked);
   if (!available) throw new ApiError(cargoholdErrors.assetNotFound);
   const bytes = await client.stream(domain, 'cargohold', 'stream-asset', asked);
   return new Response(bytes.body, { status: 200, headers: { 'content-type': 'application/octet-stream' } });

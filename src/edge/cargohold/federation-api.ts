@@ -12,11 +12,16 @@ import { localAsset } from './asset-access.js';
 import { assetKeySchema } from './asset-key.js';
 import { objectStore } from './object-store.js';
 import { assetTokenSchema } from './tokens.js';
+import { rpcContract } from '../federation/contract.js';
 
 /** Which asset a remote user asks for, with the token the asset's sharer gave (none for a public asset). */
-const getAssetRequest = z.object({ user: z.uuid(), key: assetKeySchema, token: assetTokenSchema.nullish() });
-type GetAsset = z.infer<typeof getAssetRequest>;
-export const getAssetResponse = z.object({ available: z.boolean() });
+export const getAssetRpc = rpcContract({
+  component: 'cargohold',
+  rpc: 'get-asset',
+  request: z.object({ user: z.uuid(), key: assetKeySchema, token: assetTokenSchema.nullish() }),
+  response: z.object({ available: z.boolean() }),
+});
+type GetAsset = z.infer<typeof getAssetRpc.request>;
 
 /** A remote user is never the owner: the token must be the stored one. */
 async function readable(db: Db, req: GetAsset): Promise<boolean> {
@@ -29,13 +34,7 @@ async function readable(db: Db, req: GetAsset): Promise<boolean> {
 }
 
 export const getAsset = federationRpc(
-  {
-    component: 'cargohold',
-    rpc: 'get-asset',
-    request: getAssetRequest,
-    response: getAssetResponse,
-    description: 'Whether the asset exists and the token opens it',
-  },
+  { ...getAssetRpc, description: 'Whether the asset exists and the token opens it' },
   async (c, req) => ({ available: await readable(database(c.env.DB), req) }),
 );
 
@@ -54,7 +53,7 @@ export const streamAsset = endpoint(
     auth: 'none',
     method: 'post',
     path: '/federation/cargohold/stream-asset',
-    request: jsonBody(getAssetRequest),
+    request: jsonBody(getAssetRpc.request),
     errors: [commonErrors.badRequest, cargoholdErrors.assetNotFound],
     responses: {
       200: {

@@ -7,10 +7,8 @@ import { FEDERATION_API_VERSIONS } from '../../shared/federation/versions.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { federationErrors } from '../api/errors/federation.js';
 import { federatorPost } from './federator-link.js';
-import { MAX_BATCH, NOTIFICATION_BATCH, notificationBatchOutcomes } from './notification-batch.js';
-
-/** A notification's payloads by federation API version: each applies from its version up to the next one's. */
-export type PayloadBundle = Record<number, unknown>;
+import { MAX_BATCH, type notificationBatchOutcomes, notificationBatchRpc } from './notification-batch.js';
+import type { PayloadBundle, RpcContract, RequestOf } from './contract.js';
 
 /** The payload a remote speaking `version` gets: the one of the highest version not above it. */
 export function payloadFor(bundle: PayloadBundle, version: number): { body: unknown } | undefined {
@@ -73,16 +71,15 @@ export class FederatorClient {
     return new FederatorClient(config);
   }
 
-  /** Calls `rpc` of `component` on `domain` and checks the answer's shape. */
-  async call<S extends z.ZodType>(
+  /** Calls an RPC on `domain` and checks the answer's shape. */
+  async call<B extends z.ZodType, R extends z.ZodType>(
     domain: string,
-    component: FederatedComponent,
-    rpc: string,
-    body: unknown,
-    answer: S,
-  ): Promise<z.output<S>> {
+    contract: RpcContract<B, R>,
+    body: RequestOf<B>,
+  ): Promise<z.output<R>> {
+    const { component, rpc } = contract;
     const version = await this.version(domain);
-    const parsed = answer.safeParse(await this.post(domain, component, rpc, body, version));
+    const parsed = contract.response.safeParse(await this.post(domain, component, rpc, body, version));
     if (!parsed.success) throw new ApiError(federationErrors.invalidBody, `${component}/${rpc} from ${domain}`);
     return parsed.data;
   }
@@ -114,7 +111,7 @@ export class FederatorClient {
     if ((unbatched.get(domain) ?? 0) > Date.now()) return undefined;
     const version = await this.version(domain);
     const outcomes: BatchedOutcome[] = [];
-    const sent: Array<{ component: string; rpc: string; body: unknown }> = [];
+    const sent: Array<{ component: FederatedComponent; rpc: string; body: unknown }> = [];
     const sentAt: number[] = [];
     let bytes = 0;
     for (const n of notifications) {
@@ -127,10 +124,9 @@ export class FederatorClient {
       sent.push({ component: n.component, rpc: n.rpc, body: payload.body });
     }
     if (sent.length === 0) return outcomes;
-    const { component, rpc } = NOTIFICATION_BATCH;
     let answer: z.output<typeof notificationBatchOutcomes>;
     try {
-      answer = await this.call(domain, component, rpc, { notifications: sent }, notificationBatchOutcomes);
+      answer = await this.call(domain, notificationBatchRpc, { notifications: sent });
     } catch (err) {
       const inner = err instanceof ApiError ? innerCode(err) : undefined;
       if (inner === undefined || inner >= 500) throw err;

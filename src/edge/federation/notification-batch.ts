@@ -2,13 +2,12 @@
 // no such RPC (a remote without it answers 404 and gets one call per notification). The remote
 // takes them in the order they come, as if each were its own call, and answers each one's outcome.
 import { z } from '@hono/zod-openapi';
-
-export const NOTIFICATION_BATCH = { component: 'galley', rpc: 'svc-notification-batch' } as const;
+import { rpcContract } from './contract.js';
 
 /** The most notifications in one call. */
 export const MAX_BATCH = 200;
 
-export const notificationBatch = z
+const notificationBatch = z
   .object({
     notifications: z
       .array(z.object({ component: z.enum(['brig', 'galley', 'cargohold']), rpc: z.string(), body: z.unknown() }))
@@ -29,3 +28,11 @@ export type BatchOutcome = z.infer<typeof outcome>;
  * (its outcome included): that one and those after it were not taken.
  */
 export const notificationBatchOutcomes = z.object({ outcomes: z.array(outcome) }).openapi('NotificationBatchOutcomes');
+
+/** The batch RPC: several notifications to one backend in one call. */
+export const notificationBatchRpc = rpcContract({
+  component: 'galley',
+  rpc: 'svc-notification-batch',
+  request: notificationBatch,
+  response: notificationBatchOutcomes,
+});

@@ -5,16 +5,8 @@ import { FEDERATION_API_VERSIONS } from '../../shared/federation/versions.js';
 import { type Db, runBatch } from '../db/client.js';
 import { type Change, noChange } from '../effects/commit-change.js';
 import { defineEffect } from '../effects/effect.js';
-import type { FederatedComponent } from '../../shared/federation/components.js';
-import type { PayloadBundle } from './client.js';
+import type { RemoteNotification } from './contract.js';
 import { outboxStore } from './outbox-store.js';
-
-export interface RemoteNotification {
-  domain: string;
-  component: FederatedComponent;
-  rpc: string;
-  bundle: PayloadBundle;
-}
 
 /**
  * What the queue carries: a remote whose notifications are due (`retry`: after a failed delivery;
@@ -32,7 +24,7 @@ export interface Defederation {
 }
 
 /** One payload that every federation API version takes. */
-export const forEveryVersion = (payload: unknown): PayloadBundle => ({ [FEDERATION_API_VERSIONS[0]]: payload });
+export const forEveryVersion = <T>(payload: T): Record<number, T> => ({ [FEDERATION_API_VERSIONS[0]!]: payload });
 
 /** Wakes the background worker for these remotes. */
 export async function wake(env: Env, remotes: Iterable<string>): Promise<void> {
@@ -82,24 +74,15 @@ export async function queueForRemotes(env: Env, db: Db, notifications: readonly 
 
 /**
  * This backend stopped federating with `domain`: what waited for it is dropped, the other remotes
- * are told (on-connection-removed) and the background worker is asked to clean up.
+ * are told (`told`: galley's on-connection-removed) and the background worker is asked to clean up.
  */
 export async function queueDefederation(
   env: Env,
   db: Db,
   domain: string,
-  otherRemotes: readonly string[],
+  told: readonly RemoteNotification[],
 ): Promise<void> {
   await outboxStore.dropDomain(db, domain);
-  await queueForRemotes(
-    env,
-    db,
-    otherRemotes.map((d) => ({
-      domain: d,
-      component: 'galley',
-      rpc: 'on-connection-removed',
-      bundle: forEveryVersion(domain),
-    })),
-  );
+  await queueForRemotes(env, db, told);
   await env.BACKEND_NOTIFICATIONS.send({ defederate: domain } satisfies Defederation);
 }

@@ -7,12 +7,7 @@ import type { Endpoint } from '../api/endpoint.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { commonErrors } from '../api/errors/common.js';
 import { logUnexpected } from '../api/errors/render.js';
-import {
-  type BatchOutcome,
-  NOTIFICATION_BATCH,
-  notificationBatch,
-  notificationBatchOutcomes,
-} from './notification-batch.js';
+import { type BatchOutcome, notificationBatchRpc } from './notification-batch.js';
 import { type FederationCall, federationRpc, isFederationEndpoint, type RpcCaller } from './rpc.js';
 
 type Item = { component: string; rpc: string; body: unknown };
@@ -100,12 +95,7 @@ async function takeInOrder(
 export function takeBatch(endpoints: readonly Endpoint[]): Endpoint {
   const calls = new Map(endpoints.filter(isFederationEndpoint).map((e) => [keyOf(e.federation), e.federation]));
   return federationRpc(
-    {
-      ...NOTIFICATION_BATCH,
-      request: notificationBatch,
-      response: notificationBatchOutcomes,
-      description: 'The outcome of each notification taken, in order',
-    },
+    { ...notificationBatchRpc, description: 'The outcome of each notification taken, in order' },
     async (c, { notifications }, caller) => ({ outcomes: await takeInOrder(c, calls, notifications, caller) }),
   );
 }

@@ -95,6 +95,8 @@ export { acceptOne2One } from './conversations/one2one.js';
 /** A blocked connection, or a cancelled request: the user leaves the two users' 1:1, silently. */
 export { leaveOne2One } from './conversations/one2one.js';
 export { upsertRemoteOne2One } from './federation/remote-one2one.js';
+/** What the other remotes are told when this backend stops federating with one (on-connection-removed). */
+export { connectionRemovedNotifications } from './federation/connection-removed.js';
 /** A deleted user leaves every conversation (a change); the other members (and `alsoTell`) hear of it. */
 export { leavingAllConversations } from './conversations/user-deleted.js';
 /** A user's clients changed: every conversation of theirs reads members and clients again. */

@@ -44,9 +44,9 @@ import { onClientRemoved } from './federation/client-removed.js';
 import { getConversations } from './federation/get-conversations.js';
 import { getOne2OneConversation } from './federation/one2one.js';
 import {
-  deleteSubConversationRpc,
-  getSubConversationRpc,
-  leaveSubConversationRpc,
+  deleteSubConversationForRemote,
+  getSubConversationForRemote,
+  leaveSubConversationForRemote,
 } from './federation/subconversations.js';
 import { updateConversation } from './federation/update-conversation.js';
 import { onTypingIndicatorUpdated, updateTypingIndicator } from './federation/typing.js';
@@ -211,9 +211,9 @@ export const galleyInternal: Endpoint[] = [
   onClientRemoved,
   getConversations,
   getOne2OneConversation,
-  getSubConversationRpc,
-  deleteSubConversationRpc,
-  leaveSubConversationRpc,
+  getSubConversationForRemote,
+  deleteSubConversationForRemote,
+  leaveSubConversationForRemote,
   updateConversation,
   updateTypingIndicator,
   onTypingIndicatorUpdated,

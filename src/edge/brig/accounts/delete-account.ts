@@ -4,7 +4,7 @@ import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
 import { connectionEvent } from '../connections/connection-events.js';
 import { forgetAccountEffect } from '../../gundeck/face.js';
-import { type Change, commitChange, joinChanges } from '../../effects/commit-change.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import type { Effect } from '../../effects/effect.js';
 import { publish, publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
@@ -12,19 +12,14 @@ import { leavingAllConversations, removeFromTeams } from '../../galley/face.js';
 import { cookieStore } from '../auth/cookie-store.js';
 import { clientStore } from '../clients/client-store.js';
 import { prekeyStore } from '../clients/prekey-store.js';
-import { connectionStore, type ConnectionRow } from '../connections/connection-store.js';
-import { forEveryVersion, queuedForRemotes } from '../../federation/outbox.js';
-import { chunked } from '../../../shared/chunked.js';
-import { groupBy } from '../../../shared/group-by.js';
+import { connectionStore } from '../connections/connection-store.js';
 import { consentStore } from '../consent/consent-store.js';
 import { propertyStore } from '../properties/property-store.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { invitationStore } from '../invitations/invitation-store.js';
-import { FederatorClient } from '../../federation/client.js';
-import { log } from '../../../shared/log.js';
-import { newConnectionResponse } from '../connections/remote-connections.js';
+import { remoteContactsTold, rescindRemoteRequests } from '../connections/deleted-user-connections.js';
 
 /**
  * Deletes an account for good, as one change: the profile becomes a tombstone (status deleted,
@@ -110,45 +105,4 @@ export async function deleteAccount(
     };
     await publish(env, config, [{ user: asked.toUser }], connectionEvent(cancelled), { transient: true });
   }
-}
-
-/**
- * Remote users the account was connected with (whatever the status) hear of the deletion from
- * their own backend (`on-user-deleted-connections`, queued), which drops their connections to it.
- */
-function remoteContactsTold(db: Db, user: string, remote: readonly ConnectionRow[]): Change {
-  const notifications = [...groupBy(remote, (r) => r.toDomain)].flatMap(([domain, rows]) =>
-    chunked(
-      rows.map((r) => r.toUser),
-      1000,
-    ).map((connections) => ({
-      domain,
-      component: 'brig' as const,
-      rpc: 'on-user-deleted-connections',
-      bundle: forEveryVersion({ user, connections }),
-    })),
-  );
-  return queuedForRemotes(db, notifications);
-}
-
-/** Users of other backends the account had asked to connect see the request cancelled, as wire does. */
-async function rescindRemoteRequests(config: Config, user: string, asked: readonly ConnectionRow[]): Promise<void> {
-  await Promise.all(
-    asked.map(async (r) => {
-      try {
-        await FederatorClient.of(config).call(
-          r.toDomain,
-          'brig',
-          'send-connection-action',
-          { from: user, to: r.toUser, action: 'RemoteRescind' },
-          newConnectionResponse,
-        );
-      } catch (e) {
-        log('warn', "a deleted user's connection request could not be rescinded", {
-          domain: r.toDomain,
-          error: String(e),
-        });
-      }
-    }),
-  );
 }

@@ -13,13 +13,14 @@ import { database, runBatch } from '../../db/client.js';
 import { clientJson, clientJsonFor, pubClient } from '../clients/client-json.js';
 import { clientStore } from '../clients/client-store.js';
 import { checkPrekeys } from '../clients/new-client.js';
-import { claimLocalMany, userClientPrekeys } from '../clients/prekey-claims.js';
+import { claimLocalMany } from '../clients/prekey-claims.js';
 import { prekeyStore } from '../clients/prekey-store.js';
 import { prekey } from '../clients/prekeys.js';
 import { localClientsOf } from '../clients/user-clients.js';
 import { profileJson, userProfile } from '../users/user-json.js';
 import { userStore, visibleAccount } from '../users/user-store.js';
 import { deps } from '../../api/deps.js';
+import { userClientPrekeys } from '../federation-api/contract.js';
 
 const botUserView = z
   .object({ id: uuid, name: z.string(), accent_id: z.int(), handle: z.string().nullable(), team: uuid.nullable() })

@@ -1,19 +1,22 @@
 // Claiming Proteus prekeys of users, this backend's or another's (through federation): what the
 // public routes and the federation RPCs share.
-import { z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import type { Config } from '../../../shared/config/index.js';
 import type { Db } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { clientStore } from './client-store.js';
 import { prekeyStore } from './prekey-store.js';
-import { prekey, type Prekey } from './prekeys.js';
+import type { Prekey } from './prekeys.js';
+import {
+  claimMultiPrekeyBundleRpc,
+  claimPrekeyBundleRpc,
+  claimPrekeyRpc,
+  type prekeyBundle,
+  type userClientPrekeys,
+} from '../federation-api/contract.js';
 
-export const clientPrekey = z.object({ client: z.string(), prekey }).openapi('ClientPrekey');
-export const prekeyBundle = z.object({ user: z.uuid(), clients: z.array(clientPrekey) }).openapi('PrekeyBundle');
 export type PrekeyBundle = z.infer<typeof prekeyBundle>;
 
-/** `{user: {client: prekey or null}}`: one domain's part of a multi-user claim. */
-export const userClientPrekeys = z.record(z.string(), z.record(z.string(), prekey.nullable()));
 export type UserClientPrekeys = z.infer<typeof userClientPrekeys>;
 
 /** One prekey of each of a local user's clients (claimed: not handed out again). */
@@ -36,10 +39,10 @@ export async function claimLocalMany(db: Db, asked: Record<string, readonly stri
 }
 
 export const remoteClaim = (config: Config, domain: string, user: string, client: string) =>
-  FederatorClient.of(config).call(domain, 'brig', 'claim-prekey', [user, client], clientPrekey.nullable());
+  FederatorClient.of(config).call(domain, claimPrekeyRpc, [user, client]);
 
 export const remoteClaimBundle = (config: Config, domain: string, user: string) =>
-  FederatorClient.of(config).call(domain, 'brig', 'claim-prekey-bundle', user, prekeyBundle);
+  FederatorClient.of(config).call(domain, claimPrekeyBundleRpc, user);
 
 export const remoteClaimMany = (config: Config, domain: string, asked: Record<string, readonly string[]>) =>
-  FederatorClient.of(config).call(domain, 'brig', 'claim-multi-prekey-bundle', asked, userClientPrekeys);
+  FederatorClient.of(config).call(domain, claimMultiPrekeyBundleRpc, asked);

@@ -12,8 +12,6 @@ import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import {
   claimLocalBundle,
   claimLocalMany,
-  clientPrekey,
-  prekeyBundle,
   remoteClaim,
   remoteClaimBundle,
   remoteClaimMany,
@@ -22,6 +20,7 @@ import {
 import { prekeyStore } from './prekey-store.js';
 import { prekey } from './prekeys.js';
 import { localDomainOf, userParams } from './user-clients.js';
+import { clientPrekey, prekeyBundle } from '../federation-api/contract.js';
 
 const userPrekeysRoute = {
   method: 'get',

@@ -14,16 +14,16 @@ import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { pubClient, pubClientJson } from './client-json.js';
 import { clientStore } from './client-store.js';
 import { deps } from '../../api/deps.js';
+import { getUserClientsRpc, userClientMap } from '../federation-api/contract.js';
 
 export const localDomainOf = (c: Context<AppEnv>) => deps(c).domain;
 
-export const userClientMap = z.record(z.string(), z.array(pubClient));
 type UserClientMap = z.infer<typeof userClientMap>;
 
 /** The public view of these users' clients, every user present (local, or from their own backend). */
 async function clientsOfUsers(c: Context<AppEnv>, domain: string, users: readonly string[]): Promise<UserClientMap> {
   if (domain !== localDomainOf(c))
-    return FederatorClient.of(c.get('config')).call(domain, 'brig', 'get-user-clients', { users }, userClientMap);
+    return FederatorClient.of(c.get('config')).call(domain, getUserClientsRpc, { users });
   return localClientsOf(database(c.env.DB), users);
 }
 
@@ -33,7 +33,7 @@ export async function remoteClientIdsOf(
   domain: string,
   users: readonly string[],
 ): Promise<Record<string, string[]>> {
-  const map = await FederatorClient.of(config).call(domain, 'brig', 'get-user-clients', { users }, userClientMap);
+  const map = await FederatorClient.of(config).call(domain, getUserClientsRpc, { users });
   return Object.fromEntries(Object.entries(map).map(([user, clients]) => [user, clients.map((cl) => cl.id)]));
 }
 

@@ -1,7 +1,3 @@
-// Connections between a local user and a user of another backend (see remote-rules.ts): the local
-// side is stored here, the remote backend is told what the local user did and answers with what
-// its user wants.
-import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -23,22 +19,7 @@ import { connectionEvent } from './connection-events.js';
 import { connectionStore, type ConnectionRow } from './connection-store.js';
 import { remoteActionOf, transition, type LocalAction, type RemoteAction } from './remote-rules.js';
 import { deps } from '../../api/deps.js';
-
-const remoteAction = z.enum(['RemoteConnect', 'RemoteRescind']);
-
-/** brig's `send-connection-action` RPC: what a user did about a user of the receiving backend. */
-export const newConnectionRequest = z.object({
-  from: z.uuid(),
-  from_team: z.uuid().nullish(),
-  to: z.uuid(),
-  action: remoteAction,
-});
-
-export const newConnectionResponse = z.union([
-  z.object({ tag: z.literal('NewConnectionResponseOk'), contents: remoteAction.nullable() }),
-  z.object({ tag: z.literal('NewConnectionResponseUserNotActivated') }),
-  z.object({ tag: z.literal('NewConnectionResponseNotFederating') }),
-]);
+import { sendConnectionActionRpc } from '../federation-api/contract.js';
 
 /** Whether the user whose side changed (`actor`) wants to be in the 1:1 in this state (wire's desiredMembership). */
 function wantsOne2One(actor: 'local' | 'remote', status: Relation): boolean {
@@ -110,13 +91,12 @@ export async function actOnRemote(
   let status = next;
   const told = remoteActionOf(action);
   if (told !== undefined) {
-    const answer = await FederatorClient.of(config).call(
-      other.domain,
-      'brig',
-      'send-connection-action',
-      { from: me.id, ...(me.team === null ? {} : { from_team: me.team }), to: other.id, action: told },
-      newConnectionResponse,
-    );
+    const answer = await FederatorClient.of(config).call(other.domain, sendConnectionActionRpc, {
+      from: me.id,
+      ...(me.team === null ? {} : { from_team: me.team }),
+      to: other.id,
+      action: told,
+    });
     if (answer.tag === 'NewConnectionResponseUserNotActivated') throw new ApiError(brigErrors.invalidUser);
     if (answer.tag === 'NewConnectionResponseNotFederating') throw new ApiError(brigErrors.teamsNotFederating);
     status = (answer.contents === null ? undefined : transition(answer.contents, next)) ?? next;

@@ -1,24 +1,15 @@
-import { z } from '@hono/zod-openapi';
 import { database } from '../../db/client.js';
 import { federationRpc } from '../../federation/rpc.js';
 import { federationWith } from '../federation/federating.js';
 import { deps } from '../../api/deps.js';
-
-const domainSet = z.object({ domains: z.array(z.string()) }).openapi('DomainSet');
-const nonConnected = z.object({ non_connected_backends: z.array(z.string()) }).openapi('NonConnectedBackends');
+import { getNotFullyConnectedBackendsRpc } from '../../federation/backends-rpc.js';
 
 /**
  * Of the backends a remote names (the others of a conversation it is making), those this one does
  * not federate with: conversations need every two of their backends to federate.
  */
 export const getNotFullyConnectedBackends = federationRpc(
-  {
-    component: 'brig',
-    rpc: 'get-not-fully-connected-backends',
-    request: domainSet,
-    response: nonConnected,
-    description: 'The backends of the list this one does not federate with',
-  },
+  { ...getNotFullyConnectedBackendsRpc, description: 'The backends of the list this one does not federate with' },
   async (c, { domains }) => {
     const config = c.get('config');
     const db = database(c.env.DB);

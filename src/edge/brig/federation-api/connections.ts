@@ -1,32 +1,21 @@
 import { database } from '../../db/client.js';
-import { z } from '@hono/zod-openapi';
 import { commitChange } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
-import { emptyResponse, federationRpc } from '../../federation/rpc.js';
+import { federationRpc } from '../../federation/rpc.js';
 import { connectionStore } from '../connections/connection-store.js';
-import {
-  afterRemoteAction,
-  newConnectionRequest,
-  newConnectionResponse,
-  writeLocalSide,
-} from '../connections/remote-connections.js';
+import { afterRemoteAction, writeLocalSide } from '../connections/remote-connections.js';
 import { reactionTo } from '../connections/remote-rules.js';
 import { federationWith } from '../federation/federating.js';
 import { userStore } from '../users/user-store.js';
+import { sendConnectionActionRpc, onUserDeletedConnectionsRpc } from './contract.js';
 
 /**
  * A remote user connected to, or withdrew from, a user of this backend: the local side moves on
  * (and its user hears of it), and the answer says whether the local user wants the connection too.
  */
 export const sendConnectionAction = federationRpc(
-  {
-    component: 'brig',
-    rpc: 'send-connection-action',
-    request: newConnectionRequest,
-    response: newConnectionResponse,
-    description: "The local user's reaction, or why there is none",
-  },
+  { ...sendConnectionActionRpc, description: "The local user's reaction, or why there is none" },
   async (c, req, { origin }) => {
     const db = database(c.env.DB);
     const remote = await federationWith(c.get('config'), db, origin);
@@ -45,23 +34,13 @@ export const sendConnectionAction = federationRpc(
   },
 );
 
-const userDeletedConnections = z
-  .object({ user: z.uuid(), connections: z.array(z.uuid()).min(1).max(1000) })
-  .openapi('UserDeletedConnectionsNotification');
-
 /**
  * A remote user was deleted: the local users connected to them hear `user.delete`, and every
  * listed local user's connection with them goes. Delivered again, it finds the connections gone
  * and tells nobody (as wire's brig); the first delivery's pending effects told them.
  */
 export const onUserDeletedConnections = federationRpc(
-  {
-    component: 'brig',
-    rpc: 'on-user-deleted-connections',
-    request: userDeletedConnections,
-    response: emptyResponse,
-    description: 'Taken',
-  },
+  { ...onUserDeletedConnectionsRpc, description: 'Taken' },
   async (c, req, { origin }) => {
     const db = database(c.env.DB);
     const connected = await connectionStore.acceptingOf(db, req.connections, origin, req.user);

@@ -1,19 +1,18 @@
 // brig's federation RPCs for MLS: a user's MLS clients (with their signature keys, so the owner of
 // a conversation can check who a key package names) and claiming their key packages.
 import { z } from '@hono/zod-openapi';
-import { isSupportedSuite, SIGNATURE_SCHEMES, schemeOf, type SignatureScheme } from '../../../shared/mls/suites.js';
+import { SIGNATURE_SCHEMES, schemeOf, type SignatureScheme } from '../../../shared/mls/suites.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { database } from '../../db/client.js';
 import { federationRpc } from '../../federation/rpc.js';
 import { clientStore } from '../clients/client-store.js';
-import { bundle, claimLocal } from '../mls/claim-routes.js';
+import { claimLocal } from '../mls/claim-routes.js';
 import { keyPackageStore } from '../mls/key-package-store.js';
-import { clientInfo } from '../mls/mls-clients.js';
 import { deps } from '../../api/deps.js';
+import { getMlsClientsRpc, claimKeyPackagesRpc, cipherSuite } from './contract.js';
 
-const suite = z.number().int().refine(isSupportedSuite, 'unsupported cipher suite');
-const requestV1 = z.object({ user_id: z.uuid(), cipher_suite: suite });
+const requestV1 = z.object({ user_id: z.uuid(), cipher_suite: cipherSuite });
 const requestV0 = z.object({ user_id: z.uuid(), signature_scheme: z.enum(SIGNATURE_SCHEMES as [SignatureScheme]) });
 
 /**
@@ -21,13 +20,7 @@ const requestV0 = z.object({ user_id: z.uuid(), signature_scheme: z.enum(SIGNATU
  * `get-mls-clients@v0`); one path, read by the version the caller speaks.
  */
 export const getMlsClients = federationRpc(
-  {
-    component: 'brig',
-    rpc: 'get-mls-clients',
-    request: z.record(z.string(), z.unknown()).openapi('MLSClientsRequest'),
-    response: z.array(clientInfo),
-    description: "The user's clients that registered a signature key of the suite's scheme",
-  },
+  { ...getMlsClientsRpc, description: "The user's clients that registered a signature key of the suite's scheme" },
   async (c, body, { version }) => {
     const read = version === 0 ? requestV0.safeParse(body) : requestV1.safeParse(body);
     if (!read.success) throw new ApiError(commonErrors.badRequest, 'not an MLSClientsRequest');
@@ -48,10 +41,7 @@ export const getMlsClients = federationRpc(
 
 export const claimKeyPackagesForRemote = federationRpc(
   {
-    component: 'brig',
-    rpc: 'claim-key-packages',
-    request: z.object({ claimant: z.uuid(), target: z.uuid(), cipher_suite: suite }),
-    response: bundle.nullable(),
+    ...claimKeyPackagesRpc,
     description: "One key package of each of the target's clients; null for a user this backend does not have",
   },
   async (c, r) => {

@@ -1,12 +1,11 @@
-// brig's federation RPCs about users: what a remote backend may learn of this backend's users.
-import { z } from '@hono/zod-openapi';
 import { federationRpc } from '../../federation/rpc.js';
 import { database } from '../../db/client.js';
 import { localDomainOf } from '../clients/user-clients.js';
 import { federationWith } from '../federation/federating.js';
-import { contact, contactJson, findContacts } from '../search/contacts.js';
-import { profileJson, userProfile, type UserRow } from '../users/user-json.js';
+import { contactJson, findContacts } from '../search/contacts.js';
+import { profileJson, type UserRow } from '../users/user-json.js';
 import { userStore, visibleAccount } from '../users/user-store.js';
+import { getUserByHandleRpc, getUsersByIdsRpc, searchUsersRpc } from './contract.js';
 
 /** What a remote sees of a user: the public profile, never the email. */
 const remoteView = (rows: Array<UserRow | undefined>, domain: string) =>
@@ -14,13 +13,7 @@ const remoteView = (rows: Array<UserRow | undefined>, domain: string) =>
 
 /** A user by exact handle, for remotes whose search policy allows at least handle search. */
 export const getUserByHandle = federationRpc(
-  {
-    component: 'brig',
-    rpc: 'get-user-by-handle',
-    request: z.string(),
-    response: userProfile.nullable(),
-    description: 'The user with this handle, or null',
-  },
+  { ...getUserByHandleRpc, description: 'The user with this handle, or null' },
   async (c, handle, { origin }) => {
     const config = c.get('config');
     const db = database(c.env.DB);
@@ -32,34 +25,13 @@ export const getUserByHandle = federationRpc(
 );
 
 export const getUsersByIds = federationRpc(
-  {
-    component: 'brig',
-    rpc: 'get-users-by-ids',
-    request: z.array(z.uuid()).max(500),
-    response: z.array(userProfile),
-    description: 'The profiles of those users this backend has',
-  },
+  { ...getUsersByIdsRpc, description: 'The profiles of those users this backend has' },
   async (c, ids) => remoteView(await userStore.byIds(database(c.env.DB), ids), localDomainOf(c)),
 );
 
-const searchPolicy = z.enum(['no_search', 'exact_handle_search', 'full_search']);
-
 /** Search by a remote's user, as far as the remote's search policy goes (no team: only open teams). */
 export const searchUsers = federationRpc(
-  {
-    component: 'brig',
-    rpc: 'search-users',
-    request: z
-      .object({
-        term: z.string().max(256),
-        // wire's SearchRequest: the searcher's team, and the teams of this backend the caller may see
-        from: z.uuid().nullish(),
-        onlyInTeams: z.array(z.uuid()).nullish(),
-      })
-      .loose(),
-    response: z.object({ contacts: z.array(contact), searchPolicy }),
-    description: 'Contacts found, and the search policy applied',
-  },
+  { ...searchUsersRpc, description: 'Contacts found, and the search policy applied' },
   async (c, { term, from, onlyInTeams }, { origin }) => {
     const config = c.get('config');
     const remote = await federationWith(config, database(c.env.DB), origin);

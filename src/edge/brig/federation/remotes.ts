@@ -9,6 +9,7 @@ import { federationDomainConfig, federationDomainConfigs, type FederationDomainC
 import { queueDefederation } from '../../federation/outbox.js';
 import { federationWith, knownRemotes } from './federating.js';
 import { remotesStore } from './remotes-store.js';
+import { connectionRemovedNotifications } from '../../galley/face.js';
 
 /** A remote in the static list may be added to the dynamic one only with the same settings. */
 function refuseDiverging(config: Config, remote: FederationDomainConfig): void {
@@ -102,7 +103,7 @@ export const deleteFederationRemote = endpoint(
       throw new ApiError(brigErrors.federationRemoteInConfig);
     if (removed && (await federationWith(config, db, domain)) === undefined) {
       const others = (await knownRemotes(config, db)).map((r) => r.domain);
-      await queueDefederation(c.env, db, domain, others);
+      await queueDefederation(c.env, db, domain, connectionRemovedNotifications(domain, others));
     }
     return c.body(null, 200);
   },

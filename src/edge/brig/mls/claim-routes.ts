@@ -18,17 +18,7 @@ import { keyPackageStore } from './key-package-store.js';
 import { requireMlsEnabled } from './mls-switch.js';
 import { parseSuite, suiteText } from './suite-query.js';
 import { deps } from '../../api/deps.js';
-
-const bundleEntry = z
-  .object({
-    user: z.uuid(),
-    domain: z.string(),
-    client: z.string(),
-    key_package_ref: z.string(),
-    key_package: z.string(),
-  })
-  .openapi('KeyPackageBundleEntry');
-export const bundle = z.object({ key_packages: z.array(bundleEntry) }).openapi('KeyPackageBundle');
+import { claimKeyPackagesRpc, keyPackageBundle } from '../federation-api/contract.js';
 
 /**
  * Claims are limited per claiming user and per claimed user (token buckets in the RateLimiter
@@ -70,7 +60,7 @@ export const claimKeyPackages = endpoint(
       legalholdErrors.mlsNotAllowed,
       ...FEDERATED_CALL_ERRORS,
     ],
-    responses: { 200: { description: 'Claimed key packages', ...json(bundle) } },
+    responses: { 200: { description: 'Claimed key packages', ...json(keyPackageBundle) } },
   },
   async (c) => {
     requireMlsEnabled(c);
@@ -80,13 +70,11 @@ export const claimKeyPackages = endpoint(
     await takeClaimToken(c, 'by', me.user);
     await takeClaimToken(c, 'of', user);
     if (domain !== deps(c).domain) {
-      const remote = await FederatorClient.of(c.get('config')).call(
-        domain,
-        'brig',
-        'claim-key-packages',
-        { claimant: me.user, target: user, cipher_suite: suite },
-        bundle.nullable(),
-      );
+      const remote = await FederatorClient.of(c.get('config')).call(domain, claimKeyPackagesRpc, {
+        claimant: me.user,
+        target: user,
+        cipher_suite: suite,
+      });
       return c.json(remote ?? { key_packages: [] }, 200);
     }
     const db = database(c.env.DB);

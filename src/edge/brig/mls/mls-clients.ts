@@ -1,7 +1,6 @@
 // A user's MLS clients with their signature keys: what a conversation's owner checks key packages
 // against. A remote user's come from their backend (get-mls-clients).
 import type { MlsClientKey } from '../../api/access/user-access.js';
-import { z } from '@hono/zod-openapi';
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import { schemeOf } from '../../../shared/mls/suites.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
@@ -9,11 +8,7 @@ import type { Db } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { clientStore } from '../clients/client-store.js';
 import { keyPackageStore } from './key-package-store.js';
-
-/** wire's ClientInfo: the client, its signature key for the scheme asked about, whether it has packages. */
-export const clientInfo = z
-  .object({ id: z.string(), mls_signature_key: z.string().optional(), mls: z.boolean() })
-  .openapi('ClientInfo');
+import { getMlsClientsRpc } from '../federation-api/contract.js';
 
 /** The user's clients, their signature keys of the suite's scheme and whether they have packages of the suite. */
 export async function mlsClientKeys(config: Config, db: Db, user: QualifiedId, suite: number): Promise<MlsClientKey[]> {
@@ -29,12 +24,9 @@ export async function mlsClientKeys(config: Config, db: Db, user: QualifiedId, s
       hasKeyPackages: withPackages.has(r.id),
     }));
   }
-  const infos = await FederatorClient.of(config).call(
-    user.domain,
-    'brig',
-    'get-mls-clients',
-    { user_id: user.id, cipher_suite: suite },
-    z.array(clientInfo),
-  );
+  const infos = await FederatorClient.of(config).call(user.domain, getMlsClientsRpc, {
+    user_id: user.id,
+    cipher_suite: suite,
+  });
   return infos.map((i) => ({ client: i.id, signatureKey: i.mls_signature_key, hasKeyPackages: i.mls }));
 }

@@ -1,25 +1,20 @@
 // Users of other backends, asked of their own brig through federation.
-import { z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import type { Config } from '../../../shared/config/index.js';
 import type { Db } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { federationWith } from '../federation/federating.js';
-import { contact } from '../search/contacts.js';
-import { userProfile, type UserProfile } from './user-json.js';
+import type { UserProfile } from './user-json.js';
+import { getUserByHandleRpc, getUsersByIdsRpc, searchUsersRpc } from '../federation-api/contract.js';
 
 /** The profiles `domain` has of these users (those it does not have are left out). */
 export function remoteProfiles(config: Config, domain: string, ids: readonly string[]): Promise<UserProfile[]> {
-  return FederatorClient.of(config).call(domain, 'brig', 'get-users-by-ids', ids, z.array(userProfile));
+  return FederatorClient.of(config).call(domain, getUsersByIdsRpc, ids);
 }
 
 export function remoteUserByHandle(config: Config, domain: string, handle: string): Promise<UserProfile | null> {
-  return FederatorClient.of(config).call(domain, 'brig', 'get-user-by-handle', handle, userProfile.nullable());
+  return FederatorClient.of(config).call(domain, getUserByHandleRpc, handle);
 }
-
-const searchAnswer = z.object({
-  contacts: z.array(contact),
-  searchPolicy: z.enum(['no_search', 'exact_handle_search', 'full_search']),
-});
 
 /**
  * What a search on `domain` finds for a user of this backend (of `team`), and the policy it
@@ -32,10 +27,10 @@ export async function remoteSearch(
   domain: string,
   term: string,
   team: string | null,
-): Promise<z.infer<typeof searchAnswer>> {
+): Promise<z.output<typeof searchUsersRpc.response>> {
   const remote = await federationWith(config, db, domain);
   const onlyInTeams =
     remote === undefined ? [] : remote.restriction.tag === 'restrict_by_team' ? remote.restriction.value : undefined;
   const request = { term, from: team, ...(onlyInTeams === undefined ? {} : { onlyInTeams }) };
-  return FederatorClient.of(config).call(domain, 'brig', 'search-users', request, searchAnswer);
+  return FederatorClient.of(config).call(domain, searchUsersRpc, request);
 }

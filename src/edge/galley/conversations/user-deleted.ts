@@ -11,6 +11,8 @@ import { publishEffect } from '../../events/publish.js';
 import { remoteMembersNotified } from '../federation/conversation-updated.js';
 import { membershipChangedEffect } from './conversation-object.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';
+import { notificationTo } from '../../federation/contract.js';
+import { onUserDeletedConversationsRpc } from '../federation/user-deleted-conversations.js';
 
 /** How many conversations one on-user-deleted-conversations notification names at most (wire's range). */
 const CONVERSATIONS_PER_NOTIFICATION = 1000;
@@ -78,12 +80,9 @@ function ownersTold(db: Db, user: QualifiedId, copies: readonly ConversationRow[
     chunked(
       convs.map((c) => c.id),
       CONVERSATIONS_PER_NOTIFICATION,
-    ).map((conversations) => ({
-      domain,
-      component: 'galley' as const,
-      rpc: 'on-user-deleted-conversations',
-      bundle: forEveryVersion({ user: user.id, conversations }),
-    })),
+    ).map((conversations) =>
+      notificationTo(onUserDeletedConversationsRpc, domain, forEveryVersion({ user: user.id, conversations })),
+    ),
   );
   return queuedForRemotes(db, notifications);
 }

@@ -1,18 +1,12 @@
-// on-client-removed: a client of another backend's user is gone; the conversations owned here that
-// the user is in propose its removal from their MLS groups (the sender's side: mls-deliveries.ts).
-import { z } from '@hono/zod-openapi';
 import { database } from '../../db/client.js';
-import { emptyResponse, federationRpc } from '../../federation/rpc.js';
+import { federationRpc } from '../../federation/rpc.js';
 import { conversationStore } from '../conversations/conversation-store.js';
 import { membershipChanged } from '../conversations/conversation-object.js';
 import { deps } from '../../api/deps.js';
-
-const request = z
-  .object({ user: z.uuid(), client: z.string().min(1), convs: z.array(z.uuid()) })
-  .openapi('ClientRemovedRequest');
+import { onClientRemovedRpc } from './mls-deliveries.js';
 
 export const onClientRemoved = federationRpc(
-  { component: 'galley', rpc: 'on-client-removed', request, response: emptyResponse, description: 'Taken' },
+  { ...onClientRemovedRpc, description: 'Taken' },
   async (c, r, { origin }) => {
     const config = c.get('config');
     const db = database(c.env.DB);

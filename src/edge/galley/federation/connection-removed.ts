@@ -10,15 +10,18 @@ import { publish } from '../../events/publish.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { localUsersAlongside, separateInConversations } from './defederation.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract, notificationTo } from '../../federation/contract.js';
+import { forEveryVersion } from '../../federation/outbox.js';
+
+const onConnectionRemovedRpc = rpcContract({
+  component: 'galley',
+  rpc: 'on-connection-removed',
+  request: z.string().openapi({ description: 'The domain the calling backend no longer federates with' }),
+  response: emptyResponse,
+});
 
 export const onConnectionRemoved = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'on-connection-removed',
-    request: z.string().openapi({ description: 'The domain the calling backend no longer federates with' }),
-    response: emptyResponse,
-    description: 'Taken',
-  },
+  { ...onConnectionRemovedRpc, description: 'Taken' },
   async (c, body, { origin }) => {
     const target = normalizeDomain(body);
     if (target === undefined) throw new ApiError(commonErrors.badRequest, 'not a domain');
@@ -34,3 +37,7 @@ export const onConnectionRemoved = federationRpc(
     return {};
   },
 );
+
+/** The notifications telling the other remotes that this backend no longer federates with `domain`. */
+export const connectionRemovedNotifications = (domain: string, otherRemotes: readonly string[]) =>
+  otherRemotes.map((remote) => notificationTo(onConnectionRemovedRpc, remote, forEveryVersion(domain)));

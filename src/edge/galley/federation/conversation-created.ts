@@ -17,6 +17,7 @@ import { memberRow } from '../conversations/member-data.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
 import { protocolColumns, protocolJson, protocolSchema } from './protocol-json.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const otherMember = z.object({ qualified_id: qualifiedUserId, conversation_role: z.string() }).loose();
 
@@ -44,7 +45,8 @@ const conversationCreated = z
  * no creator: its member on the owner's side stands in.
  */
 export function conversationCreatedPayload(conv: ConversationRow, members: readonly MemberRow[]) {
-  const creator = conv.creator ?? members.find((m) => m.userDomain === conv.domain)?.userId ?? null;
+  // A conversation owned here has a creator, or a member here when it has none (an MLS 1:1).
+  const creator = (conv.creator ?? members.find((m) => m.userDomain === conv.domain)?.userId)!;
   return {
     time: new Date(conv.createdAt).toISOString(),
     orig_user_id: creator,
@@ -85,14 +87,15 @@ function remoteConversationRow(owner: string, cc: z.output<typeof conversationCr
 }
 
 /** A remote backend has users of this one in a conversation it owns: they get it, and `conversation.create`. */
+export const onConversationCreatedRpc = rpcContract({
+  component: 'galley',
+  rpc: 'on-conversation-created',
+  request: conversationCreated,
+  response: emptyResponse,
+});
+
 export const onConversationCreated = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'on-conversation-created',
-    request: conversationCreated,
-    response: emptyResponse,
-    description: 'Registered',
-  },
+  { ...onConversationCreatedRpc, description: 'Registered' },
   async (c: Context<AppEnv>, cc, { origin }) => {
     const local = deps(c).domain;
     const conv = remoteConversationRow(origin, cc);

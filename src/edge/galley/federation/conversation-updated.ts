@@ -5,7 +5,7 @@ import { type Config, localDomain } from '../../../shared/config/index.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
-import { queuedForRemotes, queueForRemotes, type RemoteNotification } from '../../federation/outbox.js';
+import { queuedForRemotes, queueForRemotes } from '../../federation/outbox.js';
 import { type BatchStatement, database, type Db } from '../../db/client.js';
 import { type Change, commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
@@ -24,6 +24,7 @@ import {
   patchMade,
 } from './conversation-actions.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract, notificationTo, type RemoteNotification } from '../../federation/contract.js';
 
 const action = z.object({ tag: z.string(), action: z.unknown() });
 const update = z.object({
@@ -75,7 +76,7 @@ function updateNotifications(
       cuAlreadyPresentUsers: u.alreadyPresentUsers,
       cuAction: u.action,
     };
-    return { domain, component: 'galley', rpc: 'on-conversation-updated', bundle: { 0: v0, 1: u } };
+    return notificationTo(onConversationUpdatedRpc, domain, { 0: v0, 1: u });
   });
 }
 
@@ -167,14 +168,15 @@ async function followUpdate(
 }
 
 /** A conversation of another backend changed: the copy here follows, and the local members hear of it. */
+const onConversationUpdatedRpc = rpcContract({
+  component: 'galley',
+  rpc: 'on-conversation-updated',
+  request: z.record(z.string(), z.unknown()).openapi('ConversationUpdate'),
+  response: emptyResponse,
+});
+
 export const onConversationUpdated = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'on-conversation-updated',
-    request: z.record(z.string(), z.unknown()).openapi('ConversationUpdate'),
-    response: emptyResponse,
-    description: 'Taken',
-  },
+  { ...onConversationUpdatedRpc, description: 'Taken' },
   async (c, body, { origin, version }) => {
     const u = parseUpdate(body, version);
     const config = c.get('config');

@@ -19,6 +19,7 @@ import { conversationStore, type ConversationRow, type MemberRow } from '../conv
 import { memberRow } from '../conversations/member-data.js';
 import { protocolColumns, protocolJson, protocolSchema } from './protocol-json.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const request = z
   .object({ user_id: z.uuid(), conv_ids: z.array(z.uuid()).max(1000) })
@@ -75,8 +76,15 @@ export function remoteConversationJson(conv: ConversationRow, members: readonly 
 }
 
 /** Another backend asks for conversations owned here that its user is a member of (others are left out). */
+const getConversationsRpc = rpcContract({
+  component: 'galley',
+  rpc: 'get-conversations',
+  request: request,
+  response: response,
+});
+
 export const getConversations = federationRpc(
-  { component: 'galley', rpc: 'get-conversations', request, response, description: 'The conversations found' },
+  { ...getConversationsRpc, description: 'The conversations found' },
   async (c, r, { origin }) => {
     const db = database(c.env.DB);
     const local = deps(c).domain;
@@ -139,7 +147,7 @@ type ConversationView = ReturnType<typeof remoteConversationView>;
 async function askOwner(c: Context<AppEnv>, owner: string, asked: readonly QualifiedId[], v: ApiVersion) {
   const me = selfQualified(c);
   const body = { user_id: me.id, conv_ids: asked.map((q) => q.id) };
-  const answer = await FederatorClient.of(c.get('config')).call(owner, 'galley', 'get-conversations', body, response);
+  const answer = await FederatorClient.of(c.get('config')).call(owner, getConversationsRpc, body);
   const shown = answer.convs.filter((rc) => asked.some((q) => q.id === rc.id));
   const kept = await conversationStore.memberships(
     database(c.env.DB),

@@ -17,6 +17,7 @@ import { tellMembersEffect } from '../conversations/notify.js';
 import { roleAllows } from '../conversations/roles.js';
 import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const leaveRequest = z.object({ conv_id: z.uuid(), leaver: z.uuid() }).openapi('LeaveConversationRequest');
 const leaveError = z.enum([
@@ -33,14 +34,15 @@ const leaveResponse = z
  * calling backend asks again when it got no answer: the leaver is gone then (NotFound, as in
  * wire), and what the first call committed is carried out by its pending effects.
  */
+const leaveConversationRpc = rpcContract({
+  component: 'galley',
+  rpc: 'leave-conversation',
+  request: leaveRequest,
+  response: leaveResponse,
+});
+
 export const leaveConversation = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'leave-conversation',
-    request: leaveRequest,
-    response: leaveResponse,
-    description: 'Left, or why not',
-  },
+  { ...leaveConversationRpc, description: 'Left, or why not' },
   async (c, req, { origin }) => {
     const db = database(c.env.DB);
     const conv = await conversationStore.get(db, { id: req.conv_id, domain: deps(c).domain });
@@ -68,13 +70,10 @@ export const leaveConversation = federationRpc(
  * Returns the `member-leave` event the owner will announce.
  */
 export async function leaveRemoteConversation(c: Context<AppEnv>, conv: QualifiedRef, me: QualifiedRef) {
-  const answer = await FederatorClient.of(c.get('config')).call(
-    conv.domain,
-    'galley',
-    'leave-conversation',
-    { conv_id: conv.id, leaver: me.id },
-    leaveResponse,
-  );
+  const answer = await FederatorClient.of(c.get('config')).call(conv.domain, leaveConversationRpc, {
+    conv_id: conv.id,
+    leaver: me.id,
+  });
   if ('Left' in answer) {
     if (answer.Left === 'RemoveFromConversationErrorNotFound') throw new ApiError(galleyErrors.noConversation);
     if (answer.Left === 'RemoveFromConversationErrorRemovalNotAllowed')

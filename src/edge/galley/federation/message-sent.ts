@@ -11,6 +11,7 @@ import { database } from '../../db/client.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { localUsersOfCopy } from './remote-copies.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const remoteMessage = z
   .object({
@@ -67,14 +68,15 @@ async function deliver(c: Context<AppEnv>, messages: readonly RemoteMessage[], o
   await new NotificationShards(c.env).append(notifications, config.gundeck.settings.notificationTTL);
 }
 
+export const onMessageSentRpc = rpcContract({
+  component: 'galley',
+  rpc: 'on-message-sent',
+  request: remoteMessage,
+  response: emptyResponse,
+});
+
 export const onMessageSent = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'on-message-sent',
-    request: remoteMessage,
-    response: emptyResponse,
-    description: 'Taken',
-  },
+  { ...onMessageSentRpc, description: 'Taken' },
   async (c, m, { origin }) => {
     await deliver(c, [m], origin);
     return {};

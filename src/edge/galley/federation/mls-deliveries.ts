@@ -5,9 +5,13 @@ import { fromBase64, toBase64 } from '../../../shared/base64.js';
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import { groupBy } from '../../../shared/group-by.js';
 import type { GroupClient, RemoteMlsDelivery, RemovalsSent } from '../../../shared/mls/delivery.js';
-import { forEveryVersion, queueForRemotes, type RemoteNotification } from '../../federation/outbox.js';
+import { forEveryVersion, queueForRemotes } from '../../federation/outbox.js';
 import { database } from '../../db/client.js';
 import type { ConversationRow } from '../conversations/conversation-store.js';
+import { notificationTo, type RemoteNotification, rpcContract } from '../../federation/contract.js';
+import { emptyResponse } from '../../federation/rpc.js';
+import { z } from '@hono/zod-openapi';
+import { mlsWelcomeRpc, onMlsMessageSentRpc } from './mls-received.js';
 
 /** The bytes the object's remote deliveries refer to. */
 type MlsBytes = Partial<Record<Exclude<RemoteMlsDelivery['what'], 'proposal'>, Uint8Array>>;
@@ -27,6 +31,18 @@ function recipientsByUser(clients: readonly GroupClient[]): Record<string, strin
   return byUser;
 }
 
+/** The notification of a client gone, to the owners of its user's conversations (answered in client-removed.ts). */
+const clientRemoved = z
+  .object({ user: z.uuid(), client: z.string().min(1), convs: z.array(z.uuid()) })
+  .openapi('ClientRemovedRequest');
+
+export const onClientRemovedRpc = rpcContract({
+  component: 'galley',
+  rpc: 'on-client-removed',
+  request: clientRemoved,
+  response: emptyResponse,
+});
+
 export function deliveryNotifications(s: MlsSent): RemoteNotification[] {
   const out: RemoteNotification[] = [];
   for (const d of s.remote) {
@@ -34,25 +50,26 @@ export function deliveryNotifications(s: MlsSent): RemoteNotification[] {
     if (bytes === undefined) continue;
     const sender = d.proposal === undefined ? s.sender : { id: d.proposal.of.user, domain: d.proposal.of.domain };
     for (const [domain, clients] of groupBy(d.clients, (c) => c.domain)) {
-      const payload =
-        d.what === 'welcome'
-          ? {
-              originating_user: s.sender.id,
-              welcome_message: toBase64(bytes),
-              recipients: clients.map((c) => [c.user, c.client]),
-              qualified_conv_id: { id: s.conv.id, domain: s.conv.domain },
-            }
-          : {
-              time: s.time,
-              metadata: { native_push: true, transient: false },
-              sender,
-              conversation: s.conv.id,
-              sub_conversation: s.subconv ?? null,
-              recipients: recipientsByUser(clients),
-              message: toBase64(bytes),
-            };
-      const rpc = d.what === 'welcome' ? 'mls-welcome' : 'on-mls-message-sent';
-      out.push({ domain, component: 'galley', rpc, bundle: forEveryVersion(payload) });
+      if (d.what === 'welcome') {
+        const welcome = {
+          originating_user: s.sender.id,
+          welcome_message: toBase64(bytes),
+          recipients: clients.map((c): [string, string] => [c.user, c.client]),
+          qualified_conv_id: { id: s.conv.id, domain: s.conv.domain },
+        };
+        out.push(notificationTo(mlsWelcomeRpc, domain, forEveryVersion(welcome)));
+        continue;
+      }
+      const message = {
+        time: s.time,
+        metadata: { native_push: true, transient: false },
+        sender,
+        conversation: s.conv.id,
+        sub_conversation: s.subconv ?? null,
+        recipients: recipientsByUser(clients),
+        message: toBase64(bytes),
+      };
+      out.push(notificationTo(onMlsMessageSentRpc, domain, forEveryVersion(message)));
     }
   }
   return out;
@@ -82,13 +99,8 @@ export async function queueClientRemoved(
   client: string,
   convs: readonly { id: string; domain: string }[],
 ): Promise<void> {
-  const notifications = [...groupBy(convs, (c) => c.domain)].map(
-    ([domain, owned]): RemoteNotification => ({
-      domain,
-      component: 'galley',
-      rpc: 'on-client-removed',
-      bundle: forEveryVersion({ user, client, convs: owned.map((c) => c.id) }),
-    }),
+  const notifications = [...groupBy(convs, (c) => c.domain)].map(([domain, owned]) =>
+    notificationTo(onClientRemovedRpc, domain, forEveryVersion({ user, client, convs: owned.map((c) => c.id) })),
   );
   if (notifications.length > 0) await queueForRemotes(env, database(env.DB), notifications);
 }

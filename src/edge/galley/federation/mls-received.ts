@@ -8,6 +8,7 @@ import { publish } from '../../events/publish.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { localUsersOfCopy } from './remote-copies.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const welcomeRequest = z
   .object({
@@ -27,14 +28,15 @@ function byUser(pairs: ReadonlyArray<readonly [string, string]>) {
 }
 
 /** A Welcome of a group another backend owns, for clients here: `conversation.mls-welcome`. */
+export const mlsWelcomeRpc = rpcContract({
+  component: 'galley',
+  rpc: 'mls-welcome',
+  request: welcomeRequest,
+  response: welcomeResponse,
+});
+
 export const mlsWelcome = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'mls-welcome',
-    request: welcomeRequest,
-    response: welcomeResponse,
-    description: 'Delivered, or MLS is off here',
-  },
+  { ...mlsWelcomeRpc, description: 'Delivered, or MLS is off here' },
   async (c, w, { origin }) => {
     const config = c.get('config');
     if (!config.brig.optSettings.setEnableMLS) return 'MLSWelcomeMLSNotEnabled' as const;
@@ -67,14 +69,15 @@ const remoteMlsMessage = z
   .openapi('RemoteMLSMessage');
 
 /** A message of a group another backend owns: `conversation.mls-message-add` to its clients that are members' here. */
+export const onMlsMessageSentRpc = rpcContract({
+  component: 'galley',
+  rpc: 'on-mls-message-sent',
+  request: remoteMlsMessage,
+  response: emptyResponse,
+});
+
 export const onMlsMessageSent = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'on-mls-message-sent',
-    request: remoteMlsMessage,
-    response: emptyResponse,
-    description: 'Taken',
-  },
+  { ...onMlsMessageSentRpc, description: 'Taken' },
   async (c, m, { origin }) => {
     const config = c.get('config');
     const local = deps(c).domain;

@@ -12,9 +12,10 @@ import { forEveryVersion, queueForRemotes, unreachableAmong } from '../../federa
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { conversationStore, type MemberRow } from '../conversations/conversation-store.js';
-import { conversationCreatedPayload } from './conversation-created.js';
+import { conversationCreatedPayload, onConversationCreatedRpc } from './conversation-created.js';
 import { type ConversationEvent, notifyRemoteMembers } from './conversation-updated.js';
 import { deliveryNotifications, type MlsSent } from './mls-deliveries.js';
+import { notificationTo } from '../../federation/contract.js';
 
 /**
  * Tells other backends what a commit or message did. `before` are the conversation's members
@@ -43,7 +44,7 @@ export async function tellRemotesOfMls(
     await queueForRemotes(
       env,
       db,
-      fresh.map((domain) => ({ domain, component: 'galley', rpc: 'on-conversation-created', bundle: created })),
+      fresh.map((domain) => notificationTo(onConversationCreatedRpc, domain, created)),
     );
   }
   for (const event of events)

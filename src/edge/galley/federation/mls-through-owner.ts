@@ -21,6 +21,7 @@ import type { GroupTarget } from '../mls/group-conversation.js';
 import { actionOfEvent, type ConversationAction, effectOfAction } from './conversation-actions.js';
 import type { ConversationEvent } from './conversation-updated.js';
 import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
+import { rpcContract } from '../../federation/contract.js';
 
 /** wire's ConvOrSubConvId. */
 export const convOrSub = z
@@ -42,6 +43,21 @@ export const sendRequest = z
   .openapi('MLSMessageSendRequest');
 /** wire's MLSMessageResponse (a tagged sum); the variants this backend sends and reads. */
 export const sendResponse = taggedAnswer('MLSMessageResponse');
+
+/** A remote client's MLS message for a group its owner orders. */
+export const sendMlsMessageRpc = rpcContract({
+  component: 'galley',
+  rpc: 'send-mls-message',
+  request: sendRequest,
+  response: sendResponse,
+});
+/** A remote client's commit bundle for a group its owner orders. */
+export const sendMlsCommitBundleRpc = rpcContract({
+  component: 'galley',
+  rpc: 'send-mls-commit-bundle',
+  request: sendRequest,
+  response: sendResponse,
+});
 type SendResponse = z.input<typeof sendResponse>;
 
 interface Update {
@@ -110,15 +126,15 @@ export async function sendMlsThroughOwner(
   c: Context<AppEnv>,
   target: GroupTarget,
   bytes: Uint8Array,
-  rpc: 'send-mls-message' | 'send-mls-commit-bundle' = 'send-mls-message',
+  rpc: typeof sendMlsMessageRpc = sendMlsMessageRpc,
 ) {
   const me = self(c);
   const request = {
     conv_or_sub_id: convOrSubOf(target.id.id, target.subconv),
     sender: me.user,
-    sender_client: me.client,
+    sender_client: me.client!, // its callers refuse a sender without a client
     raw_message: toBase64(bytes),
   };
   const client = FederatorClient.of(c.get('config'));
-  return answerOf(c, target, await client.call(target.id.domain, 'galley', rpc, request, sendResponse));
+  return answerOf(c, target, await client.call(target.id.domain, rpc, request));
 }

@@ -26,6 +26,7 @@ import { requireMls } from '../mls/mls-enabled.js';
 import { type PublicKeys, publicKeysJson } from '../mls/public-keys.js';
 import { remoteConversation, remoteConversationJson, remoteConversationView } from './get-conversations.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const request = z
   .object({ gooc_sender_user: z.uuid(), gooc_receiver_user: z.uuid() })
@@ -37,8 +38,15 @@ const ok = z.object({
 });
 
 /** A user of another backend asks for its MLS 1:1 with a user of this one, which this backend owns. */
+const getOne2oneConversationRpc = rpcContract({
+  component: 'galley',
+  rpc: 'get-one2one-conversation',
+  request: request,
+  response: response,
+});
+
 export const getOne2OneConversation = federationRpc(
-  { component: 'galley', rpc: 'get-one2one-conversation', request, response, description: 'The 1:1, or why not' },
+  { ...getOne2oneConversationRpc, description: 'The 1:1, or why not' },
   async (c, r, { origin }) => {
     if (!c.get('config').brig.optSettings.setEnableMLS) return { tag: 'GetOne2OneConversationV2MLSNotEnabled' };
     const keys = requireMls(c);
@@ -80,13 +88,7 @@ const REFUSALS: Record<string, ApiError['spec']> = {
 /** The caller's MLS 1:1 with `other`, which `id` says the other user's backend owns: asked of it. */
 export async function one2OneOfOwner(c: Context<AppEnv>, other: QualifiedId, v: ApiVersion) {
   const asked = { gooc_sender_user: selfQualified(c).id, gooc_receiver_user: other.id };
-  const answer = await FederatorClient.of(c.get('config')).call(
-    other.domain,
-    'galley',
-    'get-one2one-conversation',
-    asked,
-    response,
-  );
+  const answer = await FederatorClient.of(c.get('config')).call(other.domain, getOne2oneConversationRpc, asked);
   const read = answer.tag === 'GetOne2OneConversationV2Ok' ? ok.safeParse(answer.contents) : undefined;
   if (read?.success) {
     const me = selfQualified(c);

@@ -14,13 +14,21 @@ import { groupInfoAnswer, groupInfoOf } from '../mls/member-group.js';
 import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
 import { convOrSub, convOrSubOf } from './mls-through-owner.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const request = z.object({ conv: convOrSub, sender: z.uuid() }).openapi('GetGroupInfoRequest');
 const response = taggedAnswer('GetGroupInfoResponse');
 
 /** A member of another backend asks for the GroupInfo of a group owned here. */
+const queryGroupInfoRpc = rpcContract({
+  component: 'galley',
+  rpc: 'query-group-info',
+  request: request,
+  response: response,
+});
+
 export const queryGroupInfo = federationRpc(
-  { component: 'galley', rpc: 'query-group-info', request, response, description: 'The GroupInfo, or why not' },
+  { ...queryGroupInfoRpc, description: 'The GroupInfo, or why not' },
   async (c, r, { origin }) => {
     const conv = { id: r.conv.value.conv_id, domain: deps(c).domain };
     try {
@@ -36,13 +44,7 @@ export const queryGroupInfo = federationRpc(
 /** The GroupInfo of a group another backend owns, asked of its owner for the caller. */
 async function groupInfoThroughOwner(c: Context<AppEnv>, conv: QualifiedId, subconv?: string) {
   const asked = { conv: convOrSubOf(conv.id, subconv), sender: selfQualified(c).id };
-  const answer = await FederatorClient.of(c.get('config')).call(
-    conv.domain,
-    'galley',
-    'query-group-info',
-    asked,
-    response,
-  );
+  const answer = await FederatorClient.of(c.get('config')).call(conv.domain, queryGroupInfoRpc, asked);
   const bytes = answer.tag === 'GetGroupInfoResponseState' ? fromBase64(String(answer.contents)) : undefined;
   if (bytes !== undefined) return bytes;
   const spec = answer.tag === 'GetGroupInfoResponseError' ? errorOfGalleyTag(answer.contents) : undefined;

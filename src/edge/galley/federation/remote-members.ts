@@ -1,6 +1,3 @@
-// The owner's side of conversations with members on other backends: which backends are involved,
-// whether they all federate with each other, and registering a new conversation with them.
-import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -12,16 +9,14 @@ import {
 } from '../../api/errors/federation.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { FederatorClient } from '../../federation/client.js';
-import { emptyResponse } from '../../federation/rpc.js';
 import { selfQualified } from '../../api/self.js';
 import { commitChange, type Change } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { notifyRemoteMembers } from './conversation-updated.js';
 import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
-import { conversationCreatedPayload } from './conversation-created.js';
+import { conversationCreatedPayload, onConversationCreatedRpc } from './conversation-created.js';
 import { deps } from '../../api/deps.js';
-
-const nonConnected = z.object({ non_connected_backends: z.array(z.string()) });
+import { getNotFullyConnectedBackendsRpc } from '../../federation/backends-rpc.js';
 
 /** The other backends among these users. */
 function remoteDomainsOf(users: ReadonlyArray<{ domain: string }>, local: string): string[] {
@@ -46,15 +41,7 @@ export async function requireFederating(
   if (domains.length < 2) return;
   const client = FederatorClient.of(config);
   const answers = await Promise.allSettled(
-    domains.map((d) =>
-      client.call(
-        d,
-        'brig',
-        'get-not-fully-connected-backends',
-        { domains: domains.filter((o) => o !== d) },
-        nonConnected,
-      ),
-    ),
+    domains.map((d) => client.call(d, getNotFullyConnectedBackendsRpc, { domains: domains.filter((o) => o !== d) })),
   );
   const unreachable = domains.filter((_, i) => failedToAnswer(answers[i]!));
   if (unreachable.length > 0) throw unreachableBackends(unreachable, c.get('apiVersion') ?? 0);
@@ -84,9 +71,7 @@ export async function registerThenCommit(
   if (domains.length > 0) {
     const payload = conversationCreatedPayload(conv, members);
     const client = FederatorClient.of(config);
-    const results = await Promise.allSettled(
-      domains.map((d) => client.call(d, 'galley', 'on-conversation-created', payload, emptyResponse)),
-    );
+    const results = await Promise.allSettled(domains.map((d) => client.call(d, onConversationCreatedRpc, payload)));
     const unreachable = domains.filter((_, i) => failedToAnswer(results[i]!));
     if (unreachable.length > 0) {
       const isAdded = (m: MemberRow) => added.some((u) => u.id === m.userId && u.domain === m.userDomain);

@@ -14,6 +14,7 @@ import { messageSendingStatus } from '../messaging/sending-status.js';
 import { sendInOwnedConversation } from '../messaging/proteus-send.js';
 import { parseQualifiedOtr } from '../messaging/qualified-otr.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const sendRequest = z
   .object({ conv_id: z.uuid(), sender: z.uuid(), raw_message: z.string() })
@@ -36,14 +37,15 @@ const sendResponse = z
 type SendResponse = z.output<typeof sendResponse>;
 
 /** A remote member's message in a conversation of this backend. */
+const sendMessageRpc = rpcContract({
+  component: 'galley',
+  rpc: 'send-message',
+  request: sendRequest,
+  response: sendResponse,
+});
+
 export const sendMessage = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'send-message',
-    request: sendRequest,
-    response: sendResponse,
-    description: 'The sending status, or why nothing was sent',
-  },
+  { ...sendMessageRpc, description: 'The sending status, or why nothing was sent' },
   async (c, req, { origin }) => {
     const bytes = fromBase64(req.raw_message);
     if (bytes === undefined) throw new ApiError(commonErrors.badRequest, 'raw_message is not base64');
@@ -77,13 +79,11 @@ export async function sendThroughOwner(
   sender: string,
   raw: Uint8Array,
 ): Promise<RemoteSendResult> {
-  const answer = await FederatorClient.of(config).call(
-    conv.domain,
-    'galley',
-    'send-message',
-    { conv_id: conv.id, sender, raw_message: toBase64(raw) },
-    sendResponse,
-  );
+  const answer = await FederatorClient.of(config).call(conv.domain, sendMessageRpc, {
+    conv_id: conv.id,
+    sender,
+    raw_message: toBase64(raw),
+  });
   if ('Right' in answer) return { kind: 'sent', status: answer.Right };
   const refusal = answer.Left;
   if (refusal.tag === 'MessageNotSentClientMissing') return { kind: 'missing-clients', status: refusal.contents };

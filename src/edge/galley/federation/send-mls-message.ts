@@ -15,7 +15,14 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { deliverMlsMessage, groupIdOf } from '../mls/messages.js';
 import { parsed } from '../mls/mls-failure.js';
-import { refusalAnswer, sendRequest, sendResponse, updatesAnswer } from './mls-through-owner.js';
+import {
+  refusalAnswer,
+  type sendRequest,
+  type sendResponse,
+  updatesAnswer,
+  sendMlsCommitBundleRpc,
+  sendMlsMessageRpc,
+} from './mls-through-owner.js';
 
 type Request = z.output<typeof sendRequest>;
 /** What a handler is given: the sender, the message's bytes, and the group a group id names. */
@@ -31,28 +38,25 @@ type Handler = (
  * group it is (and what kind of conversation: a 1:1's messages are checked for blocks, its first
  * commit stores it); it must be the one the request names.
  */
-const mlsRpc = (rpc: string, description: string, handle: Handler) =>
-  federationRpc(
-    { component: 'galley', rpc, request: sendRequest, response: sendResponse, description },
-    async (c, r: Request, { origin }: RpcCaller) => {
-      const sender = { user: r.sender, domain: origin, client: r.sender_client, connection: '' };
-      const { value } = r.conv_or_sub_id;
-      const groupOf = (groupId: Uint8Array) => {
-        const named = groupTarget(c, groupId);
-        if (named.id.id !== value.conv_id || named.subconv !== value.subconv_id)
-          throw new ApiError(mlsErrors.mlsProtocolError, 'The message is for another group');
-        return named;
-      };
-      try {
-        return await handle(c, sender, fromBase64(r.raw_message)!, groupOf);
-      } catch (err) {
-        return refusalAnswer(err);
-      }
-    },
-  );
+const mlsRpc = (contract: typeof sendMlsMessageRpc, description: string, handle: Handler) =>
+  federationRpc({ ...contract, description }, async (c, r: Request, { origin }: RpcCaller) => {
+    const sender = { user: r.sender, domain: origin, client: r.sender_client, connection: '' };
+    const { value } = r.conv_or_sub_id;
+    const groupOf = (groupId: Uint8Array) => {
+      const named = groupTarget(c, groupId);
+      if (named.id.id !== value.conv_id || named.subconv !== value.subconv_id)
+        throw new ApiError(mlsErrors.mlsProtocolError, 'The message is for another group');
+      return named;
+    };
+    try {
+      return await handle(c, sender, fromBase64(r.raw_message)!, groupOf);
+    } catch (err) {
+      return refusalAnswer(err);
+    }
+  });
 
 /** A client of another backend posts a proposal or an application message to a group owned here. */
-export const sendMlsMessage = mlsRpc('send-mls-message', 'Sent, or why not', async (c, sender, bytes, groupOf) => {
+export const sendMlsMessage = mlsRpc(sendMlsMessageRpc, 'Sent, or why not', async (c, sender, bytes, groupOf) => {
   const posted = await parsed(async () => classifyPostedMessage(bytes));
   const target = groupOf(groupIdOf(posted));
   await deliverMlsMessage(c, sender, posted, target);
@@ -61,7 +65,7 @@ export const sendMlsMessage = mlsRpc('send-mls-message', 'Sent, or why not', asy
 
 /** A client of another backend commits to a group owned here. */
 export const sendMlsCommitBundle = mlsRpc(
-  'send-mls-commit-bundle',
+  sendMlsCommitBundleRpc,
   'Applied (the changes it made), or why not',
   async (c, sender, bytes, groupOf) => {
     const bundle = await parsed(() => splitCommitBundle(bytes));

@@ -19,6 +19,7 @@ import {
 } from '../mls/subconversation-actions.js';
 import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const getRequest = z
   .object({ gsreq_user: z.uuid(), gsreq_conv: z.uuid(), gsreq_sub_conv: z.string() })
@@ -54,14 +55,15 @@ const ownConv = (c: Context<AppEnv>, id: string) => ({
   domain: deps(c).domain,
 });
 
-export const getSubConversationRpc = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'get-sub-conversation',
-    request: getRequest,
-    response: getResponse,
-    description: 'The subconversation, or why not',
-  },
+const getSubConversationRpc = rpcContract({
+  component: 'galley',
+  rpc: 'get-sub-conversation',
+  request: getRequest,
+  response: getResponse,
+});
+
+export const getSubConversationForRemote = federationRpc(
+  { ...getSubConversationRpc, description: 'The subconversation, or why not' },
   (c, r, { origin }) =>
     orRefusal('GetSubConversationsResponseError', async () => ({
       tag: 'GetSubConversationsResponseSuccess',
@@ -72,14 +74,15 @@ export const getSubConversationRpc = federationRpc(
     })),
 );
 
-export const deleteSubConversationRpc = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'delete-sub-conversation',
-    request: deleteRequest,
-    response: deleteResponse,
-    description: 'Reset, or why not',
-  },
+const deleteSubConversationRpc = rpcContract({
+  component: 'galley',
+  rpc: 'delete-sub-conversation',
+  request: deleteRequest,
+  response: deleteResponse,
+});
+
+export const deleteSubConversationForRemote = federationRpc(
+  { ...deleteSubConversationRpc, description: 'Reset, or why not' },
   (c, r, { origin }) =>
     orRefusal('DeleteSubConversationResponseError', async () => {
       const current = { groupId: r.dscreq_group_id, epoch: r.dscreq_epoch };
@@ -94,14 +97,15 @@ export const deleteSubConversationRpc = federationRpc(
     }),
 );
 
-export const leaveSubConversationRpc = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'leave-sub-conversation',
-    request: leaveRequest,
-    response: leaveResponse,
-    description: 'Left, or why not',
-  },
+const leaveSubConversationRpc = rpcContract({
+  component: 'galley',
+  rpc: 'leave-sub-conversation',
+  request: leaveRequest,
+  response: leaveResponse,
+});
+
+export const leaveSubConversationForRemote = federationRpc(
+  { ...leaveSubConversationRpc, description: 'Left, or why not' },
   async (c, r, { origin }) => {
     const who = { id: r.lscr_user, domain: origin, client: r.lscr_client };
     try {
@@ -129,7 +133,7 @@ const owner = (c: Context<AppEnv>) => FederatorClient.of(c.get('config'));
 /** A subconversation of another backend's conversation, as its owner shows it to the caller. */
 export async function subconversationThroughOwner(c: Context<AppEnv>, conv: QualifiedId, subconv: string) {
   const asked = { gsreq_user: self(c).user, gsreq_conv: conv.id, gsreq_sub_conv: subconv };
-  const answer = await owner(c).call(conv.domain, 'galley', 'get-sub-conversation', asked, getResponse);
+  const answer = await owner(c).call(conv.domain, getSubConversationRpc, asked);
   if (answer.tag !== 'GetSubConversationsResponseSuccess') return refused(answer);
   const read = publicSubconversationSchema.safeParse(answer.contents);
   if (!read.success) throw new ApiError(federationErrors.invalidBody, 'not a PublicSubConversation');
@@ -150,13 +154,13 @@ export async function resetThroughOwner(
     dscreq_group_id: current.group_id,
     dscreq_epoch: current.epoch,
   };
-  const answer = await owner(c).call(conv.domain, 'galley', 'delete-sub-conversation', asked, deleteResponse);
+  const answer = await owner(c).call(conv.domain, deleteSubConversationRpc, asked);
   if (answer.tag !== 'DeleteSubConversationResponseSuccess') refused(answer);
 }
 
 /** The caller's client leaves a subconversation of another backend's conversation through its owner. */
 export async function leaveThroughOwner(c: Context<AppEnv>, conv: QualifiedId, subconv: string, client: string) {
   const asked = { lscr_user: self(c).user, lscr_client: client, lscr_conv: conv.id, lscr_sub_conv: subconv };
-  const answer = await owner(c).call(conv.domain, 'galley', 'leave-sub-conversation', asked, leaveResponse);
+  const answer = await owner(c).call(conv.domain, leaveSubConversationRpc, asked);
   if (answer.tag !== 'LeaveSubConversationResponseOk') refused(answer);
 }

@@ -21,6 +21,7 @@ import { errorOfGalleyTag } from './galley-error-tags.js';
 import { localUsersOfCopy } from './remote-copies.js';
 import { database } from '../../db/client.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const status = z.enum(['started', 'stopped']);
 type Status = z.output<typeof status>;
@@ -75,13 +76,13 @@ export async function typingInOwned(
   // Best effort, as typing is: a backend that cannot be reached misses it.
   await Promise.allSettled(
     [...remote].map(([domain, ms]) =>
-      client.call(
-        domain,
-        'galley',
-        'on-typing-indicator-updated',
-        { time, orig_user_id: from, conv_id: conv.id, users_in_conv: ms.map((m) => m.userId), typing_status: s },
-        emptyResponse,
-      ),
+      client.call(domain, onTypingIndicatorUpdatedRpc, {
+        time,
+        orig_user_id: from,
+        conv_id: conv.id,
+        users_in_conv: ms.map((m) => m.userId),
+        typing_status: s,
+      }),
     ),
   );
   return time;
@@ -90,13 +91,11 @@ export async function typingInOwned(
 /** A local member types in a conversation another backend owns: the owner spreads it. */
 export async function typingThroughOwner(c: Context<AppEnv>, conv: QualifiedId, s: Status): Promise<void> {
   const me = selfQualified(c);
-  const answer = await FederatorClient.of(c.get('config')).call(
-    conv.domain,
-    'galley',
-    'update-typing-indicator',
-    { typing_status: s, user_id: me.id, conv_id: conv.id },
-    updateResponse,
-  );
+  const answer = await FederatorClient.of(c.get('config')).call(conv.domain, updateTypingIndicatorRpc, {
+    typing_status: s,
+    user_id: me.id,
+    conv_id: conv.id,
+  });
   if (answer.tag !== 'TypingDataUpdateSuccess')
     throw new ApiError(errorOfGalleyTag(answer.contents) ?? galleyErrors.noConversation);
 }
@@ -107,14 +106,15 @@ const notFound = (err: unknown) => {
   throw err;
 };
 
+const updateTypingIndicatorRpc = rpcContract({
+  component: 'galley',
+  rpc: 'update-typing-indicator',
+  request: updateRequest,
+  response: updateResponse,
+});
+
 export const updateTypingIndicator = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'update-typing-indicator',
-    request: updateRequest,
-    response: updateResponse,
-    description: 'Spread to the members, or why not',
-  },
+  { ...updateTypingIndicatorRpc, description: 'Spread to the members, or why not' },
   async (c, r, { origin }) => {
     const config = c.get('config');
     const conv = { id: r.conv_id, domain: deps(c).domain };
@@ -134,14 +134,15 @@ export const updateTypingIndicator = federationRpc(
   },
 );
 
+const onTypingIndicatorUpdatedRpc = rpcContract({
+  component: 'galley',
+  rpc: 'on-typing-indicator-updated',
+  request: typingUpdated,
+  response: emptyResponse,
+});
+
 export const onTypingIndicatorUpdated = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'on-typing-indicator-updated',
-    request: typingUpdated,
-    response: emptyResponse,
-    description: 'Pushed to the members here',
-  },
+  { ...onTypingIndicatorUpdatedRpc, description: 'Pushed to the members here' },
   async (c, t, { origin }) => {
     const conv = { id: t.conv_id, domain: origin };
     const config = c.get('config');

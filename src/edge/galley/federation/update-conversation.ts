@@ -20,6 +20,7 @@ import { errorOfGalleyTag, galleyErrorTag } from './galley-error-tags.js';
 import { deps } from '../../api/deps.js';
 import { announcementOf, checkUpdate, makeUpdate } from '../conversations/conversation-update.js';
 import type { ConversationUpdate } from '../conversations/update-request.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const updateRequest = z
   .object({ user: z.uuid(), conv_id: z.uuid(), action: z.object({ tag: z.string(), action: z.unknown() }) })
@@ -29,14 +30,15 @@ const updateResponse = taggedAnswer('ConversationUpdateResponse');
 const GALLEY_REFUSALS = new Set<ErrorSpec>(Object.values(galleyErrors));
 
 /** A member of another backend changes a conversation owned here, on the path a local member's change takes. */
+const updateConversationRpc = rpcContract({
+  component: 'galley',
+  rpc: 'update-conversation',
+  request: updateRequest,
+  response: updateResponse,
+});
+
 export const updateConversation = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'update-conversation',
-    request: updateRequest,
-    response: updateResponse,
-    description: 'Changed (the update), unchanged, or why not',
-  },
+  { ...updateConversationRpc, description: 'Changed (the update), unchanged, or why not' },
   async (c, r, { origin }) => {
     const d = deps(c);
     const actor = { id: r.user, domain: origin };
@@ -78,13 +80,11 @@ export async function updateThroughOwner(
   const me = selfQualified(c);
   const act = actionOfUpdate(update);
   if (act === undefined) throw new ApiError(galleyErrors.invalidOp);
-  const answer = await FederatorClient.of(c.get('config')).call(
-    conv.domain,
-    'galley',
-    'update-conversation',
-    { user: me.id, conv_id: conv.id, action: act },
-    updateResponse,
-  );
+  const answer = await FederatorClient.of(c.get('config')).call(conv.domain, updateConversationRpc, {
+    user: me.id,
+    conv_id: conv.id,
+    action: act,
+  });
   if (answer.tag === 'ConversationUpdateResponseNoChanges') return undefined;
   if (answer.tag === 'ConversationUpdateResponseUpdate') {
     const time = (answer.contents as { time?: unknown } | undefined)?.time;

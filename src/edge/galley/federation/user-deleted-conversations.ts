@@ -10,19 +10,21 @@ import { conversationStore } from '../conversations/conversation-store.js';
 import { tellMembersEffect } from '../conversations/notify.js';
 import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { deps } from '../../api/deps.js';
+import { rpcContract } from '../../federation/contract.js';
 
 const notification = z
   .object({ user: z.uuid(), conversations: z.array(z.uuid()).min(1).max(1000) })
   .openapi('UserDeletedConversationsNotification');
 
+export const onUserDeletedConversationsRpc = rpcContract({
+  component: 'galley',
+  rpc: 'on-user-deleted-conversations',
+  request: notification,
+  response: emptyResponse,
+});
+
 export const onUserDeletedConversations = federationRpc(
-  {
-    component: 'galley',
-    rpc: 'on-user-deleted-conversations',
-    request: notification,
-    response: emptyResponse,
-    description: 'Taken',
-  },
+  { ...onUserDeletedConversationsRpc, description: 'Taken' },
   async (c, body, { origin }) => {
     const config = c.get('config');
     const db = database(c.env.DB);

@@ -13,6 +13,8 @@ import { forEveryVersion, queueForRemotes } from '../../federation/outbox.js';
 import { conversationObject } from '../conversations/conversation-object.js';
 import type { UserAccess } from '../../api/access/user-access.js';
 import type { Deps } from '../../api/deps.js';
+import { notificationTo } from '../../federation/contract.js';
+import { onMessageSentRpc } from '../federation/message-sent.js';
 
 export interface OwnedSend {
   conv: QualifiedRef;
@@ -80,11 +82,10 @@ function messageSentNotifications(send: OwnedSend, time: string, remote: readonl
   return [...groupBy(remote, (r) => r.domain)].map(([domain, recipients]) => {
     const byUser: Record<string, Record<string, string>> = {};
     for (const r of recipients) (byUser[r.user] ??= {})[r.client] = toBase64(r.text);
-    return {
+    return notificationTo(
+      onMessageSentRpc,
       domain,
-      component: 'galley' as const,
-      rpc: 'on-message-sent',
-      bundle: forEveryVersion({
+      forEveryVersion({
         time,
         data: send.message.blob === undefined ? null : toBase64(send.message.blob),
         sender: { id: send.sender.id, domain: send.sender.domain },
@@ -95,6 +96,6 @@ function messageSentNotifications(send: OwnedSend, time: string, remote: readonl
         transient: send.message.transient,
         recipients: byUser,
       }),
-    };
+    );
   });
 }

@@ -21,7 +21,7 @@ import { conversationObject } from '../conversations/conversation-object.js';
 import { commitRequest } from './commit-request.js';
 import type { GroupClient, MlsSender } from '../../../shared/mls/delivery.js';
 import { groupConversation, type GroupTarget, groupTarget } from './group-conversation.js';
-import { sendMlsThroughOwner } from '../federation/mls-through-owner.js';
+import { sendMlsThroughOwner, sendMlsCommitBundleRpc } from '../federation/mls-through-owner.js';
 import { proposalStore } from './proposal-store.js';
 import { requireAllowedSuite } from './team-suites.js';
 import { storeOne2OneOnFirstCommit } from './one2one-first-commit.js';
@@ -81,7 +81,7 @@ export const postCommitBundle = endpoint(
     const target = groupTarget(c, bundle.commit.content.groupId, { remote: true });
     const local = deps(c).domain;
     if (target.id.domain !== local)
-      return c.json(await sendMlsThroughOwner(c, target, body, 'send-mls-commit-bundle'), 201);
+      return c.json(await sendMlsThroughOwner(c, target, body, sendMlsCommitBundleRpc), 201);
     const sender = { user: me.user, domain: local, client: me.client, connection: me.connection };
     return c.json(await acceptCommitBundle(c, sender, bundle, target), 201);
   },
