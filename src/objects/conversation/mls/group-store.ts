@@ -1,4 +1,3 @@
-import type { GroupLeaf } from '../../../shared/mls/delivery.js';
 import type { CommitWrites, GroupRow, LastCommit, PendingProposal } from './group-row.js';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
 import { toBase64 } from '../../../shared/base64.js';
@@ -92,7 +91,6 @@ export async function readGroup(db: D1Database, conv: QualifiedRef, subconv?: st
     lastCommit: lastCommit == null ? undefined : (JSON.parse(lastCommit) as LastCommit),
   };
 }
-
 
 /** The statements of a commit; the epoch moves only from the epoch the commit was made in. */
 export function commitStatements(db: D1Database, w: CommitWrites): D1PreparedStatement[] {
