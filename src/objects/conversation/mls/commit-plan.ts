@@ -74,8 +74,11 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
   for (const index of removes) {
     const leaf = leaves.get(index);
     if (leaf === undefined) return refuse('mlsInvalidLeafNodeIndex');
-    if (req.senderLeaf === 'external' && clientKey(leaf) !== clientKey(req.sender))
-      return refuse('mlsProtocolError', 'An external commit may only remove the sender’s own old leaf');
+    if (req.senderLeaf === 'external') {
+      if (clientKey(leaf) !== clientKey(req.sender))
+        return refuse('mlsProtocolError', 'An external commit may only remove the sender’s own old leaf');
+      continue; // the client rejoins in place of its old leaf, as in wire: nobody leaves
+    }
     if (leaf.removalPending) continue; // a deleted client (or a leaving user's), proposed by the backend
     const set = removedByUser.get(userKey(leaf)) ?? new Set<number>();
     set.add(index);

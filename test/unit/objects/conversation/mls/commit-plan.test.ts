@@ -343,4 +343,31 @@ describe('planCommit: external commits', () => {
     expect(plan.added).toEqual([leaf(5, 'carol', 'c1')]);
     expect(plan.writes.left).toEqual([]);
   });
+
+  it('lets a client rejoin in place of its own old leaf: no permission asked, nobody leaves', () => {
+    // Alice's a2 lost its state and rejoins; she may not remove members and has another client.
+    const a2 = { ...client('alice', 'a2'), connection: 'conn' };
+    const plan = planned(
+      group(),
+      commit({
+        sender: a2,
+        senderLeaf: 'external',
+        removes: [1],
+        mayRemoveOthers: false,
+        leaves: treeAfter([1], [leaf(5, 'alice', 'a2')]),
+      }),
+    );
+    expect(plan.added).toEqual([leaf(5, 'alice', 'a2')]);
+    expect(plan.writes.removedLeaves).toEqual([1]);
+    expect(plan.writes.left).toEqual([]);
+  });
+
+  it('keeps a user with a single client in the conversation when that client rejoins', () => {
+    const c1 = { ...client('carol', 'c1'), connection: 'conn' };
+    const plan = planned(
+      group(),
+      commit({ sender: c1, senderLeaf: 'external', removes: [4], leaves: treeAfter([4], [leaf(5, 'carol', 'c1')]) }),
+    );
+    expect(plan.writes.left).toEqual([]);
+  });
 });
