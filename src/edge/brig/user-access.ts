@@ -30,6 +30,7 @@ import { userStore } from './users/user-store.js';
 const accountOf = (u: UserRow): Account => ({
   id: u.id,
   name: u.name,
+  status: u.status,
   team: u.team,
   activated: u.activated,
   supportedProtocols: u.supportedProtocols,

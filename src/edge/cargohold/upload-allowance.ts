@@ -1,7 +1,7 @@
 import type { Config } from '../../shared/config/index.js';
 import { ApiError } from '../api/errors/api-error.js';
 import { cargoholdErrors } from '../api/errors/cargohold.js';
-import type { UserRow } from '../brig/face.js';
+import type { Account } from '../api/access/user-access.js';
 import type { Db } from '../db/client.js';
 import { featureEnabled } from '../galley/face.js';
 
@@ -10,7 +10,7 @@ import { featureEnabled } from '../galley/face.js';
  * ephemeral users the stricter `maxTotalBytesPersonal`. Users whose email is not verified, and
  * accounts in any other state, may not upload; nor may anyone where `fileSharing` is disabled.
  */
-export async function uploadAllowance(db: Db, config: Config, user: UserRow | undefined): Promise<number> {
+export async function uploadAllowance(db: Db, config: Config, user: Account | undefined): Promise<number> {
   if (user === undefined) throw new ApiError(cargoholdErrors.userNotFound);
   const verified = (user.status === 'active' && (user.activated || user.team !== null)) || user.status === 'ephemeral';
   if (!verified) throw new ApiError(cargoholdErrors.unverifiedUser);

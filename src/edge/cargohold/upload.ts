@@ -6,7 +6,6 @@ import { ApiError } from '../api/errors/api-error.js';
 import { cargoholdErrors } from '../api/errors/cargohold.js';
 import { json } from '../api/schemas/common.js';
 import { self, selfQualified } from '../api/self.js';
-import { userById } from '../brig/face.js';
 import { database } from '../db/client.js';
 import { assetStore } from './asset-store.js';
 import { assetJson, assetSchema } from './asset-json.js';
@@ -18,6 +17,7 @@ import { expiryOf, newAssetKey, retentionDigit, retentionSchema } from './asset-
 import { newAssetToken } from './tokens.js';
 import { log } from '../../shared/log.js';
 import { withoutAbsentNulls } from '../api/null-as-absent.js';
+import { deps } from '../api/deps.js';
 
 /** The metadata part; fields of later clients (`domain`, audit fields) are accepted and ignored. */
 const uploadMetadata = z.looseObject({
@@ -128,7 +128,7 @@ export async function acceptUpload(c: Context<AppEnv>, owner: string, maxBytes: 
 
 async function upload(c: Context<AppEnv>) {
   const config = c.get('config');
-  const user = await userById(database(c.env.DB), selfQualified(c));
+  const user = await deps(c).users.account(selfQualified(c));
   const row = await acceptUpload(c, self(c).user, await uploadAllowance(database(c.env.DB), config, user));
   const domain = config.cargohold.settings.federationDomain;
   // wire's Location is relative and names the v4 path whatever the version.

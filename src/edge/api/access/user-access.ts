@@ -7,11 +7,13 @@ import type { AccessClaims } from '../../auth/tokens.js';
 import type { Change } from '../../effects/commit-change.js';
 import type { Effect } from '../../effects/effect.js';
 import type { QualifiedId } from '../schemas/common.js';
+import type { UserStatus } from '../../db/schema.js';
 
 /** What others need to know of a user's account. */
 export interface Account {
   id: string;
   name: string;
+  status: UserStatus;
   /** The team the user belongs to; null for personal users. */
   team: string | null;
   /** Whether an identity of theirs was verified (false for guests). */
