@@ -9,7 +9,7 @@ import { hasHiddenPerm, hasPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { deniedActionName, ROLE_ADMIN, roleAllows, type ConversationAction } from './roles.js';
-import { deps } from '../../api/deps.js';
+import { deps, type Deps } from '../../api/deps.js';
 
 export interface Membership {
   conv: ConversationRow;
@@ -22,12 +22,12 @@ export type Viewing = Omit<Membership, 'me'> & { me: MemberRow | undefined };
 
 /** The conversation (404 `no-conversation` when it does not exist) and the caller's membership, if any. */
 export function loadMembership(c: Context<AppEnv>, id: QualifiedId): Promise<Viewing> {
-  return loadMembershipOf(c, id, selfQualified(c));
+  return loadMembershipOf(deps(c), id, selfQualified(c));
 }
 
 /** The same for a user who is not the caller (a remote member acting through federation). */
-export async function loadMembershipOf(c: Context<AppEnv>, id: QualifiedId, who: QualifiedId): Promise<Viewing> {
-  const db = database(c.env.DB);
+export async function loadMembershipOf(d: Deps, id: QualifiedId, who: QualifiedId): Promise<Viewing> {
+  const { db } = d;
   const conv = await conversationStore.get(db, id);
   if (conv === undefined) throw new ApiError(galleyErrors.noConversation);
   const members = await conversationStore.members(db, id);

@@ -119,7 +119,7 @@ export const updateTypingIndicator = federationRpc(
     const config = c.get('config');
     const conv = { id: r.conv_id, domain: deps(c).domain };
     const from = { id: r.user_id, domain: origin };
-    const m = await loadMembershipOf(c, conv, from).catch(notFound);
+    const m = await loadMembershipOf(deps(c), conv, from).catch(notFound);
     if (m?.me === undefined) return { tag: 'TypingDataUpdateError', contents: 'ConvNotFound' };
     const time = await typingInOwned(c.env, config, conv, m.members, from, r.typing_status);
     const users = m.members.filter((x) => x.userDomain === origin).map((x) => x.userId);

@@ -45,7 +45,7 @@ export const updateConversation = federationRpc(
     try {
       const update = updateOfAction(r.action);
       if (update === undefined) throw new ApiError(galleyErrors.invalidOp);
-      const v = await loadMembershipOf(c, { id: r.conv_id, domain: d.domain }, actor);
+      const v = await loadMembershipOf(d, { id: r.conv_id, domain: d.domain }, actor);
       // Asked again after a crash, the call finds its change made.
       if ((await checkUpdate(d, v, actor, update)) === 'unchanged')
         return { tag: 'ConversationUpdateResponseNoChanges' };

@@ -30,7 +30,7 @@ export async function groupConversation(
   if (first && (await conversationStore.get(database(c.env.DB), id)) === undefined)
     return { ...unstoredOne2One(id, remote ?? selfQualified(c)), id, subconv, unstored: true };
   if (remote !== undefined) {
-    const m = await loadMembershipOf(c, id, remote);
+    const m = await loadMembershipOf(deps(c), id, remote);
     if (m.me === undefined) throw new ApiError(galleyErrors.noConversation);
     return { ...m, me: m.me, id, subconv, unstored: false };
   }

@@ -12,6 +12,7 @@ import { database } from '../../db/client.js';
 import { loadMembershipOf } from '../conversations/access-check.js';
 import { groupInfoStore } from './group-info-store.js';
 import { subconversationStore } from './subconversation-store.js';
+import { deps } from '../../api/deps.js';
 
 /**
  * The subconversation of a conversation `who` is a member of (404 `no-conversation`; 403
@@ -21,7 +22,7 @@ import { subconversationStore } from './subconversation-store.js';
  */
 export async function subconversationOf(c: Context<AppEnv>, conv: QualifiedId, subconv: string, who: QualifiedId) {
   if (!isValidSubconvId(subconv)) throw new ApiError(galleyErrors.noConversation);
-  const { conv: row, me } = await loadMembershipOf(c, conv, who);
+  const { conv: row, me } = await loadMembershipOf(deps(c), conv, who);
   if (me === undefined) throw new ApiError(galleyErrors.accessDenied);
   if (row.type !== 0 && row.type !== 2) throw new ApiError(mlsErrors.mlsSubconvUnsupportedConvType);
   if (row.protocol === 'proteus') throw new ApiError(galleyErrors.noConversation);
@@ -45,7 +46,7 @@ export async function groupInfoOf(
   let groupId: string | null;
   if (subconv !== undefined) groupId = (await subconversationOf(c, conv, subconv, who)).groupId;
   else {
-    const m = await loadMembershipOf(c, conv, who);
+    const m = await loadMembershipOf(deps(c), conv, who);
     if (m.me === undefined) throw new ApiError(galleyErrors.noConversation);
     groupId = m.conv.groupId;
   }
