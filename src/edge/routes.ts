@@ -1,4 +1,5 @@
 import type { Endpoint } from './api/endpoint.js';
+import { botsInternal, botsPublic } from './bots/routes.js';
 import { brigInternal, brigPublic } from './brig/routes.js';
 import { cannonPublic } from './cannon/routes.js';
 import { cargoholdInternal, cargoholdPublic } from './cargohold/routes.js';
@@ -11,6 +12,7 @@ import { sparInternal, sparPublic } from './spar/routes.js';
 
 /** Every public endpoint, each declared once with its version range. */
 export const publicEndpoints: readonly Endpoint[] = [
+  ...botsPublic,
   ...brigPublic,
   ...galleyPublic,
   ...gundeckPublic,
@@ -21,6 +23,7 @@ export const publicEndpoints: readonly Endpoint[] = [
 ];
 
 const internalOnes: readonly Endpoint[] = [
+  ...botsInternal,
   ...brigInternal,
   ...galleyInternal,
   ...gundeckInternal,

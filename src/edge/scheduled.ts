@@ -1,7 +1,7 @@
 import type { Deps } from './api/deps.js';
 import { sweepExpiredAssets } from './cargohold/face.js';
 import { runNotificationQueue, wakeAllWaiting } from './background-worker/jobs.js';
-import { runBotEventsQueue } from './background-worker/bot-events.js';
+import { runBotEventsQueue } from './bots/bot-events.js';
 import { sweepExpiredTeamNotifications } from './galley/face.js';
 import { runNativePushQueue } from './gundeck/face.js';
 import { log } from '../shared/log.js';

@@ -1,5 +1,5 @@
 /**
- * brig's face: what the components above brig (spar, cargohold, nginz) use of accounts directly.
+ * brig's face: what the components above brig (spar, nginz, bots) use of accounts directly.
  * Components below it ask through `UserAccess` (./user-access.ts), which the runtime hands them.
  */
 import type { QualifiedId } from '../api/schemas/common.js';
@@ -65,3 +65,11 @@ export async function richInfoOf(db: Db, user: string): Promise<RichField[]> {
 export { normalizeRichInfo, richInfoSize } from './rich-info/rich-info-json.js';
 /** A SCIM user without an IdP: a pending account and its mailed invitation. */
 export { inviteProvisionedUser } from './invitations/scim-invitation.js';
+
+/** What service providers' accounts share with users': codes, mail, password hashes, cookies. */
+export { codeStore, type CodeScope } from './codes/code-store.js';
+export { sendMail } from './email/mailer.js';
+export { newPasswordHash, passwordMatches } from './password/passwords.js';
+export { clientIp } from './password/rate-limit.js';
+export { cookieHeader } from './auth/cookie-store.js';
+export { keysOf } from './auth/session.js';

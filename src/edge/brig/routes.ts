@@ -142,12 +142,6 @@ import {
 } from './users/profiles.js';
 import { getSelf, putLocale, putSelf, putSupportedProtocols } from './users/self.js';
 import { getConsent, putConsent } from './consent/consent-routes.js';
-import { providerAccountEndpoints, providerInternalEndpoints } from './provider/account-routes.js';
-import { serviceDiscoveryEndpoints } from './provider/discovery-routes.js';
-import { providerServiceEndpoints } from './provider/service-routes.js';
-import { providerResetEndpoints, providerResetInternalEndpoints } from './provider/password-reset-routes.js';
-import { addBotRoute, addBotV6 } from './bots/add-bot.js';
-import { deleteBotSelf, removeBotRoute, removeBotV6 } from './bots/remove-bot.js';
 import {
   claimBotUsersPrekeys,
   getBotClient,
@@ -159,16 +153,7 @@ import {
 } from './bots/bot-api-routes.js';
 
 export const brigPublic: Endpoint[] = [
-  ...providerAccountEndpoints,
-  ...providerResetEndpoints,
-  ...providerServiceEndpoints,
-  ...serviceDiscoveryEndpoints,
-  addBotRoute,
-  addBotV6,
-  removeBotRoute,
-  removeBotV6,
   getBotSelf,
-  deleteBotSelf,
   getBotClient,
   listBotPrekeys,
   updateBotPrekeys,
@@ -313,8 +298,6 @@ export const brigPublic: Endpoint[] = [
 ];
 
 export const brigInternal: Endpoint[] = [
-  ...providerInternalEndpoints,
-  ...providerResetInternalEndpoints,
   refreshIndex,
   putDomainRegistration,
   getDomainRegistrationInternal,

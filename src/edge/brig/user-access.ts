@@ -4,15 +4,14 @@ import type { Account, UserAccess } from '../api/access/user-access.js';
 import type { Db } from '../db/client.js';
 import { deleteAccount } from './accounts/delete-account.js';
 import { enforceVerificationCode } from './auth/verification-code.js';
-import { deleteBotAccount } from './bots/bot-accounts.js';
+import { createBotAccount, deleteBotAccount } from './bots/bot-accounts.js';
+import { botClientId } from './clients/client-id.js';
 import { remoteClientIdsOf } from './clients/user-clients.js';
 import { touchClient } from './clients/last-active.js';
 import { clientStore } from './clients/client-store.js';
 import { connectedToAll } from './connections/connected-to-all.js';
 import { connectionStore } from './connections/connection-store.js';
 import { federationWith } from './federation/federating.js';
-import { providerStore } from './provider/provider-store.js';
-import { connectionOf } from './provider/service-connection.js';
 import { blockingNonConsenting, unblockingInvolving } from './legalhold/connection-blocks.js';
 import {
   addLegalholdDevice,
@@ -36,6 +35,11 @@ const accountOf = (u: UserRow): Account => ({
   supportedProtocols: u.supportedProtocols,
   conferenceCalling: u.conferenceCalling,
   hasPassword: u.password !== null,
+  ssoId: u.ssoId,
+  handle: u.handle,
+  accentId: u.accentId,
+  locale: u.locale,
+  bot: u.userType === 'bot',
 });
 
 /** brig's answers for one request's bindings. */
@@ -90,10 +94,8 @@ export function userAccess(env: Env, db: Db, config: Config): UserAccess {
     legalholdCookie: (user) => legalholdCookie(env, config, db, user),
     blockingNonConsenting: (user) => blockingNonConsenting(config, db, user),
     unblockingInvolving: (user) => unblockingInvolving(config, db, user),
-    serviceConnection: async (ref) => {
-      const s = await providerStore.service(db, ref.provider, ref.id);
-      return s === undefined ? undefined : connectionOf(s);
-    },
+    botClientId,
+    createBotAccount: (bot) => createBotAccount(db, bot),
     deleteBotAccount: (bot) => deleteBotAccount(db, bot),
   };
 }

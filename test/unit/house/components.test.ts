@@ -17,6 +17,7 @@ const COMPONENTS = [
   'proxy',
   'stern',
   'background-worker',
+  'bots',
 ];
 /** What every component builds on: the API package (schemas, errors, access interfaces), stores, events, effects. */
 const PLATFORM = ['api', 'auth', 'db', 'dns', 'docs', 'effects', 'events', 'federation', 'integrations', 'metrics'];

@@ -7,7 +7,7 @@ import type { AccessClaims } from '../../auth/tokens.js';
 import type { Change } from '../../effects/commit-change.js';
 import type { Effect } from '../../effects/effect.js';
 import type { QualifiedId } from '../schemas/common.js';
-import type { UserStatus } from '../../db/schema.js';
+import type { AssetRef, UserStatus } from '../../db/schema.js';
 
 /** What others need to know of a user's account. */
 export interface Account {
@@ -23,6 +23,13 @@ export interface Account {
   conferenceCalling: 'enabled' | 'disabled' | null;
   /** Whether the account has a password (SSO users have none). */
   hasPassword: boolean;
+  /** The identity provider's id of the user; null for users who do not sign in with SSO. */
+  ssoId: unknown;
+  handle: string | null;
+  accentId: number;
+  locale: string;
+  /** A bot's account (added to a conversation by its service), rather than a person's. */
+  bot: boolean;
 }
 
 /** A client's MLS signature key of one scheme. */
@@ -34,22 +41,26 @@ export interface MlsClientKey {
   hasKeyPackages: boolean;
 }
 
-/** A prekey of a legal hold device, as its service hands it over. */
-interface LegalholdPrekey {
+/** A Proteus prekey, as a device's owner or its service hands it over. */
+interface Prekey {
   id: number;
   key: string;
 }
 
+/** A bot's account: a user naming its service, with one client holding the prekeys its service gave. */
+export interface NewBot {
+  id: string;
+  client: string;
+  name: string;
+  accentId: number;
+  assets: AssetRef[];
+  locale: string;
+  service: { id: string; provider: string };
+  prekeys: readonly Prekey[];
+}
+
 /** An action a team may guard with a second-factor code. */
 type VerifiedAction = 'login' | 'create_scim_token' | 'delete_team';
-
-/** Where a service takes its bots' calls: its URL, first token, key fingerprints, whether enabled. */
-export interface ServiceConnection {
-  baseUrl: string;
-  authToken: string;
-  fingerprints: string[];
-  enabled: boolean;
-}
 
 export interface UserAccess {
   /** A user's account, if this backend has it. */
@@ -95,15 +106,15 @@ export interface UserAccess {
   ): Promise<void>;
 
   /** The client id a legal hold device with this last prekey will have. */
-  legalholdClientId(lastPrekey: LegalholdPrekey): Promise<string>;
+  legalholdClientId(lastPrekey: Prekey): Promise<string>;
   /** The request of a legal hold device, announced with the change that records it. */
-  legalholdRequestAnnounced(o: { user: string; team: string; lastPrekey: LegalholdPrekey }): Promise<Change>;
+  legalholdRequestAnnounced(o: { user: string; team: string; lastPrekey: Prekey }): Promise<Change>;
   /** Adds the legal hold device (replacing an older one) and announces it, as one change; its id. */
   addLegalholdDevice(o: {
     user: string;
     team: string;
-    prekeys: readonly LegalholdPrekey[];
-    lastPrekey: LegalholdPrekey;
+    prekeys: readonly Prekey[];
+    lastPrekey: Prekey;
     origin?: AccessClaims;
   }): Promise<string>;
   /** Removes the user's legal hold devices and their service's cookies, as a change. */
@@ -115,8 +126,10 @@ export interface UserAccess {
   /** Unblocks the connections legal hold blocked, as a change. */
   unblockingInvolving(user: string): Promise<Change>;
 
-  /** Where a service takes its bots' events; undefined when the service is gone. */
-  serviceConnection(ref: { id: string; provider: string }): Promise<ServiceConnection | undefined>;
+  /** The client id a bot's one client has. */
+  botClientId(bot: string): Promise<string>;
+  /** Writes a bot's account, client and prekeys as one change. */
+  createBotAccount(bot: NewBot): Promise<void>;
   /** A bot's account ends (its service disowned it, or it left its conversation). */
   deleteBotAccount(bot: string): Promise<void>;
 }

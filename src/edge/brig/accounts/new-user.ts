@@ -3,7 +3,8 @@ import { locale } from '../../api/schemas/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { commonErrors } from '../../api/errors/common.js';
-import { baseProtocol, userAsset } from '../users/user-json.js';
+import { baseProtocol } from '../users/user-json.js';
+import { userAsset } from '../../api/schemas/user-asset.js';
 import { isValidEmail } from '../users/user-store.js';
 
 export const newTeam = z

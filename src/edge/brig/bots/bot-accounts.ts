@@ -3,26 +3,14 @@
 // deleted and drops the client, which ends what its token reaches.
 import type { Db } from '../../db/client.js';
 import { runBatch } from '../../db/client.js';
-import type { AssetRef } from '../../db/schema.js';
+import type { NewBot } from '../../api/access/user-access.js';
 import { clientStore, type ClientRow } from '../clients/client-store.js';
 import { prekeyStore } from '../clients/prekey-store.js';
-import type { Prekey } from '../clients/prekeys.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 
-export interface NewBot {
-  id: string;
-  client: string;
-  name: string;
-  accentId: number;
-  assets: AssetRef[];
-  locale: string;
-  service: { id: string; provider: string };
-  prekeys: readonly Prekey[];
-}
-
 /** Writes the bot's user, client and prekeys in one batch. */
-export async function createBotAccount(db: Db, bot: NewBot): Promise<UserRow> {
+export async function createBotAccount(db: Db, bot: NewBot): Promise<void> {
   const now = Date.now();
   const user: UserRow = {
     id: bot.id,
@@ -68,7 +56,6 @@ export async function createBotAccount(db: Db, bot: NewBot): Promise<UserRow> {
     clientStore.upsert(db, client),
     ...prekeyStore.upsert(db, bot.id, bot.client, bot.prekeys),
   ]);
-  return user;
 }
 
 /** The bot's account ends: marked deleted, its client and prekeys gone. */

@@ -15,7 +15,7 @@ import { clientStore } from '../clients/client-store.js';
 import { checkPrekeys } from '../clients/new-client.js';
 import { claimLocalMany } from '../clients/prekey-claims.js';
 import { prekeyStore } from '../clients/prekey-store.js';
-import { prekey } from '../clients/prekeys.js';
+import { prekey } from '../../api/schemas/prekeys.js';
 import { localClientsOf } from '../clients/user-clients.js';
 import { profileJson, userProfile } from '../users/user-json.js';
 import { userStore, visibleAccount } from '../users/user-store.js';

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { clientCapability, clientClass, clientType, mlsPublicKeys } from './client-json.js';
-import { LAST_RESORT_ID, isValidPrekey, prekey, type Prekey } from './prekeys.js';
+import { LAST_RESORT_ID, isValidPrekey, prekey, type Prekey } from '../../api/schemas/prekeys.js';
 
 export const newClient = z
   .object({

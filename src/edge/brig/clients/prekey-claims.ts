@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { clientStore } from './client-store.js';
 import { prekeyStore } from './prekey-store.js';
-import type { Prekey } from './prekeys.js';
+import type { Prekey } from '../../api/schemas/prekeys.js';
 import {
   claimMultiPrekeyBundleRpc,
   claimPrekeyBundleRpc,

@@ -18,7 +18,7 @@ import {
   type UserClientPrekeys,
 } from './prekey-claims.js';
 import { prekeyStore } from './prekey-store.js';
-import { prekey } from './prekeys.js';
+import { prekey } from '../../api/schemas/prekeys.js';
 import { localDomainOf, userParams } from './user-clients.js';
 import { clientPrekey, prekeyBundle } from '../federation-api/contract.js';
 

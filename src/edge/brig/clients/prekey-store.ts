@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { prekeys } from '../../db/schema.js';
-import { LAST_RESORT_ID, type Prekey } from './prekeys.js';
+import { LAST_RESORT_ID, type Prekey } from '../../api/schemas/prekeys.js';
 
 /** Proteus prekeys (D1 table prekeys). */
 export const prekeyStore = {

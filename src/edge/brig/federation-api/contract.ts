@@ -6,7 +6,7 @@ import { isSupportedSuite } from '../../../shared/mls/suites.js';
 import { emptyResponse } from '../../federation/rpc.js';
 import { rpcContract } from '../../federation/contract.js';
 import { pubClient } from '../clients/client-json.js';
-import { prekey } from '../clients/prekeys.js';
+import { prekey } from '../../api/schemas/prekeys.js';
 import { contact } from '../search/contacts.js';
 import { userProfile } from '../users/user-json.js';
 

@@ -2,16 +2,9 @@ import { z } from '@hono/zod-openapi';
 import { locale, qualifiedUserId, uuid } from '../../api/schemas/common.js';
 import { legalholdStatus, type LegalholdStatus } from '../../api/schemas/legalhold-status.js';
 import type { users } from '../../db/schema.js';
+import { userAsset } from '../../api/schemas/user-asset.js';
 
 export type UserRow = typeof users.$inferSelect;
-
-export const userAsset = z
-  .object({
-    key: z.string().min(1),
-    type: z.literal('image'),
-    size: z.enum(['preview', 'complete']).optional(),
-  })
-  .openapi('UserAsset');
 
 export const baseProtocol = z.enum(['proteus', 'mls']).openapi('BaseProtocol');
 const name = z.string().min(1).max(128);

@@ -1,5 +1,5 @@
 // Events for bots: each goes to the bot's service (the background worker posts them, see
-// background-worker/bot-events.ts). The bot_events queue carries them, so that a service that
+// bots/bot-events.ts). The bot_events queue carries them, so that a service that
 // cannot be reached now is tried again.
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { ServiceRef } from './member-data.js';

@@ -12,13 +12,11 @@ import { self } from '../../api/self.js';
 import { zauthKeys } from '../../auth/keys.js';
 import { signBotToken } from '../../auth/tokens.js';
 import { database } from '../../db/client.js';
+import type { AssetRef } from '../../db/schema.js';
 import { botConversationView, conversationWithMembers, joinBot, ROLE_ADMIN } from '../../galley/face.js';
-import { userAsset } from '../users/user-json.js';
-import { userStore } from '../users/user-store.js';
-import { botClientId } from '../clients/client-id.js';
-import { providerStore } from '../provider/provider-store.js';
-import { connectionOf } from '../provider/service-connection.js';
-import { createBotAccount, deleteBotAccount } from './bot-accounts.js';
+import { userAsset } from '../../api/schemas/user-asset.js';
+import { providerStore } from '../providers/provider-store.js';
+import { connectionOf } from '../services/service-connection.js';
 import { refuseWithSecondFactor } from './bot-guards.js';
 import { requestBot } from './bot-service.js';
 import { deps } from '../../api/deps.js';
@@ -75,12 +73,13 @@ async function handleAddBot(c: Context<AppEnv>, conv: string, body: z.infer<type
   const config = c.get('config');
   const db = database(c.env.DB);
   const me = self(c);
-  const caller = await userStore.byId(db, me.user);
+  const users = deps(c).users;
+  const caller = await users.account({ id: me.user, domain: deps(c).domain });
   if (caller === undefined) throw new ApiError(providerErrors.accessDenied);
   await refuseWithSecondFactor(db, config, caller);
   const { conv: row, members, mine, service } = await checkedConversation(c, conv, body);
   const id = crypto.randomUUID();
-  const client = await botClientId(id);
+  const client = await users.botClientId(id);
   const keys = await zauthKeys(c.env, config.brig.zauth.keyIndex);
   const token = await signBotToken(keys, { bot: id, provider: body.provider, conversation: conv });
   const others = members.filter((m) => m !== mine);
@@ -93,21 +92,23 @@ async function handleAddBot(c: Context<AppEnv>, conv: string, body: z.infer<type
     locale: body.locale ?? caller.locale,
   });
   const ref = { id: body.service, provider: body.provider };
-  const user = await createBotAccount(db, {
+  const account = {
     id,
     client,
     name: answer.name ?? service.name,
     accentId: answer.accent_id ?? 0,
-    assets: answer.assets ?? (service.assets as typeof user.assets),
+    assets: answer.assets ?? (service.assets as AssetRef[]),
     locale: body.locale ?? caller.locale,
     service: ref,
     prekeys: [...answer.prekeys, answer.last_prekey],
-  });
+  };
+  await users.createBotAccount(account);
   try {
     const event = await joinBot(c.env, config, row, members, { id, service: ref }, me);
-    return c.json({ id, client, name: user.name, accent_id: user.accentId, assets: user.assets, event }, 201);
+    const { name, accentId, assets } = account;
+    return c.json({ id, client, name, accent_id: accentId, assets, event }, 201);
   } catch (err) {
-    await deleteBotAccount(db, id);
+    await users.deleteBotAccount(id);
     throw err;
   }
 }

@@ -7,8 +7,7 @@ import { json } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { base64url, sha256 } from '../../../shared/keys.js';
 import type { Db } from '../../db/client.js';
-import { type CodeScope, codeStore } from '../codes/code-store.js';
-import { sendMail } from '../email/mailer.js';
+import { type CodeScope, codeStore, sendMail } from '../../brig/face.js';
 import { email } from './provider-json.js';
 
 const ACTIVATION_TTL_SECONDS = 24 * 3600;

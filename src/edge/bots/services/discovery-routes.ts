@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { deps } from '../../api/deps.js';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { providerErrors } from '../../api/errors/provider.js';
@@ -7,10 +8,15 @@ import { self, selfQualified } from '../../api/self.js';
 import { hasPerm } from '../../api/team-permissions.js';
 import { database } from '../../db/client.js';
 import { roleInTeam, teamFeature } from '../../galley/face.js';
-import { userStore } from '../users/user-store.js';
-import { SERVICE_TAGS, serviceProfileJson, serviceProfilePage, serviceTag, toServiceProfile } from './provider-json.js';
-import { providerStore, type ServiceRow } from './provider-store.js';
-import { removeServiceBots } from '../bots/service-bots.js';
+import {
+  SERVICE_TAGS,
+  serviceProfileJson,
+  serviceProfilePage,
+  serviceTag,
+  toServiceProfile,
+} from '../providers/provider-json.js';
+import { providerStore, type ServiceRow } from '../providers/provider-store.js';
+import { removeServiceBots } from './service-bots.js';
 
 // How users find services: by provider, by tags or name, and the ones their team allows.
 
@@ -119,7 +125,7 @@ const whitelisted = endpoint(
     const team = c.req.valid('param')['team-id'];
     const q = c.req.valid('query');
     const db = database(c.env.DB);
-    const me = await userStore.byId(db, selfQualified(c).id);
+    const me = await deps(c).users.account(selfQualified(c));
     if (me?.team !== team) throw new ApiError(providerErrors.insufficientPermissions);
     const rows = (await providerStore.whitelistOf(db, team)).filter(
       (s) => startsWith(q.prefix)(s) && (q.filter_disabled === 'false' || s.enabled),
@@ -173,7 +179,7 @@ const whitelist = endpoint(
     const change = body.whitelisted ? providerStore.whitelist : providerStore.unwhitelist;
     await change(db, team, body.provider, body.id).run();
     if (!body.whitelisted)
-      await removeServiceBots(c.env, c.get('config'), { id: body.id, provider: body.provider }, { team, by: self(c) });
+      await removeServiceBots(deps(c), { id: body.id, provider: body.provider }, { team, by: self(c) });
     return c.body(null, 200);
   },
 );

@@ -10,8 +10,6 @@ import { json, uuid } from '../../api/schemas/common.js';
 import { bot, self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { conversationWithMembers, leaveBot, ROLE_ADMIN, serviceOf } from '../../galley/face.js';
-import { userStore } from '../users/user-store.js';
-import { deleteBotAccount } from './bot-accounts.js';
 import { refuseWithSecondFactor } from './bot-guards.js';
 import { deps } from '../../api/deps.js';
 
@@ -22,7 +20,7 @@ async function handleRemoveBot(c: Context<AppEnv>, conv: string, target: string)
   const db = database(c.env.DB);
   const me = self(c);
   const domain = deps(c).domain;
-  const caller = await userStore.byId(db, me.user);
+  const caller = await deps(c).users.account({ id: me.user, domain });
   if (caller === undefined) throw new ApiError(providerErrors.accessDenied);
   await refuseWithSecondFactor(db, config, caller);
   const found = await conversationWithMembers(db, { id: conv, domain });
@@ -33,7 +31,7 @@ async function handleRemoveBot(c: Context<AppEnv>, conv: string, target: string)
   const member = found.members.find((m) => m.userId === target && m.userDomain === domain);
   if (member === undefined || serviceOf(member) === undefined) return c.body(null, 204);
   const event = await leaveBot(c.env, config, found.conv, target, { id: me.user, domain }, me);
-  await deleteBotAccount(db, target);
+  await deps(c).users.deleteBotAccount(target);
   return event === undefined ? c.body(null, 204) : c.json({ event }, 200);
 }
 
@@ -85,12 +83,11 @@ export const deleteBotSelf = endpoint(
   async (c) => {
     const me = bot(c);
     const config = c.get('config');
-    const db = database(c.env.DB);
-    const user = await userStore.byId(db, me.bot);
-    if (user?.userType !== 'bot' || user.status === 'deleted') throw new ApiError(providerErrors.invalidBot);
     const domain = deps(c).domain;
+    const user = await deps(c).users.account({ id: me.bot, domain });
+    if (user?.bot !== true || user.status === 'deleted') throw new ApiError(providerErrors.invalidBot);
     await leaveBot(c.env, config, { id: me.conversation, domain }, me.bot, { id: me.bot, domain });
-    await deleteBotAccount(db, me.bot);
+    await deps(c).users.deleteBotAccount(me.bot);
     return c.body(null, 200);
   },
 );

@@ -4,13 +4,16 @@
 import type { Deps } from '../api/deps.js';
 import { type BotDelivery, leaveBot } from '../galley/face.js';
 import { callIntegration } from '../integrations/pinned-client.js';
+import { providerStore } from './providers/provider-store.js';
+import { connectionOf } from './services/service-connection.js';
 import { log } from '../../shared/log.js';
 
 type Outcome = 'delivered' | 'gone' | 'retry';
 
 async function post(deps: Deps, d: BotDelivery): Promise<Outcome> {
-  const service = await deps.users.serviceConnection(d.service);
-  if (service === undefined) return 'gone';
+  const row = await providerStore.service(deps.db, d.service.provider, d.service.id);
+  if (row === undefined) return 'gone';
+  const service = connectionOf(row);
   if (!service.enabled) return 'delivered'; // a disabled service misses its events, as in wire
   const reply = await callIntegration(deps.config, {
     url: `${service.baseUrl.replace(/\/+$/, '')}/bots/${d.bot}/messages`,

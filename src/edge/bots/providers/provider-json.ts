@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { isValidEmail } from '../users/user-store.js';
+import { isValidEmail } from '../../brig/face.js';
 import type { ProviderRow, ServiceRow } from './provider-store.js';
 
 /** Every service tag, in wire's order (`GET /services/tags`). */

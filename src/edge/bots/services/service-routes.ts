@@ -1,18 +1,19 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
+import { deps } from '../../api/deps.js';
 import { endpoint, type Endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { providerErrors } from '../../api/errors/provider.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { provider as providerOf } from '../../api/self.js';
 import { database, runBatch, type Db } from '../../db/client.js';
-import { passwordMatches } from '../password/passwords.js';
-import { httpsUrl, newService, password, serviceJson, serviceTags, toServiceJson } from './provider-json.js';
-import { currentProvider } from './account-routes.js';
-import { providerStore, type ServiceRow } from './provider-store.js';
+import { passwordMatches } from '../../brig/face.js';
+import { httpsUrl, newService, password, serviceJson, serviceTags, toServiceJson } from '../providers/provider-json.js';
+import { currentProvider } from '../providers/account-routes.js';
+import { providerStore, type ServiceRow } from '../providers/provider-store.js';
 import { newAuthToken, serviceKey } from './service-keys.js';
-import { removeServiceBots } from '../bots/service-bots.js';
+import { removeServiceBots } from './service-bots.js';
 
 // A provider's services: created disabled, described, connected (URL, keys, tokens), enabled, deleted.
 
@@ -195,7 +196,7 @@ const remove = endpoint(
     await requirePassword(c, db, c.req.valid('json').password);
     const s = await ownService(c, db, c.req.valid('param').sid);
     await runBatch(db, providerStore.deleteService(db, s.provider, s.id));
-    await removeServiceBots(c.env, c.get('config'), s);
+    await removeServiceBots(deps(c), s);
     return c.body(null, 202);
   },
 );

@@ -5,9 +5,9 @@ import { z } from '@hono/zod-openapi';
 import type { Config } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { providerErrors } from '../../api/errors/provider.js';
-import type { ServiceConnection } from '../../api/access/user-access.js';
+import type { ServiceConnection } from '../services/service-connection.js';
 import { callIntegration } from '../../integrations/pinned-client.js';
-import { isValidPrekey, LAST_RESORT_ID, prekey } from '../clients/prekeys.js';
+import { isValidPrekey, LAST_RESORT_ID, prekey } from '../../api/schemas/prekeys.js';
 
 const newBotResponse = z.object({
   prekeys: z.array(prekey),
