@@ -2,10 +2,12 @@ import { DurableObject } from 'cloudflare:workers';
 import { otrNotifications } from '../shared/proteus/otr-notifications.js';
 import { classify, sendingStatus, userKey, withRemoteClients } from '../shared/proteus/recipients.js';
 import type { OtrRecipient } from '../shared/codecs/otr.js';
-import type { ProteusSend, ProteusSendResult } from '../shared/proteus/types.js';
+import type { ProteusSend, ProteusSendResult, QualifiedRef } from '../shared/proteus/types.js';
 import type {
   CommitRequest,
   DeliveryResult,
+  GroupClient,
+  GroupView,
   Leaving,
   MessageRequest,
   RemovalsSent,
@@ -81,6 +83,21 @@ export class Conversation extends DurableObject<Env> {
   /** A proposal or application message for an MLS group, in the group's order. */
   mlsMessage(req: MessageRequest): Promise<DeliveryResult> {
     return this.ordered(() => this.mls.message(req));
+  }
+
+  /** A group as it is, after what was ordered before (the edge's subconversation view). */
+  group(conv: QualifiedRef, subconv?: string): Promise<GroupView | undefined> {
+    return this.ordered(() => this.mls.view(conv, subconv));
+  }
+
+  /** The GroupInfo (base64) of a group's current epoch, after what was ordered before. */
+  groupInfo(conv: QualifiedRef, subconv?: string): Promise<string | undefined> {
+    return this.ordered(() => this.mls.groupInfo(conv, subconv));
+  }
+
+  /** The clients that pending proposals of a group add (the commit route's checks of a commit's references). */
+  proposedAdds(conv: QualifiedRef, subconv: string | undefined, refs: readonly string[]): Promise<GroupClient[]> {
+    return this.ordered(() => this.mls.proposedAdds(conv, subconv, refs));
   }
 
   /** Resets the conversation's or a subconversation's group, in order. */

@@ -1,5 +1,5 @@
 // Team roles and what each may do, as wire-api defines them: brig and galley both ask.
-import type { TeamRole } from '../db/schema.js';
+import type { TeamRole } from '../../shared/db/schema.js';
 
 /** wire-server's team permission bits. */
 const Perm = {

@@ -7,7 +7,7 @@ import type { Db } from '../db/client.js';
 import type { UserRow } from './users/user-json.js';
 import { userStore } from './users/user-store.js';
 import { richInfoStore } from './rich-info/rich-info-store.js';
-import type { RichField } from '../db/schema.js';
+import type { RichField } from '../../shared/db/schema.js';
 
 /** A user's account as brig keeps it (status, team, identity, profile). */
 export type { UserRow };

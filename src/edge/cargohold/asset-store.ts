@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { assets } from '../db/schema.js';
+import { assets } from '../../shared/db/schema.js';
 
 export type AssetRow = typeof assets.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { federationBackoff, federationOutbox } from '../db/schema-federation.js';
+import { federationBackoff, federationOutbox } from '../../shared/db/schema-federation.js';
 
 export type OutboxRow = typeof federationOutbox.$inferSelect;
 export type NewOutboxRow = Omit<OutboxRow, 'seq'>;

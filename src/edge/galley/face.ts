@@ -5,7 +5,7 @@
  */
 import type { Config } from '../../shared/config/index.js';
 import type { BatchStatement, Db } from '../db/client.js';
-import type { TeamRole } from '../db/schema.js';
+import type { TeamRole } from '../../shared/db/schema.js';
 import type { QualifiedId } from '../api/schemas/common.js';
 import type { FeatureName, FeatureStatus } from './features/registry.js';
 import { serverFeatures } from './features/team-features.js';

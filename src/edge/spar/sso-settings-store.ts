@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sparSettings } from '../db/schema-spar.js';
+import { sparSettings } from '../../shared/db/schema-spar.js';
 
 const KEY = 'default_sso_code';
 

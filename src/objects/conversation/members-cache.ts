@@ -27,13 +27,13 @@ export async function loadState(db: D1Database, conv: QualifiedRef, localDomain:
   let unconsenting = false;
   const bots = new Map<string, { id: string; provider: string }>();
   for (const m of members) {
-    if (m.service_id !== null && m.service_provider !== null)
-      bots.set(m.user_id, { id: m.service_id, provider: m.service_provider });
-    if (m.user_domain === localDomain) {
-      device ||= m.legalhold === 1;
-      unconsenting ||= m.consent !== 1;
+    if (m.serviceId !== null && m.serviceProvider !== null)
+      bots.set(m.userId, { id: m.serviceId, provider: m.serviceProvider });
+    if (m.userDomain === localDomain) {
+      device ||= m.legalhold;
+      unconsenting ||= !m.consent;
     }
-    const key = userKey(m.user_domain, m.user_id);
+    const key = userKey(m.userDomain, m.userId);
     let set = clients.get(key);
     if (set === undefined) clients.set(key, (set = new Set()));
     if (m.client !== null) set.add(m.client);

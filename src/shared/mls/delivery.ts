@@ -10,6 +10,17 @@ export interface GroupClient {
   client: string;
 }
 
+/** A group as the Conversation object holds it now, for the edge to read (subconversations, GroupInfo). */
+export interface GroupView {
+  groupId: string | null;
+  epoch: number;
+  /** When the group moved to its epoch (ms); null before its first commit. */
+  epochTimestamp: number | null;
+  suite: number | null;
+  /** The clients in the group, by leaf index. */
+  clients: GroupClient[];
+}
+
 /** A client at its leaf of the ratchet tree. */
 export interface GroupLeaf extends GroupClient {
   index: number;

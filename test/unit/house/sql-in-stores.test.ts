@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readSource, sourceFiles } from './source-graph.js';
 
 /** Where SQL may be written: the stores, and the database layer itself (schema, client, chunking). */
-const mayHoldSql = (path: string) => path.endsWith('-store.ts') || path.startsWith('src/edge/db/');
+const mayHoldSql = (path: string) => path.endsWith('-store.ts') || /^src\/(edge|shared|objects)\/db\//.test(path);
 
 /** What writing SQL looks like here: D1 statements, drizzle's builders and template, SQLite storage. */
 const SQL_SIGNS: Array<[what: string, pattern: RegExp]> = [
@@ -13,11 +13,35 @@ const SQL_SIGNS: Array<[what: string, pattern: RegExp]> = [
 ];
 
 describe('the house', () => {
-  it('writes SQL only in *-store.ts files (and src/edge/db/)', () => {
+  it('writes SQL only in *-store.ts files (and the database layers, src/{edge,shared,objects}/db/)', () => {
     const offences = sourceFiles('src').flatMap((path) => {
       if (mayHoldSql(path)) return [];
       const text = readSource(path);
       return SQL_SIGNS.filter(([, pattern]) => pattern.test(text)).map(([what]) => `${path}: ${what}`);
+    });
+    expect(offences).toEqual([]);
+  });
+});
+
+/** Tables with one store: the Conversation object's order is the only one their rows change in. */
+const OWNED_TABLES: Record<string, string> = {
+  mls_group_clients: 'src/objects/conversation/mls/group-store.ts',
+  mls_proposals: 'src/objects/conversation/mls/group-store.ts',
+  mls_group_infos: 'src/objects/conversation/mls/group-store.ts',
+  mls_subconversations: 'src/objects/conversation/mls/group-store.ts',
+};
+
+/** The drizzle name of a table (`mls_group_clients` → `mlsGroupClients`). */
+const camel = (table: string) => table.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+
+describe('a table owned by one store', () => {
+  it('is read and written by that store only; others ask its owner', () => {
+    const offences = sourceFiles('src').flatMap((path) => {
+      if (path.startsWith('src/shared/db/')) return [];
+      const text = readSource(path);
+      return Object.entries(OWNED_TABLES)
+        .filter(([table, owner]) => path !== owner && new RegExp(`\\b(${table}|${camel(table)})\\b`).test(text))
+        .map(([table]) => `${path}: ${table}`);
     });
     expect(offences).toEqual([]);
   });

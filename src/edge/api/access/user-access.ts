@@ -7,7 +7,7 @@ import type { AccessClaims } from '../../auth/tokens.js';
 import type { Change } from '../../effects/commit-change.js';
 import type { Effect } from '../../effects/effect.js';
 import type { QualifiedId } from '../schemas/common.js';
-import type { AssetRef, UserStatus } from '../../db/schema.js';
+import type { AssetRef, UserStatus } from '../../../shared/db/schema.js';
 
 /** What others need to know of a user's account. */
 export interface Account {

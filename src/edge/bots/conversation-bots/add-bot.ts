@@ -12,7 +12,7 @@ import { self } from '../../api/self.js';
 import { zauthKeys } from '../../auth/keys.js';
 import { signBotToken } from '../../auth/tokens.js';
 import { database } from '../../db/client.js';
-import type { AssetRef } from '../../db/schema.js';
+import type { AssetRef } from '../../../shared/db/schema.js';
 import { botConversationView, conversationWithMembers, joinBot, ROLE_ADMIN } from '../../galley/face.js';
 import { userAsset } from '../../api/schemas/user-asset.js';
 import { providerStore } from '../providers/provider-store.js';

@@ -1,6 +1,6 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { providers, services, serviceWhitelist } from '../../db/schema-providers.js';
+import { providers, services, serviceWhitelist } from '../../../shared/db/schema-providers.js';
 
 export type ProviderRow = typeof providers.$inferSelect;
 export type ServiceRow = typeof services.$inferSelect;

@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { type BatchStatement, runBatch, type Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { AssetRef, RichField, TeamRole } from '../../db/schema.js';
+import type { AssetRef, RichField, TeamRole } from '../../../shared/db/schema.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
 import { accountSelfConversation, addTeamMember, createTeam } from '../../galley/face.js';
 import type { InvitationRow } from '../invitations/invitation-store.js';

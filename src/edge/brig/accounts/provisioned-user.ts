@@ -6,7 +6,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import type { BatchStatement, Db } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { RichField } from '../../db/schema.js';
+import type { RichField } from '../../../shared/db/schema.js';
 import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { cookieStore } from '../auth/cookie-store.js';

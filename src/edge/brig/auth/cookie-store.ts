@@ -3,7 +3,7 @@ import type { Config } from '../../../shared/config/index.js';
 import type { ZauthKeys } from '../../auth/keys.js';
 import { signCookie } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
-import { cookies } from '../../db/schema.js';
+import { cookies } from '../../../shared/db/schema.js';
 
 export type CookieRow = typeof cookies.$inferSelect;
 export type CookieKind = CookieRow['kind'];

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
-import { clients } from '../../db/schema.js';
+import { clients } from '../../../shared/db/schema.js';
 
 export type ClientRow = typeof clients.$inferSelect;
 

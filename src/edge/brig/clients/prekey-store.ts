@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { prekeys } from '../../db/schema.js';
+import { prekeys } from '../../../shared/db/schema.js';
 import { LAST_RESORT_ID, type Prekey } from '../../api/schemas/prekeys.js';
 
 /** Proteus prekeys (D1 table prekeys). */

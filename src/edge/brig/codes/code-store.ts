@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { codes } from '../../db/schema.js';
+import { codes } from '../../../shared/db/schema.js';
 
 /** What a code is for; second-factor codes carry their action (`verify:login`, ...). */
 export type CodeScope =

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, inArray, or } from 'drizzle-orm';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
-import { connections, type Relation } from '../../db/schema.js';
+import { connections, type Relation } from '../../../shared/db/schema.js';
 
 export type ConnectionRow = typeof connections.$inferSelect;
 

@@ -11,7 +11,7 @@ import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { type Change, commitChange, joinChanges, noChange } from '../../effects/commit-change.js';
-import type { Relation } from '../../db/schema.js';
+import type { Relation } from '../../../shared/db/schema.js';
 import { connectionEvent } from './connection-events.js';
 import { publishEffect } from '../../events/publish.js';
 import { localDomainOf, userParams } from '../clients/user-clients.js';

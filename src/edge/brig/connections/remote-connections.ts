@@ -9,7 +9,7 @@ import { database, type Db } from '../../db/client.js';
 import type { Config } from '../../../shared/config/index.js';
 import { federationWith } from '../federation/federating.js';
 import { remoteProfiles } from '../users/remote-users.js';
-import type { Relation } from '../../db/schema.js';
+import type { Relation } from '../../../shared/db/schema.js';
 import { publishEffect } from '../../events/publish.js';
 import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { FederatorClient } from '../../federation/client.js';

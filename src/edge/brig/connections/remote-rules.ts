@@ -1,4 +1,4 @@
-import type { Relation } from '../../db/schema.js';
+import type { Relation } from '../../../shared/db/schema.js';
 
 /**
  * Connections with users of other backends: each backend keeps its own user's side, and the two

@@ -1,4 +1,4 @@
-import type { Relation } from '../../db/schema.js';
+import type { Relation } from '../../../shared/db/schema.js';
 
 /** Both sides of a relation: what the actor's row says, and what the other user's row says. */
 export interface Sides {

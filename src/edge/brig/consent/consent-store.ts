@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { userConsents } from '../../db/schema.js';
+import { userConsents } from '../../../shared/db/schema.js';
 
 export interface Consent {
   type: number;

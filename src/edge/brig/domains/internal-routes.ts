@@ -5,7 +5,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { domainErrors } from '../../api/errors/domains.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import type { DomainRedirectTag } from '../../db/schema-domains.js';
+import type { DomainRedirectTag } from '../../../shared/db/schema-domains.js';
 import { auditedWrite, saveUpdate } from './audit.js';
 import { fromUpdate, registrationJson, registrationResponse, registrationUpdate } from './registration-json.js';
 import { blankRegistration, domainOf, domainParam } from './registration-rules.js';

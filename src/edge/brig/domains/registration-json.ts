@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import type { DomainRedirectTag, TeamInviteTag } from '../../db/schema-domains.js';
+import type { DomainRedirectTag, TeamInviteTag } from '../../../shared/db/schema-domains.js';
 import type { RegistrationRow } from './registration-store.js';
 
 export const httpsUrl = z.url({ protocol: /^https$/, message: 'must be an https URL' }).openapi('HttpsUrl');

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { domainChallenges, domainRegistrations } from '../../db/schema-domains.js';
+import { domainChallenges, domainRegistrations } from '../../../shared/db/schema-domains.js';
 
 export type RegistrationRow = typeof domainRegistrations.$inferSelect;
 export type ChallengeRow = typeof domainChallenges.$inferSelect;

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { dpopNonces } from '../../db/schema-oauth.js';
+import { dpopNonces } from '../../../shared/db/schema-oauth.js';
 
 /** DPoP nonces: a new one replaces the client's previous one; taking one uses it up. */
 export const nonceStore = {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { federationRemotes } from '../../db/schema.js';
+import { federationRemotes } from '../../../shared/db/schema.js';
 import type { FederationDomainConfig } from './remote-config.js';
 
 type Row = typeof federationRemotes.$inferSelect;

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { teamInvitations } from '../../db/schema.js';
+import { teamInvitations } from '../../../shared/db/schema.js';
 
 export type InvitationRow = typeof teamInvitations.$inferSelect;
 

@@ -9,7 +9,7 @@ import { self } from '../../api/self.js';
 import { canGrant, hasPerm } from '../../api/team-permissions.js';
 import { database, runBatch, type Db } from '../../db/client.js';
 import { featureEnabled, roleInTeam, teamById, teamSize } from '../../galley/face.js';
-import type { TeamRole } from '../../db/schema.js';
+import type { TeamRole } from '../../../shared/db/schema.js';
 import { randomToken } from '../../../shared/keys.js';
 import { sendMail } from '../email/mailer.js';
 import { userStore } from '../users/user-store.js';

@@ -4,7 +4,7 @@
 // before. Each row's owner hears of its change. Both are changes for the legal hold change to commit.
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { Db } from '../../db/client.js';
-import type { Relation } from '../../db/schema.js';
+import type { Relation } from '../../../shared/db/schema.js';
 import type { Change } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { legalholdConsented as consented, legalholdStatuses } from '../../galley/face.js';

@@ -1,6 +1,6 @@
 import { and, count, eq, gt, inArray } from 'drizzle-orm';
 import type { BatchStatement, Db } from '../../db/client.js';
-import { mlsKeyPackages } from '../../db/schema.js';
+import { mlsKeyPackages } from '../../../shared/db/schema.js';
 
 export type KeyPackageRow = typeof mlsKeyPackages.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { oauthClients, oauthCodes, oauthRefreshTokens } from '../../db/schema-oauth.js';
+import { oauthClients, oauthCodes, oauthRefreshTokens } from '../../../shared/db/schema-oauth.js';
 
 export type OAuthClientRow = typeof oauthClients.$inferSelect;
 export type OAuthCodeRow = typeof oauthCodes.$inferSelect;

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { userProperties } from '../../db/schema.js';
+import { userProperties } from '../../../shared/db/schema.js';
 
 /** User properties (D1 table user_properties). */
 export const propertyStore = {

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import type { RichField } from '../../db/schema.js';
+import type { RichField } from '../../../shared/db/schema.js';
 
 const richField = z.object({ type: z.string(), value: z.string() }).openapi('RichField');
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { richInfo, type RichField } from '../../db/schema.js';
+import { richInfo, type RichField } from '../../../shared/db/schema.js';
 
 /** Rich info in D1 (table rich_info). */
 export const richInfoStore = {

@@ -1,5 +1,5 @@
 import type { Config } from '../../../shared/config/index.js';
-import type { TeamRole } from '../../db/schema.js';
+import type { TeamRole } from '../../../shared/db/schema.js';
 import { hasHiddenPerm } from '../../api/team-permissions.js';
 
 export type EmailVisibility = Config['brig']['optSettings']['setEmailVisibility'];

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { locale, qualifiedUserId, uuid } from '../../api/schemas/common.js';
 import { legalholdStatus, type LegalholdStatus } from '../../api/schemas/legalhold-status.js';
-import type { users } from '../../db/schema.js';
+import type { users } from '../../../shared/db/schema.js';
 import { userAsset } from '../../api/schemas/user-asset.js';
 
 export type UserRow = typeof users.$inferSelect;

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { inChunks } from '../../db/chunks.js';
 import { preparedOnce, type Db } from '../../db/client.js';
-import { users } from '../../db/schema.js';
+import { users } from '../../../shared/db/schema.js';
 import type { UserRow } from './user-json.js';
 
 /** The lookup key of an email address: one account per address, whatever its case. */

@@ -1,7 +1,7 @@
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import type { Db } from '../../db/client.js';
-import type { TeamRole } from '../../db/schema.js';
+import type { TeamRole } from '../../../shared/db/schema.js';
 import type { Config } from '../../../shared/config/index.js';
 import { teamFeature } from '../features/team-features.js';
 import { teamStore } from '../teams/team-store.js';

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, ne, or } from 'drizzle-orm';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
-import { conversationCodes, conversationMembers, conversations } from '../../db/schema.js';
+import { conversationCodes, conversationMembers, conversations } from '../../../shared/db/schema.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MemberRow = typeof conversationMembers.$inferSelect;

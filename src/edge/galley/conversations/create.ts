@@ -19,7 +19,7 @@ import { self } from '../../api/self.js';
 import { database, type Db } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
 import { enabledChannels, isOpenChannel, requireChannelRole } from './channel-permissions.js';
-import type { TeamRole } from '../../db/schema.js';
+import type { TeamRole } from '../../../shared/db/schema.js';
 import type { Config } from '../../../shared/config/index.js';
 import { conversationJson } from './conversation-json.js';
 import { conversationStore, type ConversationRow } from './conversation-store.js';

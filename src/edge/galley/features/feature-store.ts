@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { teamFeatures } from '../../db/schema.js';
+import { teamFeatures } from '../../../shared/db/schema.js';
 import type { FeatureName, FeatureStatus, LockStatus } from './registry.js';
 
 /** A team's own values of a feature (D1 table team_features); NULL columns fall back to the server's. */

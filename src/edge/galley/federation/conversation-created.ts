@@ -7,7 +7,7 @@ import type { AppEnv } from '../../api/app-env.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
 import { saveCopy } from './remote-copies.js';
-import type { ConvType } from '../../db/schema.js';
+import type { ConvType } from '../../../shared/db/schema.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { announceCreatedEffect } from '../conversations/announce-created.js';
 import { commitChange } from '../../effects/commit-change.js';

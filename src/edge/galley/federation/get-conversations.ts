@@ -10,7 +10,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { type QualifiedId, qualifiedUserId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import type { ConvType } from '../../db/schema.js';
+import type { ConvType } from '../../../shared/db/schema.js';
 import { database } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { federationRpc } from '../../federation/rpc.js';

@@ -2,8 +2,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { LegalholdStatus } from '../../api/schemas/legalhold-status.js';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
-import { teamMembers } from '../../db/schema.js';
-import { legalholdPendingPrekeys, legalholdServices, type StoredLegalholdStatus } from '../../db/schema-legalhold.js';
+import { teamMembers } from '../../../shared/db/schema.js';
+import {
+  legalholdPendingPrekeys,
+  legalholdServices,
+  type StoredLegalholdStatus,
+} from '../../../shared/db/schema-legalhold.js';
 
 export type LegalholdService = typeof legalholdServices.$inferSelect;
 export type { LegalholdStatus };

@@ -22,7 +22,6 @@ import { commitRequest } from './commit-request.js';
 import type { GroupClient, MlsSender } from '../../../shared/mls/delivery.js';
 import { groupConversation, type GroupTarget, groupTarget } from './group-conversation.js';
 import { sendMlsThroughOwner, sendMlsCommitBundleRpc } from '../federation/mls-through-owner.js';
-import { proposalStore } from './proposal-store.js';
 import { requireAllowedSuite } from './team-suites.js';
 import { storeOne2OneOnFirstCommit } from './one2one-first-commit.js';
 import { failedToSend, mlsBody, mlsSent } from './mls-body.js';
@@ -105,8 +104,9 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
   const db = database(c.env.DB);
   // Adds committed by reference are checked like inline ones (their packages were at proposal time).
   let referencedAdds: GroupClient[] = [];
-  const referenced = async (groupId: string, refs: string[]) =>
-    (referencedAdds = await proposalStore.addsAmong(db, groupId, refs));
+  const referenced = async (refs: string[]) =>
+    (referencedAdds =
+      refs.length === 0 ? [] : await conversationObject(c.env, conv).proposedAdds(conv, target.subconv, refs));
   const req = {
     ...(await commitRequest(c, bundle, conv, sender, inGroup, referenced)),
     subconv: target.subconv,

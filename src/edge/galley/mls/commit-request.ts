@@ -46,7 +46,7 @@ export async function commitRequest(
   conv: { id: string; domain: string },
   sender: MlsSender,
   inGroup: UsersInGroup,
-  referenced: (groupId: string, refs: string[]) => Promise<GroupClient[]>,
+  referenced: (refs: string[]) => Promise<GroupClient[]>,
 ): Promise<Omit<CommitRequest, 'mayRemoveOthers'>> {
   const config = c.get('config');
   const localDomain = deps(c).domain;
@@ -90,7 +90,7 @@ export async function commitRequest(
     const committer = { user: sender.user, domain: sender.domain, client: sender.client };
     await requireWholeUsers(
       keysOf,
-      [...(first ? [committer] : []), ...adds, ...(await referenced(groupId, references))],
+      [...(first ? [committer] : []), ...adds, ...(await referenced(references))],
       first ? new Set() : inGroup.members,
     );
 

@@ -1,36 +1,35 @@
 // A member's view of a conversation's MLS groups (its own and its subconversations'), for a local
 // caller or a member of another backend asking through federation.
 import type { Context } from 'hono';
-import { fromBase64, toBase64 } from '../../../shared/base64.js';
-import { isValidSubconvId, subconversationGroupId } from '../../../shared/mls/group-id.js';
+import { fromBase64 } from '../../../shared/base64.js';
+import { isValidSubconvId } from '../../../shared/mls/group-id.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
 import { loadMembershipOf } from '../conversations/access-check.js';
-import { groupInfoStore } from './group-info-store.js';
-import { subconversationStore } from './subconversation-store.js';
+import { conversationObject } from '../conversations/conversation-object.js';
 import { deps } from '../../api/deps.js';
 
 /**
- * The subconversation of a conversation `who` is a member of (404 `no-conversation`; 403
- * `access-denied` for non-members): as stored, or as it is before its first commit. Only regular
+ * Checks that `who` may use a subconversation of a conversation (404 `no-conversation`; 403
+ * `access-denied` for non-members). Only regular
  * and 1:1 MLS conversations have them (403 `mls-subconv-unsupported-convtype` for other types and
  * mixed ones; a Proteus one has no group at all, 404 `no-conversation` as in wire-server).
  */
-export async function subconversationOf(c: Context<AppEnv>, conv: QualifiedId, subconv: string, who: QualifiedId) {
+export async function checkSubconversation(
+  c: Context<AppEnv>,
+  conv: QualifiedId,
+  subconv: string,
+  who: QualifiedId,
+): Promise<void> {
   if (!isValidSubconvId(subconv)) throw new ApiError(galleyErrors.noConversation);
   const { conv: row, me } = await loadMembershipOf(deps(c), conv, who);
   if (me === undefined) throw new ApiError(galleyErrors.accessDenied);
   if (row.type !== 0 && row.type !== 2) throw new ApiError(mlsErrors.mlsSubconvUnsupportedConvType);
   if (row.protocol === 'proteus') throw new ApiError(galleyErrors.noConversation);
   if (row.protocol !== 'mls') throw new ApiError(mlsErrors.mlsSubconvUnsupportedConvType);
-  const db = database(c.env.DB);
-  const stored = await subconversationStore.get(db, conv, subconv);
-  const groupId = stored?.groupId ?? toBase64(subconversationGroupId(conv, subconv));
-  return { conv, db, stored, groupId };
 }
 
 /**
@@ -43,17 +42,13 @@ export async function groupInfoOf(
   subconv: string | undefined,
   who: QualifiedId,
 ): Promise<Uint8Array> {
-  let groupId: string | null;
-  if (subconv !== undefined) groupId = (await subconversationOf(c, conv, subconv, who)).groupId;
-  else {
-    const m = await loadMembershipOf(deps(c), conv, who);
-    if (m.me === undefined) throw new ApiError(galleyErrors.noConversation);
-    groupId = m.conv.groupId;
-  }
-  const stored = groupId === null ? undefined : await groupInfoStore.of(database(c.env.DB), groupId);
+  if (subconv !== undefined) await checkSubconversation(c, conv, subconv, who);
+  else if ((await loadMembershipOf(deps(c), conv, who)).me === undefined)
+    throw new ApiError(galleyErrors.noConversation);
+  const stored = await conversationObject(c.env, conv).groupInfo(conv, subconv);
   if (stored === undefined) throw new ApiError(mlsErrors.mlsMissingGroupInfo);
   const bytes = fromBase64(stored);
-  if (bytes === undefined) throw new Error(`the stored group info of ${groupId} is not base64`);
+  if (bytes === undefined) throw new Error(`the stored group info of ${conv.domain}/${conv.id} is not base64`);
   return bytes;
 }
 

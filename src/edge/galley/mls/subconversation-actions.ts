@@ -7,9 +7,8 @@ import type { QualifiedId } from '../../api/schemas/common.js';
 import { utcTime } from '../conversations/conversation-json.js';
 import { conversationObject, objectDelivery } from '../conversations/conversation-object.js';
 import { queueRemovals } from '../federation/mls-deliveries.js';
-import { subconversationOf } from './member-group.js';
+import { checkSubconversation } from './member-group.js';
 import { refusalError } from './mls-failure.js';
-import { subconversationStore } from './subconversation-store.js';
 
 const qid = z.object({ id: z.string(), domain: z.string() });
 /** wire's PublicSubConversation. */
@@ -25,23 +24,26 @@ export const publicSubconversationSchema = z
   })
   .openapi('PublicSubConversation');
 
-/** The subconversation as stored, or as it is before its first commit. */
+/** The subconversation as its conversation's object holds it, or as it is before its first commit. */
 export async function publicSubconversation(
   c: Context<AppEnv>,
   conv: QualifiedId,
   subconv: string,
   who: QualifiedId,
 ): Promise<z.input<typeof publicSubconversationSchema>> {
-  const { db, stored, groupId } = await subconversationOf(c, conv, subconv, who);
-  const members = stored === undefined ? [] : await subconversationStore.clients(db, groupId);
-  const moved = stored?.epochTimestamp != null && stored.cipherSuite !== null;
+  await checkSubconversation(c, conv, subconv, who);
+  const group = await conversationObject(c.env, conv).group(conv, subconv);
+  if (group?.groupId == null) throw new Error(`the object of ${conv.domain}/${conv.id} has no group ${subconv}`);
+  const { groupId, epoch, epochTimestamp, suite } = group;
   return {
     parent_qualified_id: conv,
     subconv_id: subconv,
     group_id: groupId,
-    epoch: stored?.epoch ?? 0,
-    ...(moved ? { epoch_timestamp: utcTime(stored.epochTimestamp!), cipher_suite: stored.cipherSuite! } : {}),
-    members: members.map((m) => ({ domain: m.domain, user_id: m.user, client_id: m.client })),
+    epoch,
+    ...(epochTimestamp !== null && suite !== null
+      ? { epoch_timestamp: utcTime(epochTimestamp), cipher_suite: suite }
+      : {}),
+    members: group.clients.map((m) => ({ domain: m.domain, user_id: m.user, client_id: m.client })),
   };
 }
 
@@ -53,7 +55,7 @@ export async function resetSubconversation(
   who: QualifiedId,
   current: { groupId: string; epoch: number },
 ): Promise<void> {
-  await subconversationOf(c, conv, subconv, who);
+  await checkSubconversation(c, conv, subconv, who);
   const result = await conversationObject(c.env, conv).resetGroup({
     conv,
     subconv,
@@ -71,7 +73,7 @@ export async function leaveSubconversationAs(
   subconv: string,
   who: QualifiedId & { client: string },
 ): Promise<void> {
-  await subconversationOf(c, conv, subconv, who);
+  await checkSubconversation(c, conv, subconv, who);
   const result = await conversationObject(c.env, conv).leaveSubconversation({
     conv,
     subconv,

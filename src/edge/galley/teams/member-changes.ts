@@ -3,7 +3,7 @@
 import type { Config } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
-import type { TeamRole } from '../../db/schema.js';
+import type { TeamRole } from '../../../shared/db/schema.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';

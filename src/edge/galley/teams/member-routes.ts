@@ -7,7 +7,7 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { canGrant, hasHiddenPerm, hasPerm, roleOfBits } from '../../api/team-permissions.js';
 import type { Db } from '../../db/client.js';
-import type { TeamRole } from '../../db/schema.js';
+import type { TeamRole } from '../../../shared/db/schema.js';
 import { requireTeamMember } from './team-access.js';
 import { permissionsSchema, teamMemberJson, teamMemberSchema } from './team-json.js';
 import { teamStore } from './team-store.js';

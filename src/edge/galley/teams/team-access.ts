@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { self } from '../../api/self.js';
 import { database, type Db } from '../../db/client.js';
-import type { TeamRole } from '../../db/schema.js';
+import type { TeamRole } from '../../../shared/db/schema.js';
 import { teamStore } from './team-store.js';
 
 /** Roles holding wire's `ChangeTeamFeature` (a hidden permission of owners and admins). */

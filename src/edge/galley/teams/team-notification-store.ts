@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, lt, or } from 'drizzle-orm';
 import { uuidV1Key } from '../../../shared/uuid-v1.js';
 import type { Db } from '../../db/client.js';
-import { teamNotifications } from '../../db/schema.js';
+import { teamNotifications } from '../../../shared/db/schema.js';
 
 export type TeamNotificationRow = typeof teamNotifications.$inferSelect;
 export type TeamEventPayload = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
-import { teamFeatures, teamInvitations, teamMembers, teams, type TeamRole } from '../../db/schema.js';
+import { teamFeatures, teamInvitations, teamMembers, teams, type TeamRole } from '../../../shared/db/schema.js';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type TeamMemberRow = typeof teamMembers.$inferSelect;

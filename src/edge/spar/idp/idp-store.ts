@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sparIdps, sparSamlUsers } from '../../db/schema-spar.js';
+import { sparIdps, sparSamlUsers } from '../../../shared/db/schema-spar.js';
 
 export type IdpRow = typeof sparIdps.$inferSelect;
 

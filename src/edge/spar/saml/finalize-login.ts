@@ -10,7 +10,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { sparErrors } from '../../api/errors/spar.js';
 import { newCookieHeader } from '../../brig/face.js';
 import { database } from '../../db/client.js';
-import type { VerdictFormat } from '../../db/schema-spar.js';
+import type { VerdictFormat } from '../../../shared/db/schema-spar.js';
 import { idpStore, type IdpRow } from '../idp/idp-store.js';
 import { finalizeLoginUrl, serviceProvider } from '../service-provider.js';
 import { type AuthnResponse, parseAuthnResponse } from './authn-response.js';

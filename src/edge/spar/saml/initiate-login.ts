@@ -8,7 +8,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { sparErrors } from '../../api/errors/spar.js';
 import { database } from '../../db/client.js';
-import type { VerdictFormat } from '../../db/schema-spar.js';
+import type { VerdictFormat } from '../../../shared/db/schema-spar.js';
 import { idpStore, type IdpRow } from '../idp/idp-store.js';
 import { finalizeLoginUrl, serviceProvider } from '../service-provider.js';
 import { escapeXml, NS } from '../xml.js';

@@ -1,6 +1,11 @@
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sparAssertions, sparAuthnRequests, sparSamlUsers, type VerdictFormat } from '../../db/schema-spar.js';
+import {
+  sparAssertions,
+  sparAuthnRequests,
+  sparSamlUsers,
+  type VerdictFormat,
+} from '../../../shared/db/schema-spar.js';
 
 /** AuthnRequests waiting for their answer, assertions already taken, and who signs in through which issuer. */
 export const samlStore = {

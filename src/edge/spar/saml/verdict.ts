@@ -2,7 +2,7 @@
 // that tells the window that opened it (postMessage), for the mobile apps a redirect to the URL
 // they gave at initiate-login, with the cookie or the error's label in it.
 import { toBase64 } from '../../../shared/base64.js';
-import type { VerdictFormat } from '../../db/schema-spar.js';
+import type { VerdictFormat } from '../../../shared/db/schema-spar.js';
 import { escapeXml } from '../xml.js';
 
 export type Verdict =

@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sparScimTokens } from '../../db/schema-spar.js';
+import { sparScimTokens } from '../../../shared/db/schema-spar.js';
 
 export type ScimTokenRow = typeof sparScimTokens.$inferSelect;
 

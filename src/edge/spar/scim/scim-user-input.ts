@@ -1,7 +1,7 @@
 // A SCIM User resource as a client sends it (POST, PUT, or the result of a PATCH), checked the way
 // wire's spar checks it. Attribute names compare case-insensitively.
 import { isValidEmail, isValidHandle, normalizeRichInfo, richInfoSize } from '../../brig/face.js';
-import type { RichField, TeamRole } from '../../db/schema.js';
+import type { RichField, TeamRole } from '../../../shared/db/schema.js';
 import { scimErrors } from './scim-error.js';
 
 export const CORE_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';

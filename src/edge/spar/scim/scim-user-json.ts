@@ -1,7 +1,7 @@
 // A user as SCIM shows them: wire's account, team role and rich info, with SCIM's record.
 import { toHex } from '../../../shared/hex.js';
 import { isValidEmail, type UserRow } from '../../brig/face.js';
-import type { RichField, TeamRole } from '../../db/schema.js';
+import type { RichField, TeamRole } from '../../../shared/db/schema.js';
 import { CORE_USER_SCHEMA, WIRE_EXTENSION, WIRE_PROFILE } from './scim-user-input.js';
 import type { ScimUserRow } from './scim-user-store.js';
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sparScimUsers } from '../../db/schema-spar.js';
+import { sparScimUsers } from '../../../shared/db/schema-spar.js';
 
 export type ScimUserRow = typeof sparScimUsers.$inferSelect;
 

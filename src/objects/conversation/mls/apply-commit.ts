@@ -117,6 +117,7 @@ export async function applyCommit(
   const next: GroupRow = {
     ...group,
     epoch: group.epoch + 1,
+    epochTimestamp: now,
     suite: plan.writes.suite,
     members: membersAfter,
     leaves,

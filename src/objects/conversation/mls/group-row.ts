@@ -22,6 +22,8 @@ export interface GroupRow {
   team: string | null;
   groupId: string | null;
   epoch: number;
+  /** When the group moved to its epoch (ms); null before its first commit. */
+  epochTimestamp: number | null;
   suite: number | null;
   /** Members of the (parent) conversation (users), as `domain/user`. */
   members: Set<string>;

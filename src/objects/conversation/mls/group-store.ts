@@ -1,160 +1,206 @@
-import type { CommitWrites, GroupRow, LastCommit, PendingProposal } from './group-row.js';
+// The MLS group tables (mls_group_clients, mls_proposals, mls_group_infos, mls_subconversations)
+// and the group columns of conversations (epoch, cipher suite, group id): this store is their one
+// writer, under the Conversation object's order. The edge asks the object for what it reads.
+import { and, eq, sql } from 'drizzle-orm';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
 import { toBase64 } from '../../../shared/base64.js';
 import { subconversationGroupId } from '../../../shared/mls/group-id.js';
+import {
+  conversationMembers,
+  conversations,
+  mlsGroupClients,
+  mlsGroupInfos,
+  mlsProposals,
+  mlsSubconversations,
+} from '../../../shared/db/schema.js';
+import { database, plain } from '../../db/drizzle.js';
+import type { CommitWrites, GroupRow, LastCommit, PendingProposal } from './group-row.js';
 
-type ConvMeta = {
-  protocol: string;
-  type: number;
-  team: string | null;
-  group_id: string | null;
-  epoch: number;
-  cipher_suite: number | null;
-};
-type LeafRow = { leaf_index: number; user_domain: string; user: string; client: string; removal_pending: number };
-type ProposalRow = { ref: string; origin: 'backend' | 'client'; effect: string; message: string };
+const convKey = (conv: QualifiedRef) => and(eq(conversations.domain, conv.domain), eq(conversations.id, conv.id));
+const subconvKey = (conv: QualifiedRef, subconv: string) =>
+  and(
+    eq(mlsSubconversations.convDomain, conv.domain),
+    eq(mlsSubconversations.convId, conv.id),
+    eq(mlsSubconversations.subconv, subconv),
+  );
 
 /**
  * Reads a group: the conversation's row and members, then (the subconversation's row and) the
  * group's clients by leaf and pending proposals. A subconversation not created yet reads as its
  * empty group at epoch 0.
  */
-export async function readGroup(db: D1Database, conv: QualifiedRef, subconv?: string): Promise<GroupRow | undefined> {
-  const [meta, members, sub] = await db.batch([
+export async function readGroup(d1: D1Database, conv: QualifiedRef, subconv?: string): Promise<GroupRow | undefined> {
+  const db = database(d1);
+  const group = {
+    groupId: mlsSubconversations.groupId,
+    epoch: mlsSubconversations.epoch,
+    epochTimestamp: mlsSubconversations.epochTimestamp,
+    suite: mlsSubconversations.cipherSuite,
+  };
+  const [[row], members, [sub]] = await db.batch([
     db
-      .prepare(
-        'SELECT protocol, type, team, group_id, epoch, cipher_suite FROM conversations WHERE domain = ? AND id = ?',
-      )
-      .bind(conv.domain, conv.id),
+      .select({
+        protocol: conversations.protocol,
+        type: conversations.type,
+        team: conversations.team,
+        groupId: conversations.groupId,
+        epoch: conversations.epoch,
+        epochTimestamp: conversations.epochTimestamp,
+        suite: conversations.cipherSuite,
+      })
+      .from(conversations)
+      .where(convKey(conv)),
     db
-      .prepare('SELECT user_domain, user_id FROM conversation_members WHERE conv_domain = ? AND conv_id = ?')
-      .bind(conv.domain, conv.id),
+      .select({ domain: conversationMembers.userDomain, user: conversationMembers.userId })
+      .from(conversationMembers)
+      .where(and(eq(conversationMembers.convDomain, conv.domain), eq(conversationMembers.convId, conv.id))),
     db
-      .prepare(
-        'SELECT group_id, epoch, cipher_suite FROM mls_subconversations WHERE conv_domain = ? AND conv_id = ? AND subconv = ?',
-      )
-      .bind(conv.domain, conv.id, subconv ?? ''),
+      .select(group)
+      .from(mlsSubconversations)
+      .where(subconvKey(conv, subconv ?? '')),
   ]);
-  const row = meta!.results[0] as ConvMeta | undefined;
   if (row === undefined) return undefined;
-  const subRow = sub!.results[0] as Pick<ConvMeta, 'group_id' | 'epoch' | 'cipher_suite'> | undefined;
-  const group =
+  const at =
     subconv === undefined
       ? row
-      : (subRow ?? { group_id: toBase64(subconversationGroupId(conv, subconv)), epoch: 0, cipher_suite: null });
-  const [leaves, proposals, last] =
-    group.group_id === null
+      : (sub ?? {
+          groupId: toBase64(subconversationGroupId(conv, subconv)),
+          epoch: 0,
+          epochTimestamp: null,
+          suite: null,
+        });
+  const [leaves, proposals, [info]] =
+    at.groupId === null
       ? [[], [], []]
-      : await db
-          .batch([
-            db
-              .prepare(
-                'SELECT leaf_index, user_domain, user, client, removal_pending FROM mls_group_clients WHERE group_id = ?',
-              )
-              .bind(group.group_id),
-            db
-              .prepare('SELECT ref, origin, effect, message FROM mls_proposals WHERE group_id = ?')
-              .bind(group.group_id),
-            db.prepare('SELECT last_commit FROM mls_group_infos WHERE group_id = ?').bind(group.group_id),
-          ])
-          .then(([l, p, c]) => [
-            l!.results as LeafRow[],
-            p!.results as ProposalRow[],
-            c!.results as Array<{ last_commit: string | null }>,
-          ]);
-  const lastCommit = (last as Array<{ last_commit: string | null }>)[0]?.last_commit;
+      : await db.batch([
+          db.select().from(mlsGroupClients).where(eq(mlsGroupClients.groupId, at.groupId)),
+          db.select().from(mlsProposals).where(eq(mlsProposals.groupId, at.groupId)),
+          db
+            .select({ lastCommit: mlsGroupInfos.lastCommit })
+            .from(mlsGroupInfos)
+            .where(eq(mlsGroupInfos.groupId, at.groupId)),
+        ]);
   return {
     conv,
     subconv,
     protocol: row.protocol,
     type: row.type,
     team: row.team,
-    groupId: group.group_id,
-    epoch: group.epoch,
-    suite: group.cipher_suite,
-    members: new Set(
-      (members!.results as Array<{ user_domain: string; user_id: string }>).map((m) => `${m.user_domain}/${m.user_id}`),
-    ),
+    groupId: at.groupId,
+    epoch: at.epoch,
+    epochTimestamp: at.epochTimestamp,
+    suite: at.suite,
+    members: new Set(members.map((m) => `${m.domain}/${m.user}`)),
     leaves: new Map(
-      (leaves as LeafRow[]).map((l) => [
-        l.leaf_index,
-        {
-          index: l.leaf_index,
-          domain: l.user_domain,
-          user: l.user,
-          client: l.client,
-          removalPending: l.removal_pending === 1,
-        },
+      leaves.map((l) => [
+        l.leafIndex,
+        { index: l.leafIndex, domain: l.userDomain, user: l.user, client: l.client, removalPending: l.removalPending },
       ]),
     ),
-    proposals: new Map((proposals as ProposalRow[]).map((p) => [p.ref, { ...p, effect: JSON.parse(p.effect) }])),
-    lastCommit: lastCommit == null ? undefined : (JSON.parse(lastCommit) as LastCommit),
+    proposals: new Map(
+      proposals.map((p) => [p.ref, { ref: p.ref, origin: p.origin, effect: JSON.parse(p.effect), message: p.message }]),
+    ),
+    lastCommit: info?.lastCommit == null ? undefined : (JSON.parse(info.lastCommit) as LastCommit),
   };
 }
 
+/** The GroupInfo (base64) of a group's current epoch; undefined before its first commit. */
+export async function groupInfoOf(d1: D1Database, groupId: string): Promise<string | undefined> {
+  const db = database(d1);
+  const [row] = await db
+    .select({ groupInfo: mlsGroupInfos.groupInfo })
+    .from(mlsGroupInfos)
+    .where(eq(mlsGroupInfos.groupId, groupId));
+  return row?.groupInfo;
+}
+
 /** The statements of a commit; the epoch moves only from the epoch the commit was made in. */
-export function commitStatements(db: D1Database, w: CommitWrites): D1PreparedStatement[] {
+export function commitStatements(d1: D1Database, w: CommitWrites): D1PreparedStatement[] {
+  const db = database(d1);
+  const next = { epochTimestamp: w.now, cipherSuite: w.suite };
   const statements = [
     w.subconv === undefined
       ? db
-          .prepare(
-            `UPDATE conversations SET epoch = epoch + 1, epoch_timestamp = ?, cipher_suite = ?
-             WHERE domain = ? AND id = ? AND epoch = ?`,
-          )
-          .bind(w.now, w.suite, w.conv.domain, w.conv.id, w.epoch)
+          .update(conversations)
+          .set({ ...next, epoch: sql`${conversations.epoch} + 1` })
+          .where(and(convKey(w.conv), eq(conversations.epoch, w.epoch)))
       : db
-          .prepare(
-            `INSERT INTO mls_subconversations (conv_domain, conv_id, subconv, group_id, epoch, epoch_timestamp, cipher_suite)
-             VALUES (?, ?, ?, ?, 1, ?, ?)
-             ON CONFLICT DO UPDATE SET epoch = epoch + 1, epoch_timestamp = excluded.epoch_timestamp,
-               cipher_suite = excluded.cipher_suite WHERE epoch = ?`,
-          )
-          .bind(w.conv.domain, w.conv.id, w.subconv, w.groupId, w.now, w.suite, w.epoch),
-    db.prepare('DELETE FROM mls_proposals WHERE group_id = ?').bind(w.groupId),
+          .insert(mlsSubconversations)
+          .values({
+            convDomain: w.conv.domain,
+            convId: w.conv.id,
+            subconv: w.subconv,
+            groupId: w.groupId,
+            epoch: 1,
+            ...next,
+          })
+          .onConflictDoUpdate({
+            target: [mlsSubconversations.convDomain, mlsSubconversations.convId, mlsSubconversations.subconv],
+            set: { ...next, epoch: sql`${mlsSubconversations.epoch} + 1` },
+            setWhere: eq(mlsSubconversations.epoch, w.epoch),
+          }),
+    db.delete(mlsProposals).where(eq(mlsProposals.groupId, w.groupId)),
     db
-      .prepare(
-        `INSERT INTO mls_group_infos (group_id, group_info, last_commit) VALUES (?, ?, ?)
-         ON CONFLICT (group_id) DO UPDATE SET group_info = excluded.group_info, last_commit = excluded.last_commit`,
-      )
-      .bind(w.groupId, w.groupInfo, JSON.stringify(w.lastCommit)),
+      .insert(mlsGroupInfos)
+      .values({ groupId: w.groupId, groupInfo: w.groupInfo, lastCommit: JSON.stringify(w.lastCommit) })
+      .onConflictDoUpdate({
+        target: mlsGroupInfos.groupId,
+        set: { groupInfo: w.groupInfo, lastCommit: JSON.stringify(w.lastCommit) },
+      }),
+    ...w.removedLeaves.map((index) =>
+      db
+        .delete(mlsGroupClients)
+        .where(and(eq(mlsGroupClients.groupId, w.groupId), eq(mlsGroupClients.leafIndex, index))),
+    ),
+    ...w.addedLeaves.map((l) =>
+      db
+        .insert(mlsGroupClients)
+        .values({ groupId: w.groupId, leafIndex: l.index, userDomain: l.domain, user: l.user, client: l.client }),
+    ),
+    ...w.joined.map((j) =>
+      db
+        .insert(conversationMembers)
+        .values({
+          convDomain: w.conv.domain,
+          convId: w.conv.id,
+          userDomain: j.domain,
+          userId: j.user,
+          role: j.role,
+          joinedAt: w.now,
+        })
+        .onConflictDoNothing(),
+    ),
+    ...w.left.map((l) =>
+      db
+        .delete(conversationMembers)
+        .where(
+          and(
+            eq(conversationMembers.convDomain, w.conv.domain),
+            eq(conversationMembers.convId, w.conv.id),
+            eq(conversationMembers.userDomain, l.domain),
+            eq(conversationMembers.userId, l.user),
+          ),
+        ),
+    ),
   ];
-  const removeLeaf = db.prepare('DELETE FROM mls_group_clients WHERE group_id = ? AND leaf_index = ?');
-  for (const index of w.removedLeaves) statements.push(removeLeaf.bind(w.groupId, index));
-  const addLeaf = db.prepare(
-    'INSERT INTO mls_group_clients (group_id, leaf_index, user_domain, user, client) VALUES (?, ?, ?, ?, ?)',
-  );
-  for (const l of w.addedLeaves) statements.push(addLeaf.bind(w.groupId, l.index, l.domain, l.user, l.client));
-  const join = db.prepare(
-    `INSERT INTO conversation_members (conv_domain, conv_id, user_domain, user_id, role, joined_at)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-  );
-  for (const j of w.joined) statements.push(join.bind(w.conv.domain, w.conv.id, j.domain, j.user, j.role, w.now));
-  const leave = db.prepare(
-    'DELETE FROM conversation_members WHERE conv_domain = ? AND conv_id = ? AND user_domain = ? AND user_id = ?',
-  );
-  for (const l of w.left) statements.push(leave.bind(w.conv.domain, w.conv.id, l.domain, l.user));
-  return statements;
+  return statements.map((s) => plain(d1, s));
 }
 
 /** The statement storing a proposal of the current epoch. */
 export function proposalStatement(
-  db: D1Database,
+  d1: D1Database,
   groupId: string,
   epoch: number,
   p: PendingProposal,
 ): D1PreparedStatement {
-  return db
-    .prepare(
-      'INSERT INTO mls_proposals (group_id, epoch, ref, origin, effect, message) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-    )
-    .bind(groupId, epoch, p.ref, p.origin, JSON.stringify(p.effect), p.message);
+  const row = { groupId, epoch, ref: p.ref, origin: p.origin, effect: JSON.stringify(p.effect), message: p.message };
+  return plain(d1, database(d1).insert(mlsProposals).values(row).onConflictDoNothing());
 }
 
 /** The statement marking a leaf's client as on its way out (the backend proposed its removal). */
-export function removalPendingStatement(db: D1Database, groupId: string, leafIndex: number): D1PreparedStatement {
-  return db
-    .prepare('UPDATE mls_group_clients SET removal_pending = 1 WHERE group_id = ? AND leaf_index = ?')
-    .bind(groupId, leafIndex);
+export function removalPendingStatement(d1: D1Database, groupId: string, leafIndex: number): D1PreparedStatement {
+  const leaf = and(eq(mlsGroupClients.groupId, groupId), eq(mlsGroupClients.leafIndex, leafIndex));
+  return plain(d1, database(d1).update(mlsGroupClients).set({ removalPending: true }).where(leaf));
 }
 
 /**
@@ -162,39 +208,40 @@ export function removalPendingStatement(db: D1Database, groupId: string, leafInd
  * conversation (or subconversation) moves to the next generation's group id at epoch 0.
  */
 export function resetStatements(
-  db: D1Database,
+  d1: D1Database,
   conv: QualifiedRef,
   subconv: string | undefined,
   from: string,
   to: string,
 ): D1PreparedStatement[] {
+  const db = database(d1);
+  const fresh = { groupId: to, epoch: 0, epochTimestamp: null, cipherSuite: null };
   const moved =
     subconv === undefined
       ? db
-          .prepare(
-            `UPDATE conversations SET group_id = ?, epoch = 0, epoch_timestamp = NULL, cipher_suite = NULL
-             WHERE domain = ? AND id = ? AND group_id = ?`,
-          )
-          .bind(to, conv.domain, conv.id, from)
+          .update(conversations)
+          .set(fresh)
+          .where(and(convKey(conv), eq(conversations.groupId, from)))
       : db
-          .prepare(
-            `INSERT INTO mls_subconversations (conv_domain, conv_id, subconv, group_id, epoch) VALUES (?, ?, ?, ?, 0)
-             ON CONFLICT DO UPDATE SET group_id = excluded.group_id, epoch = 0, epoch_timestamp = NULL, cipher_suite = NULL`,
-          )
-          .bind(conv.domain, conv.id, subconv, to);
+          .insert(mlsSubconversations)
+          .values({ convDomain: conv.domain, convId: conv.id, subconv, ...fresh })
+          .onConflictDoUpdate({
+            target: [mlsSubconversations.convDomain, mlsSubconversations.convId, mlsSubconversations.subconv],
+            set: fresh,
+          });
   return [
-    db.prepare('DELETE FROM mls_group_clients WHERE group_id = ?').bind(from),
-    db.prepare('DELETE FROM mls_group_infos WHERE group_id = ?').bind(from),
-    db.prepare('DELETE FROM mls_proposals WHERE group_id = ?').bind(from),
+    db.delete(mlsGroupClients).where(eq(mlsGroupClients.groupId, from)),
+    db.delete(mlsGroupInfos).where(eq(mlsGroupInfos.groupId, from)),
+    db.delete(mlsProposals).where(eq(mlsProposals.groupId, from)),
     moved,
-  ];
+  ].map((s) => plain(d1, s));
 }
 
 /** The subconversations a conversation has (created by a commit). */
-export async function subconversationsOf(db: D1Database, conv: QualifiedRef): Promise<string[]> {
-  const rows = await db
-    .prepare('SELECT subconv FROM mls_subconversations WHERE conv_domain = ? AND conv_id = ?')
-    .bind(conv.domain, conv.id)
-    .all<{ subconv: string }>();
-  return rows.results.map((r) => r.subconv);
+export async function subconversationsOf(d1: D1Database, conv: QualifiedRef): Promise<string[]> {
+  const rows = await database(d1)
+    .select({ subconv: mlsSubconversations.subconv })
+    .from(mlsSubconversations)
+    .where(and(eq(mlsSubconversations.convDomain, conv.domain), eq(mlsSubconversations.convId, conv.id)));
+  return rows.map((r) => r.subconv);
 }

@@ -1,6 +1,8 @@
 import type {
   CommitRequest,
   DeliveryResult,
+  GroupClient,
+  GroupView,
   Leaving,
   MessageRequest,
   RemovalsSent,
@@ -14,7 +16,7 @@ import type { QualifiedRef } from '../../../shared/proteus/types.js';
 import type { NotificationShards } from '../../notification-shards.js';
 import { applyCommit } from './apply-commit.js';
 import type { GroupRow } from './group-row.js';
-import { readGroup, resetStatements, subconversationsOf } from './group-store.js';
+import { groupInfoOf, readGroup, resetStatements, subconversationsOf } from './group-store.js';
 import { toUsers } from './fan-out.js';
 import { postMessage } from './post-message.js';
 import { proposeRemovals } from './removals.js';
@@ -57,6 +59,44 @@ export class MlsGroups {
     const done = await work(group);
     this.cache.set(key, done.group ?? group);
     return done.result;
+  }
+
+  /** The group as it is: from the cache, or read (and kept). */
+  private async current(conv: QualifiedRef, subconv: string | undefined): Promise<GroupRow | undefined> {
+    const key = subconv ?? '';
+    const group = this.cache.get(key) ?? (await readGroup(this.env.DB, conv, subconv));
+    if (group !== undefined) this.cache.set(key, group);
+    return group;
+  }
+
+  /** What the edge reads of a group; undefined when the conversation is not here. */
+  async view(conv: QualifiedRef, subconv: string | undefined): Promise<GroupView | undefined> {
+    const group = await this.current(conv, subconv);
+    if (group === undefined) return undefined;
+    const leaves = [...group.leaves.values()].sort((a, b) => a.index - b.index);
+    const { groupId, epoch, epochTimestamp, suite } = group;
+    return {
+      groupId,
+      epoch,
+      epochTimestamp,
+      suite,
+      clients: leaves.map(({ user, domain, client }) => ({ user, domain, client })),
+    };
+  }
+
+  /** The GroupInfo (base64) of a group's current epoch; undefined before its first commit. */
+  async groupInfo(conv: QualifiedRef, subconv: string | undefined): Promise<string | undefined> {
+    const groupId = (await this.current(conv, subconv))?.groupId;
+    return groupId == null ? undefined : groupInfoOf(this.env.DB, groupId);
+  }
+
+  /** The clients the given pending proposals add (refs not pending are the commit's to be refused for). */
+  async proposedAdds(conv: QualifiedRef, subconv: string | undefined, refs: readonly string[]): Promise<GroupClient[]> {
+    const proposals = (await this.current(conv, subconv))?.proposals;
+    return refs.flatMap((ref) => {
+      const effect = proposals?.get(ref)?.effect;
+      return effect !== undefined && 'add' in effect ? [effect.add] : [];
+    });
   }
 
   /** Applies a commit bundle; whether it changed the conversation's members or clients. */
@@ -107,19 +147,18 @@ export class MlsGroups {
     return this.run(conv, subconv, async (group) => {
       if (group.groupId !== groupId) return { result: { ok: false, refusal: 'noConversation' } };
       if (group.epoch !== epoch) return { result: { ok: false, refusal: 'mlsStaleMessage' } };
-      const next = toBase64(nextGeneration(fromBase64(groupId)!)!);
-      await this.env.DB.batch(resetStatements(this.env.DB, conv, subconv, groupId, next));
-      if (subconv === undefined) await this.announceReset(r, group, next);
-      const reset: GroupRow = {
-        ...group,
-        groupId: next,
-        epoch: 0,
-        suite: null,
-        leaves: new Map(),
-        proposals: new Map(),
-      };
+      const reset = await this.restart(group);
+      if (subconv === undefined) await this.announceReset(r, group, reset.groupId!);
       return { result: { ok: true, eventsJson: '[]', time: new Date().toISOString() }, group: reset };
     });
+  }
+
+  /** The group starts again, empty, at epoch 0 under the next generation's group id. */
+  private async restart(group: GroupRow): Promise<GroupRow> {
+    const next = toBase64(nextGeneration(fromBase64(group.groupId!)!)!);
+    await this.env.DB.batch(resetStatements(this.env.DB, group.conv, group.subconv, group.groupId!, next));
+    const empty = { epoch: 0, epochTimestamp: null, suite: null, leaves: new Map(), proposals: new Map() };
+    return { ...group, groupId: next, ...empty };
   }
 
   /** `conversation.mls-reset` to the conversation's local members: the old and the new group id. */
@@ -155,12 +194,7 @@ export class MlsGroups {
         const done = await proposeRemovals(this.env, this.shards, keys, group, left);
         return { result: { ...ok, remote: done.remote }, group: done.group };
       }
-      const next = toBase64(nextGeneration(fromBase64(group.groupId!)!)!);
-      await this.env.DB.batch(resetStatements(this.env.DB, left.conv, left.subconv, group.groupId!, next));
-      return {
-        result: ok,
-        group: { ...group, groupId: next, epoch: 0, suite: null, leaves: new Map(), proposals: new Map() },
-      };
+      return { result: ok, group: await this.restart(group) };
     });
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { onConnect, onUpdate } from '../../../../src/edge/brig/connections/rules.js';
-import type { Relation } from '../../../../src/edge/db/schema.js';
+import type { Relation } from '../../../../src/shared/db/schema.js';
 
 const sides = (self?: Relation, other?: Relation) => ({ self, other });
 

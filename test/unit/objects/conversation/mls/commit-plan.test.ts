@@ -23,6 +23,7 @@ function group(over: Partial<Group> = {}, removalPending: number[] = []): Group 
     team: null,
     groupId: 'Z3JvdXA=',
     epoch: 3,
+    epochTimestamp: 1_700_000_000_000,
     suite: 1,
     members: new Set(['alice', 'bob', 'carol'].map((u) => `${D}/${u}`)),
     leaves: new Map(TREE_WITH_CAROL.map((l) => [l.index, { ...l, removalPending: removalPending.includes(l.index) }])),

@@ -366,6 +366,8 @@ export const mlsGroupClients = sqliteTable(
 export const mlsGroupInfos = sqliteTable('mls_group_infos', {
   groupId: text('group_id').primaryKey(),
   groupInfo: text('group_info').notNull(),
+  /** The group's last commit (the Conversation object's LastCommit, JSON), so that a retry gets its answer. */
+  lastCommit: text('last_commit'),
 });
 
 export const mlsProposals = sqliteTable(

@@ -1,5 +1,5 @@
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { FederatedComponent } from '../../shared/federation/components.js';
+import type { FederatedComponent } from '../federation/components.js';
 
 /** Notifications for other backends, one row each, in queue order (`seq`). */
 export const federationOutbox = sqliteTable('federation_outbox', {
