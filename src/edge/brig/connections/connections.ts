@@ -24,6 +24,7 @@ import { actOnRemote } from './remote-connections.js';
 import { actionFor } from './remote-rules.js';
 import { onConnect, onUpdate, type Outcome, type Refusal } from './rules.js';
 import { acceptOne2One, guardLegalholdBetween, leaveOne2One, openConnectConversation } from '../../galley/face.js';
+import { deps } from '../../api/deps.js';
 
 const refusals: Record<Refusal, ApiError> = {
   'bad-conn-update': new ApiError(brigErrors.badConnUpdate),
@@ -103,14 +104,14 @@ async function conversationFor(
     { id: other.id, domain },
   ];
   if (out.conversation === 'open') {
-    const { id, change } = await openConnectConversation(c, a, b);
+    const { id, change } = await openConnectConversation(deps(c), self(c), a, b);
     return { conv: { id }, change };
   }
   if (out.conversation === 'accept') {
-    const { change, ...conv } = await acceptOne2One(c, a, b);
+    const { change, ...conv } = await acceptOne2One(deps(c), self(c), a, b);
     return { conv, change };
   }
-  if (out.conversation === 'leave') return { change: await leaveOne2One(c, a, b) };
+  if (out.conversation === 'leave') return { change: await leaveOne2One(deps(c), a, b) };
   return { change: noChange() };
 }
 

@@ -1,15 +1,12 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../../api/app-env.js';
 import { ApiError, type ErrorSpec } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { selfQualified } from '../../api/self.js';
-import { database, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { hasHiddenPerm, hasPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
 import { deniedActionName, ROLE_ADMIN, roleAllows, type ConversationAction } from './roles.js';
-import { deps, type Deps } from '../../api/deps.js';
+import type { Deps } from '../../api/deps.js';
 
 export interface Membership {
   conv: ConversationRow;
@@ -20,12 +17,7 @@ export interface Membership {
 /** A conversation as somebody sees it who may be outside it: `me` is their membership, if any. */
 export type Viewing = Omit<Membership, 'me'> & { me: MemberRow | undefined };
 
-/** The conversation (404 `no-conversation` when it does not exist) and the caller's membership, if any. */
-export function loadMembership(c: Context<AppEnv>, id: QualifiedId): Promise<Viewing> {
-  return loadMembershipOf(deps(c), id, selfQualified(c));
-}
-
-/** The same for a user who is not the caller (a remote member acting through federation). */
+/** The conversation (404 `no-conversation` when it does not exist) and `who`'s membership, if any. */
 export async function loadMembershipOf(d: Deps, id: QualifiedId, who: QualifiedId): Promise<Viewing> {
   const { db } = d;
   const conv = await conversationStore.get(db, id);
@@ -35,15 +27,16 @@ export async function loadMembershipOf(d: Deps, id: QualifiedId, who: QualifiedI
 }
 
 /**
- * The conversation and the caller's membership: 404 `no-conversation` when it does not exist,
- * `whenNotMember` (404 for actions, 403 `access-denied` for reading) when the caller is not in it.
+ * The conversation and `who`'s membership: 404 `no-conversation` when it does not exist,
+ * `whenNotMember` (404 for actions, 403 `access-denied` for reading) when they are not in it.
  */
 export async function requireMember(
-  c: Context<AppEnv>,
+  d: Deps,
   id: QualifiedId,
+  who: QualifiedId,
   whenNotMember: ErrorSpec = galleyErrors.noConversation,
 ): Promise<Membership> {
-  const { conv, members, me } = await loadMembership(c, id);
+  const { conv, members, me } = await loadMembershipOf(d, id, who);
   if (me === undefined) throw new ApiError(whenNotMember);
   return { conv, members, me };
 }
@@ -54,12 +47,13 @@ export async function requireMember(
  * `whenNotMember`.
  */
 export async function requireViewer(
-  c: Context<AppEnv>,
+  d: Deps,
   id: QualifiedId,
+  who: QualifiedId,
   whenNotMember: ErrorSpec = galleyErrors.noConversation,
 ): Promise<Viewing> {
-  const viewing = await loadMembership(c, id);
-  if (viewing.me === undefined && !(await managesChannel(database(c.env.DB), viewing.conv, selfQualified(c).id)))
+  const viewing = await loadMembershipOf(d, id, who);
+  if (viewing.me === undefined && !(await managesChannel(d.db, viewing.conv, who.id)))
     throw new ApiError(whenNotMember);
   return viewing;
 }
@@ -106,7 +100,7 @@ export async function requireAddMembers(db: Db, conv: ConversationRow, me: Membe
  * Changes to a conversation another backend owns go through that backend; those this one does
  * not send there yet are refused (403 `invalid-op`) rather than made to the local copy only.
  */
-export function requireOwnedHere(c: Context<AppEnv>, conv: ConversationRow): void {
-  if (conv.domain !== deps(c).domain)
+export function requireOwnedHere(d: Deps, conv: ConversationRow): void {
+  if (conv.domain !== d.domain)
     throw new ApiError(galleyErrors.invalidOp, 'Only the backend that owns the conversation can change it');
 }

@@ -1,6 +1,4 @@
-import type { Context } from 'hono';
 import { type Config, localDomain } from '../../../shared/config/index.js';
-import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import { defineEffect } from '../../effects/effect.js';
@@ -43,13 +41,12 @@ const created = defineEffect('conversation-created', ({ env, config, mark }, a: 
 
 /** The announcement of a new conversation as an effect of its creation (see commitChange). */
 export function announceCreatedEffect(
-  c: Context<AppEnv>,
+  by: AccessClaims | undefined,
   conv: ConversationRow,
   members: MemberRow[],
   from: QualifiedId,
   told?: readonly MemberRow[],
 ) {
-  const self = c.get('self');
-  const origin = self === undefined ? undefined : { user: self.user, connection: self.connection };
+  const origin = by === undefined ? undefined : { user: by.user, connection: by.connection };
   return created({ conv, members, from, told, origin });
 }

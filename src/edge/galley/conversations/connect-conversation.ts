@@ -1,7 +1,4 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
 import { type Change, noChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { membershipChangedEffect } from './conversation-object.js';
@@ -13,22 +10,24 @@ import {
   privateConversationRow,
 } from './conversation-store.js';
 import { memberRow } from './member-data.js';
-import { membersEventEffect } from './notify.js';
+import { tellMembersEffect } from './notify.js';
 import { localOne2OneId } from './one2one-id.js';
 import { ROLE_ADMIN } from './roles.js';
+import type { AccessClaims } from '../../auth/tokens.js';
+import type { Deps } from '../../api/deps.js';
 
 const isUser = (u: QualifiedId) => (m: MemberRow) => m.userId === u.id && m.userDomain === u.domain;
 
 /** `conversation.connect-request` to the connect conversation's members (the requester). */
 function announceRequest(
-  c: Context<AppEnv>,
+  by: AccessClaims | undefined,
   conv: ConversationRow,
   members: MemberRow[],
   from: QualifiedId,
   to: QualifiedId,
 ) {
   const request = { qualified_recipient: to, recipient: to.id, message: null, name: null, email: null };
-  return membersEventEffect(c, conv, members, conversationEvent('conversation.connect-request', conv, from, request));
+  return tellMembersEffect(conv, members, conversationEvent('conversation.connect-request', conv, from, request), by);
 }
 
 /**
@@ -40,11 +39,12 @@ function announceRequest(
  * change, for the connection's own commit.
  */
 export async function openConnectConversation(
-  c: Context<AppEnv>,
+  d: Deps,
+  by: AccessClaims | undefined,
   from: QualifiedId,
   to: QualifiedId,
 ): Promise<{ id: QualifiedId; change: Change }> {
-  const db = database(c.env.DB);
+  const { db } = d;
   const id = { id: localOne2OneId(from.id, to.id), domain: from.domain };
   const conv = await conversationStore.get(db, id);
   if (conv === undefined) {
@@ -54,12 +54,12 @@ export async function openConnectConversation(
       conversationStore.insert(db, fresh).onConflictDoNothing(),
       ...conversationStore.addMembers(db, members),
     ];
-    const effects = [announceCreatedEffect(c, fresh, members, from), announceRequest(c, fresh, members, from, to)];
+    const effects = [announceCreatedEffect(by, fresh, members, from), announceRequest(by, fresh, members, from, to)];
     return { id, change: { statements, effects } };
   }
   const members = await conversationStore.members(db, id);
   if (members.some(isUser(from))) {
-    const effects = conv.type === 3 ? [announceRequest(c, conv, members, from, to)] : [];
+    const effects = conv.type === 3 ? [announceRequest(by, conv, members, from, to)] : [];
     return { id, change: { ...noChange(), effects } };
   }
   const joined = memberRow(conv, from, ROLE_ADMIN);
@@ -69,6 +69,6 @@ export async function openConnectConversation(
     ...(completes ? [conversationStore.update(db, id, { type: 2 })] : []),
   ];
   const effects = [membershipChangedEffect(id)];
-  if (conv.type === 3 && !completes) effects.push(announceRequest(c, conv, [...members, joined], from, to));
+  if (conv.type === 3 && !completes) effects.push(announceRequest(by, conv, [...members, joined], from, to));
   return { id, change: { statements, effects } };
 }

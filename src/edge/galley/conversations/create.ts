@@ -161,7 +161,7 @@ export const createGroupConversation = endpoint(
     ];
     await registerThenCommit(c, conv, members, invitees, {
       statements: [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, members)],
-      effects: [announceCreatedEffect(c, conv, members, me)],
+      effects: [announceCreatedEffect(c.get('self'), conv, members, me)],
     });
     c.header('location', conv.id);
     return c.json(

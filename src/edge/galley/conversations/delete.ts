@@ -9,9 +9,9 @@ import { conversationEvent } from '../../events/conversation-events.js';
 import { membershipChangedEffect } from './conversation-object.js';
 import { hasHiddenPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
-import { loadMembership, requireAction } from './access-check.js';
+import { loadMembershipOf, requireAction } from './access-check.js';
 import { codeStore, conversationStore } from './conversation-store.js';
-import { membersEventEffect } from './notify.js';
+import { tellMembersEffect } from './notify.js';
 import { deps } from '../../api/deps.js';
 
 /**
@@ -34,7 +34,7 @@ export const deleteTeamConversation = endpoint(
     const { cid } = c.req.valid('param');
     const db = database(c.env.DB);
     const id = { id: cid, domain: deps(c).domain };
-    const { conv, members, me } = await loadMembership(c, id);
+    const { conv, members, me } = await loadMembershipOf(deps(c), id, selfQualified(c));
     const teamRole = conv.team === null ? undefined : await teamStore.roleOf(db, conv.team, self(c).user);
     const managesChannel =
       conv.groupConvType === 'channel' && teamRole !== undefined && hasHiddenPerm(teamRole, 'ManageChannels');
@@ -46,7 +46,7 @@ export const deleteTeamConversation = endpoint(
     const deleted = conversationEvent('conversation.delete', conv, selfQualified(c), null, { team: conv.team });
     await commitChange(c.env, c.get('config'), {
       statements: [codeStore.remove(db, id), ...conversationStore.remove(db, id)],
-      effects: [membershipChangedEffect(id), membersEventEffect(c, conv, members, deleted)],
+      effects: [membershipChangedEffect(id), tellMembersEffect(conv, members, deleted, c.get('self'))],
     });
     return c.body(null, 200);
   },

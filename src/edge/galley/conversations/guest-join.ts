@@ -15,7 +15,7 @@ import { membershipChangedEffect } from './conversation-object.js';
 import { codeStore, conversationStore, type CodeRow, type ConversationRow } from './conversation-store.js';
 import { memberRow } from './member-data.js';
 import { memberJoinData } from './member-data.js';
-import { membersEventEffect } from './notify.js';
+import { tellMembersEffect } from './notify.js';
 import { ROLE_MEMBER } from './roles.js';
 import { deps } from '../../api/deps.js';
 
@@ -136,7 +136,7 @@ async function joinOpened(c: Context<AppEnv>, conv: ConversationRow, opened: 'co
   const ev = conversationEvent('conversation.member-join', conv, me, memberJoinData([joined]), { team: conv.team });
   await commitChange(c.env, c.get('config'), {
     statements: conversationStore.addMembers(db, [joined]),
-    effects: [membershipChangedEffect(conv), membersEventEffect(c, conv, [...members, joined], ev)],
+    effects: [membershipChangedEffect(conv), tellMembersEffect(conv, [...members, joined], ev, c.get('self'))],
   });
   return c.json(ev, 200);
 }

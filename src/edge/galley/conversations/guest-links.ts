@@ -14,7 +14,8 @@ import { conversationEvent } from '../../events/conversation-events.js';
 import { guestLinksEnabled } from '../features/guest-links.js';
 import { requireConversationAdmin, requireMember, type Membership } from './access-check.js';
 import { codeStore, type CodeRow, type ConversationRow } from './conversation-store.js';
-import { membersEventEffect } from './notify.js';
+import { tellMembersEffect } from './notify.js';
+import { deps } from '../../api/deps.js';
 
 const codeInfo = z
   .object({ key: z.string(), code: z.string(), uri: z.string(), has_password: z.boolean() })
@@ -42,7 +43,7 @@ async function requireLinkable(c: Context<AppEnv>, conv: ConversationRow): Promi
 }
 
 async function localMember(c: Context<AppEnv>): Promise<Membership> {
-  return requireMember(c, { id: c.req.param('cnv')!, domain: selfQualified(c).domain });
+  return requireMember(deps(c), { id: c.req.param('cnv')!, domain: selfQualified(c).domain }, selfQualified(c));
 }
 
 export const createCode = endpoint(
@@ -92,7 +93,7 @@ export const createCode = endpoint(
     const ev = conversationEvent('conversation.code-update', conv, selfQualified(c), codeJson(c, row));
     await commitChange(c.env, c.get('config'), {
       statements: [codeStore.put(db, row)],
-      effects: [membersEventEffect(c, conv, members, ev)],
+      effects: [tellMembersEffect(conv, members, ev, c.get('self'))],
     });
     return c.json(ev, 201);
   },
@@ -140,7 +141,7 @@ export const deleteCode = endpoint(
     const ev = conversationEvent('conversation.code-delete', conv, selfQualified(c), null);
     await commitChange(c.env, c.get('config'), {
       statements: [codeStore.remove(database(c.env.DB), conv)],
-      effects: [membersEventEffect(c, conv, members, ev)],
+      effects: [tellMembersEffect(conv, members, ev, c.get('self'))],
     });
     return c.json(ev, 200);
   },

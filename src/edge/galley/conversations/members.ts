@@ -17,13 +17,13 @@ import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { requireAddMembers, requireMember, requireViewer, requireOwnedHere, loadMembership } from './access-check.js';
+import { requireAddMembers, requireMember, requireViewer, requireOwnedHere, loadMembershipOf } from './access-check.js';
 import { leaveRemoteConversation } from '../federation/leave-conversation.js';
 import { guardLegalholdOnJoin } from '../legalhold/join-guard.js';
 import { checkInvitees } from './invitees.js';
 import { conversationStore, type MemberRow } from './conversation-store.js';
 import { memberJoinData, memberRow } from './member-data.js';
-import { membersEventEffect } from './notify.js';
+import { tellMembersEffect } from './notify.js';
 import { membershipChangedEffect } from './conversation-object.js';
 import { convParams, localConvParams, routeConversation } from './read-routes.js';
 import { ROLE_ADMIN, ROLE_MEMBER } from './roles.js';
@@ -65,8 +65,8 @@ async function addMembersTo(
   c: Context<AppEnv>,
   body: { qualified_users: QualifiedId[]; conversation_role?: string | undefined },
 ): Promise<Response> {
-  const { conv, members, me } = await requireViewer(c, routeConversation(c));
-  requireOwnedHere(c, conv);
+  const { conv, members, me } = await requireViewer(deps(c), routeConversation(c), selfQualified(c));
+  requireOwnedHere(deps(c), conv);
   // A team's channel takes members from the backend even over MLS: they join its group themselves.
   const addType = conv.groupConvType === 'channel' && conv.team !== null ? 'external_add' : 'internal_add';
   if (conv.protocol === 'mls' && addType === 'internal_add') throw new ApiError(galleyErrors.invalidOp);
@@ -98,7 +98,7 @@ async function addMembersTo(
   });
   await registerThenCommit(c, conv, [...members, ...added], fresh, {
     statements: conversationStore.addMembers(db, added),
-    effects: [membershipChangedEffect(conv), membersEventEffect(c, conv, [...members, ...added], joined)],
+    effects: [membershipChangedEffect(conv), tellMembersEffect(conv, [...members, ...added], joined, c.get('self'))],
   });
   return c.json(joined, 200);
 }
@@ -156,7 +156,7 @@ const removeMemberRoute = {
 } as const;
 
 async function removeFrom(c: Context<AppEnv>, target: QualifiedId): Promise<Response> {
-  const v = await loadMembership(c, routeConversation(c));
+  const v = await loadMembershipOf(deps(c), routeConversation(c), selfQualified(c));
   const actor = selfQualified(c);
   const leaving = target.id === actor.id && target.domain === actor.domain;
   // Leaving a conversation another backend owns has an RPC of its own.
@@ -262,7 +262,7 @@ const updateSelfRoute = {
 } as const;
 
 async function updateSelf(c: Context<AppEnv>, body: z.infer<typeof memberUpdate>): Promise<Response> {
-  const { conv, me } = await requireMember(c, routeConversation(c));
+  const { conv, me } = await requireMember(deps(c), routeConversation(c), selfQualified(c));
   const actor = selfQualified(c);
   const update = conversationStore.updateMember(database(c.env.DB), conv, actor, {
     ...(body.otr_muted_status === undefined ? {} : { otrMutedStatus: body.otr_muted_status }),
@@ -276,7 +276,7 @@ async function updateSelf(c: Context<AppEnv>, body: z.infer<typeof memberUpdate>
   const updated = conversationEvent('conversation.member-update', conv, actor, data);
   await commitChange(c.env, c.get('config'), {
     statements: [update],
-    effects: [membersEventEffect(c, conv, [me], updated)],
+    effects: [tellMembersEffect(conv, [me], updated, c.get('self'))],
   });
   return c.body(null, 200);
 }

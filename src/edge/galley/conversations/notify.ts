@@ -1,6 +1,4 @@
-import type { Context } from 'hono';
 import { type Config, localDomain } from '../../../shared/config/index.js';
-import type { AppEnv } from '../../api/app-env.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import { publish } from '../../events/publish.js';
 import { forwardToCells } from './cells.js';
@@ -70,14 +68,4 @@ export function tellMembersEffect(
     event,
     origin: origin === undefined ? undefined : { user: origin.user, connection: origin.connection },
   });
-}
-
-/** tellMembers as an effect of a change (see commitChange): the caller's connection is spared. */
-export function membersEventEffect(
-  c: Context<AppEnv>,
-  conv: ConvRef,
-  members: readonly MemberRow[],
-  event: ConversationEvent,
-) {
-  return tellMembersEffect(conv, members, event, c.get('self'));
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, qualifiedUserId } from '../../api/schemas/common.js';
-import { selfQualified } from '../../api/self.js';
+import { selfQualified, self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { teamStore } from '../teams/team-store.js';
 import { conversationJson } from './conversation-json.js';
@@ -48,7 +48,7 @@ const one2oneRoute = (path: string, from: 0 | 7, until?: 7) =>
         const inTeam = await teamStore.membersAmong(db, body.team.teamid, [me.id, other.id]);
         if (inTeam.size !== 2) throw new ApiError(galleyErrors.noTeamMember);
       } else if (!(await deps(c).users.areConnected(me, other))) throw new ApiError(galleyErrors.notConnected);
-      const { created, conv, members } = await ensureOne2One(c, me, other);
+      const { created, conv, members } = await ensureOne2One(deps(c), self(c), me, other);
       c.header('location', conv.id);
       const body_ = conversationJson(conv, members, me, c.get('apiVersion') ?? 0);
       return created ? c.json(body_, 201) : c.json(body_, 200);

@@ -1,16 +1,16 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../../api/app-env.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { database, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { type Change, commitChange, joinChanges, noChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { membershipChangedEffect } from './conversation-object.js';
 import { announceCreatedEffect } from './announce-created.js';
 import { conversationStore, type MemberRow, privateConversationRow } from './conversation-store.js';
 import { memberJoinData, memberRow } from './member-data.js';
-import { membersEventEffect } from './notify.js';
+import { tellMembersEffect } from './notify.js';
 import { localOne2OneId } from './one2one-id.js';
 import { ROLE_ADMIN } from './roles.js';
+import type { Deps } from '../../api/deps.js';
+import type { AccessClaims } from '../../auth/tokens.js';
 
 const isUser = (u: QualifiedId) => (m: MemberRow) => m.userId === u.id && m.userDomain === u.domain;
 
@@ -29,11 +29,12 @@ export interface AcceptedOne2One {
  * both is created and announced to them. The change is the caller's to commit.
  */
 export async function acceptOne2One(
-  c: Context<AppEnv>,
+  d: Deps,
+  by: AccessClaims | undefined,
   acceptor: QualifiedId,
   other: QualifiedId,
 ): Promise<AcceptedOne2One> {
-  const db = database(c.env.DB);
+  const { db } = d;
   const id = { id: localOne2OneId(acceptor.id, other.id), domain: acceptor.domain };
   const conv = await conversationStore.get(db, id);
   if (conv === undefined) {
@@ -43,7 +44,7 @@ export async function acceptOne2One(
       conversationStore.insert(db, fresh).onConflictDoNothing(),
       ...conversationStore.addMembers(db, members),
     ];
-    return { id, type: 2, change: { statements, effects: [announceCreatedEffect(c, fresh, members, acceptor)] } };
+    return { id, type: 2, change: { statements, effects: [announceCreatedEffect(by, fresh, members, acceptor)] } };
   }
   const members = await conversationStore.members(db, id);
   const inIt = members.some(isUser(acceptor));
@@ -58,7 +59,7 @@ export async function acceptOne2One(
   const joined = memberRow(conv, acceptor, ROLE_ADMIN);
   const completes = members.length === 1 && !inIt;
   const event = conversationEvent('conversation.member-join', conv, acceptor, memberJoinData([joined]));
-  const told = membersEventEffect(c, conv, inIt ? members : [...members, joined], event);
+  const told = tellMembersEffect(conv, inIt ? members : [...members, joined], event);
   const joining = inIt ? noChange() : join(db, id, [joined], completes);
   return { id, type: completes ? 2 : 3, change: joinChanges(joining, { statements: [], effects: [told] }) };
 }
@@ -79,8 +80,8 @@ function join(db: Db, id: QualifiedId, rows: MemberRow[], completes: boolean): C
  * conversation (wire's blockConv), silently: nobody hears of it, and it stays as it is for the other.
  * The change is the caller's to commit.
  */
-export async function leaveOne2One(c: Context<AppEnv>, user: QualifiedId, other: QualifiedId): Promise<Change> {
-  const db = database(c.env.DB);
+export async function leaveOne2One(d: Deps, user: QualifiedId, other: QualifiedId): Promise<Change> {
+  const { db } = d;
   const id = { id: localOne2OneId(user.id, other.id), domain: user.domain };
   const conv = await conversationStore.get(db, id);
   if (conv === undefined || (conv.type !== 2 && conv.type !== 3)) return noChange();
@@ -89,13 +90,13 @@ export async function leaveOne2One(c: Context<AppEnv>, user: QualifiedId, other:
 }
 
 /** Creates (201) or finds (200) the 1:1 of two connected users. */
-export async function ensureOne2One(c: Context<AppEnv>, me: QualifiedId, other: QualifiedId) {
-  const db = database(c.env.DB);
+export async function ensureOne2One(d: Deps, by: AccessClaims | undefined, me: QualifiedId, other: QualifiedId) {
+  const { db } = d;
   const id = { id: localOne2OneId(me.id, other.id), domain: me.domain };
   const existing = await conversationStore.get(db, id);
   if (existing !== undefined && existing.type === 2)
     return { created: false, conv: existing, members: await conversationStore.members(db, id) };
-  await commitChange(c.env, c.get('config'), (await acceptOne2One(c, me, other)).change);
+  await commitChange(d.env, d.config, (await acceptOne2One(d, by, me, other)).change);
   const conv = (await conversationStore.get(db, id))!;
   return { created: existing === undefined, conv, members: await conversationStore.members(db, id) };
 }

@@ -15,6 +15,7 @@ import { conversationStore } from './conversation-store.js';
 import { mlsEnabled } from '../mls/mls-enabled.js';
 import { ensureMlsSelfConversation, mlsSelfConversationId } from '../mls/mls-self-conversation.js';
 import { builtInRoles } from './roles.js';
+import { deps } from '../../api/deps.js';
 
 const qualifiedConvId = z.object({ id: z.uuid(), domain: z.string() }).openapi('Qualified_ConvId');
 export const convParams = z.object({ cnv_domain: z.string(), cnv: z.uuid() });
@@ -41,7 +42,7 @@ async function conversationOfRoute(c: Context<AppEnv>) {
   // Another backend's conversation is read from its owner, as it is now (its epoch, its members).
   if (id.domain !== selfQualified(c).domain && c.get('config').galley.enableFederation)
     return c.json(await conversationOfOwner(c, id, v), 200);
-  const { conv, members } = await requireViewer(c, id, galleyErrors.accessDenied);
+  const { conv, members } = await requireViewer(deps(c), id, selfQualified(c), galleyErrors.accessDenied);
   return c.json(conversationJson(conv, members, selfQualified(c), v), 200);
 }
 
@@ -288,8 +289,9 @@ export const getRoles = endpoint(
   },
   async (c) => {
     await requireMember(
-      c,
+      deps(c),
       { id: c.req.valid('param').cnv, domain: selfQualified(c).domain },
+      selfQualified(c),
       galleyErrors.accessDenied,
     );
     return c.json({ conversation_roles: builtInRoles() }, 200);

@@ -14,7 +14,7 @@ import {
   fromLegacyAccessRole,
   type AccessRole,
 } from './access.js';
-import { requireMember, type Viewing, loadMembership } from './access-check.js';
+import { requireMember, type Viewing, loadMembershipOf } from './access-check.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { convParams, localConvParams, routeConversation } from './read-routes.js';
 import { updateThroughOwner } from '../federation/update-conversation.js';
@@ -35,7 +35,7 @@ const commonErrors = [galleyErrors.noConversation, galleyErrors.actionDenied, ga
 export async function updateAsCaller(c: Context<AppEnv>, update: ConversationUpdate, viewing?: Viewing) {
   const d = deps(c);
   const actor = selfQualified(c);
-  const v = viewing ?? (await loadMembership(c, routeConversation(c)));
+  const v = viewing ?? (await loadMembershipOf(deps(c), routeConversation(c), selfQualified(c)));
   if ((await checkUpdate(d, v, actor, update, { announceRepeats: true })) === 'unchanged') return 'unchanged';
   if (v.conv.domain !== d.domain) return (await updateThroughOwner(c, v.conv, update)) ?? 'unchanged';
   const made = await makeUpdate(d, v, actor, update, self(c));
@@ -251,7 +251,7 @@ const typingRoute = {
 } as const;
 
 async function sendTyping(c: Context<AppEnv>, status: 'started' | 'stopped'): Promise<Response> {
-  const { conv, members } = await requireMember(c, routeConversation(c));
+  const { conv, members } = await requireMember(deps(c), routeConversation(c), selfQualified(c));
   const config = c.get('config');
   if (conv.domain === deps(c).domain) await typingInOwned(c.env, config, conv, members, selfQualified(c), status);
   else await typingThroughOwner(c, conv, status);

@@ -6,6 +6,7 @@ import { requireTeam } from '../teams/team-access.js';
 import { changeFeature } from './change.js';
 import { featureChange, featureNameParam, featurePatch, lockableFeature, lockStatus } from './schemas.js';
 import { teamFeature } from './team-features.js';
+import { deps } from '../../api/deps.js';
 
 const params = z.object({ tid: z.uuid(), name: featureNameParam });
 const errors = [galleyErrors.noTeam];
@@ -22,7 +23,8 @@ const getFeatureInternal = endpoint(
   },
   async (c) => {
     const { tid, name } = c.req.valid('param');
-    const db = await requireTeam(c, tid);
+    const { db } = deps(c);
+    await requireTeam(deps(c), tid);
     return c.json(await teamFeature(db, c.get('config'), tid, name), 200);
   },
 );
@@ -39,7 +41,8 @@ const putFeatureInternal = endpoint(
   async (c) => {
     const { tid, name } = c.req.valid('param');
     const body = c.req.valid('json');
-    const db = await requireTeam(c, tid);
+    const { db } = deps(c);
+    await requireTeam(deps(c), tid);
     const patch = { status: body.status, lockStatus: body.lockStatus, config: body.config };
     // wire's setFeatureInternal: a locked feature stays as it is (409); its PATCH may change anything
     const o = { respectLock: true, requireConfig: false, viaTeamApi: false };
@@ -58,7 +61,8 @@ const patchFeatureInternal = endpoint(
   },
   async (c) => {
     const { tid, name } = c.req.valid('param');
-    const db = await requireTeam(c, tid);
+    const { db } = deps(c);
+    await requireTeam(deps(c), tid);
     return c.json(
       await changeFeature(c, db, tid, name, c.req.valid('json'), { respectLock: false, requireConfig: false }),
       200,
@@ -79,7 +83,8 @@ const setFeatureLockInternal = endpoint(
   },
   async (c) => {
     const { tid, name, lockStatus: lock } = c.req.valid('param');
-    const db = await requireTeam(c, tid);
+    const { db } = deps(c);
+    await requireTeam(deps(c), tid);
     await changeFeature(c, db, tid, name, { lockStatus: lock }, { respectLock: false, requireConfig: false });
     return c.json({ lockStatus: lock }, 200);
   },

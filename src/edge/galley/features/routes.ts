@@ -7,7 +7,7 @@ import type { ErrorSpec } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { selfQualified } from '../../api/self.js';
+import { selfQualified, self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { requireFeatureAdmin, requireTeamMember } from '../teams/team-access.js';
 import { changeFeature } from './change.js';
@@ -94,7 +94,8 @@ const getTeamFeatures = endpoint(
   },
   async (c) => {
     const { tid } = c.req.valid('param');
-    const { db } = await requireTeamMember(c, tid);
+    const { db } = deps(c);
+    await requireTeamMember(deps(c), self(c).user, tid);
     return c.json(await allTeamFeatures(db, c.get('config'), tid), 200);
   },
 );
@@ -113,7 +114,8 @@ function getOne(name: FeatureName, as?: string): Endpoint {
     },
     async (c) => {
       const { tid } = c.req.valid('param');
-      const { db } = await requireTeamMember(c, tid);
+      const { db } = deps(c);
+      await requireTeamMember(deps(c), self(c).user, tid);
       return c.json(await teamFeature(db, c.get('config'), tid, name), 200);
     },
   );
@@ -145,7 +147,8 @@ function putOne(name: FeatureName, o: { as?: string; range?: { from?: 6; until?:
     async (c) => {
       const { tid } = c.req.valid('param');
       const body = c.req.valid('json');
-      const db = await requireFeatureAdmin(c, tid);
+      const { db } = deps(c);
+      await requireFeatureAdmin(deps(c), self(c).user, tid);
       const now = await changeFeature(
         c,
         db,
@@ -174,8 +177,9 @@ const getConversationGuestLinks = endpoint(
   },
   async (c) => {
     const { conv } = await requireMember(
-      c,
+      deps(c),
       { id: c.req.valid('param').cnv, domain: selfQualified(c).domain },
+      selfQualified(c),
       galleyErrors.accessDenied,
     );
     const config = c.get('config');

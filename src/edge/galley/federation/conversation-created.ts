@@ -107,7 +107,7 @@ export const onConversationCreated = federationRpc(
     if (!members.some((m) => m.userDomain === local)) return {};
     // Told again when users of this backend are added later: only they hear of it.
     const { fresh, statements } = await saveCopy(database(c.env.DB), conv, members);
-    const effects = [announceCreatedEffect(c, conv, members, creator, fresh)];
+    const effects = [announceCreatedEffect(c.get('self'), conv, members, creator, fresh)];
     await commitChange(c.env, c.get('config'), { statements, effects });
     return {};
   },

@@ -83,7 +83,8 @@ const createSettings = endpoint(
     const body = c.req.valid('json');
     const config = c.get('config');
     await requireLegalholdEnabled(database(c.env.DB), config, tid);
-    const db = await requireLegalholdAdmin(c, tid, 'ChangeLegalHoldTeamSettings');
+    const { db } = deps(c);
+    await requireLegalholdAdmin(deps(c), self(c).user, tid, 'ChangeLegalHoldTeamSettings');
     const fingerprint = await fingerprintOf(body.public_key);
     await checkServiceStatus(config, { baseUrl: body.base_url, fingerprint });
     const row = {
@@ -109,7 +110,8 @@ const getSettings = endpoint(
   },
   async (c) => {
     const { tid } = c.req.valid('param');
-    const { db } = await requireTeamMember(c, tid);
+    const { db } = deps(c);
+    await requireTeamMember(deps(c), self(c).user, tid);
     if (!(await legalholdEnabledForTeam(db, c.get('config'), tid))) return c.json({ status: 'disabled' as const }, 200);
     const service = await legalholdStore.service(db, tid);
     return c.json(service === undefined ? { status: 'not_configured' as const } : view(service), 200);
@@ -139,7 +141,8 @@ const deleteSettings = endpoint(
     const { tid } = c.req.valid('param');
     const config = c.get('config');
     await requireLegalholdEnabled(database(c.env.DB), config, tid);
-    const db = await requireLegalholdAdmin(c, tid, 'ChangeLegalHoldTeamSettings');
+    const { db } = deps(c);
+    await requireLegalholdAdmin(deps(c), self(c).user, tid, 'ChangeLegalHoldTeamSettings');
     await requireReauth(deps(c), self(c).user, c.req.valid('json').password);
     await endTeamLegalhold(deps(c), tid);
     await legalholdStore.deleteService(db, tid).run();

@@ -114,7 +114,8 @@ const request = endpoint(
     const { tid, uid } = c.req.valid('param');
     const config = c.get('config');
     await requireLegalholdEnabled(database(c.env.DB), config, tid);
-    const db = await requireLegalholdAdmin(c, tid, 'ChangeLegalHoldUserSettings');
+    const { db } = deps(c);
+    await requireLegalholdAdmin(deps(c), self(c).user, tid, 'ChangeLegalHoldUserSettings');
     const status = await legalholdStore.status(db, tid, uid);
     if (status === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
     if (status === 'enabled') throw new ApiError(legalholdErrors.alreadyEnabled);
@@ -180,7 +181,8 @@ const disable = endpoint(
   },
   async (c) => {
     const { tid, uid } = c.req.valid('param');
-    const db = await requireLegalholdAdmin(c, tid, 'ChangeLegalHoldUserSettings');
+    const { db } = deps(c);
+    await requireLegalholdAdmin(deps(c), self(c).user, tid, 'ChangeLegalHoldUserSettings');
     const status = await legalholdStore.status(db, tid, uid);
     if (status !== 'enabled' && status !== 'pending') return c.body(null, 204);
     await requireReauth(deps(c), self(c).user, passwordOf(c.req.valid('json')));

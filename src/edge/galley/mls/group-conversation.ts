@@ -34,7 +34,7 @@ export async function groupConversation(
     if (m.me === undefined) throw new ApiError(galleyErrors.noConversation);
     return { ...m, me: m.me, id, subconv, unstored: false };
   }
-  return { ...(await requireMember(c, id)), id, subconv, unstored: false };
+  return { ...(await requireMember(deps(c), id, selfQualified(c))), id, subconv, unstored: false };
 }
 
 export interface GroupTarget {

@@ -50,7 +50,7 @@ export const deleteTeam = endpoint(
   async (c) => {
     const { tid } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { role } = await requireTeamMember(c, tid);
+    const role = await requireTeamMember(deps(c), self(c).user, tid);
     if (!hasPerm(role, 'DeleteTeam'))
       throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing DeleteTeam)');
     const d = deps(c);

@@ -31,7 +31,8 @@ const getTeamInternal = endpoint(
   },
   async (c) => {
     const { tid } = c.req.valid('param');
-    const db = await requireTeam(c, tid);
+    const { db } = deps(c);
+    await requireTeam(deps(c), tid);
     const team = (await teamStore.byId(db, tid))!;
     return c.json({ team: teamJson(team), status: team.status }, 200);
   },
@@ -55,7 +56,8 @@ const getTeamMembersInternal = endpoint(
   async (c) => {
     const { tid } = c.req.valid('param');
     const max = c.req.valid('query').maxResults ?? 2000;
-    const db = await requireTeam(c, tid);
+    const { db } = deps(c);
+    await requireTeam(deps(c), tid);
     const rows = await teamStore.members(db, tid, max + 1);
     const members = rows.slice(0, max).map((m) => teamMemberJson(m, true));
     return c.json({ members, hasMore: rows.length > max }, 200);
@@ -75,7 +77,8 @@ const putTeamStatus = endpoint(
   async (c) => {
     const { tid } = c.req.valid('param');
     const { status } = c.req.valid('json');
-    const db = await requireTeam(c, tid);
+    const { db } = deps(c);
+    await requireTeam(deps(c), tid);
     const before = (await teamStore.byId(db, tid))!.status;
     if (before !== 'active' && before !== 'suspended') throw new ApiError(galleyErrors.invalidTeamStatusUpdate);
     if (before !== status) await teamStore.update(db, tid, { status }).run();
@@ -95,7 +98,8 @@ const deleteTeamInternal = endpoint(
   },
   async (c) => {
     const { tid } = c.req.valid('param');
-    const db = await requireTeam(c, tid);
+    const { db } = deps(c);
+    await requireTeam(deps(c), tid);
     const creator = (await teamStore.byId(db, tid))!.creator;
     await removeTeam(deps(c), tid, { id: creator, domain: deps(c).domain });
     return c.body(null, 202);

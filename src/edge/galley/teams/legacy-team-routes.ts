@@ -9,6 +9,7 @@ import { database } from '../../db/client.js';
 import { requireTeamMember } from './team-access.js';
 import { teamJson, teamSchema } from './team-json.js';
 import { teamStore } from './team-store.js';
+import { deps } from '../../api/deps.js';
 
 // The team routes of v0-v3 that wire-server still answers. Every team is a binding one (made with
 // its owner's account, joined by invitation), so creating a team here or adding a member to one
@@ -78,7 +79,7 @@ export const addTeamMember = endpoint(
     responses: { 200: { description: 'Never: members join by invitation' } },
   },
   async (c) => {
-    const { role } = await requireTeamMember(c, c.req.valid('param').tid);
+    const role = await requireTeamMember(deps(c), self(c).user, c.req.valid('param').tid);
     if (!hasPerm(role, 'AddTeamMember'))
       throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing AddTeamMember)');
     throw new ApiError(galleyErrors.bindingTeam);

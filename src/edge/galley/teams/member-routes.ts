@@ -12,6 +12,7 @@ import { requireTeamMember } from './team-access.js';
 import { permissionsSchema, teamMemberJson, teamMemberSchema } from './team-json.js';
 import { teamStore } from './team-store.js';
 import { changeMemberRole } from './member-changes.js';
+import { deps } from '../../api/deps.js';
 
 const params = z.object({ tid: z.uuid() });
 const MAX_PAGE = 2000;
@@ -47,7 +48,8 @@ export const getTeamMembers = endpoint(
   async (c) => {
     const { tid } = c.req.valid('param');
     const { maxResults = MAX_PAGE, pagingState } = c.req.valid('query');
-    const { db, role } = await requireTeamMember(c, tid);
+    const { db } = deps(c);
+    const role = await requireTeamMember(deps(c), self(c).user, tid);
     if (!hasHiddenPerm(role, 'SearchContacts')) return c.json(await selfAndInviter(db, tid, self(c).user, role), 200);
     const rows = await teamStore.members(
       db,
@@ -92,7 +94,8 @@ export const getTeamMember = endpoint(
   },
   async (c) => {
     const { tid, uid } = c.req.valid('param');
-    const { db, role } = await requireTeamMember(c, tid);
+    const { db } = deps(c);
+    const role = await requireTeamMember(deps(c), self(c).user, tid);
     const member = await teamStore.member(db, tid, uid);
     if (member === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);
     return c.json(teamMemberJson(member, hasPerm(role, 'GetMemberPermissions')), 200);
@@ -117,7 +120,8 @@ export const getTeamMembersByIds = endpoint(
     const { maxResults = MAX_PAGE } = c.req.valid('query');
     const { user_ids } = c.req.valid('json');
     if (user_ids.length > MAX_PAGE) throw new ApiError(galleyErrors.tooManyUids);
-    const { db, role } = await requireTeamMember(c, tid);
+    const { db } = deps(c);
+    const role = await requireTeamMember(deps(c), self(c).user, tid);
     const rows = await teamStore.membersByIds(db, tid, user_ids.slice(0, maxResults));
     return c.json(
       { members: rows.map((m) => teamMemberJson(m, hasPerm(role, 'GetMemberPermissions'))), hasMore: false },
@@ -154,7 +158,8 @@ export const updateTeamMember = endpoint(
   async (c) => {
     const { tid } = c.req.valid('param');
     const { user, permissions } = c.req.valid('json').member;
-    const { db, role: mine } = await requireTeamMember(c, tid);
+    const { db } = deps(c);
+    const mine = await requireTeamMember(deps(c), self(c).user, tid);
     if (!hasPerm(mine, 'SetMemberPermissions')) throw new ApiError(galleyErrors.operationDenied);
     const role = roleOfBits(permissions.self, permissions.copy);
     if (role === undefined) throw new ApiError(galleyErrors.invalidPermissions);

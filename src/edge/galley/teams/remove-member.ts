@@ -35,7 +35,8 @@ export const removeTeamMember = endpoint(
   },
   async (c) => {
     const { tid, uid } = c.req.valid('param');
-    const { db, role } = await requireTeamMember(c, tid);
+    const { db } = deps(c);
+    const role = await requireTeamMember(deps(c), self(c).user, tid);
     if (!hasPerm(role, 'RemoveTeamMember')) throw new ApiError(galleyErrors.operationDenied);
     const target = await teamStore.member(db, tid, uid);
     if (target === undefined) throw new ApiError(galleyErrors.noTeamMemberFound);

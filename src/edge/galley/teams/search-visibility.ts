@@ -6,6 +6,8 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { teamFeature } from '../features/team-features.js';
 import { requireFeatureAdmin, requireTeamMember } from './team-access.js';
 import { teamStore } from './team-store.js';
+import { deps } from '../../api/deps.js';
+import { self } from '../../api/self.js';
 
 const params = z.object({ tid: z.uuid() });
 const view = z
@@ -23,7 +25,8 @@ export const getSearchVisibility = endpoint(
   },
   async (c) => {
     const { tid } = c.req.valid('param');
-    const { db } = await requireTeamMember(c, tid);
+    const { db } = deps(c);
+    await requireTeamMember(deps(c), self(c).user, tid);
     return c.json({ search_visibility: (await teamStore.byId(db, tid))!.searchVisibility }, 200);
   },
 );
@@ -40,7 +43,8 @@ export const setSearchVisibility = endpoint(
   },
   async (c) => {
     const { tid } = c.req.valid('param');
-    const db = await requireFeatureAdmin(c, tid);
+    const { db } = deps(c);
+    await requireFeatureAdmin(deps(c), self(c).user, tid);
     if ((await teamFeature(db, c.get('config'), tid, 'searchVisibility')).status !== 'enabled')
       throw new ApiError(galleyErrors.teamSearchVisibilityNotEnabled);
     await teamStore.update(db, tid, { searchVisibility: c.req.valid('json').search_visibility }).run();

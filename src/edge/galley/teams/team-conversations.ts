@@ -1,6 +1,4 @@
 import { z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../api/app-env.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
@@ -10,7 +8,8 @@ import { conversationRolesList } from '../conversations/read-routes.js';
 import { builtInRoles } from '../conversations/roles.js';
 import { hasPerm } from '../../api/team-permissions.js';
 import { requireTeamMember } from './team-access.js';
-import { deps } from '../../api/deps.js';
+import { deps, type Deps } from '../../api/deps.js';
+import { self } from '../../api/self.js';
 
 const params = z.object({ tid: z.uuid() });
 
@@ -28,10 +27,9 @@ const teamConversation = z
 const teamConversationJson = (id: string) => ({ conversation: id, managed: false });
 
 /** Team members holding GetTeamConversations (every role has it, partners included). */
-async function requireTeamConversationsReader(c: Context<AppEnv>, team: string) {
-  const { db, role } = await requireTeamMember(c, team);
-  if (!hasPerm(role, 'GetTeamConversations')) throw new ApiError(galleyErrors.operationDenied);
-  return db;
+async function requireTeamConversationsReader(d: Deps, user: string, team: string): Promise<void> {
+  if (!hasPerm(await requireTeamMember(d, user, team), 'GetTeamConversations'))
+    throw new ApiError(galleyErrors.operationDenied);
 }
 
 /** `GET /teams/{tid}/conversations`: every conversation of the team, whether the caller is in it or not. */
@@ -51,7 +49,8 @@ export const getTeamConversations = endpoint(
   },
   async (c) => {
     const { tid } = c.req.valid('param');
-    const db = await requireTeamConversationsReader(c, tid);
+    const { db } = deps(c);
+    await requireTeamConversationsReader(deps(c), self(c).user, tid);
     const ids = await conversationStore.ofTeam(db, tid);
     return c.json({ conversations: ids.map((q) => teamConversationJson(q.id)) }, 200);
   },
@@ -70,7 +69,7 @@ export const getTeamConversationRoles = endpoint(
     },
   },
   async (c) => {
-    await requireTeamMember(c, c.req.valid('param').tid);
+    await requireTeamMember(deps(c), self(c).user, c.req.valid('param').tid);
     return c.json({ conversation_roles: builtInRoles() }, 200);
   },
 );
@@ -87,7 +86,8 @@ export const getTeamConversation = endpoint(
   },
   async (c) => {
     const { tid, cid } = c.req.valid('param');
-    const db = await requireTeamConversationsReader(c, tid);
+    const { db } = deps(c);
+    await requireTeamConversationsReader(deps(c), self(c).user, tid);
     const conv = await conversationStore.get(db, {
       id: cid,
       domain: deps(c).domain,

@@ -12,6 +12,7 @@ import { requireTeamMember } from './team-access.js';
 import { hasPerm } from '../../api/team-permissions.js';
 import { teamJson, teamSchema } from './team-json.js';
 import { teamStore } from './team-store.js';
+import { deps } from '../../api/deps.js';
 
 const params = z.object({ tid: z.uuid() });
 const icon = z.string().min(1).max(256);
@@ -61,7 +62,8 @@ export const updateTeam = endpoint(
   async (c) => {
     const { tid } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { db, role } = await requireTeamMember(c, tid);
+    const { db } = deps(c);
+    const role = await requireTeamMember(deps(c), self(c).user, tid);
     if (!hasPerm(role, 'SetTeamData'))
       throw new ApiError(galleyErrors.operationDenied, 'Insufficient permissions (missing SetTeamData)');
     const members = await teamStore.memberIds(db, tid, c.get('config').galley.settings.maxTeamSize);
@@ -102,7 +104,8 @@ export const getTeamSize = endpoint(
   },
   async (c) => {
     const { tid } = c.req.valid('param');
-    const { db } = await requireTeamMember(c, tid);
+    const { db } = deps(c);
+    await requireTeamMember(deps(c), self(c).user, tid);
     return c.json({ teamSize: await teamStore.size(db, tid) }, 200);
   },
 );
