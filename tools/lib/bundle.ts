@@ -31,9 +31,15 @@ export interface WorkerBundle {
  * each self-contained: the objects' script carries none of the edge's code.
  */
 export async function bundleWorker(outDir: string): Promise<WorkerBundle> {
+  await bundleModules({ worker: join(ROOT, 'src/edge/index.ts'), objects: join(ROOT, 'src/objects/index.ts') }, outDir);
+  return { edge: join(outDir, 'worker.js'), objects: join(outDir, 'objects.js') };
+}
+
+/** Bundles worker modules (name → entry file) into `outDir` as `<name>.js`, as wrangler would. */
+export async function bundleModules(entryPoints: Record<string, string>, outDir: string): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   await build({
-    entryPoints: { worker: join(ROOT, 'src/edge/index.ts'), objects: join(ROOT, 'src/objects/index.ts') },
+    entryPoints,
     outdir: outDir,
     bundle: true,
     format: 'esm',
@@ -49,5 +55,4 @@ export async function bundleWorker(outDir: string): Promise<WorkerBundle> {
     logLevel: 'warning',
   });
   await stop(); // esbuild's service process holds ~160 MB while it lives; the next build starts another
-  return { edge: join(outDir, 'worker.js'), objects: join(outDir, 'objects.js') };
 }
