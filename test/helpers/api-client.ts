@@ -5,7 +5,8 @@ import { ClientClassification, ClientType } from '@wireapp/api-client/lib/client
 import type { Notification } from '@wireapp/api-client/lib/notification/index.js';
 import { WebSocketClient } from '@wireapp/api-client/lib/tcp/index.js';
 import { ProteusDevice } from './proteus-device.js';
-import { activationCode, api, uniqueEmail } from './users.js';
+import { activationCode, uniqueEmail } from './users.js';
+import { postActivateSend } from './endpoints/brig.js';
 
 /**
  * One user driven by the official client library. The library keeps the zuid cookie in a
@@ -49,7 +50,7 @@ export class ProteusMember extends Account {
     await m.api.useVersion(8, 8);
     const email = uniqueEmail('proteus-e2e');
     const password = 'secret-password';
-    await api(backend.publicUrl).post('/v8/activate/send', { email });
+    await postActivateSend(backend.publicUrl, { email });
     const email_code = await activationCode(backend.internalUrl, email);
     await m.as(() => m.api.register({ name, email, password, email_code } as never));
     m.id = (await m.as(() => m.api.login({ email, password, clientType: ClientType.PERMANENT }))).userId;

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { startEditedBackend, type TestBackend } from './backend.js';
-import { api, type TestUser } from './users.js';
+import type { TestUser } from './users.js';
 import { waitFor } from './wait.js';
+import { getNotifications } from './endpoints/gundeck.js';
 
 /** Where a change waits once its writes are committed, before any of its effects (see commitChange). */
 const CHANGE_COMMITTED = 'change-committed';
@@ -10,7 +11,7 @@ export type StreamEvent = { type: string; conversation?: string; data?: any; [fi
 
 /** Every event in a user's stream (all clients'), in order. */
 export async function eventsOf(base: string, u: TestUser): Promise<StreamEvent[]> {
-  const r = await api(base, u.token).get('/v8/notifications?size=1000');
+  const r = await getNotifications(base, u.token, { size: 1000 });
   expect(r.status, r.text).toBe(200);
   return r.body.notifications.flatMap((n: { payload: StreamEvent[] }) => n.payload);
 }

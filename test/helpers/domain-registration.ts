@@ -4,6 +4,7 @@ import { startEditedBackend, type TestBackend } from './backend.js';
 import { postJson, type Reply } from './http.js';
 import { api } from './users.js';
 import { disabledEverywhere } from './versions.js';
+import { authorizeTeamDomain } from './endpoints/brig.js';
 
 let counter = 0;
 /** A domain no other test registers. */
@@ -47,7 +48,7 @@ export async function authorizedDomain(
   const proven = await verifyForTeam(b.publicUrl, admin.token, domain, await challengeFor(b.publicUrl, domain, dns));
   expect(proven.status, proven.text).toBe(200);
   const ownership = proven.body.domain_ownership_token as string;
-  const authorized = await api(b.publicUrl, admin.token).post(`/v8/domain-verification/${domain}/authorize-team`, {
+  const authorized = await authorizeTeamDomain(b.publicUrl, admin.token, domain, {
     domain_ownership_token: ownership,
   });
   expect(authorized.status, authorized.text).toBe(200);

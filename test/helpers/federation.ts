@@ -5,8 +5,9 @@ import { readConfigTexts } from '../../tools/lib/config-dir.js';
 import { startLocalDns, type LocalDns } from '../../tools/lib/local-dns.js';
 import { startEditedBackend, type TestBackend } from './backend.js';
 import type { Edit } from './config-files.js';
-import { api, createUser, type TestUser } from './users.js';
+import { createUser, type TestUser } from './users.js';
 import { one2OneConvId } from '../../src/edge/galley/conversations/one2one-id.js';
+import { postConnection, putConnection } from './endpoints/brig.js';
 
 /** The shipped configurations' domains: config/ and config/b.example.com/. */
 export const A = 'example.com';
@@ -119,11 +120,16 @@ export async function connectAcross(
   a: { user: TestUser; backend: TestBackend; domain: string },
   b: { user: TestUser; backend: TestBackend; domain: string },
 ): Promise<void> {
-  const asked = await api(a.backend.publicUrl, a.user.token).post(`/v8/connections/${b.domain}/${b.user.id}`);
+  const asked = await postConnection(a.backend.publicUrl, a.user.token, { domain: b.domain, id: b.user.id });
   expect(asked.status, asked.text).toBe(201);
-  const accepted = await api(b.backend.publicUrl, b.user.token).put(`/v8/connections/${a.domain}/${a.user.id}`, {
-    status: 'accepted',
-  });
+  const accepted = await putConnection(
+    b.backend.publicUrl,
+    b.user.token,
+    { domain: a.domain, id: a.user.id },
+    {
+      status: 'accepted',
+    },
+  );
   expect(accepted.status, accepted.text).toBe(200);
 }
 

@@ -1,5 +1,6 @@
 import { addClient } from './clients.js';
-import { api, connect, type TestUser } from './users.js';
+import { connect, type TestUser } from './users.js';
+import { postConversation } from './endpoints/galley.js';
 
 /**
  * A group conversation of `sender` with `others` (connected to the sender first), one new client
@@ -8,7 +9,7 @@ import { api, connect, type TestUser } from './users.js';
 export async function groupWithClients(base: string, sender: TestUser, others: readonly TestUser[]) {
   for (const o of others) await connect(base, sender, o);
   const conv: string = (
-    await api(base, sender.token).post('/v8/conversations', {
+    await postConversation(base, sender.token, {
       qualified_users: others.map((o) => ({ id: o.id, domain: 'example.com' })),
     })
   ).body.qualified_id.id;

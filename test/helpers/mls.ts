@@ -2,14 +2,17 @@ import { expect } from 'vitest';
 import { type CommitBundleBytes, bundleBody, newMlsClient, type TestMlsClient } from './core-crypto.js';
 import { call, type Reply } from './http.js';
 import { proteusKeys } from './prekeys.js';
-import { api, login, type TestUser } from './users.js';
+import { login, type TestUser } from './users.js';
+import * as brig from './endpoints/brig.js';
+import { getNotifications } from './endpoints/gundeck.js';
+import { postMLSCommitBundle } from './endpoints/galley.js';
 
 const DOMAIN = 'example.com';
 
 /** An access token of `u` bound to one of their clients (as a device's own token is). */
 export async function tokenOf(base: string, u: TestUser, client: string): Promise<string> {
   const { cookie } = await login(base, u.email, u.password);
-  const r = await call(base, `/v8/access?client_id=${client}`, { method: 'POST', headers: { cookie } });
+  const r = await brig.postAccess(base, undefined, cookie, { client_id: client });
   expect(r.status, r.text).toBe(200);
   return r.body.access_token;
 }
@@ -49,7 +52,7 @@ export async function mlsDevice(
   /** Where its commits go, when the backend moves (a restart on other ports); default `base`. */
   commitsTo: () => string = () => base,
 ): Promise<MlsDevice> {
-  const r = await api(base, u.token).post('/v8/clients', {
+  const r = await brig.postClient(base, u.token, {
     type: 'permanent',
     ...(await proteusKeys(1)),
     password: u.password,
@@ -65,7 +68,7 @@ export async function mlsDevice(
     suite,
     deliver: async (bundle: CommitBundleBytes) => {
       device.sent = bundle;
-      const answer = await postMls(commitsTo(), token, '/v8/mls/commit-bundles', bundleBody(bundle));
+      const answer = await postMLSCommitBundle(commitsTo(), token, bundleBody(bundle));
       if (answer.status !== 201) {
         device.refused = answer;
         throw new Error(`${answer.status} ${answer.text}`);
@@ -76,7 +79,7 @@ export async function mlsDevice(
   });
   const scheme = { 1: 'ed25519', 2: 'ecdsa_secp256r1_sha256' }[suite] ?? 'ed25519';
   const key = Buffer.from(await device.mls.signatureKey()).toString('base64');
-  const put = await api(base, u.token).put(`/v8/clients/${client}`, { mls_public_keys: { [scheme]: key } });
+  const put = await brig.putClient(base, u.token, client, { mls_public_keys: { [scheme]: key } });
   expect(put.status, put.text).toBe(200);
   return device;
 }
@@ -85,7 +88,7 @@ export async function mlsDevice(
 export async function uploadKeyPackages(base: string, d: MlsDevice, n: number): Promise<void> {
   const key_packages: string[] = [];
   for (let i = 0; i < n; i++) key_packages.push(Buffer.from((await d.mls.keyPackage()).bytes).toString('base64'));
-  const r = await api(base, d.token).post(`/v8/mls/key-packages/self/${d.client}`, { key_packages });
+  const r = await brig.uploadKeyPackages(base, d.token, d.client, { key_packages });
   expect(r.status, r.text).toBe(201);
 }
 
@@ -97,8 +100,11 @@ export async function claimKeyPackages(
   suite = 1,
   domain = DOMAIN,
 ): Promise<Uint8Array[]> {
-  const r = await api(base, by.token).post(
-    `/v8/mls/key-packages/claim/${domain}/${u.id}?ciphersuite=0x${suite.toString(16)}`,
+  const r = await brig.claimKeyPackages(
+    base,
+    by.token,
+    { domain, id: u.id },
+    { ciphersuite: `0x${suite.toString(16)}` },
   );
   expect(r.status, r.text).toBe(200);
   return r.body.key_packages.map((k: { key_package: string }) => new Uint8Array(Buffer.from(k.key_package, 'base64')));
@@ -109,7 +115,7 @@ export async function mlsEventsOf(
   base: string,
   d: MlsDevice,
 ): Promise<Array<{ type: string; conversation: string; data: string }>> {
-  const r = await api(base, d.token).get(`/v8/notifications?client=${d.client}&size=1000`);
+  const r = await getNotifications(base, d.token, { client: d.client, size: 1000 });
   return r.body.notifications
     .flatMap((n: { payload: unknown[] }) => n.payload)
     .filter((e: { type: string }) => e.type.startsWith('conversation.mls-'));

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { call, type Reply } from './http.js';
-import { api, uniqueEmail } from './users.js';
+import { uniqueEmail } from './users.js';
+import { getProviderActivate, postProviderLogin, postProviderRegister } from './endpoints/brig.js';
 
 /** A request with a provider's cookie. */
 export function asProvider(pub: string, cookie: string, method: string, path: string, body?: unknown): Promise<Reply> {
@@ -14,7 +15,7 @@ export function asProvider(pub: string, cookie: string, method: string, path: st
 /** A registered provider, its address not yet activated: its id, generated password and address. */
 export async function registeredProvider(pub: string) {
   const email = uniqueEmail('provider');
-  const registered = await api(pub).post('/v8/provider/register', {
+  const registered = await postProviderRegister(pub, {
     name: 'Acme Bots',
     email,
     url: 'https://bots.example.com',
@@ -31,8 +32,8 @@ export async function activeProvider(pub: string, internalUrl: string) {
   const p = await registeredProvider(pub);
   const { key, code } = (await call(internalUrl, `/i/provider/activation-code?email=${encodeURIComponent(p.email)}`))
     .body;
-  expect((await api(pub).get(`/v8/provider/activate?key=${key}&code=${code}`)).status).toBe(200);
-  const login = await api(pub).post('/v8/provider/login', { email: p.email, password: p.password });
+  expect((await getProviderActivate(pub, { key, code })).status).toBe(200);
+  const login = await postProviderLogin(pub, { email: p.email, password: p.password });
   expect(login.status, login.text).toBe(200);
   return { ...p, cookie: /zprovider=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0] };
 }

@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
 import { testIdp, type TestIdp } from './saml-idp.js';
 import { api, teamOwner, type TeamOwner } from './users.js';
+import { postAccess } from './endpoints/brig.js';
+import { createIdp } from './endpoints/spar.js';
 
 export interface Started {
   /** The AuthnRequest's ID and its Issuer (the SP's entity id, where the IdP answers). */
@@ -53,7 +55,7 @@ export async function signIn(publicUrl: string, idp: TestIdp, idpId: string, nam
 
 /** An access token for a cookie, as a client gets one after signing in. */
 export async function accessToken(publicUrl: string, cookie: string): Promise<string> {
-  const access = await api(publicUrl).post('/v8/access', undefined, { cookie });
+  const access = await postAccess(publicUrl, undefined, cookie);
   expect(access.status, access.text).toBe(200);
   return access.body.access_token as string;
 }
@@ -66,9 +68,14 @@ export async function teamWithIdp(
   const owner = await teamOwner(publicUrl, internalUrl);
   expect((await api(internalUrl).put(`/i/teams/${owner.team}/features/sso`, { status: 'enabled' })).status).toBe(200);
   const idp = await testIdp();
-  const created = await api(publicUrl, owner.token).post('/v8/identity-providers?api_version=v2', {
-    value: idp.metadata,
-  });
+  const created = await createIdp(
+    publicUrl,
+    owner.token,
+    {
+      value: idp.metadata,
+    },
+    { api_version: 'v2' },
+  );
   expect(created.status, created.text).toBe(201);
   return { owner, idp, idpId: created.body.id };
 }

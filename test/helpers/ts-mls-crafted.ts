@@ -32,9 +32,12 @@ import {
 import { expect } from 'vitest';
 import { concatBytes } from './bytes.js';
 import type { Reply } from './http.js';
-import { postMls, tokenOf } from './mls.js';
+import { tokenOf } from './mls.js';
 import { proteusKeys } from './prekeys.js';
 import { api, type TestUser } from './users.js';
+import { postClient, putClient } from './endpoints/brig.js';
+import { postConversation, postMLSCommitBundle } from './endpoints/galley.js';
+import { getNotifications } from './endpoints/gundeck.js';
 
 const DOMAIN = 'example.com';
 
@@ -74,7 +77,7 @@ export async function tsMlsDevice(
   user: TestUser,
   o: { consumable?: boolean } = {},
 ): Promise<TsMlsDevice> {
-  const added = await api(base, user.token).post('/v8/clients', {
+  const added = await postClient(base, user.token, {
     type: 'permanent',
     ...(await proteusKeys(1)),
     password: user.password,
@@ -83,7 +86,7 @@ export async function tsMlsDevice(
   expect(added.status, added.text).toBe(201);
   const client = added.body.id as string;
   const keys = await unregisteredKeys();
-  const put = await api(base, user.token).put(`/v8/clients/${client}`, {
+  const put = await putClient(base, user.token, client, {
     mls_public_keys: { ed25519: b64(keys.publicKey) },
   });
   expect(put.status, put.text).toBe(200);
@@ -215,7 +218,7 @@ export class TsMlsGroup {
 
   /** A new MLS conversation of `owner`'s user and its group at epoch 0, with `owner` in it. */
   static async create(base: string, owner: TsMlsDevice): Promise<TsMlsGroup> {
-    const r = await api(base, owner.token).post('/v8/conversations', {
+    const r = await postConversation(base, owner.token, {
       protocol: 'mls',
       name: 'MLS',
       qualified_users: [],
@@ -292,7 +295,7 @@ export class TsMlsGroup {
 
   /** Posts a prepared commit's bundle (or another `body`) with its committer's token (or another `token`). */
   post(p: PreparedCommit, o: { body?: Uint8Array; token?: string } = {}): Promise<Reply> {
-    return postMls(this.base, o.token ?? p.by.token, '/v8/mls/commit-bundles', o.body ?? bundleBody(p));
+    return postMLSCommitBundle(this.base, o.token ?? p.by.token, o.body ?? bundleBody(p));
   }
 
   /**
@@ -366,7 +369,7 @@ export class TsMlsGroup {
     });
     const notified: Record<string, number> = {};
     for (const d of this.devices.values()) {
-      const r = await api(this.base, d.token).get(`/v8/notifications?client=${d.client}&size=1000`);
+      const r = await getNotifications(this.base, d.token, { client: d.client, size: 1000 });
       notified[d.client] = (r.body.notifications ?? [])
         .flatMap((n: { payload: Array<{ conversation?: string }> }) => n.payload)
         .filter((e: { conversation?: string }) => e.conversation === this.conv.id).length;

@@ -1,6 +1,15 @@
 import { expect } from 'vitest';
 import { call, type Reply } from './http.js';
 import { invitationCode } from './mailbox.js';
+import {
+  postActivateSend,
+  postConnection,
+  postLogin,
+  postRegister,
+  postTeamInvitation,
+  putConnection,
+} from './endpoints/brig.js';
+import { send } from './endpoints/request.js';
 
 /** A registered, activated and logged-in user. */
 export interface TestUser {
@@ -19,23 +28,15 @@ export const uniqueEmail = (prefix = 'user') => `${prefix}-${Date.now().toString
 
 /** JSON request helper; `token` adds the Bearer header. */
 export function api(base: string, token?: string) {
-  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
-    call(base, path, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const req = (method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply> =>
+    send(base, token, method, path, body, { headers });
   return {
-    get: (path: string, headers?: Record<string, string>) => send('GET', path, undefined, headers),
-    head: (path: string) => send('HEAD', path),
-    del: (path: string, body?: unknown) => send('DELETE', path, body),
-    post: (path: string, body?: unknown, headers?: Record<string, string>) => send('POST', path, body, headers),
-    put: (path: string, body?: unknown) => send('PUT', path, body),
-    patch: (path: string, body?: unknown) => send('PATCH', path, body),
+    get: (path: string, headers?: Record<string, string>) => req('GET', path, undefined, headers),
+    head: (path: string) => req('HEAD', path),
+    del: (path: string, body?: unknown) => req('DELETE', path, body),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => req('POST', path, body, headers),
+    put: (path: string, body?: unknown) => req('PUT', path, body),
+    patch: (path: string, body?: unknown) => req('PATCH', path, body),
   };
 }
 
@@ -55,7 +56,7 @@ export async function activationCode(internal: string, email: string): Promise<s
 }
 
 export async function login(pub: string, email: string, password: string, persist = true) {
-  const r = await api(pub).post(`/v8/login${persist ? '?persist=true' : ''}`, { email, password });
+  const r = await postLogin(pub, { email, password }, persist ? { persist: true } : {});
   expect(r.status, r.text).toBe(200);
   return { token: r.body.access_token as string, cookie: cookieOf(r) };
 }
@@ -69,9 +70,9 @@ export async function createUser(
   const email = o.email ?? uniqueEmail();
   const password = o.password ?? 'secret-password';
   const name = o.name ?? 'Test User';
-  expect((await api(pub).post('/v8/activate/send', { email })).status).toBe(200);
+  expect((await postActivateSend(pub, { email })).status).toBe(200);
   const email_code = await activationCode(internal, email);
-  const r = await api(pub).post('/v8/register', { name, email, password, email_code, ...o.extra });
+  const r = await postRegister(pub, { name, email, password, email_code, ...o.extra });
   expect(r.status, r.text).toBe(201);
   const { token, cookie } = await login(pub, email, password);
   return { id: r.body.id, name, email, password, token, cookie };
@@ -79,8 +80,10 @@ export async function createUser(
 
 /** Makes two users connected (a asks, b accepts). */
 export async function connect(pub: string, a: TestUser, b: TestUser): Promise<void> {
-  expect((await api(pub, a.token).post(`/v8/connections/example.com/${b.id}`)).status).toBe(201);
-  expect((await api(pub, b.token).put(`/v8/connections/example.com/${a.id}`, { status: 'accepted' })).status).toBe(200);
+  expect((await postConnection(pub, a.token, { domain: 'example.com', id: b.id })).status).toBe(201);
+  expect((await putConnection(pub, b.token, { domain: 'example.com', id: a.id }, { status: 'accepted' })).status).toBe(
+    200,
+  );
 }
 
 /** Three new users, the first connected to the other two (Alice, Bob and Carol of many tests). */
@@ -124,9 +127,9 @@ export async function invitedMember(
 ): Promise<TestUser & { team: string }> {
   const email = uniqueEmail(role);
   const password = 'secret-password';
-  const invited = await api(pub, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email, role });
+  const invited = await postTeamInvitation(pub, owner.token, owner.team, { email, role });
   expect(invited.status, invited.text).toBe(201);
-  const r = await api(pub).post('/v8/register', {
+  const r = await postRegister(pub, {
     name: role,
     email,
     password,

@@ -16,6 +16,8 @@ import {
   type TestUser,
 } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+import { postRegister } from '../../helpers/endpoints/brig.js';
+import { postConversation } from '../../helpers/endpoints/galley.js';
 
 export const DOMAIN = 'example.com';
 export const { publicUrl: pub, internalUrl: internal } = sharedBackend();
@@ -44,7 +46,7 @@ export async function team(
 
 /** `POST /v8/conversations` with Wire's client defaults (Proteus, members as qualified ids), expecting 201: its body. */
 export async function newConv(u: TestUser, body: Record<string, unknown> = {}): Promise<any> {
-  const r = await api(pub, u.token).post('/v8/conversations', { qualified_users: [], ...body });
+  const r = await postConversation(pub, u.token, { qualified_users: [], ...body });
   expect(r.status, r.text).toBe(201);
   return r.body;
 }
@@ -71,7 +73,7 @@ export const as = (u: TestUser, base = pub) => api(base, u.token);
 
 /** An unactivated (guest) user: registered with a name only; its id and access token. */
 export async function guestUser(base = pub): Promise<{ id: string; token: string }> {
-  const r = await api(base).post('/v8/register', { name: 'Guest' });
+  const r = await postRegister(base, { name: 'Guest' });
   expect(r.status, r.text).toBe(201);
   const access = await api(base).post('/access', undefined, { cookie: cookieOf(r) });
   expect(access.status, access.text).toBe(200);

@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import { proteusKeys } from '../../helpers/prekeys.js';
 import type { TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
-import { as, pub } from './env.js';
+import { pub } from './env.js';
+import { postClient, putSelfHandle } from '../../helpers/endpoints/brig.js';
 
 export interface EventSocket {
   socket: TestSocket;
@@ -25,7 +26,7 @@ export interface EventSocket {
 
 /** A client with the consumable-notifications capability (mkUserPlusClient). */
 export async function consumableClient(u: TestUser): Promise<string> {
-  const r = await as(u).post('/v8/clients', {
+  const r = await postClient(pub, u.token, {
     type: 'permanent',
     ...(await proteusKeys(1)),
     capabilities: ['consumable-notifications'],
@@ -37,7 +38,7 @@ export async function consumableClient(u: TestUser): Promise<string> {
 
 /** A legacy client (no capabilities). */
 export async function legacyClient(u: TestUser): Promise<string> {
-  const r = await as(u).post('/v8/clients', { type: 'permanent', ...(await proteusKeys(1)), password: u.password });
+  const r = await postClient(pub, u.token, { type: 'permanent', ...(await proteusKeys(1)), password: u.password });
   expect(r.status, r.text).toBe(201);
   return r.body.id;
 }
@@ -126,6 +127,6 @@ export const randomHandle = () =>
 
 /** PUT /self/handle (wire's putHandle), expecting success. */
 export async function putHandle(u: TestUser, handle: string): Promise<void> {
-  const r = await as(u).put('/v8/self/handle', { handle });
+  const r = await putSelfHandle(pub, u.token, { handle });
   expect(r.status, r.text).toBe(200);
 }

@@ -3,9 +3,9 @@ import { call, type Reply } from '../../helpers/http.js';
 import { invitationCode } from '../../helpers/mailbox.js';
 import { testIdp, type TestIdp } from '../../helpers/saml-idp.js';
 import { finalize, initiate } from '../../helpers/saml-login.js';
-import { api } from '../../helpers/users.js';
 import { setFeatureStatus } from './identity-features.js';
 import { as, type Backend, internal, PASSWORD, type User } from './identity-users.js';
+import { postRegister } from '../../helpers/endpoints/brig.js';
 
 export interface RegisteredIdp {
   id: string;
@@ -102,7 +102,7 @@ export async function activateEmail(b: Backend, email: string): Promise<void> {
 
 /** wire's registerInvitedUser: the (SCIM) invitation's code, then registration with it. */
 export async function registerInvitedUser(b: Backend, email: string): Promise<void> {
-  const r = await api(b.publicUrl).post('/v8/register', {
+  const r = await postRegister(b.publicUrl, {
     name: 'Alice',
     email,
     password: PASSWORD,

@@ -4,6 +4,7 @@ import type { Reply } from '../../helpers/http.js';
 import { invitationCode } from '../../helpers/mailbox.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
 import { api, cookieOf, uniqueEmail } from '../../helpers/users.js';
+import { postLogin, postRegister } from '../../helpers/endpoints/brig.js';
 
 /** A backend the scenarios talk to: its listeners and its federation domain. */
 export interface Backend {
@@ -50,7 +51,7 @@ export function as(u: User | Backend, version = 8) {
 export const internal = (b: User | Backend) => api('backend' in b ? b.backend.internalUrl : b.internalUrl);
 
 async function loginAs(b: Backend, email: string, password = PASSWORD): Promise<{ token: string; cookie: string }> {
-  const r = await api(b.publicUrl).post('/v8/login?persist=true', { email, password });
+  const r = await postLogin(b.publicUrl, { email, password }, { persist: true });
   expect(r.status, r.text).toBe(200);
   return { token: r.body.access_token, cookie: cookieOf(r) };
 }
@@ -81,7 +82,7 @@ export async function createTeamMember(inviter: User, o: { role?: string; email?
   const email = o.email ?? uniqueEmail('m');
   const invited = await as(inviter).post(`/teams/${inviter.team}/invitations`, { email, role: o.role ?? 'member' });
   expect(invited.status, invited.text).toBe(201);
-  const r = await api(b.publicUrl).post('/v8/register', {
+  const r = await postRegister(b.publicUrl, {
     name: email,
     email,
     password: PASSWORD,

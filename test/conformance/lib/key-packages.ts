@@ -7,6 +7,7 @@ import { mlsKeys } from '../../helpers/mls-key-packages.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
 import type { TestUser } from '../../helpers/users.js';
 import { as, DOMAIN, pub } from './env.js';
+import { countKeyPackages, postClient, uploadKeyPackages } from '../../helpers/endpoints/brig.js';
 
 /** wire-server's integration suite runs MLS in 0x0002 (P-256) unless a scenario says otherwise. */
 const DEFAULT_SUITE = 2;
@@ -39,7 +40,7 @@ export async function kpClient(
   o: { register?: boolean } = {},
 ): Promise<KpClient> {
   const keys = await Promise.all(suites.map((suite) => mlsKeys({ user: u.id, domain: DOMAIN, suite })));
-  const r = await as(u).post('/v8/clients', {
+  const r = await postClient(pub, u.token, {
     type: 'permanent',
     ...(await proteusKeys(1)),
     password: u.password,
@@ -59,12 +60,12 @@ export async function kpClient(
     },
     async upload(n = 1, suite = suites[0]!) {
       const { kps, refs } = await self.make(n, suite);
-      const up = await as(u).post(`/v8/mls/key-packages/self/${client}`, { key_packages: kps });
+      const up = await uploadKeyPackages(pub, u.token, client, { key_packages: kps });
       expect(up.status, up.text).toBe(201);
       return refs;
     },
     async count(suite = DEFAULT_SUITE) {
-      const c = await as(u).get(`/v8/mls/key-packages/self/${client}/count?ciphersuite=${hex(suite)}`);
+      const c = await countKeyPackages(pub, u.token, client, { ciphersuite: hex(suite) });
       expect(c.status, c.text).toBe(200);
       return c.body.count;
     },

@@ -11,12 +11,13 @@ import {
   type MlsDevice,
   mlsDevice,
   mlsEventsOf,
-  postMls,
   uploadKeyPackages,
 } from '../../helpers/mls.js';
-import { api, type TestUser } from '../../helpers/users.js';
+import type { TestUser } from '../../helpers/users.js';
 import { awaitEvent, DOMAIN, pub } from './env.js';
 import type { TestSocket } from '../../helpers/websocket.js';
+import * as brig from '../../helpers/endpoints/brig.js';
+import { getConversation, getMLSPublicKeys, postConversation, postMLSMessage } from '../../helpers/endpoints/galley.js';
 
 export interface MlsConv {
   id: string;
@@ -34,14 +35,14 @@ export async function device(u: TestUser, kps = 1, suite = 1): Promise<MlsDevice
 }
 
 const removalKey = async (d: MlsDevice) => {
-  const keys = (await api(pub, d.token).get('/v8/mls/public-keys')).body;
+  const keys = (await getMLSPublicKeys(pub, d.token)).body;
   const scheme = d.mls.suite === 2 ? 'ecdsa_secp256r1_sha256' : 'ed25519';
   return bytesOf(keys.removal[scheme]);
 };
 
 /** POST /conversations with protocol mls (expects 201), then the creator's group (createGroup). */
 export async function mlsConv(owner: MlsDevice, body: Record<string, unknown> = {}): Promise<MlsConv> {
-  const r = await api(pub, owner.token).post('/v8/conversations', { protocol: 'mls', qualified_users: [], ...body });
+  const r = await postConversation(pub, owner.token, { protocol: 'mls', qualified_users: [], ...body });
   expect(r.status, r.text).toBe(201);
   const conv: MlsConv = {
     id: r.body.qualified_id.id,
@@ -77,8 +78,13 @@ async function sending(d: MlsDevice, work: () => Promise<CommitBundleBytes>): Pr
 
 /** Claims one key package of each client of `u` (but the claimer's own), with whose it is. */
 export async function claimed(by: MlsDevice, u: TestUser): Promise<Array<{ client: string; kp: Uint8Array }>> {
-  const r = await api(pub, by.token).post(
-    `/v8/mls/key-packages/claim/${DOMAIN}/${u.id}?ciphersuite=0x${by.mls.suite.toString(16).padStart(4, '0')}`,
+  const r = await brig.claimKeyPackages(
+    pub,
+    by.token,
+    { domain: DOMAIN, id: u.id },
+    {
+      ciphersuite: `0x${by.mls.suite.toString(16).padStart(4, '0')}`,
+    },
   );
   expect(r.status, r.text).toBe(200);
   return r.body.key_packages.map((k: { client: string; key_package: string }) => ({
@@ -156,11 +162,11 @@ export async function commitBackendProposal(d: MlsDevice, conv: MlsConv, ws: Tes
 
 /** Encrypts and posts an application message (createApplicationMessage + sendAndConsumeMessage). */
 export async function sendMessage(d: MlsDevice, conv: MlsConv, text = 'hello'): Promise<Reply> {
-  return postMls(pub, d.token, '/v8/mls/messages', await d.mls.encrypt(conv.groupId, text));
+  return postMLSMessage(pub, d.token, await d.mls.encrypt(conv.groupId, text));
 }
 
 /** The conversation as a user sees it. */
 export const getConv = (u: TestUser, conv: { qualified_id: { id: string; domain: string } }) =>
-  api(pub, u.token).get(`/v8/conversations/${conv.qualified_id.domain}/${conv.qualified_id.id}`);
+  getConversation(pub, u.token, conv.qualified_id);
 
 export const otherIds = (r: Reply): string[] => r.body.members.others.map((m: any) => m.qualified_id.id);
