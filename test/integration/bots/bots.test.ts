@@ -8,6 +8,29 @@ import { proteusKeys } from '../../helpers/prekeys.js';
 import { type ActiveProvider, activeProvider, asProvider } from '../../helpers/providers.js';
 import { api, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import {
+  deleteBotSelf,
+  deleteProviderService,
+  getBotClient,
+  getBotConversation,
+  getBotPrekeyIds,
+  getBotSelf,
+  getSelf,
+  postBotMessage,
+  postBotPrekeys,
+  postBotUsersPrekeys,
+  postConversationBot,
+  postProviderService,
+  removeBot,
+} from '../../helpers/endpoints/brig.js';
+import {
+  getConversation,
+  postConversation,
+  postOtrMessage,
+  putConversationAccess,
+  putConversationName,
+  updateConversationMember,
+} from '../../helpers/endpoints/galley.js';
 
 // Bots (wire's services): a team admin adds an instance of a provider's service to a conversation;
 // the service, a TLS server the test runs with its key pinned, creates it and then receives the
@@ -29,7 +52,7 @@ describe('bots', () => {
 
   /** A team conversation of owner and member, open to services. */
   async function conversation(accessRole = ['team_member', 'non_team_member', 'guest', 'service']) {
-    const r = await api(pub, owner.token).post('/v8/conversations', {
+    const r = await postConversation(pub, owner.token, {
       qualified_users: [{ id: member.id, domain: DOMAIN }],
       team: { teamid: owner.team, managed: false },
       access: ['invite', 'code'],
@@ -40,7 +63,7 @@ describe('bots', () => {
   }
 
   const addBot = (conv: string, token = owner.token) =>
-    api(pub, token).post(`/v8/bot/conversations/${conv}`, { provider: provider.id, service: sid });
+    postConversationBot(pub, token, conv, { provider: provider.id, service: sid });
 
   /** Adds a bot; its id, client and token (from the service's creation request). */
   async function botIn(conv: string) {
@@ -54,7 +77,7 @@ describe('bots', () => {
     [b, service] = await Promise.all([startEditedBackend([], { sidecar: true }), startBotService()]);
     pub = b.publicUrl;
     provider = await activeProvider(pub, b.internalUrl);
-    const created = await asProvider(pub, provider.cookie, 'POST', '/v8/provider/services', {
+    const created = await postProviderService(pub, provider.cookie, {
       name: 'Weather',
       summary: 'Tells the weather',
       description: 'A bot that tells the weather',
@@ -91,8 +114,11 @@ describe('bots', () => {
     expect((await enable(true)).status).toBe(200);
     expect((await addBot(conv)).body).toMatchObject(wireError(403, 'service-not-whitelisted'));
     expect((await whitelist(true)).status).toBe(200);
-    const byMember = await api(pub, owner.token).put(
-      `/v8/conversations/${DOMAIN}/${conv}/members/${DOMAIN}/${member.id}`,
+    const byMember = await updateConversationMember(
+      pub,
+      owner.token,
+      { domain: DOMAIN, id: conv },
+      { domain: DOMAIN, id: member.id },
       { conversation_role: 'wire_member' },
     );
     expect(byMember.status, byMember.text).toBe(200);
@@ -112,7 +138,7 @@ describe('bots', () => {
     expect((await api(b.internalUrl).patch(snd, { status: 'enabled', lockStatus: 'unlocked' })).status).toBe(200);
     expect((await addBot(conv)).body).toMatchObject(wireError(403, 'access-denied'));
     expect((await api(b.internalUrl).patch(snd, { status: 'disabled' })).status).toBe(200);
-    const members = await api(pub, owner.token).get(`/v8/conversations/${DOMAIN}/${conv}`);
+    const members = await getConversation(pub, owner.token, { domain: DOMAIN, id: conv });
     expect(members.body.members.others.map((m: any) => m.id)).toEqual([member.id]); // nothing half-added
   });
 
@@ -134,13 +160,13 @@ describe('bots', () => {
       locale: 'en',
     });
 
-    const seen = await api(pub, member.token).get(`/v8/conversations/${DOMAIN}/${conv}`);
+    const seen = await getConversation(pub, member.token, { domain: DOMAIN, id: conv });
     const botMember = seen.body.members.others.find((m: any) => m.id === bot.id);
     expect(botMember).toMatchObject({ conversation_role: 'wire_admin', service: { id: sid, provider: provider.id } });
     const joined = await service.nextEvent(bot.id, (e) => e.type === 'conversation.member-join', 'member-join');
     expect(joined).toMatchObject({ conversation: conv, data: { user_ids: [bot.id] } });
 
-    const renamed = await api(pub, owner.token).put(`/v8/conversations/${DOMAIN}/${conv}/name`, { name: 'Forecast' });
+    const renamed = await putConversationName(pub, owner.token, { domain: DOMAIN, id: conv }, { name: 'Forecast' });
     expect(renamed.status, renamed.text).toBe(200);
     const rename = await service.nextEvent(bot.id, (e) => e.type === 'conversation.rename', 'rename');
     expect(rename).toMatchObject({ from: owner.id, data: { name: 'Forecast' } });
@@ -150,16 +176,16 @@ describe('bots', () => {
     const conv = await conversation();
     const bot = await botIn(conv);
     const asBot = api(pub, bot.token);
-    const me = await asBot.get('/v8/bot/self');
+    const me = await getBotSelf(pub, bot.token);
     expect(me.body).toMatchObject({ id: bot.id, name: 'Weather Bot', service: { id: sid, provider: provider.id } });
-    expect((await asBot.get('/v8/bot/client')).body).toMatchObject({ id: bot.client, type: 'permanent' });
-    expect((await asBot.get('/v8/bot/client/prekeys')).body).toEqual([0, 1, 2, 65535]);
+    expect((await getBotClient(pub, bot.token)).body).toMatchObject({ id: bot.client, type: 'permanent' });
+    expect((await getBotPrekeyIds(pub, bot.token)).body).toEqual([0, 1, 2, 65535]);
     const more = (await proteusKeys(2, 10)).prekeys;
-    expect((await asBot.post('/v8/bot/client/prekeys', { prekeys: more })).status).toBe(200);
-    expect((await asBot.get('/v8/bot/client/prekeys')).body).toEqual([0, 1, 2, 10, 11, 65535]);
-    const bad = await asBot.post('/v8/bot/client/prekeys', { prekeys: [{ id: 12, key: 'bm90IGEga2V5' }] });
+    expect((await postBotPrekeys(pub, bot.token, { prekeys: more })).status).toBe(200);
+    expect((await getBotPrekeyIds(pub, bot.token)).body).toEqual([0, 1, 2, 10, 11, 65535]);
+    const bad = await postBotPrekeys(pub, bot.token, { prekeys: [{ id: 12, key: 'bm90IGEga2V5' }] });
     expect(bad.body).toMatchObject(wireError(400, 'bad-request'));
-    const view = await asBot.get('/v8/bot/conversation');
+    const view = await getBotConversation(pub, bot.token);
     expect(view.body).toMatchObject({ id: conv });
     expect(view.body.members.map((m: any) => m.id).sort()).toEqual([owner.id, member.id].sort());
     const users = await asBot.get(`/v8/bot/users?ids=${owner.id},${member.id}`);
@@ -172,24 +198,24 @@ describe('bots', () => {
     });
     const clients = await asBot.get(`/v8/bot/users/${member.id}/clients`);
     expect(clients.body.map((c: any) => c.id)).toEqual([memberClient]);
-    const claimed = await asBot.post('/v8/bot/users/prekeys', { [member.id]: [memberClient] });
+    const claimed = await postBotUsersPrekeys(pub, bot.token, { [member.id]: [memberClient] });
     expect(claimed.body[member.id][memberClient]).toMatchObject({ id: expect.any(Number), key: expect.any(String) });
     const crowd = Object.fromEntries(Array.from({ length: 501 }, () => [crypto.randomUUID(), []]));
-    expect((await asBot.post('/v8/bot/users/prekeys', crowd)).body).toMatchObject(wireError(403, 'too-many-clients'));
+    expect((await postBotUsersPrekeys(pub, bot.token, crowd)).body).toMatchObject(wireError(403, 'too-many-clients'));
 
     // A bot's token reaches only the bot API; a user's access token does not reach it.
-    expect((await asBot.get('/v8/self')).body).toMatchObject(wireError(403, 'access-denied'));
-    expect((await api(pub, owner.token).get('/v8/bot/self')).body).toMatchObject(wireError(403, 'access-denied'));
+    expect((await getSelf(pub, bot.token)).body).toMatchObject(wireError(403, 'access-denied'));
+    expect((await getBotSelf(pub, owner.token)).body).toMatchObject(wireError(403, 'access-denied'));
 
     // The bot writes to the conversation: every member's client must be among the recipients.
     const text = (s: string) => Buffer.from(s).toString('base64');
-    const missing = await asBot.post('/v8/bot/messages', {
+    const missing = await postBotMessage(pub, bot.token, {
       sender: bot.client,
       recipients: { [owner.id]: { [ownerClient]: text('hi') } },
     });
     expect(missing.status).toBe(412);
     expect(missing.body.missing).toEqual({ [member.id]: [memberClient] });
-    const sent = await asBot.post('/v8/bot/messages', {
+    const sent = await postBotMessage(pub, bot.token, {
       sender: bot.client,
       recipients: {
         [owner.id]: { [ownerClient]: text('hi owner') },
@@ -201,7 +227,7 @@ describe('bots', () => {
     expect(got).toMatchObject({ conversation: conv, data: { sender: bot.client, text: text('hi member') } });
 
     // Members write to it: the bot's ciphertext goes to its service, not to a notification stream.
-    const toBot = await api(pub, owner.token).post(`/v8/conversations/${conv}/otr/messages`, {
+    const toBot = await postOtrMessage(pub, owner.token, conv, {
       sender: ownerClient,
       recipients: { [member.id]: { [memberClient]: text('m') }, [bot.id]: { [bot.client]: text('for the bot') } },
     });
@@ -212,7 +238,7 @@ describe('bots', () => {
       conversation: conv,
       data: { sender: ownerClient, recipient: bot.client, text: text('for the bot') },
     });
-    const forgot = await api(pub, owner.token).post(`/v8/conversations/${conv}/otr/messages`, {
+    const forgot = await postOtrMessage(pub, owner.token, conv, {
       sender: ownerClient,
       recipients: { [member.id]: { [memberClient]: text('m') } },
     });
@@ -222,20 +248,18 @@ describe('bots', () => {
   it('leaves when an admin removes it, when it leaves, or when its service disowns it', async () => {
     const conv = await conversation();
     const bot = await botIn(conv);
-    const removed = await api(pub, owner.token).del(`/v8/bot/conversations/${conv}/${bot.id}`);
+    const removed = await removeBot(pub, owner.token, conv, bot.id);
     expect(removed.status, removed.text).toBe(200);
     expect(removed.body.event).toMatchObject({ type: 'conversation.member-leave', data: { user_ids: [bot.id] } });
     // The removed bot hears of it too.
     await service.nextEvent(bot.id, (e) => e.type === 'conversation.member-leave', 'its own member-leave');
-    expect((await api(pub, owner.token).del(`/v8/bot/conversations/${conv}/${bot.id}`)).status).toBe(204);
-    expect((await api(pub, bot.token).get('/v8/bot/conversation')).body).toMatchObject(
-      wireError(404, 'no-conversation'),
-    );
-    expect((await api(pub, bot.token).get('/v8/bot/self')).body).toMatchObject(wireError(404, 'not-found'));
+    expect((await removeBot(pub, owner.token, conv, bot.id)).status).toBe(204);
+    expect((await getBotConversation(pub, bot.token)).body).toMatchObject(wireError(404, 'no-conversation'));
+    expect((await getBotSelf(pub, bot.token)).body).toMatchObject(wireError(404, 'not-found'));
 
     const leaving = await botIn(conv);
-    expect((await api(pub, leaving.token).del('/v8/bot/self')).status).toBe(200);
-    const left = await api(pub, owner.token).get(`/v8/conversations/${DOMAIN}/${conv}`);
+    expect((await deleteBotSelf(pub, leaving.token)).status).toBe(200);
+    const left = await getConversation(pub, owner.token, { domain: DOMAIN, id: conv });
     expect(left.body.members.others.map((m: any) => m.id)).toEqual([member.id]);
 
     // Before v7 the routes were under the conversation.
@@ -249,7 +273,7 @@ describe('bots', () => {
     service.eventStatus = 410;
     try {
       const text = Buffer.from('x').toString('base64');
-      const sent = await api(pub, owner.token).post(`/v8/conversations/${conv}/otr/messages`, {
+      const sent = await postOtrMessage(pub, owner.token, conv, {
         sender: ownerClient,
         recipients: { [member.id]: { [memberClient]: text }, [gone.id]: { [gone.client]: text } },
       });
@@ -311,31 +335,32 @@ describe('bots', () => {
   it('leaves when the conversation closes to services, the team de-whitelists it, or it is deleted', async () => {
     const conv = await conversation();
     const first = await botIn(conv);
-    const closed = await api(pub, owner.token).put(`/v8/conversations/${DOMAIN}/${conv}/access`, {
-      access: ['invite', 'code'],
-      access_role: ['team_member', 'non_team_member', 'guest'],
-    });
-    expect(closed.status, closed.text).toBe(200);
-    expect((await api(pub, first.token).get('/v8/bot/conversation')).body).toMatchObject(
-      wireError(404, 'no-conversation'),
+    const closed = await putConversationAccess(
+      pub,
+      owner.token,
+      { domain: DOMAIN, id: conv },
+      {
+        access: ['invite', 'code'],
+        access_role: ['team_member', 'non_team_member', 'guest'],
+      },
     );
+    expect(closed.status, closed.text).toBe(200);
+    expect((await getBotConversation(pub, first.token)).body).toMatchObject(wireError(404, 'no-conversation'));
 
     const other = await conversation();
     const second = await botIn(other);
     expect((await whitelist(false)).status).toBe(200);
     await service.nextEvent(second.id, (e) => e.type === 'conversation.member-leave', 'member-leave');
-    expect((await api(pub, second.token).get('/v8/bot/conversation')).body).toMatchObject(
-      wireError(404, 'no-conversation'),
-    );
+    expect((await getBotConversation(pub, second.token)).body).toMatchObject(wireError(404, 'no-conversation'));
     expect((await whitelist(true)).status).toBe(200);
 
     const third = await botIn(other);
-    const deleted = await asProvider(pub, provider.cookie, 'DELETE', `/v8/provider/services/${sid}`, {
+    const deleted = await deleteProviderService(pub, provider.cookie, sid, {
       password: provider.password,
     });
     expect(deleted.status).toBe(202);
-    const seen = await api(pub, owner.token).get(`/v8/conversations/${DOMAIN}/${other}`);
+    const seen = await getConversation(pub, owner.token, { domain: DOMAIN, id: other });
     expect(seen.body.members.others.map((m: any) => m.id)).toEqual([member.id]);
-    expect((await api(pub, third.token).get('/v8/bot/self')).body).toMatchObject(wireError(404, 'not-found'));
+    expect((await getBotSelf(pub, third.token)).body).toMatchObject(wireError(404, 'not-found'));
   });
 });

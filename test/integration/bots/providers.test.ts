@@ -8,6 +8,23 @@ import {
 } from '../../helpers/providers.js';
 import { rsaTlsIdentity } from '../../helpers/rsa-tls.js';
 import { api, invitedMember, teamOwner, type TeamOwner } from '../../helpers/users.js';
+import {
+  deleteProvider,
+  deleteProviderService,
+  getProvider,
+  getProviderActivate,
+  getProviderOwnService,
+  getProviderService,
+  getServices,
+  postProviderLogin,
+  postProviderRegister,
+  postProviderService,
+  putProvider,
+  putProviderEmail,
+  putProviderPassword,
+  putProviderService,
+  putProviderServiceConnection,
+} from '../../helpers/endpoints/brig.js';
 
 // Service providers (wire's provider API): an account whose address is activated by a mailed key
 // and code, a `zprovider` cookie whose token reaches only /provider, its services, and how users
@@ -42,31 +59,29 @@ describe('service providers', () => {
   it('register, activate their address with the mailed key and code, and log in', async () => {
     const p = await registeredProvider();
     expect(p.password).toMatch(/^\S{6,}$/);
-    const again = await api(pub).post('/v8/provider/register', {
+    const again = await postProviderRegister(pub, {
       name: 'Other',
       email: p.email,
       url: 'https://other.example.com',
       description: 'd',
     });
     expect(again.body).toMatchObject(wireError(409, 'email-exists'));
-    const early = await api(pub).post('/v8/provider/login', { email: p.email, password: p.password });
+    const early = await postProviderLogin(pub, { email: p.email, password: p.password });
     expect(early.body).toMatchObject(wireError(403, 'invalid-credentials'));
 
     const { key, code } = (await call(internalUrl, `/i/provider/activation-code?email=${encodeURIComponent(p.email)}`))
       .body;
-    const wrong = await api(pub).get(
-      `/v8/provider/activate?key=${key}&code=${code === '000000' ? '111111' : '000000'}`,
-    );
+    const wrong = await getProviderActivate(pub, { key, code: code === '000000' ? '111111' : '000000' });
     expect(wrong.body).toMatchObject(wireError(403, 'invalid-code'));
-    const activated = await api(pub).get(`/v8/provider/activate?key=${key}&code=${code}`);
+    const activated = await getProviderActivate(pub, { key, code });
     expect(activated).toMatchObject({ status: 200, body: { email: p.email } });
 
-    const login = await api(pub).post('/v8/provider/login', { email: p.email, password: p.password });
+    const login = await postProviderLogin(pub, { email: p.email, password: p.password });
     expect(login.status).toBe(200);
     const setCookie = login.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(/^zprovider=[^;]+; Path=\/provider; HttpOnly; Expires=[^;]+$/);
     const cookie = /zprovider=[^;]+/.exec(setCookie)![0];
-    const account = await asProvider(cookie, 'GET', '/v8/provider');
+    const account = await getProvider(pub, cookie);
     expect(account.body).toEqual({
       id: p.id,
       name: 'Acme Bots',
@@ -74,7 +89,7 @@ describe('service providers', () => {
       url: 'https://bots.example.com',
       description: 'Bots of all kinds',
     });
-    expect((await asProvider(cookie, 'PUT', '/v8/provider', { name: 'Acme' })).status).toBe(200);
+    expect((await putProvider(pub, cookie, { name: 'Acme' })).status).toBe(200);
     expect((await api(pub, owner.token).get(`/v8/providers/${p.id}`)).body.name).toBe('Acme');
   });
 
@@ -87,17 +102,17 @@ describe('service providers', () => {
 
   it('manage services: created disabled, found by users once enabled, gone when deleted', async () => {
     const p = await activeProvider();
-    const bad = await asProvider(p.cookie, 'POST', '/v8/provider/services', {
+    const bad = await postProviderService(pub, p.cookie, {
       ...newService('Weather'),
       public_key: (await rsaTlsIdentity({ bits: 1024 })).publicKeyPem,
     });
     expect(bad.body).toMatchObject(wireError(400, 'invalid-service-key'));
     const name = `Weather ${p.id.slice(0, 8)}`;
-    const created = await asProvider(p.cookie, 'POST', '/v8/provider/services', newService(name));
+    const created = await postProviderService(pub, p.cookie, newService(name));
     expect(created.status, created.text).toBe(201);
     const sid = created.body.id as string;
     expect(created.body.auth_token).toMatch(/^[A-Za-z0-9_-]+$/);
-    const mine = await asProvider(p.cookie, 'GET', `/v8/provider/services/${sid}`);
+    const mine = await getProviderOwnService(pub, p.cookie, sid);
     expect(mine.body).toMatchObject({
       id: sid,
       name,
@@ -109,40 +124,39 @@ describe('service providers', () => {
 
     const user = api(pub, owner.token);
     const search = async () =>
-      (
-        (await user.get(`/v8/services?tags=weather.music&start=${encodeURIComponent(name)}`)).body.services as any[]
-      ).map((s) => s.id);
+      ((await getServices(pub, owner.token, { tags: 'weather.music', start: name })).body.services as any[]).map(
+        (s) => s.id,
+      );
     expect(await search()).toEqual([]);
-    const connection = `/v8/provider/services/${sid}/connection`;
     expect(
-      (await asProvider(p.cookie, 'PUT', connection, { password: 'wrong-password', enabled: true })).body,
+      (await putProviderServiceConnection(pub, p.cookie, sid, { password: 'wrong-password', enabled: true })).body,
     ).toMatchObject(wireError(403, 'invalid-credentials'));
-    expect((await asProvider(p.cookie, 'PUT', connection, { password: p.password, enabled: true })).status).toBe(200);
+    expect(
+      (await putProviderServiceConnection(pub, p.cookie, sid, { password: p.password, enabled: true })).status,
+    ).toBe(200);
     expect(await search()).toEqual([sid]);
-    expect((await user.get(`/v8/services?start=${encodeURIComponent(name)}`)).body.services[0]).toMatchObject({
+    expect((await getServices(pub, owner.token, { start: name })).body.services[0]).toMatchObject({
       id: sid,
       provider: p.id,
       name,
       enabled: true,
     });
-    expect((await user.get('/v8/services')).body).toMatchObject(wireError(400, 'bad-request'));
-    expect((await user.get(`/v8/providers/${p.id}/services/${sid}`)).body.summary).toBe('Tells the weather');
+    expect((await getServices(pub, owner.token)).body).toMatchObject(wireError(400, 'bad-request'));
+    expect((await getProviderService(pub, owner.token, p.id, sid)).body.summary).toBe('Tells the weather');
     const tags = (await user.get('/v8/services/tags')).body;
     expect(tags).toHaveLength(31);
     expect(tags.slice(0, 3)).toEqual(['audio', 'books', 'business']);
 
-    expect((await asProvider(p.cookie, 'PUT', `/v8/provider/services/${sid}`, { summary: 'Sunny' })).status).toBe(200);
-    expect((await user.get(`/v8/providers/${p.id}/services/${sid}`)).body.summary).toBe('Sunny');
-    const deleted = await asProvider(p.cookie, 'DELETE', `/v8/provider/services/${sid}`, { password: p.password });
+    expect((await putProviderService(pub, p.cookie, sid, { summary: 'Sunny' })).status).toBe(200);
+    expect((await getProviderService(pub, owner.token, p.id, sid)).body.summary).toBe('Sunny');
+    const deleted = await deleteProviderService(pub, p.cookie, sid, { password: p.password });
     expect(deleted.status).toBe(202);
-    expect((await asProvider(p.cookie, 'GET', `/v8/provider/services/${sid}`)).body).toMatchObject(
-      wireError(404, 'not-found'),
-    );
+    expect((await getProviderOwnService(pub, p.cookie, sid)).body).toMatchObject(wireError(404, 'not-found'));
   });
 
   it('are allowed per team by its admins, never where MLS is the default', async () => {
     const p = await activeProvider();
-    const sid = (await asProvider(p.cookie, 'POST', '/v8/provider/services', newService('Allowed'))).body.id;
+    const sid = (await postProviderService(pub, p.cookie, newService('Allowed'))).body.id;
     const member = await invitedMember(pub, owner);
     const path = `/v8/teams/${owner.team}/services/whitelist`;
     const change = { provider: p.id, id: sid, whitelisted: true };
@@ -177,24 +191,24 @@ describe('service providers', () => {
 
   it('change their password and delete their account with it', async () => {
     const p = await activeProvider();
-    const wrong = await asProvider(p.cookie, 'PUT', '/v8/provider/password', {
+    const wrong = await putProviderPassword(pub, p.cookie, {
       old_password: 'not-my-password',
       new_password: 'new-secret-pw',
     });
     expect(wrong.body).toMatchObject(wireError(403, 'invalid-credentials'));
-    const same = await asProvider(p.cookie, 'PUT', '/v8/provider/password', {
+    const same = await putProviderPassword(pub, p.cookie, {
       old_password: p.password,
       new_password: p.password,
     });
     expect(same.body).toMatchObject(wireError(409, 'password-must-differ'));
-    const changed = await asProvider(p.cookie, 'PUT', '/v8/provider/password', {
+    const changed = await putProviderPassword(pub, p.cookie, {
       old_password: p.password,
       new_password: 'new-secret-pw',
     });
     expect(changed.status).toBe(200);
-    expect((await asProvider(p.cookie, 'DELETE', '/v8/provider', { password: 'new-secret-pw' })).status).toBe(200);
-    expect((await asProvider(p.cookie, 'GET', '/v8/provider')).body).toMatchObject(wireError(404, 'not-found'));
-    expect((await api(pub).post('/v8/provider/login', { email: p.email, password: 'new-secret-pw' })).status).toBe(403);
+    expect((await deleteProvider(pub, p.cookie, { password: 'new-secret-pw' })).status).toBe(200);
+    expect((await getProvider(pub, p.cookie)).body).toMatchObject(wireError(404, 'not-found'));
+    expect((await postProviderLogin(pub, { email: p.email, password: 'new-secret-pw' })).status).toBe(403);
   });
 
   it('reset a forgotten password with a mailed key and code, which a change of address voids', async () => {
@@ -217,18 +231,18 @@ describe('service providers', () => {
       wireError(409, 'password-must-differ'),
     );
     expect((await complete({ key, code, password: 'reset-pw-1' })).status).toBe(200);
-    expect((await api(pub).post('/v8/provider/login', { email: p.email, password: 'reset-pw-1' })).status).toBe(200);
+    expect((await postProviderLogin(pub, { email: p.email, password: 'reset-pw-1' })).status).toBe(200);
 
     // A reset mailed to the old address dies with the change of address.
     expect((await reset(p.email)).status).toBe(201);
     const old = await codeOf(p.email);
     const newEmail = `moved-${p.email}`;
-    expect((await asProvider(p.cookie, 'PUT', '/v8/provider/email', { email: newEmail })).status).toBe(202);
+    expect((await putProviderEmail(pub, p.cookie, { email: newEmail })).status).toBe(202);
     const activation = (await call(internalUrl, `/i/provider/activation-code?email=${encodeURIComponent(newEmail)}`))
       .body;
-    const activated = await api(pub).get(`/v8/provider/activate?key=${activation.key}&code=${activation.code}`);
+    const activated = await getProviderActivate(pub, { key: activation.key, code: activation.code });
     expect(activated.body).toEqual({ email: newEmail });
     expect((await complete({ ...old, password: 'reset-pw-2' })).body).toMatchObject(wireError(403, 'invalid-code'));
-    expect((await asProvider(p.cookie, 'GET', '/v8/provider')).body).toMatchObject({ email: newEmail });
+    expect((await getProvider(pub, p.cookie)).body).toMatchObject({ email: newEmail });
   });
 });

@@ -5,16 +5,32 @@ import { lastMail } from '../../helpers/mailbox.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
 import { api, createUser, login } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import {
+  deleteSelf,
+  getConnection,
+  getSelf,
+  getUser,
+  postAccess,
+  postActivate,
+  postClient,
+  postConnection,
+  postDelete,
+  postLogin,
+  postPasswordReset,
+  postPasswordResetComplete,
+  putConnection,
+  putSelfHandle,
+} from '../../helpers/endpoints/brig.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
-const anon = api(publicUrl);
 
 describe('password reset', () => {
   it('resets with the mailed code, revoking cookies; wrong inputs fail cleanly', async () => {
     const u = await createUser(publicUrl, internalUrl);
-    expect((await anon.post('/v8/password-reset', { email: u.email })).status).toBe(201);
-    expect((await anon.post('/v8/password-reset', { email: 'nobody@example.com' })).status).toBe(201);
-    expect(await anon.post('/v8/password-reset', { phone: '+4915112345678' })).toMatchObject({
+    expect((await postPasswordReset(publicUrl, { email: u.email })).status).toBe(201);
+    expect((await postPasswordReset(publicUrl, { email: 'nobody@example.com' })).status).toBe(201);
+    expect(await postPasswordReset(publicUrl, { phone: '+4915112345678' })).toMatchObject({
       status: 400,
       body: wireError(400, 'invalid-phone'),
     });
@@ -23,17 +39,17 @@ describe('password reset', () => {
     expect((await lastMail(publicUrl, u.email)).text).toContain(code);
 
     expect(
-      await anon.post('/v8/password-reset/complete', { key, code: 'wrong', password: 'brand-new-password' }),
+      await postPasswordResetComplete(publicUrl, { key, code: 'wrong', password: 'brand-new-password' }),
     ).toMatchObject({
       status: 400,
       body: wireError(400, 'invalid-code'),
     });
-    expect(await anon.post('/v8/password-reset/complete', { key, code, password: u.password })).toMatchObject({
+    expect(await postPasswordResetComplete(publicUrl, { key, code, password: u.password })).toMatchObject({
       status: 409,
       body: wireError(409, 'password-must-differ'),
     });
     expect(
-      await anon.post('/v8/password-reset/complete', {
+      await postPasswordResetComplete(publicUrl, {
         email: 'nobody@example.com',
         code,
         password: 'brand-new-password',
@@ -42,15 +58,13 @@ describe('password reset', () => {
       status: 400,
       body: wireError(400, 'invalid-key'),
     });
-    expect((await anon.post('/v8/password-reset/complete', { key, code, password: 'brand-new-password' })).status).toBe(
+    expect((await postPasswordResetComplete(publicUrl, { key, code, password: 'brand-new-password' })).status).toBe(
       200,
     );
-    expect((await anon.post('/v8/access', undefined, { cookie: u.cookie })).status).toBe(403);
+    expect((await postAccess(publicUrl, undefined, u.cookie)).status).toBe(403);
     await login(publicUrl, u.email, 'brand-new-password');
     // The code is spent.
-    expect((await anon.post('/v8/password-reset/complete', { key, code, password: 'third-password' })).status).toBe(
-      400,
-    );
+    expect((await postPasswordResetComplete(publicUrl, { key, code, password: 'third-password' })).status).toBe(400);
   });
 });
 
@@ -59,19 +73,19 @@ describe('account deletion', () => {
     const u = await createUser(publicUrl, internalUrl, { name: 'Leaving' });
     const friend = await createUser(publicUrl, internalUrl);
     const asked = await createUser(publicUrl, internalUrl);
-    await api(publicUrl, u.token).post(`/v8/connections/example.com/${friend.id}`);
-    await api(publicUrl, friend.token).put(`/v8/connections/example.com/${u.id}`, { status: 'accepted' });
-    await api(publicUrl, u.token).post(`/v8/connections/example.com/${asked.id}`);
-    await api(publicUrl, u.token).put('/v8/self/handle', { handle: `bye-${u.id.slice(0, 8)}` });
-    await api(publicUrl, u.token).post('/v8/clients', { type: 'permanent', ...(await proteusKeys(1)) });
+    await postConnection(publicUrl, u.token, { domain: 'example.com', id: friend.id });
+    await putConnection(publicUrl, friend.token, { domain: 'example.com', id: u.id }, { status: 'accepted' });
+    await postConnection(publicUrl, u.token, { domain: 'example.com', id: asked.id });
+    await putSelfHandle(publicUrl, u.token, { handle: `bye-${u.id.slice(0, 8)}` });
+    await postClient(publicUrl, u.token, { type: 'permanent', ...(await proteusKeys(1)) });
     const friendSocket = await openSocket(publicUrl, `/v8/await?access_token=${friend.token}`);
     const askedSocket = await openSocket(publicUrl, `/v8/await?access_token=${asked.token}`);
 
-    expect(await api(publicUrl, u.token).del('/v8/self', { password: 'wrong-password' })).toMatchObject({
+    expect(await deleteSelf(publicUrl, u.token, { password: 'wrong-password' })).toMatchObject({
       status: 403,
       body: wireError(403, 'invalid-credentials'),
     });
-    expect((await api(publicUrl, u.token).del('/v8/self', { password: u.password })).status).toBe(200);
+    expect((await deleteSelf(publicUrl, u.token, { password: u.password })).status).toBe(200);
 
     expect((await friendSocket.next((m) => m.payload[0].type === 'user.delete')).payload[0]).toEqual({
       type: 'user.delete',
@@ -83,36 +97,36 @@ describe('account deletion', () => {
       transient: true,
       payload: [{ connection: { from: asked.id, to: u.id, status: 'cancelled' } }],
     });
-    expect((await api(publicUrl, friend.token).get(`/v8/users/example.com/${u.id}`)).body).toMatchObject({
+    expect((await getUser(publicUrl, friend.token, { domain: 'example.com', id: u.id })).body).toMatchObject({
       id: u.id,
       name: 'default',
       deleted: true,
     });
     expect((await api(publicUrl, friend.token).head(`/v8/handles/bye-${u.id.slice(0, 8)}`)).status).toBe(404);
-    expect((await anon.post('/v8/access', undefined, { cookie: u.cookie })).status).toBe(403);
-    expect((await anon.post('/v8/login', { email: u.email, password: u.password })).status).toBe(403);
-    expect((await api(publicUrl, friend.token).get(`/v8/connections/example.com/${u.id}`)).status).toBe(404);
+    expect((await postAccess(publicUrl, undefined, u.cookie)).status).toBe(403);
+    expect((await postLogin(publicUrl, { email: u.email, password: u.password })).status).toBe(403);
+    expect((await getConnection(publicUrl, friend.token, { domain: 'example.com', id: u.id })).status).toBe(404);
     await friendSocket.close();
     await askedSocket.close();
   });
 
   it('without a password mails a key and code; POST /delete finishes', async () => {
     const u = await createUser(publicUrl, internalUrl);
-    const first = await api(publicUrl, u.token).del('/v8/self', {});
+    const first = await deleteSelf(publicUrl, u.token, {});
     expect(first).toMatchObject({ status: 202, body: { expires_in: 600 } });
-    const again = await api(publicUrl, u.token).del('/v8/self', {});
+    const again = await deleteSelf(publicUrl, u.token, {});
     expect(again).toMatchObject({
       status: 403,
       body: { ...wireError(403, 'pending-delete'), expires_in: expect.any(Number) },
     });
     const mail = (await lastMail(publicUrl, u.email)).text;
     const [, key, code] = /key (\S+) and code (\S+)\./.exec(mail)!;
-    expect(await anon.post('/v8/delete', { key, code: 'wrong-code' })).toMatchObject({
+    expect(await postDelete(publicUrl, { key, code: 'wrong-code' })).toMatchObject({
       status: 403,
       body: wireError(403, 'invalid-code'),
     });
-    expect((await anon.post('/v8/delete', { key, code })).status).toBe(200);
-    expect((await anon.post('/v8/login', { email: u.email, password: u.password })).status).toBe(403);
+    expect((await postDelete(publicUrl, { key, code })).status).toBe(200);
+    expect((await postLogin(publicUrl, { email: u.email, password: u.password })).status).toBe(403);
   });
 
   it('refuses team owners', async () => {
@@ -124,7 +138,7 @@ describe('account deletion', () => {
       team: { name: 'T', icon: 'default' },
     });
     const { token } = await login(publicUrl, email, 'secret-password');
-    expect(await api(publicUrl, token).del('/v8/self', { password: 'secret-password' })).toMatchObject({
+    expect(await deleteSelf(publicUrl, token, { password: 'secret-password' })).toMatchObject({
       status: 403,
       body: wireError(403, 'no-self-delete-for-team-owner'),
     });
@@ -150,19 +164,19 @@ describe('email change', () => {
     expect((await withCookie(u.email)).status).toBe(204);
     expect(await withCookie('not-an-email')).toMatchObject({ status: 400, body: wireError(400, 'invalid-email') });
     expect((await withCookie(next)).status).toBe(202);
-    expect((await me.get('/v8/self')).body).toMatchObject({ email: u.email, email_unvalidated: next });
+    expect((await getSelf(publicUrl, u.token)).body).toMatchObject({ email: u.email, email_unvalidated: next });
 
     const { key, code } = (await call(internalUrl, `/i/users/activation-code?email=${encodeURIComponent(next)}`)).body;
-    expect(await anon.post('/v8/activate', { key, code, dryrun: false })).toMatchObject({
+    expect(await postActivate(publicUrl, { key, code, dryrun: false })).toMatchObject({
       status: 200,
       body: { email: next, first: false },
     });
-    const self = (await me.get('/v8/self')).body;
+    const self = (await getSelf(publicUrl, u.token)).body;
     expect(self.email).toBe(next);
     expect(self.email_unvalidated).toBeUndefined();
-    const events = (await me.get('/v8/notifications')).body.notifications.map((n: any) => n.payload[0]);
+    const events = (await getNotifications(publicUrl, u.token)).body.notifications.map((n: any) => n.payload[0]);
     expect(events).toContainEqual({ type: 'user.update', user: { id: u.id, email: next } });
     await login(publicUrl, next, u.password);
-    expect((await anon.post('/v8/login', { email: u.email, password: u.password })).status).toBe(403);
+    expect((await postLogin(publicUrl, { email: u.email, password: u.password })).status).toBe(403);
   });
 });

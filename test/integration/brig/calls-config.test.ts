@@ -10,6 +10,7 @@ import { startLocalDns, type LocalDns } from '../../../tools/lib/local-dns.js';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { api, teamOwner, type TeamOwner } from '../../helpers/users.js';
+import { getCallsConfig, getCallsConfigV2 } from '../../helpers/endpoints/brig.js';
 
 const hmac = (secret: string, text: string) => createHmac('sha512', secret).update(text).digest('base64');
 
@@ -87,7 +88,7 @@ describe('brig: calling configuration from files and SRV-discovered SFTs', () =>
   });
 
   it('lists every TURN server with an HMAC credential, two SFTs and all of them with SFT credentials', async () => {
-    const r = await api(b.publicUrl, owner.token).get('/v8/calls/config/v2');
+    const r = await getCallsConfigV2(b.publicUrl, owner.token);
     expect(r.status, r.text).toBe(200);
     expect(r.body.ttl).toBe(1200);
     expect(r.body.ice_servers.map((s: IceServer) => s.urls[0]).sort()).toEqual([...V2].sort());
@@ -114,7 +115,7 @@ describe('brig: calling configuration from files and SRV-discovered SFTs', () =>
   it('gives a user the same username part at every request', async () => {
     const [one, two] = await Promise.all([
       api(b.publicUrl, owner.token).get('/v7/calls/config/v2'),
-      api(b.publicUrl, owner.token).get('/v8/calls/config/v2'),
+      getCallsConfigV2(b.publicUrl, owner.token),
     ]);
     const r = (x: typeof one) => (x.body.ice_servers[0].username as string).split('.r=')[1];
     expect(r(one)).toBe(r(two));
@@ -122,7 +123,7 @@ describe('brig: calling configuration from files and SRV-discovered SFTs', () =>
 
   it('spreads a limit over the transports: UDP first, then TLS, then TCP', async () => {
     const kinds = async (limit: number) => {
-      const r = await api(b.publicUrl, owner.token).get(`/v8/calls/config/v2?limit=${limit}`);
+      const r = await getCallsConfigV2(b.publicUrl, owner.token, { limit });
       expect(r.status, r.text).toBe(200);
       return (r.body.ice_servers as IceServer[])
         .map(({ urls: [u] }) => (u!.startsWith('turns:') ? 'tls' : u!.endsWith('transport=tcp') ? 'tcp' : 'udp'))
@@ -137,7 +138,7 @@ describe('brig: calling configuration from files and SRV-discovered SFTs', () =>
 
   it('refuses a limit outside 1..10', async () => {
     for (const limit of ['0', '11', 'many'])
-      expect(await api(b.publicUrl, owner.token).get(`/v8/calls/config/v2?limit=${limit}`)).toMatchObject({
+      expect(await getCallsConfigV2(b.publicUrl, owner.token, { limit })).toMatchObject({
         status: 400,
         body: wireError(400, 'bad-request'),
       });
@@ -152,7 +153,7 @@ describe('brig: calling configuration from files and SRV-discovered SFTs', () =>
       body: JSON.stringify({ status: 'disabled' }),
     });
     expect(off.status, off.text).toBe(200);
-    const r = await api(b.publicUrl, owner.token).get('/v8/calls/config/v2');
+    const r = await getCallsConfigV2(b.publicUrl, owner.token);
     expect(r.body.sft_servers_all[0].username).toMatch(/\.s=0\./);
   });
 
@@ -164,8 +165,8 @@ describe('brig: calling configuration from files and SRV-discovered SFTs', () =>
   });
 
   it('serves /calls/config only until v8, and both only with a token', async () => {
-    expect((await api(b.publicUrl, owner.token).get('/v8/calls/config')).status).toBe(404);
-    expect((await api(b.publicUrl).get('/v8/calls/config/v2')).status).toBe(401);
+    expect((await getCallsConfig(b.publicUrl, owner.token)).status).toBe(404);
+    expect((await getCallsConfigV2(b.publicUrl, undefined)).status).toBe(401);
   });
 });
 
@@ -222,7 +223,7 @@ describe('brig: calling configuration from TURN SRV records and a static SFT', (
   });
 
   it('lists the TURN servers of the SRV records (not those of weight 0) and the static SFT', async () => {
-    const r = await api(b.publicUrl, owner.token).get('/v8/calls/config/v2');
+    const r = await getCallsConfigV2(b.publicUrl, owner.token);
     expect(r.status, r.text).toBe(200);
     expect(r.body.ice_servers.map((s: IceServer) => s.urls[0]).sort()).toEqual([
       'turn:tcp1.turn.example.com:3478?transport=tcp',
@@ -240,7 +241,7 @@ describe('brig: calling configuration from TURN SRV records and a static SFT', (
   it('leaves sft_servers_all out while the static SFT cannot list its servers', async () => {
     sftAnswers = false;
     try {
-      const r = await api(b.publicUrl, owner.token).get('/v8/calls/config/v2');
+      const r = await getCallsConfigV2(b.publicUrl, owner.token);
       expect(r.status, r.text).toBe(200);
       expect(r.body).not.toHaveProperty('sft_servers_all');
       expect(r.body.sft_servers).toHaveLength(1);

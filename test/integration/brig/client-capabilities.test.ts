@@ -3,6 +3,7 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { addClient } from '../../helpers/clients.js';
 import { call, wireError } from '../../helpers/http.js';
 import { api, createUser } from '../../helpers/users.js';
+import { putClient } from '../../helpers/endpoints/brig.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const LH = 'legalhold-implicit-consent';
@@ -25,7 +26,7 @@ describe('GET /clients/{client}/capabilities', () => {
     expect(await get('v8', none)).toEqual([]);
     expect(await get('v5', none)).toEqual({ capabilities: [] });
 
-    expect((await api(publicUrl, u.token).put(`/v8/clients/${none}`, { capabilities: [LH] })).status).toBe(200);
+    expect((await putClient(publicUrl, u.token, none, { capabilities: [LH] })).status).toBe(200);
     expect(await get('v8', none)).toEqual([LH]);
   });
 

@@ -5,6 +5,21 @@ import { wireError } from '../../helpers/http.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
 import { api, createUser, login, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import {
+  deleteClient,
+  getClient,
+  getClientPrekeys,
+  getSelf,
+  getSelfClients,
+  getUserClientPrekey,
+  getUserClients,
+  getUserPrekeyBundle,
+  listUsersClients,
+  listUsersPrekeys,
+  postClient,
+  putClient,
+} from '../../helpers/endpoints/brig.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const expectedId = (key: string) => createHash('sha256').update(key).digest().readBigUInt64BE(0).toString(16);
@@ -37,10 +52,10 @@ describe('clients', () => {
     });
     const event = await socket.next((m) => m.payload[0].type === 'user.client-add');
     expect(event.payload[0].client).toMatchObject({ id, capabilities: { capabilities: [] } });
-    expect((await api(publicUrl, u.token).get(`/v8/clients/${id}`)).body.id).toBe(id);
-    expect((await api(publicUrl, u.token).get('/v8/clients')).body.map((c: any) => c.id)).toEqual([id]);
+    expect((await getClient(publicUrl, u.token, id)).body.id).toBe(id);
+    expect((await getSelfClients(publicUrl, u.token)).body.map((c: any) => c.id)).toEqual([id]);
     // The same last key again updates the client.
-    const again = await api(publicUrl, u.token).post('/v8/clients', { type: 'permanent', ...keys, label: 'Renamed' });
+    const again = await postClient(publicUrl, u.token, { type: 'permanent', ...keys, label: 'Renamed' });
     expect(again.status).toBe(201);
     expect(again.body).toMatchObject({ id, label: 'Renamed' });
     await socket.close();
@@ -66,11 +81,9 @@ describe('clients', () => {
     const first = (await addClient(u, { type: 'temporary' })).r.body.id;
     const second = await addClient(u, { type: 'temporary', password: u.password });
     expect(second.r.status).toBe(201);
-    const ids = (await api(publicUrl, u.token).get('/v8/clients')).body.map((c: any) => c.id);
+    const ids = (await getSelfClients(publicUrl, u.token)).body.map((c: any) => c.id);
     expect(ids).toEqual([second.r.body.id]);
-    const notes = (await api(publicUrl, u.token).get('/v8/notifications')).body.notifications.map(
-      (n: any) => n.payload[0],
-    );
+    const notes = (await getNotifications(publicUrl, u.token)).body.notifications.map((n: any) => n.payload[0]);
     expect(notes).toContainEqual({ type: 'user.client-remove', client: { id: first } });
   });
 
@@ -83,7 +96,9 @@ describe('clients', () => {
     expect((await me.get(`/v6/clients/${r.body.id}`)).body.capabilities).toEqual({
       capabilities: ['legalhold-implicit-consent'],
     });
-    expect(await me.put(`/v8/clients/${r.body.id}`, { capabilities: ['legalhold-implicit-consent'] })).toMatchObject({
+    expect(
+      await putClient(publicUrl, u.token, r.body.id, { capabilities: ['legalhold-implicit-consent'] }),
+    ).toMatchObject({
       status: 409,
       body: wireError(409, 'client-capabilities-cannot-be-removed'),
     });
@@ -99,9 +114,9 @@ describe('clients', () => {
     // The seed's spelling is accepted on PUT too.
     const plain = (await addClient(u, { password: u.password })).r.body.id;
     expect(
-      (await me.put(`/v8/clients/${plain}`, { capabilities: ['consume-notifications'], label: 'Phone' })).status,
+      (await putClient(publicUrl, u.token, plain, { capabilities: ['consume-notifications'], label: 'Phone' })).status,
     ).toBe(200);
-    expect((await me.get(`/v8/clients/${plain}`)).body).toMatchObject({
+    expect((await getClient(publicUrl, u.token, plain)).body).toMatchObject({
       label: 'Phone',
       capabilities: ['consumable-notifications'],
     });
@@ -110,11 +125,10 @@ describe('clients', () => {
   it('sets MLS public keys once per signature scheme', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const { r } = await addClient(u);
-    const me = api(publicUrl, u.token);
     const key = Buffer.alloc(32, 7).toString('base64');
-    expect((await me.put(`/v8/clients/${r.body.id}`, { mls_public_keys: { ed25519: key } })).status).toBe(200);
-    expect((await me.get(`/v8/clients/${r.body.id}`)).body.mls_public_keys).toEqual({ ed25519: key });
-    expect(await me.put(`/v8/clients/${r.body.id}`, { mls_public_keys: { ed25519: key } })).toMatchObject({
+    expect((await putClient(publicUrl, u.token, r.body.id, { mls_public_keys: { ed25519: key } })).status).toBe(200);
+    expect((await getClient(publicUrl, u.token, r.body.id)).body.mls_public_keys).toEqual({ ed25519: key });
+    expect(await putClient(publicUrl, u.token, r.body.id, { mls_public_keys: { ed25519: key } })).toMatchObject({
       status: 400,
       body: wireError(400, 'mls-duplicate-public-key'),
     });
@@ -123,40 +137,41 @@ describe('clients', () => {
   it('refuses malformed prekeys and a wrong last-key id', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const keys = await proteusKeys(2);
-    const me = api(publicUrl, u.token);
     const junk = { id: 1, key: Buffer.from('not a prekey').toString('base64') };
-    expect(await me.post('/v8/clients', { type: 'permanent', lastkey: keys.lastkey, prekeys: [junk] })).toMatchObject({
+    expect(
+      await postClient(publicUrl, u.token, { type: 'permanent', lastkey: keys.lastkey, prekeys: [junk] }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'bad-request'),
     });
     const mismatched = { id: 7, key: keys.prekeys[0]!.key }; // the bundle says id 0
     expect(
-      (await me.post('/v8/clients', { type: 'permanent', lastkey: keys.lastkey, prekeys: [mismatched] })).status,
+      (await postClient(publicUrl, u.token, { type: 'permanent', lastkey: keys.lastkey, prekeys: [mismatched] }))
+        .status,
     ).toBe(400);
-    expect((await me.post('/v8/clients', { type: 'permanent', lastkey: keys.prekeys[1], prekeys: [] })).status).toBe(
-      400,
-    );
-    expect((await me.post('/v8/clients', { type: 'permanent', lastkey: keys.lastkey })).status).toBe(400);
-    expect(await me.post('/v8/clients', { type: 'legalhold', ...keys })).toMatchObject({
+    expect(
+      (await postClient(publicUrl, u.token, { type: 'permanent', lastkey: keys.prekeys[1], prekeys: [] })).status,
+    ).toBe(400);
+    expect((await postClient(publicUrl, u.token, { type: 'permanent', lastkey: keys.lastkey })).status).toBe(400);
+    expect(await postClient(publicUrl, u.token, { type: 'legalhold', ...keys })).toMatchObject({
       status: 400,
       body: wireError(400, 'client-error'),
     });
-    expect((await me.get('/v8/clients')).body).toEqual([]);
+    expect((await getSelfClients(publicUrl, u.token)).body).toEqual([]);
   });
 
   it('deletes a client with the password, 404 with an empty body afterwards', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const { r } = await addClient(u);
-    const me = api(publicUrl, u.token);
-    expect(await me.del(`/v8/clients/${r.body.id}`, {})).toMatchObject({
+    expect(await deleteClient(publicUrl, u.token, r.body.id, {})).toMatchObject({
       status: 403,
       body: wireError(403, 'missing-auth'),
     });
-    expect((await me.del(`/v8/clients/${r.body.id}`, { password: u.password })).status).toBe(200);
-    const gone = await me.get(`/v8/clients/${r.body.id}`);
+    expect((await deleteClient(publicUrl, u.token, r.body.id, { password: u.password })).status).toBe(200);
+    const gone = await getClient(publicUrl, u.token, r.body.id);
     expect(gone.status).toBe(404);
     expect(gone.text).toBe('');
-    expect(await me.del(`/v8/clients/${r.body.id}`, { password: u.password })).toMatchObject({
+    expect(await deleteClient(publicUrl, u.token, r.body.id, { password: u.password })).toMatchObject({
       status: 404,
       body: wireError(404, 'client-not-found'),
     });
@@ -171,8 +186,7 @@ describe('clients', () => {
     const second = (await addClient(u, { password: u.password })).r.body.id;
     // Later client ids are ignored: the cookie stays bound to the first client.
     expect((await anon.post(`/access?client_id=${second}`, undefined, { cookie: u.cookie })).status).toBe(200);
-    const me = api(publicUrl, bound.body.access_token);
-    expect((await me.get('/v8/self')).status).toBe(200);
+    expect((await getSelf(publicUrl, bound.body.access_token)).status).toBe(200);
   });
 });
 
@@ -181,13 +195,14 @@ describe('prekeys', () => {
     const u = await createUser(publicUrl, internalUrl);
     const { r, keys } = await addClient(u);
     const peer = await createUser(publicUrl, internalUrl);
-    const them = api(publicUrl, peer.token);
-    const path = `/v8/users/example.com/${u.id}/prekeys/${r.body.id}`;
     const claimed = [];
-    for (let i = 0; i < 5; i++) claimed.push((await them.get(path)).body.prekey);
+    for (let i = 0; i < 5; i++)
+      claimed.push(
+        (await getUserClientPrekey(publicUrl, peer.token, { domain: 'example.com', id: u.id }, r.body.id)).body.prekey,
+      );
     expect(claimed).toEqual([...keys.prekeys, keys.lastkey, keys.lastkey]);
-    expect((await api(publicUrl, u.token).get(`/v8/clients/${r.body.id}/prekeys`)).body).toEqual([65535]);
-    expect(await them.get(`/v8/users/example.com/${u.id}/prekeys/abc`)).toMatchObject({
+    expect((await getClientPrekeys(publicUrl, u.token, r.body.id)).body).toEqual([65535]);
+    expect(await getUserClientPrekey(publicUrl, peer.token, { domain: 'example.com', id: u.id }, 'abc')).toMatchObject({
       status: 404,
       body: wireError(404, 'not-found'),
     });
@@ -196,7 +211,7 @@ describe('prekeys', () => {
   it('never gives two simultaneous claims the same prekey', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const keys = await proteusKeys(20);
-    const id = (await api(publicUrl, u.token).post('/v8/clients', { type: 'permanent', ...keys })).body.id;
+    const id = (await postClient(publicUrl, u.token, { type: 'permanent', ...keys })).body.id;
     const them = api(publicUrl, (await createUser(publicUrl, internalUrl)).token);
     const claims = await Promise.all(
       Array.from({ length: 20 }, () => them.get(`/v8/users/example.com/${u.id}/prekeys/${id}`)),
@@ -211,8 +226,7 @@ describe('prekeys', () => {
     const b = await createUser(publicUrl, internalUrl);
     const ca = (await addClient(a)).r.body.id;
     const cb = (await addClient(b, { class: 'phone' })).r.body.id;
-    const me = api(publicUrl, a.token);
-    const clients = await me.post('/v8/users/list-clients', {
+    const clients = await listUsersClients(publicUrl, a.token, {
       qualified_users: [
         { id: a.id, domain: 'example.com' },
         { id: b.id, domain: 'example.com' },
@@ -221,9 +235,11 @@ describe('prekeys', () => {
     expect(clients.body).toEqual({
       qualified_user_map: { 'example.com': { [a.id]: [{ id: ca }], [b.id]: [{ id: cb, class: 'phone' }] } },
     });
-    expect((await me.get(`/v8/users/example.com/${b.id}/clients`)).body).toEqual([{ id: cb, class: 'phone' }]);
+    expect((await getUserClients(publicUrl, a.token, { domain: 'example.com', id: b.id })).body).toEqual([
+      { id: cb, class: 'phone' },
+    ]);
     const remote = { id: b.id, domain: 'far.example.org' };
-    const prekeys = await me.post('/v8/users/list-prekeys', {
+    const prekeys = await listUsersPrekeys(publicUrl, a.token, {
       'example.com': { [b.id]: [cb, 'ffff'] },
       'far.example.org': { [b.id]: ['1'] },
     });
@@ -233,7 +249,7 @@ describe('prekeys', () => {
       },
       failed_to_list: [remote],
     });
-    const bundle = await me.get(`/v8/users/example.com/${b.id}/prekeys`);
+    const bundle = await getUserPrekeyBundle(publicUrl, a.token, { domain: 'example.com', id: b.id });
     expect(bundle.body).toEqual({ user: b.id, clients: [{ client: cb, prekey: expect.objectContaining({ id: 1 }) }] });
   });
 });

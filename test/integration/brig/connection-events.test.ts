@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { api, createUser, login, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import { postAccess } from '../../helpers/endpoints/brig.js';
+import { getConversation } from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 // What each side of a connection hears, in order, as wire-server sends it: brig's `user.connection`
 // to each user whose row changed, galley's connect conversation (type 3: `conversation.create` and
@@ -18,7 +21,7 @@ const relevant = (e: any) => e.type === 'user.connection' || e.type.startsWith('
 function stream(u: TestUser) {
   let seen = 0;
   return async () => {
-    const r = await api(publicUrl, u.token).get('/v8/notifications?size=1000');
+    const r = await getNotifications(publicUrl, u.token, { size: 1000 });
     expect(r.status, r.text).toBe(200);
     const events = r.body.notifications.map((n: any) => n.payload[0]).filter(relevant);
     const fresh = events.slice(seen);
@@ -88,7 +91,7 @@ const created = (conv: { id: string; domain: string }, requester: TestUser) => (
 });
 
 async function conversationAs(u: TestUser, conv: { id: string; domain: string }) {
-  const r = await api(publicUrl, u.token).get(`/v8/conversations/${conv.domain}/${conv.id}`);
+  const r = await getConversation(publicUrl, u.token, conv);
   return r.status === 200 ? { status: 200, type: r.body.type, others: r.body.members.others.map((o: any) => o.id) } : r;
 }
 
@@ -106,7 +109,7 @@ describe('connection events', () => {
     const benOther = await login(publicUrl, ben.email, ben.password);
     const acting = await openSocket(publicUrl, `/v8/await?access_token=${ben.token}`);
     const other = await openSocket(publicUrl, `/v8/await?access_token=${benOther.token}`);
-    const renewed = await api(publicUrl, ben.token).post('/v8/access', undefined, { cookie: ben.cookie });
+    const renewed = await postAccess(publicUrl, ben.token, ben.cookie);
     expect(renewed.status, renewed.text).toBe(200);
     const benToken: string = renewed.body.access_token;
 

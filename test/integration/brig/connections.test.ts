@@ -3,11 +3,14 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import { getConnection, listConnections, postConnection, putSelf } from '../../helpers/endpoints/brig.js';
+import { getConversation } from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const path = (u: TestUser) => `/v8/connections/example.com/${u.id}`;
 const connectionEvents = async (u: TestUser) =>
-  (await api(publicUrl, u.token).get('/v8/notifications')).body.notifications
+  (await getNotifications(publicUrl, u.token)).body.notifications
     .map((n: any) => n.payload[0])
     .filter((e: any) => e.type === 'user.connection');
 
@@ -49,24 +52,22 @@ describe('connections', () => {
       ['accepted', 'Ben'],
     ]);
     expect((await api(publicUrl, a.token).get(path(b))).body.status).toBe('accepted');
-    const none = await api(publicUrl, a.token).get(`/v8/connections/example.com/${a.id.replace(/.$/, '0')}`);
+    const none = await getConnection(publicUrl, a.token, { domain: 'example.com', id: a.id.replace(/.$/, '0') });
     expect(none.status).toBe(404);
     expect(none.text).toBe('');
 
     // The request opened the connect conversation; the acceptance made it their 1:1.
     const convId = sent.body.conversation;
-    const aTypes = (await api(publicUrl, a.token).get('/v8/notifications')).body.notifications.map(
-      (n: any) => n.payload[0].type,
-    );
+    const aTypes = (await getNotifications(publicUrl, a.token)).body.notifications.map((n: any) => n.payload[0].type);
     expect(aTypes).toEqual(
       expect.arrayContaining(['conversation.create', 'conversation.connect-request', 'conversation.member-join']),
     );
-    const one2one = await api(publicUrl, b.token).get(`/v8/conversations/example.com/${convId}`);
+    const one2one = await getConversation(publicUrl, b.token, { domain: 'example.com', id: convId });
     expect(one2one.body).toMatchObject({ type: 2, members: { self: { id: b.id }, others: [{ id: a.id }] } });
     expect(accepted.body.conversation).toBe(convId);
 
     // Accepted contacts see profile changes.
-    await api(publicUrl, a.token).put('/v8/self', { name: 'Annie' });
+    await putSelf(publicUrl, a.token, { name: 'Annie' });
     expect(await socket.next((m) => m.payload[0].type === 'user.update')).toMatchObject({
       payload: [{ type: 'user.update', user: { id: a.id, name: 'Annie' } }],
     });
@@ -101,7 +102,9 @@ describe('connections', () => {
     const a = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, a.token);
     expect(await me.post(path(a))).toMatchObject({ status: 400, body: wireError(400, 'invalid-user') });
-    expect(await me.post('/v8/connections/example.com/00000000-0000-4000-8000-000000000000')).toMatchObject({
+    expect(
+      await postConnection(publicUrl, a.token, { domain: 'example.com', id: '00000000-0000-4000-8000-000000000000' }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'invalid-user'),
     });
@@ -120,16 +123,15 @@ describe('connections', () => {
     const a = await createUser(publicUrl, internalUrl);
     const others = await Promise.all([1, 2, 3].map(() => createUser(publicUrl, internalUrl)));
     for (const o of others) await api(publicUrl, a.token).post(path(o));
-    const me = api(publicUrl, a.token);
-    const first = await me.post('/v8/list-connections', { size: 2 });
+    const first = await listConnections(publicUrl, a.token, { size: 2 });
     expect(first.body.connections).toHaveLength(2);
     expect(first.body.has_more).toBe(true);
-    const second = await me.post('/v8/list-connections', { size: 2, paging_state: first.body.paging_state });
+    const second = await listConnections(publicUrl, a.token, { size: 2, paging_state: first.body.paging_state });
     expect(second.body.connections).toHaveLength(1);
     expect(second.body.has_more).toBe(false);
     const seen = [...first.body.connections, ...second.body.connections].map((c: any) => c.to).sort();
     expect(seen).toEqual(others.map((o) => o.id).sort());
-    expect((await me.post('/v8/list-connections', { size: 501 })).status).toBe(400);
-    expect(await me.post('/v8/list-connections', { paging_state: '%%%' })).toMatchObject({ status: 400 });
+    expect((await listConnections(publicUrl, a.token, { size: 501 })).status).toBe(400);
+    expect(await listConnections(publicUrl, a.token, { paging_state: '%%%' })).toMatchObject({ status: 400 });
   });
 });

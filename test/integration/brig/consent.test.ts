@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { api, createUser } from '../../helpers/users.js';
+import { deleteSelf, getSelfConsent, putSelfConsent } from '../../helpers/endpoints/brig.js';
 
 // Issue 40, point 3: the clients' marketing consent (`/self/consent`), served unversioned and in
 // every version as wire's nginz routes it. A backend of its own, to see the rows an account
@@ -21,7 +22,7 @@ describe('GET and PUT /self/consent', () => {
     const webapp = { source: 'Wire 2024.01.01', type: 2, value: 1 };
     expect((await me.put('/v7/self/consent', webapp)).status).toBe(200);
     expect((await me.put('/self/consent', { type: 1, value: 1, source: 'iOS 3.110' })).status).toBe(200);
-    expect((await me.put('/v8/self/consent', { type: 2, value: 0, source: 'Android 4.6' })).status).toBe(200);
+    expect((await putSelfConsent(b.publicUrl, u.token, { type: 2, value: 0, source: 'Android 4.6' })).status).toBe(200);
     const expected = {
       results: [
         { type: 1, value: 1, source: 'iOS 3.110' },
@@ -31,12 +32,11 @@ describe('GET and PUT /self/consent', () => {
     for (const path of ['/self/consent', '/v0/self/consent', '/v8/self/consent'])
       expect(await me.get(path), path).toMatchObject({ status: 200, body: expected });
     const other = await createUser(b.publicUrl, b.internalUrl);
-    expect((await api(b.publicUrl, other.token).get('/v8/self/consent')).body).toEqual({ results: [] });
+    expect((await getSelfConsent(b.publicUrl, other.token)).body).toEqual({ results: [] });
   });
 
   it('refuses malformed answers with 400 bad-request and callers without a token with 401', async () => {
     const u = await createUser(b.publicUrl, b.internalUrl);
-    const me = api(b.publicUrl, u.token);
     for (const body of [
       { type: 2, value: 'yes', source: 'Webapp' },
       { type: 7, value: 1, source: 'Webapp' },
@@ -45,7 +45,7 @@ describe('GET and PUT /self/consent', () => {
       { type: 2, value: 1, source: null },
       [],
     ])
-      expect(await me.put('/v8/self/consent', body), JSON.stringify(body)).toMatchObject({
+      expect(await putSelfConsent(b.publicUrl, u.token, body), JSON.stringify(body)).toMatchObject({
         status: 400,
         body: wireError(400, 'bad-request'),
       });
@@ -55,23 +55,19 @@ describe('GET and PUT /self/consent', () => {
       body: '{"type":2,',
     });
     expect(malformed).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
-    expect((await me.get('/v8/self/consent')).body).toEqual({ results: [] });
-
-    const anon = api(b.publicUrl);
+    expect((await getSelfConsent(b.publicUrl, u.token)).body).toEqual({ results: [] });
     for (const reply of [
-      await anon.get('/v8/self/consent'),
-      await anon.put('/v8/self/consent', { type: 2, value: 1, source: 'Webapp' }),
+      await getSelfConsent(b.publicUrl, undefined),
+      await putSelfConsent(b.publicUrl, undefined, { type: 2, value: 1, source: 'Webapp' }),
     ])
       expect(reply).toMatchObject({ status: 401, body: { code: 401, label: expect.any(String) } });
   });
 
   it('forgets the answers with the account', async () => {
     const u = await createUser(b.publicUrl, b.internalUrl);
-    expect(
-      (await api(b.publicUrl, u.token).put('/v8/self/consent', { type: 2, value: 1, source: 'Webapp' })).status,
-    ).toBe(200);
+    expect((await putSelfConsent(b.publicUrl, u.token, { type: 2, value: 1, source: 'Webapp' })).status).toBe(200);
     expect(await b.query('SELECT type FROM user_consents WHERE user = ?', u.id)).toEqual([{ type: 2 }]);
-    expect((await api(b.publicUrl, u.token).del('/v8/self', { password: u.password })).status).toBe(200);
+    expect((await deleteSelf(b.publicUrl, u.token, { password: u.password })).status).toBe(200);
     expect(await b.query('SELECT type FROM user_consents WHERE user = ?', u.id)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import type { Edit } from '../../helpers/config-files.js';
 import { wireError } from '../../helpers/http.js';
 import { api, cookieOf, uniqueEmail } from '../../helpers/users.js';
+import { postAccess, postLogin } from '../../helpers/endpoints/brig.js';
 
 const opt = (key: string, value: unknown): Edit => ['brig.yaml', ['optSettings', key], value];
 const password = 'secret-password';
@@ -30,8 +31,8 @@ describe('setUserCookieThrottle', () => {
     });
     return { id: r.body.id as string, email, cookies };
   }
-  const persistentLogin = (email: string) => api(b.publicUrl).post('/v8/login?persist=true', { email, password });
-  const access = (cookie: string) => api(b.publicUrl).post('/v8/access', undefined, { cookie });
+  const persistentLogin = (email: string) => postLogin(b.publicUrl, { email, password }, { persist: true });
+  const access = (cookie: string) => postAccess(b.publicUrl, undefined, cookie);
   /** Moves cookie creation into the past, as time passing would. */
   const age = (user: string, seconds: number, which: 'all' | 'oldest' = 'all') =>
     b.query(
@@ -55,7 +56,7 @@ describe('setUserCookieThrottle', () => {
     expect(wait).toBeLessThanOrEqual(retryAfter);
     expect(refused.headers.get('set-cookie')).toBeNull();
     // Session cookies have their own limit: neither throttled nor evicting persistent ones.
-    expect((await api(b.publicUrl).post('/v8/login', { email: u.email, password })).status).toBe(200);
+    expect((await postLogin(b.publicUrl, { email: u.email, password })).status).toBe(200);
     for (const cookie of u.cookies) expect((await access(cookie)).status).toBe(200);
   });
 

@@ -11,6 +11,7 @@ import { postJson, wireError } from '../../helpers/http.js';
 import { mailsTo } from '../../helpers/mailbox.js';
 import { accessToken, signIn, teamWithIdp } from '../../helpers/saml-login.js';
 import { api, createUser, invitedMember, teamOwner, type TeamOwner } from '../../helpers/users.js';
+import { authorizeTeamDomain, getSelf } from '../../helpers/endpoints/brig.js';
 
 const AUDIT = 'team-audit@example.com';
 const FORBIDDEN = wireError(403, 'operation-forbidden-for-domain-registration-state');
@@ -52,7 +53,7 @@ describe('brig: a team registers its email domain', () => {
       body: FORBIDDEN,
     });
     const authorize = (token: string) =>
-      api(rig.b.publicUrl, owner.token).post(`/v8/domain-verification/${domain}/authorize-team`, {
+      authorizeTeamDomain(rig.b.publicUrl, owner.token, domain, {
         domain_ownership_token: token,
       });
     expect(await authorize('C'.repeat(43))).toMatchObject({
@@ -155,7 +156,7 @@ describe('brig: a team registers its email domain', () => {
     const newcomer = `newcomer@${domain}`;
     expect((await lookup(newcomer)).body).toEqual({ domain_redirect: 'sso', sso_code: idpId });
     const token = await accessToken(rig.b.publicUrl, await signIn(rig.b.publicUrl, idp, idpId, newcomer));
-    expect((await api(rig.b.publicUrl, token).get('/v8/self')).body).toMatchObject({ email: newcomer });
+    expect((await getSelf(rig.b.publicUrl, token)).body).toMatchObject({ email: newcomer });
     expect(await mailsTo(rig.b.publicUrl, newcomer)).toEqual([]);
     // the account exists, and signs in through the IdP: still sso
     expect((await lookup(newcomer)).body).toEqual({ domain_redirect: 'sso', sso_code: idpId });
@@ -165,7 +166,7 @@ describe('brig: a team registers its email domain', () => {
     // an address of another domain is verified as before
     const elsewhere = `someone@${freshDomain()}`;
     const other = await accessToken(rig.b.publicUrl, await signIn(rig.b.publicUrl, idp, idpId, elsewhere));
-    const self = (await api(rig.b.publicUrl, other).get('/v8/self')).body;
+    const self = (await getSelf(rig.b.publicUrl, other)).body;
     expect(self.email).toBeUndefined();
     expect((await mailsTo(rig.b.publicUrl, elsewhere)).length).toBe(1);
     expect((await registered(owner, owner.team)).body.registered_domains).toEqual([

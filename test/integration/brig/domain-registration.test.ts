@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { call, postJson, wireError } from '../../helpers/http.js';
 import { domainBackend, freshDomain } from '../../helpers/domain-registration.js';
 import { mailsTo } from '../../helpers/mailbox.js';
-import { activationCode, api } from '../../helpers/users.js';
+import { activationCode } from '../../helpers/users.js';
+import { postActivateSend, postRegister } from '../../helpers/endpoints/brig.js';
 
 const AUDIT = 'audit@example.com';
 
@@ -127,8 +128,8 @@ describe('brig: domain registration, operated and proven through DNS', () => {
     const token = await prove(domain);
     // an account made before the domain moves
     const paolo = `paolo@${domain}`;
-    expect((await api(rig.b.publicUrl).post('/v8/activate/send', { email: paolo })).status).toBe(200);
-    const registered = await api(rig.b.publicUrl).post('/v8/register', {
+    expect((await postActivateSend(rig.b.publicUrl, { email: paolo })).status).toBe(200);
+    const registered = await postRegister(rig.b.publicUrl, {
       name: 'Paolo',
       email: paolo,
       password: 'secret-password',

@@ -18,6 +18,7 @@ import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { addClient } from '../../helpers/clients.js';
 import { call, wireError } from '../../helpers/http.js';
 import { api, createUser, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import { putSelfHandle } from '../../helpers/endpoints/brig.js';
 
 const DOMAIN = 'example.com';
 const AUD = 'https://acme.example.com/acme/wire/challenge/aaa/bbb';
@@ -44,7 +45,7 @@ describe('brig: DPoP access tokens for end-to-end identity (ACME wire-dpop-01)',
       ['brig.yaml', ['optSettings', 'setDpopTokenExpirationTimeSecs'], 300],
     ]);
     owner = await teamOwner(b.publicUrl, b.internalUrl, 'Alice Smith');
-    expect((await api(b.publicUrl, owner.token).put('/v8/self/handle', { handle })).status).toBe(200);
+    expect((await putSelfHandle(b.publicUrl, owner.token, { handle })).status).toBe(200);
     cid = await addClient(b.publicUrl, owner);
     const d = await generateKeyPair('ES256', { extractable: true });
     device = { privateKey: d.privateKey, jwk: await exportJWK(d.publicKey) };

@@ -5,6 +5,14 @@ import { invitationCode, mailsTo } from '../../helpers/mailbox.js';
 import { call } from '../../helpers/http.js';
 import { teamWithIdp } from '../../helpers/saml-login.js';
 import { activationCode, api, createUser, teamOwner } from '../../helpers/users.js';
+import {
+  acceptTeamInvitation,
+  getSelf,
+  postActivate,
+  postRegister,
+  postTeamInvitation,
+  upgradePersonalToTeam,
+} from '../../helpers/endpoints/brig.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -38,16 +46,16 @@ describe('brig: email domains registered elsewhere keep their addresses out', ()
       const domain = freshDomain();
       const email = `anna@${domain}`;
       // an account waiting for its activation when the domain was registered
-      const waiting = await api(publicUrl).post('/v8/register', { name: 'Anna', email, password: 'secret-password' });
+      const waiting = await postRegister(publicUrl, { name: 'Anna', email, password: 'secret-password' });
       expect(waiting.status, waiting.text).toBe(201);
       const code = await activationCode(internalUrl, email);
       await register(domain, update);
       const newcomer = `bert@${domain}`;
+      expect(await postRegister(publicUrl, { name: 'B', email: newcomer, password: 'pw-secret-1' })).toMatchObject(
+        refused(message),
+      );
       expect(
-        await api(publicUrl).post('/v8/register', { name: 'B', email: newcomer, password: 'pw-secret-1' }),
-      ).toMatchObject(refused(message));
-      expect(
-        await api(publicUrl).post('/v8/register', {
+        await postRegister(publicUrl, {
           name: 'B',
           email: newcomer,
           password: 'pw-secret-1',
@@ -55,7 +63,7 @@ describe('brig: email domains registered elsewhere keep their addresses out', ()
         }),
       ).toMatchObject(refused(message));
       for (const dryrun of [true, false])
-        expect(await api(publicUrl).post('/v8/activate', { email, code, dryrun })).toMatchObject(refused(message));
+        expect(await postActivate(publicUrl, { email, code, dryrun })).toMatchObject(refused(message));
     }
     // locked and pre-authorized domains take registrations as before
     for (const redirect of ['locked', 'pre-authorized']) {
@@ -69,7 +77,7 @@ describe('brig: email domains registered elsewhere keep their addresses out', ()
     const owner = await teamOwner(publicUrl, internalUrl);
     const other = await teamOwner(publicUrl, internalUrl);
     const invite = (email: string, extra: Record<string, unknown> = {}) =>
-      api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email, ...extra });
+      postTeamInvitation(publicUrl, owner.token, owner.team, { email, ...extra });
 
     const closed = freshDomain();
     await register(closed, { team_invite: 'not-allowed' });
@@ -88,11 +96,11 @@ describe('brig: email domains registered elsewhere keep their addresses out', ()
     const team_code = await invitationCode(publicUrl, email);
     await register(domain, { team_invite: 'team', team: other.team });
     const join = { name: 'Late', email, password: 'secret-password', team_code };
-    expect(await api(publicUrl).post('/v8/register', join)).toMatchObject(refused(OTHER_TEAM));
+    expect(await postRegister(publicUrl, join)).toMatchObject(refused(OTHER_TEAM));
     await register(domain, { team_invite: 'not-allowed' });
-    expect(await api(publicUrl).post('/v8/register', join)).toMatchObject(refused(NOT_ALLOWED));
+    expect(await postRegister(publicUrl, join)).toMatchObject(refused(NOT_ALLOWED));
     await register(domain, { team_invite: 'team', team: owner.team });
-    expect((await api(publicUrl).post('/v8/register', join)).status).toBe(201);
+    expect((await postRegister(publicUrl, join)).status).toBe(201);
   });
 
   it('keeps existing accounts of a no-registration domain out of teams, and personal teams out of owned domains', async () => {
@@ -102,7 +110,7 @@ describe('brig: email domains registered elsewhere keep their addresses out', ()
     // invited while the domain was open, accepted after it closed
     expect(
       (
-        await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, {
+        await postTeamInvitation(publicUrl, owner.token, owner.team, {
           email: paolo.email,
           allow_existing: true,
         })
@@ -111,29 +119,22 @@ describe('brig: email domains registered elsewhere keep their addresses out', ()
     const code = await invitationCode(publicUrl, paolo.email);
     await register(domain, { domain_redirect: 'no-registration' });
     expect(
-      await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, {
+      await postTeamInvitation(publicUrl, owner.token, owner.team, {
         email: paolo.email,
         allow_existing: true,
       }),
     ).toMatchObject(NOT_INVITABLE);
     // a new address of the domain may still be invited: it registers through the invitation
-    expect(
-      (await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email: `new@${domain}` }))
-        .status,
-    ).toBe(201);
+    expect((await postTeamInvitation(publicUrl, owner.token, owner.team, { email: `new@${domain}` })).status).toBe(201);
     const upgrade = { name: 'Paolo & Co', icon: 'default' };
-    expect(await api(publicUrl, paolo.token).post('/v8/upgrade-personal-to-team', upgrade)).toMatchObject(
-      refused(NO_REGISTRATION),
-    );
+    expect(await upgradePersonalToTeam(publicUrl, paolo.token, upgrade)).toMatchObject(refused(NO_REGISTRATION));
     await register(domain, { team_invite: 'not-allowed' });
-    expect(await api(publicUrl, paolo.token).post('/v8/upgrade-personal-to-team', upgrade)).toMatchObject(
+    expect(await upgradePersonalToTeam(publicUrl, paolo.token, upgrade)).toMatchObject(refused(NOT_ALLOWED));
+    expect(await acceptTeamInvitation(publicUrl, paolo.token, { code, password: paolo.password })).toMatchObject(
       refused(NOT_ALLOWED),
     );
-    expect(
-      await api(publicUrl, paolo.token).post('/v8/teams/invitations/accept', { code, password: paolo.password }),
-    ).toMatchObject(refused(NOT_ALLOWED));
     await register(domain, { domain_redirect: 'none' });
-    expect((await api(publicUrl, paolo.token).post('/v8/upgrade-personal-to-team', upgrade)).status).toBe(200);
+    expect((await upgradePersonalToTeam(publicUrl, paolo.token, upgrade)).status).toBe(200);
   });
 
   it('refuses moving to an address of a domain registered elsewhere, without mailing it', async () => {
@@ -151,7 +152,7 @@ describe('brig: email domains registered elsewhere keep their addresses out', ()
       expect(await changeEmail(user, email)).toMatchObject(refused(message));
       expect(await mailsTo(publicUrl, email)).toEqual([]);
     }
-    expect((await api(publicUrl, user.token).get('/v8/self')).body.email_unvalidated).toBeUndefined();
+    expect((await getSelf(publicUrl, user.token)).body.email_unvalidated).toBeUndefined();
   });
 
   it("lets a team's user move into a domain that signs in through the team's own IdP", async () => {

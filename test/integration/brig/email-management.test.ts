@@ -11,12 +11,21 @@ import {
   teamOwner,
   uniqueEmail,
 } from '../../helpers/users.js';
+import {
+  deleteSelfEmail,
+  getSelf,
+  postAccess,
+  postActivate,
+  postRegister,
+  putUserEmail,
+} from '../../helpers/endpoints/brig.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const nobody = '00000000-0000-4000-8000-0000000000ee';
 
 const events = async (base: string, token: string, type: string) =>
-  (await api(base, token).get('/v8/notifications')).body.notifications
+  (await getNotifications(base, token)).body.notifications
     .map((n: any) => n.payload[0])
     .filter((e: any) => e.type === type);
 
@@ -25,9 +34,9 @@ async function tokenOfRegistration(
   base: string,
   body: Record<string, unknown>,
 ): Promise<{ id: string; token: string }> {
-  const r = await api(base).post('/v8/register', body);
+  const r = await postRegister(base, body);
   expect(r.status, r.text).toBe(201);
-  const access = await api(base).post('/v8/access', undefined, { cookie: cookieOf(r) });
+  const access = await postAccess(base, undefined, cookieOf(r));
   expect(access.status, access.text).toBe(200);
   return { id: r.body.id, token: access.body.access_token };
 }
@@ -38,19 +47,21 @@ describe('PUT /users/{uid}/email', () => {
     const admin = await invitedMember(publicUrl, owner, 'admin');
     const member = await invitedMember(publicUrl, owner, 'member');
     const next = uniqueEmail('renamed');
-    const put = await api(publicUrl, admin.token).put(`/v8/users/${member.id}/email`, { email: next });
+    const put = await putUserEmail(publicUrl, admin.token, member.id, { email: next });
     expect(put.status, put.text).toBe(200);
     expect(put.body).toEqual([]);
     const code = await activationCode(internalUrl, next);
     const [mail, ...older] = await mailsTo(publicUrl, next);
     expect(older).toEqual([]);
     expect(mail!.text).toContain(code);
-    const me = api(publicUrl, member.token);
-    expect((await me.get('/v8/self')).body).toMatchObject({ email: member.email, email_unvalidated: next });
+    expect((await getSelf(publicUrl, member.token)).body).toMatchObject({
+      email: member.email,
+      email_unvalidated: next,
+    });
 
-    const activated = await api(publicUrl).post('/v8/activate', { email: next, code, dryrun: false });
+    const activated = await postActivate(publicUrl, { email: next, code, dryrun: false });
     expect(activated).toMatchObject({ status: 200, body: { email: next, first: false } });
-    const self = (await me.get('/v8/self')).body;
+    const self = (await getSelf(publicUrl, member.token)).body;
     expect(self.email).toBe(next);
     expect(self.email_unvalidated).toBeUndefined();
     expect(await events(publicUrl, member.token, 'user.update')).toContainEqual({
@@ -62,20 +73,19 @@ describe('PUT /users/{uid}/email', () => {
   it('restarts a pending change, leaves the current address alone, and works for owners and on oneself', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
     const member = await invitedMember(publicUrl, owner);
-    const boss = api(publicUrl, owner.token);
     const next = uniqueEmail('again');
     for (let i = 0; i < 2; i++)
-      expect((await boss.put(`/v8/users/${member.id}/email`, { email: next })).status).toBe(200);
+      expect((await putUserEmail(publicUrl, owner.token, member.id, { email: next })).status).toBe(200);
     expect(await mailsTo(publicUrl, next)).toHaveLength(2);
 
     const before = (await mailsTo(publicUrl, member.email)).length;
-    const same = await boss.put(`/v8/users/${member.id}/email`, { email: member.email });
+    const same = await putUserEmail(publicUrl, owner.token, member.id, { email: member.email });
     expect(same).toMatchObject({ status: 200, body: [] });
     expect(await mailsTo(publicUrl, member.email)).toHaveLength(before);
 
     const own = uniqueEmail('own');
-    expect((await boss.put(`/v8/users/${owner.id}/email`, { email: own })).status).toBe(200);
-    expect((await boss.get('/v8/self')).body.email_unvalidated).toBe(own);
+    expect((await putUserEmail(publicUrl, owner.token, owner.id, { email: own })).status).toBe(200);
+    expect((await getSelf(publicUrl, owner.token)).body.email_unvalidated).toBe(own);
   });
 
   it('refuses callers without ChangeTeamMemberProfiles with 403 insufficient-permissions', async () => {
@@ -85,15 +95,13 @@ describe('PUT /users/{uid}/email', () => {
     const personal = await createUser(publicUrl, internalUrl);
     for (const caller of [member, partner, personal]) {
       for (const target of [owner.id, caller.id]) {
-        expect(
-          await api(publicUrl, caller.token).put(`/v8/users/${target}/email`, { email: uniqueEmail() }),
-        ).toMatchObject({
+        expect(await putUserEmail(publicUrl, caller.token, target, { email: uniqueEmail() })).toMatchObject({
           status: 403,
           body: wireError(403, 'insufficient-permissions'),
         });
       }
     }
-    expect((await api(publicUrl, owner.token).get('/v8/self')).body.email_unvalidated).toBeUndefined();
+    expect((await getSelf(publicUrl, owner.token)).body.email_unvalidated).toBeUndefined();
   });
 
   it('answers 404 not-found for users outside the admin’s team', async () => {
@@ -101,14 +109,12 @@ describe('PUT /users/{uid}/email', () => {
     const otherOwner = await teamOwner(publicUrl, internalUrl);
     const personal = await createUser(publicUrl, internalUrl);
     for (const target of [otherOwner.id, personal.id, nobody]) {
-      expect(
-        await api(publicUrl, owner.token).put(`/v8/users/${target}/email`, { email: uniqueEmail() }),
-      ).toMatchObject({
+      expect(await putUserEmail(publicUrl, owner.token, target, { email: uniqueEmail() })).toMatchObject({
         status: 404,
         body: wireError(404, 'not-found'),
       });
     }
-    expect((await api(publicUrl, personal.token).get('/v8/self')).body.email_unvalidated).toBeUndefined();
+    expect((await getSelf(publicUrl, personal.token)).body.email_unvalidated).toBeUndefined();
   });
 
   it('refuses taken and invalid addresses and malformed ids', async () => {
@@ -116,11 +122,13 @@ describe('PUT /users/{uid}/email', () => {
     const member = await invitedMember(publicUrl, owner);
     const stranger = await createUser(publicUrl, internalUrl);
     const boss = api(publicUrl, owner.token);
-    expect(await boss.put(`/v8/users/${member.id}/email`, { email: stranger.email.toUpperCase() })).toMatchObject({
+    expect(
+      await putUserEmail(publicUrl, owner.token, member.id, { email: stranger.email.toUpperCase() }),
+    ).toMatchObject({
       status: 409,
       body: wireError(409, 'key-exists'),
     });
-    expect(await boss.put(`/v8/users/${member.id}/email`, { email: 'not-an-email' })).toMatchObject({
+    expect(await putUserEmail(publicUrl, owner.token, member.id, { email: 'not-an-email' })).toMatchObject({
       status: 400,
       body: wireError(400, 'invalid-email'),
     });
@@ -128,8 +136,8 @@ describe('PUT /users/{uid}/email', () => {
       status: 400,
       body: wireError(400, 'bad-request'),
     });
-    expect((await api(publicUrl, member.token).get('/v8/self')).body.email_unvalidated).toBeUndefined();
-    expect((await api(publicUrl).put(`/v8/users/${member.id}/email`, { email: uniqueEmail() })).status).toBe(401);
+    expect((await getSelf(publicUrl, member.token)).body.email_unvalidated).toBeUndefined();
+    expect((await putUserEmail(publicUrl, undefined, member.id, { email: uniqueEmail() })).status).toBe(401);
   });
 });
 
@@ -138,11 +146,11 @@ describe('DELETE /self/email', () => {
     const personal = await createUser(publicUrl, internalUrl);
     const owner = await teamOwner(publicUrl, internalUrl);
     for (const u of [personal, owner]) {
-      expect(await api(publicUrl, u.token).del('/v8/self/email')).toMatchObject({
+      expect(await deleteSelfEmail(publicUrl, u.token)).toMatchObject({
         status: 403,
         body: wireError(403, 'last-identity'),
       });
-      expect((await api(publicUrl, u.token).get('/v8/self')).body.email).toBe(u.email);
+      expect((await getSelf(publicUrl, u.token)).body.email).toBe(u.email);
     }
   });
 
@@ -154,7 +162,7 @@ describe('DELETE /self/email', () => {
       password: 'secret-password',
     });
     for (const u of [guest, unverified]) {
-      expect(await api(publicUrl, u.token).del('/v8/self/email')).toMatchObject({
+      expect(await deleteSelfEmail(publicUrl, u.token)).toMatchObject({
         status: 403,
         body: wireError(403, 'no-identity'),
       });
@@ -180,10 +188,9 @@ describe('DELETE /self/email of SSO users', () => {
 
   it('removes the email of a SAML user: gone from the profile, free again, user.identity-remove to the user', async () => {
     const u = await withSsoId(saml);
-    const me = api(b.publicUrl, u.token);
-    const removed = await me.del('/v8/self/email');
+    const removed = await deleteSelfEmail(b.publicUrl, u.token);
     expect(removed.status, removed.text).toBe(200);
-    const self = (await me.get('/v8/self')).body;
+    const self = (await getSelf(b.publicUrl, u.token)).body;
     expect(self.email).toBeUndefined();
     expect(self.sso_id).toEqual(saml);
     expect(await events(b.publicUrl, u.token, 'user.identity-remove')).toEqual([
@@ -195,18 +202,21 @@ describe('DELETE /self/email of SSO users', () => {
       password: 'secret-password',
     });
     expect(reused.status, reused.text).toBe(201);
-    expect(await me.del('/v8/self/email')).toMatchObject({ status: 403, body: wireError(403, 'last-identity') });
+    expect(await deleteSelfEmail(b.publicUrl, u.token)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'last-identity'),
+    });
   });
 
   it('keeps the email of SCIM-only identities and of SAML users without one (403 last-identity)', async () => {
     const scim = await withSsoId({ scim_external_id: 'someone@example.com' });
     const samlWithoutEmail = await withSsoId(saml, { dropEmail: true });
     for (const u of [scim, samlWithoutEmail]) {
-      expect(await api(b.publicUrl, u.token).del('/v8/self/email')).toMatchObject({
+      expect(await deleteSelfEmail(b.publicUrl, u.token)).toMatchObject({
         status: 403,
         body: wireError(403, 'last-identity'),
       });
     }
-    expect((await api(b.publicUrl, scim.token).get('/v8/self')).body.email).toBe(scim.email);
+    expect((await getSelf(b.publicUrl, scim.token)).body.email).toBe(scim.email);
   });
 });

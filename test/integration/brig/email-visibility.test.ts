@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import type { Edit } from '../../helpers/config-files.js';
 import { api, createUser, invitedMember, teamOwner, type TestUser } from '../../helpers/users.js';
+import { getSelf, getUser, listUsers } from '../../helpers/endpoints/brig.js';
 
 /** One team with every role, a second team and a personal user, on one backend. */
 async function cast(publicUrl: string, internalUrl: string) {
@@ -17,7 +18,7 @@ type Cast = Awaited<ReturnType<typeof cast>>;
 
 /** The email in `viewer`'s view of `target`'s profile (undefined: not shown). */
 async function emailSeen(base: string, viewer: TestUser, target: TestUser): Promise<string | undefined> {
-  const r = await api(base, viewer.token).get(`/v8/users/example.com/${target.id}`);
+  const r = await getUser(base, viewer.token, { domain: 'example.com', id: target.id });
   expect(r.status, r.text).toBe(200);
   return r.body.email;
 }
@@ -60,12 +61,12 @@ describe('setEmailVisibility: visible_to_self (shipped)', () => {
 
   it('always shows the own email at GET /self', async () => {
     for (const u of [c.member, c.partner, c.personal])
-      expect((await api(publicUrl, u.token).get('/v8/self')).body.email).toBe(u.email);
+      expect((await getSelf(publicUrl, u.token)).body.email).toBe(u.email);
   });
 
   it('applies the same rule to POST /list-users, in every version', async () => {
     const ids = [c.member, c.otherTeam, c.personal].map((u) => ({ id: u.id, domain: 'example.com' }));
-    const byAdmin = await api(publicUrl, c.admin.token).post('/v8/list-users', { qualified_ids: ids });
+    const byAdmin = await listUsers(publicUrl, c.admin.token, { qualified_ids: ids });
     expect(Object.fromEntries(byAdmin.body.found.map((p: any) => [p.id, p.email]))).toEqual({
       [c.member.id]: c.member.email,
       [c.otherTeam.id]: undefined,
@@ -92,7 +93,7 @@ describe('setEmailVisibility: visible_if_on_same_team', () => {
 
   it('applies to POST /list-users', async () => {
     const ids = [c.owner, c.otherTeam].map((u) => ({ id: u.id, domain: 'example.com' }));
-    const found = (await api(b.publicUrl, c.member.token).post('/v8/list-users', { qualified_ids: ids })).body.found;
+    const found = (await listUsers(b.publicUrl, c.member.token, { qualified_ids: ids })).body.found;
     expect(Object.fromEntries(found.map((p: any) => [p.id, p.email]))).toEqual({
       [c.owner.id]: c.owner.email,
       [c.otherTeam.id]: undefined,

@@ -4,6 +4,14 @@ import type { Edit } from '../../helpers/config-files.js';
 import { call, wireError } from '../../helpers/http.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
 import { api, cookieOf, uniqueEmail } from '../../helpers/users.js';
+import {
+  postAccess,
+  postClient,
+  postLogin,
+  postRegister,
+  postVerificationCodeSend,
+  putProperty,
+} from '../../helpers/endpoints/brig.js';
 
 const B = 'brig.yaml';
 const G = 'galley.yaml';
@@ -35,69 +43,65 @@ describe('limits and switches of brig', () => {
   afterAll(() => b?.stop());
 
   it('rate-limits password hashing per address, with Retry-After', async () => {
-    const anon = api(b.publicUrl);
-    expect((await anon.post('/v8/register', { name: 'First', email: uniqueEmail(), password })).status).toBe(201);
-    const limited = await anon.post('/v8/register', { name: 'Second', email: uniqueEmail(), password });
+    expect((await postRegister(b.publicUrl, { name: 'First', email: uniqueEmail(), password })).status).toBe(201);
+    const limited = await postRegister(b.publicUrl, { name: 'Second', email: uniqueEmail(), password });
     expect(limited).toMatchObject({ status: 429, body: wireError(429, 'too-many-requests') });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // Nothing hashed, nothing written: users without a password are not limited.
-    expect((await anon.post('/v8/register', { name: 'Guest' })).status).toBe(201);
+    expect((await postRegister(b.publicUrl, { name: 'Guest' })).status).toBe(201);
   });
 
   it('blocks logins after too many failures, even with the right password', async () => {
     const u = await internalUser(b);
-    const anon = api(b.publicUrl);
     for (let i = 0; i < 2; i++)
-      expect((await anon.post('/v8/login', { email: u.email, password: 'wrong-password' })).status).toBe(403);
-    const blocked = await anon.post('/v8/login', { email: u.email, password });
+      expect((await postLogin(b.publicUrl, { email: u.email, password: 'wrong-password' })).status).toBe(403);
+    const blocked = await postLogin(b.publicUrl, { email: u.email, password });
     expect(blocked).toMatchObject({ status: 403, body: wireError(403, 'client-error') });
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('evicts the oldest cookies beyond the per-user limit', async () => {
     const u = await internalUser(b);
-    const anon = api(b.publicUrl);
     const cookies = [];
     for (let i = 0; i < 3; i++)
-      cookies.push(cookieOf(await anon.post('/v8/login?persist=true', { email: u.email, password })));
-    expect((await anon.post('/v8/access', undefined, { cookie: cookies[0]! })).status).toBe(403);
-    for (const cookie of cookies.slice(1))
-      expect((await anon.post('/v8/access', undefined, { cookie })).status).toBe(200);
+      cookies.push(cookieOf(await postLogin(b.publicUrl, { email: u.email, password }, { persist: true })));
+    expect((await postAccess(b.publicUrl, undefined, cookies[0]!)).status).toBe(403);
+    for (const cookie of cookies.slice(1)) expect((await postAccess(b.publicUrl, undefined, cookie)).status).toBe(200);
   });
 
   it('asks team members for a second factor when the team feature is on', async () => {
     const owner = await internalUser(b, { team: { name: 'Secure', icon: 'default' } });
-    const anon = api(b.publicUrl);
-    expect(await anon.post('/v8/login', { email: owner.email, password })).toMatchObject({
+    expect(await postLogin(b.publicUrl, { email: owner.email, password })).toMatchObject({
       status: 403,
       body: wireError(403, 'code-authentication-required'),
     });
-    expect((await anon.post('/v8/verification-code/send', { action: 'login', email: owner.email })).status).toBe(200);
-    const again = await anon.post('/v8/verification-code/send', { action: 'login', email: owner.email });
+    expect(
+      (await postVerificationCodeSend(b.publicUrl, undefined, { action: 'login', email: owner.email })).status,
+    ).toBe(200);
+    const again = await postVerificationCodeSend(b.publicUrl, undefined, { action: 'login', email: owner.email });
     expect(again).toMatchObject({ status: 429, body: wireError(429, 'too-many-requests') });
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
     const code = (await call(b.internalUrl, `/i/users/${owner.id}/verification-code/login`)).body as string;
     expect(code).toMatch(/^\d{6}$/);
     const wrong = code === '000000' ? '000001' : '000000';
-    expect(await anon.post('/v8/login', { email: owner.email, password, verification_code: wrong })).toMatchObject({
+    expect(await postLogin(b.publicUrl, { email: owner.email, password, verification_code: wrong })).toMatchObject({
       status: 403,
       body: wireError(403, 'code-authentication-failed'),
     });
-    expect((await anon.post('/v8/login', { email: owner.email, password, verification_code: code })).status).toBe(200);
+    expect((await postLogin(b.publicUrl, { email: owner.email, password, verification_code: code })).status).toBe(200);
     // Personal users never need one; unknown addresses get the same 200.
     const personal = await internalUser(b);
-    expect((await anon.post('/v8/login', { email: personal.email, password })).status).toBe(200);
+    expect((await postLogin(b.publicUrl, { email: personal.email, password })).status).toBe(200);
     expect(
-      (await anon.post('/v8/verification-code/send', { action: 'login', email: 'nobody@example.com' })).status,
+      (await postVerificationCodeSend(b.publicUrl, undefined, { action: 'login', email: 'nobody@example.com' })).status,
     ).toBe(200);
   });
 
   it('refuses property values beyond setPropertyMaxValueLen', async () => {
     const u = await internalUser(b);
-    const token = (await api(b.publicUrl).post('/v8/login', { email: u.email, password })).body.access_token;
-    const me = api(b.publicUrl, token);
-    expect((await me.put('/v8/properties/fits', 'x'.repeat(62))).status).toBe(200); // 64 bytes with the quotes
-    expect(await me.put('/v8/properties/big', 'x'.repeat(63))).toMatchObject({
+    const token = (await postLogin(b.publicUrl, { email: u.email, password })).body.access_token;
+    expect((await putProperty(b.publicUrl, token, 'fits', 'x'.repeat(62))).status).toBe(200); // 64 bytes with the quotes
+    expect(await putProperty(b.publicUrl, token, 'big', 'x'.repeat(63))).toMatchObject({
       status: 403,
       body: wireError(403, 'property-value-too-large'),
     });
@@ -105,37 +109,41 @@ describe('limits and switches of brig', () => {
 
   it('asks for the code when a team member adds a client, and a code survives only 3 wrong tries', async () => {
     const owner = await internalUser(b, { team: { name: 'Clients', icon: 'default' } });
-    const anon = api(b.publicUrl);
-    await anon.post('/v8/verification-code/send', { action: 'login', email: owner.email });
+    await postVerificationCodeSend(b.publicUrl, undefined, { action: 'login', email: owner.email });
     const code = (await call(b.internalUrl, `/i/users/${owner.id}/verification-code/login`)).body as string;
-    const token = (await anon.post('/v8/login', { email: owner.email, password, verification_code: code })).body
+    const token = (await postLogin(b.publicUrl, { email: owner.email, password, verification_code: code })).body
       .access_token;
     const keys = await proteusKeys(1);
-    const me = api(b.publicUrl, token);
-    expect(await me.post('/v8/clients', { type: 'permanent', ...keys })).toMatchObject({
+    expect(await postClient(b.publicUrl, token, { type: 'permanent', ...keys })).toMatchObject({
       status: 403,
       body: wireError(403, 'code-authentication-required'),
     });
-    expect((await me.post('/v8/clients', { type: 'permanent', ...keys, verification_code: code })).status).toBe(201);
+    expect((await postClient(b.publicUrl, token, { type: 'permanent', ...keys, verification_code: code })).status).toBe(
+      201,
+    );
 
     const wrong = code === '000000' ? '000001' : '000000';
     for (let i = 0; i < 3; i++)
-      expect((await me.post('/v8/clients', { type: 'temporary', ...keys, verification_code: wrong })).status).toBe(403);
-    expect(await me.post('/v8/clients', { type: 'temporary', ...keys, verification_code: code })).toMatchObject({
-      status: 403,
-      body: wireError(403, 'code-authentication-failed'),
-    });
+      expect(
+        (await postClient(b.publicUrl, token, { type: 'temporary', ...keys, verification_code: wrong })).status,
+      ).toBe(403);
+    expect(await postClient(b.publicUrl, token, { type: 'temporary', ...keys, verification_code: code })).toMatchObject(
+      {
+        status: 403,
+        body: wireError(403, 'code-authentication-failed'),
+      },
+    );
   });
 
   it('issues access tokens with the configured lifetime', async () => {
     const u = await internalUser(b);
-    expect((await api(b.publicUrl).post('/v8/login', { email: u.email, password })).body.expires_in).toBe(120);
+    expect((await postLogin(b.publicUrl, { email: u.email, password })).body.expires_in).toBe(120);
   });
 
   it('refuses suspended accounts', async () => {
     const u = await internalUser(b);
     expect((await api(b.internalUrl).put(`/i/users/${u.id}/status`, { status: 'suspended' })).status).toBe(200);
-    expect(await api(b.publicUrl).post('/v8/login', { email: u.email, password })).toMatchObject({
+    expect(await postLogin(b.publicUrl, { email: u.email, password })).toMatchObject({
       status: 403,
       body: wireError(403, 'suspended'),
     });
@@ -150,14 +158,13 @@ describe('setRestrictUserCreation', () => {
   afterAll(() => b?.stop());
 
   it('refuses personal users and team creators, not ephemeral users', async () => {
-    const anon = api(b.publicUrl);
-    expect(await anon.post('/v8/register', { name: 'P', email: uniqueEmail(), password })).toMatchObject({
+    expect(await postRegister(b.publicUrl, { name: 'P', email: uniqueEmail(), password })).toMatchObject({
       status: 403,
       body: wireError(403, 'user-creation-restricted'),
     });
     const team = { name: 'T', icon: 'default' };
-    expect((await anon.post('/v8/register', { name: 'O', email: uniqueEmail(), password, team })).status).toBe(403);
-    expect((await anon.post('/v8/register', { name: 'Guest' })).status).toBe(201);
+    expect((await postRegister(b.publicUrl, { name: 'O', email: uniqueEmail(), password, team })).status).toBe(403);
+    expect((await postRegister(b.publicUrl, { name: 'Guest' })).status).toBe(201);
     expect((await call(b.publicUrl, '/v8/system/settings/unauthorized')).body).toEqual({
       setRestrictUserCreation: true,
     });
@@ -177,12 +184,12 @@ describe('password hash migration', () => {
     const stored = async () =>
       (await second.query<{ password: string }>('SELECT password FROM users WHERE id = ?', u.id))[0]!.password;
     expect(await stored()).toMatch(/^\$scrypt\$/);
-    expect((await api(second.publicUrl).post('/v8/login', { email: u.email, password })).status).toBe(200);
+    expect((await postLogin(second.publicUrl, { email: u.email, password })).status).toBe(200);
     expect(await stored()).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
     await second.stop();
 
     const third = await startEditedBackend([scrypt], { stateDir: first.stateDir });
-    expect((await api(third.publicUrl).post('/v8/login', { email: u.email, password })).status).toBe(200);
+    expect((await postLogin(third.publicUrl, { email: u.email, password })).status).toBe(200);
     expect(
       (await third.query<{ password: string }>('SELECT password FROM users WHERE id = ?', u.id))[0]!.password,
     ).toMatch(/^\$argon2id\$/);

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
-import { api, uniqueEmail } from '../../helpers/users.js';
+import { uniqueEmail } from '../../helpers/users.js';
+import { postActivateSend } from '../../helpers/endpoints/brig.js';
 
 const delivery = (value: unknown) => ['brig.yaml', ['emailSMS', 'delivery'], value] as [string, string[], unknown];
 
@@ -50,7 +51,7 @@ describe('mail through an HTTP mail API', () => {
 
   it('POSTs the rendered mail as JSON with the configured authorization', async () => {
     const email = uniqueEmail('http-mail');
-    expect((await api(b.publicUrl).post('/v8/activate/send', { email, locale: 'de' })).status).toBe(200);
+    expect((await postActivateSend(b.publicUrl, { email, locale: 'de' })).status).toBe(200);
     const sent = await inbox.first((m) => m.body.to === email);
     expect(sent.authorization).toBe('Bearer mail-key');
     expect(sent.body).toMatchObject({ from: 'backend@example.com', to: email, subject: 'Dein Bestätigungscode' });
@@ -100,7 +101,7 @@ describe('mail through SMTP', () => {
 
   it('sends the activation mail through the relay, authenticated', async () => {
     const email = uniqueEmail('smtp-mail');
-    expect((await api(b.publicUrl).post('/v8/activate/send', { email })).status).toBe(200);
+    expect((await postActivateSend(b.publicUrl, { email })).status).toBe(200);
     const sent = await inbox.first((m) => m.to === email);
     expect(sent.user).toBe('relay');
     expect(sent.data).toMatch(/Subject: Your verification code/);

@@ -4,6 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, postJson, wireError } from '../../helpers/http.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
+import {
+  getOAuthApplications,
+  getOAuthClient,
+  getSelf,
+  getSelfClients,
+  postOAuthCode,
+  putSelf,
+} from '../../helpers/endpoints/brig.js';
+import { getFeatureConfigs, postConversation } from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const REDIRECT = 'https://app.example.com/oauth/callback';
@@ -28,7 +37,7 @@ function application(clientId: string) {
     async authorize(user: TestUser, scope: string): Promise<oauth.TokenEndpointResponse> {
       const verifier = oauth.generateRandomCodeVerifier();
       const state = oauth.generateRandomState();
-      const granted = await api(publicUrl, user.token).post('/v8/oauth/authorization/codes', {
+      const granted = await postOAuthCode(publicUrl, user.token, {
         client_id: clientId,
         scope,
         response_type: 'code',
@@ -77,7 +86,7 @@ describe('brig: OAuth for third-party applications', () => {
   });
 
   it('shows a registered application to users, and lets operators change it', async () => {
-    expect((await api(publicUrl, user.token).get(`/v8/oauth/clients/${clientId}`)).body).toEqual({
+    expect((await getOAuthClient(publicUrl, user.token, clientId)).body).toEqual({
       client_id: clientId,
       application_name: 'Calendar App',
       redirect_url: REDIRECT,
@@ -94,7 +103,7 @@ describe('brig: OAuth for third-party applications', () => {
       redirect_url: 'https://other.example.com/cb',
     });
     expect((await call(internalUrl, `/i/oauth/clients/${other}`, { method: 'DELETE' })).body).toEqual([]);
-    expect(await api(publicUrl, user.token).get(`/v8/oauth/clients/${other}`)).toMatchObject({
+    expect(await getOAuthClient(publicUrl, user.token, other)).toMatchObject({
       status: 404,
       body: wireError(404, 'not-found'),
     });
@@ -118,30 +127,35 @@ describe('brig: OAuth for third-party applications', () => {
 
   it('accepts the access token where its scopes allow, and nowhere else', async () => {
     const { access_token } = await application(clientId).authorize(user, 'read:self');
-    const app = api(publicUrl, access_token);
-    expect(await app.get('/v8/self')).toMatchObject({ status: 200, body: { id: user.id, name: 'Olivia' } });
+    expect(await getSelf(publicUrl, access_token)).toMatchObject({
+      status: 200,
+      body: { id: user.id, name: 'Olivia' },
+    });
     // read:self does not write, and other scopes' routes refuse it
-    expect(await app.put('/v8/self', { name: 'Mallory' })).toMatchObject({
+    expect(await putSelf(publicUrl, access_token, { name: 'Mallory' })).toMatchObject({
       status: 403,
       body: wireError(403, 'forbidden'),
     });
-    expect(await app.get('/v8/feature-configs')).toMatchObject({ status: 403, body: wireError(403, 'forbidden') });
+    expect(await getFeatureConfigs(publicUrl, access_token)).toMatchObject({
+      status: 403,
+      body: wireError(403, 'forbidden'),
+    });
     // where no scope is named, an OAuth token is no token at all
-    expect((await app.get('/v8/clients')).status).toBe(401);
+    expect((await getSelfClients(publicUrl, access_token)).status).toBe(401);
     const [h, p] = access_token.split('.');
-    expect((await api(publicUrl, `${h}.${p}.${'A'.repeat(86)}`).get('/v8/self')).status).toBe(401);
+    expect((await getSelf(publicUrl, `${h}.${p}.${'A'.repeat(86)}`)).status).toBe(401);
   });
 
   it('lets read:feature_configs read the features', async () => {
     const { access_token } = await application(clientId).authorize(user, 'read:feature_configs');
-    const r = await api(publicUrl, access_token).get('/v8/feature-configs');
+    const r = await getFeatureConfigs(publicUrl, access_token);
     expect(r.status, r.text).toBe(200);
     expect(r.body.conferenceCalling.status).toBe('enabled');
   });
 
   it('lets write:conversations create a conversation', async () => {
     const { access_token } = await application(clientId).authorize(user, 'write:conversations');
-    const r = await api(publicUrl, access_token).post('/v8/conversations', { name: 'Planned', qualified_users: [] });
+    const r = await postConversation(publicUrl, access_token, { name: 'Planned', qualified_users: [] });
     expect(r.status, r.text).toBe(201);
     expect(r.body.members.self.id).toBe(user.id);
   });
@@ -149,12 +163,12 @@ describe('brig: OAuth for third-party applications', () => {
   it('grants no scope when one asked for is unknown', async () => {
     const { access_token } = await application(clientId).authorize(user, 'read:self fly:away');
     expect(decodeJwt(access_token).scope).toBe('');
-    expect((await api(publicUrl, access_token).get('/v8/self')).status).toBe(403);
+    expect((await getSelf(publicUrl, access_token)).status).toBe(403);
   });
 
   it('uses a code up at its first exchange, even a failed one (wrong verifier: invalid_grant)', async () => {
     const verifier = oauth.generateRandomCodeVerifier();
-    const granted = await api(publicUrl, user.token).post('/v8/oauth/authorization/codes', {
+    const granted = await postOAuthCode(publicUrl, user.token, {
       client_id: clientId,
       scope: 'read:self',
       response_type: 'code',
@@ -185,7 +199,7 @@ describe('brig: OAuth for third-party applications', () => {
 
   it('answers at the redirect URI when the client is unknown, never at another redirect URI', async () => {
     const ask = (client_id: string, redirect_uri: string) =>
-      api(publicUrl, user.token).post('/v8/oauth/authorization/codes', {
+      postOAuthCode(publicUrl, user.token, {
         client_id,
         scope: 'read:self',
         response_type: 'code',
@@ -223,7 +237,7 @@ describe('brig: OAuth for third-party applications', () => {
     const other = await createUser(publicUrl, internalUrl);
     const app = application(clientId);
     const [one, two] = [await app.authorize(other, 'read:self'), await app.authorize(other, 'read:self')];
-    const apps = await api(publicUrl, other.token).get('/v8/oauth/applications');
+    const apps = await getOAuthApplications(publicUrl, other.token);
     expect(apps.body).toEqual([
       { id: clientId, name: 'Calendar App', sessions: [expect.any(Object), expect.any(Object)] },
     ]);
@@ -240,7 +254,7 @@ describe('brig: OAuth for third-party applications', () => {
       password: other.password,
     });
     expect(revoke.status, revoke.text).toBe(204);
-    expect((await api(publicUrl, other.token).get('/v8/oauth/applications')).body).toEqual([]);
+    expect((await getOAuthApplications(publicUrl, other.token)).body).toEqual([]);
   });
 
   it('keeps at most 10 live refresh tokens per user, dropping the oldest', async () => {
@@ -248,7 +262,7 @@ describe('brig: OAuth for third-party applications', () => {
     const apps = [application(clientId), application(await registerApp('Second App'))];
     const sessions: oauth.TokenEndpointResponse[] = [];
     for (let i = 0; i < 11; i++) sessions.push(await apps[i % 2]!.authorize(other, 'read:self'));
-    const listed = (await api(publicUrl, other.token).get('/v8/oauth/applications')).body as Array<{
+    const listed = (await getOAuthApplications(publicUrl, other.token)).body as Array<{
       sessions: unknown[];
     }>;
     expect(listed.flatMap((a) => a.sessions)).toHaveLength(10);
@@ -276,7 +290,7 @@ describe('brig: OAuth switched off (setOAuthEnabled: false)', () => {
       await postJson(b.internalUrl, '/i/oauth/clients', { application_name: 'Calendar App', redirect_url: REDIRECT }),
     ).toMatchObject({ status: 403, body: wireError(403, 'forbidden') });
     const owner = await createUser(b.publicUrl, b.internalUrl);
-    const asked = await api(b.publicUrl, owner.token).post('/v8/oauth/authorization/codes', {
+    const asked = await postOAuthCode(b.publicUrl, owner.token, {
       client_id: crypto.randomUUID(),
       scope: 'read:self',
       response_type: 'code',

@@ -3,6 +3,14 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { api, createUser, login } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import {
+  deleteProperties,
+  deleteProperty,
+  getProperty,
+  getPropertyKeys,
+  getPropertyValues,
+  putProperty,
+} from '../../helpers/endpoints/brig.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -11,33 +19,32 @@ describe('user properties', () => {
     const u = await createUser(publicUrl, internalUrl);
     const other = await login(publicUrl, u.email, u.password);
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${other.token}`);
-    const me = api(publicUrl, u.token);
     const value = { theme: 'dark', sizes: [1, 2.5], nested: { ok: true } };
-    expect((await me.put('/v8/properties/webapp', value)).status).toBe(200);
+    expect((await putProperty(publicUrl, u.token, 'webapp', value)).status).toBe(200);
     expect((await socket.next((m) => m.payload[0].type === 'user.properties-set')).payload[0]).toEqual({
       type: 'user.properties-set',
       key: 'webapp',
       value,
     });
-    expect((await me.get('/v8/properties/webapp')).body).toEqual(value);
-    expect((await me.put('/v8/properties/plain', 42)).status).toBe(200);
-    expect((await me.get('/v8/properties')).body).toEqual(['plain', 'webapp']);
-    expect((await me.get('/v8/properties-values')).body).toEqual({ plain: 42, webapp: value });
+    expect((await getProperty(publicUrl, u.token, 'webapp')).body).toEqual(value);
+    expect((await putProperty(publicUrl, u.token, 'plain', 42)).status).toBe(200);
+    expect((await getPropertyKeys(publicUrl, u.token)).body).toEqual(['plain', 'webapp']);
+    expect((await getPropertyValues(publicUrl, u.token)).body).toEqual({ plain: 42, webapp: value });
 
-    expect((await me.del('/v8/properties/webapp')).status).toBe(200);
+    expect((await deleteProperty(publicUrl, u.token, 'webapp')).status).toBe(200);
     expect((await socket.next((m) => m.payload[0].type === 'user.properties-delete')).payload[0]).toEqual({
       type: 'user.properties-delete',
       key: 'webapp',
     });
-    const gone = await me.get('/v8/properties/webapp');
+    const gone = await getProperty(publicUrl, u.token, 'webapp');
     expect(gone.status).toBe(404);
     expect(gone.text).toBe('');
-    expect((await me.del('/v8/properties/webapp')).status).toBe(200);
-    expect((await me.del('/v8/properties')).status).toBe(200);
+    expect((await deleteProperty(publicUrl, u.token, 'webapp')).status).toBe(200);
+    expect((await deleteProperties(publicUrl, u.token)).status).toBe(200);
     expect((await socket.next((m) => m.payload[0].type === 'user.properties-clear')).payload[0]).toEqual({
       type: 'user.properties-clear',
     });
-    expect((await me.get('/v8/properties')).body).toEqual([]);
+    expect((await getPropertyKeys(publicUrl, u.token)).body).toEqual([]);
     await socket.close();
   });
 
@@ -49,7 +56,7 @@ describe('user properties', () => {
       body: wireError(400, 'bad-request'),
     });
     expect(await me.put('/v8/properties/tab%09key', 1)).toMatchObject({ status: 400 });
-    expect(await me.put(`/v8/properties/${'k'.repeat(1025)}`, 1)).toMatchObject({
+    expect(await putProperty(publicUrl, u.token, 'k'.repeat(1025), 1)).toMatchObject({
       status: 403,
       body: wireError(403, 'property-key-too-large'),
     });
@@ -60,18 +67,18 @@ describe('user properties', () => {
     });
     expect(notJson).toMatchObject({ status: 400, body: wireError(400, 'bad-request') });
     // Values beyond setPropertyMaxValueLen: see limits.test.ts (the default equals the 512k ingress limit).
-    expect(await me.put('/v8/properties/big', 'x'.repeat(524_289))).toMatchObject({ status: 413 });
+    expect(await putProperty(publicUrl, u.token, 'big', 'x'.repeat(524_289))).toMatchObject({ status: 413 });
   });
 
   it('allows at most 16 keys, but overwriting one at the maximum', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, u.token);
     for (let i = 0; i < 16; i++) expect((await me.put(`/v8/properties/k${i}`, i)).status).toBe(200);
-    expect(await me.put('/v8/properties/k16', 16)).toMatchObject({
+    expect(await putProperty(publicUrl, u.token, 'k16', 16)).toMatchObject({
       status: 403,
       body: wireError(403, 'too-many-properties'),
     });
-    expect((await me.put('/v8/properties/k3', 'again')).status).toBe(200);
-    expect((await me.get('/v8/properties/k3')).body).toBe('again');
+    expect((await putProperty(publicUrl, u.token, 'k3', 'again')).status).toBe(200);
+    expect((await getProperty(publicUrl, u.token, 'k3')).body).toBe('again');
   });
 });

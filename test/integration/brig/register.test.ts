@@ -3,15 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { activationCode, api, cookieOf, login, uniqueEmail } from '../../helpers/users.js';
+import { getSelf, postActivate, postActivateSend, postLogin, postRegister } from '../../helpers/endpoints/brig.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
-const anon = api(publicUrl);
 const password = 'secret-password';
 
 describe('POST /register and activation', () => {
   it('creates a pending account, mails a code, and activates it', async () => {
     const email = uniqueEmail('pending');
-    const r = await anon.post('/v8/register', { name: 'Pending', email, password, locale: 'de' });
+    const r = await postRegister(publicUrl, { name: 'Pending', email, password, locale: 'de' });
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBe(r.body.id);
     expect(r.body).toMatchObject({
@@ -29,11 +30,11 @@ describe('POST /register and activation', () => {
 
     const self = await api(publicUrl).post('/access', undefined, { cookie: cookieOf(r) });
     expect(self.status).toBe(200);
-    const before = await api(publicUrl, self.body.access_token).get('/v8/self');
+    const before = await getSelf(publicUrl, self.body.access_token);
     expect(before.body.email).toBeUndefined();
     expect(before.body.email_unvalidated).toBe(email);
 
-    expect(await anon.post('/v8/login', { email, password })).toMatchObject({
+    expect(await postLogin(publicUrl, { email, password })).toMatchObject({
       status: 403,
       body: wireError(403, 'pending-activation'),
     });
@@ -46,36 +47,36 @@ describe('POST /register and activation', () => {
     expect(mail.body.messages[0].text).toContain(code);
 
     expect(
-      await anon.post('/v8/activate', { email, code: '000000' === code ? '111111' : '000000', dryrun: false }),
+      await postActivate(publicUrl, { email, code: '000000' === code ? '111111' : '000000', dryrun: false }),
     ).toMatchObject({
       status: 404,
       body: wireError(404, 'invalid-code'),
     });
-    expect((await anon.post('/v8/activate', { email, code, dryrun: true })).status).toBe(200);
-    expect(await anon.post('/v8/activate', { email, code, dryrun: false })).toMatchObject({
+    expect((await postActivate(publicUrl, { email, code, dryrun: true })).status).toBe(200);
+    expect(await postActivate(publicUrl, { email, code, dryrun: false })).toMatchObject({
       status: 200,
       body: { email, first: true },
     });
-    expect((await anon.post('/v8/activate', { email, code, dryrun: false })).status).toBe(204);
+    expect((await postActivate(publicUrl, { email, code, dryrun: false })).status).toBe(204);
     const { token } = await login(publicUrl, email, password);
-    expect((await api(publicUrl, token).get('/v8/self')).body.email).toBe(email);
+    expect((await getSelf(publicUrl, token)).body.email).toBe(email);
   });
 
   it('activates at once with a code from /activate/send, and the address is then taken', async () => {
     const email = uniqueEmail('verified');
-    await anon.post('/v8/activate/send', { email });
+    await postActivateSend(publicUrl, { email });
     const email_code = await activationCode(internalUrl, email);
-    const r = await anon.post('/v8/register', { name: 'Verified', email, password, email_code });
+    const r = await postRegister(publicUrl, { name: 'Verified', email, password, email_code });
     expect(r.status).toBe(201);
     const { token } = await login(publicUrl, email.toUpperCase(), password);
-    const notes = await api(publicUrl, token).get('/v8/notifications');
+    const notes = await getNotifications(publicUrl, token);
     expect(notes.body.notifications.map((n: any) => n.payload[0].type)).toContain('user.activate');
 
-    expect(await anon.post('/v8/register', { name: 'Again', email, password })).toMatchObject({
+    expect(await postRegister(publicUrl, { name: 'Again', email, password })).toMatchObject({
       status: 409,
       body: wireError(409, 'key-exists'),
     });
-    expect(await anon.post('/v8/activate/send', { email })).toMatchObject({
+    expect(await postActivateSend(publicUrl, { email })).toMatchObject({
       status: 409,
       body: wireError(409, 'key-exists'),
     });
@@ -83,23 +84,23 @@ describe('POST /register and activation', () => {
 
   it('refuses a wrong email_code without writing anything', async () => {
     const email = uniqueEmail('wrongcode');
-    await anon.post('/v8/activate/send', { email });
+    await postActivateSend(publicUrl, { email });
     const code = await activationCode(internalUrl, email);
     const wrong = code === '123456' ? '654321' : '123456';
-    expect(await anon.post('/v8/register', { name: 'X', email, password, email_code: wrong })).toMatchObject({
+    expect(await postRegister(publicUrl, { name: 'X', email, password, email_code: wrong })).toMatchObject({
       status: 404,
       body: wireError(404, 'invalid-code'),
     });
     // No account was made: the right code still registers the address.
-    expect((await anon.post('/v8/register', { name: 'X', email, password, email_code: code })).status).toBe(201);
+    expect((await postRegister(publicUrl, { name: 'X', email, password, email_code: code })).status).toBe(201);
   });
 
   it('lets exactly one of two simultaneous registrations claim an address', async () => {
     const email = uniqueEmail('race');
-    await anon.post('/v8/activate/send', { email });
+    await postActivateSend(publicUrl, { email });
     const email_code = await activationCode(internalUrl, email);
     const results = await Promise.all(
-      [1, 2, 3].map((i) => anon.post('/v8/register', { name: `Racer ${i}`, email, password, email_code })),
+      [1, 2, 3].map((i) => postRegister(publicUrl, { name: `Racer ${i}`, email, password, email_code })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     for (const r of results.filter((r) => r.status === 409)) expect(r.body).toEqual(wireError(409, 'key-exists'));
@@ -107,9 +108,9 @@ describe('POST /register and activation', () => {
 
   it('creates a team with the registrant as its owner', async () => {
     const email = uniqueEmail('owner');
-    await anon.post('/v8/activate/send', { email });
+    await postActivateSend(publicUrl, { email });
     const email_code = await activationCode(internalUrl, email);
-    const r = await anon.post('/v8/register', {
+    const r = await postRegister(publicUrl, {
       name: 'Owner',
       email,
       password,
@@ -121,7 +122,7 @@ describe('POST /register and activation', () => {
   });
 
   it('makes ephemeral users without an email: session cookie, expiry, no login', async () => {
-    const r = await anon.post('/v8/register', { name: 'Guest', expires_in: 3600 });
+    const r = await postRegister(publicUrl, { name: 'Guest', expires_in: 3600 });
     expect(r.status).toBe(201);
     expect(r.body.status).toBe('ephemeral');
     expect(Date.parse(r.body.expires_at) - Date.now()).toBeGreaterThan(3500_000);
@@ -178,7 +179,7 @@ describe('POST /register and activation', () => {
   });
 
   it('refuses an unknown team invitation code', async () => {
-    const r = await anon.post('/v8/register', { name: 'X', email: uniqueEmail(), password, team_code: 'nope' });
+    const r = await postRegister(publicUrl, { name: 'X', email: uniqueEmail(), password, team_code: 'nope' });
     expect(r).toMatchObject({ status: 400, body: wireError(400, 'invalid-invitation-code') });
   });
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
-import { api, createUser, invitedMember, teamOwner } from '../../helpers/users.js';
+import { createUser, invitedMember, teamOwner } from '../../helpers/users.js';
+import { getUser, getUserRichInfo } from '../../helpers/endpoints/brig.js';
+import { deleteTeamMember } from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const nobody = '00000000-0000-4000-8000-0000000000ff';
@@ -13,7 +15,7 @@ const setRichInfo = (uid: string, richInfo: unknown) =>
     body: typeof richInfo === 'string' ? richInfo : JSON.stringify({ rich_info: richInfo }),
   });
 
-const richInfoOf = (token: string, uid: string) => api(publicUrl, token).get(`/v8/users/${uid}/rich-info`);
+const richInfoOf = (token: string, uid: string) => getUserRichInfo(publicUrl, token, uid);
 
 describe('PUT /i/users/{uid}/rich-info', () => {
   it('stores the list normalised (empty values dropped), replaces it, and takes the list keys in any case', async () => {
@@ -134,16 +136,16 @@ describe('GET /users/{uid}/rich-info', () => {
       status: 400,
       body: wireError(400, 'bad-request'),
     });
-    expect((await api(publicUrl).get(`/v8/users/${owner.id}/rich-info`)).status).toBe(401);
+    expect((await getUserRichInfo(publicUrl, undefined, owner.id)).status).toBe(401);
     // The qualified profile route beside it still answers.
-    expect((await api(publicUrl, owner.token).get(`/v8/users/example.com/${owner.id}`)).body.id).toBe(owner.id);
+    expect((await getUser(publicUrl, owner.token, { domain: 'example.com', id: owner.id })).body.id).toBe(owner.id);
   });
 
   it('loses the rich info with the account', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
     const member = await invitedMember(publicUrl, owner);
     await setRichInfo(member.id, { version: 0, fields: [{ type: 'Department', value: 'Sales' }] });
-    const removed = await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${member.id}`, {
+    const removed = await deleteTeamMember(publicUrl, owner.token, owner.team, member.id, {
       password: owner.password,
     });
     expect(removed.status, removed.text).toBe(202);

@@ -13,26 +13,34 @@ import {
   type TeamOwner,
   type TestUser,
 } from '../../helpers/users.js';
+import {
+  postAccess,
+  postRegister,
+  postTeamInvitation,
+  putSelfHandle,
+  searchContacts,
+} from '../../helpers/endpoints/brig.js';
+import { putTeamFeature } from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
 
 async function teammate(owner: TeamOwner, name: string): Promise<TestUser> {
   const email = uniqueEmail('mate');
-  expect((await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, { email })).status).toBe(201);
+  expect((await postTeamInvitation(publicUrl, owner.token, owner.team, { email })).status).toBe(201);
   const code = await invitationCode(publicUrl, email);
-  const r = await api(publicUrl).post('/v8/register', { name, email, password, team_code: code });
+  const r = await postRegister(publicUrl, { name, email, password, team_code: code });
   expect(r.status, r.text).toBe(201);
   return { id: r.body.id, name, email, password, ...(await login(publicUrl, email, password)) };
 }
 
 async function setHandle(u: TestUser, handle: string): Promise<void> {
-  expect((await api(publicUrl, u.token).put('/v8/self/handle', { handle })).status).toBe(200);
+  expect((await putSelfHandle(publicUrl, u.token, { handle })).status).toBe(200);
 }
 
 const found = async (u: TestUser, q: string) =>
   (
-    (await api(publicUrl, u.token).get(`/v8/search/contacts?q=${encodeURIComponent(q)}`)).body.documents as Array<{
+    (await searchContacts(publicUrl, u.token, { q })).body.documents as Array<{
       id: string;
     }>
   ).map((d) => d.id);
@@ -46,7 +54,7 @@ describe('GET /search/contacts', () => {
     const mate = await teammate(owner, `${word}mate Brown`);
     await setHandle(owner, `${word}.boss`);
 
-    const r = await api(publicUrl, other.token).get(`/v8/search/contacts?q=${word}`);
+    const r = await searchContacts(publicUrl, other.token, { q: word });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ found: 1, returned: 1, search_policy: 'full_search', took: expect.any(Number) });
     expect(r.body.documents).toEqual([
@@ -69,15 +77,15 @@ describe('GET /search/contacts', () => {
     ).toBe(200);
     expect(await found(other, word)).toEqual(expect.arrayContaining([personal.id, owner.id, mate.id]));
     expect(await found(other, `${word}mate bro`)).toEqual([mate.id]);
-    expect((await api(publicUrl).get(`/v8/search/contacts?q=${word}`)).status).toBe(401);
+    expect((await searchContacts(publicUrl, undefined, { q: word })).status).toBe(401);
     expect(await found(other, '"*^()')).toEqual([]);
   });
 
   it('refuses users without an identity (ephemeral) and external partners: insufficient-permissions', async () => {
     await createUser(publicUrl, internalUrl, { name: 'Findable' });
-    const registered = await api(publicUrl).post('/v8/register', { name: 'Nameless' });
+    const registered = await postRegister(publicUrl, { name: 'Nameless' });
     expect(registered.status, registered.text).toBe(201);
-    const access = await api(publicUrl).post('/v8/access', undefined, { cookie: cookieOf(registered) });
+    const access = await postAccess(publicUrl, undefined, cookieOf(registered));
     expect(access.status, access.text).toBe(200);
     const owner = await teamOwner(publicUrl, internalUrl);
     const partner = await invitedMember(publicUrl, owner, 'partner');
@@ -89,7 +97,7 @@ describe('GET /search/contacts', () => {
           body: wireError(403, 'insufficient-permissions'),
         });
     }
-    expect((await api(publicUrl, member.token).get(`/v8/search/contacts?q=Findable`)).status).toBe(200);
+    expect((await searchContacts(publicUrl, member.token, { q: 'Findable' })).status).toBe(200);
   });
 
   it('hides everyone outside the team for no-name-outside-team, exact handles included', async () => {
@@ -105,7 +113,9 @@ describe('GET /search/contacts', () => {
       status: 403,
       body: wireError(403, 'team-search-visibility-not-enabled'),
     });
-    expect((await me.put(`/v8/teams/${owner.team}/features/searchVisibility`, { status: 'enabled' })).status).toBe(200);
+    expect(
+      (await putTeamFeature(publicUrl, owner.token, owner.team, 'searchVisibility', { status: 'enabled' })).status,
+    ).toBe(200);
     expect(
       await api(publicUrl, mate.token).put(visibility, { search_visibility: 'no-name-outside-team' }),
     ).toMatchObject({
@@ -116,9 +126,9 @@ describe('GET /search/contacts', () => {
     expect(await found(mate, word)).toEqual([owner.id]);
     expect(await found(mate, `${word}.out`)).toEqual([]);
     // Turning the feature off puts the team back to standard.
-    expect((await me.put(`/v8/teams/${owner.team}/features/searchVisibility`, { status: 'disabled' })).status).toBe(
-      200,
-    );
+    expect(
+      (await putTeamFeature(publicUrl, owner.token, owner.team, 'searchVisibility', { status: 'disabled' })).status,
+    ).toBe(200);
     expect((await me.get(visibility)).body).toEqual({ search_visibility: 'standard' });
     expect(await found(mate, `${word}.out`)).toEqual([outsider.id]);
   });
@@ -132,14 +142,11 @@ describe('the searchable flag', () => {
       const word = `zq${Math.random().toString(36).slice(2, 8)}`;
       const hidden = await createUser(backend.publicUrl, backend.internalUrl, { name: `${word}hidden` });
       const searcher = await createUser(backend.publicUrl, backend.internalUrl, { name: 'Searcher' });
-      expect((await api(backend.publicUrl, hidden.token).put('/v8/self/handle', { handle: `${word}.h` })).status).toBe(
-        200,
-      );
+      expect((await putSelfHandle(backend.publicUrl, hidden.token, { handle: `${word}.h` })).status).toBe(200);
       const search = async (q: string) =>
-        (
-          (await api(backend.publicUrl, searcher.token).get(`/v8/search/contacts?q=${encodeURIComponent(q)}`)).body
-            .documents as Array<{ id: string }>
-        ).map((d) => d.id);
+        ((await searchContacts(backend.publicUrl, searcher.token, { q })).body.documents as Array<{ id: string }>).map(
+          (d) => d.id,
+        );
       expect(await search(word)).toEqual([hidden.id]);
       await backend.query('UPDATE users SET searchable = 0 WHERE id = ?', hidden.id);
       expect(await search(word)).toEqual([]);
