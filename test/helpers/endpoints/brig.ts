@@ -231,9 +231,34 @@ export function postTeamInvitation(
   return send(base, caller, 'POST', `${v(o)}/teams/${tid}/invitations`, body, o);
 }
 
+/** `GET /teams/{tid}/invitations` */
+export function getTeamInvitations(base: string, caller: Caller, tid: string, o?: Opts): Promise<Reply> {
+  return send(base, caller, 'GET', `${v(o)}/teams/${tid}/invitations`, undefined, o);
+}
+
+/** `DELETE /teams/{tid}/invitations/{inv}` */
+export function deleteTeamInvitation(base: string, caller: Caller, tid: string, inv: string, o?: Opts): Promise<Reply> {
+  return send(base, caller, 'DELETE', `${v(o)}/teams/${tid}/invitations/${inv}`, undefined, o);
+}
+
 /** `POST /teams/invitations/accept` */
 export function acceptTeamInvitation(base: string, caller: Caller, body?: unknown, o?: Opts): Promise<Reply> {
   return send(base, caller, 'POST', `${v(o)}/teams/invitations/accept`, body, o);
+}
+
+/** `HEAD /teams/invitations/by-email?email` */
+export function headInvitationByEmail(base: string, caller: Caller, q: Query<'email'> = {}, o?: Opts): Promise<Reply> {
+  return send(base, caller, 'HEAD', `${v(o)}/teams/invitations/by-email${query(q)}`, undefined, o);
+}
+
+/** `GET /teams/invitations/info?code` */
+export function getInvitationInfo(base: string, caller: Caller, q: Query<'code'> = {}, o?: Opts): Promise<Reply> {
+  return send(base, caller, 'GET', `${v(o)}/teams/invitations/info${query(q)}`, undefined, o);
+}
+
+/** `GET /teams/{tid}/size` */
+export function getTeamSize(base: string, caller: Caller, tid: string, o?: Opts): Promise<Reply> {
+  return send(base, caller, 'GET', `${v(o)}/teams/${tid}/size`, undefined, o);
 }
 
 /** `POST /mls/key-packages/self/{client}` */
@@ -485,6 +510,17 @@ export function authorizeTeamDomain(
 /** `GET /system/settings` */
 export function getSystemSettings(base: string, caller: Caller, o?: Opts): Promise<Reply> {
   return send(base, caller, 'GET', `${v(o)}/system/settings`, undefined, o);
+}
+
+/** `GET /teams/{tid}/search?q&size&sortby&pagingState` */
+export function getTeamSearch(
+  base: string,
+  caller: Caller,
+  tid: string,
+  q: Query<'q' | 'size' | 'sortby' | 'pagingState'> = {},
+  o?: Opts,
+): Promise<Reply> {
+  return send(base, caller, 'GET', `${v(o)}/teams/${tid}/search${query(q)}`, undefined, o);
 }
 
 /** `PUT /properties/{key}` */

@@ -3,6 +3,11 @@ import { type Caller, type Opts, type Query, query, send, v } from './request.js
 
 // Spar's public endpoints (SCIM tokens, identity providers), one function each.
 
+/** `POST /scim/auth-tokens` */
+export function createScimToken(base: string, caller: Caller, body?: unknown, o?: Opts): Promise<Reply> {
+  return send(base, caller, 'POST', `${v(o)}/scim/auth-tokens`, body, o);
+}
+
 /** `POST /identity-providers?api_version&handle` */
 export function createIdp(
   base: string,

@@ -3,6 +3,12 @@ import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { api, connect, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import {
+  getConversation,
+  postConversation,
+  postSelfConversation,
+  putConversationAddPermission,
+} from '../../helpers/endpoints/galley.js';
 
 const q = (id: string) => ({ id, domain: 'example.com' });
 
@@ -26,7 +32,7 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
 
   /** A team group conversation of the owner (wire_admin); everybody else joins as wire_member. */
   async function group(): Promise<string> {
-    const r = await api(b.publicUrl, owner.token).post('/v8/conversations', {
+    const r = await postConversation(b.publicUrl, owner.token, {
       name: 'Room',
       qualified_users: [q(teamAdmin.id), q(member.id), q(otherTeam.id)],
       conversation_role: 'wire_member',
@@ -44,11 +50,11 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
   }
 
   const put = (u: TestUser, conv: string, body: unknown) =>
-    api(b.publicUrl, u.token).put(`/v8/conversations/example.com/${conv}/add-permission`, body);
+    putConversationAddPermission(b.publicUrl, u.token, { domain: 'example.com', id: conv }, body);
 
   it("changes a channel's add permission: the event is the answer and reaches the members; unchanged is 204", async () => {
     const conv = await channel();
-    expect((await api(b.publicUrl, owner.token).get(`/v8/conversations/example.com/${conv}`)).body).toMatchObject({
+    expect((await getConversation(b.publicUrl, owner.token, { domain: 'example.com', id: conv })).body).toMatchObject({
       group_conv_type: 'channel',
       add_permission: 'everyone',
     });
@@ -70,7 +76,7 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
     await socket.close();
     expect(frame.payload[0]).toEqual(changed.body);
     expect(
-      (await api(b.publicUrl, member.token).get(`/v8/conversations/example.com/${conv}`)).body.add_permission,
+      (await getConversation(b.publicUrl, member.token, { domain: 'example.com', id: conv })).body.add_permission,
     ).toBe('admins');
 
     const again = await put(owner, conv, { add_permission: 'admins' });
@@ -102,7 +108,7 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
       status: 403,
       body: { ...wireError(403, 'invalid-op'), message: 'Invalid target access' },
     });
-    const self = await api(b.publicUrl, owner.token).post('/v8/conversations/self');
+    const self = await postSelfConversation(b.publicUrl, owner.token);
     expect(await put(owner, self.body.qualified_id.id, { add_permission: 'admins' })).toMatchObject({
       status: 403,
       body: wireError(403, 'invalid-op'),
@@ -119,9 +125,14 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
       body: wireError(404, 'no-conversation'),
     });
     expect(
-      await api(b.publicUrl, owner.token).put(`/v8/conversations/elsewhere.example.org/${conv}/add-permission`, {
-        add_permission: 'admins',
-      }),
+      await putConversationAddPermission(
+        b.publicUrl,
+        owner.token,
+        { domain: 'elsewhere.example.org', id: conv },
+        {
+          add_permission: 'admins',
+        },
+      ),
     ).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
 
     for (const body of [{ add_permission: 'nobody' }, { add_permission: 1 }, {}, ['admins']])
@@ -141,8 +152,8 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/add-permission', () => {
     });
     expect(anonymous.status).toBe(401);
     // Nothing of this changed the channel.
-    expect((await api(b.publicUrl, owner.token).get(`/v8/conversations/example.com/${conv}`)).body.add_permission).toBe(
-      'everyone',
-    );
+    expect(
+      (await getConversation(b.publicUrl, owner.token, { domain: 'example.com', id: conv })).body.add_permission,
+    ).toBe('everyone');
   });
 });

@@ -3,8 +3,9 @@ import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpe
 import { addClient, otrEventsOf } from '../../helpers/clients.js';
 import { call, wireError, type Reply } from '../../helpers/http.js';
 import { legacyOtrMessage, otrMessage } from '../../helpers/otr.js';
-import { api, connect, createUser, invitedMember, teamOwner, type TestUser } from '../../helpers/users.js';
+import { connect, createUser, invitedMember, teamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import { postConnection } from '../../helpers/endpoints/brig.js';
 
 const shared = sharedBackend();
 const q = (id: string) => ({ id, domain: 'example.com' });
@@ -35,7 +36,7 @@ async function world(base: string, internal: string) {
   const contact = await createUser(base, internal);
   await connect(base, owner, contact);
   const pending = await createUser(base, internal); // asked, never accepted
-  expect((await api(base, owner.token).post(`/v8/connections/example.com/${pending.id}`)).status).toBe(201);
+  expect((await postConnection(base, owner.token, { domain: 'example.com', id: pending.id })).status).toBe(201);
   const otherTeam = await teamOwner(base, internal);
   const o1 = await addClient(base, owner);
   const o2 = await addClient(base, owner, { password: owner.password });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { cellsSink, type CellsSink } from '../../helpers/cells-sink.js';
 import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
+import { postConversation, putConversationName } from '../../helpers/endpoints/galley.js';
 
 const q = (id: string) => ({ id, domain: 'example.com' });
 
@@ -30,7 +31,7 @@ describe('cells: events of conversations with cells go to the cells queue', () =
 
   it('forwards create (once, without data), member and name events, not others, while cells is pending', async () => {
     const me = api(b.publicUrl, owner.token);
-    const created = await me.post('/v8/conversations', {
+    const created = await postConversation(b.publicUrl, owner.token, {
       name: 'Shared files',
       qualified_users: [q(other.id)],
       cells: true,
@@ -67,14 +68,35 @@ describe('cells: events of conversations with cells go to the cells queue', () =
   });
 
   it('forwards nothing for conversations without cells', async () => {
-    const me = api(b.publicUrl, owner.token);
-    const plain = await me.post('/v8/conversations', { name: 'Plain', qualified_users: [q(other.id)] });
+    const plain = await postConversation(b.publicUrl, owner.token, { name: 'Plain', qualified_users: [q(other.id)] });
     const conv = plain.body.qualified_id.id as string;
-    expect((await me.put(`/v8/conversations/example.com/${conv}/name`, { name: 'Still plain' })).status).toBe(200);
+    expect(
+      (
+        await putConversationName(
+          b.publicUrl,
+          owner.token,
+          { domain: 'example.com', id: conv },
+          { name: 'Still plain' },
+        )
+      ).status,
+    ).toBe(200);
     // A cells conversation renamed afterwards: its event arriving means the plain one's would have too.
-    const marker = await me.post('/v8/conversations', { name: 'Marker', qualified_users: [q(other.id)], cells: true });
+    const marker = await postConversation(b.publicUrl, owner.token, {
+      name: 'Marker',
+      qualified_users: [q(other.id)],
+      cells: true,
+    });
     const markerId = marker.body.qualified_id.id as string;
-    expect((await me.put(`/v8/conversations/example.com/${markerId}/name`, { name: 'Marker 2' })).status).toBe(200);
+    expect(
+      (
+        await putConversationName(
+          b.publicUrl,
+          owner.token,
+          { domain: 'example.com', id: markerId },
+          { name: 'Marker 2' },
+        )
+      ).status,
+    ).toBe(200);
     await sink.next(ofConv(markerId, 'conversation.rename'));
     expect(sink.received.filter((m: any) => m.payload[0].qualified_conversation.id === conv)).toEqual([]);
   });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { api, invitedMember, teamOwner, type TeamOwner, type TeamRole } from '../../helpers/users.js';
+import { getConversation, postConversation, putConversationAccess } from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const internal = api(internalUrl);
@@ -29,7 +30,7 @@ describe('channels: who may create them and who may open them', () => {
   }
 
   const createChannel = (role: TeamRole, access = ['invite']) =>
-    api(publicUrl, token[role]).post('/v8/conversations', {
+    postConversation(publicUrl, token[role], {
       name: `channel of ${role}`,
       qualified_users: [],
       team: { teamid: owner.team, managed: false },
@@ -64,20 +65,25 @@ describe('channels: who may create them and who may open them', () => {
 
   it('lets only those roles open an existing channel; closing it again and other conversations are not concerned', async () => {
     await configure('everyone', 'admins');
-    const member = api(publicUrl, token.member);
     const channel = (await createChannel('member')).body.qualified_id;
-    const accessPath = `/v8/conversations/${channel.domain}/${channel.id}/access`;
     const open = { access: ['invite', 'link'], access_role: ['team_member'] };
-    expect(await member.put(accessPath, open)).toMatchObject(denied);
-    expect((await member.get(`/v8/conversations/${channel.domain}/${channel.id}`)).body.access).toEqual(['invite']);
+    expect(await putConversationAccess(publicUrl, token.member, channel, open)).toMatchObject(denied);
+    expect((await getConversation(publicUrl, token.member, channel)).body.access).toEqual(['invite']);
 
     await configure('everyone', 'team-members');
-    expect((await member.put(accessPath, open)).status).toBe(200);
+    expect((await putConversationAccess(publicUrl, token.member, channel, open)).status).toBe(200);
     await configure('everyone', 'admins');
-    expect((await member.put(accessPath, { access: ['invite'], access_role: ['team_member'] })).status).toBe(200);
+    expect(
+      (
+        await putConversationAccess(publicUrl, token.member, channel, {
+          access: ['invite'],
+          access_role: ['team_member'],
+        })
+      ).status,
+    ).toBe(200);
 
     // A group conversation of the same team takes a link whatever the channels feature says.
-    const group = await member.post('/v8/conversations', {
+    const group = await postConversation(publicUrl, token.member, {
       name: 'group',
       qualified_users: [],
       team: { teamid: owner.team, managed: false },
@@ -85,14 +91,13 @@ describe('channels: who may create them and who may open them', () => {
       access_role: ['team_member'],
     });
     const g = group.body.qualified_id;
-    expect((await member.put(`/v8/conversations/${g.domain}/${g.id}/access`, open)).status).toBe(200);
+    expect((await putConversationAccess(publicUrl, token.member, g, open)).status).toBe(200);
   });
 
   it('keeps the add permission a channel is created with, `everyone` by default; a group conversation has none', async () => {
     await configure('everyone', 'everyone');
-    const creator = api(publicUrl, token.owner);
     const create = (extra: Record<string, unknown>) =>
-      creator.post('/v8/conversations', {
+      postConversation(publicUrl, token.owner, {
         qualified_users: [],
         team: { teamid: owner.team, managed: false },
         protocol: 'mls',
@@ -109,7 +114,9 @@ describe('channels: who may create them and who may open them', () => {
       expect(created.status, created.text).toBe(201);
       expect(created.body.add_permission, JSON.stringify(extra)).toBe(expected);
       const { id, domain } = created.body.qualified_id;
-      expect((await creator.get(`/v8/conversations/${domain}/${id}`)).body.add_permission).toBe(expected);
+      expect((await getConversation(publicUrl, token.owner, { domain: domain, id: id })).body.add_permission).toBe(
+        expected,
+      );
     }
   });
 });

@@ -3,6 +3,15 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { api, connect, createUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import {
+  getConversation,
+  getSelfConversation,
+  listConversationIds,
+  listConversations,
+  postConversation,
+  postOne2OneConversation,
+  postSelfConversation,
+} from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const q = (id: string) => ({ id, domain: 'example.com' });
@@ -13,7 +22,7 @@ describe('creating and reading conversations', () => {
     const b = await createUser(publicUrl, internalUrl, { name: 'B' });
     await connect(publicUrl, a, b);
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${b.token}`);
-    const r = await api(publicUrl, a.token).post('/v8/conversations', {
+    const r = await postConversation(publicUrl, a.token, {
       name: 'Team chat',
       qualified_users: [q(b.id)],
       conversation_role: 'wire_member',
@@ -68,7 +77,7 @@ describe('creating and reading conversations', () => {
     expect(event.data.members.self.id).toBe(b.id);
     await socket.close();
 
-    const bView = await api(publicUrl, b.token).get(`/v8/conversations/example.com/${id}`);
+    const bView = await getConversation(publicUrl, b.token, { domain: 'example.com', id: id });
     expect(bView.body.members.self).toMatchObject({ id: b.id, conversation_role: 'wire_member' });
     const v2 = await api(publicUrl, b.token).get(`/v2/conversations/example.com/${id}`);
     expect(v2.body).toMatchObject({
@@ -80,48 +89,53 @@ describe('creating and reading conversations', () => {
   it('refuses unconnected users, MLS with members, oversize lists and non-members reading', async () => {
     const a = await createUser(publicUrl, internalUrl);
     const stranger = await createUser(publicUrl, internalUrl);
-    const me = api(publicUrl, a.token);
-    expect(await me.post('/v8/conversations', { qualified_users: [q(stranger.id)] })).toMatchObject({
+    expect(await postConversation(publicUrl, a.token, { qualified_users: [q(stranger.id)] })).toMatchObject({
       status: 403,
       body: wireError(403, 'not-connected'),
     });
-    expect(await me.post('/v8/conversations', { protocol: 'mls', qualified_users: [q(stranger.id)] })).toMatchObject({
+    expect(
+      await postConversation(publicUrl, a.token, { protocol: 'mls', qualified_users: [q(stranger.id)] }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'non-empty-member-list'),
     });
-    expect(await me.post('/v8/conversations', { protocol: 'mixed' })).toMatchObject({
+    expect(await postConversation(publicUrl, a.token, { protocol: 'mixed' })).toMatchObject({
       status: 400,
       body: wireError(400, 'bad-request'),
     });
-    expect(await me.post('/v8/conversations', { name: '' })).toMatchObject({ status: 400 });
-    expect(await me.post('/v8/conversations', { access_role: 'activated' })).toMatchObject({ status: 400 });
-    expect(await me.post('/v8/conversations', { qualified_users: [q('not-a-uuid')] })).toMatchObject({ status: 400 });
+    expect(await postConversation(publicUrl, a.token, { name: '' })).toMatchObject({ status: 400 });
+    expect(await postConversation(publicUrl, a.token, { access_role: 'activated' })).toMatchObject({ status: 400 });
+    expect(await postConversation(publicUrl, a.token, { qualified_users: [q('not-a-uuid')] })).toMatchObject({
+      status: 400,
+    });
     const many = Array.from({ length: 500 }, () => q(crypto.randomUUID()));
-    expect(await me.post('/v8/conversations', { qualified_users: many })).toMatchObject({
+    expect(await postConversation(publicUrl, a.token, { qualified_users: many })).toMatchObject({
       status: 400,
       body: wireError(400, 'client-error'),
     });
 
-    const mine = (await me.post('/v8/conversations', { name: 'Mine' })).body.qualified_id.id;
-    expect(await api(publicUrl, stranger.token).get(`/v8/conversations/example.com/${mine}`)).toMatchObject({
+    const mine = (await postConversation(publicUrl, a.token, { name: 'Mine' })).body.qualified_id.id;
+    expect(await getConversation(publicUrl, stranger.token, { domain: 'example.com', id: mine })).toMatchObject({
       status: 403,
       body: wireError(403, 'access-denied'),
     });
-    expect(await me.get(`/v8/conversations/example.com/${crypto.randomUUID()}`)).toMatchObject({
-      status: 404,
-      body: wireError(404, 'no-conversation'),
-    });
+    expect(await getConversation(publicUrl, a.token, { domain: 'example.com', id: crypto.randomUUID() })).toMatchObject(
+      {
+        status: 404,
+        body: wireError(404, 'no-conversation'),
+      },
+    );
   });
 
   it('makes the self conversation with the account, under the user id, as wire-server does', async () => {
     const a = await createUser(publicUrl, internalUrl);
     const self = { qualified_id: q(a.id), type: 1, access: ['private'], access_role: [] };
-    const read = await api(publicUrl, a.token).get(`/v8/conversations/example.com/${a.id}`);
+    const read = await getConversation(publicUrl, a.token, { domain: 'example.com', id: a.id });
     expect(read.status, read.text).toBe(200);
     expect(read.body).toMatchObject(self);
-    const ids = await api(publicUrl, a.token).post('/v8/conversations/list-ids', {});
+    const ids = await listConversationIds(publicUrl, a.token, {});
     expect(ids.body.qualified_conversations).toContainEqual(q(a.id));
-    const again = await api(publicUrl, a.token).post('/v8/conversations/self');
+    const again = await postSelfConversation(publicUrl, a.token);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject(self);
   });
@@ -133,7 +147,7 @@ describe('creating and reading conversations', () => {
     expect(v3.status, v3.text).toBe(200);
     expect(v3.body.qualified_conversations).toHaveLength(2);
     const mlsSelf = v3.body.qualified_conversations.find((c: { id: string }) => c.id !== a.id);
-    const read = await me.get('/v8/conversations/mls-self');
+    const read = await getSelfConversation(publicUrl, a.token);
     expect(read.body).toMatchObject({ qualified_id: mlsSelf, type: 1, protocol: 'mls', epoch: 0 });
     const v2 = await me.post('/v2/conversations/list-ids', {});
     expect(v2.body.qualified_conversations).toEqual([q(a.id)]);
@@ -143,18 +157,19 @@ describe('creating and reading conversations', () => {
     const a = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, a.token);
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await me.post('/v8/conversations', { name: `c${i}` })).body.qualified_id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await postConversation(publicUrl, a.token, { name: `c${i}` })).body.qualified_id);
     // Five in all, with the two self conversations.
-    const first = await me.post('/v8/conversations/list-ids', { size: 3 });
+    const first = await listConversationIds(publicUrl, a.token, { size: 3 });
     expect(first.body).toMatchObject({ has_more: true, paging_state: expect.any(String) });
-    const second = await me.post('/v8/conversations/list-ids', { size: 3, paging_state: first.body.paging_state });
+    const second = await listConversationIds(publicUrl, a.token, { size: 3, paging_state: first.body.paging_state });
     expect(second.body.has_more).toBe(false);
     const listed = [...first.body.qualified_conversations, ...second.body.qualified_conversations];
-    const own = (await me.get('/v8/conversations/mls-self')).body.qualified_id.id;
+    const own = (await getSelfConversation(publicUrl, a.token)).body.qualified_id.id;
     expect(listed.map((x: any) => x.id).sort()).toEqual([a.id, own, ...ids.map((x) => x.id)].sort());
 
     const unknown = q(crypto.randomUUID());
-    const fetched = await me.post('/v8/conversations/list', { qualified_ids: [...ids, unknown] });
+    const fetched = await listConversations(publicUrl, a.token, { qualified_ids: [...ids, unknown] });
     expect(fetched.body.found.map((x: any) => x.name).sort()).toEqual(['c0', 'c1', 'c2']);
     expect(fetched.body.not_found).toEqual([unknown]);
     expect(fetched.body.failed).toEqual([]);
@@ -176,24 +191,20 @@ describe('1:1 conversations', () => {
     const b = await createUser(publicUrl, internalUrl);
     const stranger = await createUser(publicUrl, internalUrl);
     await connect(publicUrl, a, b);
-    const fromA = await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [q(b.id)] });
+    const fromA = await postOne2OneConversation(publicUrl, a.token, { qualified_users: [q(b.id)] });
     expect(fromA.status).toBe(200); // the connection already made it
     expect(fromA.body).toMatchObject({ type: 2, members: { self: { id: a.id }, others: [{ id: b.id }] } });
     const fromB = await api(publicUrl, b.token).post('/v6/conversations/one2one', { qualified_users: [q(a.id)] });
     expect(fromB.body.qualified_id).toEqual(fromA.body.qualified_id);
-    expect(
-      await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [q(stranger.id)] }),
-    ).toMatchObject({
+    expect(await postOne2OneConversation(publicUrl, a.token, { qualified_users: [q(stranger.id)] })).toMatchObject({
       status: 403,
       body: wireError(403, 'not-connected'),
     });
-    expect(
-      await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [q(a.id)] }),
-    ).toMatchObject({
+    expect(await postOne2OneConversation(publicUrl, a.token, { qualified_users: [q(a.id)] })).toMatchObject({
       status: 403,
       body: wireError(403, 'invalid-op'),
     });
-    expect(await api(publicUrl, a.token).post('/v8/one2one-conversations', { qualified_users: [] })).toMatchObject({
+    expect(await postOne2OneConversation(publicUrl, a.token, { qualified_users: [] })).toMatchObject({
       status: 400,
     });
     // Members of a 1:1 cannot be added to it.

@@ -3,6 +3,8 @@ import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { lastMail } from '../../helpers/mailbox.js';
 import { api, login, uniqueEmail } from '../../helpers/users.js';
+import { deleteTeamInvitation, getTeamInvitations, postTeamInvitation } from '../../helpers/endpoints/brig.js';
+import { getFeatureConfigs, getTeamFeature, putTeamFeature } from '../../helpers/endpoints/galley.js';
 
 /** Feature rules that depend on galley's configuration: the allow-list and legal hold. */
 describe('team features under galley configuration', () => {
@@ -44,21 +46,27 @@ describe('team features under galley configuration', () => {
   afterAll(async () => b?.stop());
 
   it('shows invitation URLs to allow-listed teams once they enable exposeInvitationURLsToTeamAdmin', async () => {
-    const me = api(b.publicUrl, owner.token);
-    const expose = `/v8/teams/${owner.team}/features/exposeInvitationURLsToTeamAdmin`;
-    expect((await me.get(expose)).body).toEqual({ status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' });
+    expect(
+      (await getTeamFeature(b.publicUrl, owner.token, owner.team, 'exposeInvitationURLsToTeamAdmin')).body,
+    ).toEqual({ status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' });
     const email = uniqueEmail('invitee');
-    const sent = await me.post(`/v8/teams/${owner.team}/invitations`, { email });
+    const sent = await postTeamInvitation(b.publicUrl, owner.token, owner.team, { email });
     expect(sent.body.url).toBeUndefined();
-    expect((await me.put(expose, { status: 'enabled' })).status).toBe(200);
-    const listed = await me.get(`/v8/teams/${owner.team}/invitations`);
+    expect(
+      (
+        await putTeamFeature(b.publicUrl, owner.token, owner.team, 'exposeInvitationURLsToTeamAdmin', {
+          status: 'enabled',
+        })
+      ).status,
+    ).toBe(200);
+    const listed = await getTeamInvitations(b.publicUrl, owner.token, owner.team);
     const code = /team-code=([^\s&]+)/.exec((await lastMail(b.publicUrl, email)).text)![1]!;
     expect(listed.body.invitations[0].url).toBe(`http://127.0.0.1:8080/join/?team-code=${code}`);
   });
 
   it('refuses legal hold changes when the instance disables it permanently', async () => {
     expect(
-      await api(b.publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' }),
+      await putTeamFeature(b.publicUrl, owner.token, owner.team, 'legalhold', { status: 'enabled' }),
     ).toMatchObject({
       status: 403,
       body: wireError(403, 'legalhold-not-enabled'),
@@ -67,30 +75,31 @@ describe('team features under galley configuration', () => {
 
   it("gives personal users brig's conference calling: their own value, else defaultForNull", async () => {
     const before = await login(b.publicUrl, earlier.email, password);
-    expect((await api(b.publicUrl, before.token).get('/v8/feature-configs')).body.conferenceCalling.status).toBe(
-      'disabled',
-    );
+    expect((await getFeatureConfigs(b.publicUrl, before.token)).body.conferenceCalling.status).toBe('disabled');
     const email = uniqueEmail('later');
     expect((await api(b.internalUrl).post('/i/users', { name: 'Later', email, password })).status).toBe(201);
     const after = await login(b.publicUrl, email, password);
-    expect((await api(b.publicUrl, after.token).get('/v8/feature-configs')).body.conferenceCalling.status).toBe(
-      'enabled',
-    );
+    expect((await getFeatureConfigs(b.publicUrl, after.token)).body.conferenceCalling.status).toBe('enabled');
   });
 
   it('keeps pending invitations within the team size limit', async () => {
-    const me = api(b.publicUrl, owner.token);
-    for (const inv of (await me.get(`/v8/teams/${owner.team}/invitations`)).body.invitations)
-      expect((await me.del(`/v8/teams/${owner.team}/invitations/${inv.id}`)).status).toBe(200);
+    for (const inv of (await getTeamInvitations(b.publicUrl, owner.token, owner.team)).body.invitations)
+      expect((await deleteTeamInvitation(b.publicUrl, owner.token, owner.team, inv.id)).status).toBe(200);
     // A team of one (maximum 3) has room for two pending invitations.
-    expect((await me.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail('second') })).status).toBe(201);
-    const sent = await me.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail('third') });
+    expect(
+      (await postTeamInvitation(b.publicUrl, owner.token, owner.team, { email: uniqueEmail('second') })).status,
+    ).toBe(201);
+    const sent = await postTeamInvitation(b.publicUrl, owner.token, owner.team, { email: uniqueEmail('third') });
     expect(sent.status, sent.text).toBe(201);
-    expect(await me.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail('fourth') })).toMatchObject({
+    expect(
+      await postTeamInvitation(b.publicUrl, owner.token, owner.team, { email: uniqueEmail('fourth') }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'too-many-team-invitations'),
     });
-    expect((await me.del(`/v8/teams/${owner.team}/invitations/${sent.body.id}`)).status).toBe(200);
-    expect((await me.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail('fifth') })).status).toBe(201);
+    expect((await deleteTeamInvitation(b.publicUrl, owner.token, owner.team, sent.body.id)).status).toBe(200);
+    expect(
+      (await postTeamInvitation(b.publicUrl, owner.token, owner.team, { email: uniqueEmail('fifth') })).status,
+    ).toBe(201);
   });
 });

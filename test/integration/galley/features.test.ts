@@ -3,6 +3,15 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { api, createUser, teamOwner } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import { postLogin } from '../../helpers/endpoints/brig.js';
+import {
+  getFeatureConfigs,
+  getTeamFeature,
+  getTeamFeatures,
+  postConversation,
+  postConversationCode,
+  putTeamFeature,
+} from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const internal = api(internalUrl);
@@ -36,7 +45,7 @@ const CONTRACT_FEATURES = [
 describe('team features', () => {
   it('shows personal users the server defaults, every feature of the contract in its shape', async () => {
     const u = await createUser(publicUrl, internalUrl);
-    const r = await api(publicUrl, u.token).get('/v8/feature-configs');
+    const r = await getFeatureConfigs(publicUrl, u.token);
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual([...CONTRACT_FEATURES].sort());
     expect(r.body.fileSharing).toEqual({ status: 'enabled', lockStatus: 'unlocked', ttl: 'unlimited' });
@@ -52,13 +61,15 @@ describe('team features', () => {
 
   it('lets owners change an unlocked feature, tells the team, and refuses while locked', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
-    const me = api(publicUrl, owner.token);
-    const path = `/v8/teams/${owner.team}/features/fileSharing`;
-    expect((await me.get(path)).body).toEqual({ status: 'enabled', lockStatus: 'unlocked', ttl: 'unlimited' });
+    expect((await getTeamFeature(publicUrl, owner.token, owner.team, 'fileSharing')).body).toEqual({
+      status: 'enabled',
+      lockStatus: 'unlocked',
+      ttl: 'unlimited',
+    });
 
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`);
     try {
-      const changed = await me.put(path, { status: 'disabled' });
+      const changed = await putTeamFeature(publicUrl, owner.token, owner.team, 'fileSharing', { status: 'disabled' });
       expect(changed).toMatchObject({
         status: 200,
         body: { status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' },
@@ -73,58 +84,67 @@ describe('team features', () => {
     } finally {
       await socket.close();
     }
-    expect((await me.get(`/v8/teams/${owner.team}/features`)).body.fileSharing.status).toBe('disabled');
-    expect((await me.get('/v8/feature-configs')).body.fileSharing.status).toBe('disabled');
+    expect((await getTeamFeatures(publicUrl, owner.token, owner.team)).body.fileSharing.status).toBe('disabled');
+    expect((await getFeatureConfigs(publicUrl, owner.token)).body.fileSharing.status).toBe('disabled');
 
     // Locked by an operator: the server's value applies and the owner cannot change it.
     expect(await internal.put(`/i/teams/${owner.team}/features/fileSharing/locked`)).toMatchObject({
       status: 200,
       body: { lockStatus: 'locked' },
     });
-    expect((await me.get(path)).body).toEqual({ status: 'enabled', lockStatus: 'locked', ttl: 'unlimited' });
-    expect(await me.put(path, { status: 'disabled' })).toMatchObject({
+    expect((await getTeamFeature(publicUrl, owner.token, owner.team, 'fileSharing')).body).toEqual({
+      status: 'enabled',
+      lockStatus: 'locked',
+      ttl: 'unlimited',
+    });
+    expect(
+      await putTeamFeature(publicUrl, owner.token, owner.team, 'fileSharing', { status: 'disabled' }),
+    ).toMatchObject({
       status: 409,
       body: wireError(409, 'feature-locked'),
     });
     // Unlocked again: the team's own choice is back.
     expect((await internal.put(`/i/teams/${owner.team}/features/fileSharing/unlocked`)).status).toBe(200);
-    expect((await me.get(path)).body.status).toBe('disabled');
+    expect((await getTeamFeature(publicUrl, owner.token, owner.team, 'fileSharing')).body.status).toBe('disabled');
   });
 
   it('keeps teams apart and checks changes', async () => {
     const a = await teamOwner(publicUrl, internalUrl);
     const b = await teamOwner(publicUrl, internalUrl);
-    const stranger = api(publicUrl, b.token);
     for (const r of [
-      await stranger.get(`/v8/teams/${a.team}/features`),
-      await stranger.get(`/v8/teams/${a.team}/features/fileSharing`),
-      await stranger.put(`/v8/teams/${a.team}/features/fileSharing`, { status: 'disabled' }),
+      await getTeamFeatures(publicUrl, b.token, a.team),
+      await getTeamFeature(publicUrl, b.token, a.team, 'fileSharing'),
+      await putTeamFeature(publicUrl, b.token, a.team, 'fileSharing', { status: 'disabled' }),
     ])
       expect(r).toMatchObject({ status: 403, body: wireError(403, 'no-team-member') });
-    expect((await api(publicUrl, a.token).get(`/v8/teams/${a.team}/features/fileSharing`)).body.status).toBe('enabled');
-
-    const me = api(publicUrl, a.token);
-    expect((await me.put(`/v8/teams/${a.team}/features/sso`, { status: 'enabled' })).status).toBe(405);
-    const appLock = `/v8/teams/${a.team}/features/appLock`;
-    expect(await me.put(appLock, { status: 'enabled' })).toMatchObject({
+    expect((await getTeamFeature(publicUrl, a.token, a.team, 'fileSharing')).body.status).toBe('enabled');
+    expect((await putTeamFeature(publicUrl, a.token, a.team, 'sso', { status: 'enabled' })).status).toBe(405);
+    expect(await putTeamFeature(publicUrl, a.token, a.team, 'appLock', { status: 'enabled' })).toMatchObject({
       status: 400,
       body: wireError(400, 'bad-request'),
     });
     expect(
-      await me.put(appLock, { status: 'enabled', config: { enforceAppLock: true, inactivityTimeoutSecs: 10 } }),
+      await putTeamFeature(publicUrl, a.token, a.team, 'appLock', {
+        status: 'enabled',
+        config: { enforceAppLock: true, inactivityTimeoutSecs: 10 },
+      }),
     ).toMatchObject({
       status: 400,
       body: wireError(400, 'inactivity-timeout-too-low'),
     });
-    const ok = await me.put(appLock, {
+    const ok = await putTeamFeature(publicUrl, a.token, a.team, 'appLock', {
       status: 'enabled',
       config: { enforceAppLock: true, inactivityTimeoutSecs: 30 },
     });
     expect(ok).toMatchObject({ status: 200, body: { config: { enforceAppLock: true, inactivityTimeoutSecs: 30 } } });
     // mlsE2EId (locked by default): once unlocked, a change through the team API must name a CRL proxy.
     expect((await internal.put(`/i/teams/${a.team}/features/mlsE2EId/unlocked`)).status).toBe(200);
-    const e2ei = `/v8/teams/${a.team}/features/mlsE2EId`;
-    expect(await me.put(e2ei, { status: 'enabled', config: { verificationExpiration: 86400 } })).toMatchObject({
+    expect(
+      await putTeamFeature(publicUrl, a.token, a.team, 'mlsE2EId', {
+        status: 'enabled',
+        config: { verificationExpiration: 86400 },
+      }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'mls-e2eid-missing-crl-proxy'),
     });
@@ -133,11 +153,13 @@ describe('team features', () => {
       crlProxy: 'https://crl.example.com',
       acmeDiscoveryUrl: 'https://example.com/acme',
     };
-    expect(await me.put(e2ei, { status: 'enabled', config: badAcme })).toMatchObject({
+    expect(
+      await putTeamFeature(publicUrl, a.token, a.team, 'mlsE2EId', { status: 'enabled', config: badAcme }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'bad-request'),
     });
-    const withProxy = await me.put(e2ei, {
+    const withProxy = await putTeamFeature(publicUrl, a.token, a.team, 'mlsE2EId', {
       status: 'enabled',
       config: {
         verificationExpiration: 86400,
@@ -154,7 +176,6 @@ describe('team features', () => {
 
   it('applies the per-feature rules', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
-    const me = api(publicUrl, owner.token);
     const base = `/i/teams/${owner.team}/features`;
     const mls = (defaultProtocol: string, supportedProtocols: string[]) => ({
       protocolToggleUsers: [],
@@ -163,21 +184,40 @@ describe('team features', () => {
       allowedCipherSuites: [2],
       defaultCipherSuite: 2,
     });
-    // mls: the default protocol must be supported; mlsMigration needs mls on, and keeps it on.
-    const mlsPath = `/v8/teams/${owner.team}/features/mls`;
-    expect(await me.put(mlsPath, { status: 'enabled', config: mls('mls', ['proteus']) })).toMatchObject({
+    expect(
+      await putTeamFeature(publicUrl, owner.token, owner.team, 'mls', {
+        status: 'enabled',
+        config: mls('mls', ['proteus']),
+      }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'mls-protocol-mismatch'),
     });
     expect((await internal.put(`${base}/mlsMigration/unlocked`)).status).toBe(200);
-    const migration = `/v8/teams/${owner.team}/features/mlsMigration`;
-    expect(await me.put(migration, { status: 'enabled', config: {} })).toMatchObject({
+    expect(
+      await putTeamFeature(publicUrl, owner.token, owner.team, 'mlsMigration', { status: 'enabled', config: {} }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'mls-protocol-mismatch'),
     });
-    expect((await me.put(mlsPath, { status: 'enabled', config: mls('mls', ['proteus', 'mls']) })).status).toBe(200);
-    expect((await me.put(migration, { status: 'enabled', config: {} })).status).toBe(200);
-    expect(await me.put(mlsPath, { status: 'disabled', config: mls('proteus', ['proteus', 'mls']) })).toMatchObject({
+    expect(
+      (
+        await putTeamFeature(publicUrl, owner.token, owner.team, 'mls', {
+          status: 'enabled',
+          config: mls('mls', ['proteus', 'mls']),
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await putTeamFeature(publicUrl, owner.token, owner.team, 'mlsMigration', { status: 'enabled', config: {} }))
+        .status,
+    ).toBe(200);
+    expect(
+      await putTeamFeature(publicUrl, owner.token, owner.team, 'mls', {
+        status: 'disabled',
+        config: mls('proteus', ['proteus', 'mls']),
+      }),
+    ).toMatchObject({
       status: 400,
       body: wireError(400, 'mls-protocol-mismatch'),
     });
@@ -190,15 +230,21 @@ describe('team features', () => {
     // An empty download location is refused.
     expect((await internal.put(`${base}/enforceFileDownloadLocation/unlocked`)).status).toBe(200);
     expect(
-      await me.put(`/v8/teams/${owner.team}/features/enforceFileDownloadLocation`, {
+      await putTeamFeature(publicUrl, owner.token, owner.team, 'enforceFileDownloadLocation', {
         status: 'enabled',
         config: { enforcedDownloadLocation: '' },
       }),
     ).toMatchObject({ status: 400, body: wireError(400, 'empty-download-location') });
-    // Outside galley's allow-list, invitation URLs stay hidden: off and locked, even for operators.
-    const expose = `/v8/teams/${owner.team}/features/exposeInvitationURLsToTeamAdmin`;
-    expect((await me.get(expose)).body).toEqual({ status: 'disabled', lockStatus: 'locked', ttl: 'unlimited' });
-    expect(await me.put(expose, { status: 'enabled' })).toMatchObject({
+    expect((await getTeamFeature(publicUrl, owner.token, owner.team, 'exposeInvitationURLsToTeamAdmin')).body).toEqual({
+      status: 'disabled',
+      lockStatus: 'locked',
+      ttl: 'unlimited',
+    });
+    expect(
+      await putTeamFeature(publicUrl, owner.token, owner.team, 'exposeInvitationURLsToTeamAdmin', {
+        status: 'enabled',
+      }),
+    ).toMatchObject({
       status: 409,
       body: wireError(409, 'feature-locked'),
     });
@@ -228,9 +274,7 @@ describe('team features', () => {
       lockStatus: 'unlocked',
       ttl: 'unlimited',
     });
-    expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/features/cells`)).body.status).toBe(
-      'enabled',
-    );
+    expect((await getTeamFeature(publicUrl, owner.token, owner.team, 'cells')).body.status).toBe('enabled');
     expect((await internal.put(`${base}/limitedEventFanout`, { status: 'enabled' })).body.status).toBe('enabled');
     expect((await internal.get(`${base}/notAFeature`)).status).toBe(400);
   });
@@ -238,7 +282,7 @@ describe('team features', () => {
   it('feeds behaviour: guest links and the second factor follow the team value', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
     const me = api(publicUrl, owner.token);
-    const conv = await me.post('/v8/conversations', {
+    const conv = await postConversation(publicUrl, owner.token, {
       name: 'Linkable',
       qualified_users: [],
       team: { teamid: owner.team, managed: false },
@@ -246,11 +290,13 @@ describe('team features', () => {
       access_role: ['team_member', 'non_team_member', 'guest'],
     });
     expect(conv.status, conv.text).toBe(201);
-    const codePath = `/v8/conversations/${conv.body.qualified_id.id}/code`;
     expect(
       (await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'disabled' })).status,
     ).toBe(200);
-    expect(await me.post(codePath, {})).toMatchObject({ status: 409, body: wireError(409, 'guest-links-disabled') });
+    expect(await postConversationCode(publicUrl, owner.token, conv.body.qualified_id.id, {})).toMatchObject({
+      status: 409,
+      body: wireError(409, 'guest-links-disabled'),
+    });
     const convFeature = `/v8/conversations/${conv.body.qualified_id.id}/features/conversationGuestLinks`;
     expect((await me.get(convFeature)).body).toEqual({ status: 'disabled', lockStatus: 'unlocked', ttl: 'unlimited' });
     const outsider = await createUser(publicUrl, internalUrl);
@@ -261,7 +307,7 @@ describe('team features', () => {
     expect(
       (await internal.put(`/i/teams/${owner.team}/features/conversationGuestLinks`, { status: 'enabled' })).status,
     ).toBe(200);
-    expect((await me.post(codePath, {})).status).toBe(201);
+    expect((await postConversationCode(publicUrl, owner.token, conv.body.qualified_id.id, {})).status).toBe(201);
 
     // Channels: the feature first, then MLS.
     const channel = {
@@ -270,7 +316,7 @@ describe('team features', () => {
       team: { teamid: owner.team, managed: false },
       group_conv_type: 'channel',
     };
-    expect(await me.post('/v8/conversations', channel)).toMatchObject({
+    expect(await postConversation(publicUrl, owner.token, channel)).toMatchObject({
       status: 403,
       body: wireError(403, 'channels-not-enabled'),
     });
@@ -278,12 +324,12 @@ describe('team features', () => {
       (await internal.patch(`/i/teams/${owner.team}/features/channels`, { status: 'enabled', lockStatus: 'unlocked' }))
         .status,
     ).toBe(200);
-    expect(await me.post('/v8/conversations', channel)).toMatchObject({
+    expect(await postConversation(publicUrl, owner.token, channel)).toMatchObject({
       status: 403,
       body: wireError(403, 'not-mls-conversation'),
     });
     // An MLS channel is created (MLS is on in the shipped configuration).
-    const created = await me.post('/v8/conversations', { ...channel, protocol: 'mls' });
+    const created = await postConversation(publicUrl, owner.token, { ...channel, protocol: 'mls' });
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ protocol: 'mls', group_conv_type: 'channel' });
 
@@ -294,9 +340,9 @@ describe('team features', () => {
       status: 'disabled',
       lockStatus: 'locked',
     });
-    expect((await api(publicUrl).post('/v8/login', { email: owner.email, password: owner.password })).status).toBe(200);
+    expect((await postLogin(publicUrl, { email: owner.email, password: owner.password })).status).toBe(200);
     expect((await internal.put(`${snd}/unlocked`)).status).toBe(200);
-    expect(await api(publicUrl).post('/v8/login', { email: owner.email, password: owner.password })).toMatchObject({
+    expect(await postLogin(publicUrl, { email: owner.email, password: owner.password })).toMatchObject({
       status: 403,
       body: wireError(403, 'code-authentication-required'),
     });

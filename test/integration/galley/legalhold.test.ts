@@ -15,12 +15,37 @@ import {
   type TeamOwner,
   type TestUser,
 } from '../../helpers/users.js';
+import {
+  claimKeyPackages,
+  deleteClient,
+  getConnection,
+  getSelf,
+  getSelfClients,
+  getUser,
+  postClient,
+  postConnection,
+} from '../../helpers/endpoints/brig.js';
+import {
+  addMembers,
+  getConversation,
+  getLegalholdSettings,
+  getLegalholdStatus,
+  getTeamFeature,
+  getTeamMember,
+  getTeamMembers,
+  postConversation,
+  postLegalholdConsent,
+  postLegalholdRequest,
+  postLegalholdSettings,
+  putTeamFeature,
+} from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 type Member = TestUser & { team: string };
 
 /** The user events of a user's stream (no client given: all of them). */
 async function userEvents(pub: string, u: TestUser, type: string): Promise<any[]> {
-  const r = await api(pub, u.token).get('/v8/notifications?size=1000');
+  const r = await getNotifications(pub, u.token, { size: 1000 });
   return r.body.notifications.map((n: any) => n.payload[0]).filter((e: any) => e.type === type);
 }
 
@@ -48,7 +73,7 @@ describe('legal hold', () => {
     owner = await teamOwner(pub, b.internalUrl);
     member = await invitedMember(pub, owner);
     bystander = await invitedMember(pub, owner);
-    const conv = await api(pub, owner.token).post('/v8/conversations', {
+    const conv = await postConversation(pub, owner.token, {
       qualified_users: [member, bystander].map((u) => ({ id: u.id, domain: 'example.com' })),
       team: { teamid: owner.team, managed: false },
       conversation_role: 'wire_member',
@@ -64,31 +89,30 @@ describe('legal hold', () => {
   });
 
   it('is off until the team turns it on; the service is registered by admins, its key pinned', async () => {
-    const admin = api(pub, owner.token);
-    expect((await admin.get(`/v8/teams/${owner.team}/legalhold/settings`)).body).toEqual({ status: 'disabled' });
-    const early = await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, settings());
+    expect((await getLegalholdSettings(pub, owner.token, owner.team)).body).toEqual({ status: 'disabled' });
+    const early = await postLegalholdSettings(pub, owner.token, owner.team, settings());
     expect(early.body).toMatchObject(wireError(403, 'legalhold-not-enabled'));
 
-    const on = await admin.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' });
+    const on = await putTeamFeature(pub, owner.token, owner.team, 'legalhold', { status: 'enabled' });
     expect(on.status, on.text).toBe(200);
-    expect((await admin.get(`/v8/teams/${owner.team}/legalhold/settings`)).body).toEqual({ status: 'not_configured' });
+    expect((await getLegalholdSettings(pub, owner.token, owner.team)).body).toEqual({ status: 'not_configured' });
 
-    const byMember = await api(pub, member.token).post(`/v8/teams/${owner.team}/legalhold/settings`, settings());
+    const byMember = await postLegalholdSettings(pub, member.token, owner.team, settings());
     expect(byMember.body).toMatchObject(wireError(403, 'operation-denied'));
-    const badKey = await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, {
+    const badKey = await postLegalholdSettings(pub, owner.token, owner.team, {
       ...settings(),
       public_key: (await rsaTlsIdentity({ bits: 1024 })).publicKeyPem,
     });
     expect(badKey.body).toMatchObject(wireError(400, 'legalhold-invalid-key'));
     // A key other than the one the service presents: the handshake fails the pin.
-    const otherKey = await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, {
+    const otherKey = await postLegalholdSettings(pub, owner.token, owner.team, {
       ...settings(),
       public_key: (await rsaTlsIdentity()).publicKeyPem,
     });
     expect(otherKey.body).toMatchObject(wireError(412, 'legalhold-unavailable'));
     expect(service.callsTo('/status')).toHaveLength(0);
 
-    const created = await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, settings());
+    const created = await postLegalholdSettings(pub, owner.token, owner.team, settings());
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({
       status: 'configured',
@@ -98,7 +122,7 @@ describe('legal hold', () => {
     expect(service.callsTo('/status')).toEqual([
       { method: 'GET', path: '/status', authorization: undefined, body: undefined },
     ]);
-    const read = await api(pub, member.token).get(`/v8/teams/${owner.team}/legalhold/settings`);
+    const read = await getLegalholdSettings(pub, member.token, owner.team);
     expect(read.body).toEqual(created.body);
   });
 
@@ -106,20 +130,24 @@ describe('legal hold', () => {
     const admin = api(pub, owner.token);
     const mine = api(pub, member.token);
     const statusPath = `/v8/teams/${owner.team}/legalhold/${member.id}`;
-    expect((await mine.get(statusPath)).body).toEqual({ status: 'no_consent' });
-    expect((await admin.post(statusPath)).body).toMatchObject(wireError(409, 'legalhold-no-consent'));
-    expect((await mine.post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
-    expect((await mine.post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(204);
-    expect((await mine.get(statusPath)).body).toEqual({ status: 'disabled' });
+    expect((await getLegalholdStatus(pub, member.token, owner.team, member.id)).body).toEqual({ status: 'no_consent' });
+    expect((await postLegalholdRequest(pub, owner.token, owner.team, member.id)).body).toMatchObject(
+      wireError(409, 'legalhold-no-consent'),
+    );
+    expect((await postLegalholdConsent(pub, member.token, owner.team)).status).toBe(201);
+    expect((await postLegalholdConsent(pub, member.token, owner.team)).status).toBe(204);
+    expect((await getLegalholdStatus(pub, member.token, owner.team, member.id)).body).toEqual({ status: 'disabled' });
     // Before legal hold: a conversation the consenting member administers, with two who have not consented.
-    const memberConv = await mine.post('/v8/conversations', {
+    const memberConv = await postConversation(pub, member.token, {
       qualified_users: [owner, bystander].map((u) => ({ id: u.id, domain: 'example.com' })),
       team: { teamid: owner.team, managed: false },
     });
     expect(memberConv.status, memberConv.text).toBe(201);
 
-    expect((await mine.post(statusPath)).body).toMatchObject(wireError(403, 'operation-denied'));
-    const requested = await admin.post(statusPath);
+    expect((await postLegalholdRequest(pub, member.token, owner.team, member.id)).body).toMatchObject(
+      wireError(403, 'operation-denied'),
+    );
+    const requested = await postLegalholdRequest(pub, owner.token, owner.team, member.id);
     expect(requested.status, requested.text).toBe(201);
     const initiate = service.callsTo('/v1/initiate');
     expect(initiate).toEqual([
@@ -130,7 +158,7 @@ describe('legal hold', () => {
         body: { qualified_user_id: { id: member.id, domain: 'example.com' }, team_id: owner.team },
       },
     ]);
-    const first = (await mine.get(statusPath)).body;
+    const first = (await getLegalholdStatus(pub, member.token, owner.team, member.id)).body;
     expect(first).toMatchObject({
       status: 'pending',
       last_prekey: { id: 65535 },
@@ -144,8 +172,8 @@ describe('legal hold', () => {
       client: first.client,
     });
     // Asking again while pending: the service makes another device, the member hears of it again.
-    expect((await admin.post(statusPath)).status).toBe(204);
-    const pending = (await mine.get(statusPath)).body;
+    expect((await postLegalholdRequest(pub, owner.token, owner.team, member.id)).status).toBe(204);
+    const pending = (await getLegalholdStatus(pub, member.token, owner.team, member.id)).body;
     expect(pending.client.id).not.toBe(first.client.id);
     const requests = await userEvents(pub, member, 'user.legalhold-request');
     expect(requests.map((e) => e.client.id)).toEqual([first.client.id, pending.client.id]);
@@ -159,7 +187,10 @@ describe('legal hold', () => {
     );
     const approved = await mine.put(approvePath, { password: member.password });
     expect(approved.status, approved.text).toBe(200);
-    expect((await mine.get(statusPath)).body).toEqual({ ...pending, status: 'enabled' });
+    expect((await getLegalholdStatus(pub, member.token, owner.team, member.id)).body).toEqual({
+      ...pending,
+      status: 'enabled',
+    });
     const [confirm] = service.callsTo('/v1/confirm');
     expect(confirm?.body).toMatchObject({
       qualified_user_id: { id: member.id, domain: 'example.com' },
@@ -167,7 +198,7 @@ describe('legal hold', () => {
       client_id: pending.client.id,
       refresh_token: expect.any(String),
     });
-    const clients = (await mine.get('/v8/clients')).body;
+    const clients = (await getSelfClients(pub, member.token)).body;
     expect(clients).toContainEqual(
       expect.objectContaining({ id: pending.client.id, type: 'legalhold', class: 'legalhold' }),
     );
@@ -177,7 +208,9 @@ describe('legal hold', () => {
     // Nobody without consent stays beside the device. Where an admin consented, the others leave;
     // where none did, the member under legal hold leaves. Connections with them are blocked.
     const others = async (token: string, conv: string) =>
-      (await api(pub, token).get(`/v8/conversations/example.com/${conv}`)).body.members.others.map((m: any) => m.id);
+      (await getConversation(pub, token, { domain: 'example.com', id: conv })).body.members.others.map(
+        (m: any) => m.id,
+      );
     expect(await others(member.token, memberConv.body.qualified_id.id)).toEqual([]);
     expect(await others(owner.token, earlyConv)).toEqual([bystander.id]);
     const leaves = await userEvents(pub, bystander, 'conversation.member-leave');
@@ -189,13 +222,17 @@ describe('legal hold', () => {
       }),
     );
     const blocked = { status: 'missing-legalhold-consent' };
-    expect((await mine.get(`/v8/connections/example.com/${contact.id}`)).body).toMatchObject(blocked);
-    expect((await api(pub, contact.token).get(`/v8/connections/example.com/${member.id}`)).body).toMatchObject(blocked);
-    const profile = await admin.get(`/v8/users/example.com/${member.id}`);
+    expect((await getConnection(pub, member.token, { domain: 'example.com', id: contact.id })).body).toMatchObject(
+      blocked,
+    );
+    expect((await getConnection(pub, contact.token, { domain: 'example.com', id: member.id })).body).toMatchObject(
+      blocked,
+    );
+    const profile = await getUser(pub, owner.token, { domain: 'example.com', id: member.id });
     expect(profile.body.legalhold_status).toBe('enabled');
-    const inTeam = await admin.get(`/v8/teams/${owner.team}/members/${member.id}`);
+    const inTeam = await getTeamMember(pub, owner.token, owner.team, member.id);
     expect(inTeam.body.legalhold_status).toBe('enabled');
-    const removed = await mine.del(`/v8/clients/${pending.client.id}`, { password: member.password });
+    const removed = await deleteClient(pub, member.token, pending.client.id, { password: member.password });
     expect(removed.body).toEqual({
       code: 400,
       label: 'client-error',
@@ -208,29 +245,27 @@ describe('legal hold', () => {
     const refresh = confirm!.body.refresh_token as string;
     const access = await call(pub, '/access', { method: 'POST', headers: { cookie: `zuid=${refresh}` } });
     expect(access.status, access.text).toBe(200);
-    const device = api(pub, access.body.access_token);
     const client = confirm!.body.client_id as string;
-    expect((await device.get(`/v8/notifications?client=${client}`)).status).toBe(200);
-    expect((await device.get(`/v8/users/example.com/${owner.id}`)).status).toBe(200);
-    expect((await device.get('/v8/self')).body).toMatchObject(wireError(403, 'access-denied'));
-    expect((await device.post('/v8/clients', {})).body).toMatchObject(wireError(403, 'access-denied'));
+    expect((await getNotifications(pub, access.body.access_token, { client })).status).toBe(200);
+    expect((await getUser(pub, access.body.access_token, { domain: 'example.com', id: owner.id })).status).toBe(200);
+    expect((await getSelf(pub, access.body.access_token)).body).toMatchObject(wireError(403, 'access-denied'));
+    expect((await postClient(pub, access.body.access_token, {})).body).toMatchObject(wireError(403, 'access-denied'));
   });
 
   it("makes senders include the member's device; nobody without consent sends or joins beside it", async () => {
     const ownerClient = await addClient(pub, owner);
-    const device = ((await api(pub, member.token).get('/v8/clients')).body as Array<{ id: string; type: string }>).find(
+    const device = ((await getSelfClients(pub, member.token)).body as Array<{ id: string; type: string }>).find(
       (d) => d.type === 'legalhold',
     )!.id;
     // The 1:1 conversation with a contact from before, who has not consented: nothing is sent there.
-    const one2one = (await api(pub, contact.token).get(`/v8/connections/example.com/${member.id}`)).body
+    const one2one = (await getConnection(pub, contact.token, { domain: 'example.com', id: member.id })).body
       .qualified_conversation.id as string;
     const fromContact = await postOtr(pub, contact.token, one2one, otrMessage(await addClient(pub, contact), []));
     expect(fromContact.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
 
-    for (const u of [owner, bystander])
-      expect((await api(pub, u.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
+    for (const u of [owner, bystander]) expect((await postLegalholdConsent(pub, u.token, owner.team)).status).toBe(201);
     const team = { teamid: owner.team, managed: false };
-    const conv = await api(pub, owner.token).post('/v8/conversations', {
+    const conv = await postConversation(pub, owner.token, {
       qualified_users: [member, bystander].map((u) => ({ id: u.id, domain: 'example.com' })),
       team,
     });
@@ -241,19 +276,21 @@ describe('legal hold', () => {
 
     // Someone without consent joins no conversation beside the member.
     const newcomer = await invitedMember(pub, owner);
-    const withBoth = await api(pub, owner.token).post('/v8/conversations', {
+    const withBoth = await postConversation(pub, owner.token, {
       qualified_users: [member, newcomer].map((u) => ({ id: u.id, domain: 'example.com' })),
       team,
     });
     expect(withBoth.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
-    const added = await api(pub, owner.token).post(
-      `/v8/conversations/example.com/${conv.body.qualified_id.id}/members`,
+    const added = await addMembers(
+      pub,
+      owner.token,
+      { domain: 'example.com', id: conv.body.qualified_id.id },
       {
         qualified_users: [{ id: newcomer.id, domain: 'example.com' }],
       },
     );
     expect(added.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
-    const withMember = await api(pub, owner.token).post('/v8/conversations', {
+    const withMember = await postConversation(pub, owner.token, {
       qualified_users: [{ id: member.id, domain: 'example.com' }],
       team,
     });
@@ -261,12 +298,12 @@ describe('legal hold', () => {
   });
 
   it('keeps a member under legal hold out of MLS and away from users without consent', async () => {
-    const claim = await api(pub, owner.token).post(`/v8/mls/key-packages/claim/example.com/${member.id}`);
+    const claim = await claimKeyPackages(pub, owner.token, { domain: 'example.com', id: member.id });
     expect(claim.body).toMatchObject(wireError(409, 'mls-legal-hold-not-allowed'));
     const personal = await createUser(pub, b.internalUrl);
-    const asked = await api(pub, personal.token).post(`/v8/connections/example.com/${member.id}`);
+    const asked = await postConnection(pub, personal.token, { domain: 'example.com', id: member.id });
     expect(asked.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
-    const asking = await api(pub, member.token).post(`/v8/connections/example.com/${personal.id}`);
+    const asking = await postConnection(pub, member.token, { domain: 'example.com', id: personal.id });
     expect(asking.body).toMatchObject(wireError(403, 'missing-legalhold-consent'));
   });
 
@@ -280,15 +317,15 @@ describe('legal hold', () => {
     expect(service.callsTo('/v1/remove').map((c) => c.body)).toEqual([
       { qualified_user_id: { id: member.id, domain: 'example.com' }, team_id: owner.team },
     ]);
-    expect((await api(pub, member.token).get(statusPath)).body).toEqual({ status: 'disabled' });
-    const clients = (await api(pub, member.token).get('/v8/clients')).body as Array<{ type: string }>;
+    expect((await getLegalholdStatus(pub, member.token, owner.team, member.id)).body).toEqual({ status: 'disabled' });
+    const clients = (await getSelfClients(pub, member.token)).body as Array<{ type: string }>;
     expect(clients.filter((c) => c.type === 'legalhold')).toEqual([]);
     // Connections legal hold blocked are back as they were.
     const accepted = { status: 'accepted' };
-    expect((await api(pub, member.token).get(`/v8/connections/example.com/${contact.id}`)).body).toMatchObject(
+    expect((await getConnection(pub, member.token, { domain: 'example.com', id: contact.id })).body).toMatchObject(
       accepted,
     );
-    expect((await api(pub, contact.token).get(`/v8/connections/example.com/${member.id}`)).body).toMatchObject(
+    expect((await getConnection(pub, contact.token, { domain: 'example.com', id: member.id })).body).toMatchObject(
       accepted,
     );
     expect(await userEvents(pub, owner, 'user.legalhold-disable')).toEqual([
@@ -304,19 +341,21 @@ describe('legal hold', () => {
 
   it('speaks v0 to a service without /api-version, and changes nothing when the service fails or speaks no common version', async () => {
     const other = await invitedMember(pub, owner);
-    const admin = api(pub, owner.token);
-    const statusPath = `/v8/teams/${owner.team}/legalhold/${other.id}`;
-    expect((await api(pub, other.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
+    expect((await postLegalholdConsent(pub, other.token, owner.team)).status).toBe(201);
     try {
       // A service speaking only versions this backend does not: wire's 500 server-error.
       service.versions = [7];
-      expect((await admin.post(statusPath)).body).toMatchObject(wireError(500, 'server-error'));
+      expect((await postLegalholdRequest(pub, owner.token, owner.team, other.id)).body).toMatchObject(
+        wireError(500, 'server-error'),
+      );
       service.versions = undefined;
       service.failing = true;
-      expect((await admin.post(statusPath)).body).toMatchObject(wireError(412, 'legalhold-unavailable'));
-      expect((await admin.get(statusPath)).body).toEqual({ status: 'disabled' });
+      expect((await postLegalholdRequest(pub, owner.token, owner.team, other.id)).body).toMatchObject(
+        wireError(412, 'legalhold-unavailable'),
+      );
+      expect((await getLegalholdStatus(pub, owner.token, owner.team, other.id)).body).toEqual({ status: 'disabled' });
       service.failing = false;
-      expect((await admin.post(statusPath)).status).toBe(201);
+      expect((await postLegalholdRequest(pub, owner.token, owner.team, other.id)).status).toBe(201);
       expect(service.callsTo('/initiate').at(-1)?.body).toEqual({ user_id: other.id, team_id: owner.team });
     } finally {
       service.versions = [0, 1];
@@ -326,36 +365,34 @@ describe('legal hold', () => {
 
   it('is refused to members of MLS conversations', async () => {
     const mlsUser = await invitedMember(pub, owner);
-    expect((await api(pub, mlsUser.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
-    const group = await api(pub, mlsUser.token).post('/v8/conversations', { protocol: 'mls', qualified_users: [] });
+    expect((await postLegalholdConsent(pub, mlsUser.token, owner.team)).status).toBe(201);
+    const group = await postConversation(pub, mlsUser.token, { protocol: 'mls', qualified_users: [] });
     expect(group.status, group.text).toBe(201);
-    const requested = await api(pub, owner.token).post(`/v8/teams/${owner.team}/legalhold/${mlsUser.id}`);
+    const requested = await postLegalholdRequest(pub, owner.token, owner.team, mlsUser.id);
     expect(requested.body).toMatchObject(wireError(409, 'mls-legal-hold-not-allowed'));
-    expect((await api(pub, owner.token).get(`/v8/teams/${owner.team}/legalhold/${mlsUser.id}`)).body).toEqual({
+    expect((await getLegalholdStatus(pub, owner.token, owner.team, mlsUser.id)).body).toEqual({
       status: 'disabled',
     });
   });
 
   it('ends for every member when the team turns the feature off', async () => {
-    const admin = api(pub, owner.token);
-    const pendingOne = (await admin.get(`/v8/teams/${owner.team}/members`)).body.members.find(
+    const pendingOne = (await getTeamMembers(pub, owner.token, owner.team)).body.members.find(
       (m: any) => m.legalhold_status === 'pending',
     );
     expect(pendingOne).toBeDefined();
-    const off = await admin.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'disabled' });
+    const off = await putTeamFeature(pub, owner.token, owner.team, 'legalhold', { status: 'disabled' });
     expect(off.status, off.text).toBe(200);
-    const after = (await admin.get(`/v8/teams/${owner.team}/legalhold/${pendingOne.user}`)).body;
+    const after = (await getLegalholdStatus(pub, owner.token, owner.team, pendingOne.user)).body;
     expect(after).toEqual({ status: 'disabled' });
-    expect((await admin.get(`/v8/teams/${owner.team}/legalhold/settings`)).body).toEqual({ status: 'disabled' });
+    expect((await getLegalholdSettings(pub, owner.token, owner.team)).body).toEqual({ status: 'disabled' });
   });
 
   it('stays off for good once the operator says disabled-permanently, leaving the devices there', async () => {
-    const admin = api(pub, owner.token);
-    expect((await admin.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' })).status).toBe(200);
-    expect((await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, settings())).status).toBe(201);
+    expect((await putTeamFeature(pub, owner.token, owner.team, 'legalhold', { status: 'enabled' })).status).toBe(200);
+    expect((await postLegalholdSettings(pub, owner.token, owner.team, settings())).status).toBe(201);
     const held = await invitedMember(pub, owner);
-    expect((await api(pub, held.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
-    expect((await admin.post(`/v8/teams/${owner.team}/legalhold/${held.id}`)).status).toBe(201);
+    expect((await postLegalholdConsent(pub, held.token, owner.team)).status).toBe(201);
+    expect((await postLegalholdRequest(pub, owner.token, owner.team, held.id)).status).toBe(201);
     const path = `/v8/teams/${owner.team}/legalhold/${held.id}/approve`;
     expect((await api(pub, held.token).put(path, { password: held.password })).status).toBe(200);
 
@@ -364,13 +401,12 @@ describe('legal hold', () => {
     const flag: Edit = ['galley.yaml', ['settings', 'featureFlags', 'legalhold'], 'disabled-permanently'];
     b = await startEditedBackend([flag], { stateDir, migrate: false, sidecar: true });
     pub = b.publicUrl;
-    const again = api(pub, owner.token);
-    const feature = await again.get(`/v8/teams/${owner.team}/features/legalhold`);
+    const feature = await getTeamFeature(pub, owner.token, owner.team, 'legalhold');
     expect(feature.body).toMatchObject({ status: 'disabled' });
-    const on = await again.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' });
+    const on = await putTeamFeature(pub, owner.token, owner.team, 'legalhold', { status: 'enabled' });
     expect(on.body).toMatchObject(wireError(403, 'legalhold-not-enabled'));
-    const devices = (await api(pub, held.token).get('/v8/clients')).body as Array<{ type: string }>;
+    const devices = (await getSelfClients(pub, held.token)).body as Array<{ type: string }>;
     expect(devices.map((d) => d.type)).toContain('legalhold');
-    expect((await again.get(`/v8/teams/${owner.team}/legalhold/${held.id}`)).body.status).toBe('enabled');
+    expect((await getLegalholdStatus(pub, owner.token, owner.team, held.id)).body.status).toBe('enabled');
   });
 });

@@ -3,6 +3,8 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { api, connect, createUser, login, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import { postConversation } from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const q = (id: string) => ({ id, domain: 'example.com' });
@@ -16,7 +18,7 @@ async function group(n: number): Promise<{ owner: TestUser; others: TestUser[]; 
     await connect(publicUrl, owner, u);
     others.push(u);
   }
-  const r = await api(publicUrl, owner.token).post('/v8/conversations', {
+  const r = await postConversation(publicUrl, owner.token, {
     name: 'Group',
     qualified_users: others.map((o) => q(o.id)),
     conversation_role: 'wire_member',
@@ -26,7 +28,7 @@ async function group(n: number): Promise<{ owner: TestUser; others: TestUser[]; 
 }
 
 const eventsOf = async (u: TestUser, type: string) =>
-  (await api(publicUrl, u.token).get('/v8/notifications')).body.notifications
+  (await getNotifications(publicUrl, u.token)).body.notifications
     .map((n: any) => n.payload[0])
     .filter((e: any) => e.type === type);
 
@@ -182,7 +184,7 @@ describe('conversation metadata', () => {
     expect((await me.put(`${path}/message-timer`, { message_timer: 60000 })).status).toBe(204);
     expect((await me.put(`${path}/receipt-mode`, { receipt_mode: 1 })).body.data).toEqual({ receipt_mode: 1 });
     expect((await me.put(`${path}/receipt-mode`, { receipt_mode: 1 })).status).toBe(204);
-    const types = (await api(publicUrl, others[0]!.token).get('/v8/notifications')).body.notifications.map(
+    const types = (await getNotifications(publicUrl, others[0]!.token)).body.notifications.map(
       (n: any) => n.payload[0].type,
     );
     expect(types).toEqual(
@@ -243,9 +245,7 @@ describe('conversation metadata', () => {
     await api(publicUrl, owner.token).put(`${path}/name`, { name: 'After typing' });
     expect((await mine.next()).payload[0].type).toBe('conversation.rename');
     expect(
-      (await api(publicUrl, others[0]!.token).get('/v8/notifications')).body.notifications.map(
-        (n: any) => n.payload[0].type,
-      ),
+      (await getNotifications(publicUrl, others[0]!.token)).body.notifications.map((n: any) => n.payload[0].type),
     ).not.toContain('conversation.typing');
     await theirs.close();
     await mine.close();

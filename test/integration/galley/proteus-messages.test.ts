@@ -3,8 +3,9 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { legacyOtrMessage, otrMessage, postOtr } from '../../helpers/otr.js';
 import { addClient as addClient_, otrEventsOf } from '../../helpers/clients.js';
-import { api, connect, createUser, login, type TestUser } from '../../helpers/users.js';
+import { connect, createUser, login, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import { postConversation, postOtrMessage, removeMember } from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const q = (id: string) => ({ id, domain: 'example.com' });
@@ -25,8 +26,8 @@ async function setup() {
   const a2 = await addClient(a, a.password);
   const b1 = await addClient(b);
   const c1 = await addClient(c);
-  const conv = (await api(publicUrl, a.token).post('/v8/conversations', { qualified_users: [q(b.id), q(c.id)] })).body
-    .qualified_id.id;
+  const conv = (await postConversation(publicUrl, a.token, { qualified_users: [q(b.id), q(c.id)] })).body.qualified_id
+    .id;
   return { a, b, c, a1, a2, b1, c1, conv };
 }
 
@@ -170,7 +171,7 @@ describe('Proteus messages', () => {
     expect((await postOtr(publicUrl, a.token, conv, otrMessage(a1, everyone))).body.missing).toEqual({
       'example.com': { [b.id]: [b2] },
     });
-    await api(publicUrl, a.token).del(`/v8/conversations/example.com/${conv}/members/example.com/${c.id}`);
+    await removeMember(publicUrl, a.token, { domain: 'example.com', id: conv }, { domain: 'example.com', id: c.id });
     const r = await postOtr(
       publicUrl,
       a.token,
@@ -185,26 +186,25 @@ describe('Proteus messages', () => {
 describe('legacy /conversations/{cnv}/otr/messages', () => {
   it('takes JSON with unqualified maps and answers ClientMismatch', async () => {
     const { a, b, c, a1, a2, b1, c1, conv } = await setup();
-    const me = api(publicUrl, a.token);
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     const partial = { sender: a1, recipients: { [b.id]: { [b1]: b64('hi b') } } };
-    const blocked = await me.post(`/v8/conversations/${conv}/otr/messages`, partial);
+    const blocked = await postOtrMessage(publicUrl, a.token, conv, partial);
     expect(blocked).toMatchObject({
       status: 412,
       body: { missing: { [a.id]: [a2], [c.id]: [c1] }, redundant: {}, deleted: {} },
     });
     expect(blocked.body.failed_to_send).toBeUndefined();
-    expect((await me.post(`/v8/conversations/${conv}/otr/messages?ignore_missing=true`, partial)).status).toBe(201);
-    expect((await me.post(`/v8/conversations/${conv}/otr/messages?report_missing=${b.id}`, partial)).status).toBe(201);
+    expect((await postOtrMessage(publicUrl, a.token, conv, partial, { ignore_missing: true })).status).toBe(201);
+    expect((await postOtrMessage(publicUrl, a.token, conv, partial, { report_missing: b.id })).status).toBe(201);
     expect(
-      (await me.post(`/v8/conversations/${conv}/otr/messages`, { ...partial, report_missing: [c.id] })).body.missing,
+      (await postOtrMessage(publicUrl, a.token, conv, { ...partial, report_missing: [c.id] })).body.missing,
     ).toEqual({ [c.id]: [c1] });
     expect((await otrEvents(b, b1)).map((e: any) => Buffer.from(e.data.text, 'base64').toString())).toEqual([
       'hi b',
       'hi b',
     ]);
     expect(
-      await me.post(`/v8/conversations/${conv}/otr/messages`, { sender: a1, recipients: { [b.id]: { [b1]: '%%%' } } }),
+      await postOtrMessage(publicUrl, a.token, conv, { sender: a1, recipients: { [b.id]: { [b1]: '%%%' } } }),
     ).toMatchObject({
       status: 400,
       body: wireError(400, 'bad-request'),

@@ -2,6 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { api, createUser, teamOwner, type TeamOwner, type TestUser, invitedMember } from '../../helpers/users.js';
+import {
+  addMembers,
+  deleteTeamConversation,
+  getConversation,
+  getTeamConversation,
+  getTeamConversations,
+  postConversation,
+  postSelfConversation,
+} from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const q = (id: string) => ({ id, domain: 'example.com' });
@@ -21,7 +30,7 @@ const ALL_ACTIONS = [
 
 /** A group conversation of the owner's team with these teammates (as `wire_member`); its id. */
 async function teamConversation(pub: string, owner: TeamOwner, members: TestUser[] = []): Promise<string> {
-  const r = await api(pub, owner.token).post('/v8/conversations', {
+  const r = await postConversation(pub, owner.token, {
     name: 'Team room',
     qualified_users: members.map((m) => q(m.id)),
     conversation_role: 'wire_member',
@@ -38,14 +47,14 @@ describe('GET /teams/{tid}/conversations[/{cid}|/roles]', () => {
     const partner = await invitedMember(publicUrl, owner, 'partner');
     const withPartner = await teamConversation(publicUrl, owner, [partner]);
     const ownerOnly = await teamConversation(publicUrl, owner);
-    const personalGroup = await api(publicUrl, owner.token).post('/v8/conversations', {
+    const personalGroup = await postConversation(publicUrl, owner.token, {
       name: 'No team',
       qualified_users: [],
     });
     expect(personalGroup.status, personalGroup.text).toBe(201);
 
     for (const reader of [owner, partner]) {
-      const listed = await api(publicUrl, reader.token).get(`/v8/teams/${owner.team}/conversations`);
+      const listed = await getTeamConversations(publicUrl, reader.token, owner.team);
       expect(listed.status, listed.text).toBe(200);
       expect(listed.body.conversations).toHaveLength(2);
       expect(listed.body.conversations).toEqual(
@@ -55,14 +64,13 @@ describe('GET /teams/{tid}/conversations[/{cid}|/roles]', () => {
         ]),
       );
     }
-    const asPartner = api(publicUrl, partner.token);
-    expect(await asPartner.get(`/v8/teams/${owner.team}/conversations/${ownerOnly}`)).toMatchObject({
+    expect(await getTeamConversation(publicUrl, partner.token, owner.team, ownerOnly)).toMatchObject({
       status: 200,
       body: { conversation: ownerOnly, managed: false },
     });
     // Not a conversation of this team: a conversation without team, an unknown id.
     for (const cid of [personalGroup.body.qualified_id.id, crypto.randomUUID()])
-      expect(await asPartner.get(`/v8/teams/${owner.team}/conversations/${cid}`)).toMatchObject({
+      expect(await getTeamConversation(publicUrl, partner.token, owner.team, cid)).toMatchObject({
         status: 404,
         body: wireError(404, 'no-conversation'),
       });
@@ -103,16 +111,14 @@ describe('GET /teams/{tid}/conversations[/{cid}|/roles]', () => {
         body: wireError(403, 'no-team-member'),
       });
     // The other team's owner sees its own (empty) list, never this team's conversation.
-    expect((await api(publicUrl, otherTeam.token).get(`/v8/teams/${otherTeam.team}/conversations`)).body).toEqual({
+    expect((await getTeamConversations(publicUrl, otherTeam.token, otherTeam.team)).body).toEqual({
       conversations: [],
     });
-    expect(
-      await api(publicUrl, otherTeam.token).get(`/v8/teams/${otherTeam.team}/conversations/${conv}`),
-    ).toMatchObject({
+    expect(await getTeamConversation(publicUrl, otherTeam.token, otherTeam.team, conv)).toMatchObject({
       status: 404,
       body: wireError(404, 'no-conversation'),
     });
-    expect(await api(publicUrl).get(`/v8/teams/${owner.team}/conversations`)).toMatchObject({ status: 401 });
+    expect(await getTeamConversations(publicUrl, undefined, owner.team)).toMatchObject({ status: 401 });
   });
 
   it('answers malformed ids with 400 bad-request', async () => {
@@ -154,49 +160,63 @@ describe('POST /conversations/{cnv_domain}/{cnv}/members of a team group', () =>
       invitedMember(publicUrl, owner, 'member'),
       invitedMember(publicUrl, owner, 'member'),
     ]);
-    const created = await api(publicUrl, owner.token).post('/v8/conversations', {
+    const created = await postConversation(publicUrl, owner.token, {
       qualified_users: [q(partner.id), q(member.id)],
       conversation_role: 'wire_admin',
       team: { teamid: owner.team, managed: false },
     });
     expect(created.status, created.text).toBe(201);
-    const members = `/v8/conversations/example.com/${created.body.qualified_id.id}/members`;
-    expect(await api(publicUrl, partner.token).post(members, { qualified_users: [q(newcomer.id)] })).toMatchObject({
+    expect(
+      await addMembers(
+        publicUrl,
+        partner.token,
+        { domain: 'example.com', id: created.body.qualified_id.id },
+        { qualified_users: [q(newcomer.id)] },
+      ),
+    ).toMatchObject({
       status: 403,
       body: { label: 'invalid-op' },
     });
-    expect((await api(publicUrl, member.token).post(members, { qualified_users: [q(newcomer.id)] })).status).toBe(200);
+    expect(
+      (
+        await addMembers(
+          publicUrl,
+          member.token,
+          { domain: 'example.com', id: created.body.qualified_id.id },
+          { qualified_users: [q(newcomer.id)] },
+        )
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe('DELETE /teams/{tid}/conversations/{cid}, as wire-server checks it', () => {
   it('does not consult tid: a conversation admin deletes through any team id, a team conversation or not', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
-    const me = api(publicUrl, owner.token);
     const conv = await teamConversation(publicUrl, owner);
-    expect((await me.del(`/v8/teams/${crypto.randomUUID()}/conversations/${conv}`)).status).toBe(200);
-    expect(await me.get(`/v8/conversations/example.com/${conv}`)).toMatchObject({
+    expect((await deleteTeamConversation(publicUrl, owner.token, crypto.randomUUID(), conv)).status).toBe(200);
+    expect(await getConversation(publicUrl, owner.token, { domain: 'example.com', id: conv })).toMatchObject({
       status: 404,
       body: wireError(404, 'no-conversation'),
     });
 
-    const personalGroup = await me.post('/v8/conversations', { name: 'No team', qualified_users: [] });
+    const personalGroup = await postConversation(publicUrl, owner.token, { name: 'No team', qualified_users: [] });
     expect(personalGroup.status, personalGroup.text).toBe(201);
-    expect((await me.del(`/v8/teams/${owner.team}/conversations/${personalGroup.body.qualified_id.id}`)).status).toBe(
-      200,
-    );
+    expect(
+      (await deleteTeamConversation(publicUrl, owner.token, owner.team, personalGroup.body.qualified_id.id)).status,
+    ).toBe(200);
   });
 
   it('refuses a conversation that is no group with invalid-op, and non-members (team admins too) with no-conversation', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
     const admin = await invitedMember(publicUrl, owner, 'admin');
-    expect((await api(publicUrl, owner.token).post('/v8/conversations/self')).status).toBe(200); // made with the account
-    expect(await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/conversations/${owner.id}`)).toMatchObject({
+    expect((await postSelfConversation(publicUrl, owner.token)).status).toBe(200); // made with the account
+    expect(await deleteTeamConversation(publicUrl, owner.token, owner.team, owner.id)).toMatchObject({
       status: 403,
       body: wireError(403, 'invalid-op'),
     });
     const conv = await teamConversation(publicUrl, owner);
-    expect(await api(publicUrl, admin.token).del(`/v8/teams/${owner.team}/conversations/${conv}`)).toMatchObject({
+    expect(await deleteTeamConversation(publicUrl, admin.token, owner.team, conv)).toMatchObject({
       status: 404,
       body: wireError(404, 'no-conversation'),
     });
@@ -217,12 +237,11 @@ describe('DELETE of a channel', () => {
     const conv = await teamConversation(b.publicUrl, owner, [admin, member]);
     // Channels are MLS conversations, which the shipped configuration does not enable: mark a group as one.
     await b.query(`UPDATE conversations SET group_conv_type = 'channel' WHERE id = ?`, conv);
-    const path = `/v8/teams/${owner.team}/conversations/${conv}`;
-    expect(await api(b.publicUrl, member.token).del(path)).toMatchObject({
+    expect(await deleteTeamConversation(b.publicUrl, member.token, owner.team, conv)).toMatchObject({
       status: 403,
       body: { ...wireError(403, 'action-denied'), message: 'Insufficient authorization (missing delete_conversation)' },
     });
-    expect((await api(b.publicUrl, admin.token).del(path)).status).toBe(200);
+    expect((await deleteTeamConversation(b.publicUrl, admin.token, owner.team, conv)).status).toBe(200);
     expect(await b.query('SELECT id FROM conversations WHERE id = ?', conv)).toEqual([]);
   });
 });

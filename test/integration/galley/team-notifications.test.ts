@@ -6,6 +6,10 @@ import { invitationCode } from '../../helpers/mailbox.js';
 import { accessToken, signIn, teamWithIdp } from '../../helpers/saml-login.js';
 import { api, createUser, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import { acceptTeamInvitation, getSelf, postTeamInvitation } from '../../helpers/endpoints/brig.js';
+import { deleteTeam } from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
+import { createScimToken } from '../../helpers/endpoints/spar.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const V1 = /^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -22,7 +26,7 @@ const queue = (pub: string, token: string, query = '') => api(pub, token).get(`/
 
 /** Invites an existing personal user into the owner's team; the mailed invitation code. */
 async function inviteExisting(owner: TeamOwner, user: TestUser): Promise<string> {
-  const r = await api(publicUrl, owner.token).post(`/v8/teams/${owner.team}/invitations`, {
+  const r = await postTeamInvitation(publicUrl, owner.token, owner.team, {
     email: user.email,
     allow_existing: true,
   });
@@ -38,10 +42,9 @@ describe('GET /teams/notifications', () => {
     const registered = await invitedMember(publicUrl, owner);
     const personal = await createUser(publicUrl, internalUrl);
     const code = await inviteExisting(owner, personal);
-    expect(
-      (await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', { code, password: personal.password }))
-        .status,
-    ).toBe(200);
+    expect((await acceptTeamInvitation(publicUrl, personal.token, { code, password: personal.password })).status).toBe(
+      200,
+    );
 
     const page = await queue(publicUrl, registered.token);
     expect(page.status, page.text).toBe(200);
@@ -58,8 +61,8 @@ describe('GET /teams/notifications', () => {
   it("holds team.member-join for a member the IdP signs in first and one the team's SCIM client provisions", async () => {
     const { owner, idp, idpId } = await teamWithIdp(publicUrl, internalUrl);
     const cookie = await signIn(publicUrl, idp, idpId, `sso-${crypto.randomUUID().slice(0, 8)}@corp.example`);
-    const signedIn = (await api(publicUrl, await accessToken(publicUrl, cookie)).get('/v8/self')).body.id;
-    const token = await api(publicUrl, owner.token).post('/v8/scim/auth-tokens', {
+    const signedIn = (await getSelf(publicUrl, await accessToken(publicUrl, cookie))).body.id;
+    const token = await createScimToken(publicUrl, owner.token, {
       description: 'team notifications',
       name: 'scim',
       idp: idpId,
@@ -170,7 +173,7 @@ describe('GET /teams/notifications', () => {
     try {
       expect(
         (
-          await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', {
+          await acceptTeamInvitation(publicUrl, personal.token, {
             code,
             password: personal.password,
           })
@@ -184,7 +187,7 @@ describe('GET /teams/notifications', () => {
       for (const socket of sockets) await socket.close();
     }
     for (const user of [owner, personal]) {
-      const stream = await api(publicUrl, user.token).get('/v8/notifications');
+      const stream = await getNotifications(publicUrl, user.token);
       expect(
         stream.body.notifications.flatMap((n: { payload: Array<{ type: string }> }) => n.payload.map((e) => e.type)),
       ).not.toContain('team.member-join');
@@ -250,9 +253,7 @@ describe('team queue expiry (gundeck notificationTTL)', () => {
     );
     expect(rows.map((r) => r.id)).toEqual([kept, page.body.notifications[1].id]);
 
-    expect(
-      (await api(b.publicUrl, owner.token).del(`/v8/teams/${owner.team}`, { password: owner.password })).status,
-    ).toBe(202);
+    expect((await deleteTeam(b.publicUrl, owner.token, owner.team, { password: owner.password })).status).toBe(202);
     expect(await b.query('SELECT id FROM team_notifications WHERE team = ?', owner.team)).toEqual([]);
   });
 });

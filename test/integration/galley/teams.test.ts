@@ -4,6 +4,38 @@ import { wireError } from '../../helpers/http.js';
 import { invitationCode, lastMail } from '../../helpers/mailbox.js';
 import { api, createUser, invitedMember, teamOwner, uniqueEmail } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import {
+  acceptTeamInvitation,
+  getInvitationInfo,
+  getSelf,
+  getTeamInvitations,
+  getTeamSearch,
+  getTeamSize,
+  headInvitationByEmail,
+  postConnection,
+  postLogin,
+  postRegister,
+  postTeamInvitation,
+  postVerificationCodeSend,
+  putConnection,
+  putSelf,
+  putSelfHandle,
+  upgradePersonalToTeam,
+} from '../../helpers/endpoints/brig.js';
+import {
+  deleteTeam,
+  deleteTeamMember,
+  getConversation,
+  getTeam,
+  getTeamMember,
+  getTeamMembers,
+  getTeamMembersByIds,
+  postConversation,
+  putTeam,
+  putTeamFeature,
+  updateTeamMember,
+} from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
@@ -17,9 +49,12 @@ const ROLE = {
 describe('teams and invitations', () => {
   it('invites a new address: mail, info with the inviter, registration joins the team and admins hear of it', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
-    const me = api(publicUrl, owner.token);
     const email = uniqueEmail('invitee');
-    const sent = await me.post(`/v8/teams/${owner.team}/invitations`, { email, role: 'member', name: 'Invitee' });
+    const sent = await postTeamInvitation(publicUrl, owner.token, owner.team, {
+      email,
+      role: 'member',
+      name: 'Invitee',
+    });
     expect(sent.status, sent.text).toBe(201);
     expect(sent.body).toEqual({
       id: expect.any(String),
@@ -32,26 +67,24 @@ describe('teams and invitations', () => {
     });
     expect(sent.headers.get('location')).toBe(`/teams/${owner.team}/invitations/${sent.body.id}`);
     const code = await invitationCode(publicUrl, email);
-    const info = await api(publicUrl).get(`/v8/teams/invitations/info?code=${encodeURIComponent(code)}`);
+    const info = await getInvitationInfo(publicUrl, undefined, { code });
     expect(info.body).toMatchObject({ id: sent.body.id, team: owner.team, email, created_by_email: owner.email });
-    expect(
-      (await api(publicUrl).head(`/v8/teams/invitations/by-email?email=${encodeURIComponent(email)}`)).status,
-    ).toBe(200);
-    expect((await me.get(`/v8/teams/${owner.team}/invitations`)).body).toMatchObject({
+    expect((await headInvitationByEmail(publicUrl, undefined, { email })).status).toBe(200);
+    expect((await getTeamInvitations(publicUrl, owner.token, owner.team)).body).toMatchObject({
       invitations: [{ id: sent.body.id }],
       has_more: false,
     });
 
     // A different address cannot use the code.
-    expect(
-      await api(publicUrl).post('/v8/register', { name: 'X', email: uniqueEmail(), password, team_code: code }),
-    ).toMatchObject({
-      status: 400,
-      body: wireError(400, 'invalid-invitation-code'),
-    });
+    expect(await postRegister(publicUrl, { name: 'X', email: uniqueEmail(), password, team_code: code })).toMatchObject(
+      {
+        status: 400,
+        body: wireError(400, 'invalid-invitation-code'),
+      },
+    );
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${owner.token}`);
     try {
-      const r = await api(publicUrl).post('/v8/register', { name: 'Invitee', email, password, team_code: code });
+      const r = await postRegister(publicUrl, { name: 'Invitee', email, password, team_code: code });
       expect(r.status, r.text).toBe(201);
       expect(r.body).toMatchObject({ team: owner.team, email });
       const joined = await socket.next((m) => m.payload?.[0]?.type === 'team.member-join');
@@ -59,11 +92,9 @@ describe('teams and invitations', () => {
     } finally {
       await socket.close();
     }
-    expect(
-      (await api(publicUrl).head(`/v8/teams/invitations/by-email?email=${encodeURIComponent(email)}`)).status,
-    ).toBe(404);
-    expect((await me.get(`/v8/teams/${owner.team}/size`)).body).toEqual({ teamSize: 2 });
-    const members = await me.get(`/v8/teams/${owner.team}/members`);
+    expect((await headInvitationByEmail(publicUrl, undefined, { email })).status).toBe(404);
+    expect((await getTeamSize(publicUrl, owner.token, owner.team)).body).toEqual({ teamSize: 2 });
+    const members = await getTeamMembers(publicUrl, owner.token, owner.team);
     expect(members.body.hasMore).toBe(false);
     expect(members.body.members).toEqual(
       expect.arrayContaining([
@@ -96,25 +127,26 @@ describe('teams and invitations', () => {
     expect(
       (await me.post(`/v6/teams/${owner.team}/invitations`, { email: personal.email, allow_existing: true })).status,
     ).toBe(201);
-    const invited = await me.post(`/v8/teams/${owner.team}/invitations`, { email: personal.email });
+    const invited = await postTeamInvitation(publicUrl, owner.token, owner.team, { email: personal.email });
     expect(invited.status, invited.text).toBe(201);
     // Existing users are sent below the account pages (no emailSMS.team in the shipped config).
     expect((await lastMail(publicUrl, personal.email)).text).toContain(
       'http://127.0.0.1:8080/account/accept-invitation/?team-code=',
     );
     const code = await invitationCode(publicUrl, personal.email);
-    const them = api(publicUrl, personal.token);
-    expect(await them.post('/v8/teams/invitations/accept', { code, password: 'wrong-password' })).toMatchObject({
+    expect(await acceptTeamInvitation(publicUrl, personal.token, { code, password: 'wrong-password' })).toMatchObject({
       status: 403,
       body: wireError(403, 'invalid-credentials'),
     });
-    expect((await them.post('/v8/teams/invitations/accept', { code, password: personal.password })).status).toBe(200);
-    expect((await them.get('/v8/self')).body.team).toBe(owner.team);
-    expect((await me.get(`/v8/teams/${owner.team}/members/${personal.id}`)).body).toMatchObject({
+    expect((await acceptTeamInvitation(publicUrl, personal.token, { code, password: personal.password })).status).toBe(
+      200,
+    );
+    expect((await getSelf(publicUrl, personal.token)).body.team).toBe(owner.team);
+    expect((await getTeamMember(publicUrl, owner.token, owner.team, personal.id)).body).toMatchObject({
       user: personal.id,
       permissions: ROLE.member,
     });
-    expect(await them.post('/v8/teams/invitations/accept', { code, password: personal.password })).toMatchObject({
+    expect(await acceptTeamInvitation(publicUrl, personal.token, { code, password: personal.password })).toMatchObject({
       status: 400,
       body: wireError(400, 'invalid-invitation-code'),
     });
@@ -124,48 +156,50 @@ describe('teams and invitations', () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const member = await invitedMember(publicUrl, owner);
     const admin = await invitedMember(publicUrl, owner, 'admin');
-    const asMember = api(publicUrl, member.token);
-    expect(await asMember.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail() })).toMatchObject({
+    expect(await postTeamInvitation(publicUrl, member.token, owner.team, { email: uniqueEmail() })).toMatchObject({
       status: 403,
       body: wireError(403, 'insufficient-permissions'),
     });
-    expect(await asMember.put(`/v8/teams/${owner.team}`, { name: 'Mine' })).toMatchObject({
+    expect(await putTeam(publicUrl, member.token, owner.team, { name: 'Mine' })).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
-    expect(await asMember.put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'disabled' })).toMatchObject({
+    expect(
+      await putTeamFeature(publicUrl, member.token, owner.team, 'fileSharing', { status: 'disabled' }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
-    expect((await asMember.get(`/v8/teams/${owner.team}`)).body).toMatchObject({
+    expect((await getTeam(publicUrl, member.token, owner.team)).body).toMatchObject({
       id: owner.team,
       name: 'Acme',
       creator: owner.id,
       binding: true,
     });
-
-    // Admins: may invite members, may not hand out ownership or change owners.
-    const asAdmin = api(publicUrl, admin.token);
     expect(
-      await asAdmin.post(`/v8/teams/${owner.team}/invitations`, { email: uniqueEmail(), role: 'owner' }),
+      await postTeamInvitation(publicUrl, admin.token, owner.team, { email: uniqueEmail(), role: 'owner' }),
     ).toMatchObject({
       status: 403,
       body: wireError(403, 'insufficient-permissions'),
     });
     expect(
-      await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: member.id, permissions: ROLE.owner } }),
+      await updateTeamMember(publicUrl, admin.token, owner.team, {
+        member: { user: member.id, permissions: ROLE.owner },
+      }),
     ).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
     expect(
-      await asAdmin.put(`/v8/teams/${owner.team}/members`, { member: { user: owner.id, permissions: ROLE.member } }),
+      await updateTeamMember(publicUrl, admin.token, owner.team, {
+        member: { user: owner.id, permissions: ROLE.member },
+      }),
     ).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
     expect(
-      await asAdmin.put(`/v8/teams/${owner.team}/members`, {
+      await updateTeamMember(publicUrl, admin.token, owner.team, {
         member: { user: member.id, permissions: { self: 1587, copy: 1 } },
       }),
     ).toMatchObject({
@@ -177,7 +211,7 @@ describe('teams and invitations', () => {
     try {
       expect(
         (
-          await asAdmin.put(`/v8/teams/${owner.team}/members`, {
+          await updateTeamMember(publicUrl, admin.token, owner.team, {
             member: { user: member.id, permissions: ROLE.partner },
           })
         ).status,
@@ -191,23 +225,23 @@ describe('teams and invitations', () => {
       await socket.close();
     }
     // Partners cannot see permissions.
-    const seen = await api(publicUrl, member.token).get(`/v8/teams/${owner.team}/members/${owner.id}`);
+    const seen = await getTeamMember(publicUrl, member.token, owner.team, owner.id);
     expect(seen.body).toEqual({ user: owner.id, legalhold_status: 'no_consent' });
     // The last owner stays an owner.
     expect(
-      await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/members`, {
+      await updateTeamMember(publicUrl, owner.token, owner.team, {
         member: { user: owner.id, permissions: ROLE.admin },
       }),
     ).toMatchObject({
       status: 403,
       body: wireError(403, 'no-other-owner'),
     });
-    const renamed = await api(publicUrl, admin.token).put(`/v8/teams/${owner.team}`, {
+    const renamed = await putTeam(publicUrl, admin.token, owner.team, {
       name: 'Acme 2',
       icon: 'new-icon',
     });
     expect(renamed.status).toBe(200);
-    expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}`)).body).toMatchObject({
+    expect((await getTeam(publicUrl, owner.token, owner.team)).body).toMatchObject({
       name: 'Acme 2',
       icon: 'new-icon',
     });
@@ -216,22 +250,21 @@ describe('teams and invitations', () => {
   it('keeps teams apart', async () => {
     const a = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const b = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
-    const stranger = api(publicUrl, b.token);
-    expect(await stranger.get(`/v8/teams/${a.team}`)).toMatchObject({ status: 404, body: wireError(404, 'no-team') });
+    expect(await getTeam(publicUrl, b.token, a.team)).toMatchObject({ status: 404, body: wireError(404, 'no-team') });
     for (const r of [
-      await stranger.get(`/v8/teams/${a.team}/members`),
-      await stranger.get(`/v8/teams/${a.team}/members/${a.id}`),
-      await stranger.get(`/v8/teams/${a.team}/size`),
-      await stranger.post(`/v8/teams/${a.team}/get-members-by-ids-using-post`, { user_ids: [a.id] }),
-      await stranger.put(`/v8/teams/${a.team}`, { name: 'Hijacked' }),
+      await getTeamMembers(publicUrl, b.token, a.team),
+      await getTeamMember(publicUrl, b.token, a.team, a.id),
+      await getTeamSize(publicUrl, b.token, a.team),
+      await getTeamMembersByIds(publicUrl, b.token, a.team, { user_ids: [a.id] }),
+      await putTeam(publicUrl, b.token, a.team, { name: 'Hijacked' }),
     ])
       expect(r).toMatchObject({ status: 403, body: wireError(403, 'no-team-member') });
     for (const r of [
-      await stranger.get(`/v8/teams/${a.team}/invitations`),
-      await stranger.post(`/v8/teams/${a.team}/invitations`, { email: uniqueEmail() }),
+      await getTeamInvitations(publicUrl, b.token, a.team),
+      await postTeamInvitation(publicUrl, b.token, a.team, { email: uniqueEmail() }),
     ])
       expect(r).toMatchObject({ status: 403, body: wireError(403, 'insufficient-permissions') });
-    const byIds = await api(publicUrl, a.token).post(`/v8/teams/${a.team}/get-members-by-ids-using-post`, {
+    const byIds = await getTeamMembersByIds(publicUrl, a.token, a.team, {
       user_ids: [a.id, b.id],
     });
     expect(byIds.body).toEqual({ members: [expect.objectContaining({ user: a.id })], hasMore: false });
@@ -241,10 +274,9 @@ describe('teams and invitations', () => {
 describe('POST /upgrade-personal-to-team', () => {
   it('makes a personal user the owner of a new team, once', async () => {
     const u = await createUser(publicUrl, internalUrl);
-    const me = api(publicUrl, u.token);
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${u.token}`);
     try {
-      const r = await me.post('/v8/upgrade-personal-to-team', { name: 'Grown up', icon: 'default' });
+      const r = await upgradePersonalToTeam(publicUrl, u.token, { name: 'Grown up', icon: 'default' });
       expect(r.status, r.text).toBe(200);
       expect(r.body).toEqual({ team_id: expect.any(String), team_name: 'Grown up' });
       const created = await socket.next((m) => m.payload?.[0]?.type === 'team.create');
@@ -252,11 +284,11 @@ describe('POST /upgrade-personal-to-team', () => {
         team: r.body.team_id,
         data: { id: r.body.team_id, creator: u.id, name: 'Grown up' },
       });
-      expect((await me.get('/v8/self')).body.team).toBe(r.body.team_id);
-      expect((await me.get(`/v8/teams/${r.body.team_id}/members/${u.id}`)).body).toMatchObject({
+      expect((await getSelf(publicUrl, u.token)).body.team).toBe(r.body.team_id);
+      expect((await getTeamMember(publicUrl, u.token, r.body.team_id, u.id)).body).toMatchObject({
         permissions: ROLE.owner,
       });
-      expect(await me.post('/v8/upgrade-personal-to-team', { name: 'Again', icon: 'default' })).toMatchObject({
+      expect(await upgradePersonalToTeam(publicUrl, u.token, { name: 'Again', icon: 'default' })).toMatchObject({
         status: 403,
         body: wireError(403, 'user-already-in-a-team'),
       });
@@ -269,11 +301,9 @@ describe('POST /upgrade-personal-to-team', () => {
 describe('GET /teams/{tid}/members/csv', () => {
   it('streams every member to owners and admins, with devices, last activity and status, formulas defused', async () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
-    expect(
-      (await api(publicUrl, owner.token).put('/v8/self/handle', { handle: `boss-${owner.id.slice(0, 8)}` })).status,
-    ).toBe(200);
+    expect((await putSelfHandle(publicUrl, owner.token, { handle: `boss-${owner.id.slice(0, 8)}` })).status).toBe(200);
     const member = await invitedMember(publicUrl, owner);
-    expect((await api(publicUrl, member.token).put('/v8/self', { name: '=HYPERLINK("x")' })).status).toBe(200);
+    expect((await putSelf(publicUrl, member.token, { name: '=HYPERLINK("x")' })).status).toBe(200);
     const res = await fetch(`${publicUrl}/v8/teams/${owner.team}/members/csv`, {
       headers: { authorization: `Bearer ${owner.token}` },
     });
@@ -299,37 +329,34 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const admin = await invitedMember(publicUrl, owner, 'admin');
     const member = await invitedMember(publicUrl, owner);
-    const conv = await api(publicUrl, owner.token).post('/v8/conversations', {
+    const conv = await postConversation(publicUrl, owner.token, {
       name: 'Room',
       qualified_users: [{ id: member.id, domain: 'example.com' }],
       team: { teamid: owner.team, managed: false },
     });
     expect(conv.status, conv.text).toBe(201);
-    const path = `/v8/teams/${owner.team}/members/${member.id}`;
-    expect(
-      await api(publicUrl, member.token).del(`/v8/teams/${owner.team}/members/${admin.id}`, { password }),
-    ).toMatchObject({
+    expect(await deleteTeamMember(publicUrl, member.token, owner.team, admin.id, { password })).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
-    expect(
-      await api(publicUrl, admin.token).del(`/v8/teams/${owner.team}/members/${owner.id}`, { password }),
-    ).toMatchObject({
+    expect(await deleteTeamMember(publicUrl, admin.token, owner.team, owner.id, { password })).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
-    expect(await api(publicUrl, owner.token).del(path, {})).toMatchObject({
+    expect(await deleteTeamMember(publicUrl, owner.token, owner.team, member.id, {})).toMatchObject({
       status: 403,
       body: wireError(403, 'access-denied'),
     });
-    expect(await api(publicUrl, owner.token).del(path, { password: 'wrong-password' })).toMatchObject({
+    expect(
+      await deleteTeamMember(publicUrl, owner.token, owner.team, member.id, { password: 'wrong-password' }),
+    ).toMatchObject({
       status: 403,
       body: wireError(403, 'access-denied'),
     });
 
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${admin.token}`);
     try {
-      expect((await api(publicUrl, owner.token).del(path, { password })).status).toBe(202);
+      expect((await deleteTeamMember(publicUrl, owner.token, owner.team, member.id, { password })).status).toBe(202);
       const left = await socket.next((m) => m.payload?.[0]?.type === 'team.member-leave');
       expect(left.payload[0]).toMatchObject({ team: owner.team, data: { user: member.id } });
       const convLeft = await socket.next((m) => m.payload?.[0]?.type === 'conversation.member-leave');
@@ -340,12 +367,12 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
     } finally {
       await socket.close();
     }
-    expect((await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/size`)).body).toEqual({ teamSize: 2 });
-    expect(await api(publicUrl, owner.token).get(path)).toMatchObject({
+    expect((await getTeamSize(publicUrl, owner.token, owner.team)).body).toEqual({ teamSize: 2 });
+    expect(await getTeamMember(publicUrl, owner.token, owner.team, member.id)).toMatchObject({
       status: 404,
       body: wireError(404, 'no-team-member'),
     });
-    expect((await api(publicUrl).post('/v8/login', { email: member.email, password })).status).toBe(403);
+    expect((await postLogin(publicUrl, { email: member.email, password })).status).toBe(403);
   });
 
   it('tells every member of a removal, or only owners and admins with limitedEventFanout', async () => {
@@ -354,9 +381,7 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
     const socket = await openSocket(publicUrl, `/v8/await?access_token=${watcher.token}`);
     try {
       const first = await invitedMember(publicUrl, owner);
-      expect(
-        (await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${first.id}`, { password })).status,
-      ).toBe(202);
+      expect((await deleteTeamMember(publicUrl, owner.token, owner.team, first.id, { password })).status).toBe(202);
       expect((await socket.next((m) => m.payload?.[0]?.type === 'team.member-leave')).payload[0].data).toEqual({
         user: first.id,
       });
@@ -366,17 +391,15 @@ describe('DELETE /teams/{tid}/members/{uid}', () => {
           .status,
       ).toBe(200);
       const second = await invitedMember(publicUrl, owner);
-      expect(
-        (await api(publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${second.id}`, { password })).status,
-      ).toBe(202);
+      expect((await deleteTeamMember(publicUrl, owner.token, owner.team, second.id, { password })).status).toBe(202);
       // Events are stored before the removal is answered: the streams can be read right away.
-      const ownerView = await api(publicUrl, owner.token).get('/v8/notifications');
+      const ownerView = await getNotifications(publicUrl, owner.token);
       expect(
         ownerView.body.notifications
           .map((n: any) => n.payload[0])
           .some((e: any) => e.type === 'team.member-leave' && e.data.user === second.id),
       ).toBe(true);
-      const watcherView = await api(publicUrl, watcher.token).get('/v8/notifications');
+      const watcherView = await getNotifications(publicUrl, watcher.token);
       expect(
         watcherView.body.notifications
           .map((n: any) => n.payload[0])
@@ -393,11 +416,12 @@ describe('DELETE /teams/{tid}', () => {
     const owner = await teamOwner(publicUrl, internalUrl, 'Owner', 'Acme');
     const member = await invitedMember(publicUrl, owner);
     const guest = await createUser(publicUrl, internalUrl);
-    expect((await api(publicUrl, owner.token).post(`/v8/connections/example.com/${guest.id}`)).status).toBe(201);
+    expect((await postConnection(publicUrl, owner.token, { domain: 'example.com', id: guest.id })).status).toBe(201);
     expect(
-      (await api(publicUrl, guest.token).put(`/v8/connections/example.com/${owner.id}`, { status: 'accepted' })).status,
+      (await putConnection(publicUrl, guest.token, { domain: 'example.com', id: owner.id }, { status: 'accepted' }))
+        .status,
     ).toBe(200);
-    const conv = await api(publicUrl, owner.token).post('/v8/conversations', {
+    const conv = await postConversation(publicUrl, owner.token, {
       name: 'Room',
       qualified_users: [
         { id: member.id, domain: 'example.com' },
@@ -407,31 +431,32 @@ describe('DELETE /teams/{tid}', () => {
       access_role: ['team_member', 'non_team_member'],
     });
     expect(conv.status, conv.text).toBe(201);
-    const path = `/v8/teams/${owner.team}`;
-    expect(await api(publicUrl, member.token).del(path, { password })).toMatchObject({
+    expect(await deleteTeam(publicUrl, member.token, owner.team, { password })).toMatchObject({
       status: 403,
       body: wireError(403, 'operation-denied'),
     });
-    expect(await api(publicUrl, owner.token).del(path, {})).toMatchObject({
+    expect(await deleteTeam(publicUrl, owner.token, owner.team, {})).toMatchObject({
       status: 403,
       body: wireError(403, 'access-denied'),
     });
     // With the second factor on for the team, a code is needed too.
     const snd = `/i/teams/${owner.team}/features/sndFactorPasswordChallenge`;
     expect((await api(internalUrl).patch(snd, { status: 'enabled', lockStatus: 'unlocked' })).status).toBe(200);
-    expect(await api(publicUrl, owner.token).del(path, { password })).toMatchObject({
+    expect(await deleteTeam(publicUrl, owner.token, owner.team, { password })).toMatchObject({
       status: 403,
       body: wireError(403, 'code-authentication-required'),
     });
     expect(
-      (await api(publicUrl).post('/v8/verification-code/send', { action: 'delete_team', email: owner.email })).status,
+      (await postVerificationCodeSend(publicUrl, undefined, { action: 'delete_team', email: owner.email })).status,
     ).toBe(200);
     const code = (await api(internalUrl).get(`/i/users/${owner.id}/verification-code/delete_team`)).body as string;
 
     const memberSocket = await openSocket(publicUrl, `/v8/await?access_token=${member.token}`);
     const guestSocket = await openSocket(publicUrl, `/v8/await?access_token=${guest.token}`);
     try {
-      expect((await api(publicUrl, owner.token).del(path, { password, verification_code: code })).status).toBe(202);
+      expect((await deleteTeam(publicUrl, owner.token, owner.team, { password, verification_code: code })).status).toBe(
+        202,
+      );
       expect((await memberSocket.next((m) => m.payload?.[0]?.type === 'team.delete')).payload[0]).toMatchObject({
         team: owner.team,
         data: null,
@@ -442,12 +467,12 @@ describe('DELETE /teams/{tid}', () => {
       await memberSocket.close();
       await guestSocket.close();
     }
-    expect((await api(publicUrl).post('/v8/login', { email: owner.email, password })).status).toBe(403);
-    expect((await api(publicUrl).post('/v8/login', { email: member.email, password })).status).toBe(403);
+    expect((await postLogin(publicUrl, { email: owner.email, password })).status).toBe(403);
+    expect((await postLogin(publicUrl, { email: member.email, password })).status).toBe(403);
     expect(
-      (await api(publicUrl, guest.token).get(`/v8/conversations/example.com/${conv.body.qualified_id.id}`)).status,
+      (await getConversation(publicUrl, guest.token, { domain: 'example.com', id: conv.body.qualified_id.id })).status,
     ).toBe(404);
-    expect((await api(publicUrl, guest.token).get('/v8/self')).status).toBe(200);
+    expect((await getSelf(publicUrl, guest.token)).status).toBe(200);
   });
 });
 
@@ -476,14 +501,14 @@ describe('GET /teams/{tid}/search', () => {
     expect([...all].sort()).toEqual([owner.id, ...members.map((m) => m.id)].sort());
     const admins = await me.get(`/v8/teams/${owner.team}/search?frole=admin&frole=owner`);
     expect(admins.body.documents.map((d: any) => d.role).sort()).toEqual(['admin', 'owner']);
-    const byName = await me.get(`/v8/teams/${owner.team}/search?q=adm`);
+    const byName = await getTeamSearch(publicUrl, owner.token, owner.team, { q: 'adm' });
     expect(byName.body.documents).toEqual([
       expect.objectContaining({ id: members[2]!.id, name: 'admin', role: 'admin', team: owner.team }),
     ]);
-    expect(await api(publicUrl, members[0]!.token).get(`/v8/teams/${owner.team}/search`)).toMatchObject({
+    expect(await getTeamSearch(publicUrl, members[0]!.token, owner.team)).toMatchObject({
       status: 403,
       body: wireError(403, 'insufficient-permissions'),
     });
-    expect((await me.get(`/v8/teams/${owner.team}/search?pagingState=nonsense`)).status).toBe(400);
+    expect((await getTeamSearch(publicUrl, owner.token, owner.team, { pagingState: 'nonsense' })).status).toBe(400);
   });
 });
