@@ -301,6 +301,30 @@ export function countKeyPackages(
   return send(base, caller, 'GET', `${v(o)}/mls/key-packages/self/${client}/count${query(q)}`, undefined, o);
 }
 
+/** `DELETE /mls/key-packages/self/{client}?ciphersuite` */
+export function deleteKeyPackages(
+  base: string,
+  caller: Caller,
+  client: string,
+  body?: unknown,
+  q: Query<'ciphersuite'> = {},
+  o?: Opts,
+): Promise<Reply> {
+  return send(base, caller, 'DELETE', `${v(o)}/mls/key-packages/self/${client}${query(q)}`, body, o);
+}
+
+/** `PUT /mls/key-packages/self/{client}?ciphersuites` */
+export function replaceKeyPackages(
+  base: string,
+  caller: Caller,
+  client: string,
+  body?: unknown,
+  q: Query<'ciphersuites'> = {},
+  o?: Opts,
+): Promise<Reply> {
+  return send(base, caller, 'PUT', `${v(o)}/mls/key-packages/self/${client}${query(q)}`, body, o);
+}
+
 /** `GET /calls/config/v2?limit` */
 export function getCallsConfigV2(base: string, caller: Caller, q: Query<'limit'> = {}, o?: Opts): Promise<Reply> {
   return send(base, caller, 'GET', `${v(o)}/calls/config/v2${query(q)}`, undefined, o);

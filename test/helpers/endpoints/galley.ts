@@ -49,6 +49,17 @@ export function postOne2OneConversation(base: string, caller: Caller, body?: unk
   return send(base, caller, 'POST', `${v(o)}/one2one-conversations`, body, o);
 }
 
+/** `GET /one2one-conversations/{user.domain}/{user.id}?format` */
+export function getOne2OneConversation(
+  base: string,
+  caller: Caller,
+  user: Qualified,
+  q: Query<'format'> = {},
+  o?: Opts,
+): Promise<Reply> {
+  return send(base, caller, 'GET', `${v(o)}/one2one-conversations/${user.domain}/${user.id}${query(q)}`, undefined, o);
+}
+
 /** `POST /conversations/{conv}/code` */
 export function postConversationCode(
   base: string,
@@ -148,6 +159,40 @@ export function putConversationAddPermission(
   o?: Opts,
 ): Promise<Reply> {
   return send(base, caller, 'PUT', `${v(o)}/conversations/${conv.domain}/${conv.id}/add-permission`, body, o);
+}
+
+/** `PUT /conversations/{conv.domain}/{conv.id}/protocol` */
+export function putConversationProtocol(
+  base: string,
+  caller: Caller,
+  conv: Qualified,
+  body?: unknown,
+  o?: Opts,
+): Promise<Reply> {
+  return send(base, caller, 'PUT', `${v(o)}/conversations/${conv.domain}/${conv.id}/protocol`, body, o);
+}
+
+/** `GET /conversations/{conv.domain}/{conv.id}/subconversations/{sub}` */
+export function getSubConversation(
+  base: string,
+  caller: Caller,
+  conv: Qualified,
+  sub: string,
+  o?: Opts,
+): Promise<Reply> {
+  return send(
+    base,
+    caller,
+    'GET',
+    `${v(o)}/conversations/${conv.domain}/${conv.id}/subconversations/${sub}`,
+    undefined,
+    o,
+  );
+}
+
+/** `GET /conversations/{conv.domain}/{conv.id}/groupinfo` */
+export function getGroupInfo(base: string, caller: Caller, conv: Qualified, o?: Opts): Promise<Reply> {
+  return send(base, caller, 'GET', `${v(o)}/conversations/${conv.domain}/${conv.id}/groupinfo`, undefined, o);
 }
 
 /** `GET /mls/public-keys?format` */

@@ -12,19 +12,28 @@ import {
   postMls,
   uploadKeyPackages,
 } from '../../helpers/mls.js';
-import { api, connect, connectedTrio, createUser, type TestUser } from '../../helpers/users.js';
+import { connect, connectedTrio, createUser, type TestUser } from '../../helpers/users.js';
+import { deleteClient } from '../../helpers/endpoints/brig.js';
+import {
+  getConversation,
+  getMLSPublicKeys,
+  postConversation,
+  postMLSCommitBundle,
+  postMLSMessage,
+  removeMember,
+} from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
 /** A new MLS conversation of `owner`: its id and group id, and the backend's removal key. */
 async function mlsConversation(owner: MlsDevice) {
-  const r = await api(publicUrl, owner.token).post('/v8/conversations', {
+  const r = await postConversation(publicUrl, owner.token, {
     protocol: 'mls',
     name: 'MLS',
     qualified_users: [],
   });
   expect(r.status, r.text).toBe(201);
-  const keys = await api(publicUrl, owner.token).get('/v8/mls/public-keys');
+  const keys = await getMLSPublicKeys(publicUrl, owner.token);
   const groupId = bytesOf(r.body.group_id);
   await owner.mls.createConversation(groupId, bytesOf(keys.body.removal.ed25519));
   return { id: r.body.qualified_id.id as string, groupId };
@@ -70,7 +79,7 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     const bundle = await a.mls.addClients(conv.groupId, await claimKeyPackages(publicUrl, a, bob));
     expect(a.refused).toBeUndefined();
 
-    const asBob = await api(publicUrl, bob.token).get(`/v8/conversations/example.com/${conv.id}`);
+    const asBob = await getConversation(publicUrl, bob.token, { domain: 'example.com', id: conv.id });
     expect(asBob.status).toBe(200);
     expect(asBob.body.epoch).toBe(1);
     expect(asBob.body.members.others.map((m: any) => m.qualified_id.id)).toEqual([alice.id]);
@@ -84,21 +93,21 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     for (const d of [b1, b2]) await joinByWelcome(d, conv);
 
     const hello = await a.mls.encrypt(conv.groupId, 'hello from alice');
-    expect((await postMls(publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
+    expect((await postMLSMessage(publicUrl, a.token, hello)).status).toBe(201);
     expect(await lastMessage(b2, conv)).toMatchObject({ kind: 'text', text: 'hello from alice' });
 
     const reply = await b1.mls.encrypt(conv.groupId, 'hi alice');
-    expect((await postMls(publicUrl, b1.token, '/v8/mls/messages', reply)).status).toBe(201);
+    expect((await postMLSMessage(publicUrl, b1.token, reply)).status).toBe(201);
     expect(await lastMessage(a, conv)).toMatchObject({ kind: 'text', text: 'hi alice' });
 
     // The same commit again (its sender may have had no answer) is answered as it was, and sent to nobody again.
-    const again = await postMls(publicUrl, a.token, '/v8/mls/commit-bundles', bundleBody(bundle));
+    const again = await postMLSCommitBundle(publicUrl, a.token, bundleBody(bundle));
     expect(again.status, again.text).toBe(201);
     expect((await eventsIn(b1, conv, 'conversation.mls-welcome')).length).toBe(1);
     // Once the group has moved on, it is of an epoch that has passed.
     await a.mls.updateKeyingMaterial(conv.groupId);
     expect(a.refused).toBeUndefined();
-    expect(await postMls(publicUrl, a.token, '/v8/mls/commit-bundles', bundleBody(bundle))).toMatchObject({
+    expect(await postMLSCommitBundle(publicUrl, a.token, bundleBody(bundle))).toMatchObject({
       status: 409,
       body: wireError(409, 'mls-stale-message'),
     });
@@ -113,7 +122,7 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     const [one] = await claimKeyPackages(publicUrl, a, carol);
     await expect(a.mls.addClients(conv.groupId, [one!])).rejects.toThrow();
     expect(a.refused).toMatchObject({ status: 409, body: wireError(409, 'mls-client-mismatch') });
-    const after = await api(publicUrl, alice.token).get(`/v8/conversations/example.com/${conv.id}`);
+    const after = await getConversation(publicUrl, alice.token, { domain: 'example.com', id: conv.id });
     expect(after.body.epoch).toBe(0);
     expect(after.body.members.others).toEqual([]);
   });
@@ -126,7 +135,7 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     const conv = await mlsConversation(a);
     const [one] = await claimKeyPackages(publicUrl, a, erin);
     await a.mls.addClients(conv.groupId, [one!]);
-    const after = await api(publicUrl, alice.token).get(`/v8/conversations/example.com/${conv.id}`);
+    const after = await getConversation(publicUrl, alice.token, { domain: 'example.com', id: conv.id });
     expect(after.body.epoch).toBe(1);
     expect(after.body.members.others.map((m: { id: string }) => m.id)).toEqual([erin.id]);
   });
@@ -145,11 +154,11 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     await uploadKeyPackages(publicUrl, d3, 1);
     await expect(d1.mls.addClients(conv.groupId, [ofD2!])).rejects.toThrow();
     expect(d1.refused).toMatchObject({ status: 409, body: wireError(409, 'mls-client-mismatch') });
-    expect((await api(publicUrl, dave.token).get(`/v8/conversations/example.com/${conv.id}`)).body.epoch).toBe(0);
+    expect((await getConversation(publicUrl, dave.token, { domain: 'example.com', id: conv.id })).body.epoch).toBe(0);
 
     const [ofD3] = await claimKeyPackages(publicUrl, d1, dave);
     await d1.mls.addClients(conv.groupId, [ofD2!, ofD3!]);
-    expect((await api(publicUrl, dave.token).get(`/v8/conversations/example.com/${conv.id}`)).body.epoch).toBe(1);
+    expect((await getConversation(publicUrl, dave.token, { domain: 'example.com', id: conv.id })).body.epoch).toBe(1);
   });
 
   it('proposes the removal of a deleted client; the next commit must reference it', async () => {
@@ -157,7 +166,7 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     await a.mls.addClients(conv.groupId, await claimKeyPackages(publicUrl, a, bob));
     for (const d of [b1, b2]) await joinByWelcome(d, conv);
 
-    const del = await api(publicUrl, bob.token).del(`/v8/clients/${b2.client}`, { password: bob.password });
+    const del = await deleteClient(publicUrl, bob.token, b2.client, { password: bob.password });
     expect(del.status, del.text).toBe(200);
     // The backend's Remove reaches every client of the group, as a proposal from an external sender.
     expect(await lastMessage(b1, conv)).toEqual({ kind: 'proposal' });
@@ -175,10 +184,10 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     expect(await a.mls.commitPendingProposals(conv.groupId)).toBeDefined();
     expect(a.refused).toBeUndefined();
     expect(await lastMessage(b1, conv)).toEqual({ kind: 'commit', isActive: true });
-    const after = await api(publicUrl, bob.token).get(`/v8/conversations/example.com/${conv.id}`);
+    const after = await getConversation(publicUrl, bob.token, { domain: 'example.com', id: conv.id });
     expect(after.body.epoch).toBe(2);
     const bye = await b1.mls.encrypt(conv.groupId, 'still here');
-    expect((await postMls(publicUrl, b1.token, '/v8/mls/messages', bye)).status).toBe(201);
+    expect((await postMLSMessage(publicUrl, b1.token, bye)).status).toBe(201);
     expect(await lastMessage(a, conv)).toMatchObject({ kind: 'text', text: 'still here' });
   });
 
@@ -196,7 +205,7 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     expect(b3.refused).toBeUndefined();
     expect(await lastMessage(a, conv)).toEqual({ kind: 'commit', isActive: true });
     const hi = await b3.mls.encrypt(conv.groupId, 'joined by myself');
-    expect((await postMls(publicUrl, b3.token, '/v8/mls/messages', hi)).status).toBe(201);
+    expect((await postMLSMessage(publicUrl, b3.token, hi)).status).toBe(201);
     expect(await lastMessage(a, conv)).toMatchObject({ kind: 'text', text: 'joined by myself' });
   });
 
@@ -211,11 +220,11 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
     const hello = await a.mls.encrypt(conv.groupId, 'members only');
     // A ciphertext does not say who sent it: the token does, and carol is not a member.
     const c1 = await mlsDevice(publicUrl, carol);
-    expect(await postMls(publicUrl, c1.token, '/v8/mls/messages', hello)).toMatchObject({
+    expect(await postMLSMessage(publicUrl, c1.token, hello)).toMatchObject({
       status: 404,
       body: wireError(404, 'no-conversation'),
     });
-    expect((await postMls(publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
+    expect((await postMLSMessage(publicUrl, a.token, hello)).status).toBe(201);
     // A message for another generation of the conversation's group: the member hears that the
     // group id is wrong, a non-member only that there is no conversation for them.
     const x = await newMlsClient({ user: crypto.randomUUID(), client: '1', domain: 'example.com', suite: 1 });
@@ -226,27 +235,30 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
       generation: 7,
       domain: 'example.com',
     });
-    const removal = (await api(publicUrl, a.token).get('/v8/mls/public-keys')).body.removal.ed25519;
+    const removal = (await getMLSPublicKeys(publicUrl, a.token)).body.removal.ed25519;
     await x.createConversation(otherGroup, bytesOf(removal));
     const misplaced = await x.encrypt(otherGroup, 'wrong generation');
-    expect(await postMls(publicUrl, a.token, '/v8/mls/messages', misplaced)).toMatchObject({
+    expect(await postMLSMessage(publicUrl, a.token, misplaced)).toMatchObject({
       status: 400,
       body: wireError(400, 'mls-protocol-error'),
     });
-    expect(await postMls(publicUrl, c1.token, '/v8/mls/messages', misplaced)).toMatchObject({
+    expect(await postMLSMessage(publicUrl, c1.token, misplaced)).toMatchObject({
       status: 404,
       body: wireError(404, 'no-conversation'),
     });
     // Once dave has left, his client's messages are refused too.
     await joinByWelcome(d1, conv);
     const before = await d1.mls.encrypt(conv.groupId, 'still a member');
-    expect((await postMls(publicUrl, d1.token, '/v8/mls/messages', before)).status).toBe(201);
-    const left = await api(publicUrl, dave.token).del(
-      `/v8/conversations/example.com/${conv.id}/members/example.com/${dave.id}`,
+    expect((await postMLSMessage(publicUrl, d1.token, before)).status).toBe(201);
+    const left = await removeMember(
+      publicUrl,
+      dave.token,
+      { domain: 'example.com', id: conv.id },
+      { domain: 'example.com', id: dave.id },
     );
     expect(left.status, left.text).toBe(200);
     const again = await d1.mls.encrypt(conv.groupId, 'dave has gone');
-    expect(await postMls(publicUrl, d1.token, '/v8/mls/messages', again)).toMatchObject({
+    expect(await postMLSMessage(publicUrl, d1.token, again)).toMatchObject({
       status: 404,
       body: wireError(404, 'no-conversation'),
     });
@@ -268,10 +280,10 @@ describe('MLS delivery service, driven by core-crypto clients', () => {
       ['1', '2'].map((client) => newMlsClient({ user: crypto.randomUUID(), client, domain: 'example.com', suite: 1 })),
     );
     const groupId = crypto.getRandomValues(new Uint8Array(16));
-    const removal = (await api(publicUrl, a.token).get('/v8/mls/public-keys')).body.removal.ed25519;
+    const removal = (await getMLSPublicKeys(publicUrl, a.token)).body.removal.ed25519;
     await x!.createConversation(groupId, bytesOf(removal));
     const { commit } = await x!.addClients(groupId, [(await y!.keyPackage()).bytes]);
-    expect(await postMls(publicUrl, a.token, '/v8/mls/messages', commit)).toMatchObject({
+    expect(await postMLSMessage(publicUrl, a.token, commit)).toMatchObject({
       status: 422,
       body: wireError(422, 'mls-unsupported-message'),
     });

@@ -3,7 +3,6 @@ import { encodeKeyPackage } from 'ts-mls/keyPackage.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { type Reply, wireError } from '../../helpers/http.js';
-import { postMls } from '../../helpers/mls.js';
 import {
   alteredCommit,
   applicationMessage,
@@ -20,7 +19,9 @@ import {
   withoutPath,
   withSignatureKeys,
 } from '../../helpers/ts-mls-crafted.js';
-import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
+import { connect, createUser, type TestUser } from '../../helpers/users.js';
+import { uploadKeyPackages } from '../../helpers/endpoints/brig.js';
+import { postMLSMessage } from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -41,7 +42,7 @@ async function expectRefused(group: TsMlsGroup, attempt: () => Promise<Reply>, s
   expect(await group.view()).toEqual(before);
 }
 
-const postMessage = (d: TsMlsDevice, message: Uint8Array) => postMls(publicUrl, d.token, '/v8/mls/messages', message);
+const postMessage = (d: TsMlsDevice, message: Uint8Array) => postMLSMessage(publicUrl, d.token, message);
 
 let alice: TestUser;
 let a1: TsMlsDevice;
@@ -325,7 +326,7 @@ describe('Add proposals committed by reference are checked as inline Adds are', 
   it('409 mls-client-mismatch: one of the two clients of a new user', async () => {
     // b2 has a key package left: a commit adding bob must add it too.
     const key_packages = [Buffer.from(encodeKeyPackage((await joiner(b2)).publicPackage)).toString('base64')];
-    const upload = await api(publicUrl, b2.token).post(`/v8/mls/key-packages/self/${b2.client}`, { key_packages });
+    const upload = await uploadKeyPackages(publicUrl, b2.token, b2.client, { key_packages });
     expect(upload.status, upload.text).toBe(201);
     const group = await TsMlsGroup.create(publicUrl, a1);
     await group.commit(a1, { add: [c1] });

@@ -4,6 +4,13 @@ import { MLS_ONE2ONE_NAMESPACE, one2OneConvId } from '../../../src/edge/galley/c
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { api, connect, createUser, invitedMember, teamOwner } from '../../helpers/users.js';
+import {
+  getConversation,
+  getMLSPublicKeys,
+  getOne2OneConversation,
+  getSelfConversation,
+  postConversation,
+} from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const DOMAIN = 'example.com';
@@ -31,7 +38,7 @@ describe('creating an MLS group conversation', () => {
   it('stores the group id wire-server derives from the conversation, and answers the epoch 0 view', async () => {
     const a = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, a.token);
-    const r = await me.post('/v8/conversations', { protocol: 'mls', name: 'MLS' });
+    const r = await postConversation(publicUrl, a.token, { protocol: 'mls', name: 'MLS' });
     expect(r.status, r.text).toBe(201);
     const id = r.body.qualified_id.id;
     expect(r.body).toMatchObject({ protocol: 'mls', type: 0, epoch: 0, receipt_mode: 0, creator: a.id });
@@ -41,22 +48,23 @@ describe('creating an MLS group conversation', () => {
     expect(r.body).not.toHaveProperty('epoch_timestamp');
     expect(r.body).not.toHaveProperty('cipher_suite');
 
-    const v8 = await me.get(`/v8/conversations/${DOMAIN}/${id}`);
+    const v8 = await getConversation(publicUrl, a.token, { domain: DOMAIN, id: id });
     expect(v8.body.group_id).toBe(r.body.group_id);
     const v5 = await me.get(`/v5/conversations/${DOMAIN}/${id}`);
     expect(v5.body).toMatchObject({ group_id: r.body.group_id, epoch: 0, epoch_timestamp: null, cipher_suite: 1 });
     // Two conversations, two groups.
-    const other = await me.post('/v8/conversations', { protocol: 'mls' });
+    const other = await postConversation(publicUrl, a.token, { protocol: 'mls' });
     expect(other.body.group_id).not.toBe(r.body.group_id);
   });
 
   it('refuses any member list, even one naming only the creator: members come by commit', async () => {
     const a = await createUser(publicUrl, internalUrl);
-    const me = api(publicUrl, a.token);
     const nonEmpty = { status: 400, body: wireError(400, 'non-empty-member-list') };
-    expect(await me.post('/v8/conversations', { protocol: 'mls', users: [a.id] })).toMatchObject(nonEmpty);
-    expect(await me.post('/v8/conversations', { protocol: 'mls', qualified_users: [q(a.id)] })).toMatchObject(nonEmpty);
-    expect(await me.post('/v8/conversations', { protocol: 'mls', users: [] })).toMatchObject({ status: 201 });
+    expect(await postConversation(publicUrl, a.token, { protocol: 'mls', users: [a.id] })).toMatchObject(nonEmpty);
+    expect(await postConversation(publicUrl, a.token, { protocol: 'mls', qualified_users: [q(a.id)] })).toMatchObject(
+      nonEmpty,
+    );
+    expect(await postConversation(publicUrl, a.token, { protocol: 'mls', users: [] })).toMatchObject({ status: 201 });
   });
 });
 
@@ -65,7 +73,7 @@ describe('GET /conversations/mls-self', () => {
     const a = await createUser(publicUrl, internalUrl);
     const me = api(publicUrl, a.token);
     const id = mlsSelfId(a.id);
-    const first = await me.get('/v8/conversations/mls-self');
+    const first = await getSelfConversation(publicUrl, a.token);
     expect(first.status, first.text).toBe(200);
     expect(first.body).toMatchObject({
       qualified_id: q(id),
@@ -80,9 +88,11 @@ describe('GET /conversations/mls-self', () => {
     expect(hexOf(first.body.group_id)).toBe(groupIdHex(1, id));
     expect(first.body).not.toHaveProperty('cipher_suite');
 
-    expect((await me.get('/v8/conversations/mls-self')).body).toEqual(first.body);
+    expect((await getSelfConversation(publicUrl, a.token)).body).toEqual(first.body);
     // It is stored: the ordinary conversation routes find it.
-    expect((await me.get(`/v8/conversations/${DOMAIN}/${id}`)).body.group_id).toBe(first.body.group_id);
+    expect((await getConversation(publicUrl, a.token, { domain: DOMAIN, id: id })).body.group_id).toBe(
+      first.body.group_id,
+    );
     // v5 writes the legacy MLS fields.
     expect((await me.get('/v5/conversations/mls-self')).body).toMatchObject({
       qualified_id: q(id),
@@ -93,9 +103,7 @@ describe('GET /conversations/mls-self', () => {
     expect((await me.get('/v4/conversations/mls-self')).status).toBe(405);
 
     const b = await createUser(publicUrl, internalUrl);
-    expect((await api(publicUrl, b.token).get('/v8/conversations/mls-self')).body.qualified_id).toEqual(
-      q(mlsSelfId(b.id)),
-    );
+    expect((await getSelfConversation(publicUrl, b.token)).body.qualified_id).toEqual(q(mlsSelfId(b.id)));
   });
 });
 
@@ -105,9 +113,9 @@ describe('MLS 1:1 conversations', () => {
     const b = await createUser(publicUrl, internalUrl);
     await connect(publicUrl, a, b);
     const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, q(a.id), q(b.id));
-    const keys = (await api(publicUrl, a.token).get('/v8/mls/public-keys')).body;
+    const keys = (await getMLSPublicKeys(publicUrl, a.token)).body;
 
-    const r = await api(publicUrl, a.token).get(`/v8/one2one-conversations/${DOMAIN}/${b.id}`);
+    const r = await getOne2OneConversation(publicUrl, a.token, { domain: DOMAIN, id: b.id });
     expect(r.status, r.text).toBe(200);
     expect(r.body.public_keys).toEqual(keys);
     const conv = r.body.conversation;
@@ -123,11 +131,11 @@ describe('MLS 1:1 conversations', () => {
     expect(hexOf(conv.group_id)).toBe(groupIdHex(2, id.id));
     expect(conv).not.toHaveProperty('cipher_suite');
 
-    const theirs = await api(publicUrl, b.token).get(`/v8/one2one-conversations/${DOMAIN}/${a.id}`);
+    const theirs = await getOne2OneConversation(publicUrl, b.token, { domain: DOMAIN, id: a.id });
     expect(theirs.body.conversation).toMatchObject({ qualified_id: id, group_id: conv.group_id });
     expect(theirs.body.conversation.members.self.qualified_id).toEqual(q(b.id));
     // Nothing was stored: a first commit creates the conversation.
-    expect(await api(publicUrl, a.token).get(`/v8/conversations/${DOMAIN}/${id.id}`)).toMatchObject({
+    expect(await getConversation(publicUrl, a.token, { domain: DOMAIN, id: id.id })).toMatchObject({
       status: 404,
       body: wireError(404, 'no-conversation'),
     });
@@ -140,9 +148,11 @@ describe('MLS 1:1 conversations', () => {
     const me = api(publicUrl, a.token);
     const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, q(a.id), q(b.id));
 
-    const jwk = await me.get(`/v8/one2one-conversations/${DOMAIN}/${b.id}?format=jwk`);
-    expect(jwk.body.public_keys).toEqual((await me.get('/v8/mls/public-keys?format=jwk')).body);
-    expect((await me.get(`/v8/one2one-conversations/${DOMAIN}/${b.id}?format=pem`)).status).toBe(400);
+    const jwk = await getOne2OneConversation(publicUrl, a.token, { domain: DOMAIN, id: b.id }, { format: 'jwk' });
+    expect(jwk.body.public_keys).toEqual((await getMLSPublicKeys(publicUrl, a.token, { format: 'jwk' })).body);
+    expect(
+      (await getOne2OneConversation(publicUrl, a.token, { domain: DOMAIN, id: b.id }, { format: 'pem' })).status,
+    ).toBe(400);
 
     const v6 = await me.get(`/v6/conversations/one2one/${DOMAIN}/${b.id}?format=jwk`);
     expect(v6.status, v6.text).toBe(200);
@@ -166,20 +176,24 @@ describe('MLS 1:1 conversations', () => {
     const stranger = await createUser(publicUrl, internalUrl);
     const notConnected = { status: 403, body: wireError(403, 'not-connected') };
     const me = api(publicUrl, a.token);
-    expect(await me.get(`/v8/one2one-conversations/${DOMAIN}/${stranger.id}`)).toMatchObject(notConnected);
+    expect(await getOne2OneConversation(publicUrl, a.token, { domain: DOMAIN, id: stranger.id })).toMatchObject(
+      notConnected,
+    );
     expect(await me.get(`/v6/conversations/one2one/${DOMAIN}/${stranger.id}`)).toMatchObject(notConnected);
     expect(await me.get(`/v5/conversations/one2one/${DOMAIN}/${stranger.id}`)).toMatchObject(notConnected);
-    expect(await me.get(`/v8/one2one-conversations/remote.example.org/${stranger.id}`)).toMatchObject(notConnected);
+    expect(
+      await getOne2OneConversation(publicUrl, a.token, { domain: 'remote.example.org', id: stranger.id }),
+    ).toMatchObject(notConnected);
 
     const owner = await teamOwner(publicUrl, internalUrl);
     const member = await invitedMember(publicUrl, owner);
-    const r = await api(publicUrl, member.token).get(`/v8/one2one-conversations/${DOMAIN}/${owner.id}`);
+    const r = await getOne2OneConversation(publicUrl, member.token, { domain: DOMAIN, id: owner.id });
     expect(r.status, r.text).toBe(200);
     expect(r.body.conversation.qualified_id).toEqual(
       await one2OneConvId(MLS_ONE2ONE_NAMESPACE, q(owner.id), q(member.id)),
     );
     // A team member is no teammate of an outsider.
-    expect(await api(publicUrl, owner.token).get(`/v8/one2one-conversations/${DOMAIN}/${stranger.id}`)).toMatchObject(
+    expect(await getOne2OneConversation(publicUrl, owner.token, { domain: DOMAIN, id: stranger.id })).toMatchObject(
       notConnected,
     );
   });

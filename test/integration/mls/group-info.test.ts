@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { getConversation, listConversations, postConversation } from '../../helpers/endpoints/galley.js';
 
 const DOMAIN = 'example.com';
 
@@ -16,7 +17,7 @@ describe('MLS state that commits leave behind', () => {
   afterAll(() => b?.stop());
 
   const newMlsConversation = async (user: TestUser) => {
-    const r = await api(b.publicUrl, user.token).post('/v8/conversations', { protocol: 'mls' });
+    const r = await postConversation(b.publicUrl, user.token, { protocol: 'mls' });
     expect(r.status, r.text).toBe(201);
     return { id: r.body.qualified_id.id as string, groupId: r.body.group_id as string };
   };
@@ -54,7 +55,7 @@ describe('MLS state that commits leave behind', () => {
     expect(await outsider.json()).toEqual(wireError(404, 'no-conversation'));
     expect(await (await groupInfo(alice, crypto.randomUUID())).json()).toEqual(wireError(404, 'no-conversation'));
 
-    const proteus = await api(b.publicUrl, alice.token).post('/v8/conversations', { name: 'P' });
+    const proteus = await postConversation(b.publicUrl, alice.token, { name: 'P' });
     const none = await groupInfo(alice, proteus.body.qualified_id.id);
     expect(none.status).toBe(404);
     expect(await none.json()).toEqual(wireError(404, 'mls-missing-group-info'));
@@ -71,12 +72,18 @@ describe('MLS state that commits leave behind', () => {
     const me = api(b.publicUrl, alice.token);
     // wire-server's UTCTime JSON: fractional seconds without trailing zeros.
     const active = { group_id: conv.groupId, epoch: 3, epoch_timestamp: '2026-11-24T12:30:05.12Z', cipher_suite: 2 };
-    expect((await me.get(`/v8/conversations/${DOMAIN}/${conv.id}`)).body).toMatchObject(active);
+    expect((await getConversation(b.publicUrl, alice.token, { domain: DOMAIN, id: conv.id })).body).toMatchObject(
+      active,
+    );
     expect((await me.get(`/v5/conversations/${DOMAIN}/${conv.id}`)).body).toMatchObject(active);
-    const listed = await me.post('/v8/conversations/list', { qualified_ids: [{ id: conv.id, domain: DOMAIN }] });
+    const listed = await listConversations(b.publicUrl, alice.token, {
+      qualified_ids: [{ id: conv.id, domain: DOMAIN }],
+    });
     expect(listed.body.found[0]).toMatchObject(active);
 
     await b.query('UPDATE conversations SET epoch_timestamp = ? WHERE id = ?', Date.UTC(2026, 0, 2, 3, 4, 5), conv.id);
-    expect((await me.get(`/v8/conversations/${DOMAIN}/${conv.id}`)).body.epoch_timestamp).toBe('2026-01-02T03:04:05Z');
+    expect(
+      (await getConversation(b.publicUrl, alice.token, { domain: DOMAIN, id: conv.id })).body.epoch_timestamp,
+    ).toBe('2026-01-02T03:04:05Z');
   });
 });

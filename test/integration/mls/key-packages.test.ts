@@ -5,6 +5,13 @@ import { tokenOf } from '../../helpers/mls.js';
 import { mlsKeys } from '../../helpers/mls-key-packages.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
+import {
+  claimKeyPackages,
+  countKeyPackages,
+  deleteClient,
+  postClient,
+  uploadKeyPackages,
+} from '../../helpers/endpoints/brig.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const DOMAIN = 'example.com';
@@ -12,7 +19,7 @@ const DOMAIN = 'example.com';
 /** A user's MLS-capable client: registered with its signature key, making key packages with it. */
 async function mlsClient(u: TestUser, suite = 1) {
   const keys = await mlsKeys({ user: u.id, domain: DOMAIN, suite });
-  const r = await api(publicUrl, u.token).post('/v8/clients', {
+  const r = await postClient(publicUrl, u.token, {
     type: 'permanent',
     ...(await proteusKeys(1)),
     password: u.password,
@@ -39,7 +46,7 @@ describe('MLS key packages', () => {
   it('stores uploaded packages, counts them per suite, and hands out each one once', async () => {
     const a = await mlsClient(alice);
     const packages = await a.keyPackages(3);
-    const up = await api(publicUrl, alice.token).post(`/v8/mls/key-packages/self/${a.client}`, {
+    const up = await uploadKeyPackages(publicUrl, alice.token, a.client, {
       key_packages: packages,
     });
     expect(up.status, up.text).toBe(201);
@@ -48,7 +55,7 @@ describe('MLS key packages', () => {
 
     const claims = await Promise.all(
       Array.from({ length: 5 }, () =>
-        api(publicUrl, bob.token).post(`/v8/mls/key-packages/claim/${DOMAIN}/${alice.id}?ciphersuite=0x0001`),
+        claimKeyPackages(publicUrl, bob.token, { domain: DOMAIN, id: alice.id }, { ciphersuite: '0x0001' }),
       ),
     );
     const handed = claims.flatMap((r) => r.body.key_packages);
@@ -66,12 +73,13 @@ describe('MLS key packages', () => {
     const own = await mlsClient(bob);
     const other = await mlsClient(bob);
     for (const c of [own, other])
-      await api(publicUrl, bob.token).post(`/v8/mls/key-packages/self/${c.client}`, {
+      await uploadKeyPackages(publicUrl, bob.token, c.client, {
         key_packages: await c.keyPackages(1),
       });
-    const r = await api(publicUrl, await tokenOf(publicUrl, bob, own.client)).post(
-      `/v8/mls/key-packages/claim/${DOMAIN}/${bob.id}`,
-    );
+    const r = await claimKeyPackages(publicUrl, await tokenOf(publicUrl, bob, own.client), {
+      domain: DOMAIN,
+      id: bob.id,
+    });
     expect(r.status).toBe(200);
     expect(r.body.key_packages.map((k: any) => k.client)).toEqual([other.client]);
   });
@@ -79,8 +87,7 @@ describe('MLS key packages', () => {
   it('refuses packages that are not this client’s, and stores nothing of a refused upload', async () => {
     const a = await mlsClient(alice);
     const good = await a.keyPackages(1);
-    const path = `/v8/mls/key-packages/self/${a.client}`;
-    const upload = (key_packages: string[]) => api(publicUrl, alice.token).post(path, { key_packages });
+    const upload = (key_packages: string[]) => uploadKeyPackages(publicUrl, alice.token, a.client, { key_packages });
     const foreign = await mlsKeys({ user: alice.id, domain: DOMAIN }); // a key the client did not register
     const wrongIdentity = await a.keyPackages(1, { identity: `${bob.id}:${a.client}@${DOMAIN}` });
     const tooLong = await a.keyPackages(1, { seconds: 100 * 86400 });
@@ -97,7 +104,7 @@ describe('MLS key packages', () => {
   it('replaces the packages of the named suites, and deletes packages by ref', async () => {
     const a = await mlsClient(alice);
     const path = `/v8/mls/key-packages/self/${a.client}`;
-    await api(publicUrl, alice.token).post(path, { key_packages: await a.keyPackages(2) });
+    await uploadKeyPackages(publicUrl, alice.token, a.client, { key_packages: await a.keyPackages(2) });
     const replacement = await a.keyPackages(1);
     expect(
       (await api(publicUrl, alice.token).put(`${path}?ciphersuites=0x0001`, { key_packages: replacement })).status,
@@ -110,14 +117,12 @@ describe('MLS key packages', () => {
       body: wireError(400, 'mls-protocol-error'),
     });
     const [claimed] = (
-      await api(publicUrl, bob.token).post(`/v8/mls/key-packages/claim/${DOMAIN}/${alice.id}`)
+      await claimKeyPackages(publicUrl, bob.token, { domain: DOMAIN, id: alice.id })
     ).body.key_packages.filter((k: any) => k.client === a.client);
     expect(claimed.key_package).toBe(replacement[0]);
 
-    await api(publicUrl, alice.token).post(path, { key_packages: await a.keyPackages(2) });
-    const refs = (
-      await api(publicUrl, bob.token).post(`/v8/mls/key-packages/claim/${DOMAIN}/${alice.id}`)
-    ).body.key_packages
+    await uploadKeyPackages(publicUrl, alice.token, a.client, { key_packages: await a.keyPackages(2) });
+    const refs = (await claimKeyPackages(publicUrl, bob.token, { domain: DOMAIN, id: alice.id })).body.key_packages
       .filter((k: any) => k.client === a.client)
       .map((k: any) => k.key_package_ref);
     expect(refs).toHaveLength(1);
@@ -129,20 +134,20 @@ describe('MLS key packages', () => {
 
   it('answers 400 mls-protocol-error for a suite it does not support', async () => {
     const a = await mlsClient(alice);
-    expect(
-      await api(publicUrl, alice.token).get(`/v8/mls/key-packages/self/${a.client}/count?ciphersuite=0x0004`),
-    ).toMatchObject({ status: 400, body: wireError(400, 'mls-protocol-error') });
+    expect(await countKeyPackages(publicUrl, alice.token, a.client, { ciphersuite: '0x0004' })).toMatchObject({
+      status: 400,
+      body: wireError(400, 'mls-protocol-error'),
+    });
   });
 
   it('forgets a deleted client’s packages', async () => {
     const a = await mlsClient(alice);
-    await api(publicUrl, alice.token).post(`/v8/mls/key-packages/self/${a.client}`, {
+    await uploadKeyPackages(publicUrl, alice.token, a.client, {
       key_packages: await a.keyPackages(2),
     });
-    const del = await api(publicUrl, alice.token).del(`/v8/clients/${a.client}`, { password: alice.password });
+    const del = await deleteClient(publicUrl, alice.token, a.client, { password: alice.password });
     expect(del.status).toBe(200);
-    const claimed = (await api(publicUrl, bob.token).post(`/v8/mls/key-packages/claim/${DOMAIN}/${alice.id}`)).body
-      .key_packages;
+    const claimed = (await claimKeyPackages(publicUrl, bob.token, { domain: DOMAIN, id: alice.id })).body.key_packages;
     expect(claimed.filter((k: any) => k.client === a.client)).toEqual([]);
   });
 });

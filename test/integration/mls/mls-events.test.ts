@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
-import { postMls } from '../../helpers/mls.js';
 import { bytesOf, TsMlsGroup, type TsMlsDevice, tsMlsDevice } from '../../helpers/ts-mls-crafted.js';
-import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
+import { connect, createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
+import { postMLSMessage } from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -38,7 +39,7 @@ interface Delivered {
 
 /** The notifications of a client's stream (`GET /notifications?client=`) with a matching event. */
 async function fromStream(d: TsMlsDevice, match: (e: any) => boolean): Promise<Delivered[]> {
-  const r = await api(publicUrl, d.token).get(`/v8/notifications?client=${d.client}&size=1000`);
+  const r = await getNotifications(publicUrl, d.token, { client: d.client, size: 1000 });
   expect(r.status, r.text).toBe(200);
   return r.body.notifications
     .filter((n: { payload: unknown[] }) => n.payload.some(match))
@@ -120,7 +121,7 @@ describe('MLS events: a commit’s Welcome and messages reach the other clients,
     const inConversation = (e: any) => e.type?.startsWith('conversation.mls-') && e.conversation === group.conv.id;
     expect(await fromStream(a1.device, (e) => inConversation(e) && e.data === b64(own))).toEqual([]);
     const later = await group.encrypt(b1.device, 'later');
-    expect((await postMls(publicUrl, b1.device.token, '/v8/mls/messages', later)).status).toBe(201);
+    expect((await postMLSMessage(publicUrl, b1.device.token, later)).status).toBe(201);
     expect((await fromAwait(a1, inConversation)).event.data).toBe(b64(later));
   }
 
@@ -160,7 +161,7 @@ describe('MLS events: a commit’s Welcome and messages reach the other clients,
 
   it('sends an application message to every other client of the group, the sender’s own included', async () => {
     const message = await group.encrypt(a1.device, 'hello everybody');
-    const sent = await postMls(publicUrl, a1.device.token, '/v8/mls/messages', message);
+    const sent = await postMLSMessage(publicUrl, a1.device.token, message);
     expect(sent.status, sent.text).toBe(201);
     expect(sent.body).toEqual({ events: [], time: expect.any(String) });
     for (const l of [a2, b1, b2!])

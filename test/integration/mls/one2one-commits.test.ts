@@ -7,16 +7,22 @@ import {
   type MlsDevice,
   mlsDevice,
   mlsEventsOf,
-  postMls,
   uploadKeyPackages,
 } from '../../helpers/mls.js';
-import { api, connectedTrio, createUser, type TestUser } from '../../helpers/users.js';
+import { connectedTrio, createUser, type TestUser } from '../../helpers/users.js';
+import { putConnection } from '../../helpers/endpoints/brig.js';
+import {
+  getMLSPublicKeys,
+  getOne2OneConversation,
+  getSelfConversation,
+  postMLSMessage,
+} from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
 /** The MLS 1:1 of `me` with `other` as the API shows it, and its group id. */
 async function one2one(me: MlsDevice, other: TestUser) {
-  const r = await api(publicUrl, me.token).get(`/v8/one2one-conversations/example.com/${other.id}`);
+  const r = await getOne2OneConversation(publicUrl, me.token, { domain: 'example.com', id: other.id });
   expect(r.status, r.text).toBe(200);
   return { body: r.body, groupId: bytesOf(r.body.conversation.group_id) };
 }
@@ -56,7 +62,7 @@ describe('MLS 1:1 conversations, stored by their first commit', () => {
     const welcome = (await mlsEventsOf(publicUrl, b)).filter((e) => e.type === 'conversation.mls-welcome').at(-1);
     await b.mls.processWelcome(bytesOf(welcome!.data));
     const hi = await b.mls.encrypt(conv.groupId, 'hi alice, 1:1');
-    expect((await postMls(publicUrl, b.token, '/v8/mls/messages', hi)).status).toBe(201);
+    expect((await postMLSMessage(publicUrl, b.token, hi)).status).toBe(201);
     const last = (await mlsEventsOf(publicUrl, a)).filter((e) => e.type === 'conversation.mls-message-add').at(-1);
     expect(await a.mls.decrypt(conv.groupId, bytesOf(last!.data))).toMatchObject({
       kind: 'text',
@@ -71,18 +77,23 @@ describe('MLS 1:1 conversations, stored by their first commit', () => {
         (e) => e.type === 'conversation.mls-message-add' && e.conversation === conv.body.conversation.qualified_id.id,
       ).length;
     const before = await inbox();
-    const blocked = await api(publicUrl, alice.token).put(`/v8/connections/example.com/${bob.id}`, {
-      status: 'blocked',
-    });
+    const blocked = await putConnection(
+      publicUrl,
+      alice.token,
+      { domain: 'example.com', id: bob.id },
+      {
+        status: 'blocked',
+      },
+    );
     expect(blocked.status, blocked.text).toBe(200);
     const unwanted = await b.mls.encrypt(conv.groupId, 'you blocked me');
-    expect((await postMls(publicUrl, b.token, '/v8/mls/messages', unwanted)).status).toBe(201);
+    expect((await postMLSMessage(publicUrl, b.token, unwanted)).status).toBe(201);
     expect(await inbox()).toBe(before);
     // Unblocked, the next message arrives.
-    await api(publicUrl, alice.token).put(`/v8/connections/example.com/${bob.id}`, { status: 'accepted' });
-    expect(
-      await postMls(publicUrl, b.token, '/v8/mls/messages', await b.mls.encrypt(conv.groupId, 'again')),
-    ).toMatchObject({ status: 201 });
+    await putConnection(publicUrl, alice.token, { domain: 'example.com', id: bob.id }, { status: 'accepted' });
+    expect(await postMLSMessage(publicUrl, b.token, await b.mls.encrypt(conv.groupId, 'again'))).toMatchObject({
+      status: 201,
+    });
     expect(await inbox()).toBe(before + 1);
   });
 });
@@ -92,14 +103,14 @@ describe('the MLS self conversation', () => {
     const owner = await createUser(publicUrl, internalUrl);
     const [first, second] = [await mlsDevice(publicUrl, owner), await mlsDevice(publicUrl, owner)];
     await uploadKeyPackages(publicUrl, second, 1);
-    const self = await api(publicUrl, first.token).get('/v8/conversations/mls-self');
+    const self = await getSelfConversation(publicUrl, first.token);
     expect(self.status, self.text).toBe(200);
     const groupId = bytesOf(self.body.group_id);
-    const removal = bytesOf((await api(publicUrl, first.token).get('/v8/mls/public-keys')).body.removal.ed25519);
+    const removal = bytesOf((await getMLSPublicKeys(publicUrl, first.token)).body.removal.ed25519);
     await first.mls.createConversation(groupId, removal);
     await first.mls.addClients(groupId, await claimKeyPackages(publicUrl, first, owner));
     expect(first.refused).toBeUndefined();
-    expect((await api(publicUrl, first.token).get('/v8/conversations/mls-self')).body.epoch).toBe(1);
+    expect((await getSelfConversation(publicUrl, first.token)).body.epoch).toBe(1);
     const welcome = (await mlsEventsOf(publicUrl, second)).filter((e) => e.type === 'conversation.mls-welcome').at(-1);
     await second.mls.processWelcome(bytesOf(welcome!.data));
     expect(await second.mls.epoch(groupId)).toBe(1n);

@@ -10,6 +10,7 @@ import {
   teamOwner,
   type TestUser,
 } from '../../helpers/users.js';
+import { getConversation, postConversation, putConversationProtocol } from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -23,21 +24,21 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/protocol', () => {
 
   const teamConversation = async () =>
     (
-      await api(publicUrl, owner.token).post('/v8/conversations', {
+      await postConversation(publicUrl, owner.token, {
         name: 'Migrating',
         qualified_users: [{ id: member.id, domain: 'example.com' }],
         team: { teamid: owner.team, managed: false },
       })
     ).body.qualified_id.id as string;
   const put = (u: TestUser, conv: string, protocol: string) =>
-    api(publicUrl, u.token).put(`/v8/conversations/example.com/${conv}/protocol`, { protocol });
+    putConversationProtocol(publicUrl, u.token, { domain: 'example.com', id: conv }, { protocol });
 
   it('moves a team conversation from Proteus to mixed, then to MLS once the migration criteria are met', async () => {
     const conv = await teamConversation();
     const mixed = await put(member, conv, 'mixed');
     expect(mixed.status, mixed.text).toBe(200);
     expect(mixed.body).toMatchObject({ type: 'conversation.protocol-update', data: { protocol: 'mixed' } });
-    const seen = (await api(publicUrl, owner.token).get(`/v8/conversations/example.com/${conv}`)).body;
+    const seen = (await getConversation(publicUrl, owner.token, { domain: 'example.com', id: conv })).body;
     expect(seen).toMatchObject({ protocol: 'mixed', epoch: 0 });
     expect(typeof seen.group_id).toBe('string');
     expect((await put(owner, conv, 'mixed')).status).toBe(204);
@@ -63,7 +64,9 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/protocol', () => {
     const migration = { status: 'enabled', config: { finaliseRegardlessAfter: '2020-01-01T00:00:00Z' } };
     expect((await api(publicUrl, owner.token).put(`${features}/mlsMigration`, migration)).status).toBe(200);
     expect((await put(owner, conv, 'mls')).status).toBe(200);
-    expect((await api(publicUrl, owner.token).get(`/v8/conversations/example.com/${conv}`)).body.protocol).toBe('mls');
+    expect((await getConversation(publicUrl, owner.token, { domain: 'example.com', id: conv })).body.protocol).toBe(
+      'mls',
+    );
     expect(await put(owner, conv, 'mixed')).toMatchObject({
       status: 403,
       body: wireError(403, 'invalid-protocol-transition'),
@@ -74,7 +77,7 @@ describe('PUT /conversations/{cnv_domain}/{cnv}/protocol', () => {
     const [a, b] = [await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl)];
     await connect(publicUrl, a, b);
     const conv = (
-      await api(publicUrl, a.token).post('/v8/conversations', {
+      await postConversation(publicUrl, a.token, {
         qualified_users: [{ id: b.id, domain: 'example.com' }],
       })
     ).body.qualified_id.id;

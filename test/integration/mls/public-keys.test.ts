@@ -6,6 +6,20 @@ import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import type { Edit } from '../../helpers/config-files.js';
 import { wireError } from '../../helpers/http.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
+import {
+  claimKeyPackages,
+  countKeyPackages,
+  deleteKeyPackages,
+  replaceKeyPackages,
+  uploadKeyPackages,
+} from '../../helpers/endpoints/brig.js';
+import {
+  getGroupInfo,
+  getMLSPublicKeys,
+  getOne2OneConversation,
+  getSelfConversation,
+  postConversation,
+} from '../../helpers/endpoints/galley.js';
 
 const SCHEMES = {
   ed25519: 'removal-ed25519.pem',
@@ -32,7 +46,7 @@ describe('GET /mls/public-keys', () => {
   afterAll(() => b?.stop());
 
   it('serves the removal keys npm start generated into the state folder, raw by default', async () => {
-    const r = await api(b.publicUrl, user.token).get('/v8/mls/public-keys');
+    const r = await getMLSPublicKeys(b.publicUrl, user.token);
     expect(r.status).toBe(200);
     const removal = r.body.removal as Record<string, string>;
     expect(Object.keys(removal).sort()).toEqual(Object.keys(SCHEMES).sort());
@@ -46,7 +60,7 @@ describe('GET /mls/public-keys', () => {
   });
 
   it('serves public JWKs with format=jwk from v7, and ignores format before', async () => {
-    const jwk = await api(b.publicUrl, user.token).get('/v8/mls/public-keys?format=jwk');
+    const jwk = await getMLSPublicKeys(b.publicUrl, user.token, { format: 'jwk' });
     expect(jwk.status).toBe(200);
     for (const [scheme, file] of Object.entries(SCHEMES))
       expect(jwk.body.removal[scheme], scheme).toEqual(publicJwk(b.stateDir, file));
@@ -56,7 +70,7 @@ describe('GET /mls/public-keys', () => {
   });
 
   it('refuses a format it does not know', async () => {
-    const r = await api(b.publicUrl, user.token).get('/v8/mls/public-keys?format=pem');
+    const r = await getMLSPublicKeys(b.publicUrl, user.token, { format: 'pem' });
     expect(r.status).toBe(400);
   });
 });
@@ -70,20 +84,26 @@ describe('MLS switched off (setEnableMLS: false)', () => {
     const user = await createUser(b.publicUrl, b.internalUrl);
     const u = api(b.publicUrl, user.token);
     const notEnabled = { status: 400, body: wireError(400, 'mls-not-enabled') };
-    expect(await u.get('/v8/mls/public-keys')).toMatchObject(notEnabled);
-    expect(await u.get('/v8/mls/key-packages/self/1/count')).toMatchObject(notEnabled);
-    expect(await u.post('/v8/mls/key-packages/self/1', { key_packages: ['AAAA'] })).toMatchObject(notEnabled);
-    expect(await u.put('/v8/mls/key-packages/self/1', { key_packages: [] })).toMatchObject(notEnabled);
-    expect(await u.del('/v8/mls/key-packages/self/1', { key_packages: ['AAAA'] })).toMatchObject(notEnabled);
-    expect(await u.post(`/v8/mls/key-packages/claim/example.com/${user.id}`)).toMatchObject(notEnabled);
+    expect(await getMLSPublicKeys(b.publicUrl, user.token)).toMatchObject(notEnabled);
+    expect(await countKeyPackages(b.publicUrl, user.token, '1')).toMatchObject(notEnabled);
+    expect(await uploadKeyPackages(b.publicUrl, user.token, '1', { key_packages: ['AAAA'] })).toMatchObject(notEnabled);
+    expect(await replaceKeyPackages(b.publicUrl, user.token, '1', { key_packages: [] })).toMatchObject(notEnabled);
+    expect(await deleteKeyPackages(b.publicUrl, user.token, '1', { key_packages: ['AAAA'] })).toMatchObject(notEnabled);
+    expect(await claimKeyPackages(b.publicUrl, user.token, { domain: 'example.com', id: user.id })).toMatchObject(
+      notEnabled,
+    );
     // galley: conversations, before any other check
-    expect(await u.post('/v8/conversations', { protocol: 'mls' })).toMatchObject(notEnabled);
-    expect(await u.get('/v8/conversations/mls-self')).toMatchObject(notEnabled);
-    expect(await u.get(`/v8/one2one-conversations/example.com/${crypto.randomUUID()}`)).toMatchObject(notEnabled);
+    expect(await postConversation(b.publicUrl, user.token, { protocol: 'mls' })).toMatchObject(notEnabled);
+    expect(await getSelfConversation(b.publicUrl, user.token)).toMatchObject(notEnabled);
+    expect(
+      await getOne2OneConversation(b.publicUrl, user.token, { domain: 'example.com', id: crypto.randomUUID() }),
+    ).toMatchObject(notEnabled);
     expect(await u.get(`/v6/conversations/one2one/example.com/${crypto.randomUUID()}`)).toMatchObject(notEnabled);
     expect(await u.get(`/v5/conversations/one2one/example.com/${crypto.randomUUID()}`)).toMatchObject(notEnabled);
-    expect(await u.get(`/v8/conversations/example.com/${crypto.randomUUID()}/groupinfo`)).toMatchObject(notEnabled);
-    expect((await u.post('/v8/conversations', { protocol: 'proteus' })).status).toBe(201);
+    expect(
+      await getGroupInfo(b.publicUrl, user.token, { domain: 'example.com', id: crypto.randomUUID() }),
+    ).toMatchObject(notEnabled);
+    expect((await postConversation(b.publicUrl, user.token, { protocol: 'proteus' })).status).toBe(201);
   });
 });
 

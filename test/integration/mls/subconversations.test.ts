@@ -7,10 +7,16 @@ import {
   type MlsDevice,
   mlsDevice,
   mlsEventsOf,
-  postMls,
   uploadKeyPackages,
 } from '../../helpers/mls.js';
 import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
+import {
+  getMLSPublicKeys,
+  getSelfConversation,
+  getSubConversation,
+  postConversation,
+  postMLSMessage,
+} from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -33,13 +39,13 @@ describe('MLS subconversations (conference calls)', () => {
     await connect(publicUrl, alice, bob);
     [a, b] = await Promise.all([mlsDevice(publicUrl, alice), mlsDevice(publicUrl, bob)]);
     await uploadKeyPackages(publicUrl, b, 1);
-    const r = await api(publicUrl, a.token).post('/v8/conversations', {
+    const r = await postConversation(publicUrl, a.token, {
       protocol: 'mls',
       name: 'Call',
       qualified_users: [],
     });
     conv = { id: r.body.qualified_id.id, groupId: bytesOf(r.body.group_id) };
-    removal = bytesOf((await api(publicUrl, a.token).get('/v8/mls/public-keys')).body.removal.ed25519);
+    removal = bytesOf((await getMLSPublicKeys(publicUrl, a.token)).body.removal.ed25519);
     await a.mls.createConversation(conv.groupId, removal);
     await a.mls.addClients(conv.groupId, await claimKeyPackages(publicUrl, a, bob));
     expect(a.refused).toBeUndefined();
@@ -47,7 +53,7 @@ describe('MLS subconversations (conference calls)', () => {
 
   it('is created by its first commit, joined by external commit, carries messages, and is left and reset', async () => {
     const path = `/v8/conversations/example.com/${conv.id}/subconversations/conference`;
-    const fresh = await api(publicUrl, a.token).get(path);
+    const fresh = await getSubConversation(publicUrl, a.token, { domain: 'example.com', id: conv.id }, 'conference');
     expect(fresh.status, fresh.text).toBe(200);
     expect(fresh.body).toMatchObject({
       parent_qualified_id: { id: conv.id },
@@ -60,18 +66,20 @@ describe('MLS subconversations (conference calls)', () => {
     await a.mls.createConversation(sub, removal);
     await a.mls.updateKeyingMaterial(sub);
     expect(a.refused).toBeUndefined();
-    const started = await api(publicUrl, b.token).get(path);
+    const started = await getSubConversation(publicUrl, b.token, { domain: 'example.com', id: conv.id }, 'conference');
     expect(started.body.epoch).toBe(1);
     expect(started.body.members).toEqual([{ domain: 'example.com', user_id: alice.id, client_id: a.client }]);
 
     await b.mls.joinByExternalCommit(await groupInfo(b, `${path}/groupinfo`));
     expect(b.refused).toBeUndefined();
-    expect((await api(publicUrl, a.token).get(path)).body.members).toHaveLength(2);
+    expect(
+      (await getSubConversation(publicUrl, a.token, { domain: 'example.com', id: conv.id }, 'conference')).body.members,
+    ).toHaveLength(2);
     const join = (await mlsEventsOf(publicUrl, a)).filter((e: any) => e.subconv === 'conference').at(-1);
     expect(await a.mls.decrypt(sub, bytesOf(join!.data))).toEqual({ kind: 'commit', isActive: true });
 
     const hello = await a.mls.encrypt(sub, 'in the call');
-    expect((await postMls(publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
+    expect((await postMLSMessage(publicUrl, a.token, hello)).status).toBe(201);
     const got = (await mlsEventsOf(publicUrl, b)).filter((e: any) => e.subconv === 'conference').at(-1);
     expect(got).toMatchObject({ type: 'conversation.mls-message-add', conversation: conv.id, subconv: 'conference' });
     expect(await b.mls.decrypt(sub, bytesOf(got!.data))).toMatchObject({ kind: 'text', text: 'in the call' });
@@ -82,35 +90,40 @@ describe('MLS subconversations (conference calls)', () => {
     expect(await a.mls.decrypt(sub, bytesOf(proposal!.data))).toEqual({ kind: 'proposal' });
 
     // Resetting needs the current group id and epoch; it starts the next generation, empty.
-    const now = (await api(publicUrl, a.token).get(path)).body;
+    const now = (await getSubConversation(publicUrl, a.token, { domain: 'example.com', id: conv.id }, 'conference'))
+      .body;
     expect(await api(publicUrl, a.token).del(path, { group_id: now.group_id, epoch: now.epoch - 1 })).toMatchObject({
       status: 409,
       body: wireError(409, 'mls-stale-message'),
     });
     expect((await api(publicUrl, a.token).del(path, { group_id: now.group_id, epoch: now.epoch })).status).toBe(200);
-    const reset = (await api(publicUrl, a.token).get(path)).body;
+    const reset = (await getSubConversation(publicUrl, a.token, { domain: 'example.com', id: conv.id }, 'conference'))
+      .body;
     expect(reset).toMatchObject({ epoch: 0, members: [] });
     expect(reset.group_id).not.toBe(now.group_id);
   });
 
   it('refuses outsiders and conversations that cannot have subconversations', async () => {
     const stranger = await createUser(publicUrl, internalUrl);
-    const path = `/v8/conversations/example.com/${conv.id}/subconversations/conference`;
-    expect((await api(publicUrl, stranger.token).get(path)).status).toBe(403);
-    // A Proteus conversation has no MLS group to hang one on: not found, as wire-server answers.
-    const proteus = await api(publicUrl, alice.token).post('/v8/conversations', { name: 'P', qualified_users: [] });
     expect(
-      await api(publicUrl, alice.token).get(
-        `/v8/conversations/example.com/${proteus.body.qualified_id.id}/subconversations/x`,
+      (await getSubConversation(publicUrl, stranger.token, { domain: 'example.com', id: conv.id }, 'conference'))
+        .status,
+    ).toBe(403);
+    // A Proteus conversation has no MLS group to hang one on: not found, as wire-server answers.
+    const proteus = await postConversation(publicUrl, alice.token, { name: 'P', qualified_users: [] });
+    expect(
+      await getSubConversation(
+        publicUrl,
+        alice.token,
+        { domain: 'example.com', id: proteus.body.qualified_id.id },
+        'x',
       ),
     ).toMatchObject({ status: 404, body: wireError(404, 'no-conversation') });
     // A self conversation is of a type that has none.
-    const self = await api(publicUrl, a.token).get('/v8/conversations/mls-self');
+    const self = await getSelfConversation(publicUrl, a.token);
     expect(self.status, self.text).toBe(200);
     expect(
-      await api(publicUrl, alice.token).get(
-        `/v8/conversations/example.com/${self.body.qualified_id.id}/subconversations/x`,
-      ),
+      await getSubConversation(publicUrl, alice.token, { domain: 'example.com', id: self.body.qualified_id.id }, 'x'),
     ).toMatchObject({ status: 403, body: wireError(403, 'mls-subconv-unsupported-convtype') });
   });
 });

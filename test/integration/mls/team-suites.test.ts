@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { bytesOf, claimKeyPackages, type MlsDevice, mlsDevice, uploadKeyPackages } from '../../helpers/mls.js';
-import { api, invitedMember, type TeamOwner, teamOwner, type TestUser } from '../../helpers/users.js';
+import { invitedMember, type TeamOwner, teamOwner, type TestUser } from '../../helpers/users.js';
+import { getMLSPublicKeys, postConversation, putTeamFeature } from '../../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -19,7 +20,7 @@ describe("a team's mls feature: allowedCipherSuites", () => {
       allowedCipherSuites: [2],
       defaultCipherSuite: 2,
     };
-    const put = await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/mls`, {
+    const put = await putTeamFeature(publicUrl, owner.token, owner.team, 'mls', {
       status: 'enabled',
       config,
     });
@@ -30,7 +31,7 @@ describe("a team's mls feature: allowedCipherSuites", () => {
   async function firstCommit(suite: number): Promise<MlsDevice> {
     const [o, m] = [await mlsDevice(publicUrl, owner, suite), await mlsDevice(publicUrl, member, suite)];
     await uploadKeyPackages(publicUrl, m, 1);
-    const r = await api(publicUrl, o.token).post('/v8/conversations', {
+    const r = await postConversation(publicUrl, o.token, {
       protocol: 'mls',
       name: `suite ${suite}`,
       qualified_users: [],
@@ -38,7 +39,7 @@ describe("a team's mls feature: allowedCipherSuites", () => {
     });
     expect(r.status, r.text).toBe(201);
     const scheme = suite === 2 ? 'ecdsa_secp256r1_sha256' : 'ed25519';
-    const removal = (await api(publicUrl, o.token).get('/v8/mls/public-keys')).body.removal[scheme];
+    const removal = (await getMLSPublicKeys(publicUrl, o.token)).body.removal[scheme];
     await o.mls.createConversation(bytesOf(r.body.group_id), bytesOf(removal));
     await o.mls
       .addClients(bytesOf(r.body.group_id), await claimKeyPackages(publicUrl, o, member, suite))
