@@ -3,7 +3,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assetBody } from '../helpers/assets.js';
 import { sharedBackend } from '../helpers/backend.js';
 import { keepAliveClient } from '../helpers/keep-alive.js';
-import { api, createUser, teamOwner, type TestUser } from '../helpers/users.js';
+import { createUser, teamOwner, type TestUser } from '../helpers/users.js';
+import { postSelfConversation } from '../helpers/endpoints/galley.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -22,7 +23,7 @@ describe('a body the route did not read leaves the connection usable', () => {
 
   beforeAll(async () => {
     me = await createUser(publicUrl, internalUrl);
-    expect((await api(publicUrl, me.token).post('/v8/conversations/self')).status).toBe(200);
+    expect((await postSelfConversation(publicUrl, me.token)).status).toBe(200);
   });
   afterEach(() => client?.close());
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../helpers/backend.js';
 import { call } from '../helpers/http.js';
-import { api, createUser, type TestUser } from '../helpers/users.js';
+import { createUser, type TestUser } from '../helpers/users.js';
 import { openSocket } from '../helpers/websocket.js';
+import { getSelf, getUser, postConnection } from '../helpers/endpoints/brig.js';
 
 // GET /i/metrics: what every isolate of the worker counted, summed in one object and kept there,
 // in Prometheus' text format under wire's metric names.
@@ -33,8 +34,8 @@ describe('GET /i/metrics', () => {
   it('counts requests per route template, method and status, with latency buckets', async () => {
     const self = 'http_request_duration_seconds_count{handler="/self",method="GET",status_code="200"}';
     const before = seriesValue(await scrape(), self);
-    for (let i = 0; i < 3; i++) expect((await api(b.publicUrl, u.token).get('/v8/self')).status).toBe(200);
-    expect((await api(b.publicUrl, u.token).get(`/v8/users/example.com/${u.id}`)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await getSelf(b.publicUrl, u.token)).status).toBe(200);
+    expect((await getUser(b.publicUrl, u.token, { domain: 'example.com', id: u.id })).status).toBe(200);
     expect((await call(b.publicUrl, '/v8/no/such/route')).status).toBe(404);
     const text = await scrape();
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
@@ -58,7 +59,7 @@ describe('GET /i/metrics', () => {
     const delivered = 'svc_websocket_deliveries_total{protocol="await"}';
     const before = seriesValue(await scrape(), delivered);
     const v = await createUser(b.publicUrl, b.internalUrl);
-    expect((await api(b.publicUrl, v.token).post(`/v8/connections/example.com/${u.id}`)).status).toBe(201);
+    expect((await postConnection(b.publicUrl, v.token, { domain: 'example.com', id: u.id })).status).toBe(201);
     await socket.next((m) => m.payload?.[0]?.type === 'user.connection');
     await socket.close();
     // The objects' isolate sends its counts within a second of counting.

@@ -73,6 +73,11 @@ export function getUserClients(base: string, caller: Caller, user: Qualified, o?
   return send(base, caller, 'GET', `${v(o)}/users/${user.domain}/${user.id}/clients`, undefined, o);
 }
 
+/** `GET /users/{user.domain}/{user.id}/clients/{client}` */
+export function getUserClient(base: string, caller: Caller, user: Qualified, client: string, o?: Opts): Promise<Reply> {
+  return send(base, caller, 'GET', `${v(o)}/users/${user.domain}/${user.id}/clients/${client}`, undefined, o);
+}
+
 /** `GET /users/{user.domain}/{user.id}/prekeys` */
 export function getUserPrekeyBundle(base: string, caller: Caller, user: Qualified, o?: Opts): Promise<Reply> {
   return send(base, caller, 'GET', `${v(o)}/users/${user.domain}/${user.id}/prekeys`, undefined, o);

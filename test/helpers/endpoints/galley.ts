@@ -161,6 +161,17 @@ export function putConversationAddPermission(
   return send(base, caller, 'PUT', `${v(o)}/conversations/${conv.domain}/${conv.id}/add-permission`, body, o);
 }
 
+/** `PUT /conversations/{conv.domain}/{conv.id}/message-timer` */
+export function putConversationMessageTimer(
+  base: string,
+  caller: Caller,
+  conv: Qualified,
+  body?: unknown,
+  o?: Opts,
+): Promise<Reply> {
+  return send(base, caller, 'PUT', `${v(o)}/conversations/${conv.domain}/${conv.id}/message-timer`, body, o);
+}
+
 /** `PUT /conversations/{conv.domain}/{conv.id}/protocol` */
 export function putConversationProtocol(
   base: string,
@@ -170,6 +181,17 @@ export function putConversationProtocol(
   o?: Opts,
 ): Promise<Reply> {
   return send(base, caller, 'PUT', `${v(o)}/conversations/${conv.domain}/${conv.id}/protocol`, body, o);
+}
+
+/** `POST /conversations/{conv.domain}/{conv.id}/typing` */
+export function postTypingStatus(
+  base: string,
+  caller: Caller,
+  conv: Qualified,
+  body?: unknown,
+  o?: Opts,
+): Promise<Reply> {
+  return send(base, caller, 'POST', `${v(o)}/conversations/${conv.domain}/${conv.id}/typing`, body, o);
 }
 
 /** `GET /conversations/{conv.domain}/{conv.id}/subconversations/{sub}` */

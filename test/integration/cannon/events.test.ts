@@ -5,12 +5,15 @@ import { addClient } from '../../helpers/clients.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
 import { api, connect, createUser, login, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+import { deleteClient, getClient, postClient, putSelfLocale } from '../../helpers/endpoints/brig.js';
+import { postConversation } from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const shared = sharedBackend();
 
 async function consumingClient(base: string, u: TestUser): Promise<string> {
   const keys = await proteusKeys(1);
-  const r = await api(base, u.token).post('/v8/clients', {
+  const r = await postClient(base, u.token, {
     type: 'permanent',
     ...keys,
     capabilities: ['consumable-notifications'],
@@ -20,8 +23,7 @@ async function consumingClient(base: string, u: TestUser): Promise<string> {
 }
 
 const isEvent = (type: string) => (m: any) => m.type === 'event' && m.data.event.payload[0].type === type;
-const changeLocale = (base: string, token: string, locale: string) =>
-  api(base, token).put('/v8/self/locale', { locale });
+const changeLocale = (base: string, token: string, locale: string) => putSelfLocale(base, token, { locale });
 
 describe('GET /events', () => {
   const { publicUrl, internalUrl } = shared;
@@ -118,7 +120,7 @@ describe('GET /events', () => {
   it("queues only the notifications meant for the client, not the user's other clients'", async () => {
     const [u, v] = [await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl)];
     await connect(publicUrl, u, v);
-    const conv = await api(publicUrl, u.token).post('/v8/conversations', {
+    const conv = await postConversation(publicUrl, u.token, {
       qualified_users: [{ id: v.id, domain: 'example.com' }],
     });
     expect(conv.status, conv.text).toBe(201);
@@ -143,7 +145,7 @@ describe('GET /events', () => {
   it("gives a client-less socket what is for all of the user's clients, while one of them consumes a queue", async () => {
     const [u, v] = [await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl)];
     await connect(publicUrl, u, v);
-    const conv = await api(publicUrl, v.token).post('/v8/conversations', {
+    const conv = await postConversation(publicUrl, v.token, {
       qualified_users: [{ id: u.id, domain: 'example.com' }],
     });
     expect(conv.status, conv.text).toBe(201);
@@ -161,7 +163,7 @@ describe('GET /events', () => {
     expect(await nextPayload()).toEqual({ type: 'user.update', user: { id: u.id, locale: 'fr' } });
 
     // Without a queue-consuming client again: the client-remove is not here, the next client-add is.
-    expect((await api(publicUrl, u.token).del(`/v8/clients/${cid}`, { password: u.password })).status).toBe(200);
+    expect((await deleteClient(publicUrl, u.token, cid, { password: u.password })).status).toBe(200);
     const cid2 = await addClient(publicUrl, u, { password: u.password, capabilities: ['consumable-notifications'] });
     expect(await nextPayload()).toMatchObject({ type: 'user.client-add', client: { id: cid2 } });
     expect(temporary.messages).toEqual([]);
@@ -200,7 +202,7 @@ describe('GET /events', () => {
   it('sets up a queue for a client through the internal API', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const keys = await proteusKeys(1);
-    const cid = (await api(publicUrl, u.token).post('/v8/clients', { type: 'permanent', ...keys })).body.id;
+    const cid = (await postClient(publicUrl, u.token, { type: 'permanent', ...keys })).body.id;
     expect((await api(internalUrl).post(`/i/users/${u.id}/clients/${cid}/consumable-notifications`)).status).toBe(200);
     const socket = await openSocket(publicUrl, `/v8/events?client=${cid}&sync_marker=m&access_token=${u.token}`);
     expect(await socket.next()).toMatchObject({ type: 'synchronization' });
@@ -231,9 +233,9 @@ describe('GET /events', () => {
   it('marks a client active when it fetches notifications, to the next whole week', async () => {
     const u = await createUser(publicUrl, internalUrl);
     const cid = await consumingClient(publicUrl, u);
-    expect((await api(publicUrl, u.token).get(`/v8/clients/${cid}`)).body.last_active).toBeUndefined();
-    await api(publicUrl, u.token).get(`/v8/notifications?client=${cid}`);
-    const lastActive = (await api(publicUrl, u.token).get(`/v8/clients/${cid}`)).body.last_active;
+    expect((await getClient(publicUrl, u.token, cid)).body.last_active).toBeUndefined();
+    await getNotifications(publicUrl, u.token, { client: cid });
+    const lastActive = (await getClient(publicUrl, u.token, cid)).body.last_active;
     expect(lastActive).toMatch(/^\d{4}-\d\d-\d\dT00:00:00Z$/);
     const week = 7 * 24 * 3600 * 1000;
     expect(Date.parse(lastActive) % week).toBe(0);
@@ -276,7 +278,7 @@ describe('GET /events after notifications expired', () => {
     expect(await socket.next()).toMatchObject({ type: 'synchronization' });
     await socket.close();
     // The stream forgot it too.
-    expect((await api(b.publicUrl, token).get('/v8/notifications')).body.notifications).toEqual([]);
+    expect((await getNotifications(b.publicUrl, token)).body.notifications).toEqual([]);
   });
 
   it('says nothing was missed when the expired notifications had all been acknowledged', async () => {

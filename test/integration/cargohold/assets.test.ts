@@ -5,6 +5,9 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { testBucket } from '../../helpers/object-store.js';
 import { api, cookieOf, createUser, teamOwner, uniqueEmail } from '../../helpers/users.js';
+import { postRegister } from '../../helpers/endpoints/brig.js';
+import { putTeamFeature } from '../../helpers/endpoints/galley.js';
+import { deleteAssetToken, postAssetToken } from '../../helpers/endpoints/cargohold.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const bucket = testBucket();
@@ -199,7 +202,7 @@ describe('assets: upload and download', () => {
 
   it('refuses uploads by users whose email is not verified', async () => {
     const email = uniqueEmail('unverified');
-    const reg = await api(publicUrl).post('/v8/register', { name: 'U', email, password: 'secret-password' });
+    const reg = await postRegister(publicUrl, { name: 'U', email, password: 'secret-password' });
     expect(reg.status).toBe(201);
     const access = await call(publicUrl, '/access', { method: 'POST', headers: { cookie: cookieOf(reg) } });
     expect(access.status).toBe(200);
@@ -212,16 +215,14 @@ describe('assets: upload and download', () => {
   it('refuses uploads in a team whose fileSharing feature is disabled', async () => {
     const owner = await teamOwner(publicUrl, internalUrl);
     expect(
-      (await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'disabled' }))
-        .status,
+      (await putTeamFeature(publicUrl, owner.token, owner.team, 'fileSharing', { status: 'disabled' })).status,
     ).toBe(200);
     expect(await uploadAsset(publicUrl, owner.token, Uint8Array.of(1))).toMatchObject({
       status: 403,
       body: wireError(403, 'file-sharing-disabled'),
     });
     expect(
-      (await api(publicUrl, owner.token).put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'enabled' }))
-        .status,
+      (await putTeamFeature(publicUrl, owner.token, owner.team, 'fileSharing', { status: 'enabled' })).status,
     ).toBe(200);
     expect((await uploadAsset(publicUrl, owner.token, Uint8Array.of(1))).status).toBe(201);
   });
@@ -286,24 +287,23 @@ describe('assets: owner operations', () => {
     const [alice, bob] = await Promise.all([createUser(publicUrl, internalUrl), createUser(publicUrl, internalUrl)]);
     const up = await uploadAsset(publicUrl, alice.token, randomBytes(10));
     const path = `/v8/assets/example.com/${up.body.key}`;
-    const tokenPath = `/v8/assets/${up.body.key}/token`;
-    expect(await api(publicUrl, bob.token).post(tokenPath)).toMatchObject({
+    expect(await postAssetToken(publicUrl, bob.token, up.body.key)).toMatchObject({
       status: 403,
       body: wireError(403, 'unauthorised'),
     });
-    expect(await api(publicUrl, bob.token).del(tokenPath)).toMatchObject({
+    expect(await deleteAssetToken(publicUrl, bob.token, up.body.key)).toMatchObject({
       status: 403,
       body: wireError(403, 'unauthorised'),
     });
 
-    const renewed = await api(publicUrl, alice.token).post(tokenPath);
+    const renewed = await postAssetToken(publicUrl, alice.token, up.body.key);
     expect(renewed.status).toBe(200);
     expect(renewed.body).toEqual({ token: expect.stringMatching(/==$/) });
     expect(renewed.body.token).not.toBe(up.body.token);
     expect((await getAsset(publicUrl, path, bob.token, { 'asset-token': up.body.token })).status).toBe(404);
     expect((await getAsset(publicUrl, path, bob.token, { 'asset-token': renewed.body.token })).status).toBe(302);
 
-    expect((await api(publicUrl, alice.token).del(tokenPath)).status).toBe(200);
+    expect((await deleteAssetToken(publicUrl, alice.token, up.body.key)).status).toBe(200);
     expect((await getAsset(publicUrl, path, bob.token)).status).toBe(302);
     expect((await api(publicUrl, alice.token).post(`/v8/assets/3-2-${crypto.randomUUID()}/token`)).status).toBe(404);
   });

@@ -7,13 +7,14 @@ import { Account } from '../../helpers/api-client.js';
 import { sharedBackend } from '../../helpers/backend.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
 import { activationCode, api, uniqueEmail } from '../../helpers/users.js';
+import { postActivateSend } from '../../helpers/endpoints/brig.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 const password = 'secret-password';
 
 async function verifiedEmail(): Promise<{ email: string; email_code: string }> {
   const email = uniqueEmail('e2e');
-  expect((await api(publicUrl).post('/v8/activate/send', { email })).status).toBe(200);
+  expect((await postActivateSend(publicUrl, { email })).status).toBe(200);
   return { email, email_code: await activationCode(internalUrl, email) };
 }
 

@@ -6,6 +6,7 @@ import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import type { Edit } from '../../helpers/config-files.js';
 import { invitationCode } from '../../helpers/mailbox.js';
 import { activationCode, api, createUser, uniqueEmail } from '../../helpers/users.js';
+import { acceptTeamInvitation, postActivateSend } from '../../helpers/endpoints/brig.js';
 
 const password = 'secret-password';
 // File sharing is off by this server's default, so that a lock keeps it off.
@@ -31,7 +32,7 @@ describe('a team run with the official @wireapp/api-client', () => {
     await owner.api.useVersion(0, 9);
     await member.api.useVersion(0, 9);
     const email = uniqueEmail('team-owner');
-    expect((await api(publicUrl).post('/v8/activate/send', { email })).status).toBe(200);
+    expect((await postActivateSend(publicUrl, { email })).status).toBe(200);
     const email_code = await activationCode(internalUrl, email);
     await owner.as(() =>
       owner.api.register({
@@ -69,7 +70,7 @@ describe('a team run with the official @wireapp/api-client', () => {
     );
     expect(
       (
-        await api(publicUrl, personal.token).post('/v8/teams/invitations/accept', {
+        await acceptTeamInvitation(publicUrl, personal.token, {
           code: await invitationCode(publicUrl, personal.email),
           password: personal.password,
         })

@@ -8,11 +8,19 @@ import {
   type MlsDevice,
   mlsDevice,
   mlsEventsOf,
-  postMls,
   uploadKeyPackages,
 } from '../../helpers/mls.js';
-import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { createUser, type TestUser } from '../../helpers/users.js';
 import { waitFor } from '../../helpers/wait.js';
+import { getConnection, postConnection } from '../../helpers/endpoints/brig.js';
+import {
+  getConversation,
+  getMLSPublicKeys,
+  postConversation,
+  postMLSCommitBundle,
+  putConversationName,
+  removeMember,
+} from '../../helpers/endpoints/galley.js';
 
 /**
  * A change and its events are one unit when another backend causes it too: example.com's runtime
@@ -39,11 +47,8 @@ describe('a crash between a change another backend asked for and its events', ()
    */
   const mls = {} as { conv: string; groupId: Uint8Array; a1: MlsDevice; b1: MlsDevice; carol: TestUser; epoch: number };
 
-  const asAlice = () => api(pair.a.publicUrl, alice.token);
-  const asBob = () => api(pair.b.publicUrl, bob.token);
-
   async function group(base: string, owner: TestUser, other: { id: string; domain: string }) {
-    const r = await api(base, owner.token).post('/v8/conversations', { name: 'G', qualified_users: [other] });
+    const r = await postConversation(base, owner.token, { name: 'G', qualified_users: [other] });
     expect(r.status, r.text).toBe(201);
     return r.body.qualified_id.id as string;
   }
@@ -71,12 +76,17 @@ describe('a crash between a change another backend asked for and its events', ()
       pair.a.stateDir,
       () => {
         // The owner's change is made at once; its notification reaches example.com from the queue.
-        ownersRename = asBob().put(`/v8/conversations/${B}/${conv.renamedThere}/name`, { name: 'by the owner' });
+        ownersRename = putConversationName(
+          pair.b.publicUrl,
+          bob.token,
+          { domain: B, id: conv.renamedThere },
+          { name: 'by the owner' },
+        );
         return [
           mls.a1.mls.addClients(mls.groupId, [carolsPackage]),
-          asBob().del(`/v8/conversations/${A}/${conv.leave}/members/${B}/${bob.id}`),
-          asBob().put(`/v8/conversations/${A}/${conv.renamedHere}/name`, { name: 'by bob' }),
-          api(pair.b.publicUrl, dave.token).post(`/v8/connections/${A}/${alice.id}`),
+          removeMember(pair.b.publicUrl, bob.token, { domain: A, id: conv.leave }, { domain: B, id: bob.id }),
+          putConversationName(pair.b.publicUrl, bob.token, { domain: A, id: conv.renamedHere }, { name: 'by bob' }),
+          postConnection(pair.b.publicUrl, dave.token, { domain: A, id: alice.id }),
         ];
       },
       {
@@ -101,7 +111,7 @@ describe('a crash between a change another backend asked for and its events', ()
     mls.a1 = await mlsDevice(pair.a.publicUrl, alice, 1, A, () => pair.a.publicUrl);
     mls.b1 = await mlsDevice(pair.b.publicUrl, bob, 1, B);
     await uploadKeyPackages(pair.b.publicUrl, mls.b1, 1);
-    const created = await api(pair.a.publicUrl, mls.a1.token).post('/v8/conversations', {
+    const created = await postConversation(pair.a.publicUrl, mls.a1.token, {
       protocol: 'mls',
       name: 'MLS',
       qualified_users: [],
@@ -109,7 +119,7 @@ describe('a crash between a change another backend asked for and its events', ()
     expect(created.status, created.text).toBe(201);
     mls.conv = created.body.qualified_id.id;
     mls.groupId = bytesOf(created.body.group_id);
-    const keys = await api(pair.a.publicUrl, mls.a1.token).get('/v8/mls/public-keys');
+    const keys = await getMLSPublicKeys(pair.a.publicUrl, mls.a1.token);
     await mls.a1.mls.createConversation(mls.groupId, bytesOf(keys.body.removal.ed25519));
     await mls.a1.mls.addClients(mls.groupId, await claimKeyPackages(pair.a.publicUrl, mls.a1, bob, 1, B));
     expect(mls.a1.refused).toBeUndefined();
@@ -132,7 +142,7 @@ describe('a crash between a change another backend asked for and its events', ()
   }
 
   it('a remote member who left is gone, and both backends heard it once', async () => {
-    const seen = await asAlice().get(`/v8/conversations/${A}/${conv.leave}`);
+    const seen = await getConversation(pair.a.publicUrl, alice.token, { domain: A, id: conv.leave });
     expect(seen.body.members.others).toEqual([]);
     for (const [base, u] of [
       [pair.a.publicUrl, alice],
@@ -142,14 +152,24 @@ describe('a crash between a change another backend asked for and its events', ()
       expect(left.map((e) => e.data.qualified_user_ids)).toEqual([[{ id: bob.id, domain: B }]]);
     }
     // Bob's copy went with him: asked again, there is nothing left to leave.
-    const again = await asBob().del(`/v8/conversations/${A}/${conv.leave}/members/${B}/${bob.id}`);
+    const again = await removeMember(
+      pair.b.publicUrl,
+      bob.token,
+      { domain: A, id: conv.leave },
+      { domain: B, id: bob.id },
+    );
     expect(again.status, again.text).toBe(404);
   });
 
   it("a remote member's rename is made, and both backends heard it once", async () => {
-    expect((await asAlice().get(`/v8/conversations/${A}/${conv.renamedHere}`)).body.name).toBe('by bob');
+    expect((await getConversation(pair.a.publicUrl, alice.token, { domain: A, id: conv.renamedHere })).body.name).toBe(
+      'by bob',
+    );
     // Bob got no answer and asks again: the owner finds it made.
-    expect((await asBob().put(`/v8/conversations/${A}/${conv.renamedHere}/name`, { name: 'by bob' })).status).toBe(204);
+    expect(
+      (await putConversationName(pair.b.publicUrl, bob.token, { domain: A, id: conv.renamedHere }, { name: 'by bob' }))
+        .status,
+    ).toBe(204);
     for (const [base, u] of [
       [pair.a.publicUrl, alice],
       [pair.b.publicUrl, bob],
@@ -160,16 +180,18 @@ describe('a crash between a change another backend asked for and its events', ()
   });
 
   it("the owner's rename reaches the copy once, though the owner delivered it twice", async () => {
-    expect((await asAlice().get(`/v8/conversations/${B}/${conv.renamedThere}`)).body.name).toBe('by the owner');
+    expect((await getConversation(pair.a.publicUrl, alice.token, { domain: B, id: conv.renamedThere })).body.name).toBe(
+      'by the owner',
+    );
     const renamed = inConv(await eventsOf(pair.a.publicUrl, alice), 'conversation.rename', conv.renamedThere);
     expect(renamed.map((e) => e.data)).toEqual([{ name: 'by the owner' }]);
   });
 
   it('a connection request from another backend is stored, and heard once, also when asked again', async () => {
-    const pending = await asAlice().get(`/v8/connections/${B}/${dave.id}`);
+    const pending = await getConnection(pair.a.publicUrl, alice.token, { domain: B, id: dave.id });
     expect(pending.body.status).toBe('pending');
     // Dave got no answer and asks again: his side is sent, hers stays as it is.
-    const again = await api(pair.b.publicUrl, dave.token).post(`/v8/connections/${A}/${alice.id}`);
+    const again = await postConnection(pair.b.publicUrl, dave.token, { domain: A, id: alice.id });
     expect(again.status, again.text).toBe(201);
     expect(again.body.status).toBe('sent');
     const toAlice = (await eventsOf(pair.a.publicUrl, alice)).filter(
@@ -194,7 +216,7 @@ describe('a crash between a change another backend asked for and its events', ()
     expect(told).toHaveLength(1);
     expect(await mls.b1.mls.decrypt(mls.groupId, bytesOf(told[0]!.data))).toMatchObject({ kind: 'commit' });
     expect(Number(await mls.b1.mls.epoch(mls.groupId))).toBe(mls.epoch + 1);
-    const seen = await asAlice().get(`/v8/conversations/${A}/${mls.conv}`);
+    const seen = await getConversation(pair.a.publicUrl, alice.token, { domain: A, id: mls.conv });
     expect(seen.body.epoch).toBe(mls.epoch + 1);
     const joined = () =>
       eventsOf(pair.b.publicUrl, bob).then((events) =>
@@ -205,7 +227,7 @@ describe('a crash between a change another backend asked for and its events', ()
     expect(await joined()).toHaveLength(1);
 
     // Alice's client got no answer and sends the bundle again: the same answer, nothing told again.
-    const again = await postMls(pair.a.publicUrl, mls.a1.token, '/v8/mls/commit-bundles', bundleBody(mls.a1.sent!));
+    const again = await postMLSCommitBundle(pair.a.publicUrl, mls.a1.token, bundleBody(mls.a1.sent!));
     expect(again.status, again.text).toBe(201);
     await drained('a');
     expect(await commits()).toHaveLength(1);

@@ -5,6 +5,23 @@ import { call } from '../../helpers/http.js';
 import { startLegalholdService, type LegalholdService } from '../../helpers/legalhold-service.js';
 import { teamWithIdp } from '../../helpers/saml-login.js';
 import { api, connect, createUser, invitedMember, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import { getSelf, putSelf } from '../../helpers/endpoints/brig.js';
+import {
+  deleteTeamConversation,
+  deleteTeamMember,
+  getConversation,
+  getConversationCode,
+  getLegalholdStatus,
+  getTeamFeature,
+  getTeamMember,
+  postConversation,
+  postConversationCode,
+  postLegalholdConsent,
+  postLegalholdRequest,
+  postLegalholdSettings,
+  putTeamFeature,
+} from '../../helpers/endpoints/galley.js';
+import { createScimToken } from '../../helpers/endpoints/spar.js';
 
 /**
  * A change and its events are one unit, for teams (SCIM's deprovisioning too), accounts, guest
@@ -43,7 +60,7 @@ describe('a crash between a team or account change and its events', () => {
   let base = '';
 
   async function teamConv(members: TestUser[]) {
-    const r = await api(base, owner.token).post('/v8/conversations', {
+    const r = await postConversation(base, owner.token, {
       qualified_users: members.map((u) => ({ id: u.id, domain: D })),
       team: { teamid: owner.team, managed: false },
     });
@@ -58,7 +75,7 @@ describe('a crash between a team or account change and its events', () => {
     const sso = await teamWithIdp(base, b.internalUrl);
     owner = sso.owner;
     [removed, witness] = [await invitedMember(base, owner), await invitedMember(base, owner)];
-    const token = await api(base, owner.token).post('/v8/scim/auth-tokens', {
+    const token = await createScimToken(base, owner.token, {
       description: 'crash test',
       name: 'crash test',
       idp: sso.idpId,
@@ -78,7 +95,7 @@ describe('a crash between a team or account change and its events', () => {
     await connect(base, renamer, contact);
     conv.shared = await teamConv([removed, witness]);
     conv.deleted = await teamConv([witness]);
-    const linked = await api(base, renamer.token).post('/v8/conversations', {
+    const linked = await postConversation(base, renamer.token, {
       name: 'Open',
       qualified_users: [{ id: contact.id, domain: D }],
       access: ['invite', 'code'],
@@ -86,25 +103,23 @@ describe('a crash between a team or account change and its events', () => {
     });
     expect(linked.status, linked.text).toBe(201);
     conv.linked = linked.body.qualified_id.id;
-    const admin = api(base, owner.token);
-    expect((await admin.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' })).status).toBe(200);
+    expect((await putTeamFeature(base, owner.token, owner.team, 'legalhold', { status: 'enabled' })).status).toBe(200);
     const settings = { base_url: service.baseUrl, public_key: service.publicKeyPem, auth_token: service.authToken };
-    expect((await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, settings)).status).toBe(201);
-    expect((await api(base, witness.token).post(`/v8/teams/${owner.team}/legalhold/consent`)).status).toBe(201);
+    expect((await postLegalholdSettings(base, owner.token, owner.team, settings)).status).toBe(201);
+    expect((await postLegalholdConsent(base, witness.token, owner.team)).status).toBe(201);
     await b.stop();
 
     b = await crashBetweenChangesAndEffects(
       stateDir,
       (fault) => {
         base = fault.publicUrl;
-        const as = (u: TestUser) => api(base, u.token);
         return [
-          as(owner).del(`/v8/teams/${owner.team}/members/${removed.id}`, { password: owner.password }),
-          as(owner).put(`/v8/teams/${owner.team}/features/fileSharing`, { status: 'disabled' }),
-          as(owner).del(`/v8/teams/${owner.team}/conversations/${conv.deleted}`),
-          as(renamer).post(`/v8/conversations/${conv.linked}/code`, {}),
-          as(renamer).put('/v8/self', { name: 'Renamed' }),
-          as(owner).post(`/v8/teams/${owner.team}/legalhold/${witness.id}`),
+          deleteTeamMember(base, owner.token, owner.team, removed.id, { password: owner.password }),
+          putTeamFeature(base, owner.token, owner.team, 'fileSharing', { status: 'disabled' }),
+          deleteTeamConversation(base, owner.token, owner.team, conv.deleted),
+          postConversationCode(base, renamer.token, conv.linked, {}),
+          putSelf(base, renamer.token, { name: 'Renamed' }),
+          postLegalholdRequest(base, owner.token, owner.team, witness.id),
           scim('DELETE', `/Users/${provisioned}`),
           api(fault.internalUrl).put(`/i/users/${contact.id}/sso-id`, { scim_external_id: 'contact@corp.example' }),
         ];
@@ -119,9 +134,9 @@ describe('a crash between a team or account change and its events', () => {
   });
 
   it('a removed team member is gone, and the team and its conversation heard it once', async () => {
-    const gone = await api(base, owner.token).get(`/v8/teams/${owner.team}/members/${removed.id}`);
+    const gone = await getTeamMember(base, owner.token, owner.team, removed.id);
     expect(gone.status).toBe(404);
-    const shared = await api(base, owner.token).get(`/v8/conversations/${D}/${conv.shared}`);
+    const shared = await getConversation(base, owner.token, { domain: D, id: conv.shared });
     expect(shared.body.members.others.map((m: { id: string }) => m.id)).toEqual([witness.id]);
     for (const u of [owner, witness]) {
       const events = await eventsOf(base, u);
@@ -133,7 +148,7 @@ describe('a crash between a team or account change and its events', () => {
   });
 
   it('a team feature is changed, and the team heard it once', async () => {
-    const seen = await api(base, witness.token).get(`/v8/teams/${owner.team}/features/fileSharing`);
+    const seen = await getTeamFeature(base, witness.token, owner.team, 'fileSharing');
     expect(seen.body.status).toBe('disabled');
     for (const u of [owner, witness]) {
       const updates = ofType(await eventsOf(base, u), 'feature-config.update').filter((e) => e.name === 'fileSharing');
@@ -142,13 +157,13 @@ describe('a crash between a team or account change and its events', () => {
   });
 
   it('a deleted conversation is gone, and its members heard it once', async () => {
-    expect((await api(base, witness.token).get(`/v8/conversations/${D}/${conv.deleted}`)).status).toBe(404);
+    expect((await getConversation(base, witness.token, { domain: D, id: conv.deleted })).status).toBe(404);
     for (const u of [owner, witness])
       expect(inConv(await eventsOf(base, u), 'conversation.delete', conv.deleted)).toHaveLength(1);
   });
 
   it('a guest link is there, and the members heard of that very link once', async () => {
-    const link = await api(base, renamer.token).get(`/v8/conversations/${conv.linked}/code`);
+    const link = await getConversationCode(base, renamer.token, conv.linked);
     expect(link.status, link.text).toBe(200);
     for (const u of [renamer, contact]) {
       const updates = inConv(await eventsOf(base, u), 'conversation.code-update', conv.linked);
@@ -157,7 +172,7 @@ describe('a crash between a team or account change and its events', () => {
   });
 
   it('a profile update is made, and the user and their contact heard it once', async () => {
-    expect((await api(base, renamer.token).get('/v8/self')).body.name).toBe('Renamed');
+    expect((await getSelf(base, renamer.token)).body.name).toBe('Renamed');
     for (const u of [renamer, contact]) {
       const updates = ofType(await eventsOf(base, u), 'user.update').filter((e) => e.user.id === renamer.id);
       expect(updates.map((e) => e.user.name)).toEqual(['Renamed']);
@@ -165,7 +180,7 @@ describe('a crash between a team or account change and its events', () => {
   });
 
   it('a legal hold device is requested, and the member and the team heard it once', async () => {
-    const status = await api(base, witness.token).get(`/v8/teams/${owner.team}/legalhold/${witness.id}`);
+    const status = await getLegalholdStatus(base, witness.token, owner.team, witness.id);
     expect(status.body).toMatchObject({ status: 'pending', client: { id: expect.any(String) } });
     for (const u of [witness, owner]) {
       const requests = ofType(await eventsOf(base, u), 'user.legalhold-request').filter((e) => e.id === witness.id);
@@ -174,7 +189,7 @@ describe('a crash between a team or account change and its events', () => {
   });
 
   it('a member deprovisioned by SCIM is gone, and the team heard it once', async () => {
-    expect((await api(base, owner.token).get(`/v8/teams/${owner.team}/members/${provisioned}`)).status).toBe(404);
+    expect((await getTeamMember(base, owner.token, owner.team, provisioned)).status).toBe(404);
     for (const u of [owner, witness]) {
       const left = ofType(await eventsOf(base, u), 'team.member-leave').filter((e) => e.data.user === provisioned);
       expect(left, `team.member-leave to ${u.name}`).toHaveLength(1);

@@ -7,11 +7,21 @@ import {
   type MlsDevice,
   mlsDevice,
   mlsEventsOf,
-  postMls,
   uploadKeyPackages,
 } from '../../helpers/mls.js';
 import { bundleBody } from '../../helpers/core-crypto.js';
-import { api, connect, connectedTrio, createUser, type TestUser } from '../../helpers/users.js';
+import { connect, connectedTrio, createUser, type TestUser } from '../../helpers/users.js';
+import { deleteClient, getConnection, postConnection, putConnection } from '../../helpers/endpoints/brig.js';
+import {
+  addMembers,
+  getConversation,
+  getMLSPublicKeys,
+  postConversation,
+  postMLSCommitBundle,
+  putConversationAccess,
+  putConversationName,
+  removeMember,
+} from '../../helpers/endpoints/galley.js';
 
 /**
  * A change and its events are one unit. The backend is stopped (its runtime killed) while one
@@ -26,7 +36,7 @@ const inConv = (events: Event[], type: string, conv: string) =>
   events.filter((e) => e.type === type && e.conversation === conv);
 
 async function group(base: string, owner: TestUser, others: TestUser[], extra: Record<string, unknown> = {}) {
-  const r = await api(base, owner.token).post('/v8/conversations', {
+  const r = await postConversation(base, owner.token, {
     name: 'G',
     qualified_users: others.map((u) => ({ id: u.id, domain: D })),
     ...extra,
@@ -36,9 +46,9 @@ async function group(base: string, owner: TestUser, others: TestUser[], extra: R
 }
 
 async function mlsGroup(base: string, owner: MlsDevice) {
-  const r = await api(base, owner.token).post('/v8/conversations', { protocol: 'mls', name: 'M', qualified_users: [] });
+  const r = await postConversation(base, owner.token, { protocol: 'mls', name: 'M', qualified_users: [] });
   expect(r.status, r.text).toBe(201);
-  const keys = await api(base, owner.token).get('/v8/mls/public-keys');
+  const keys = await getMLSPublicKeys(base, owner.token);
   const groupId = bytesOf(r.body.group_id);
   await owner.mls.createConversation(groupId, bytesOf(keys.body.removal.ed25519));
   return { id: r.body.qualified_id.id as string, groupId };
@@ -69,7 +79,7 @@ describe('a crash between a change and its events', () => {
     [alice, bob, carol] = await connectedTrio(base, b.internalUrl);
     [dave, eve] = [await createUser(base, b.internalUrl), await createUser(base, b.internalUrl)];
     await connect(base, alice, dave);
-    expect((await api(base, eve.token).post(`/v8/connections/${D}/${alice.id}`)).status).toBe(201);
+    expect((await postConnection(base, eve.token, { domain: D, id: alice.id })).status).toBe(201);
     conv.removal = await group(base, alice, [bob, carol]);
     conv.addition = await group(base, alice, [bob]);
     conv.rename = await group(base, alice, [bob]);
@@ -96,19 +106,28 @@ describe('a crash between a change and its events', () => {
     // Each change waits at the fault point once its writes are committed; then the runtime is killed.
     b = await crashBetweenChangesAndEffects(stateDir, (fault) => {
       base = fault.publicUrl;
-      const as = (u: TestUser) => api(base, u.token);
       return [
-        as(alice).del(`/v8/conversations/${D}/${conv.removal}/members/${D}/${carol.id}`),
-        as(alice).post(`/v8/conversations/${D}/${conv.addition}/members`, {
-          qualified_users: [{ id: carol.id, domain: D }],
-        }),
-        as(alice).put(`/v8/conversations/${D}/${conv.rename}/name`, { name: 'renamed' }),
-        as(alice).put(`/v8/conversations/${D}/${conv.access}/access`, {
-          access: ['invite', 'code'],
-          access_role: ['team_member', 'non_team_member', 'guest', 'service'],
-        }),
-        as(alice).put(`/v8/connections/${D}/${eve.id}`, { status: 'accepted' }),
-        as(bob).del(`/v8/clients/${b2.client}`, { password: bob.password }),
+        removeMember(base, alice.token, { domain: D, id: conv.removal }, { domain: D, id: carol.id }),
+        addMembers(
+          base,
+          alice.token,
+          { domain: D, id: conv.addition },
+          {
+            qualified_users: [{ id: carol.id, domain: D }],
+          },
+        ),
+        putConversationName(base, alice.token, { domain: D, id: conv.rename }, { name: 'renamed' }),
+        putConversationAccess(
+          base,
+          alice.token,
+          { domain: D, id: conv.access },
+          {
+            access: ['invite', 'code'],
+            access_role: ['team_member', 'non_team_member', 'guest', 'service'],
+          },
+        ),
+        putConnection(base, alice.token, { domain: D, id: eve.id }, { status: 'accepted' }),
+        deleteClient(base, bob.token, b2.client, { password: bob.password }),
         claimKeyPackages(base, a, carol).then((kps) => a.mls.addClients(m2.groupId, kps)),
       ];
     });
@@ -117,7 +136,7 @@ describe('a crash between a change and its events', () => {
   afterAll(() => b?.stop());
 
   it('a removed member is gone, and everybody heard it once', async () => {
-    const seen = await api(base, alice.token).get(`/v8/conversations/${D}/${conv.removal}`);
+    const seen = await getConversation(base, alice.token, { domain: D, id: conv.removal });
     expect(seen.body.members.others.map((m: { id: string }) => m.id)).toEqual([bob.id]);
     for (const u of [alice, bob, carol]) {
       const left = inConv(await eventsOf(base, u), 'conversation.member-leave', conv.removal);
@@ -125,25 +144,30 @@ describe('a crash between a change and its events', () => {
     }
     // The unanswered request again: nothing left to do.
     expect(
-      (await api(base, alice.token).del(`/v8/conversations/${D}/${conv.removal}/members/${D}/${carol.id}`)).status,
+      (await removeMember(base, alice.token, { domain: D, id: conv.removal }, { domain: D, id: carol.id })).status,
     ).toBe(204);
   });
 
   it('an added member is in, and everybody heard it once', async () => {
-    const seen = await api(base, carol.token).get(`/v8/conversations/${D}/${conv.addition}`);
+    const seen = await getConversation(base, carol.token, { domain: D, id: conv.addition });
     expect(seen.status).toBe(200);
     for (const u of [alice, bob, carol]) {
       const joined = inConv(await eventsOf(base, u), 'conversation.member-join', conv.addition);
       expect(joined.map((e) => e.data.users.map((m: { id: string }) => m.id))).toEqual([[carol.id]]);
     }
-    const again = await api(base, alice.token).post(`/v8/conversations/${D}/${conv.addition}/members`, {
-      qualified_users: [{ id: carol.id, domain: D }],
-    });
+    const again = await addMembers(
+      base,
+      alice.token,
+      { domain: D, id: conv.addition },
+      {
+        qualified_users: [{ id: carol.id, domain: D }],
+      },
+    );
     expect(again.status).toBe(204);
   });
 
   it('a rename and an access change are made and announced', async () => {
-    const renamed = await api(base, bob.token).get(`/v8/conversations/${D}/${conv.rename}`);
+    const renamed = await getConversation(base, bob.token, { domain: D, id: conv.rename });
     expect(renamed.body.name).toBe('renamed');
     const bobs = await eventsOf(base, bob);
     expect(inConv(bobs, 'conversation.rename', conv.rename).map((e) => e.data)).toEqual([{ name: 'renamed' }]);
@@ -152,7 +176,7 @@ describe('a crash between a change and its events', () => {
   });
 
   it('an accepted connection is accepted on both sides, and both heard it', async () => {
-    const mine = await api(base, alice.token).get(`/v8/connections/${D}/${eve.id}`);
+    const mine = await getConnection(base, alice.token, { domain: D, id: eve.id });
     expect(mine.body.status).toBe('accepted');
     const toEve = (await eventsOf(base, eve)).filter((e) => e.type === 'user.connection');
     expect(toEve.at(-1)?.connection.status).toBe('accepted');
@@ -161,7 +185,7 @@ describe('a crash between a change and its events', () => {
     );
     expect(toAlice.map((e) => e.connection.status)).toEqual(['pending', 'accepted']);
     const one2one = mine.body.qualified_conversation.id;
-    expect((await api(base, eve.token).get(`/v8/conversations/${D}/${one2one}`)).status).toBe(200);
+    expect((await getConversation(base, eve.token, { domain: D, id: one2one })).status).toBe(200);
   });
 
   it('a deleted client is announced, and the backend proposes its removal from its MLS groups', async () => {
@@ -177,7 +201,7 @@ describe('a crash between a change and its events', () => {
   });
 
   it('an MLS commit is applied and reaches every member: its commit, its Welcome, its member-join', async () => {
-    const seen = await api(base, dave.token).get(`/v8/conversations/${D}/${m2.id}`);
+    const seen = await getConversation(base, dave.token, { domain: D, id: m2.id });
     expect(seen.body.epoch).toBe(2);
     const commits = (await mlsEventsOf(base, d1)).filter(
       (e) => e.type === 'conversation.mls-message-add' && e.conversation === m2.id,
@@ -192,7 +216,7 @@ describe('a crash between a change and its events', () => {
       );
     for (const u of [dave, carol]) expect(await joins(u)).toHaveLength(1);
     // Alice never got an answer: the same bundle again is answered as it would have been, and sent to nobody twice.
-    const retry = await postMls(base, a.token, '/v8/mls/commit-bundles', bundleBody(a.sent!));
+    const retry = await postMLSCommitBundle(base, a.token, bundleBody(a.sent!));
     expect(retry.status, retry.text).toBe(201);
     expect(retry.body.events.map((e: Event) => e.type)).toEqual(['conversation.member-join']);
     expect(await joins(dave)).toHaveLength(1);

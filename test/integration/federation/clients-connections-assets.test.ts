@@ -3,8 +3,20 @@ import { getAsset, uploadAsset } from '../../helpers/assets.js';
 import { addClient } from '../../helpers/clients.js';
 import { A, B, announce, srvName, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
 import { wireError } from '../../helpers/http.js';
-import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+import {
+  getConnection,
+  getUserClient,
+  getUserClientPrekey,
+  getUserClients,
+  getUserPrekeyBundle,
+  listUsers,
+  listUsersClients,
+  listUsersPrekeys,
+  postConnection,
+  putConnection,
+} from '../../helpers/endpoints/brig.js';
 
 const connectionEvent = (to: string, status: string) => (m: any) =>
   m?.payload?.[0]?.type === 'user.connection' &&
@@ -28,15 +40,17 @@ describe('federation: clients, prekeys, connections and assets across two backen
   });
   afterAll(() => pair?.stop());
 
-  const asAlice = () => api(pair.a.publicUrl, alice.token);
-
   it("lists a remote user's clients, alone and with local users", async () => {
-    expect((await asAlice().get(`/v8/users/${B}/${bob.id}/clients`)).body).toEqual([{ id: bobClient }]);
-    expect((await asAlice().get(`/v8/users/${B}/${bob.id}/clients/${bobClient}`)).body).toMatchObject({
+    expect((await getUserClients(pair.a.publicUrl, alice.token, { domain: B, id: bob.id })).body).toEqual([
+      { id: bobClient },
+    ]);
+    expect(
+      (await getUserClient(pair.a.publicUrl, alice.token, { domain: B, id: bob.id }, bobClient)).body,
+    ).toMatchObject({
       id: bobClient,
     });
-    expect((await asAlice().get(`/v8/users/${B}/${bob.id}/clients/abcdef`)).status).toBe(404);
-    const both = await asAlice().post('/v8/users/list-clients', {
+    expect((await getUserClient(pair.a.publicUrl, alice.token, { domain: B, id: bob.id }, 'abcdef')).status).toBe(404);
+    const both = await listUsersClients(pair.a.publicUrl, alice.token, {
       qualified_users: [
         { id: bob.id, domain: B },
         { id: alice.id, domain: A },
@@ -50,12 +64,12 @@ describe('federation: clients, prekeys, connections and assets across two backen
   });
 
   it("claims a remote client's prekeys: one by one, as a bundle and in a multi-user claim", async () => {
-    const one = await asAlice().get(`/v8/users/${B}/${bob.id}/prekeys/${bobClient}`);
+    const one = await getUserClientPrekey(pair.a.publicUrl, alice.token, { domain: B, id: bob.id }, bobClient);
     expect(one.status, one.text).toBe(200);
     expect(one.body).toMatchObject({ client: bobClient, prekey: { id: expect.any(Number) } });
-    const bundle = await asAlice().get(`/v8/users/${B}/${bob.id}/prekeys`);
+    const bundle = await getUserPrekeyBundle(pair.a.publicUrl, alice.token, { domain: B, id: bob.id });
     expect(bundle.body).toMatchObject({ user: bob.id, clients: [{ client: bobClient }] });
-    const many = await asAlice().post('/v8/users/list-prekeys', { [B]: { [bob.id]: [bobClient, 'abcdef'] } });
+    const many = await listUsersPrekeys(pair.a.publicUrl, alice.token, { [B]: { [bob.id]: [bobClient, 'abcdef'] } });
     expect(many.status, many.text).toBe(200);
     expect(many.body.qualified_user_client_prekeys[B][bob.id]).toMatchObject({
       [bobClient]: { key: expect.any(String) },
@@ -68,27 +82,41 @@ describe('federation: clients, prekeys, connections and assets across two backen
     const bobSocket: TestSocket = await openSocket(pair.b.publicUrl, `/v8/await?access_token=${bob.token}`);
     const aliceSocket: TestSocket = await openSocket(pair.a.publicUrl, `/v8/await?access_token=${alice.token}`);
     try {
-      const sent = await asAlice().post(`/v8/connections/${B}/${bob.id}`);
+      const sent = await postConnection(pair.a.publicUrl, alice.token, { domain: B, id: bob.id });
       expect(sent.status, sent.text).toBe(201);
       expect(sent.body).toMatchObject({ status: 'sent', qualified_to: { id: bob.id, domain: B } });
       await bobSocket.next(connectionEvent(alice.id, 'pending'));
 
-      const accepted = await api(pair.b.publicUrl, bob.token).put(`/v8/connections/${A}/${alice.id}`, {
-        status: 'accepted',
-      });
+      const accepted = await putConnection(
+        pair.b.publicUrl,
+        bob.token,
+        { domain: A, id: alice.id },
+        {
+          status: 'accepted',
+        },
+      );
       expect(accepted.status, accepted.text).toBe(200);
       expect(accepted.body).toMatchObject({ status: 'accepted', qualified_to: { id: alice.id, domain: A } });
       await aliceSocket.next(connectionEvent(bob.id, 'accepted'));
-      expect((await asAlice().get(`/v8/connections/${B}/${bob.id}`)).body.status).toBe('accepted');
+      expect((await getConnection(pair.a.publicUrl, alice.token, { domain: B, id: bob.id })).body.status).toBe(
+        'accepted',
+      );
 
       // Alice asks again: nothing changes.
-      expect((await asAlice().post(`/v8/connections/${B}/${bob.id}`)).status).toBe(200);
+      expect((await postConnection(pair.a.publicUrl, alice.token, { domain: B, id: bob.id })).status).toBe(200);
       // Bob blocks: his side only; the remote is not told.
-      const blocked = await api(pair.b.publicUrl, bob.token).put(`/v8/connections/${A}/${alice.id}`, {
-        status: 'blocked',
-      });
+      const blocked = await putConnection(
+        pair.b.publicUrl,
+        bob.token,
+        { domain: A, id: alice.id },
+        {
+          status: 'blocked',
+        },
+      );
       expect(blocked.body.status).toBe('blocked');
-      expect((await asAlice().get(`/v8/connections/${B}/${bob.id}`)).body.status).toBe('accepted');
+      expect((await getConnection(pair.a.publicUrl, alice.token, { domain: B, id: bob.id })).body.status).toBe(
+        'accepted',
+      );
     } finally {
       await Promise.all([bobSocket.close(), aliceSocket.close()]);
     }
@@ -96,10 +124,15 @@ describe('federation: clients, prekeys, connections and assets across two backen
 
   it('withdraws a request on both sides', async () => {
     const carol = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Carol' });
-    expect((await asAlice().post(`/v8/connections/${B}/${carol.id}`)).status).toBe(201);
-    const cancelled = await asAlice().put(`/v8/connections/${B}/${carol.id}`, { status: 'cancelled' });
+    expect((await postConnection(pair.a.publicUrl, alice.token, { domain: B, id: carol.id })).status).toBe(201);
+    const cancelled = await putConnection(
+      pair.a.publicUrl,
+      alice.token,
+      { domain: B, id: carol.id },
+      { status: 'cancelled' },
+    );
     expect(cancelled.body.status).toBe('cancelled');
-    const carolSide = await api(pair.b.publicUrl, carol.token).get(`/v8/connections/${A}/${alice.id}`);
+    const carolSide = await getConnection(pair.b.publicUrl, carol.token, { domain: A, id: alice.id });
     expect(carolSide.body.status).toBe('cancelled');
   });
 
@@ -128,20 +161,22 @@ describe('federation: clients, prekeys, connections and assets across two backen
     const dave = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Dave' });
     pair.dns.set(srvName(B), undefined);
     try {
-      const r = await asAlice().post(`/v8/connections/${B}/${dave.id}`);
+      const r = await postConnection(pair.a.publicUrl, alice.token, { domain: B, id: dave.id });
       expect(r).toMatchObject({ status: 422, body: wireError(422, 'invalid-domain') });
-      expect((await asAlice().get(`/v8/connections/${B}/${dave.id}`)).status).toBe(404);
+      expect((await getConnection(pair.a.publicUrl, alice.token, { domain: B, id: dave.id })).status).toBe(404);
       // Routes about many users report the unreachable ones instead of failing whole.
-      const users = await asAlice().post('/v8/list-users', { qualified_ids: [{ id: dave.id, domain: B }] });
+      const users = await listUsers(pair.a.publicUrl, alice.token, { qualified_ids: [{ id: dave.id, domain: B }] });
       expect(users.body).toEqual({ found: [], failed: [{ id: dave.id, domain: B }] });
-      const prekeys = await asAlice().post('/v8/users/list-prekeys', { [B]: { [bob.id]: [bobClient] } });
+      const prekeys = await listUsersPrekeys(pair.a.publicUrl, alice.token, { [B]: { [bob.id]: [bobClient] } });
       expect(prekeys.body).toEqual({ qualified_user_client_prekeys: {}, failed_to_list: [{ id: bob.id, domain: B }] });
-      const clients = await asAlice().post('/v8/users/list-clients', { qualified_users: [{ id: bob.id, domain: B }] });
+      const clients = await listUsersClients(pair.a.publicUrl, alice.token, {
+        qualified_users: [{ id: bob.id, domain: B }],
+      });
       expect(clients.body).toEqual({ qualified_user_map: {} });
     } finally {
       announce(pair.dns, B, pair.b);
     }
-    const missing = await asAlice().post(`/v8/connections/${B}/${crypto.randomUUID()}`);
+    const missing = await postConnection(pair.a.publicUrl, alice.token, { domain: B, id: crypto.randomUUID() });
     expect(missing).toMatchObject({ status: 400, body: wireError(400, 'invalid-user') });
   });
 });

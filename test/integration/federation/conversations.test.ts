@@ -4,6 +4,20 @@ import { addClient } from '../../helpers/clients.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
 import { api, connect, createUser, invitedMember, teamOwner, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+import { deleteSelf } from '../../helpers/endpoints/brig.js';
+import {
+  addMembers,
+  deleteTeamMember,
+  getConversation,
+  listConversationIds,
+  postConversation,
+  postTypingStatus,
+  putConversationMessageTimer,
+  putConversationName,
+  removeMember,
+  updateConversationMember,
+} from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const eventOf = (type: string, conv?: string) => (m: any) =>
   m?.payload?.[0]?.type === type && (conv === undefined || m.payload[0].qualified_conversation?.id === conv);
@@ -34,10 +48,9 @@ describe('federation: conversations across two backends', () => {
   });
 
   const asAlice = () => api(pair.a.publicUrl, alice.token);
-  const asBob = () => api(pair.b.publicUrl, bob.token);
 
   it('creates a Proteus conversation with a remote member, who gets it and sees it listed', async () => {
-    const created = await asAlice().post('/v8/conversations', {
+    const created = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'across',
       qualified_users: [{ id: bob.id, domain: B }],
     });
@@ -57,34 +70,40 @@ describe('federation: conversations across two backends', () => {
         members: { self: { id: bob.id }, others: [{ qualified_id: { id: alice.id, domain: A } }] },
       },
     });
-    const seen = await asBob().get(`/v8/conversations/${A}/${conv.id}`);
+    const seen = await getConversation(pair.b.publicUrl, bob.token, { domain: A, id: conv.id });
     expect(seen.status, seen.text).toBe(200);
     expect(seen.body).toMatchObject({ qualified_id: conv, name: 'across' });
-    const ids = await asBob().post('/v8/conversations/list-ids', {});
+    const ids = await listConversationIds(pair.b.publicUrl, bob.token, {});
     expect(ids.body.qualified_conversations).toContainEqual(conv);
   });
 
   it("tells the remote member of the owner's changes", async () => {
-    const created = await asAlice().post('/v8/conversations', {
+    const created = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'before',
       qualified_users: [{ id: bob.id, domain: B }],
     });
     const conv = created.body.qualified_id;
-    expect((await asAlice().put(`/v8/conversations/${A}/${conv.id}/name`, { name: 'after' })).status).toBe(200);
+    expect(
+      (await putConversationName(pair.a.publicUrl, alice.token, { domain: A, id: conv.id }, { name: 'after' })).status,
+    ).toBe(200);
     const renamed = await bobWs.next(eventOf('conversation.rename', conv.id));
     expect(renamed.payload[0]).toMatchObject({ qualified_from: { id: alice.id, domain: A }, data: { name: 'after' } });
-    expect((await asBob().get(`/v8/conversations/${A}/${conv.id}`)).body.name).toBe('after');
+    expect((await getConversation(pair.b.publicUrl, bob.token, { domain: A, id: conv.id })).body.name).toBe('after');
   });
 
   it('refuses remote users one is not connected to', async () => {
     const stranger = await createUser(pair.b.publicUrl, pair.b.internalUrl);
-    const r = await asAlice().post('/v8/conversations', { qualified_users: [{ id: stranger.id, domain: B }] });
+    const r = await postConversation(pair.a.publicUrl, alice.token, {
+      qualified_users: [{ id: stranger.id, domain: B }],
+    });
     expect(r.status, r.text).toBe(403);
     expect(r.body.label).toBe('not-connected');
   });
 
   const newConversation = async () => {
-    const created = await asAlice().post('/v8/conversations', { qualified_users: [{ id: bob.id, domain: B }] });
+    const created = await postConversation(pair.a.publicUrl, alice.token, {
+      qualified_users: [{ id: bob.id, domain: B }],
+    });
     expect(created.status, created.text).toBe(201);
     return created.body.qualified_id.id as string;
   };
@@ -133,22 +152,27 @@ describe('federation: conversations across two backends', () => {
   });
 
   it('adds a remote user to a conversation, who then gets it', async () => {
-    const created = await asAlice().post('/v8/conversations', { name: 'later' });
+    const created = await postConversation(pair.a.publicUrl, alice.token, { name: 'later' });
     const conv = created.body.qualified_id.id as string;
-    const added = await asAlice().post(`/v8/conversations/${A}/${conv}/members`, {
-      qualified_users: [{ id: bob.id, domain: B }],
-    });
+    const added = await addMembers(
+      pair.a.publicUrl,
+      alice.token,
+      { domain: A, id: conv },
+      {
+        qualified_users: [{ id: bob.id, domain: B }],
+      },
+    );
     expect(added.status, added.text).toBe(200);
     expect(added.body).toMatchObject({ type: 'conversation.member-join' });
     const announced = await bobWs.next(eventOf('conversation.create', conv));
     expect(announced.payload[0].data).toMatchObject({ name: 'later', members: { self: { id: bob.id } } });
-    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).status).toBe(200);
+    expect((await getConversation(pair.b.publicUrl, bob.token, { domain: A, id: conv })).status).toBe(200);
   });
 
   it("changes the owner's conversation from the remote member's backend, as the owner allows", async () => {
     const carol = await createUser(pair.a.publicUrl, pair.a.internalUrl, { name: 'Carol' });
     await connect(pair.a.publicUrl, alice, carol);
-    const created = await asAlice().post('/v8/conversations', {
+    const created = await postConversation(pair.a.publicUrl, alice.token, {
       qualified_users: [
         { id: bob.id, domain: B },
         { id: carol.id, domain: A },
@@ -157,16 +181,23 @@ describe('federation: conversations across two backends', () => {
     const conv = created.body.qualified_id.id as string;
     await bobWs.next(eventOf('conversation.create', conv));
 
-    const rename = await asBob().put(`/v8/conversations/${A}/${conv}/name`, { name: 'mine' });
+    const rename = await putConversationName(pair.b.publicUrl, bob.token, { domain: A, id: conv }, { name: 'mine' });
     expect(rename.status, rename.text).toBe(200);
     expect(rename.body).toMatchObject({ type: 'conversation.rename', qualified_from: { id: bob.id, domain: B } });
     const atAlice = await aliceWs.next(eventOf('conversation.rename', conv));
     expect(atAlice.payload[0]).toMatchObject({ qualified_from: { id: bob.id, domain: B }, data: { name: 'mine' } });
     await bobWs.next(eventOf('conversation.rename', conv));
-    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).body.name).toBe('mine');
-    expect((await asBob().put(`/v8/conversations/${A}/${conv}/name`, { name: 'mine' })).status).toBe(204);
+    expect((await getConversation(pair.b.publicUrl, bob.token, { domain: A, id: conv })).body.name).toBe('mine');
+    expect(
+      (await putConversationName(pair.b.publicUrl, bob.token, { domain: A, id: conv }, { name: 'mine' })).status,
+    ).toBe(204);
 
-    const removed = await asBob().del(`/v8/conversations/${A}/${conv}/members/${A}/${carol.id}`);
+    const removed = await removeMember(
+      pair.b.publicUrl,
+      bob.token,
+      { domain: A, id: conv },
+      { domain: A, id: carol.id },
+    );
     expect(removed.status, removed.text).toBe(200);
     const left = await aliceWs.next(eventOf('conversation.member-leave', conv));
     expect(left.payload[0]).toMatchObject({
@@ -174,12 +205,23 @@ describe('federation: conversations across two backends', () => {
       data: { qualified_user_ids: [{ id: carol.id, domain: A }], reason: 'removed' },
     });
 
-    const demoted = await asAlice().put(`/v8/conversations/${A}/${conv}/members/${B}/${bob.id}`, {
-      conversation_role: 'wire_member',
-    });
+    const demoted = await updateConversationMember(
+      pair.a.publicUrl,
+      alice.token,
+      { domain: A, id: conv },
+      { domain: B, id: bob.id },
+      {
+        conversation_role: 'wire_member',
+      },
+    );
     expect(demoted.status, demoted.text).toBe(200);
     await bobWs.next(eventOf('conversation.member-update', conv));
-    const refused = await asBob().put(`/v8/conversations/${A}/${conv}/message-timer`, { message_timer: 1000 });
+    const refused = await putConversationMessageTimer(
+      pair.b.publicUrl,
+      bob.token,
+      { domain: A, id: conv },
+      { message_timer: 1000 },
+    );
     expect(refused.status, refused.text).toBe(403);
     expect(refused.body.label).toBe('action-denied');
     // The owner checks too, whatever the calling backend's copy says.
@@ -198,13 +240,15 @@ describe('federation: conversations across two backends', () => {
       tag: 'ConversationUpdateResponseError',
       contents: 'ConvNotFound',
     });
-    expect((await asAlice().get(`/v8/conversations/${A}/${conv}`)).body.message_timer).toBeNull();
+    expect(
+      (await getConversation(pair.a.publicUrl, alice.token, { domain: A, id: conv })).body.message_timer,
+    ).toBeNull();
   });
 
   it('carries typing indicators both ways, pushed and never stored', async () => {
     const conv = await newConversation();
     await bobWs.next(eventOf('conversation.create', conv));
-    const typed = await asBob().post(`/v8/conversations/${A}/${conv}/typing`, { status: 'started' });
+    const typed = await postTypingStatus(pair.b.publicUrl, bob.token, { domain: A, id: conv }, { status: 'started' });
     expect(typed.status, typed.text).toBe(200);
     const atAlice = await aliceWs.next(eventOf('conversation.typing', conv));
     expect(atAlice).toMatchObject({ transient: true });
@@ -212,13 +256,15 @@ describe('federation: conversations across two backends', () => {
       qualified_from: { id: bob.id, domain: B },
       data: { status: 'started' },
     });
-    expect((await asAlice().post(`/v8/conversations/${A}/${conv}/typing`, { status: 'stopped' })).status).toBe(200);
+    expect(
+      (await postTypingStatus(pair.a.publicUrl, alice.token, { domain: A, id: conv }, { status: 'stopped' })).status,
+    ).toBe(200);
     const atBob = await bobWs.next(eventOf('conversation.typing', conv));
     expect(atBob.payload[0]).toMatchObject({
       qualified_from: { id: alice.id, domain: A },
       data: { status: 'stopped' },
     });
-    const stored = await asBob().get('/v8/notifications?size=1000');
+    const stored = await getNotifications(pair.b.publicUrl, bob.token, { size: 1000 });
     expect(stored.body.notifications.flatMap((n: any) => n.payload).map((e: any) => e.type)).not.toContain(
       'conversation.typing',
     );
@@ -226,7 +272,7 @@ describe('federation: conversations across two backends', () => {
 
   it('lets a remote member leave through the owner', async () => {
     const conv = await newConversation();
-    const left = await asBob().del(`/v8/conversations/${A}/${conv}/members/${B}/${bob.id}`);
+    const left = await removeMember(pair.b.publicUrl, bob.token, { domain: A, id: conv }, { domain: B, id: bob.id });
     expect(left.status, left.text).toBe(200);
     expect(left.body).toMatchObject({ type: 'conversation.member-leave', data: { reason: 'left' } });
     const atAlice = await aliceWs.next(eventOf('conversation.member-leave', conv));
@@ -234,23 +280,32 @@ describe('federation: conversations across two backends', () => {
       qualified_from: { id: bob.id, domain: B },
       data: { qualified_user_ids: [{ id: bob.id, domain: B }] },
     });
-    expect((await asAlice().get(`/v8/conversations/${A}/${conv}`)).body.members.others).toEqual([]);
+    expect((await getConversation(pair.a.publicUrl, alice.token, { domain: A, id: conv })).body.members.others).toEqual(
+      [],
+    );
     // The owner's announcement reaches Bob's backend too, which drops its copy: nobody there is left.
     await bobWs.next(eventOf('conversation.member-leave', conv));
     expect(await pair.b.query('SELECT id FROM conversations WHERE id = ?', conv)).toEqual([]);
-    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).status).toBe(404);
+    expect((await getConversation(pair.b.publicUrl, bob.token, { domain: A, id: conv })).status).toBe(404);
 
     // Changed while nobody on Bob's backend was in it; added again, Bob gets it as it is now.
-    expect((await asAlice().put(`/v8/conversations/${A}/${conv}/name`, { name: 'meanwhile' })).status).toBe(200);
-    const readded = await asAlice().post(`/v8/conversations/${A}/${conv}/members`, {
-      qualified_users: [{ id: bob.id, domain: B }],
-    });
+    expect(
+      (await putConversationName(pair.a.publicUrl, alice.token, { domain: A, id: conv }, { name: 'meanwhile' })).status,
+    ).toBe(200);
+    const readded = await addMembers(
+      pair.a.publicUrl,
+      alice.token,
+      { domain: A, id: conv },
+      {
+        qualified_users: [{ id: bob.id, domain: B }],
+      },
+    );
     expect(readded.status, readded.text).toBe(200);
     const again = await bobWs.next(
       (m) => eventOf('conversation.create', conv)(m) && m.payload[0].data.name === 'meanwhile',
     );
     expect(again.payload[0].data.members.self).toMatchObject({ id: bob.id });
-    expect((await asBob().get(`/v8/conversations/${A}/${conv}`)).body.name).toBe('meanwhile');
+    expect((await getConversation(pair.b.publicUrl, bob.token, { domain: A, id: conv })).body.name).toBe('meanwhile');
   });
 
   it('takes conversation updates in the v0 payload, and refuses malformed actions', async () => {
@@ -293,7 +348,7 @@ describe('federation: conversations across two backends', () => {
     const owner = await teamOwner(pair.a.publicUrl, pair.a.internalUrl);
     const member = await invitedMember(pair.a.publicUrl, owner);
     await connectAcross({ user: owner, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
-    const teamConv = await api(pair.a.publicUrl, owner.token).post('/v8/conversations', {
+    const teamConv = await postConversation(pair.a.publicUrl, owner.token, {
       name: 'team and bob',
       team: { teamid: owner.team, managed: false },
       qualified_users: [
@@ -304,7 +359,7 @@ describe('federation: conversations across two backends', () => {
     expect(teamConv.status, teamConv.text).toBe(201);
     const teamConvId = teamConv.body.qualified_id.id;
     await bobWs.next(eventOf('conversation.create', teamConvId));
-    const removed = await api(pair.a.publicUrl, owner.token).del(`/v8/teams/${owner.team}/members/${member.id}`, {
+    const removed = await deleteTeamMember(pair.a.publicUrl, owner.token, owner.team, member.id, {
       password: 'secret-password',
     });
     expect(removed.status, removed.text).toBe(202);
@@ -316,7 +371,7 @@ describe('federation: conversations across two backends', () => {
 
     const bert = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Bert' });
     await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: bert, backend: pair.b, domain: B });
-    const conv = await asAlice().post('/v8/conversations', {
+    const conv = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'with bert',
       qualified_users: [
         { id: bert.id, domain: B },
@@ -325,7 +380,7 @@ describe('federation: conversations across two backends', () => {
     });
     const convId = conv.body.qualified_id.id;
     await bobWs.next(eventOf('conversation.create', convId));
-    const deleted = await api(pair.b.publicUrl, bert.token).del('/v8/self', { password: 'secret-password' });
+    const deleted = await deleteSelf(pair.b.publicUrl, bert.token, { password: 'secret-password' });
     expect(deleted.status, deleted.text).toBe(200);
     for (const ws of [aliceWs, bobWs]) {
       const gone = await ws.next(eventOf('conversation.member-leave', convId));
@@ -334,7 +389,8 @@ describe('federation: conversations across two backends', () => {
         reason: 'user-deleted',
       });
     }
-    const members = (await asAlice().get(`/v8/conversations/${A}/${convId}`)).body.members.others;
+    const members = (await getConversation(pair.a.publicUrl, alice.token, { domain: A, id: convId })).body.members
+      .others;
     expect(members.map((m: any) => m.qualified_id)).toEqual([{ id: bob.id, domain: B }]);
   });
 
@@ -342,7 +398,7 @@ describe('federation: conversations across two backends', () => {
     const conv = await newConversation();
     await bobWs.close();
     await pair.down('b');
-    const refused = await asAlice().post('/v8/conversations', {
+    const refused = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'never',
       qualified_users: [{ id: bob.id, domain: B }],
     });
@@ -360,13 +416,20 @@ describe('federation: conversations across two backends', () => {
       data: { type: 'federation', domains: [B], domain: B },
     });
     expect(await pair.a.query("SELECT id FROM conversations WHERE name = 'never'")).toEqual([]);
-    const lonely = (await asAlice().post('/v8/conversations', { name: 'lonely' })).body.qualified_id.id;
-    const notAdded = await asAlice().post(`/v8/conversations/${A}/${lonely}/members`, {
-      qualified_users: [{ id: bob.id, domain: B }],
-    });
+    const lonely = (await postConversation(pair.a.publicUrl, alice.token, { name: 'lonely' })).body.qualified_id.id;
+    const notAdded = await addMembers(
+      pair.a.publicUrl,
+      alice.token,
+      { domain: A, id: lonely },
+      {
+        qualified_users: [{ id: bob.id, domain: B }],
+      },
+    );
     expect(notAdded.status, notAdded.text).toBe(533);
     expect(notAdded.body).toEqual({ unreachable_backends: [B] });
-    expect((await asAlice().get(`/v8/conversations/${A}/${lonely}`)).body.members.others).toEqual([]);
+    expect(
+      (await getConversation(pair.a.publicUrl, alice.token, { domain: A, id: lonely })).body.members.others,
+    ).toEqual([]);
 
     const toBob = otrMessage(aliceClient, [
       { user: bob.id, client: bobClient, text: 'while you were away', domain: B },

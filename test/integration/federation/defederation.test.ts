@@ -11,6 +11,14 @@ import {
 } from '../../helpers/federation.js';
 import { api, connect, createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+import { listConnections } from '../../helpers/endpoints/brig.js';
+import {
+  getConversation,
+  listConversationIds,
+  postConversation,
+  putConversationName,
+} from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const typeOf = (m: any) => m?.payload?.[0]?.type;
 const isFederationDelete = (domain: string) => (m: any) =>
@@ -70,7 +78,7 @@ describe('federation: de-federation', () => {
   });
 
   it('tells the other remotes, who separate the two backends in their conversations', async () => {
-    const trio = await api(pair.b.publicUrl, bob.token).post('/v8/conversations', {
+    const trio = await postConversation(pair.b.publicUrl, bob.token, {
       name: 'trio',
       qualified_users: [
         { id: alice.id, domain: A },
@@ -106,9 +114,9 @@ describe('federation: de-federation', () => {
     // She shared that conversation with Dave: her own backend told her it stopped federating with his.
     await aliceWs.next(isFederationDelete(C));
     await aliceWs.next(isFederationDelete(C));
-    const seen = await api(pair.b.publicUrl, bob.token).get(`/v8/conversations/${B}/${trioId.id}`);
+    const seen = await getConversation(pair.b.publicUrl, bob.token, { domain: B, id: trioId.id });
     expect(seen.body.members.others).toEqual([]);
-    const stream = await api(pair.b.publicUrl, bob.token).get('/v8/notifications?size=1000');
+    const stream = await getNotifications(pair.b.publicUrl, bob.token, { size: 1000 });
     const types = stream.body.notifications.map((n: any) => n.payload[0].type);
     expect(types.filter((t: string) => t === 'federation.connectionRemoved')).toHaveLength(2);
   }, 60_000);
@@ -122,8 +130,7 @@ describe('federation: de-federation', () => {
   });
 
   it('cleans up conversations, connections and queued notifications, with federation.delete twice', async () => {
-    const asAlice = api(pair.a.publicUrl, alice.token);
-    const ours = await asAlice.post('/v8/conversations', {
+    const ours = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'ours',
       qualified_users: [
         { id: carol.id, domain: A },
@@ -132,7 +139,7 @@ describe('federation: de-federation', () => {
     });
     expect(ours.status, ours.text).toBe(201);
     const oursId = ours.body.qualified_id;
-    const theirs = await api(pair.b.publicUrl, bob.token).post('/v8/conversations', {
+    const theirs = await postConversation(pair.b.publicUrl, bob.token, {
       name: 'theirs',
       qualified_users: [{ id: alice.id, domain: A }],
     });
@@ -144,7 +151,10 @@ describe('federation: de-federation', () => {
 
     // b.example.com is down: a change of ours waits for it in the outbox.
     await pair.down('b');
-    expect((await asAlice.put(`/v8/conversations/${A}/${oursId.id}/name`, { name: 'renamed' })).status).toBe(200);
+    expect(
+      (await putConversationName(pair.a.publicUrl, alice.token, { domain: A, id: oursId.id }, { name: 'renamed' }))
+        .status,
+    ).toBe(200);
     const waiting = () => pair.a.query('SELECT count(*) AS n FROM federation_outbox WHERE domain = ?', B);
     expect((await waiting())[0]!.n).toBeGreaterThan(0);
 
@@ -164,17 +174,17 @@ describe('federation: de-federation', () => {
       await ws.next(isFederationDelete(B));
     }
 
-    const seen = await asAlice.get(`/v8/conversations/${A}/${oursId.id}`);
+    const seen = await getConversation(pair.a.publicUrl, alice.token, { domain: A, id: oursId.id });
     expect(seen.body.members.others.map((m: any) => m.qualified_id)).toEqual([{ id: carol.id, domain: A }]);
     expect(await pair.a.query('SELECT id FROM conversations WHERE domain = ?', B)).toEqual([]);
-    const ids = await asAlice.post('/v8/conversations/list-ids', {});
+    const ids = await listConversationIds(pair.a.publicUrl, alice.token, {});
     expect(ids.body.qualified_conversations).not.toContainEqual(theirsId);
-    const connections = await asAlice.post('/v8/list-connections', {});
+    const connections = await listConnections(pair.a.publicUrl, alice.token, {});
     expect(connections.body.connections.map((c: any) => c.qualified_to.domain)).not.toContain(B);
     expect((await waiting())[0]!.n).toBe(0);
 
     // Each user hears federation.delete once per round, however much they shared; no conversation.delete.
-    const stream = await asAlice.get('/v8/notifications?size=1000');
+    const stream = await getNotifications(pair.a.publicUrl, alice.token, { size: 1000 });
     const events = stream.body.notifications.map((n: any) => n.payload[0]);
     const types = events.map((e: any) => e.type);
     expect(events.filter((e: any) => e.type === 'federation.delete' && e.domain === B)).toHaveLength(2);

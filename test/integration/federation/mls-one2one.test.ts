@@ -7,11 +7,12 @@ import {
   type MlsDevice,
   mlsDevice,
   mlsEventsOf,
-  postMls,
   uploadKeyPackages,
 } from '../../helpers/mls.js';
-import { api, type TestUser } from '../../helpers/users.js';
+import type { TestUser } from '../../helpers/users.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+import { putConnection } from '../../helpers/endpoints/brig.js';
+import { getMLSPublicKeys, getOne2OneConversation, postMLSMessage } from '../../helpers/endpoints/galley.js';
 
 const mlsEvent = (type: string, conv: string) => (m: any) =>
   m?.payload?.[0]?.type === type && m.payload[0].qualified_conversation?.id === conv;
@@ -51,14 +52,14 @@ describe('federation: MLS 1:1 conversations across two backends', () => {
 
   async function talk(owner: string, committerOnOwner: boolean) {
     const { onA, onB } = await usersWithDevices(owner);
-    const fromA = await api(onA.base, onA.device.token).get(`/v8/one2one-conversations/${B}/${onB.device.user.id}`);
-    const fromB = await api(onB.base, onB.device.token).get(`/v8/one2one-conversations/${A}/${onA.device.user.id}`);
+    const fromA = await getOne2OneConversation(onA.base, onA.device.token, { domain: B, id: onB.device.user.id });
+    const fromB = await getOne2OneConversation(onB.base, onB.device.token, { domain: A, id: onA.device.user.id });
     expect([fromA.status, fromB.status], fromA.text + fromB.text).toEqual([200, 200]);
     const conv = fromA.body.conversation;
     expect(conv).toMatchObject({ qualified_id: { domain: owner }, type: 2, epoch: 0 });
     expect(fromB.body.conversation).toMatchObject({ qualified_id: conv.qualified_id, group_id: conv.group_id });
     const [ownerSide, otherSide] = owner === A ? [onA, onB] : [onB, onA];
-    const ownerKeys = await api(ownerSide.base, ownerSide.device.token).get('/v8/mls/public-keys');
+    const ownerKeys = await getMLSPublicKeys(ownerSide.base, ownerSide.device.token);
     expect(fromA.body.public_keys).toEqual(ownerKeys.body);
     expect(fromB.body.public_keys).toEqual(ownerKeys.body);
 
@@ -77,28 +78,31 @@ describe('federation: MLS 1:1 conversations across two backends', () => {
     ]);
 
     const hello = await second.device.mls.encrypt(groupId, 'hello one to one');
-    expect((await postMls(second.base, second.device.token, '/v8/mls/messages', hello)).status).toBe(201);
+    expect((await postMLSMessage(second.base, second.device.token, hello)).status).toBe(201);
     const got = await first.ws.next(mlsEvent('conversation.mls-message-add', conv.qualified_id.id), 20_000);
     expect(await first.device.mls.decrypt(groupId, bytesOf(got.payload[0].data))).toMatchObject({
       text: 'hello one to one',
     });
     for (const side of [onA, onB]) {
-      const seen = await api(side.base, side.device.token).get(
-        `/v8/one2one-conversations/${side === onA ? B : A}/${(side === onA ? onB : onA).device.user.id}`,
-      );
+      const seen = await getOne2OneConversation(side.base, side.device.token, {
+        domain: side === onA ? B : A,
+        id: (side === onA ? onB : onA).device.user.id,
+      });
       expect(seen.body.conversation).toMatchObject({ qualified_id: conv.qualified_id, epoch: 1 });
       expect(seen.body.conversation.members.others).toHaveLength(1);
     }
 
     // The owner's user blocks the other: the other's messages, sent through the owner, no longer reach them.
-    const blocked = await api(ownerSide.base, ownerSide.device.token).put(
-      `/v8/connections/${otherSide.domain}/${otherSide.device.user.id}`,
+    const blocked = await putConnection(
+      ownerSide.base,
+      ownerSide.device.token,
+      { domain: otherSide.domain, id: otherSide.device.user.id },
       { status: 'blocked' },
     );
     expect(blocked.status, blocked.text).toBe(200);
     const before = (await mlsEventsOf(ownerSide.base, ownerSide.device)).length;
     const unwanted = await otherSide.device.mls.encrypt(groupId, 'you blocked me');
-    expect((await postMls(otherSide.base, otherSide.device.token, '/v8/mls/messages', unwanted)).status).toBe(201);
+    expect((await postMLSMessage(otherSide.base, otherSide.device.token, unwanted)).status).toBe(201);
     expect(await mlsEventsOf(ownerSide.base, ownerSide.device)).toHaveLength(before);
   }
 

@@ -1,9 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, B, type FederatedPair, startPairWithConnectedUsers } from '../../helpers/federation.js';
-import { bytesOf, claimKeyPackages, type MlsDevice, mlsDevice, postMls, uploadKeyPackages } from '../../helpers/mls.js';
+import { bytesOf, claimKeyPackages, type MlsDevice, mlsDevice, uploadKeyPackages } from '../../helpers/mls.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 import { waitFor } from '../../helpers/wait.js';
 import { openSocket, type TestSocket } from '../../helpers/websocket.js';
+import { deleteClient } from '../../helpers/endpoints/brig.js';
+import {
+  getConversation,
+  getGroupInfo,
+  getMLSPublicKeys,
+  getSubConversation,
+  postConversation,
+  postMLSMessage,
+} from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 const mlsEvent = (type: string, conv: string) => (m: any) =>
   m?.payload?.[0]?.type === type && m.payload[0].qualified_conversation?.id === conv;
@@ -40,7 +50,7 @@ describe('federation: an MLS group spanning two backends', () => {
   });
 
   it('adds a remote client by commit: its backend gets the conversation, the join and the Welcome; messages go both ways', async () => {
-    const created = await api(pair.a.publicUrl, a.token).post('/v8/conversations', {
+    const created = await postConversation(pair.a.publicUrl, a.token, {
       protocol: 'mls',
       name: 'MLS across',
       qualified_users: [],
@@ -49,7 +59,7 @@ describe('federation: an MLS group spanning two backends', () => {
     const conv = created.body.qualified_id.id as string;
     const groupId = bytesOf(created.body.group_id);
     group = { conv, groupId: created.body.group_id };
-    const keys = await api(pair.a.publicUrl, a.token).get('/v8/mls/public-keys');
+    const keys = await getMLSPublicKeys(pair.a.publicUrl, a.token);
     await a.mls.createConversation(groupId, bytesOf(keys.body.removal.ed25519));
 
     const claimed = await claimKeyPackages(pair.a.publicUrl, a, bob, 1, B);
@@ -66,13 +76,13 @@ describe('federation: an MLS group spanning two backends', () => {
       qualified_from: { id: alice.id, domain: A },
       data: { users: [expect.objectContaining({ qualified_id: { id: bob.id, domain: B } })] },
     });
-    const seen = await api(pair.b.publicUrl, b.token).get(`/v8/conversations/${A}/${conv}`);
+    const seen = await getConversation(pair.b.publicUrl, b.token, { domain: A, id: conv });
     expect(seen.status, seen.text).toBe(200);
     expect(seen.body).toMatchObject({ protocol: 'mls', group_id: created.body.group_id });
     expect(seen.body.members.others).toEqual([expect.objectContaining({ qualified_id: { id: alice.id, domain: A } })]);
 
     const hello = await a.mls.encrypt(groupId, 'hello from example.com');
-    expect((await postMls(pair.a.publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
+    expect((await postMLSMessage(pair.a.publicUrl, a.token, hello)).status).toBe(201);
     const arrived = await bobWs.next(mlsEvent('conversation.mls-message-add', conv));
     expect(await b.mls.decrypt(groupId, bytesOf(arrived.payload[0].data))).toMatchObject({
       kind: 'text',
@@ -80,7 +90,7 @@ describe('federation: an MLS group spanning two backends', () => {
     });
 
     const reply = await b.mls.encrypt(groupId, 'hello from b.example.com');
-    const sent = await postMls(pair.b.publicUrl, b.token, '/v8/mls/messages', reply);
+    const sent = await postMLSMessage(pair.b.publicUrl, b.token, reply);
     expect(sent.status, sent.text).toBe(201);
     const answered = await aliceWs.next(mlsEvent('conversation.mls-message-add', conv));
     expect(answered.payload[0]).toMatchObject({ qualified_from: { id: bob.id, domain: B } });
@@ -108,7 +118,7 @@ describe('federation: an MLS group spanning two backends', () => {
       await b2.mls.processWelcome(bytesOf(welcome.payload[0].data));
 
       const hello = await a.mls.encrypt(groupId, 'to both of bob');
-      expect((await postMls(pair.a.publicUrl, a.token, '/v8/mls/messages', hello)).status).toBe(201);
+      expect((await postMLSMessage(pair.a.publicUrl, a.token, hello)).status).toBe(201);
       const arrived = await b2Ws.next(mlsEvent('conversation.mls-message-add', group!.conv));
       expect(await b2.mls.decrypt(groupId, bytesOf(arrived.payload[0].data))).toMatchObject({ text: 'to both of bob' });
       const atB = await bobWs.next(mainGroupFrom(alice.id, group!.conv));
@@ -130,7 +140,7 @@ describe('federation: an MLS group spanning two backends', () => {
     const groupId = bytesOf(group!.groupId);
     const path = `/v8/conversations/${A}/${group!.conv}/groupinfo`;
     const stranger = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Stranger' });
-    const refused = await api(pair.b.publicUrl, stranger.token).get(path);
+    const refused = await getGroupInfo(pair.b.publicUrl, stranger.token, { domain: A, id: group!.conv });
     expect(refused.status).toBe(404);
     expect(refused.body).toMatchObject({ label: 'no-conversation' });
 
@@ -145,7 +155,7 @@ describe('federation: an MLS group spanning two backends', () => {
     expect(await a.mls.decrypt(groupId, bytesOf(joined.payload[0].data))).toMatchObject({ kind: 'commit' });
     expect(await a.mls.epoch(groupId)).toBe(await b3.mls.epoch(groupId));
     // Read on b.example.com, the conversation is as its owner has it now: its epoch too.
-    const seen = await api(pair.b.publicUrl, b3.token).get(`/v8/conversations/${A}/${group!.conv}`);
+    const seen = await getConversation(pair.b.publicUrl, b3.token, { domain: A, id: group!.conv });
     expect(seen.body.epoch).toBe(Number(await a.mls.epoch(groupId)));
     const toB = await bobWs.next(mainGroupFrom(bob.id, group!.conv));
     expect(await b.mls.decrypt(groupId, bytesOf(toB.payload[0].data))).toMatchObject({ kind: 'commit' });
@@ -154,17 +164,22 @@ describe('federation: an MLS group spanning two backends', () => {
   it('a remote member starts, reads, leaves and resets a subconversation through the owner', async () => {
     const base = `/v8/conversations/${A}/${group!.conv}/subconversations/conference`;
     const asBob = api(pair.b.publicUrl, b.token);
-    const fresh = await asBob.get(base);
+    const fresh = await getSubConversation(pair.b.publicUrl, b.token, { domain: A, id: group!.conv }, 'conference');
     expect(fresh.status, fresh.text).toBe(200);
     expect(fresh.body).toMatchObject({ parent_qualified_id: { id: group!.conv, domain: A }, epoch: 0, members: [] });
     const stranger = await createUser(pair.b.publicUrl, pair.b.internalUrl, { name: 'Outsider' });
-    const outside = await api(pair.b.publicUrl, stranger.token).get(base);
+    const outside = await getSubConversation(
+      pair.b.publicUrl,
+      stranger.token,
+      { domain: A, id: group!.conv },
+      'conference',
+    );
     expect([outside.status, outside.body.label]).toEqual([403, 'access-denied']);
 
     // Bob's client starts the conference's group; Alice's joins it by external commit.
     const sub = bytesOf(fresh.body.group_id);
     // Its external sender is the parent's: the owner's removal key, which signs the removals.
-    const keys = await api(pair.a.publicUrl, a.token).get('/v8/mls/public-keys');
+    const keys = await getMLSPublicKeys(pair.a.publicUrl, a.token);
     await b.mls.createConversation(sub, bytesOf(keys.body.removal.ed25519));
     await b.mls.updateKeyingMaterial(sub);
     expect(b.refused).toBeUndefined();
@@ -176,7 +191,7 @@ describe('federation: an MLS group spanning two backends', () => {
     expect(a.refused).toBeUndefined();
     const joined = await bobWs.next((m: any) => m?.payload?.[0]?.subconv === 'conference');
     expect(await b.mls.decrypt(sub, bytesOf(joined.payload[0].data))).toMatchObject({ kind: 'commit' });
-    const read = await asBob.get(base);
+    const read = await getSubConversation(pair.b.publicUrl, b.token, { domain: A, id: group!.conv }, 'conference');
     expect(read.body).toMatchObject({ epoch: 2 });
     expect(read.body.members).toEqual(
       expect.arrayContaining([
@@ -199,14 +214,14 @@ describe('federation: an MLS group spanning two backends', () => {
     const stale = await asBob.del(base, { group_id: fresh.body.group_id, epoch: 1 });
     expect([stale.status, stale.body.label]).toEqual([409, 'mls-stale-message']);
     expect((await asBob.del(base, { group_id: fresh.body.group_id, epoch: 2 })).status).toBe(200);
-    const reset = await asBob.get(base);
+    const reset = await getSubConversation(pair.b.publicUrl, b.token, { domain: A, id: group!.conv }, 'conference');
     expect(reset.body).toMatchObject({ epoch: 0, members: [] });
     expect(reset.body.group_id).not.toBe(fresh.body.group_id);
   }, 60_000);
 
   it('a deleted remote client is proposed for removal by the owner (on-client-removed), to every backend', async () => {
     const groupId = bytesOf(group!.groupId);
-    const gone = await api(pair.b.publicUrl, bob.token).del(`/v8/clients/${b2.client}`, { password: bob.password });
+    const gone = await deleteClient(pair.b.publicUrl, bob.token, b2.client, { password: bob.password });
     expect(gone.status, gone.text).toBe(200);
     const isProposal = mainGroupFrom(bob.id, group!.conv);
     const toAlice = await aliceWs.next(isProposal, 20_000);
@@ -235,7 +250,7 @@ describe('federation: an MLS group spanning two backends', () => {
     });
     expect(welcome.status).toBe(200);
     expect(await welcome.json()).toBe('MLSWelcomeSent');
-    const stream = await api(pair.b.publicUrl, stranger.token).get('/v8/notifications?size=100');
+    const stream = await getNotifications(pair.b.publicUrl, stranger.token, { size: 100 });
     const types = (stream.body.notifications ?? []).flatMap((n: any) => n.payload).map((e: any) => e.type);
     expect(types).not.toContain('conversation.mls-welcome');
 
@@ -253,13 +268,13 @@ describe('federation: an MLS group spanning two backends', () => {
     const groupId = bytesOf(group!.groupId);
     await pair.down('b');
     const first = await a.mls.encrypt(groupId, 'while b.example.com is down');
-    expect((await postMls(pair.a.publicUrl, a.token, '/v8/mls/messages', first)).status).toBe(201);
+    expect((await postMLSMessage(pair.a.publicUrl, a.token, first)).status).toBe(201);
     await waitFor(async () => {
       const rows = await pair.a.query('SELECT domain FROM federation_backoff WHERE domain = ?', B);
       return rows.length > 0 ? rows : undefined;
     }, 'a failed delivery to b.example.com');
     const second = await a.mls.encrypt(groupId, 'still down');
-    const sent = await postMls(pair.a.publicUrl, a.token, '/v8/mls/messages', second);
+    const sent = await postMLSMessage(pair.a.publicUrl, a.token, second);
     expect(sent.status, sent.text).toBe(201);
     expect(sent.body.failed_to_send).toEqual([{ id: bob.id, domain: B }]);
 

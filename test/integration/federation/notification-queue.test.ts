@@ -2,8 +2,10 @@ import { waitFor } from '../../helpers/wait.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addClient } from '../../helpers/clients.js';
 import { A, B, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
-import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import { deleteSelf } from '../../helpers/endpoints/brig.js';
+import { postConversation } from '../../helpers/endpoints/galley.js';
 
 /**
  * Retries after a minute at the earliest: a restarted remote gets its notifications within seconds
@@ -28,7 +30,7 @@ describe('federation: queued notifications', () => {
   afterAll(() => pair?.stop());
 
   const deleteUser = async (u: TestUser) =>
-    expect((await api(pair.a.publicUrl, u.token).del('/v8/self', { password: u.password })).status).toBe(200);
+    expect((await deleteSelf(pair.a.publicUrl, u.token, { password: u.password })).status).toBe(200);
 
   /** Alice on example.com and Bob on b.example.com, connected; Bob's websocket open. */
   async function contactsWithBobListening() {
@@ -75,7 +77,7 @@ describe('federation: queued notifications', () => {
     ]);
     await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
     const bobClient = await addClient(pair.b.publicUrl, bob);
-    const created = await api(pair.a.publicUrl, alice.token).post('/v8/conversations', {
+    const created = await postConversation(pair.a.publicUrl, alice.token, {
       qualified_users: [{ id: bob.id, domain: B }],
     });
     expect(created.status, created.text).toBe(201);

@@ -9,7 +9,8 @@ import {
   startThirdBackend,
   type FederatedPair,
 } from '../../helpers/federation.js';
-import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { createUser, type TestUser } from '../../helpers/users.js';
+import { addMembers, getConversation, postConversation } from '../../helpers/endpoints/galley.js';
 
 const C = 'c.example.com';
 
@@ -48,7 +49,7 @@ describe('federation: protocols and backends that do not federate with each othe
     backend.query(`SELECT id FROM conversations WHERE name = '${name}'`);
 
   it('refuses a conversation with users of two backends that do not federate with each other (409)', async () => {
-    const refused = await api(pair.a.publicUrl, alice.token).post('/v8/conversations', {
+    const refused = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'apart',
       qualified_users: [
         { id: bob.id, domain: B },
@@ -59,25 +60,27 @@ describe('federation: protocols and backends that do not federate with each othe
     expect(refused.body).toEqual({ non_federating_backends: [B, C] });
     expect(await conversationsNamed(pair.a, 'apart')).toEqual([]);
 
-    const lonely = await api(pair.a.publicUrl, alice.token).post('/v8/conversations', {
+    const lonely = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'with bob',
       qualified_users: [{ id: bob.id, domain: B }],
     });
     expect(lonely.status, lonely.text).toBe(201);
-    const notAdded = await api(pair.a.publicUrl, alice.token).post(
-      `/v8/conversations/${A}/${lonely.body.qualified_id.id}/members`,
+    const notAdded = await addMembers(
+      pair.a.publicUrl,
+      alice.token,
+      { domain: A, id: lonely.body.qualified_id.id },
       { qualified_users: [{ id: dave.id, domain: C }] },
     );
     expect(notAdded.status, notAdded.text).toBe(409);
     expect(notAdded.body).toEqual({ non_federating_backends: [B, C] });
     const members = (
-      await api(pair.a.publicUrl, alice.token).get(`/v8/conversations/${A}/${lonely.body.qualified_id.id}`)
+      await getConversation(pair.a.publicUrl, alice.token, { domain: A, id: lonely.body.qualified_id.id })
     ).body.members.others;
     expect(members.map((m: any) => m.qualified_id)).toEqual([{ id: bob.id, domain: B }]);
   });
 
   it('keeps Proteus out of federated conversations a backend owns, but its users join those of others', async () => {
-    const refused = await api(pair.b.publicUrl, bob.token).post('/v8/conversations', {
+    const refused = await postConversation(pair.b.publicUrl, bob.token, {
       name: 'proteus from b',
       qualified_users: [{ id: alice.id, domain: A }],
     });
@@ -86,12 +89,12 @@ describe('federation: protocols and backends that do not federate with each othe
     expect(await conversationsNamed(pair.b, 'proteus from b')).toEqual([]);
 
     // A Proteus conversation of example.com: Bob is in it, and reads it from his own backend.
-    const owned = await api(pair.a.publicUrl, alice.token).post('/v8/conversations', {
+    const owned = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'proteus from a',
       qualified_users: [{ id: bob.id, domain: B }],
     });
     expect(owned.status, owned.text).toBe(201);
-    const seen = await api(pair.b.publicUrl, bob.token).get(`/v8/conversations/${A}/${owned.body.qualified_id.id}`);
+    const seen = await getConversation(pair.b.publicUrl, bob.token, { domain: A, id: owned.body.qualified_id.id });
     expect(seen.status, seen.text).toBe(200);
     expect(seen.body.name).toBe('proteus from a');
   });

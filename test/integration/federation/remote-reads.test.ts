@@ -11,7 +11,15 @@ import {
   usersWhoseOne2OneLivesOn,
 } from '../../helpers/federation.js';
 import { PROTEUS_ONE2ONE_NAMESPACE } from '../../../src/edge/galley/conversations/one2one-id.js';
-import { api, teamOwner, type TestUser } from '../../helpers/users.js';
+import { teamOwner, type TestUser } from '../../helpers/users.js';
+import { getConnection } from '../../helpers/endpoints/brig.js';
+import {
+  getConversation,
+  listConversations,
+  postConversation,
+  putConversationAccess,
+} from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 /** Conversations another backend owns: read from the owner (get-conversations), and the 1:1 of a connection. */
 describe('federation: conversations other backends own', () => {
@@ -27,21 +35,21 @@ describe('federation: conversations other backends own', () => {
   });
 
   it('lists conversations of other backends as their owners have them: found, not found or failed', async () => {
-    const created = await api(pair.a.publicUrl, alice.token).post('/v8/conversations', {
+    const created = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'owned by example.com',
       qualified_users: [{ id: bob.id, domain: B }],
       conversation_role: 'wire_member',
     });
     expect(created.status, created.text).toBe(201);
     const shared = created.body.qualified_id;
-    const alone = await api(pair.a.publicUrl, alice.token).post('/v8/conversations', {
+    const alone = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'alone',
       qualified_users: [],
     });
     const notBobs = alone.body.qualified_id;
     const elsewhere = { id: crypto.randomUUID(), domain: 'unknown.example.org' };
 
-    const listed = await api(pair.b.publicUrl, bob.token).post('/v8/conversations/list', {
+    const listed = await listConversations(pair.b.publicUrl, bob.token, {
       qualified_ids: [shared, notBobs, elsewhere],
     });
     expect(listed.status, listed.text).toBe(200);
@@ -61,7 +69,7 @@ describe('federation: conversations other backends own', () => {
   });
 
   it('answers get-conversations with the members it asks for only', async () => {
-    const created = await api(pair.a.publicUrl, alice.token).post('/v8/conversations', {
+    const created = await postConversation(pair.a.publicUrl, alice.token, {
       name: 'asked directly',
       qualified_users: [{ id: bob.id, domain: B }],
     });
@@ -90,22 +98,27 @@ describe('federation: conversations other backends own', () => {
   it("a remote member's access change removes the members the new access roles no longer admit", async () => {
     const owner = await teamOwner(pair.a.publicUrl, pair.a.internalUrl);
     await connectAcross({ user: owner, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
-    const created = await api(pair.a.publicUrl, owner.token).post('/v8/conversations', {
+    const created = await postConversation(pair.a.publicUrl, owner.token, {
       name: 'team, with bob',
       team: { teamid: owner.team, managed: false },
       qualified_users: [{ id: bob.id, domain: B }],
     });
     expect(created.status, created.text).toBe(201);
     const conv = created.body.qualified_id;
-    const changed = await api(pair.b.publicUrl, bob.token).put(`/v8/conversations/${A}/${conv.id}/access`, {
-      access: ['invite'],
-      access_role: ['team_member', 'guest'],
-    });
+    const changed = await putConversationAccess(
+      pair.b.publicUrl,
+      bob.token,
+      { domain: A, id: conv.id },
+      {
+        access: ['invite'],
+        access_role: ['team_member', 'guest'],
+      },
+    );
     expect(changed.status, changed.text).toBe(200);
     // Bob is not of the team: the change he made removes him, as it would remove any non-team member.
-    const after = await api(pair.a.publicUrl, owner.token).get(`/v8/conversations/${A}/${conv.id}`);
+    const after = await getConversation(pair.a.publicUrl, owner.token, { domain: A, id: conv.id });
     expect(after.body).toMatchObject({ access_role: ['team_member', 'guest'], members: { others: [] } });
-    const events = (await api(pair.a.publicUrl, owner.token).get('/v8/notifications?size=100')).body.notifications
+    const events = (await getNotifications(pair.a.publicUrl, owner.token, { size: 100 })).body.notifications
       .flatMap((n: any) => n.payload)
       .filter((e: any) => e.type === 'conversation.member-leave' && e.qualified_conversation?.id === conv.id);
     expect(events).toEqual([
@@ -118,8 +131,8 @@ describe('federation: conversations other backends own', () => {
 
   async function proteusOne2One(owner: string) {
     const { onA: carol, onB: dave } = await usersWhoseOne2OneLivesOn(pair, PROTEUS_ONE2ONE_NAMESPACE, owner);
-    const mine = await api(pair.a.publicUrl, carol.token).get(`/v8/connections/${B}/${dave.id}`);
-    const theirs = await api(pair.b.publicUrl, dave.token).get(`/v8/connections/${A}/${carol.id}`);
+    const mine = await getConnection(pair.a.publicUrl, carol.token, { domain: B, id: dave.id });
+    const theirs = await getConnection(pair.b.publicUrl, dave.token, { domain: A, id: carol.id });
     expect([mine.body.status, theirs.body.status]).toEqual(['accepted', 'accepted']);
     const conv = mine.body.qualified_conversation;
     expect(conv).toMatchObject({ domain: owner });
@@ -128,7 +141,7 @@ describe('federation: conversations other backends own', () => {
       [pair.a.publicUrl, carol.token, { id: dave.id, domain: B }],
       [pair.b.publicUrl, dave.token, { id: carol.id, domain: A }],
     ] as const) {
-      const seen = await api(base, token).get(`/v8/conversations/${conv.domain}/${conv.id}`);
+      const seen = await getConversation(base, token, conv);
       expect(seen.status, seen.text).toBe(200);
       expect(seen.body).toMatchObject({ type: 2, members: { others: [{ qualified_id: other }] } });
     }

@@ -4,13 +4,14 @@ import type { Edit } from '../../helpers/config-files.js';
 import { A, B, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
 import { wireError } from '../../helpers/http.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { getUser, listUsers, putSelfHandle, searchContacts } from '../../helpers/endpoints/brig.js';
 
 const handleOf = (prefix: string) => `${prefix}${crypto.randomUUID().slice(0, 8)}`;
 
 async function withHandle(pub: string, internal: string, name: string): Promise<TestUser & { handle: string }> {
   const u = await createUser(pub, internal, { name });
   const handle = handleOf(name.toLowerCase());
-  expect((await api(pub, u.token).put('/v8/self/handle', { handle })).status).toBe(200);
+  expect((await putSelfHandle(pub, u.token, { handle })).status).toBe(200);
   return { ...u, handle };
 }
 
@@ -45,22 +46,21 @@ describe('federation: users across two backends', () => {
     expect((await api(pair.b.internalUrl).put(`/i/federation/remotes/${A}`, { domain: A, search_policy })).status).toBe(
       200,
     );
-  const search = (q: string) =>
-    api(pair.a.publicUrl, alice.token).get(`/v8/search/contacts?q=${encodeURIComponent(q)}&domain=${B}`);
+  const search = (q: string) => searchContacts(pair.a.publicUrl, alice.token, { q, domain: B });
 
   it("shows a remote user's profile, with its own domain and without email", async () => {
-    const r = await api(pair.a.publicUrl, alice.token).get(`/v8/users/${B}/${bob.id}`);
+    const r = await getUser(pair.a.publicUrl, alice.token, { domain: B, id: bob.id });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ id: bob.id, qualified_id: { id: bob.id, domain: B }, handle: bob.handle });
     expect(r.body.email).toBeUndefined();
-    expect(await api(pair.a.publicUrl, alice.token).get(`/v8/users/${B}/${crypto.randomUUID()}`)).toMatchObject({
+    expect(await getUser(pair.a.publicUrl, alice.token, { domain: B, id: crypto.randomUUID() })).toMatchObject({
       status: 404,
       body: wireError(404, 'not-found'),
     });
   });
 
   it('lists local and remote users together, by id and by handle', async () => {
-    const byIds = await api(pair.b.publicUrl, bob.token).post('/v8/list-users', {
+    const byIds = await listUsers(pair.b.publicUrl, bob.token, {
       qualified_ids: [
         { id: alice.id, domain: A },
         { id: bob.id, domain: B },
@@ -76,7 +76,7 @@ describe('federation: users across two backends', () => {
       ].sort((x, y) => x.domain.localeCompare(y.domain)),
     );
     expect(byIds.body.failed).toBeUndefined();
-    const byHandle = await api(pair.a.publicUrl, alice.token).post('/v8/list-users', {
+    const byHandle = await listUsers(pair.a.publicUrl, alice.token, {
       qualified_handles: [{ handle: bob.handle, domain: B }],
     });
     expect(byHandle.body.found.map((u: any) => u.id)).toEqual([bob.id]);
@@ -98,7 +98,7 @@ describe('federation: users across two backends', () => {
     await setPolicy('no_search');
     r = await search(bob.handle);
     expect(r.body).toMatchObject({ search_policy: 'no_search', documents: [] });
-    const byHandle = await api(pair.a.publicUrl, alice.token).post('/v8/list-users', {
+    const byHandle = await listUsers(pair.a.publicUrl, alice.token, {
       qualified_handles: [{ handle: bob.handle, domain: B }],
     });
     expect(byHandle.body.found).toEqual([]);
@@ -106,7 +106,7 @@ describe('federation: users across two backends', () => {
   });
 
   it('refuses to reach a backend outside the allow list', async () => {
-    const r = await api(pair.a.publicUrl, alice.token).get(`/v8/users/c.example.com/${bob.id}`);
+    const r = await getUser(pair.a.publicUrl, alice.token, { domain: 'c.example.com', id: bob.id });
     expect(r).toMatchObject({ status: 400, body: wireError(400, 'federation-denied') });
   });
 });

@@ -10,7 +10,9 @@ import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpe
 import type { Edit } from '../../helpers/config-files.js';
 import { call, wireError } from '../../helpers/http.js';
 import { startLegalholdService, type LegalholdService } from '../../helpers/legalhold-service.js';
-import { api, createUser, teamOwner } from '../../helpers/users.js';
+import { createUser, teamOwner } from '../../helpers/users.js';
+import { getUser } from '../../helpers/endpoints/brig.js';
+import { postLegalholdSettings, putTeamFeature } from '../../helpers/endpoints/galley.js';
 
 // A federator on another host than the worker, as production runs it: the two share the secret
 // FEDERATOR_INTERNAL_TOKEN, the worker calls the federator with it, and the federator comes in on
@@ -83,13 +85,14 @@ describe('a federator on its own host', () => {
   it('has the worker send the token: calls to remotes and to integrations go through', async () => {
     const u = await createUser(b.publicUrl, b.internalUrl);
     // The federator answered past its token check: it asked the worker's allow list.
-    const remote = await api(b.publicUrl, u.token).get(`/v8/users/c.example.com/${u.id}`);
+    const remote = await getUser(b.publicUrl, u.token, { domain: 'c.example.com', id: u.id });
     expect(remote.body).toEqual(wireError(400, 'federation-denied'));
 
     const owner = await teamOwner(b.publicUrl, b.internalUrl);
-    const admin = api(b.publicUrl, owner.token);
-    expect((await admin.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' })).status).toBe(200);
-    const created = await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, {
+    expect(
+      (await putTeamFeature(b.publicUrl, owner.token, owner.team, 'legalhold', { status: 'enabled' })).status,
+    ).toBe(200);
+    const created = await postLegalholdSettings(b.publicUrl, owner.token, owner.team, {
       base_url: service.baseUrl,
       public_key: service.publicKeyPem,
       auth_token: service.authToken,

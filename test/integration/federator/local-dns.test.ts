@@ -10,7 +10,8 @@ import { freeFixedPort } from '../../../tools/lib/ports.js';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { editedTexts } from '../../helpers/config-files.js';
 import { A, B, srvName } from '../../helpers/federation.js';
-import { api, createUser } from '../../helpers/users.js';
+import { createUser } from '../../helpers/users.js';
+import { getUser } from '../../helpers/endpoints/brig.js';
 
 interface Ports {
   internal: number;
@@ -93,10 +94,10 @@ describe('npm start beside another checkout holding the federator and DNS ports'
       createUser(a.publicUrl, a.internalUrl),
       createUser(b.publicUrl, b.internalUrl),
     ]);
-    const bobSeen = await api(a.publicUrl, alice.token).get(`/v8/users/${B}/${bob.id}`);
+    const bobSeen = await getUser(a.publicUrl, alice.token, { domain: B, id: bob.id });
     expect(bobSeen.status, bobSeen.text).toBe(200);
     expect(bobSeen.body.qualified_id).toEqual({ id: bob.id, domain: B });
-    const aliceSeen = await api(b.publicUrl, bob.token).get(`/v8/users/${A}/${alice.id}`);
+    const aliceSeen = await getUser(b.publicUrl, bob.token, { domain: A, id: alice.id });
     expect(aliceSeen.status, aliceSeen.text).toBe(200);
     expect(aliceSeen.body.qualified_id).toEqual({ id: alice.id, domain: A });
   });

@@ -3,7 +3,8 @@ import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import type { Edit } from '../../helpers/config-files.js';
 import { call, wireError } from '../../helpers/http.js';
 import { startLegalholdService, type LegalholdService } from '../../helpers/legalhold-service.js';
-import { api, teamOwner } from '../../helpers/users.js';
+import { teamOwner } from '../../helpers/users.js';
+import { postLegalholdSettings, putTeamFeature } from '../../helpers/endpoints/galley.js';
 
 const federationOff: Edit[] = ['brig.yaml', 'galley.yaml', 'cargohold.yaml', 'background-worker.yaml'].map((f) => [
   f,
@@ -36,9 +37,10 @@ describe('the sidecar of a backend with federation off', () => {
 
   it("makes the worker's pinned calls to integrations: a team registers its legal hold service", async () => {
     const owner = await teamOwner(b.publicUrl, b.internalUrl);
-    const admin = api(b.publicUrl, owner.token);
-    expect((await admin.put(`/v8/teams/${owner.team}/features/legalhold`, { status: 'enabled' })).status).toBe(200);
-    const created = await admin.post(`/v8/teams/${owner.team}/legalhold/settings`, {
+    expect(
+      (await putTeamFeature(b.publicUrl, owner.token, owner.team, 'legalhold', { status: 'enabled' })).status,
+    ).toBe(200);
+    const created = await postLegalholdSettings(b.publicUrl, owner.token, owner.team, {
       base_url: service.baseUrl,
       public_key: service.publicKeyPem,
       auth_token: service.authToken,

@@ -3,8 +3,10 @@ import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { groupWithClients } from '../../helpers/group.js';
 import { wireError } from '../../helpers/http.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
-import { api, createUser, type TestUser } from '../../helpers/users.js';
+import { createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import { postOtrMessage } from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 // Each account gets a notification object when it is made, a fixed number of accounts per object
 // (notification_placement.per_object), so the number of objects grows with the users and no
@@ -47,9 +49,7 @@ describe('notification homes', () => {
       const live = [];
       for (let k = 0; k < 3; k++) live.push(await sockets[i]!.next(isMessage));
       expect(live.map(textOf)).toEqual(['one', 'two', 'three']);
-      const stored = (await api(b.publicUrl, o.token).get('/v8/notifications?size=100')).body.notifications.filter(
-        isMessage,
-      );
+      const stored = (await getNotifications(b.publicUrl, o.token, { size: 100 })).body.notifications.filter(isMessage);
       expect(stored.map((n: any) => ({ id: n.id, text: textOf(n) }))).toEqual(
         live.map((n: any) => ({ id: n.id, text: textOf(n) })),
       );
@@ -78,7 +78,7 @@ describe('notification homes', () => {
     const sent = await postOtr(b.publicUrl, sender!.token, conv, body);
     expect(sent.status, sent.text).toBe(201);
     for (const [i, o] of others.entries()) {
-      const stored = (await api(b.publicUrl, o.token).get('/v8/notifications?size=100')).body.notifications.filter(
+      const stored = (await getNotifications(b.publicUrl, o.token, { size: 100 })).body.notifications.filter(
         (n: any) => n.payload[0].type === 'conversation.otr-message-add',
       );
       expect(stored.map((n: any) => Buffer.from(n.payload[0].data.text, 'base64').toString())).toEqual([texts[i]]);
@@ -92,18 +92,21 @@ describe('notification homes', () => {
     }));
     const refused = await postOtr(b.publicUrl, sender!.token, conv, otrMessage(from, tooLarge, { ignoreAll: {} }));
     expect(refused).toMatchObject({ status: 413, body: wireError(413, 'client-error') });
-    const legacy = await api(b.publicUrl, sender!.token).post(
-      `/v8/conversations/${conv}/otr/messages?ignore_missing=true`,
+    const legacy = await postOtrMessage(
+      b.publicUrl,
+      sender!.token,
+      conv,
       {
         sender: from,
         recipients: Object.fromEntries(
           tooLarge.map((r) => [r.user, { [r.client]: Buffer.from(r.text).toString('base64') }]),
         ),
       },
+      { ignore_missing: true },
     );
     expect(legacy).toMatchObject({ status: 413, body: wireError(413, 'client-error') });
     for (const o of others) {
-      const texts = (await api(b.publicUrl, o.token).get('/v8/notifications?size=100')).body.notifications
+      const texts = (await getNotifications(b.publicUrl, o.token, { size: 100 })).body.notifications
         .filter((n: any) => n.payload[0].type === 'conversation.otr-message-add')
         .map((n: any) => Buffer.from(n.payload[0].data.text, 'base64').toString().slice(0, 5));
       expect(texts).not.toContain('small');

@@ -7,6 +7,8 @@ import { otrMessage, postOtr } from '../../helpers/otr.js';
 import { api, createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 import { call, wireError, type Reply } from '../../helpers/http.js';
+import { deleteClient } from '../../helpers/endpoints/brig.js';
+import { deletePushToken, getLastNotification, getPushTokens, postPushToken } from '../../helpers/endpoints/gundeck.js';
 
 // Native push through SNS (gundeck's `aws`): devices register their tokens, and a notification that
 // reaches a device by no websocket wakes it with a push through the gateway. The gateway is SNS's
@@ -55,8 +57,7 @@ async function withClient(): Promise<{ u: TestUser; client: string }> {
 describe('POST|GET|DELETE /push/tokens', () => {
   it('registers a device at the gateway, lists it, and replaces it for the same client, transport and app', async () => {
     const { u, client } = await withClient();
-    const me = api(b.publicUrl, u.token);
-    const first = await me.post('/v8/push/tokens', gcm(client, 'device-1'));
+    const first = await postPushToken(b.publicUrl, u.token, gcm(client, 'device-1'));
     expect(first.status, first.text).toBe(201);
     expect(first.headers.get('location')).toBe('device-1');
     expect(first.body).toEqual(gcm(client, 'device-1'));
@@ -64,9 +65,9 @@ describe('POST|GET|DELETE /push/tokens', () => {
     expect(arn).toMatch(/^arn:aws:sns:eu-west-1:123456789012:endpoint\/GCM\/test-wire\//);
     expect(endpoint).toMatchObject({ app: 'arn:aws:sns:eu-west-1:123456789012:app/GCM/test-wire', users: [u.id] });
 
-    expect((await me.post('/v8/push/tokens', gcm(client, 'device-2'))).status).toBe(201);
-    expect((await me.post('/v8/push/tokens', gcm(client, 'device-3', 'wire-beta'))).status).toBe(201);
-    const listed = await me.get('/v8/push/tokens');
+    expect((await postPushToken(b.publicUrl, u.token, gcm(client, 'device-2'))).status).toBe(201);
+    expect((await postPushToken(b.publicUrl, u.token, gcm(client, 'device-3', 'wire-beta'))).status).toBe(201);
+    const listed = await getPushTokens(b.publicUrl, u.token);
     expect(listed.status).toBe(200);
     expect(listed.body.tokens).toEqual(
       expect.arrayContaining([gcm(client, 'device-2'), gcm(client, 'device-3', 'wire-beta')]),
@@ -74,10 +75,10 @@ describe('POST|GET|DELETE /push/tokens', () => {
     expect(listed.body.tokens).toHaveLength(2);
     expect(endpointOf('device-1')).toBeUndefined(); // the replaced token's endpoint is deleted
 
-    expect((await me.del('/v8/push/tokens/device-3')).status).toBe(204);
+    expect((await deletePushToken(b.publicUrl, u.token, 'device-3')).status).toBe(204);
     expect(endpointOf('device-3')).toBeUndefined();
-    refused(await me.del('/v8/push/tokens/device-3'), 404, 'not-found');
-    expect((await me.get('/v8/push/tokens')).body.tokens).toEqual([gcm(client, 'device-2')]);
+    refused(await deletePushToken(b.publicUrl, u.token, 'device-3'), 404, 'not-found');
+    expect((await getPushTokens(b.publicUrl, u.token)).body.tokens).toEqual([gcm(client, 'device-2')]);
     const internal = await api(b.internalUrl).get(`/i/push-tokens/${u.id}`);
     expect(internal.body.tokens).toEqual([gcm(client, 'device-2')]);
     expect(sns.unsigned()).toBe(0);
@@ -85,21 +86,20 @@ describe('POST|GET|DELETE /push/tokens', () => {
 
   it("refuses VoIP tokens, unknown apps, tokens the platform rejects and tokens over the platform's length", async () => {
     const { u, client } = await withClient();
-    const me = api(b.publicUrl, u.token);
     const voip = { transport: 'APNS_VOIP', app: 'wire', token: 'ab'.repeat(32), client };
-    refused(await me.post('/v8/push/tokens', voip), 400, 'apns-voip-not-supported');
-    refused(await me.post('/v8/push/tokens', gcm(client, 'device-x', 'x-unknown-app')), 404, 'app-not-found');
+    refused(await postPushToken(b.publicUrl, u.token, voip), 400, 'apns-voip-not-supported');
+    refused(await postPushToken(b.publicUrl, u.token, gcm(client, 'device-x', 'x-unknown-app')), 404, 'app-not-found');
     const apns = { transport: 'APNS', app: 'wire', token: 'not-a-device-token', client };
-    refused(await me.post('/v8/push/tokens', apns), 404, 'invalid-token');
-    refused(await me.post('/v8/push/tokens', gcm(client, 'x'.repeat(8192))), 413, 'token-too-long');
-    refused(await me.post('/v8/push/tokens', { ...gcm(client, 'y'), transport: 'WNS' }), 400, 'bad-request');
-    expect((await me.get('/v8/push/tokens')).body.tokens).toEqual([]);
+    refused(await postPushToken(b.publicUrl, u.token, apns), 404, 'invalid-token');
+    refused(await postPushToken(b.publicUrl, u.token, gcm(client, 'x'.repeat(8192))), 413, 'token-too-long');
+    refused(await postPushToken(b.publicUrl, u.token, { ...gcm(client, 'y'), transport: 'WNS' }), 400, 'bad-request');
+    expect((await getPushTokens(b.publicUrl, u.token)).body.tokens).toEqual([]);
   });
 
   it('logs a gateway that fails to let go of an endpoint under the request id, and unregisters anyway', async () => {
     const { u, client } = await withClient();
     const me = api(b.publicUrl, u.token);
-    expect((await me.post('/v8/push/tokens', gcm(client, `stuck-${client}`))).status).toBe(201);
+    expect((await postPushToken(b.publicUrl, u.token, gcm(client, `stuck-${client}`))).status).toBe(201);
     sns.failing.add('GetEndpointAttributes');
     try {
       const r = await me.del(`/v8/push/tokens/stuck-${client}`);
@@ -110,28 +110,27 @@ describe('POST|GET|DELETE /push/tokens', () => {
     } finally {
       sns.failing.delete('GetEndpointAttributes');
     }
-    expect((await me.get('/v8/push/tokens')).body.tokens).toEqual([]);
+    expect((await getPushTokens(b.publicUrl, u.token)).body.tokens).toEqual([]);
   });
 
   it('shares one endpoint among the accounts of a device, and deletes it with its last user', async () => {
     const a = await withClient();
     const c = await withClient();
     const token = `shared-${a.u.id}`;
-    expect((await api(b.publicUrl, a.u.token).post('/v8/push/tokens', gcm(a.client, token))).status).toBe(201);
-    expect((await api(b.publicUrl, c.u.token).post('/v8/push/tokens', gcm(c.client, token))).status).toBe(201);
+    expect((await postPushToken(b.publicUrl, a.u.token, gcm(a.client, token))).status).toBe(201);
+    expect((await postPushToken(b.publicUrl, c.u.token, gcm(c.client, token))).status).toBe(201);
     expect(endpointOf(token)![1].users).toEqual([a.u.id, c.u.id]);
-    expect((await api(b.publicUrl, a.u.token).del(`/v8/push/tokens/${token}`)).status).toBe(204);
+    expect((await deletePushToken(b.publicUrl, a.u.token, token)).status).toBe(204);
     expect(endpointOf(token)![1].users).toEqual([c.u.id]);
-    expect((await api(b.publicUrl, c.u.token).del(`/v8/push/tokens/${token}`)).status).toBe(204);
+    expect((await deletePushToken(b.publicUrl, c.u.token, token)).status).toBe(204);
     expect(endpointOf(token)).toBeUndefined();
   });
 
   it("removes a deleted client's tokens", async () => {
     const { u, client } = await withClient();
-    const me = api(b.publicUrl, u.token);
-    expect((await me.post('/v8/push/tokens', gcm(client, `gone-${client}`))).status).toBe(201);
-    expect((await me.del(`/v8/clients/${client}`, { password: u.password })).status).toBe(200);
-    expect((await me.get('/v8/push/tokens')).body.tokens).toEqual([]);
+    expect((await postPushToken(b.publicUrl, u.token, gcm(client, `gone-${client}`))).status).toBe(201);
+    expect((await deleteClient(b.publicUrl, u.token, client, { password: u.password })).status).toBe(200);
+    expect((await getPushTokens(b.publicUrl, u.token)).body.tokens).toEqual([]);
     expect(endpointOf(`gone-${client}`)).toBeUndefined();
   });
 });
@@ -146,9 +145,8 @@ describe('native push delivery', () => {
       password: r.password,
       capabilities: ['consumable-notifications'],
     });
-    const me = api(b.publicUrl, r.token);
-    expect((await me.post('/v8/push/tokens', gcm(rc, `phone-${rc}`))).status).toBe(201);
-    expect((await me.post('/v8/push/tokens', gcm(queued, `queued-${queued}`))).status).toBe(201);
+    expect((await postPushToken(b.publicUrl, r.token, gcm(rc, `phone-${rc}`))).status).toBe(201);
+    expect((await postPushToken(b.publicUrl, r.token, gcm(queued, `queued-${queued}`))).status).toBe(201);
     const [arn] = endpointOf(`phone-${rc}`)!;
     const [queuedArn] = endpointOf(`queued-${queued}`)!;
     const send = (text: string, extra: Record<string, unknown> = {}) =>
@@ -166,7 +164,7 @@ describe('native push delivery', () => {
           extra,
         ),
       );
-    const lastId = async () => (await me.get(`/v8/notifications/last?client=${rc}`)).body.id;
+    const lastId = async () => (await getLastNotification(b.publicUrl, r.token, { client: rc })).body.id;
 
     expect((await send('offline')).status).toBe(201);
     const pushed = await sns.nextPublish((p) => p.endpoint === arn);
@@ -199,8 +197,7 @@ describe('native push delivery', () => {
     const r = await createUser(b.publicUrl, b.internalUrl);
     const { conv, from, clients } = await groupWithClients(b.publicUrl, sender, [r]);
     const rc = clients[0]!;
-    const me = api(b.publicUrl, r.token);
-    expect((await me.post('/v8/push/tokens', gcm(rc, `dead-${rc}`))).status).toBe(201);
+    expect((await postPushToken(b.publicUrl, r.token, gcm(rc, `dead-${rc}`))).status).toBe(201);
     const [arn] = endpointOf(`dead-${rc}`)!;
     sns.disable(arn);
     // A socket without a client id sees every event of the user, and wakes no device.
@@ -210,7 +207,7 @@ describe('native push delivery', () => {
     const removed = await socket.next((m) => m.payload?.[0]?.type === 'user.push-remove');
     expect(removed.payload[0]).toEqual({ type: 'user.push-remove', token: gcm(rc, `dead-${rc}`) });
     await socket.close();
-    expect((await me.get('/v8/push/tokens')).body.tokens).toEqual([]);
+    expect((await getPushTokens(b.publicUrl, r.token)).body.tokens).toEqual([]);
     expect(sns.endpoints.has(arn)).toBe(false);
   });
 });
@@ -234,6 +231,6 @@ describe('without a push gateway', () => {
     const plain = sharedBackend();
     const u = await createUser(plain.publicUrl, plain.internalUrl);
     const client = await addClient(plain.publicUrl, u);
-    refused(await api(plain.publicUrl, u.token).post('/v8/push/tokens', gcm(client, 'device')), 404, 'app-not-found');
+    refused(await postPushToken(plain.publicUrl, u.token, gcm(client, 'device')), 404, 'app-not-found');
   });
 });

@@ -5,6 +5,8 @@ import { wireError } from '../../helpers/http.js';
 import { otrMessage, postOtr } from '../../helpers/otr.js';
 import { api, connect, createUser, login, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
+import { addMembers, postConversation, putConversationName } from '../../helpers/endpoints/galley.js';
+import { getLastNotification, getNotification, getNotifications } from '../../helpers/endpoints/gundeck.js';
 
 // A conversation's messages and events are stored once per notification object for all their
 // recipients there, and a user's stream is assembled from their own rows and their conversations'
@@ -52,10 +54,10 @@ describe('streams assembled from conversation logs', () => {
     const convs: string[] = [];
     for (const users of [[a], [b], [a, b]])
       convs.push(
-        (await api(publicUrl, r.token).post('/v8/conversations', { qualified_users: users.map((u) => q(u.id)) })).body
-          .qualified_id.id,
+        (await postConversation(publicUrl, r.token, { qualified_users: users.map((u) => q(u.id)) })).body.qualified_id
+          .id,
       );
-    const start = (await api(publicUrl, r.token).get('/v8/notifications/last')).body.id;
+    const start = (await getLastNotification(publicUrl, r.token)).body.id;
 
     // Renames in three conversations, properties (the user's own events) and Proteus messages to
     // both of the reader's clients (two notifications of one stored row), interleaved.
@@ -64,7 +66,8 @@ describe('streams assembled from conversation logs', () => {
       const conv = convs[i % 3]!;
       if (i % 3 === 0) {
         expect(
-          (await api(publicUrl, r.token).put(`/v8/conversations/example.com/${conv}/name`, { name: `n${i}` })).status,
+          (await putConversationName(publicUrl, r.token, { domain: 'example.com', id: conv }, { name: `n${i}` }))
+            .status,
         ).toBe(200);
         expected.push(`n${i}`);
       } else if (i % 3 === 1) {
@@ -98,10 +101,10 @@ describe('streams assembled from conversation logs', () => {
     // A message's two notifications have ids of their own, each readable alone and as a `since`.
     const pair = whole.filter((n) => markerOf(n).startsWith('m2@'));
     expect(pair).toHaveLength(2);
-    for (const n of pair) expect((await api(publicUrl, r.token).get(`/v8/notifications/${n.id}`)).body).toEqual(n);
-    const afterFirst = await api(publicUrl, r.token).get(`/v8/notifications?since=${pair[0].id}&size=100`);
+    for (const n of pair) expect((await getNotification(publicUrl, r.token, n.id)).body).toEqual(n);
+    const afterFirst = await getNotifications(publicUrl, r.token, { since: pair[0].id, size: 100 });
     expect(afterFirst.body.notifications[0]).toEqual(pair[1]);
-    expect((await api(publicUrl, r.token).get(`/v8/notifications/last?client=${r1}`)).body).toEqual(
+    expect((await getLastNotification(publicUrl, r.token, { client: r1 })).body).toEqual(
       whole.filter((n) => !markerOf(n).endsWith(`@${r2}`)).at(-1),
     );
   });
@@ -109,29 +112,33 @@ describe('streams assembled from conversation logs', () => {
   it('gives live frames the ids their stored copies have, so a reader goes on from a frame', async () => {
     const [r, a] = [await createUser(publicUrl, internalUrl), await createUser(publicUrl, internalUrl)];
     await connect(publicUrl, r, a);
-    const conv = (await api(publicUrl, a.token).post('/v8/conversations', { qualified_users: [q(r.id)] })).body
-      .qualified_id.id;
+    const conv = (await postConversation(publicUrl, a.token, { qualified_users: [q(r.id)] })).body.qualified_id.id;
     const ws = await openSocket(publicUrl, `/v8/await?access_token=${r.token}`);
     const frames: any[] = [];
     for (let i = 0; i < 6; i++) {
-      await api(publicUrl, a.token).put(`/v8/conversations/example.com/${conv}/name`, { name: `live${i}` });
+      await putConversationName(publicUrl, a.token, { domain: 'example.com', id: conv }, { name: `live${i}` });
       frames.push(await ws.next((m) => m.payload?.[0]?.data?.name === `live${i}`));
     }
     await ws.close();
-    const rest = await api(publicUrl, r.token).get(`/v8/notifications?since=${frames[2].id}&size=100`);
+    const rest = await getNotifications(publicUrl, r.token, { since: frames[2].id, size: 100 });
     expect(rest.body.notifications).toEqual(frames.slice(3).map((f) => ({ id: f.id, payload: f.payload })));
     // A new member sees the conversation from their joining on, not what came before.
     const c = await createUser(publicUrl, internalUrl);
     await connect(publicUrl, a, c);
     expect(
       (
-        await api(publicUrl, a.token).post(`/v8/conversations/example.com/${conv}/members`, {
-          qualified_users: [q(c.id)],
-        })
+        await addMembers(
+          publicUrl,
+          a.token,
+          { domain: 'example.com', id: conv },
+          {
+            qualified_users: [q(c.id)],
+          },
+        )
       ).status,
     ).toBe(200);
-    await api(publicUrl, a.token).put(`/v8/conversations/example.com/${conv}/name`, { name: 'after-join' });
-    const names = (await api(publicUrl, c.token).get('/v8/notifications?size=1000')).body.notifications
+    await putConversationName(publicUrl, a.token, { domain: 'example.com', id: conv }, { name: 'after-join' });
+    const names = (await getNotifications(publicUrl, c.token, { size: 1000 })).body.notifications
       .filter((n: any) => n.payload[0].type === 'conversation.rename')
       .map(markerOf);
     expect(names).toEqual(['after-join']);
@@ -148,20 +155,19 @@ describe('stream storage over time', () => {
   it('forgets conversation rows after the TTL, and goes on storing for the same subscribers', async () => {
     const [r, a] = [await createUser(b.publicUrl, b.internalUrl), await createUser(b.publicUrl, b.internalUrl)];
     await connect(b.publicUrl, r, a);
-    const conv = (await api(b.publicUrl, a.token).post('/v8/conversations', { qualified_users: [q(r.id)] })).body
-      .qualified_id.id;
-    await api(b.publicUrl, a.token).put(`/v8/conversations/example.com/${conv}/name`, { name: 'old' });
-    const old = (await api(b.publicUrl, r.token).get('/v8/notifications/last')).body;
+    const conv = (await postConversation(b.publicUrl, a.token, { qualified_users: [q(r.id)] })).body.qualified_id.id;
+    await putConversationName(b.publicUrl, a.token, { domain: 'example.com', id: conv }, { name: 'old' });
+    const old = (await getLastNotification(b.publicUrl, r.token)).body;
     expect(markerOf(old)).toBe('old');
     // The TTL is a matter of time: nothing to await but the clock.
     await new Promise((resolve) => setTimeout(resolve, 2100));
-    expect(await api(b.publicUrl, r.token).get('/v8/notifications/last')).toMatchObject({
+    expect(await getLastNotification(b.publicUrl, r.token)).toMatchObject({
       status: 404,
       body: wireError(404, 'not-found'),
     });
-    expect((await api(b.publicUrl, r.token).get(`/v8/notifications?since=${old.id}`)).status).toBe(404);
-    await api(b.publicUrl, a.token).put(`/v8/conversations/example.com/${conv}/name`, { name: 'new' });
-    const now = await api(b.publicUrl, r.token).get('/v8/notifications');
+    expect((await getNotifications(b.publicUrl, r.token, { since: old.id })).status).toBe(404);
+    await putConversationName(b.publicUrl, a.token, { domain: 'example.com', id: conv }, { name: 'new' });
+    const now = await getNotifications(b.publicUrl, r.token);
     expect(now.body.notifications.map(markerOf)).toEqual(['new']);
   });
 });
@@ -176,9 +182,8 @@ describe('a restart right after a burst of sends', () => {
     for (const u of others) await connect(b.publicUrl, sender, u);
     const clients = new Map<TestUser, string>();
     for (const u of users) clients.set(u, await addClient(b.publicUrl, u));
-    const conv = (
-      await api(b.publicUrl, sender.token).post('/v8/conversations', { qualified_users: others.map((u) => q(u.id)) })
-    ).body.qualified_id.id;
+    const conv = (await postConversation(b.publicUrl, sender.token, { qualified_users: others.map((u) => q(u.id)) }))
+      .body.qualified_id.id;
     const message = (i: number) =>
       otrMessage(
         clients.get(sender)!,

@@ -3,6 +3,7 @@ import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
 import { testIdp, type TestIdp } from '../../helpers/saml-idp.js';
 import { api, invitedMember, teamOwner, type TeamOwner } from '../../helpers/users.js';
+import { createIdp, deleteIdp, getIdp, getIdps } from '../../helpers/endpoints/spar.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -34,7 +35,7 @@ describe('spar: identity providers', () => {
       status: 403,
       body: wireError(403, 'sso-disabled'),
     });
-    expect((await api(publicUrl, owner.token).get('/v8/identity-providers')).body).toEqual({ providers: [] });
+    expect((await getIdps(publicUrl, owner.token)).body).toEqual({ providers: [] });
   });
 
   it('registers an IdP from raw metadata and from JSON, lists, reads and shows the raw XML', async () => {
@@ -52,16 +53,19 @@ describe('spar: identity providers', () => {
     });
 
     const other = await testIdp();
-    const v2 = await api(publicUrl, owner.token).post('/v8/identity-providers?api_version=v2&handle=corp', {
-      value: other.metadata,
-    });
+    const v2 = await createIdp(
+      publicUrl,
+      owner.token,
+      {
+        value: other.metadata,
+      },
+      { api_version: 'v2', handle: 'corp' },
+    );
     expect(v2.status, v2.text).toBe(201);
     expect(v2.body.extraInfo).toMatchObject({ apiVersion: 'WireIdPAPIV2', handle: 'corp' });
-
-    const me = api(publicUrl, owner.token);
-    const list = await me.get('/v8/identity-providers');
+    const list = await getIdps(publicUrl, owner.token);
     expect(list.body.providers.map((p: any) => p.id)).toEqual([created.body.id, v2.body.id]);
-    expect((await me.get(`/v8/identity-providers/${created.body.id}`)).body).toEqual(created.body);
+    expect((await getIdp(publicUrl, owner.token, created.body.id)).body).toEqual(created.body);
     const raw = await fetch(new URL(`/v8/identity-providers/${created.body.id}/raw`, publicUrl), {
       headers: { authorization: `Bearer ${owner.token}` },
     });
@@ -70,7 +74,7 @@ describe('spar: identity providers', () => {
   });
 
   it('refuses bad metadata, plain http and an issuer already in use, creating nothing', async () => {
-    const before = (await api(publicUrl, owner.token).get('/v8/identity-providers')).body.providers.length;
+    const before = (await getIdps(publicUrl, owner.token)).body.providers.length;
     const notJson = await fetch(new URL('/v8/identity-providers', publicUrl), {
       method: 'POST',
       headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
@@ -103,25 +107,25 @@ describe('spar: identity providers', () => {
       status: 409,
       body: wireError(409, 'cannot-mix-idp-api-verions'),
     });
-    expect((await api(publicUrl, owner.token).get('/v8/identity-providers')).body.providers).toHaveLength(before);
+    expect((await getIdps(publicUrl, owner.token)).body.providers).toHaveLength(before);
   });
 
   it('lets only the team’s owners and admins see and change its IdPs', async () => {
-    const [id] = (await api(publicUrl, owner.token).get('/v8/identity-providers')).body.providers.map((p: any) => p.id);
+    const [id] = (await getIdps(publicUrl, owner.token)).body.providers.map((p: any) => p.id);
     const member = await invitedMember(publicUrl, owner, 'member');
-    expect(await api(publicUrl, member.token).get('/v8/identity-providers')).toMatchObject({
+    expect(await getIdps(publicUrl, member.token)).toMatchObject({
       status: 403,
       body: wireError(403, 'insufficient-permissions'),
     });
     const admin = await invitedMember(publicUrl, owner, 'admin');
-    expect((await api(publicUrl, admin.token).get(`/v8/identity-providers/${id}`)).status).toBe(200);
+    expect((await getIdp(publicUrl, admin.token, id)).status).toBe(200);
     const stranger = await teamOwner(publicUrl, internalUrl);
-    expect(await api(publicUrl, stranger.token).get(`/v8/identity-providers/${id}`)).toMatchObject({
+    expect(await getIdp(publicUrl, stranger.token, id)).toMatchObject({
       status: 403,
       body: wireError(403, 'insufficient-permissions'),
     });
-    expect((await api(publicUrl, stranger.token).del(`/v8/identity-providers/${id}`)).status).toBe(403);
-    expect(await api(publicUrl, owner.token).get(`/v8/identity-providers/${crypto.randomUUID()}`)).toMatchObject({
+    expect((await deleteIdp(publicUrl, stranger.token, id)).status).toBe(403);
+    expect(await getIdp(publicUrl, owner.token, crypto.randomUUID())).toMatchObject({
       status: 404,
       body: wireError(404, 'not-found'),
     });
@@ -147,11 +151,10 @@ describe('spar: identity providers', () => {
     const replacing = await postXml(team.token, successor.metadata, `?replaces=${first.id}`);
     expect(replacing.status, replacing.text).toBe(201);
     expect(replacing.body.extraInfo.oldIssuers).toEqual([moved.entityId, first.metadata.issuer]);
-    const me = api(publicUrl, team.token);
-    expect((await me.get(`/v8/identity-providers/${first.id}`)).body.extraInfo.replacedBy).toBe(replacing.body.id);
+    expect((await getIdp(publicUrl, team.token, first.id)).body.extraInfo.replacedBy).toBe(replacing.body.id);
 
-    expect((await me.del(`/v8/identity-providers/${replacing.body.id}`)).status).toBe(204);
-    expect((await me.get(`/v8/identity-providers/${replacing.body.id}`)).status).toBe(404);
-    expect((await me.get(`/v8/identity-providers/${first.id}`)).body.extraInfo.replacedBy).toBeNull();
+    expect((await deleteIdp(publicUrl, team.token, replacing.body.id)).status).toBe(204);
+    expect((await getIdp(publicUrl, team.token, replacing.body.id)).status).toBe(404);
+    expect((await getIdp(publicUrl, team.token, first.id)).body.extraInfo.replacedBy).toBeNull();
   });
 });

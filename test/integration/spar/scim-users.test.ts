@@ -6,6 +6,16 @@ import { invitationCode, lastMail } from '../../helpers/mailbox.js';
 import type { TestIdp } from '../../helpers/saml-idp.js';
 import { teamWithIdp, accessToken, signIn } from '../../helpers/saml-login.js';
 import { api, teamOwner, type TeamOwner } from '../../helpers/users.js';
+import {
+  getSelf,
+  getUserRichInfo,
+  postAccess,
+  postLogin,
+  postRegister,
+  putSelf,
+  putSelfHandle,
+} from '../../helpers/endpoints/brig.js';
+import { createScimToken, deleteIdp } from '../../helpers/endpoints/spar.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -60,7 +70,7 @@ describe('spar: SCIM provisioning', () => {
 
   beforeAll(async () => {
     ({ owner, idp, idpId } = await teamWithIdp(publicUrl, internalUrl));
-    const token = await api(publicUrl, owner.token).post('/v8/scim/auth-tokens', {
+    const token = await createScimToken(publicUrl, owner.token, {
       description: 'SCIM test client',
       name: 'test client',
       idp: idpId,
@@ -124,8 +134,7 @@ describe('spar: SCIM provisioning', () => {
     // Alice signs in through the IdP with the externalId as NameID: the provisioned account.
     const cookie = await signIn(publicUrl, idp, idpId, externalId);
     const token = await accessToken(publicUrl, cookie);
-    const me = api(publicUrl, token);
-    expect((await me.get('/v8/self')).body).toMatchObject({
+    expect((await getSelf(publicUrl, token)).body).toMatchObject({
       id: alice.id,
       name: 'Alice',
       handle,
@@ -133,16 +142,16 @@ describe('spar: SCIM provisioning', () => {
       locale: 'de',
       managed_by: 'scim',
     });
-    expect((await api(publicUrl, owner.token).get(`/v8/users/${alice.id}/rich-info`)).body).toEqual({
+    expect((await getUserRichInfo(publicUrl, owner.token, alice.id)).body).toEqual({
       version: 0,
       fields: [{ type: 'Department', value: 'Sales' }],
     });
     // What SCIM manages, the user cannot change.
-    expect(await me.put('/v8/self', { name: 'Mallory' })).toMatchObject({
+    expect(await putSelf(publicUrl, token, { name: 'Mallory' })).toMatchObject({
       status: 403,
       body: wireError(403, 'managed-by-scim'),
     });
-    expect(await me.put('/v8/self/handle', { handle: `m-${unique()}` })).toMatchObject({
+    expect(await putSelfHandle(publicUrl, token, { handle: `m-${unique()}` })).toMatchObject({
       status: 403,
       body: wireError(403, 'managed-by-scim'),
     });
@@ -160,7 +169,7 @@ describe('spar: SCIM provisioning', () => {
       [EXTENSION]: { Floor: '3' },
     });
     expect(patched.body[EXTENSION]).not.toHaveProperty('Department');
-    expect((await me.get('/v8/self')).body.name).toBe('Alice Liddell');
+    expect((await getSelf(publicUrl, token)).body.name).toBe('Alice Liddell');
     expect(await scim.patch(alice.id, [{ op: 'remove', path: 'userName' }])).toMatchObject({
       status: 400,
       body: scimError(400, 'mutability'),
@@ -173,14 +182,14 @@ describe('spar: SCIM provisioning', () => {
     });
 
     expect((await scim.remove(alice.id)).status).toBe(204);
-    expect(await api(publicUrl).post('/v8/access', undefined, { cookie })).toMatchObject({ status: 403 });
+    expect(await postAccess(publicUrl, undefined, cookie)).toMatchObject({ status: 403 });
     expect(await scim.get(alice.id)).toMatchObject({ status: 404, body: scimError(404) });
     expect((await scim.find(`externalId eq "${externalId}"`)).body.totalResults).toBe(0);
     expect((await scim.remove(alice.id)).status).toBe(204);
   });
 
   it('invites users without an IdP: they register with the mailed code and keep the provisioned account', async () => {
-    const made = await api(publicUrl, owner.token).post('/v8/scim/auth-tokens', {
+    const made = await createScimToken(publicUrl, owner.token, {
       description: 'email users',
       password: owner.password,
     });
@@ -194,11 +203,11 @@ describe('spar: SCIM provisioning', () => {
       active: false,
       emails: [{ value: email }],
     });
-    expect(await api(publicUrl).post('/v8/login', { email, password: 'whatever-password' })).toMatchObject({
+    expect(await postLogin(publicUrl, { email, password: 'whatever-password' })).toMatchObject({
       status: 403,
     });
 
-    const registered = await api(publicUrl).post('/v8/register', {
+    const registered = await postRegister(publicUrl, {
       name: 'Bob',
       email,
       password: 'bobs-password',
@@ -207,7 +216,7 @@ describe('spar: SCIM provisioning', () => {
     expect(registered.status, registered.text).toBe(201);
     expect(registered.body).toMatchObject({ id: created.body.id, team: owner.team, managed_by: 'scim', name: email });
     expect((await emailScim.get(created.body.id)).body).toMatchObject({ active: true, emails: [{ value: email }] });
-    expect((await api(publicUrl).post('/v8/login', { email, password: 'bobs-password' })).status).toBe(200);
+    expect((await postLogin(publicUrl, { email, password: 'bobs-password' })).status).toBe(200);
 
     // Without an IdP the externalId must be an address (or emails must give one).
     expect(
@@ -256,7 +265,7 @@ describe('spar: SCIM provisioning', () => {
 
     // Another team's token sees nothing of this team.
     const other = await teamOwner(publicUrl, internalUrl);
-    const foreign = await api(publicUrl, other.token).post('/v8/scim/auth-tokens', {
+    const foreign = await createScimToken(publicUrl, other.token, {
       description: 'x',
       password: other.password,
     });
@@ -279,7 +288,7 @@ describe('spar: SCIM provisioning', () => {
 
     const suspended = await scim.replace(created.id, { ...dave, active: false });
     expect(suspended.body.active).toBe(false);
-    expect((await api(publicUrl).post('/v8/access', undefined, { cookie })).status).toBe(403);
+    expect((await postAccess(publicUrl, undefined, cookie)).status).toBe(403);
     expect((await scim.replace(created.id, { ...dave, active: true })).body.active).toBe(true);
 
     const moved = `${handle}@new.example`;
@@ -287,7 +296,7 @@ describe('spar: SCIM provisioning', () => {
     expect(rekeyed.body).toMatchObject({ id: created.id, externalId: moved });
     expect((await scim.find(`externalId eq "${moved}"`)).body.Resources[0].id).toBe(created.id);
     const token = await accessToken(publicUrl, await signIn(publicUrl, idp, idpId, moved));
-    expect((await api(publicUrl, token).get('/v8/self')).body.id).toBe(created.id);
+    expect((await getSelf(publicUrl, token)).body.id).toBe(created.id);
   });
 
   it('lets an SSO admin create tokens without a password or second factor, as SSO users have neither', async () => {
@@ -298,19 +307,19 @@ describe('spar: SCIM provisioning', () => {
     expect((await api(internalUrl).patch(snd, { status: 'enabled', lockStatus: 'unlocked' })).status).toBe(200);
     try {
       const token = await accessToken(publicUrl, await signIn(publicUrl, idp, idpId, externalId));
-      const made = await api(publicUrl, token).post('/v8/scim/auth-tokens', {
+      const made = await createScimToken(publicUrl, token, {
         description: 'by SSO admin',
         idp: idpId,
       });
       expect(made.status, made.text).toBe(200);
       // Nor can they delete the IdP they signed in with.
-      expect(await api(publicUrl, token).del(`/v8/identity-providers/${idpId}`)).toMatchObject({
+      expect(await deleteIdp(publicUrl, token, idpId)).toMatchObject({
         status: 409,
         body: wireError(409, 'cannot-delete-own-idp'),
       });
       // The password owner still needs the code.
       expect(
-        await api(publicUrl, owner.token).post('/v8/scim/auth-tokens', { description: 'x', password: owner.password }),
+        await createScimToken(publicUrl, owner.token, { description: 'x', password: owner.password }),
       ).toMatchObject({ status: 403, body: wireError(403, 'code-authentication-required') });
     } finally {
       await api(internalUrl).patch(snd, { status: 'disabled', lockStatus: 'unlocked' });

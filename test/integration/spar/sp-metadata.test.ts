@@ -6,6 +6,7 @@ import { DELETE } from '../../helpers/config-files.js';
 import { wireError } from '../../helpers/http.js';
 import { teamWithIdp } from '../../helpers/saml-login.js';
 import { api, teamOwner } from '../../helpers/users.js';
+import { createScimToken, deleteIdp, getSsoSettings } from '../../helpers/endpoints/spar.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -51,10 +52,10 @@ describe('spar: the service provider', () => {
       body: wireError(404, 'not-found'),
     });
     expect((await api(internalUrl).put('/i/sso/settings', { default_sso_code: idpId })).status).toBe(200);
-    expect((await api(publicUrl).get('/v8/sso/settings')).body).toEqual({ default_sso_code: idpId });
+    expect((await getSsoSettings(publicUrl, undefined)).body).toEqual({ default_sso_code: idpId });
     // Not on the public ingress.
     expect((await api(publicUrl).put('/i/sso/settings', { default_sso_code: null })).status).toBe(404);
-    expect((await api(publicUrl, owner.token).del(`/v8/identity-providers/${idpId}`)).status).toBe(204);
+    expect((await deleteIdp(publicUrl, owner.token, idpId)).status).toBe(204);
     expect((await api(publicUrl).get('/sso/settings')).body).toEqual({ default_sso_code: null });
   });
 
@@ -98,7 +99,7 @@ describe('spar: the service provider', () => {
     it("places SCIM resources under the domain's SCIM base URI", async () => {
       const viaB = b.publicUrl.replace('127.0.0.1', 'localhost');
       const owner = await teamOwner(viaB, b.internalUrl);
-      const token = await api(viaB, owner.token).post('/v8/scim/auth-tokens', {
+      const token = await createScimToken(viaB, owner.token, {
         description: 'b',
         password: owner.password,
       });

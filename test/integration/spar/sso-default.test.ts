@@ -4,7 +4,9 @@ import type { Edit } from '../../helpers/config-files.js';
 import { wireError } from '../../helpers/http.js';
 import { testIdp } from '../../helpers/saml-idp.js';
 import { signIn } from '../../helpers/saml-login.js';
-import { api, login, teamOwner } from '../../helpers/users.js';
+import { login, teamOwner } from '../../helpers/users.js';
+import { getTeamFeature } from '../../helpers/endpoints/galley.js';
+import { createIdp } from '../../helpers/endpoints/spar.js';
 
 const ssoDefault = (value: string): Edit => ['galley.yaml', ['settings', 'featureFlags', 'sso'], value];
 
@@ -16,15 +18,20 @@ describe('spar: the sso default switched from enabled to disabled', () => {
     const first = await startEditedBackend([ssoDefault('enabled-by-default')]);
     const owner = await teamOwner(first.publicUrl, first.internalUrl);
     const idp = await testIdp();
-    const created = await api(first.publicUrl, owner.token).post('/v8/identity-providers?api_version=v2', {
-      value: idp.metadata,
-    });
+    const created = await createIdp(
+      first.publicUrl,
+      owner.token,
+      {
+        value: idp.metadata,
+      },
+      { api_version: 'v2' },
+    );
     expect(created.status, created.text).toBe(201);
     await first.stop();
 
     b = await startEditedBackend([ssoDefault('disabled-by-default')], { stateDir: first.stateDir });
     const token = (await login(b.publicUrl, owner.email, owner.password)).token;
-    expect((await api(b.publicUrl, token).get(`/v8/teams/${owner.team}/features/sso`)).body.status).toBe('disabled');
+    expect((await getTeamFeature(b.publicUrl, token, owner.team, 'sso')).body.status).toBe('disabled');
     const cookie = await signIn(
       b.publicUrl,
       idp,
@@ -33,9 +40,14 @@ describe('spar: the sso default switched from enabled to disabled', () => {
     );
     expect(cookie).toMatch(/^zuid=/);
     expect(
-      await api(b.publicUrl, token).post('/v8/identity-providers?api_version=v2', {
-        value: (await testIdp()).metadata,
-      }),
+      await createIdp(
+        b.publicUrl,
+        token,
+        {
+          value: (await testIdp()).metadata,
+        },
+        { api_version: 'v2' },
+      ),
     ).toMatchObject({ status: 403, body: wireError(403, 'sso-disabled') });
   });
 });

@@ -11,6 +11,9 @@ import {
   teamWithIdp,
 } from '../../helpers/saml-login.js';
 import { api, teamOwner, type TeamOwner } from '../../helpers/users.js';
+import { getSelf, postAccess } from '../../helpers/endpoints/brig.js';
+import { getTeamMembers } from '../../helpers/endpoints/galley.js';
+import { createIdp, deleteIdp, getIdp } from '../../helpers/endpoints/spar.js';
 
 const { publicUrl, internalUrl } = sharedBackend();
 
@@ -18,7 +21,7 @@ const initiate = (idp: string, query = '') => initiateAt(publicUrl, idp, query);
 const finalize = (sp: string, samlResponse: string) => finalizeAt(publicUrl, sp, samlResponse);
 
 async function selfOf(cookie: string) {
-  return (await api(publicUrl, await accessToken(publicUrl, cookie)).get('/v8/self')).body;
+  return (await getSelf(publicUrl, await accessToken(publicUrl, cookie))).body;
 }
 
 describe('spar: SAML single sign-on with a real IdP', () => {
@@ -26,8 +29,7 @@ describe('spar: SAML single sign-on with a real IdP', () => {
   let idp: TestIdp;
   let idpId: string;
 
-  const members = async () =>
-    (await api(publicUrl, owner.token).get(`/v8/teams/${owner.team}/members`)).body.members as any[];
+  const members = async () => (await getTeamMembers(publicUrl, owner.token, owner.team)).body.members as any[];
 
   beforeAll(async () => {
     ({ owner, idp, idpId } = await teamWithIdp(publicUrl, internalUrl));
@@ -184,15 +186,14 @@ describe('spar: SAML single sign-on with a real IdP', () => {
   });
 
   it('deletes an IdP only with its users (purge), whose cookies then stop working', async () => {
-    const me = api(publicUrl, owner.token);
-    expect(await me.del(`/v8/identity-providers/${idpId}`)).toMatchObject({
+    expect(await deleteIdp(publicUrl, owner.token, idpId)).toMatchObject({
       status: 412,
       body: wireError(412, 'idp-has-bound-users'),
     });
-    expect((await api(publicUrl).post('/v8/access', undefined, { cookie: aliceCookie })).status).toBe(200);
-    expect((await me.del(`/v8/identity-providers/${idpId}?purge=true`)).status).toBe(204);
-    expect((await api(publicUrl).post('/v8/access', undefined, { cookie: aliceCookie })).status).toBe(403);
-    expect((await me.get(`/v8/identity-providers/${idpId}`)).status).toBe(404);
+    expect((await postAccess(publicUrl, undefined, aliceCookie)).status).toBe(200);
+    expect((await deleteIdp(publicUrl, owner.token, idpId, { purge: true })).status).toBe(204);
+    expect((await postAccess(publicUrl, undefined, aliceCookie)).status).toBe(403);
+    expect((await getIdp(publicUrl, owner.token, idpId)).status).toBe(404);
   });
 
   it("moves a user to the new issuer of an IdP that replaced theirs, and refuses another team's user", async () => {
@@ -214,9 +215,14 @@ describe('spar: SAML single sign-on with a real IdP', () => {
     // Another team registers the same IdP (v2 issuers are per team): its NameID is someone else's.
     const other = await teamOwner(publicUrl, internalUrl);
     expect((await api(internalUrl).put(`/i/teams/${other.team}/features/sso`, { status: 'enabled' })).status).toBe(200);
-    const same = await api(publicUrl, other.token).post('/v8/identity-providers?api_version=v2', {
-      value: next.metadata,
-    });
+    const same = await createIdp(
+      publicUrl,
+      other.token,
+      {
+        value: next.metadata,
+      },
+      { api_version: 'v2' },
+    );
     expect(same.status, same.text).toBe(201);
     const started = await initiate(same.body.id);
     const answer = await next.respond({

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
-import { api, createUser, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import { createUser, invitedMember, teamOwner, type TeamOwner, type TestUser } from '../../helpers/users.js';
+import { postConnection, postLogin, putSelfHandle } from '../../helpers/endpoints/brig.js';
+import { getLegalholdSettings, getTeamFeature } from '../../helpers/endpoints/galley.js';
 
 // The back office (stern): customer support's routes at the root of the internal listener, behind
 // basic auth, each going through a component's internal API.
@@ -48,9 +50,7 @@ describe('the back office', () => {
   });
 
   it('finds accounts by email, ids and handles, with their status', async () => {
-    expect(
-      (await api(b.publicUrl, user.token).put('/v8/self/handle', { handle: `h${user.id.slice(0, 8)}` })).status,
-    ).toBe(200);
+    expect((await putSelfHandle(b.publicUrl, user.token, { handle: `h${user.id.slice(0, 8)}` })).status).toBe(200);
     const byEmail = await stern('GET', `/users/by-email?email=${encodeURIComponent(owner.email)}`);
     expect(byEmail.status).toBe(200);
     expect(byEmail.body).toEqual([expect.objectContaining({ id: owner.id, team: owner.team, status: 'active' })]);
@@ -65,7 +65,7 @@ describe('the back office', () => {
     const u = await createUser(b.publicUrl, b.internalUrl);
     expect((await stern('POST', `/users/${u.id}/suspend`)).status).toBe(200);
     expect((await stern('GET', `/users/by-ids?ids=${u.id}`)).body[0].status).toBe('suspended');
-    const login = () => api(b.publicUrl).post('/v8/login', { email: u.email, password: u.password });
+    const login = () => postLogin(b.publicUrl, { email: u.email, password: u.password });
     expect((await login()).status).toBe(403);
     expect((await stern('POST', `/users/${u.id}/unsuspend`)).status).toBe(200);
     expect((await login()).status).toBe(200);
@@ -78,7 +78,7 @@ describe('the back office', () => {
     expect((await stern('PUT', `${path('conferenceCalling')}/lockOrUnlock?lock-status=unlocked`)).status).toBe(200);
     expect((await stern('PUT', `${path('conferenceCalling')}?status=disabled&ttl=unlimited`)).status).toBe(200);
     expect((await stern('GET', path('conferenceCalling'))).body).toMatchObject({ status: 'disabled' });
-    const teamView = await api(b.publicUrl, owner.token).get(`/v8/teams/${owner.team}/features/conferenceCalling`);
+    const teamView = await getTeamFeature(b.publicUrl, owner.token, owner.team, 'conferenceCalling');
     expect(teamView.body.status).toBe('disabled');
 
     expect((await stern('PUT', path('fileSharing'))).status).toBe(400); // status-only needs ?status=
@@ -97,7 +97,7 @@ describe('the back office', () => {
   it('turns legal hold on for a team, as the seed lets support do', async () => {
     const path = `/teams/${owner.team}/features/legalhold`;
     expect((await stern('PUT', `${path}?status=enabled`)).status).toBe(200);
-    const seen = await api(b.publicUrl, owner.token).get(`/v8/teams/${owner.team}/legalhold/settings`);
+    const seen = await getLegalholdSettings(b.publicUrl, owner.token, owner.team);
     expect(seen.body).toEqual({ status: 'not_configured' });
     expect((await stern('PUT', `${path}?status=disabled`)).status).toBe(200);
     const large = await teamOwner(b.publicUrl, b.internalUrl);
@@ -138,7 +138,7 @@ describe('the back office', () => {
 
   it('shows what an account holds and counts its connections; deletes it when the email matches', async () => {
     const a = await createUser(b.publicUrl, b.internalUrl);
-    expect((await api(b.publicUrl, a.token).post(`/v8/connections/example.com/${user.id}`)).status).toBe(201);
+    expect((await postConnection(b.publicUrl, a.token, { domain: 'example.com', id: user.id })).status).toBe(201);
     const counts = await stern('GET', `/users/${a.id}/connections`);
     expect(counts.body).toMatchObject({ ucgSent: 1, ucgAccepted: 0, ucgTotal: 1 });
     const info = await stern('GET', `/users/${a.id}/meta-info?max_conversations=5`);
@@ -155,6 +155,6 @@ describe('the back office', () => {
     expect(missing.body).toMatchObject(wireError(404, 'not-found'));
     expect((await stern('DELETE', `/users/${a.id}?email=${encodeURIComponent(a.email)}`)).status).toBe(202);
     expect((await stern('GET', `/users/by-ids?ids=${a.id}`)).body).toEqual([]);
-    expect((await api(b.publicUrl).post('/v8/login', { email: a.email, password: a.password })).status).toBe(403);
+    expect((await postLogin(b.publicUrl, { email: a.email, password: a.password })).status).toBe(403);
   });
 });
