@@ -12,6 +12,8 @@ import {
 import { call, type Reply } from '../helpers/http.js';
 import { createUser, type TestUser } from '../helpers/users.js';
 import { as, guestUser, internal, pub } from './lib/env.js';
+import { deleteSelf } from '../helpers/endpoints/brig.js';
+import { deleteAssetToken, postAssetToken } from '../helpers/endpoints/cargohold.js';
 
 const hello = new TextEncoder().encode('Hello World');
 
@@ -101,11 +103,11 @@ describe('Cargohold', () => {
     expect((await download(u2, withQuery(''))).status).toBe(404);
     expect((await download(u2, loc, 'abc123')).status).toBe(404);
     expect((await download(u2, withQuery('acb123'))).status).toBe(404);
-    expect(await as(u2).post(`/v8/assets/${key}/token`)).toMatchObject({
+    expect(await postAssetToken(pub, u2.token, key)).toMatchObject({
       status: 403,
       body: { label: 'unauthorised' },
     });
-    const renewed = await as(u1).post(`/v8/assets/${key}/token`);
+    const renewed = await postAssetToken(pub, u1.token, key);
     expect(renewed.status, renewed.text).toBe(200);
     const fresh = renewed.body.token;
     expect(fresh).not.toBe(token);
@@ -121,8 +123,8 @@ describe('Cargohold', () => {
     expect((await download(u1, loc)).status).toBe(302);
     expect((await download(u2, loc, fresh)).status).toBe(302);
     expect((await download(u2, withQuery(fresh))).status).toBe(302);
-    expect(await as(u2).del(`/v8/assets/${key}/token`)).toMatchObject({ status: 403, body: { label: 'unauthorised' } });
-    const deleted = await as(u1).del(`/v8/assets/${key}/token`);
+    expect(await deleteAssetToken(pub, u2.token, key)).toMatchObject({ status: 403, body: { label: 'unauthorised' } });
+    const deleted = await deleteAssetToken(pub, u1.token, key);
     expect(deleted.status).toBe(200);
     expect(deleted.text).toBe('');
     const open = await download(u2, loc);
@@ -222,7 +224,7 @@ describe('Cargohold', () => {
 
   it('Cargohold.AssetUpload.testAssetUploadUnknownUser (the token of a deleted user)', async () => {
     const u = await createUser(pub, internal);
-    expect((await as(u).del('/v8/self', { password: u.password })).status).toBe(200);
+    expect((await deleteSelf(pub, u.token, { password: u.password })).status).toBe(200);
     expect((await uploadSome(u)).status).toBe(403);
   });
 

@@ -17,6 +17,17 @@ import {
   otherIds,
   removeDevices,
 } from './lib/mls.js';
+import {
+  addMembers,
+  deleteConversationCode,
+  deleteTeamConversation,
+  getConversation,
+  getConversationCode,
+  postConversation,
+  postConversationCode,
+  putConversationAddPermission,
+  updateTeamMember,
+} from '../helpers/endpoints/galley.js';
 
 type Perms = 'everyone' | 'team-members' | 'admins';
 
@@ -38,7 +49,7 @@ const channelBody = (tid: string, extra: Record<string, unknown> = {}) => ({
 
 /** A channel a team admin creates without joining it (`skip_creator`): its creation response (201). */
 async function channelOutside(owner: TestUser, tid: string, extra: Record<string, unknown> = {}) {
-  const r = await as(owner).post('/v8/conversations', {
+  const r = await postConversation(pub, owner.token, {
     protocol: 'mls',
     qualified_users: [],
     ...extra,
@@ -60,7 +71,7 @@ async function createChannelAdding(d: MlsDevice, tid: string, members: TestUser[
 }
 
 async function createChannelRefused(u: TestUser, tid: string, label: string): Promise<void> {
-  const r = await as(u).post('/v8/conversations', { protocol: 'mls', qualified_users: [], ...channelBody(tid) });
+  const r = await postConversation(pub, u.token, { protocol: 'mls', qualified_users: [], ...channelBody(tid) });
   expect(r).toMatchObject({ status: 403, body: { label } });
 }
 
@@ -106,7 +117,7 @@ describe('Channels', () => {
 
   it('Channels.testCreateChannelNonTeamConvNotAllowed', async () => {
     const user = await createUser(pub, internal);
-    const r = await as(user).post('/v8/conversations', {
+    const r = await postConversation(pub, user.token, {
       protocol: 'mls',
       qualified_users: [],
       group_conv_type: 'channel',
@@ -117,7 +128,7 @@ describe('Channels', () => {
   it('Channels.testCreateChannelProteusNotAllowed', async () => {
     const { owner, tid } = await team();
     await channels(tid, 'everyone');
-    const r = await as(owner).post('/v8/conversations', { qualified_users: [], ...channelBody(tid) });
+    const r = await postConversation(pub, owner.token, { qualified_users: [], ...channelBody(tid) });
     expect(r).toMatchObject({ status: 403, body: { label: 'not-mls-conversation' } });
   });
 
@@ -131,9 +142,14 @@ describe('Channels', () => {
     expect((await getConv(alice, conv)).body.add_permission).toBe('everyone');
     expect((await addUsers(a, conv, [bob!, chaz!])).refused).toBeUndefined();
     const sockets = await Promise.all([alice, bob!, chaz!].map((u) => socketOf(u)));
-    const r = await as(alice).put(`/v8/conversations/example.com/${conv.id}/add-permission`, {
-      add_permission: 'admins',
-    });
+    const r = await putConversationAddPermission(
+      pub,
+      alice.token,
+      { domain: 'example.com', id: conv.id },
+      {
+        add_permission: 'admins',
+      },
+    );
     expect(r.status, r.text).toBe(200);
     for (const ws of sockets) {
       const e = await awaitEvent(ws, 'conversation.add-permission-update');
@@ -175,8 +191,14 @@ describe('Channels', () => {
     expect((await addUsers(g!, conv, [eric])).refused).toMatchObject({ status: 403 });
     // Back to admins: the member may not add any more.
     expect(
-      (await as(alice).put(`/v8/conversations/example.com/${conv.id}/add-permission`, { add_permission: 'admins' }))
-        .status,
+      (
+        await putConversationAddPermission(
+          pub,
+          alice.token,
+          { domain: 'example.com', id: conv.id },
+          { add_permission: 'admins' },
+        )
+      ).status,
     ).toBe(200);
     expect((await addUsers(b!, conv, [delia])).refused).toMatchObject({ status: 403 });
   });
@@ -214,10 +236,15 @@ describe('Channels', () => {
     const [m1, m2, m3] = members as [TestUser, TestUser, TestUser];
     await channels(tid, 'admins');
     const r = await channelOutside(owner, tid);
-    const add = await as(m1).post(`/v8/conversations/example.com/${cid(r)}/members`, {
-      qualified_users: [qOf(m1), qOf(m2), qOf(m3)],
-      conversation_role: 'wire_member',
-    });
+    const add = await addMembers(
+      pub,
+      m1.token,
+      { domain: 'example.com', id: cid(r) },
+      {
+        qualified_users: [qOf(m1), qOf(m2), qOf(m3)],
+        conversation_role: 'wire_member',
+      },
+    );
     expect(add).toMatchObject({ status: 404, body: { label: 'no-conversation' } });
   });
 
@@ -294,7 +321,12 @@ describe('Channels', () => {
     expect((await as(owner).del(`${path}/example.com/${m1.id}`)).status).toBe(200);
     expect(otherIds(await getConv(owner, conv))).toEqual([]);
     const ws3 = await socketOf(m3, d3.client);
-    const add = await as(owner).post(path, { qualified_users: [qOf(m3)], conversation_role: 'wire_member' });
+    const add = await addMembers(
+      pub,
+      owner.token,
+      { domain: 'example.com', id: conv.id },
+      { qualified_users: [qOf(m3)], conversation_role: 'wire_member' },
+    );
     expect(add.status, add.text).toBe(200);
     expect((await awaitEvent(ws3, 'conversation.member-join')).data.add_type).toBe('external_add');
     await joinExternally(d3, conv);
@@ -346,12 +378,12 @@ describe('Channels', () => {
       (await ownerApi.put(`${path}/members/example.com/${mem.id}`, { conversation_role: 'wire_member' })).status,
     ).toBe(200);
     expect((await ownerApi.put(`${path}/self`, { otr_archived: true })).status).toBe(200);
-    expect((await ownerApi.post(`/v8/conversations/${conv.id}/code`, {})).status).toBe(201);
-    expect((await ownerApi.get(`/v8/conversations/${conv.id}/code`)).status).toBe(200);
-    expect((await ownerApi.del(`/v8/conversations/${conv.id}/code`)).status).toBe(200);
+    expect((await postConversationCode(pub, owner.token, conv.id, {})).status).toBe(201);
+    expect((await getConversationCode(pub, owner.token, conv.id)).status).toBe(200);
+    expect((await deleteConversationCode(pub, owner.token, conv.id)).status).toBe(200);
     // wire's assertSuccess: any 2xx (the channel's add_permission is `everyone` already, 204).
     expect([200, 204]).toContain((await ownerApi.put(`${path}/add-permission`, { add_permission: 'everyone' })).status);
-    const after = await ownerApi.get(path);
+    const after = await getConversation(pub, owner.token, { domain: 'example.com', id: conv.id });
     expect(after.body).toMatchObject({ name: 'renamed', message_timer: 1000, add_permission: 'everyone' });
     expect([...after.body.access_role].sort()).toEqual(['guest', 'team_member']);
     expect(after.body.members.self.otr_archived).toBe(true);
@@ -371,7 +403,7 @@ describe('Channels', () => {
     expect(
       await non.put(`${path}/members/example.com/${owner.id}`, { conversation_role: 'wire_member' }),
     ).toMatchObject(denied);
-    expect(await non.del(`/v8/teams/${tid}/conversations/${conv.id}`)).toMatchObject(denied);
+    expect(await deleteTeamConversation(pub, nonAdmin.token, tid, conv.id)).toMatchObject(denied);
     expect(await non.put(`${path}/add-permission`, { add_permission: 'everyone' })).toMatchObject(denied);
     expect((await non.put(`${path}/self`, { otr_archived: true })).status).toBe(200);
     expect((await addUsers(dNon, conv, [x2])).refused).toMatchObject({ status: 403 });
@@ -379,13 +411,13 @@ describe('Channels', () => {
 
     // Made a team admin, they may; made a member again, they may not; an admin again deletes the channel.
     const role = (r: string) =>
-      as(owner).put(`/v8/teams/${tid}/members`, { member: { user: nonAdmin.id, permissions: perms[r] } });
+      updateTeamMember(pub, owner.token, tid, { member: { user: nonAdmin.id, permissions: perms[r] } });
     expect((await role('admin')).status).toBe(200);
     expect((await non.put(`${path}/name`, { name: 'by admin' })).status).toBe(200);
     expect((await role('member')).status).toBe(200);
     expect(await non.put(`${path}/name`, { name: 'nope' })).toMatchObject(denied);
     expect((await role('admin')).status).toBe(200);
-    expect((await non.del(`/v8/teams/${tid}/conversations/${conv.id}`)).status).toBe(200);
+    expect((await deleteTeamConversation(pub, nonAdmin.token, tid, conv.id)).status).toBe(200);
   });
 });
 

@@ -6,6 +6,8 @@ import { startEditedBackend, type TestBackend } from '../helpers/backend.js';
 import { DELETE } from '../helpers/config-files.js';
 import { api, cookieOf, createUser, invitedMember, teamOwner } from '../helpers/users.js';
 import { atHost } from './lib/host.js';
+import { postRegister } from '../helpers/endpoints/brig.js';
+import { getConversationCode, getJoinCodeConv, postConversation } from '../helpers/endpoints/galley.js';
 
 let b: TestBackend;
 beforeAll(async () => {
@@ -36,7 +38,7 @@ afterAll(async () => {
 });
 
 const guestLinkConv = async (token: string) => {
-  const r = await api(b.publicUrl, token).post('/v8/conversations', {
+  const r = await postConversation(b.publicUrl, token, {
     qualified_users: [],
     access: ['code'],
     access_role: ['team_member', 'guest'],
@@ -46,7 +48,7 @@ const guestLinkConv = async (token: string) => {
 };
 
 async function ephemeral(): Promise<{ token: string }> {
-  const r = await api(b.publicUrl).post('/v8/register', { name: 'Guest' });
+  const r = await postRegister(b.publicUrl, { name: 'Guest' });
   const access = await api(b.publicUrl).post('/access', undefined, { cookie: cookieOf(r) });
   return { token: access.body.access_token };
 }
@@ -67,9 +69,7 @@ describe('configuration variants', () => {
     expect(created.status, created.text).toBe(201);
     const { key, code } = created.body.data;
     await new Promise((r) => setTimeout(r, 1100)); // the link's one second runs out
-    expect((await api(b.publicUrl, member.token).get(`/v8/conversations/join?key=${key}&code=${code}`)).status).toBe(
-      404,
-    );
+    expect((await getJoinCodeConv(b.publicUrl, member.token, { key, code })).status).toBe(404);
   });
 
   it('Conversation.testMultiIngressGuestLinks (multi-ingress part)', async () => {
@@ -83,7 +83,7 @@ describe('configuration variants', () => {
     expect(created.body.data.uri.startsWith('https://red.example.com')).toBe(true);
     expect((await at('GET', 'red.example.com')).body.uri.startsWith('https://red.example.com')).toBe(true);
     expect((await at('GET', 'blue.example.com')).body.uri.startsWith('https://blue.example.com')).toBe(true);
-    const plain = await api(b.publicUrl, owner.token).get(`/v8/conversations/${conv}/code`);
+    const plain = await getConversationCode(b.publicUrl, owner.token, conv);
     expect(plain).toMatchObject({ status: 403, body: { label: 'access-denied' } });
     expect(await at('GET', 'unknown.example.com')).toMatchObject({ status: 403, body: { label: 'access-denied' } });
   });

@@ -6,6 +6,8 @@ import { A, B, connectAcross, type FederatedPair, startFederatedPair } from '../
 import { api, connect, createUser, invitedMember, type TestUser, teamOwner } from '../helpers/users.js';
 import { waitFor } from '../helpers/wait.js';
 import { awaitEvent, socketOf } from './lib/env.js';
+import { deleteTeamConversation, postConversation } from '../helpers/endpoints/galley.js';
+import { getNotifications } from '../helpers/endpoints/gundeck.js';
 
 let pair: FederatedPair;
 beforeAll(async () => {
@@ -45,7 +47,7 @@ async function users(...sides: Where[]): Promise<U[]> {
 }
 
 async function newConv(creator: U, body: Record<string, unknown>) {
-  const r = await on(creator).post('/v8/conversations', { qualified_users: [], ...body });
+  const r = await postConversation(base(creator), creator.token, { qualified_users: [], ...body });
   expect(r.status, r.text).toBe(201);
   return r.body.qualified_id as { id: string; domain: string };
 }
@@ -123,7 +125,7 @@ describe('Conversation (two backends)', () => {
     await connected(alice, bob);
     expect((await on(alice).post(`${convPath(conv)}/members`, { qualified_users: [q(bob)] })).status).toBe(200);
     const wss = await sockets([alice, bob]);
-    expect((await on(alice).del(`/v8/teams/${owner.team}/conversations/${conv.id}`)).status).toBe(200);
+    expect((await deleteTeamConversation(base(alice), alice.token, owner.team, conv.id)).status).toBe(200);
     for (const ws of wss) {
       const e = await awaitEvent(ws, 'conversation.delete');
       expect(e.qualified_conversation).toEqual(conv);
@@ -179,7 +181,7 @@ describe('Conversation (two backends)', () => {
     expect(r.status, r.text).toBe(200);
     // Every member, the removed ones too, is told that charlie and dee left (assertLeaveNotification).
     const leftFor = async (u: U) => {
-      const n = await api(base(u), u.token).get(`/v8/notifications?client=${clients.get(u.id)}&size=1000`);
+      const n = await getNotifications(base(u), u.token, { client: clients.get(u.id), size: 1000 });
       return n.body.notifications
         .flatMap((x: any) => x.payload)
         .filter((e: any) => e.type === 'conversation.member-leave' && e.qualified_conversation.id === conv.id)

@@ -1,9 +1,18 @@
 // Scenarios of wire-server's integration/test/Test/Conversation.hs that one backend can play.
 import { describe, expect, it } from 'vitest';
 import { wireError } from '../helpers/http.js';
-import { api, connect, createUser } from '../helpers/users.js';
+import { connect, createUser } from '../helpers/users.js';
 import { atHost } from './lib/host.js';
 import { as, cid, connectedUsers, guestUser, internal, newConv, pub, qOf, team } from './lib/env.js';
+import {
+  addMembers,
+  getConversation,
+  getConversationCode,
+  getJoinCodeConv,
+  postConversation,
+  postConversationCode,
+  putConversationReceiptMode,
+} from '../helpers/endpoints/galley.js';
 
 describe('Conversation', () => {
   it('Conversation.testAddMember', async () => {
@@ -11,10 +20,15 @@ describe('Conversation', () => {
     const conv = await newConv(alice);
     const bob = await createUser(pub, internal);
     const add = () =>
-      as(alice).post(`/v8/conversations/example.com/${cid(conv)}/members`, {
-        qualified_users: [qOf(bob)],
-        conversation_role: 'wire_member',
-      });
+      addMembers(
+        pub,
+        alice.token,
+        { domain: 'example.com', id: cid(conv) },
+        {
+          qualified_users: [qOf(bob)],
+          conversation_role: 'wire_member',
+        },
+      );
     expect(await add()).toMatchObject({ status: 403, body: { label: 'not-connected' } });
     await connect(pub, alice, bob);
     const r = await add();
@@ -26,12 +40,12 @@ describe('Conversation', () => {
     });
     expect(r.body.data.users.map((u: any) => u.qualified_id)).toEqual([qOf(bob)]);
 
-    const mine = await as(alice).get(`/v8/conversations/example.com/${cid(conv)}`);
+    const mine = await getConversation(pub, alice.token, { domain: 'example.com', id: cid(conv) });
     expect(mine.status).toBe(200);
     expect(mine.body.members.others).toEqual([
       expect.objectContaining({ qualified_id: qOf(bob), conversation_role: 'wire_member' }),
     ]);
-    const theirs = await as(bob).get(`/v8/conversations/example.com/${cid(conv)}`);
+    const theirs = await getConversation(pub, bob.token, { domain: 'example.com', id: cid(conv) });
     expect(theirs.status).toBe(200);
     expect(theirs.body.members.others).toEqual([
       expect.objectContaining({ qualified_id: qOf(alice), conversation_role: 'wire_admin' }),
@@ -64,14 +78,19 @@ describe('Conversation', () => {
     it(`Conversation.testConversationReceiptModeUpdate[${proto}]`, async () => {
       const alice = await createUser(pub, internal);
       const conv = await newConv(alice, { protocol: proto, receipt_mode: 11 });
-      const r = await as(alice).put(`/v8/conversations/example.com/${cid(conv)}/receipt-mode`, { receipt_mode: 12 });
+      const r = await putConversationReceiptMode(
+        pub,
+        alice.token,
+        { domain: 'example.com', id: cid(conv) },
+        { receipt_mode: 12 },
+      );
       if (proto === 'proteus') {
         expect(r.status, r.text).toBe(200);
         expect(r.body.data.receipt_mode).toBe(12);
       } else {
         expect(r).toMatchObject({ status: 403, body: { label: 'mls-receipts-not-allowed' } });
       }
-      const after = await as(alice).get(`/v8/conversations/example.com/${cid(conv)}`);
+      const after = await getConversation(pub, alice.token, { domain: 'example.com', id: cid(conv) });
       expect(after.status).toBe(200);
       expect(after.body.receipt_mode).toBe(proto === 'proteus' ? 12 : 0);
     });
@@ -79,17 +98,17 @@ describe('Conversation', () => {
 
   it('Conversation.testGuestCreatesConversation', async () => {
     const guest = await guestUser();
-    const r = await api(pub, guest.token).post('/v8/conversations', { qualified_users: [] });
+    const r = await postConversation(pub, guest.token, { qualified_users: [] });
     expect(r).toMatchObject({ status: 403, body: wireError(403, 'operation-denied') });
   });
 
   it('Conversation.testGuestLinksSuccess', async () => {
     const { owner, members } = await team(1);
     const conv = await newConv(owner, { access: ['code'], access_role: ['team_member', 'guest'] });
-    const created = await as(owner).post(`/v8/conversations/${cid(conv)}/code`, {});
+    const created = await postConversationCode(pub, owner.token, cid(conv), {});
     expect(created.status, created.text).toBe(201);
     const { key, code } = created.body.data;
-    const r = await as(members[0]!).get(`/v8/conversations/join?key=${key}&code=${code}`);
+    const r = await getJoinCodeConv(pub, members[0]!.token, { key, code });
     expect(r.status, r.text).toBe(200);
     expect(r.body.id).toBe(cid(conv));
   });
@@ -98,11 +117,11 @@ describe('Conversation', () => {
     const { owner } = await team();
     const conv = await newConv(owner, { access: ['code'], access_role: ['team_member', 'guest'] });
     const uri = 'http://127.0.0.1:8080/conversation-join/';
-    const created = await as(owner).post(`/v8/conversations/${cid(conv)}/code`, {});
+    const created = await postConversationCode(pub, owner.token, cid(conv), {});
     expect(created.status, created.text).toBe(201);
     expect(created.body.type).toBe('conversation.code-update');
     expect(created.body.data.uri.startsWith(uri)).toBe(true);
-    const got = await as(owner).get(`/v8/conversations/${cid(conv)}/code`);
+    const got = await getConversationCode(pub, owner.token, cid(conv));
     expect(got.status).toBe(200);
     expect(got.body.uri.startsWith(uri)).toBe(true);
     const red = await atHost(pub, 'GET', `/v8/conversations/${cid(conv)}/code`, owner.token, 'red.example.com');

@@ -27,6 +27,7 @@ import {
   randomUser,
   type User,
 } from './lib/identity-users.js';
+import { postRegister } from '../helpers/endpoints/brig.js';
 
 /**
  * wire's Test.DomainVerification (and the domain scenarios of Test.Register, Test.User and
@@ -491,7 +492,7 @@ describe('Registration and email changes against registered domains', () => {
     );
   };
   const register = (body: Record<string, unknown>) =>
-    api(rig.b.publicUrl).post('/v8/register', { name: 'x', password: PASSWORD, ...body });
+    postRegister(rig.b.publicUrl, { name: 'x', password: PASSWORD, ...body });
 
   for (const v of VERSIONS)
     it(`Register.testDisallowRegistrationWhenEmailDomainIsClaimedByOtherBackend[v${v}]`, async () => {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { otrMessage, postOtr } from '../helpers/otr.js';
 import { createUser, type TestUser } from '../helpers/users.js';
-import { as, cid, connectedUsers, internal, newConv, pub, qOf, socketOf, team } from './lib/env.js';
+import { cid, connectedUsers, internal, newConv, pub, qOf, socketOf, team } from './lib/env.js';
 import {
   consumableClient,
   eventsSocket,
@@ -15,9 +15,11 @@ import {
   putHandle,
   randomHandle,
 } from './lib/events.js';
+import { postTypingStatus } from '../helpers/endpoints/galley.js';
+import { getLastNotification, getNotifications } from '../helpers/endpoints/gundeck.js';
 
 const typing = (u: TestUser, conv: { id: string; domain: string }, status: 'started' | 'stopped') =>
-  as(u).post(`/v8/conversations/${conv.domain}/${conv.id}/typing`, { status });
+  postTypingStatus(pub, u.token, conv, { status });
 
 /** `n` events for a user (the original's internal pushes): handle changes. */
 async function handleChanges(u: TestUser, n: number): Promise<string[]> {
@@ -33,7 +35,7 @@ async function handleChanges(u: TestUser, n: number): Promise<string[]> {
 describe('Events', () => {
   it('Events.testConsumeEventsOneWebSocket', async () => {
     const alice = await createUser(pub, internal);
-    const last = await as(alice).get('/v8/notifications/last');
+    const last = await getLastNotification(pub, alice.token);
     expect(last.status, last.text).toBe(200);
     const client = await consumableClient(alice);
     const ws = await eventsSocket(alice, client);
@@ -52,7 +54,7 @@ describe('Events', () => {
     expect(payload(update).user.handle).toBe(handle);
     await ws.close();
     // No legacy client: nothing new was stored for /notifications.
-    const since = await as(alice).get(`/v8/notifications?since=${last.body.id}`);
+    const since = await getNotifications(pub, alice.token, { since: last.body.id });
     expect(since.status).toBe(200);
     expect(since.body.notifications).toEqual([]);
   });
@@ -160,7 +162,7 @@ describe('Events', () => {
 
   it('Events.testConsumeEventsWhileHavingLegacyClients', async () => {
     const alice = await createUser(pub, internal);
-    const before = await as(alice).get('/v8/notifications');
+    const before = await getNotifications(pub, alice.token);
     expect(before.status).toBe(200);
     expect(before.body.notifications[0].payload[0].type).toBe('user.activate');
     const lastId = before.body.notifications.at(-1).id;
@@ -174,7 +176,7 @@ describe('Events', () => {
     expect(payloadType(e)).toBe('user.client-add');
     expect(payload(e).client.id).toBe(fresh);
     await Promise.all([ws.close(), oldWs.close()]);
-    const since = await as(alice).get(`/v8/notifications?since=${lastId}`);
+    const since = await getNotifications(pub, alice.token, { since: lastId });
     expect(since.status).toBe(200);
     expect(since.body.notifications.map((n: any) => n.payload[0].type).slice(0, 2)).toEqual([
       'user.client-add',

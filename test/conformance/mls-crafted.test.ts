@@ -2,7 +2,6 @@
 // replayed, mismatched): played with the ts-mls clients of test/helpers/ts-mls-crafted.ts.
 import { type MLSMessage, type Proposal, createProposal } from 'ts-mls';
 import { describe, expect, it } from 'vitest';
-import { postMls } from '../helpers/mls.js';
 import {
   applicationMessage,
   bundleBody,
@@ -14,13 +13,14 @@ import {
   unregisteredKeys,
 } from '../helpers/ts-mls-crafted.js';
 import type { TestUser } from '../helpers/users.js';
-import { as, connectedUsers, pub } from './lib/env.js';
+import { connectedUsers, pub } from './lib/env.js';
+import { listConversationIds, postMLSMessage } from '../helpers/endpoints/galley.js';
 
-const postMessage = (d: TsMlsDevice, message: Uint8Array) => postMls(pub, d.token, '/v8/mls/messages', message);
+const postMessage = (d: TsMlsDevice, message: Uint8Array) => postMLSMessage(pub, d.token, message);
 const devices = (users: TestUser[]) => Promise.all(users.map((u) => tsMlsDevice(pub, u)));
 
 async function lists(u: TestUser, convId: string): Promise<boolean> {
-  const r = await as(u).post('/v8/conversations/list-ids', { size: 1000 });
+  const r = await listConversationIds(pub, u.token, { size: 1000 });
   return r.body.qualified_conversations.some((c: { id: string }) => c.id === convId);
 }
 

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createUser } from '../helpers/users.js';
 import { as, internal, pub, team } from './lib/env.js';
 import { claim, kpClient, suiteHex } from './lib/key-packages.js';
+import { deleteKeyPackages, deleteSelf, uploadKeyPackages } from '../helpers/endpoints/brig.js';
+import { getMLSPublicKeys } from '../helpers/endpoints/galley.js';
 
 const newUser = () => createUser(pub, internal);
 const P384 = 7;
@@ -15,9 +17,15 @@ describe('MLS key packages', () => {
     const unknown = Buffer.from('4B701F521EBE82CEC4AD5CB67FDD8E1C43FC4868DE32D03933CE4993160B75E8', 'hex').toString(
       'base64',
     );
-    const r = await as(alice).del(`/v8/mls/key-packages/self/${a1.client}?ciphersuite=0x0002`, {
-      key_packages: [unknown, ...refs],
-    });
+    const r = await deleteKeyPackages(
+      pub,
+      alice.token,
+      a1.client,
+      {
+        key_packages: [unknown, ...refs],
+      },
+      { ciphersuite: '0x0002' },
+    );
     expect(r.status, r.text).toBe(201);
     expect(await a1.count()).toBe(0);
   });
@@ -26,7 +34,7 @@ describe('MLS key packages', () => {
     const { members } = await team(1);
     const alice = members[0]!;
     const a1 = await kpClient(alice);
-    expect((await as(alice).del('/v8/self', { password: alice.password })).status).toBe(200);
+    expect((await deleteSelf(pub, alice.token, { password: alice.password })).status).toBe(200);
     const bob = await newUser();
     const b1 = await kpClient(bob);
     void a1;
@@ -50,7 +58,7 @@ describe('MLS key packages', () => {
     const alice = await newUser();
     const a1 = await kpClient(alice, [1], { register: false });
     const { kps } = await a1.make(1);
-    const r = await as(alice).post(`/v8/mls/key-packages/self/${a1.client}`, { key_packages: kps });
+    const r = await uploadKeyPackages(pub, alice.token, a1.client, { key_packages: kps });
     expect(r.status).toBe(400);
     expect(await a1.count()).toBe(0);
   });
@@ -102,7 +110,7 @@ describe('MLS key packages', () => {
     const bob = await newUser();
     const b1 = await kpClient(bob, [3]);
     const { kps } = await b1.make(1, 3);
-    const r = await as(bob).post(`/v8/mls/key-packages/self/${b1.client}`, { key_packages: kps });
+    const r = await uploadKeyPackages(pub, bob.token, b1.client, { key_packages: kps });
     expect(r).toMatchObject({ status: 400, body: { label: 'mls-protocol-error' } });
   });
 
@@ -225,7 +233,7 @@ describe('MLS key packages', () => {
 
   it('MLS.Keys.testRawPublicKeys', async () => {
     const u = await newUser();
-    const r = await as(u).get('/v8/mls/public-keys');
+    const r = await getMLSPublicKeys(pub, u.token);
     expect(r.status).toBe(200);
     const len = (k: string) => Buffer.from(r.body.removal[k], 'base64').length;
     expect(len('ed25519')).toBe(32);
@@ -236,7 +244,7 @@ describe('MLS key packages', () => {
 
   it('MLS.Keys.testJWKPublicKeys', async () => {
     const u = await newUser();
-    const r = await as(u).get('/v8/mls/public-keys?format=jwk');
+    const r = await getMLSPublicKeys(pub, u.token, { format: 'jwk' });
     expect(r.status).toBe(200);
     const len = (s: string) => Buffer.from(s, 'base64url').length;
     const ed = r.body.removal.ed25519;

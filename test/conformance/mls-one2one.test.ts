@@ -1,9 +1,11 @@
 // Scenarios of wire-server's integration/test/Test/MLS/One2One.hs with both users on one backend.
 import { describe, expect, it } from 'vitest';
-import { bytesOf, type MlsDevice, postMls } from '../helpers/mls.js';
+import { bytesOf, type MlsDevice } from '../helpers/mls.js';
 import { createUser, invitedMember, type TestUser } from '../helpers/users.js';
 import { as, awaitEvent, connectedUsers, internal, pub, qOf, socketOf, team } from './lib/env.js';
 import { addUsers, device, joinByWelcome, type MlsConv } from './lib/mls.js';
+import { deleteClient, postConnection, putConnection } from '../helpers/endpoints/brig.js';
+import { getConversation, getMLSPublicKeys, postMLSMessage } from '../helpers/endpoints/galley.js';
 
 const one2onePath = (other: TestUser) => `/v8/one2one-conversations/example.com/${other.id}`;
 const schemeOf = (d: MlsDevice) => (d.mls.suite === 2 ? 'ecdsa_secp256r1_sha256' : 'ed25519');
@@ -36,7 +38,7 @@ describe('MLS 1:1 conversations', () => {
     const [alice, bob] = (await connectedUsers(2)) as [TestUser, TestUser];
     const r = await as(alice).get(one2onePath(bob));
     expect(r.status, r.text).toBe(200);
-    expect(r.body.public_keys).toEqual((await as(alice).get('/v8/mls/public-keys')).body);
+    expect(r.body.public_keys).toEqual((await getMLSPublicKeys(pub, alice.token)).body);
     const conv = r.body.conversation;
     expect(conv).toMatchObject({ type: 2, epoch: 0 });
     expect(conv).not.toHaveProperty('cipher_suite');
@@ -65,7 +67,7 @@ describe('MLS 1:1 conversations', () => {
     ] as const) {
       const viaOne2One = (await as(self).get(one2onePath(other))).body.conversation;
       expect(viaOne2One.members.others.map((m: any) => m.qualified_id)).toEqual([qOf(other)]);
-      const viaConv = await as(self).get(`/v8/conversations/example.com/${conv.id}`);
+      const viaConv = await getConversation(pub, self.token, { domain: 'example.com', id: conv.id });
       expect(viaConv.body.members.others.map((m: any) => m.qualified_id)).toEqual([qOf(other)]);
     }
   });
@@ -85,7 +87,7 @@ describe('MLS 1:1 conversations', () => {
     await a1.mls.createConversation(conv.groupId, bytesOf(keys.removal.ed25519));
     expect((await addUsers(a1, conv, [bob])).refused).toBeUndefined();
     const ws = await socketOf(alice);
-    expect((await as(bob).del(`/v8/clients/${b1.client}`, { password: bob.password })).status).toBe(200);
+    expect((await deleteClient(pub, bob.token, b1.client, { password: bob.password })).status).toBe(200);
     const e = await awaitEvent(ws, 'conversation.mls-message-add');
     expect(e.conversation).toBe(conv.id);
     expect(e.from).toBe(bob.id);
@@ -100,8 +102,10 @@ describe('MLS 1:1 conversations', () => {
 
   it('MLS.One2One.testMLSOne2OneBlocked[OwnDomain]', async () => {
     const [alice, bob] = await Promise.all([createUser(pub, internal), createUser(pub, internal)]);
-    expect((await as(bob).post(`/v8/connections/example.com/${alice.id}`)).status).toBe(201);
-    expect((await as(alice).put(`/v8/connections/example.com/${bob.id}`, { status: 'blocked' })).status).toBe(200);
+    expect((await postConnection(pub, bob.token, { domain: 'example.com', id: alice.id })).status).toBe(201);
+    expect(
+      (await putConnection(pub, alice.token, { domain: 'example.com', id: bob.id }, { status: 'blocked' })).status,
+    ).toBe(200);
     expect((await as(alice).get(one2onePath(bob))).status).toBe(403);
     expect((await as(bob).get(one2onePath(alice))).status).toBe(403);
   });
@@ -113,13 +117,15 @@ describe('MLS 1:1 conversations', () => {
     expect((await addUsers(a1, conv, [bob])).refused).toBeUndefined();
     await joinByWelcome(b1, conv);
     let ws = await socketOf(bob, b1.client);
-    expect((await as(alice).put(`/v8/connections/example.com/${bob.id}`, { status: 'blocked' })).status).toBe(200);
+    expect(
+      (await putConnection(pub, alice.token, { domain: 'example.com', id: bob.id }, { status: 'blocked' })).status,
+    ).toBe(200);
     await expect(ws.next(() => true, 1000)).rejects.toThrow();
     await ws.close();
     expect((await as(alice).get(one2onePath(bob))).status).toBe(403);
     ws = await socketOf(alice, a1.client);
     const message = await b1.mls.encrypt(conv.groupId, 'hello, world, again');
-    expect((await postMls(pub, b1.token, '/v8/mls/messages', message)).status).toBe(201);
+    expect((await postMLSMessage(pub, b1.token, message)).status).toBe(201);
     await expect(ws.next(() => true, 1000)).rejects.toThrow();
     await ws.close();
   });
@@ -144,7 +150,7 @@ describe('MLS 1:1 conversations', () => {
       await ws.close();
       ws = await socketOf(bob, b1.client);
       const message = await a1.mls.encrypt(conv.groupId, 'hello, world');
-      expect((await postMls(pub, a1.token, '/v8/mls/messages', message)).status).toBe(201);
+      expect((await postMLSMessage(pub, a1.token, message)).status).toBe(201);
       const got = await awaitEvent(ws, 'conversation.mls-message-add');
       expect(got.data).toBe(Buffer.from(message).toString('base64'));
       await ws.close();

@@ -4,6 +4,7 @@ import { bytesOf, type MlsDevice, mlsEventsOf } from '../helpers/mls.js';
 import type { TestUser } from '../helpers/users.js';
 import { as, awaitEvent, connectedUsers, pub, socketOf } from './lib/env.js';
 import { addAndJoin, addUsers, device, type MlsConv, mlsConv, updateCommit } from './lib/mls.js';
+import { getMLSPublicKeys, getOne2OneConversation } from '../helpers/endpoints/galley.js';
 
 const subPath = (conv: { qualified_id: { id: string; domain: string } }, sub: string) =>
   `/v8/conversations/${conv.qualified_id.domain}/${conv.qualified_id.id}/subconversations/${sub}`;
@@ -18,7 +19,7 @@ async function createSubConv(d: MlsDevice, parent: MlsConv, sub: string, removal
     groupId: bytesOf(r.body.group_id),
     body: r.body,
   };
-  const keys = (await as(d.user).get('/v8/mls/public-keys')).body;
+  const keys = (await getMLSPublicKeys(pub, d.user.token)).body;
   await d.mls.createConversation(conv.groupId, removalKey ?? bytesOf(keys.removal[schemeOf(d)]));
   expect((await updateCommit(d, conv)).refused).toBeUndefined();
   return conv;
@@ -36,7 +37,7 @@ async function joinExternally(d: MlsDevice, groupInfoPath: string) {
 
 /** The MLS 1:1 of two users, its group started by `d` with the removal key the 1:1 answer names. */
 async function one2one(d: MlsDevice, other: TestUser): Promise<{ conv: MlsConv; removalKey: Uint8Array }> {
-  const r = await as(d.user).get(`/v8/one2one-conversations/example.com/${other.id}`);
+  const r = await getOne2OneConversation(pub, d.user.token, { domain: 'example.com', id: other.id });
   expect(r.status, r.text).toBe(200);
   const c = r.body.conversation;
   const removalKey = bytesOf(r.body.public_keys.removal[schemeOf(d)]);
@@ -64,7 +65,9 @@ describe('MLS subconversations', () => {
     const { conv } = await one2one(a1, bob);
     await addAndJoin(a1, conv, [bob], [b1, b2]);
     const removalKey = bytesOf(
-      (await as(bob).get(`/v8/one2one-conversations/example.com/${alice.id}`)).body.public_keys.removal[schemeOf(b1)],
+      (await getOne2OneConversation(pub, bob.token, { domain: 'example.com', id: alice.id })).body.public_keys.removal[
+        schemeOf(b1)
+      ],
     );
     await createSubConv(b1, conv, 'conference', removalKey);
     const sub = await as(bob).get(subPath(conv, 'conference'));

@@ -1,13 +1,21 @@
 // Scenarios of wire-server's integration/test/Test/MLS.hs that one backend plays with core-crypto clients.
 import { describe, expect, it } from 'vitest';
-import { bytesOf, claimKeyPackages, postMls, uploadKeyPackages } from '../helpers/mls.js';
+import { bytesOf, claimKeyPackages, uploadKeyPackages } from '../helpers/mls.js';
 import type { TestUser } from '../helpers/users.js';
 import { as, awaitEvent, connectedUsers, newConv, pub, qOf, socketOf } from './lib/env.js';
 import { addAndJoin, addUsers, claimed, createGroup, device, mlsConv, removeDevices, updateCommit } from './lib/mls.js';
+import { deleteSelf } from '../helpers/endpoints/brig.js';
+import {
+  addMembers,
+  getSelfConversation,
+  getSubConversation,
+  listConversationIds,
+  postMLSMessage,
+} from '../helpers/endpoints/galley.js';
 
 /** Whether a user finds the conversation among theirs (getAllConvs). */
 async function lists(u: TestUser, convId: string): Promise<boolean> {
-  const r = await as(u).post('/v8/conversations/list-ids', { size: 1000 });
+  const r = await listConversationIds(pub, u.token, { size: 1000 });
   expect(r.status, r.text).toBe(200);
   return r.body.qualified_conversations.some((c: { id: string }) => c.id === convId);
 }
@@ -20,7 +28,7 @@ describe('MLS', () => {
     await addAndJoin(a1, conv, [alice, bob], [a2, b1, b2]);
     const sockets = await Promise.all([a1, a2, b1, b2].map((d) => socketOf(d.user, d.client)));
     const message = await a1.mls.encrypt(conv.groupId, 'hello, bob');
-    const r = await postMls(pub, a1.token, '/v8/mls/messages', message);
+    const r = await postMLSMessage(pub, a1.token, message);
     expect(r.status, r.text).toBe(201);
     const data = Buffer.from(message).toString('base64');
     for (const ws of sockets.slice(1)) {
@@ -46,9 +54,9 @@ describe('MLS', () => {
     const msg2 = await b1.mls.encrypt(conv.groupId, 'hi alice');
     expect((await addUsers(a1, conv, [charlie!])).refused).toBeUndefined();
     expect((await addUsers(a1, conv, [dave!])).refused).toBeUndefined();
-    expect((await postMls(pub, b1.token, '/v8/mls/messages', msg1)).status).toBe(201);
+    expect((await postMLSMessage(pub, b1.token, msg1)).status).toBe(201);
     expect((await addUsers(a1, conv, [eve!])).refused).toBeUndefined();
-    expect((await postMls(pub, b1.token, '/v8/mls/messages', msg2)).status).toBe(409);
+    expect((await postMLSMessage(pub, b1.token, msg2)).status).toBe(409);
   });
 
   for (const suite of [1, 2]) {
@@ -82,12 +90,12 @@ describe('MLS', () => {
     const a1 = alices[0]!;
     const conv = await mlsConv(a1);
     expect((await addUsers(a1, conv, [alice, bob])).refused).toBeUndefined();
-    const sub = await as(alice).get(`/v8/conversations/example.com/${conv.id}/subconversations/conference`);
+    const sub = await getSubConversation(pub, alice.token, { domain: 'example.com', id: conv.id }, 'conference');
     expect(sub.status, sub.text).toBe(200);
     expect(sub.body).toMatchObject({ parent_qualified_id: conv.qualified_id, subconv_id: 'conference', epoch: 0 });
     const subConv = await createGroup(a1, conv.qualified_id, sub.body.group_id);
     expect((await updateCommit(a1, subConv)).refused).toBeUndefined();
-    const after = await as(alice).get(`/v8/conversations/example.com/${conv.id}/subconversations/conference`);
+    const after = await getSubConversation(pub, alice.token, { domain: 'example.com', id: conv.id }, 'conference');
     expect(after.body.epoch).toBe(1);
     expect(after.body.members).toEqual([{ user_id: alice.id, client_id: a1.client, domain: 'example.com' }]);
   });
@@ -95,7 +103,12 @@ describe('MLS', () => {
   it('MLS.testCreateSubConvProteus', async () => {
     const [alice] = (await connectedUsers(1)) as [TestUser];
     const conv = await newConv(alice);
-    const r = await as(alice).get(`/v8/conversations/example.com/${conv.qualified_id.id}/subconversations/conference`);
+    const r = await getSubConversation(
+      pub,
+      alice.token,
+      { domain: 'example.com', id: conv.qualified_id.id },
+      'conference',
+    );
     expect(r.status).toBe(404);
   });
 
@@ -173,16 +186,21 @@ describe('MLS', () => {
   it('MLS.testAddUsersDirectlyShouldFail', async () => {
     const [alice, bob] = (await connectedUsers(2)) as [TestUser, TestUser];
     const conv = await newConv(alice, { protocol: 'mls' });
-    const r = await as(alice).post(`/v8/conversations/example.com/${conv.qualified_id.id}/members`, {
-      qualified_users: [qOf(bob)],
-    });
+    const r = await addMembers(
+      pub,
+      alice.token,
+      { domain: 'example.com', id: conv.qualified_id.id },
+      {
+        qualified_users: [qOf(bob)],
+      },
+    );
     expect(r).toMatchObject({ status: 403, body: { label: 'invalid-op' } });
   });
 
   it('MLS.testSelfConversation[NoVersion5]', async () => {
     const [alice] = (await connectedUsers(1)) as [TestUser];
     const [creator] = await Promise.all([device(alice, 0), device(alice), device(alice)]);
-    const self = await as(alice).get('/v8/conversations/mls-self');
+    const self = await getSelfConversation(pub, alice.token);
     expect(self.status).toBe(200);
     expect(self.body.epoch).toBe(0);
     expect(self.body).not.toHaveProperty('cipher_suite');
@@ -214,7 +232,7 @@ describe('MLS', () => {
     const conv = await mlsConv(a1);
     await addAndJoin(a1, conv, [bob], [b1, b2]);
     const ws = await socketOf(alice, a1.client);
-    expect((await as(bob).del('/v8/self', { password: bob.password })).status).toBe(200);
+    expect((await deleteSelf(pub, bob.token, { password: bob.password })).status).toBe(200);
     for (let i = 0; i < 2; i++) {
       const e = await awaitEvent(ws, 'conversation.mls-message-add');
       expect(await a1.mls.decrypt(conv.groupId, bytesOf(e.data))).toEqual({ kind: 'proposal' });

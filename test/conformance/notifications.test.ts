@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { addClient } from '../helpers/clients.js';
 import { otrMessage, postOtr } from '../helpers/otr.js';
 import type { TestUser } from '../helpers/users.js';
-import { as, awaitEvent, connectedUsers, newConv, pub, qOf, socketOf } from './lib/env.js';
+import { awaitEvent, connectedUsers, newConv, pub, qOf, socketOf } from './lib/env.js';
 import { putHandle, randomHandle } from './lib/events.js';
 import { addUsers, device, mlsConv, sendMessage } from './lib/mls.js';
+import { getLastNotification, getNotification, getNotifications } from '../helpers/endpoints/gundeck.js';
 
 /** A v1 time-based UUID (what notification ids are), made up. */
 function uuidV1(): string {
@@ -27,15 +28,15 @@ describe('Notifications', () => {
       handles.push(randomHandle());
       await putHandle(user, handles.at(-1)!);
     }
-    const r = await as(user).get(`/v8/notifications?client=${client}`);
+    const r = await getNotifications(pub, user.token, { client });
     expect(r.status).toBe(200);
     const updates = r.body.notifications.filter((n: any) => n.payload[0].type === 'user.update');
     expect(updates.map((n: any) => n.payload[0].user.handle)).toEqual(handles);
     const first = r.body.notifications[0];
-    const one = await as(user).get(`/v8/notifications/${first.id}?client=${client}`);
+    const one = await getNotification(pub, user.token, first.id, { client });
     expect(one.status).toBe(200);
     expect(one.body).toEqual(first);
-    const last = await as(user).get(`/v8/notifications/last?client=${client}`);
+    const last = await getLastNotification(pub, user.token, { client });
     expect(last.status).toBe(200);
     expect(last.body).toEqual(r.body.notifications.at(-1));
   });
@@ -51,15 +52,15 @@ describe('Notifications', () => {
       const msg = otrMessage(from, [{ user: user.id, client: clients[c]!, text: c }], { ignoreAll: {} });
       expect((await postOtr(pub, sender.token, conv.qualified_id.id, msg)).status).toBe(201);
     }
-    const last = await as(user).get(`/v8/notifications/last?client=${clients.c}`);
+    const last = await getLastNotification(pub, user.token, { client: clients.c });
     expect(last.status).toBe(200);
     expect(Buffer.from(last.body.payload[0].data.text, 'base64').toString()).toBe('c');
   });
 
   it('Notifications.testInvalidNotification', async () => {
     const [user] = (await connectedUsers(1)) as [TestUser];
-    expect((await as(user).get(`/v8/notifications?since=${randomUUID()}`)).status).toBe(400);
-    expect((await as(user).get(`/v8/notifications?since=${uuidV1()}`)).status).toBe(404);
+    expect((await getNotifications(pub, user.token, { since: randomUUID() })).status).toBe(400);
+    expect((await getNotifications(pub, user.token, { since: uuidV1() })).status).toBe(404);
   });
 
   it('Notifications.testAddClientNotification', async () => {
@@ -80,7 +81,7 @@ describe('Notifications', () => {
     await awaitEvent(ws, 'conversation.member-join');
     await ws.close();
     const count = async (client?: string) => {
-      const r = await as(bob).get(`/v8/notifications?size=10000${client === undefined ? '' : `&client=${client}`}`);
+      const r = await getNotifications(pub, bob.token, { size: 10000, client });
       expect(r.status).toBe(200);
       expect(r.body.has_more).toBe(false);
       return r.body.notifications.length;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../helpers/backend.js';
 import { call } from '../helpers/http.js';
-import { api, cookieOf, uniqueEmail } from '../helpers/users.js';
+import { cookieOf, uniqueEmail } from '../helpers/users.js';
 import { getFeatureInternal, setFeatureStatus, setLockStatus } from './lib/identity-features.js';
 import {
   as,
@@ -16,6 +16,7 @@ import {
   randomUser,
   type User,
 } from './lib/identity-users.js';
+import { getSelf } from '../helpers/endpoints/brig.js';
 
 const own = ownBackend();
 
@@ -309,7 +310,7 @@ describe('Auth', () => {
     const alice = await randomUser(own);
     const r = await login(own, alice.email, PASSWORD);
     expectStatus(r, 200);
-    const self = await api(own.publicUrl, r.body.access_token).get('/v8/self');
+    const self = await getSelf(own.publicUrl, r.body.access_token);
     expectStatus(self, 200);
     expect(self.body.email).toBe(alice.email);
   });

@@ -161,6 +161,17 @@ export function putConversationAddPermission(
   return send(base, caller, 'PUT', `${v(o)}/conversations/${conv.domain}/${conv.id}/add-permission`, body, o);
 }
 
+/** `PUT /conversations/{conv.domain}/{conv.id}/receipt-mode` */
+export function putConversationReceiptMode(
+  base: string,
+  caller: Caller,
+  conv: Qualified,
+  body?: unknown,
+  o?: Opts,
+): Promise<Reply> {
+  return send(base, caller, 'PUT', `${v(o)}/conversations/${conv.domain}/${conv.id}/receipt-mode`, body, o);
+}
+
 /** `PUT /conversations/{conv.domain}/{conv.id}/message-timer` */
 export function putConversationMessageTimer(
   base: string,
