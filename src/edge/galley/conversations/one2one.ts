@@ -59,7 +59,7 @@ export async function acceptOne2One(
   const joined = memberRow(conv, acceptor, ROLE_ADMIN);
   const completes = members.length === 1 && !inIt;
   const event = conversationEvent('conversation.member-join', conv, acceptor, memberJoinData([joined]));
-  const told = tellMembersEffect(conv, inIt ? members : [...members, joined], event);
+  const told = tellMembersEffect(conv, inIt ? members : [...members, joined], event, by);
   const joining = inIt ? noChange() : join(db, id, [joined], completes);
   return { id, type: completes ? 2 : 3, change: joinChanges(joining, { statements: [], effects: [told] }) };
 }
