@@ -7,6 +7,7 @@ import { DEFAULT_INGRESS_LIMIT } from '../shared/config/schemas/nginz.js';
 import { withFederatorDoor } from './federation/federator-door.js';
 import { drainable, drainLimit, newRequestId, serveInternal, servePublic } from './nginz/face.js';
 import { withRequestId } from '../shared/log.js';
+import { withCountingDb, withQueryCount } from './db/query-count.js';
 import { runtimeFor } from './runtime.js';
 import { runQueuedWork, runScheduledJobs } from './scheduled.js';
 
@@ -14,18 +15,21 @@ type Ingress = typeof servePublic;
 
 const publicIngress = withFederatorDoor(servePublic, serveInternal);
 
-function serve(ingress: Ingress, req: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+function serve(ingress: Ingress, req: Request, bindings: Env, ctx: ExecutionContext): Promise<Response> {
   const requestId = newRequestId();
-  return withRequestId(requestId, async () => {
-    const result = runtimeFor(env);
-    // Whatever the route left unread is discarded here, so the connection stays usable.
-    const body = drainable(req);
-    const res = result.ok
-      ? await ingress(body.req, env, ctx, result.runtime, requestId)
-      : invalidConfiguration(result.problems);
-    await body.drain(result.ok ? drainLimit(result.runtime.config) : DEFAULT_INGRESS_LIMIT);
-    return res;
-  });
+  const env = withCountingDb(bindings);
+  return withRequestId(requestId, () =>
+    withQueryCount(async () => {
+      const result = runtimeFor(env);
+      // Whatever the route left unread is discarded here, so the connection stays usable.
+      const body = drainable(req);
+      const res = result.ok
+        ? await ingress(body.req, env, ctx, result.runtime, requestId)
+        : invalidConfiguration(result.problems);
+      await body.drain(result.ok ? drainLimit(result.runtime.config) : DEFAULT_INGRESS_LIMIT);
+      return res;
+    }),
+  );
 }
 
 function invalidConfiguration(problems: readonly Problem[]): Response {

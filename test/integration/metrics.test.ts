@@ -3,7 +3,18 @@ import { startEditedBackend, type TestBackend } from '../helpers/backend.js';
 import { call } from '../helpers/http.js';
 import { createUser, type TestUser } from '../helpers/users.js';
 import { openSocket } from '../helpers/websocket.js';
-import { getSelf, getUser, postConnection } from '../helpers/endpoints/brig.js';
+import {
+  getSelf,
+  getUser,
+  listUsersPrekeys,
+  postAccess,
+  postConnection,
+  postLogin,
+} from '../helpers/endpoints/brig.js';
+import { getNotifications } from '../helpers/endpoints/gundeck.js';
+import { postConversation } from '../helpers/endpoints/galley.js';
+import { addClient } from '../helpers/clients.js';
+import { otrMessage, postOtr } from '../helpers/otr.js';
 
 // GET /i/metrics: what every isolate of the worker counted, summed in one object and kept there,
 // in Prometheus' text format under wire's metric names.
@@ -77,5 +88,45 @@ describe('GET /i/metrics', () => {
     await b.stop();
     b = await startEditedBackend([], { stateDir, migrate: false });
     expect(seriesValue(await scrape(), self)).toBe(counted);
+  });
+
+  it('counts the D1 statements each request ran, by route: a warm message send runs none', async () => {
+    const queries = (handler: string, method: string) =>
+      seriesValue(text, `svc_d1_queries_total{handler="${handler}",method="${method}"}`);
+    let text = await scrape();
+    const client = await addClient(b.publicUrl, u);
+    const conv = (await postConversation(b.publicUrl, u.token, { qualified_users: [], name: 'q' })).body.qualified_id;
+    const send = () => postOtr(b.publicUrl, u.token, conv.id, otrMessage(client, [{ user: u.id, client, text: 'x' }]));
+    expect((await send()).status).toBe(201); // the conversation's object reads its members once
+    text = await scrape();
+    const ops: Array<[string, string, () => Promise<{ status: number }>]> = [
+      ['/self', 'GET', () => getSelf(b.publicUrl, u.token)],
+      ['/login', 'POST', () => postLogin(b.publicUrl, { email: u.email, password: u.password })],
+      ['/access', 'POST', () => postAccess(b.publicUrl, undefined, u.cookie)],
+      ['/notifications', 'GET', () => getNotifications(b.publicUrl, u.token, { client })],
+      [
+        '/users/list-prekeys',
+        'POST',
+        () => listUsersPrekeys(b.publicUrl, u.token, { 'example.com': { [u.id]: [client] } }),
+      ],
+      ['/conversations/:cnv_domain/:cnv/proteus/messages', 'POST', send],
+    ];
+    const counts: Record<string, number> = {};
+    for (const [handler, method, op] of ops) {
+      const before = queries(handler, method);
+      expect((await op()).status).toBeLessThan(300);
+      text = await scrape();
+      counts[`${method} ${handler}`] = queries(handler, method) - before;
+    }
+    // Issue 44's budgets where they hold; the others may not grow until their state moves
+    // (login: 3, notifications and prekey claims: 0, once clients live in the Account objects).
+    expect(counts).toEqual({
+      'GET /self': 1,
+      'POST /login': 5,
+      'POST /access': 1,
+      'GET /notifications': 1,
+      'POST /users/list-prekeys': 1,
+      'POST /conversations/:cnv_domain/:cnv/proteus/messages': 0,
+    });
   });
 });

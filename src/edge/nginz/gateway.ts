@@ -3,6 +3,7 @@ import { commonErrors } from '../api/errors/common.js';
 import { errorResponse, logUnexpected } from '../api/errors/render.js';
 import { withEdgeFacts, type EdgeFacts } from '../api/edge-facts.js';
 import { countRequest } from '../metrics/counts.js';
+import { queriesSoFar } from '../db/query-count.js';
 import { tocPage } from '../docs/toc.js';
 import { uiAsset } from '../docs/ui-assets.js';
 import { MAILBOX_PATH, serveMailbox } from '../brig/face.js';
@@ -44,7 +45,8 @@ function counter(req: Request, env: Env, ctx: ExecutionContext) {
   let facts: EdgeFacts | undefined;
   const counted = (res: Response) => {
     const seconds = (Date.now() - started) / 1000;
-    countRequest(env, ctx, { handler: facts?.route ?? 'N/A', method: req.method, status: res.status, seconds });
+    const handler = facts?.route ?? 'N/A';
+    countRequest(env, ctx, { handler, method: req.method, status: res.status, seconds, queries: queriesSoFar() });
     return res;
   };
   counted.facts = (f: EdgeFacts) => (facts = f);

@@ -4,6 +4,10 @@ export const METRICS = {
     type: 'histogram',
     help: 'The HTTP request latencies in seconds.',
   },
+  svc_d1_queries_total: {
+    type: 'counter',
+    help: 'D1 statements the edge ran to answer requests, by route (a batch counts each of its statements).',
+  },
   svc_notifications_appended_total: {
     type: 'counter',
     help: 'Notifications appended to users’ streams (transient ones only pushed to sockets).',

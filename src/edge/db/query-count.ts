@@ -1,0 +1,82 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** The D1 statements run so far by the request (or job) being served; a batch counts each statement. */
+const scope = new AsyncLocalStorage<{ queries: number }>();
+
+/** Runs `work` with a count of its own (see queriesSoFar). */
+export const withQueryCount = <T>(work: () => T): T => scope.run({ queries: 0 }, work);
+
+/** How many D1 statements the current request has run (0 outside one). */
+export const queriesSoFar = (): number => scope.getStore()?.queries ?? 0;
+
+function add(n: number): void {
+  const store = scope.getStore();
+  if (store !== undefined) store.queries += n;
+}
+
+/** A statement of the counting binding: it counts when it runs, and hands the binding's own to a batch. */
+class CountedStatement {
+  constructor(readonly inner: D1PreparedStatement) {}
+  bind(...values: unknown[]): CountedStatement {
+    return new CountedStatement(this.inner.bind(...values));
+  }
+  first<T>(column?: string): Promise<T | null> {
+    add(1);
+    return column === undefined ? this.inner.first<T>() : this.inner.first<T>(column);
+  }
+  run<T>(): Promise<D1Result<T>> {
+    add(1);
+    return this.inner.run<T>();
+  }
+  all<T>(): Promise<D1Result<T>> {
+    add(1);
+    return this.inner.all<T>();
+  }
+  raw<T>(options?: { columnNames?: boolean }): Promise<unknown> {
+    add(1);
+    return options?.columnNames === true
+      ? this.inner.raw<T>({ columnNames: true })
+      : this.inner.raw<T>(options as { columnNames?: false });
+  }
+}
+
+const own = (s: D1PreparedStatement | CountedStatement): D1PreparedStatement =>
+  s instanceof CountedStatement ? s.inner : s;
+
+const counting = new WeakMap<D1Database, D1Database>();
+
+/**
+ * The D1 binding, counting the statements each request runs (`svc_d1_queries_total`): the numbers
+ * the hot paths' query budgets are checked against. Made once per binding, so drizzle's instance
+ * and the prepared queries kept per database stay the same across requests.
+ */
+function countingD1(d1: D1Database): D1Database {
+  let wrapped = counting.get(d1);
+  if (wrapped === undefined) {
+    const db = {
+      prepare: (sql: string) => new CountedStatement(d1.prepare(sql)),
+      batch: (statements: Array<D1PreparedStatement | CountedStatement>) => {
+        add(statements.length);
+        return d1.batch(statements.map(own));
+      },
+      exec: (sql: string) => {
+        add(1);
+        return d1.exec(sql);
+      },
+      dump: () => d1.dump(),
+      withSession: (constraint?: string) => d1.withSession(constraint),
+    };
+    wrapped = db as unknown as D1Database;
+    counting.set(d1, wrapped);
+  }
+  return wrapped;
+}
+
+const envs = new WeakMap<Env, Env>();
+
+/** The bindings with the counting D1 binding in place of the database (made once per set). */
+export function withCountingDb(env: Env): Env {
+  let counted = envs.get(env);
+  if (counted === undefined) envs.set(env, (counted = { ...env, DB: countingD1(env.DB) }));
+  return counted;
+}
