@@ -15,6 +15,8 @@ export interface StartedBackend {
   internalUrl: URL;
   /** The `npm` process (workerd, the sidecar and the object store are in its process tree). */
   pid: number;
+  /** Its STATE_DIR: the D1 database and the objects' storage are under it. */
+  stateDir: string;
   /** Stops every process of it and keeps its state: an outage. */
   down(): Promise<void>;
   /** Starts it again on the state it left. */
@@ -51,6 +53,7 @@ export async function npmStart(edits: Edit[] = [], o: StartOptions = {}): Promis
     publicUrl: new URL('http://invalid'),
     internalUrl: new URL('http://invalid'),
     pid: 0,
+    stateDir: env.STATE_DIR,
     down: async () => {
       if (running === undefined) return;
       const pids = processTree(running.child.pid!).map((p) => p.pid);

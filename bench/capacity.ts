@@ -1,0 +1,106 @@
+// The inputs of the capacity model (docs/architecture.md, issue 44), measured on the path a client
+// takes: users made through the API of the backend `npm start` runs, each with CLIENTS clients
+// holding PREKEYS Proteus prekeys and KEY_PACKAGES MLS key packages, then conversations of all of
+// them. Printed: the D1 database's bytes per user and per conversation member (its pages in use,
+// read from its files with the backend stopped), and the D1 statements per request of
+// each route the run used (`svc_d1_queries_total`). Nothing is asserted.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { mlsKeys } from '../test/helpers/mls-key-packages.js';
+import { proteusKeys } from '../test/helpers/prekeys.js';
+import { persistDir } from '../tools/lib/backend.js';
+import { type ApiUser, call, contactsOfFirst, groupOf, inParallel } from './lib/api-seed.js';
+import { npmStart, type StartedBackend } from './lib/npm-start.js';
+import { sqliteBytes } from './lib/sqlite-size.js';
+
+const USERS = Number(process.env.BENCH_CAPACITY_USERS ?? 30);
+const CONVERSATIONS = Number(process.env.BENCH_CAPACITY_CONVERSATIONS ?? 5);
+const CLIENTS = 2;
+const PREKEYS = 100;
+const KEY_PACKAGES = 100;
+const DOMAIN = 'example.com';
+const PASSWORD = 'bench-password'; // api-seed's
+
+/** The D1 database's size (pages in use, see sqliteBytes), read with the backend down (then started again). */
+async function d1Bytes(backend: StartedBackend): Promise<number> {
+  await backend.down();
+  const dir = join(persistDir(backend.stateDir), 'd1', 'miniflare-D1DatabaseObject');
+  const [file] = readdirSync(dir).filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+  const bytes = sqliteBytes(join(dir, file!));
+  await backend.up();
+  return bytes;
+}
+
+/** The user's first client gets PREKEYS prekeys; the others are added with as many. */
+async function proteusClients(backend: StartedBackend, u: ApiUser): Promise<string[]> {
+  const { prekeys } = await proteusKeys(PREKEYS);
+  await call(backend.publicUrl, `/v8/clients/${u.clients[0]}`, { method: 'PUT', token: u.token, body: { prekeys } });
+  const more = await inParallel(CLIENTS - 1, 1, async () => {
+    const keys = await proteusKeys(PREKEYS);
+    const body = { type: 'permanent', password: PASSWORD, ...keys };
+    return (await call(backend.publicUrl, '/v8/clients', { method: 'POST', token: u.token, body })).id as string;
+  });
+  return [u.clients[0]!, ...more];
+}
+
+/** Each client registers its signature key and uploads KEY_PACKAGES key packages made with it. */
+async function mlsClients(backend: StartedBackend, u: ApiUser, clients: readonly string[]): Promise<void> {
+  for (const client of clients) {
+    const keys = await mlsKeys({ user: u.id, domain: DOMAIN });
+    const body = { mls_public_keys: { [keys.scheme]: keys.publicKey } };
+    await call(backend.publicUrl, `/v8/clients/${client}`, { method: 'PUT', token: u.token, body });
+    const key_packages = await keys.keyPackages(client, KEY_PACKAGES);
+    await call(backend.publicUrl, `/v8/mls/key-packages/self/${client}`, {
+      method: 'POST',
+      token: u.token,
+      body: { key_packages },
+    });
+  }
+}
+
+/** Statements per request by route, from the exposition (routes the run called at least once). */
+async function queriesPerRequest(backend: StartedBackend): Promise<Array<[string, number, number]>> {
+  const text = await (await fetch(new URL('/i/metrics', backend.internalUrl))).text();
+  const series = (name: string) =>
+    [...text.matchAll(new RegExp(`^${name}\\{handler="([^"]*)",method="([^"]*)"[^}]*\\} (\\d+)`, 'gm'))].map(
+      (m) => [`${m[2]} ${m[1]}`, Number(m[3])] as const,
+    );
+  const requests = new Map<string, number>();
+  for (const [route, n] of series('http_request_duration_seconds_count'))
+    requests.set(route, (requests.get(route) ?? 0) + n);
+  return series('svc_d1_queries_total')
+    .filter(([route]) => (requests.get(route) ?? 0) > 0)
+    .map(([route, n]) => [route, requests.get(route)!, n / requests.get(route)!] as [string, number, number])
+    .sort((a, b) => b[2] - a[2]);
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const backend = await npmStart();
+try {
+  const empty = await d1Bytes(backend);
+  const users = await contactsOfFirst(backend, USERS, DOMAIN);
+  const clients = await inParallel(users.length, 4, (i) => proteusClients(backend, users[i]!));
+  const proteus = await d1Bytes(backend);
+  await inParallel(users.length, 2, (i) => mlsClients(backend, users[i]!, clients[i]!));
+  const mls = await d1Bytes(backend);
+  const [first, ...others] = users as [ApiUser, ...ApiUser[]];
+  const qualified = others.map((u) => ({ id: u.id, domain: DOMAIN }));
+  await inParallel(CONVERSATIONS, 1, () => groupOf(backend, first, qualified));
+  const conversations = await d1Bytes(backend);
+
+  const each = `${CLIENTS} clients, ${PREKEYS} prekeys each`;
+  console.log(`D1 bytes (${USERS} users through the API, the first connected to the others; ${each})`);
+  console.log(`  per user, registered with their clients and prekeys: ${kb((proteus - empty) / USERS)} KB`);
+  console.log(`  per user, ${KEY_PACKAGES} MLS key packages per client added: ${kb((mls - proteus) / USERS)} KB`);
+  console.log(`  per user in all: ${kb((mls - empty) / USERS)} KB (issue 44's target: 2 KB)`);
+  const members = CONVERSATIONS * USERS;
+  console.log(
+    `  per conversation member (${CONVERSATIONS} conversations of ${USERS}): ${kb((conversations - mls) / members)} KB`,
+  );
+  console.log('\nD1 statements per request, by route (svc_d1_queries_total over the requests of the run)');
+  console.log('route                                                       requests   statements/request');
+  for (const [route, requests, perRequest] of await queriesPerRequest(backend))
+    console.log(`${route.padEnd(60)}${String(requests).padStart(8)}   ${perRequest.toFixed(2).padStart(10)}`);
+} finally {
+  await backend.stop();
+}
