@@ -9,7 +9,20 @@ function lastActiveStamp(now = Date.now()): number {
   return (Math.floor(now / WEEK_MS) + 1) * WEEK_MS;
 }
 
+/**
+ * The stamp this isolate last wrote per `user/client`: the stamp moves once a week, so a client
+ * fetching its notifications again writes nothing until then (issue 44: `GET /notifications` runs
+ * no D1 statement when warm). Emptied when it grows past LIMIT entries.
+ */
+const written = new Map<string, number>();
+const LIMIT = 50_000;
+
 /** Marks a client active (fetching notifications with its id); unknown clients are ignored. */
-export function touchClient(db: Db, user: QualifiedId, client: string): Promise<void> {
-  return clientStore.setLastActive(db, user.id, client, lastActiveStamp());
+export async function touchClient(db: Db, user: QualifiedId, client: string): Promise<void> {
+  const key = `${user.id}/${client}`;
+  const stamp = lastActiveStamp();
+  if (written.get(key) === stamp) return;
+  await clientStore.setLastActive(db, user.id, client, stamp);
+  if (written.size >= LIMIT) written.clear();
+  written.set(key, stamp);
 }
