@@ -1,10 +1,10 @@
 // The inputs of the capacity model (docs/architecture.md, issue 44), measured on the path a client
 // takes: users made through the API of the backend `npm start` runs, each with CLIENTS clients
 // holding PREKEYS Proteus prekeys and KEY_PACKAGES MLS key packages, then conversations of all of
-// them. Printed: the D1 database's bytes per user and per conversation member (its pages in use,
-// read from its files with the backend stopped), and the D1 statements per request of
-// each route the run used (`svc_d1_queries_total`). Nothing is asserted.
-import { readdirSync } from 'node:fs';
+// them. Printed: the bytes per user and per conversation member of D1 and of each class of
+// Durable Object (pages in use, read from their files with the backend stopped), and the D1
+// statements per request of each route the run used (`svc_d1_queries_total`). Nothing is asserted.
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { mlsKeys } from '../test/helpers/mls-key-packages.js';
 import { proteusKeys } from '../test/helpers/prekeys.js';
@@ -21,14 +21,43 @@ const KEY_PACKAGES = 100;
 const DOMAIN = 'example.com';
 const PASSWORD = 'bench-password'; // api-seed's
 
-/** The D1 database's size (pages in use, see sqliteBytes), read with the backend down (then started again). */
-async function d1Bytes(backend: StartedBackend): Promise<number> {
+/** What the stores hold, in bytes: D1 and each class of Durable Object (all its objects). */
+interface Sizes {
+  d1: number;
+  objects: Record<string, number>;
+}
+
+/** Pages in use of every SQLite database below `dir` (see sqliteBytes), 0 when there is none. */
+const sqliteBytesIn = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite')
+        .reduce((sum, f) => sum + sqliteBytes(join(dir, f)), 0)
+    : 0;
+
+/** The stores' sizes, read with the backend down (then started again). */
+async function storeBytes(backend: StartedBackend): Promise<Sizes> {
   await backend.down();
-  const dir = join(persistDir(backend.stateDir), 'd1', 'miniflare-D1DatabaseObject');
-  const [file] = readdirSync(dir).filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
-  const bytes = sqliteBytes(join(dir, file!));
+  const persist = persistDir(backend.stateDir);
+  const d1 = sqliteBytesIn(join(persist, 'd1', 'miniflare-D1DatabaseObject'));
+  const objects: Record<string, number> = {};
+  // Miniflare keeps each class's objects in a folder named `<script>-<class>`.
+  for (const folder of readdirSync(join(persist, 'do')))
+    objects[folder.replace(/^svc-objects-/, '')] = sqliteBytesIn(join(persist, 'do', folder));
   await backend.up();
-  return bytes;
+  return { d1, objects };
+}
+
+/** Bytes per unit that each store grew by between two measures. */
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+function growth(from: Sizes, to: Sizes, units: number): string {
+  const parts = [`D1 ${kb((to.d1 - from.d1) / units)} KB`];
+  for (const [cls, bytes] of Object.entries(to.objects)) {
+    const grown = bytes - (from.objects[cls] ?? 0);
+    if (grown !== 0) parts.push(`${cls} objects ${kb(grown / units)} KB`);
+  }
+  return parts.join(', ');
 }
 
 /** The user's first client gets PREKEYS prekeys; the others are added with as many. */
@@ -74,28 +103,27 @@ async function queriesPerRequest(backend: StartedBackend): Promise<Array<[string
     .sort((a, b) => b[2] - a[2]);
 }
 
-const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const backend = await npmStart();
 try {
-  const empty = await d1Bytes(backend);
+  const empty = await storeBytes(backend);
   const users = await contactsOfFirst(backend, USERS, DOMAIN);
   const clients = await inParallel(users.length, 4, (i) => proteusClients(backend, users[i]!));
-  const proteus = await d1Bytes(backend);
+  const proteus = await storeBytes(backend);
   await inParallel(users.length, 2, (i) => mlsClients(backend, users[i]!, clients[i]!));
-  const mls = await d1Bytes(backend);
+  const mls = await storeBytes(backend);
   const [first, ...others] = users as [ApiUser, ...ApiUser[]];
   const qualified = others.map((u) => ({ id: u.id, domain: DOMAIN }));
   await inParallel(CONVERSATIONS, 1, () => groupOf(backend, first, qualified));
-  const conversations = await d1Bytes(backend);
+  const conversations = await storeBytes(backend);
 
   const each = `${CLIENTS} clients, ${PREKEYS} prekeys each`;
-  console.log(`D1 bytes (${USERS} users through the API, the first connected to the others; ${each})`);
-  console.log(`  per user, registered with their clients and prekeys: ${kb((proteus - empty) / USERS)} KB`);
-  console.log(`  per user, ${KEY_PACKAGES} MLS key packages per client added: ${kb((mls - proteus) / USERS)} KB`);
-  console.log(`  per user in all: ${kb((mls - empty) / USERS)} KB (issue 44's target: 2 KB)`);
+  console.log(`Bytes stored (${USERS} users through the API, the first connected to the others; ${each})`);
+  console.log(`  per user, registered with their clients and prekeys: ${growth(empty, proteus, USERS)}`);
+  console.log(`  per user, ${KEY_PACKAGES} MLS key packages per client added: ${growth(proteus, mls, USERS)}`);
+  console.log(`  per user in all: ${growth(empty, mls, USERS)} (issue 44's target: D1 2 KB)`);
   const members = CONVERSATIONS * USERS;
   console.log(
-    `  per conversation member (${CONVERSATIONS} conversations of ${USERS}): ${kb((conversations - mls) / members)} KB`,
+    `  per conversation member (${CONVERSATIONS} conversations of ${USERS}): ${growth(mls, conversations, members)}`,
   );
   console.log('\nD1 statements per request, by route (svc_d1_queries_total over the requests of the run)');
   console.log('route                                                       requests   statements/request');

@@ -1,5 +1,6 @@
 import type { Deps } from './api/deps.js';
 import { sweepExpiredAssets } from './cargohold/face.js';
+import { moveLegacyMaterial } from './brig/face.js';
 import { runNotificationQueue, wakeAllWaiting } from './background-worker/jobs.js';
 import { runBotEventsQueue } from './bots/bot-events.js';
 import { sweepExpiredTeamNotifications } from './galley/face.js';
@@ -15,6 +16,9 @@ const logCount = (msg: string, count: number) => {
 /** A change's request that ran longer than this is over (Workers end requests well before). */
 const REQUEST_LIFETIME_MS = 60_000;
 
+/** Users whose D1 prekeys and key packages one cron run moves into their objects (a deployment's migration). */
+const MOVES_PER_RUN = 2_000;
+
 /**
  * What the cron trigger runs (background-worker's periodic jobs, the effects crashed requests left
  * pending). A local backend's start runs only the latter, for everything pending (RESTART_CRON).
@@ -23,12 +27,14 @@ export async function runScheduledJobs(d: Deps, cron: string): Promise<void> {
   const { env, config } = d;
   if (cron === RESTART_CRON) {
     logCount('pending effects carried out after a restart', await sweepPendingEffects(env, config, Date.now()));
+    logCount("users' prekeys and key packages moved from D1", await moveLegacyMaterial(d, Number.POSITIVE_INFINITY));
     return;
   }
   const before = Date.now() - REQUEST_LIFETIME_MS;
   logCount('pending effects carried out', await sweepPendingEffects(env, config, before));
   logCount('expired assets removed', await sweepExpiredAssets(env, config));
   logCount('expired team notifications removed', await sweepExpiredTeamNotifications(d.db, config));
+  logCount("users' prekeys and key packages moved from D1", await moveLegacyMaterial(d, MOVES_PER_RUN));
   if (config['background-worker'].enableFederation) await wakeAllWaiting(env);
 }
 

@@ -5,6 +5,7 @@ export { RateLimiter } from './RateLimiter.js';
 export { NotificationShard } from './NotificationShard.js';
 export { Conversation } from './Conversation.js';
 export { MetricsCollector } from './MetricsCollector.js';
+export { Account } from './Account.js';
 
 /** Objects are reached only through their bindings; the script itself serves nothing. */
 export default {

@@ -73,3 +73,5 @@ export { newPasswordHash, passwordMatches } from './password/passwords.js';
 export { clientIp } from './password/rate-limit.js';
 export { cookieHeader } from './auth/cookie-store.js';
 export { keysOf } from './auth/session.js';
+/** Moves the prekeys and key packages earlier versions kept in D1 into their users' Account objects. */
+export { moveLegacyMaterial } from './clients/move-material.js';

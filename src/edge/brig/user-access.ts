@@ -73,7 +73,7 @@ export function userAccess(env: Env, db: Db, config: Config): UserAccess {
       return rows.map((r) => ({ user: byId.get(r.user)!, client: r.id }));
     },
     remoteClientIdsOf: (domain, users) => remoteClientIdsOf(config, domain, users),
-    mlsClientKeys: (user, suite) => mlsClientKeys(config, db, user, suite),
+    mlsClientKeys: (user, suite) => mlsClientKeys(env, config, db, user, suite),
     touchClient: (user, client) => touchClient(db, user, client),
     checkPassword: async (user, password) => {
       const u = await row(user);
@@ -95,7 +95,7 @@ export function userAccess(env: Env, db: Db, config: Config): UserAccess {
     blockingNonConsenting: (user) => blockingNonConsenting(config, db, user),
     unblockingInvolving: (user) => unblockingInvolving(config, db, user),
     botClientId,
-    createBotAccount: (bot) => createBotAccount(db, bot),
-    deleteBotAccount: (bot) => deleteBotAccount(db, bot),
+    createBotAccount: (bot) => createBotAccount(env, db, bot),
+    deleteBotAccount: (bot) => deleteBotAccount(env, db, bot),
   };
 }

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { decode } from 'cborg';
 import { fromBase64 } from '../../../shared/base64.js';
 
-export const LAST_RESORT_ID = 65535;
+export { LAST_RESORT_ID } from '../../../shared/accounts/material.js';
 
 export const prekey = z.object({ id: z.int().min(0).max(65535), key: z.string().min(1) }).openapi('Prekey');
 export type Prekey = z.infer<typeof prekey>;

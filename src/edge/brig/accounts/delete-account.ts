@@ -1,4 +1,3 @@
-import { keyPackageStore } from '../mls/key-package-store.js';
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
@@ -11,7 +10,7 @@ import { userEvents } from '../../events/user-events.js';
 import { leavingAllConversations, removeFromTeams } from '../../galley/face.js';
 import { cookieStore } from '../auth/cookie-store.js';
 import { clientStore } from '../clients/client-store.js';
-import { prekeyStore } from '../clients/prekey-store.js';
+import { forgetAccountMaterialEffect } from '../clients/account-object.js';
 import { connectionStore } from '../connections/connection-store.js';
 import { consentStore } from '../consent/consent-store.js';
 import { propertyStore } from '../properties/property-store.js';
@@ -59,8 +58,6 @@ export async function deleteAccount(
         ssoId: null,
       }),
       clientStore.deleteAllOf(db, user.id),
-      prekeyStore.deleteAllOf(db, user.id),
-      keyPackageStore.deleteUser(db, user.id),
       cookieStore.revokeStatement(db, user.id),
       propertyStore.clearStatement(db, user.id),
       consentStore.deleteAllOf(db, user.id),
@@ -69,7 +66,7 @@ export async function deleteAccount(
       removeFromTeams(db, user.id),
       invitationStore.removeForInvitee(db, user.id),
     ],
-    effects: [forgetAccountEffect({ user: user.id })],
+    effects: [forgetAccountEffect({ user: user.id }), forgetAccountMaterialEffect({ user: user.id })],
   };
   const deleted = publishEffect([{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });
   await commitChange(

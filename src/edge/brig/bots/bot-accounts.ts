@@ -5,12 +5,12 @@ import type { Db } from '../../db/client.js';
 import { runBatch } from '../../db/client.js';
 import type { NewBot } from '../../api/access/user-access.js';
 import { clientStore, type ClientRow } from '../clients/client-store.js';
-import { prekeyStore } from '../clients/prekey-store.js';
+import { accountObject } from '../clients/account-object.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 
-/** Writes the bot's user, client and prekeys in one batch. */
-export async function createBotAccount(db: Db, bot: NewBot): Promise<void> {
+/** Stores the bot's prekeys, then writes its user and client in one batch. */
+export async function createBotAccount(env: Env, db: Db, bot: NewBot): Promise<void> {
   const now = Date.now();
   const user: UserRow = {
     id: bot.id,
@@ -51,20 +51,17 @@ export async function createBotAccount(db: Db, bot: NewBot): Promise<void> {
     createdAt: now,
     lastActive: null,
   };
-  await runBatch(db, [
-    userStore.insert(db, user),
-    clientStore.upsert(db, client),
-    ...prekeyStore.upsert(db, bot.id, bot.client, bot.prekeys),
-  ]);
+  await accountObject(env, bot.id).putPrekeys(bot.id, bot.client, bot.prekeys);
+  await runBatch(db, [userStore.insert(db, user), clientStore.upsert(db, client)]);
 }
 
 /** The bot's account ends: marked deleted, its client and prekeys gone. */
-export async function deleteBotAccount(db: Db, bot: string): Promise<void> {
+export async function deleteBotAccount(env: Env, db: Db, bot: string): Promise<void> {
   const user = await userStore.byId(db, bot);
   if (user?.userType !== 'bot') return;
   await runBatch(db, [
     userStore.update(db, bot, { status: 'deleted' }),
     ...(await clientStore.list(db, bot)).map((c) => clientStore.delete(db, bot, c.id)),
-    prekeyStore.deleteAllOf(db, bot),
   ]);
+  await accountObject(env, bot).forgetAll(bot);
 }

@@ -9,12 +9,12 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { providerErrors } from '../../api/errors/provider.js';
 import { json, jsonBody, uuid } from '../../api/schemas/common.js';
 import { bot } from '../../api/self.js';
-import { database, runBatch } from '../../db/client.js';
+import { database } from '../../db/client.js';
 import { clientJson, clientJsonFor, pubClient } from '../clients/client-json.js';
 import { clientStore } from '../clients/client-store.js';
 import { checkPrekeys } from '../clients/new-client.js';
 import { claimLocalMany } from '../clients/prekey-claims.js';
-import { prekeyStore } from '../clients/prekey-store.js';
+import { accountObject } from '../clients/account-object.js';
 import { prekey } from '../../api/schemas/prekeys.js';
 import { localClientsOf } from '../clients/user-clients.js';
 import { profileJson, userProfile } from '../users/user-json.js';
@@ -74,7 +74,7 @@ export const listBotPrekeys = endpoint(
   },
   async (c) => {
     const client = await botClient(c);
-    const ids = client === undefined ? [] : await prekeyStore.ids(database(c.env.DB), client.user, client.id);
+    const ids = client === undefined ? [] : await accountObject(c.env, client.user).prekeyIds(client.user, client.id);
     return c.json(ids, 200);
   },
 );
@@ -94,8 +94,7 @@ export const updateBotPrekeys = endpoint(
     checkPrekeys(prekeys, undefined);
     const client = await botClient(c);
     if (client === undefined) throw new ApiError(brigErrors.clientNotFound);
-    const db = database(c.env.DB);
-    await runBatch(db, prekeyStore.upsert(db, client.user, client.id, prekeys));
+    await accountObject(c.env, client.user).putPrekeys(client.user, client.id, prekeys);
     return c.body(null, 200);
   },
 );
@@ -114,7 +113,7 @@ export const claimBotUsersPrekeys = endpoint(
     const asked = c.req.valid('json');
     if (Object.keys(asked).length > c.get('config').brig.optSettings.setMaxConvSize)
       throw new ApiError(providerErrors.tooManyClients);
-    return c.json(await claimLocalMany(database(c.env.DB), asked), 200);
+    return c.json(await claimLocalMany(deps(c), asked), 200);
   },
 );
 

@@ -1,4 +1,3 @@
-import { keyPackageStore } from '../mls/key-package-store.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
@@ -7,7 +6,7 @@ import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { clientEvents } from './client-events.js';
-import { enableQueueEffect, forgetClientsEffect, legacyClientEffect } from '../../gundeck/face.js';
+import { enableQueueEffect, legacyClientEffect } from '../../gundeck/face.js';
 import { publishEffect } from '../../events/publish.js';
 import { clientsChangedEffect } from '../../galley/face.js';
 import { enforceVerificationCode } from '../auth/verification-code.js';
@@ -17,7 +16,8 @@ import { clientIdFromLastKey } from './client-id.js';
 import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor, legacyClientIds } from './client-json.js';
 import { clientStore, type ClientRow } from './client-store.js';
 import { checkCapabilities, checkPrekeys, newClient } from './new-client.js';
-import { prekeyStore } from './prekey-store.js';
+import { accountObject } from './account-object.js';
+import { clientsGoneEffects } from './clients-gone.js';
 import { deps } from '../../api/deps.js';
 
 /**
@@ -87,15 +87,10 @@ export const addClient = endpoint(
     };
     // Only one temporary client: the new one replaces any other.
     const replaced = body.type === 'temporary' ? sameType : [];
-    const statements = [
-      clientStore.upsert(db, row),
-      ...prekeyStore.upsert(db, user.id, id, [...body.prekeys, body.lastkey]),
-      ...replaced.flatMap((old) => [
-        clientStore.delete(db, user.id, old.id),
-        prekeyStore.deleteAll(db, user.id, old.id),
-        keyPackageStore.deleteClient(db, user.id, old.id),
-      ]),
-    ];
+    // The prekeys first: a client whose row is written has them. If the row's write fails, they
+    // stay unreached (the id is the last-resort key's: registering it again reaches them).
+    await accountObject(c.env, user.id).putPrekeys(user.id, id, [...body.prekeys, body.lastkey]);
+    const statements = [clientStore.upsert(db, row), ...replaced.map((old) => clientStore.delete(db, user.id, old.id))];
     const gone = replaced.map((old) => old.id);
     const legacy = legacyClientIds(all, [id, ...gone]);
     const origin = self(c);
@@ -103,7 +98,7 @@ export const addClient = endpoint(
     await commitChange(c.env, config, {
       statements,
       effects: [
-        ...(gone.length === 0 ? [] : [forgetClientsEffect({ user: user.id, clients: gone })]),
+        ...clientsGoneEffects(user.id, gone),
         row.capabilities.includes(CONSUMABLE_NOTIFICATIONS)
           ? enableQueueEffect({ user: user.id, client: id, legacy })
           : legacyClientEffect({ user: user.id, client: id, legacy }),

@@ -2,10 +2,10 @@
 // public routes and the federation RPCs share.
 import type { z } from '@hono/zod-openapi';
 import type { Config } from '../../../shared/config/index.js';
-import type { Db } from '../../db/client.js';
+import type { Deps } from '../../api/deps.js';
 import { FederatorClient } from '../../federation/client.js';
 import { clientStore } from './client-store.js';
-import { prekeyStore } from './prekey-store.js';
+import { accountObject } from './account-object.js';
 import type { Prekey } from '../../api/schemas/prekeys.js';
 import {
   claimMultiPrekeyBundleRpc,
@@ -19,23 +19,32 @@ export type PrekeyBundle = z.infer<typeof prekeyBundle>;
 
 export type UserClientPrekeys = z.infer<typeof userClientPrekeys>;
 
-/** One prekey of each of a local user's clients (claimed: not handed out again). */
-export async function claimLocalBundle(db: Db, user: string): Promise<PrekeyBundle> {
-  const clients = [];
-  for (const cl of await clientStore.list(db, user)) {
-    const key = await prekeyStore.claim(db, user, cl.id);
-    if (key !== undefined) clients.push({ client: cl.id, prekey: key });
-  }
-  return { user, clients };
+/** One prekey of a local user's client (claimed: not handed out again), if it has any. */
+export async function claimLocalPrekey(d: Deps, user: string, client: string): Promise<Prekey | undefined> {
+  const claimed = await accountObject(d.env, user).claimPrekeys(user, [client]);
+  return claimed[client] ?? undefined;
 }
 
-export async function claimLocalMany(db: Db, asked: Record<string, readonly string[]>): Promise<UserClientPrekeys> {
-  const found: UserClientPrekeys = {};
-  for (const [user, clients] of Object.entries(asked)) {
-    const byClient: Record<string, Prekey | null> = (found[user] = {});
-    for (const client of clients) byClient[client] = (await prekeyStore.claim(db, user, client)) ?? null;
-  }
-  return found;
+/** One prekey of each of a local user's clients (claimed: not handed out again). */
+export async function claimLocalBundle(d: Deps, user: string): Promise<PrekeyBundle> {
+  const clients = (await clientStore.list(d.db, user)).map((cl) => cl.id);
+  const claimed = clients.length === 0 ? {} : await accountObject(d.env, user).claimPrekeys(user, clients);
+  return {
+    user,
+    clients: clients.flatMap((client) => {
+      const prekey = claimed[client];
+      return prekey == null ? [] : [{ client, prekey }];
+    }),
+  };
+}
+
+/** One prekey of each client asked for, of local users (null for a client without any); the users' objects are asked at once. */
+export async function claimLocalMany(d: Deps, asked: Record<string, readonly string[]>): Promise<UserClientPrekeys> {
+  const claims = Object.entries(asked).map(async ([user, clients]) => {
+    const claimed = clients.length === 0 ? {} : await accountObject(d.env, user).claimPrekeys(user, clients);
+    return [user, Object.fromEntries(clients.map((client) => [client, claimed[client] ?? null]))] as const;
+  });
+  return Object.fromEntries(await Promise.all(claims));
 }
 
 export const remoteClaim = (config: Config, domain: string, user: string, client: string) =>

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { deps } from '../../api/deps.js';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
@@ -6,18 +7,17 @@ import { FEDERATED_CALL_ERRORS, federationErrors } from '../../api/errors/federa
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
-import { database } from '../../db/client.js';
 import { unlessUnreachable } from '../../federation/client.js';
 import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import {
   claimLocalBundle,
+  claimLocalPrekey,
   claimLocalMany,
   remoteClaim,
   remoteClaimBundle,
   remoteClaimMany,
   type UserClientPrekeys,
 } from './prekey-claims.js';
-import { prekeyStore } from './prekey-store.js';
 import { prekey } from '../../api/schemas/prekeys.js';
 import { localDomainOf, userParams } from './user-clients.js';
 import { clientPrekey, prekeyBundle } from '../federation-api/contract.js';
@@ -36,7 +36,7 @@ const userPrekeysRoute = {
 async function userPrekeys(c: Context<AppEnv>, domain: string, uid: string) {
   const bundle =
     domain === localDomainOf(c)
-      ? await claimLocalBundle(database(c.env.DB), uid)
+      ? await claimLocalBundle(deps(c), uid)
       : await remoteClaimBundle(c.get('config'), domain, uid);
   return c.json(bundle, 200);
 }
@@ -72,7 +72,7 @@ const clientPrekeyRoute = {
 async function claimClientPrekey(c: Context<AppEnv>, domain: string, uid: string, client: string) {
   const claimed =
     domain === localDomainOf(c)
-      ? await prekeyStore.claim(database(c.env.DB), uid, client)
+      ? await claimLocalPrekey(deps(c), uid, client)
       : (await remoteClaim(c.get('config'), domain, uid, client))?.prekey;
   if (claimed === undefined) throw new ApiError(brigErrors.prekeyNotFound);
   return c.json({ client, prekey: claimed }, 200);
@@ -113,7 +113,7 @@ async function claimMany(c: Context<AppEnv>, asked: z.infer<typeof userClients>)
   const failed: QualifiedId[] = [];
   for (const [domain, users] of Object.entries(asked)) {
     if (domain === localDomainOf(c)) {
-      found[domain] = await claimLocalMany(database(c.env.DB), users);
+      found[domain] = await claimLocalMany(deps(c), users);
       continue;
     }
     const claimed = await unlessUnreachable(remoteClaimMany(c.get('config'), domain, users));
@@ -188,7 +188,7 @@ export const listPrekeysUnqualified = endpoint(
     const asked = c.req.valid('json');
     const domain = localDomainOf(c);
     refuseTooMany(c.get('config').brig.optSettings.setMaxConvSize, { [domain]: asked });
-    return c.json(await claimLocalMany(database(c.env.DB), asked), 200);
+    return c.json(await claimLocalMany(deps(c), asked), 200);
   },
 );
 

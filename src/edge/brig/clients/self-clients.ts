@@ -1,4 +1,3 @@
-import { keyPackageStore } from '../mls/key-package-store.js';
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -8,7 +7,6 @@ import { self } from '../../api/self.js';
 import { database, runBatch } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { clientEvents } from './client-events.js';
-import { forgetClientsEffect } from '../../gundeck/face.js';
 import { publishEffect, userStream } from '../../events/publish.js';
 import { clientsChangedEffect } from '../../galley/face.js';
 import { checkUserPassword } from '../password/passwords.js';
@@ -17,7 +15,8 @@ import { CLIENT_ID_PATTERN } from '../../../shared/client-id.js';
 import { CONSUMABLE_NOTIFICATIONS, clientJson, clientJsonFor, legacyClientIds } from './client-json.js';
 import { clientStore } from './client-store.js';
 import { checkCapabilities, checkPrekeys, updateClient } from './new-client.js';
-import { prekeyStore } from './prekey-store.js';
+import { accountObject } from './account-object.js';
+import { clientsGoneEffects } from './clients-gone.js';
 import { deps } from '../../api/deps.js';
 
 const clientParam = { params: z.object({ client: z.string().regex(CLIENT_ID_PATTERN) }) };
@@ -64,7 +63,10 @@ export const getClientPrekeyIds = endpoint(
     request: clientParam,
     responses: { 200: { description: 'Ids of the prekeys not yet claimed', ...json(z.array(z.int())) } },
   },
-  async (c) => c.json(await prekeyStore.ids(database(c.env.DB), self(c).user, c.req.valid('param').client), 200),
+  async (c) => {
+    const me = self(c).user;
+    return c.json(await accountObject(c.env, me).prekeyIds(me, c.req.valid('param').client), 200);
+  },
 );
 
 export const putClient = endpoint(
@@ -105,7 +107,8 @@ export const putClient = endpoint(
       mlsPublicKeys: mlsKeys,
     };
     const keys = [...(body.prekeys ?? []), ...(body.lastkey === undefined ? [] : [body.lastkey])];
-    await runBatch(db, [clientStore.update(db, me, client, patch), ...prekeyStore.upsert(db, me, client, keys)]);
+    if (keys.length > 0) await accountObject(c.env, me).putPrekeys(me, client, keys);
+    await runBatch(db, [clientStore.update(db, me, client, patch)]);
     if (wanted?.includes(CONSUMABLE_NOTIFICATIONS)) {
       await userStream(c.env, me).enableQueue(client, legacyClientIds(await clientStore.list(db, me), [client]));
     }
@@ -147,16 +150,11 @@ export const deleteClient = endpoint(
       if (!(await checkUserPassword(c.env, db, config, { user: user.id }, user, password)))
         throw new ApiError(brigErrors.invalidCredentials);
     }
-    const statements = [
-      clientStore.delete(db, user.id, client),
-      prekeyStore.deleteAll(db, user.id, client),
-      keyPackageStore.deleteClient(db, user.id, client),
-    ];
     const me = { id: user.id, domain: deps(c).domain };
     await commitChange(c.env, config, {
-      statements,
+      statements: [clientStore.delete(db, user.id, client)],
       effects: [
-        forgetClientsEffect({ user: user.id, clients: [client] }),
+        ...clientsGoneEffects(user.id, [client]),
         clientsChangedEffect(me, [client]),
         publishEffect([{ user: user.id }], clientEvents.remove(client), { origin: self(c) }),
       ],

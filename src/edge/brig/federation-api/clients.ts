@@ -1,7 +1,7 @@
 import { database } from '../../db/client.js';
 import { federationRpc } from '../../federation/rpc.js';
-import { claimLocalBundle, claimLocalMany } from '../clients/prekey-claims.js';
-import { prekeyStore } from '../clients/prekey-store.js';
+import { claimLocalBundle, claimLocalMany, claimLocalPrekey } from '../clients/prekey-claims.js';
+import { deps } from '../../api/deps.js';
 import { localClientsOf } from '../clients/user-clients.js';
 import { getUserClientsRpc, claimPrekeyRpc, claimPrekeyBundleRpc, claimMultiPrekeyBundleRpc } from './contract.js';
 
@@ -13,17 +13,17 @@ export const getUserClientsForRemote = federationRpc(
 export const claimPrekey = federationRpc(
   { ...claimPrekeyRpc, description: 'A claimed prekey of the client, or null when it has none' },
   async (c, [user, client]) => {
-    const prekey = await prekeyStore.claim(database(c.env.DB), user, client);
+    const prekey = await claimLocalPrekey(deps(c), user, client);
     return prekey === undefined ? null : { client, prekey };
   },
 );
 
 export const claimPrekeyBundle = federationRpc(
   { ...claimPrekeyBundleRpc, description: "A claimed prekey of each of the user's clients" },
-  async (c, user) => claimLocalBundle(database(c.env.DB), user),
+  async (c, user) => claimLocalBundle(deps(c), user),
 );
 
 export const claimMultiPrekeyBundle = federationRpc(
   { ...claimMultiPrekeyBundleRpc, description: 'A claimed prekey of each client asked for (null when it has none)' },
-  async (c, asked) => claimLocalMany(database(c.env.DB), asked),
+  async (c, asked) => claimLocalMany(deps(c), asked),
 );

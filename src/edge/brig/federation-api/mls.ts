@@ -8,7 +8,7 @@ import { database } from '../../db/client.js';
 import { federationRpc } from '../../federation/rpc.js';
 import { clientStore } from '../clients/client-store.js';
 import { claimLocal } from '../mls/claim-routes.js';
-import { keyPackageStore } from '../mls/key-package-store.js';
+import { accountObject } from '../clients/account-object.js';
 import { deps } from '../../api/deps.js';
 import { getMlsClientsRpc, claimKeyPackagesRpc, cipherSuite } from './contract.js';
 
@@ -29,13 +29,15 @@ export const getMlsClients = federationRpc(
     const db = database(c.env.DB);
     const now = Math.floor(Date.now() / 1000);
     const clients = (await clientStore.list(db, r.user_id)).filter((cl) => cl.mlsPublicKeys[scheme] !== undefined);
-    return Promise.all(
-      clients.map(async (cl) => ({
-        id: cl.id,
-        mls_signature_key: cl.mlsPublicKeys[scheme],
-        mls: 'cipher_suite' in r ? (await keyPackageStore.count(db, r.user_id, cl.id, r.cipher_suite, now)) > 0 : true,
-      })),
-    );
+    const holding =
+      'cipher_suite' in r && clients.length > 0
+        ? new Set(await accountObject(c.env, r.user_id).clientsWithKeyPackages(r.user_id, r.cipher_suite, now))
+        : undefined;
+    return clients.map((cl) => ({
+      id: cl.id,
+      mls_signature_key: cl.mlsPublicKeys[scheme],
+      mls: holding === undefined || holding.has(cl.id),
+    }));
   },
 );
 
@@ -44,8 +46,5 @@ export const claimKeyPackagesForRemote = federationRpc(
     ...claimKeyPackagesRpc,
     description: "One key package of each of the target's clients; null for a user this backend does not have",
   },
-  async (c, r) => {
-    const local = deps(c).domain;
-    return (await claimLocal(database(c.env.DB), local, r.target, r.cipher_suite)) ?? null;
-  },
+  async (c, r) => (await claimLocal(deps(c), r.target, r.cipher_suite)) ?? null,
 );

@@ -8,14 +8,14 @@ import type { Db } from '../../db/client.js';
 import { type Change, commitChange } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { clientsChangedEffect, teamMemberIds } from '../../galley/face.js';
-import { forgetClientsEffect, legacyClientEffect } from '../../gundeck/face.js';
+import { legacyClientEffect } from '../../gundeck/face.js';
 import { issueCookie, cookieStore } from '../auth/cookie-store.js';
 import { clientEvents } from '../clients/client-events.js';
 import { clientIdFromLastKey } from '../clients/client-id.js';
 import { LEGALHOLD_CONSENT, legacyClientIds } from '../clients/client-json.js';
 import { clientStore, type ClientRow } from '../clients/client-store.js';
-import { prekeyStore } from '../clients/prekey-store.js';
-import { keyPackageStore } from '../mls/key-package-store.js';
+import { accountObject } from '../clients/account-object.js';
+import { clientsGoneEffects } from '../clients/clients-gone.js';
 import { contactsOf } from '../users/contacts.js';
 import { legalholdEvents } from './legalhold-events.js';
 
@@ -75,14 +75,12 @@ export async function addLegalholdDevice(
   };
   const gone = replaced.map((old) => old.id);
   const own = [{ user: o.user }];
+  // The prekeys first, as for any client (brig/clients/add-client.ts).
+  await accountObject(env, o.user).putPrekeys(o.user, id, [...o.prekeys, o.lastPrekey]);
   await commitChange(env, config, {
-    statements: [
-      clientStore.upsert(db, row),
-      ...prekeyStore.upsert(db, o.user, id, [...o.prekeys, o.lastPrekey]),
-      ...gone.flatMap((old) => dropClient(db, o.user, old)),
-    ],
+    statements: [clientStore.upsert(db, row), ...gone.map((old) => clientStore.delete(db, o.user, old))],
     effects: [
-      ...(gone.length === 0 ? [] : [forgetClientsEffect({ user: o.user, clients: gone })]),
+      ...clientsGoneEffects(o.user, gone),
       legacyClientEffect({ user: o.user, client: id, legacy: legacyClientIds(all, [id, ...gone]) }),
       clientsChangedEffect({ id: o.user, domain: localDomain(config) }),
       ...gone.map((old) => publishEffect(own, clientEvents.remove(old), { origin: o.origin })),
@@ -92,12 +90,6 @@ export async function addLegalholdDevice(
   });
   return id;
 }
-
-const dropClient = (db: Db, user: string, client: string) => [
-  clientStore.delete(db, user, client),
-  prekeyStore.deleteAll(db, user, client),
-  keyPackageStore.deleteClient(db, user, client),
-];
 
 /**
  * Removes the user's legal hold devices and their service's cookies; contacts hear it either way.
@@ -111,9 +103,9 @@ export async function removingLegalholdDevices(
   const gone = (await clientStore.list(db, o.user)).filter((c) => c.type === 'legalhold').map((c) => c.id);
   const me = { id: o.user, domain: localDomain(config) };
   return {
-    statements: [...gone.flatMap((id) => dropClient(db, o.user, id)), cookieStore.revokeLegalhold(db, o.user)],
+    statements: [...gone.map((id) => clientStore.delete(db, o.user, id)), cookieStore.revokeLegalhold(db, o.user)],
     effects: [
-      ...(gone.length === 0 ? [] : [forgetClientsEffect({ user: o.user, clients: gone })]),
+      ...clientsGoneEffects(o.user, gone),
       clientsChangedEffect(me, gone),
       ...gone.map((id) => publishEffect([{ user: o.user }], clientEvents.remove(id))),
       publishEffect(await audience(db, config, o.user, o.team), legalholdEvents.disable(o.user)),

@@ -9,15 +9,15 @@ import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database, type Db } from '../../db/client.js';
+import { database } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { legalholdStatuses } from '../../galley/face.js';
 import { clientStore } from '../clients/client-store.js';
 import { userStore } from '../users/user-store.js';
-import { keyPackageStore } from './key-package-store.js';
+import { accountObject } from '../clients/account-object.js';
 import { requireMlsEnabled } from './mls-switch.js';
 import { parseSuite, suiteText } from './suite-query.js';
-import { deps } from '../../api/deps.js';
+import { type Deps, deps } from '../../api/deps.js';
 import { claimKeyPackagesRpc, keyPackageBundle } from '../federation-api/contract.js';
 
 /**
@@ -81,18 +81,21 @@ export const claimKeyPackages = endpoint(
     // A user under legal hold (or about to be) has no place in MLS groups (legal hold records Proteus).
     const legalhold = (await legalholdStatuses(db, [user])).get(user);
     if (legalhold === 'pending' || legalhold === 'enabled') throw new ApiError(legalholdErrors.mlsNotAllowed);
-    const claimed = await claimLocal(db, domain, user, suite, me.user === user ? me.client : undefined);
+    const claimed = await claimLocal(deps(c), user, suite, me.user === user ? me.client : undefined);
     if (claimed === undefined) throw new ApiError(brigErrors.invalidUser);
     return c.json(claimed, 200);
   },
 );
 
 /** One package of each client of a local user (`skip` left out); undefined for a user who is not active here. */
-export async function claimLocal(db: Db, domain: string, user: string, suite: number, skip?: string) {
+export async function claimLocal(d: Deps, user: string, suite: number, skip?: string) {
+  const { db, domain } = d;
   const target = await userStore.byId(db, user);
   if (target === undefined || target.status !== 'active') return undefined;
   const clients = (await clientStore.list(db, user)).map((cl) => cl.id).filter((id) => id !== skip);
-  const claimed = await keyPackageStore.claim(db, user, clients, suite, Math.floor(Date.now() / 1000));
+  const now = Math.floor(Date.now() / 1000);
+  const claimed =
+    clients.length === 0 ? [] : await accountObject(d.env, user).claimKeyPackages(user, clients, suite, now);
   const key_packages = claimed.map((k) => ({
     user,
     domain,

@@ -5,8 +5,8 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database, runBatch } from '../../db/client.js';
-import { keyPackageStore } from './key-package-store.js';
+import { deps } from '../../api/deps.js';
+import { accountObject } from '../clients/account-object.js';
 import { requireMlsEnabled } from './mls-switch.js';
 import { parseSuite, suiteText } from './suite-query.js';
 import { checkedUpload } from './upload.js';
@@ -33,9 +33,9 @@ export const uploadKeyPackages = endpoint(
   async (c) => {
     requireMlsEnabled(c);
     const { client } = c.req.valid('param');
-    const db = database(c.env.DB);
-    const rows = await checkedUpload(c, db, client, c.req.valid('json').key_packages);
-    await runBatch(db, keyPackageStore.insert(db, rows));
+    const me = self(c).user;
+    const packages = await checkedUpload(c, deps(c).db, client, c.req.valid('json').key_packages);
+    await accountObject(c.env, me).addKeyPackages(me, packages);
     return c.body(null, 201);
   },
 );
@@ -61,17 +61,13 @@ export const replaceKeyPackages = endpoint(
     // `ciphersuites=` names no suite: then nothing may be uploaded, and nothing is replaced.
     const listed = raw === undefined ? [undefined] : raw.trim() === '' ? [] : raw.split(',');
     const suites = new Set(listed.map((s) => parseSuite(s?.trim())));
-    const db = database(c.env.DB);
-    const rows = await checkedUpload(c, db, client, c.req.valid('json').key_packages);
-    const uploaded = new Set(rows.map((r) => r.cipherSuite));
+    const packages = await checkedUpload(c, deps(c).db, client, c.req.valid('json').key_packages);
+    const uploaded = new Set(packages.map((r) => r.cipherSuite));
     if (uploaded.size !== suites.size || [...uploaded].some((s) => !suites.has(s)))
       throw new ApiError(mlsErrors.mlsProtocolError, 'uploaded key packages for unannounced cipher suites');
     if (suites.size === 0) return c.body(null, 201);
     const me = self(c).user;
-    await runBatch(db, [
-      keyPackageStore.deleteSuites(db, me, client, [...suites]),
-      ...keyPackageStore.insert(db, rows),
-    ]);
+    await accountObject(c.env, me).addKeyPackages(me, packages, { client, suites: [...suites] });
     return c.body(null, 201);
   },
 );
@@ -91,8 +87,8 @@ export const deleteKeyPackages = endpoint(
     requireMlsEnabled(c);
     const { client } = c.req.valid('param');
     const suite = parseSuite(c.req.valid('query').ciphersuite);
-    const db = database(c.env.DB);
-    await runBatch(db, [keyPackageStore.deleteRefs(db, self(c).user, client, suite, c.req.valid('json').key_packages)]);
+    const me = self(c).user;
+    await accountObject(c.env, me).deleteKeyPackages(me, client, suite, c.req.valid('json').key_packages);
     return c.body(null, 201);
   },
 );
@@ -115,7 +111,8 @@ export const countKeyPackages = endpoint(
     const { client } = c.req.valid('param');
     const suite = parseSuite(c.req.valid('query').ciphersuite);
     const now = Math.floor(Date.now() / 1000);
-    const count = await keyPackageStore.count(database(c.env.DB), self(c).user, client, suite, now);
+    const me = self(c).user;
+    const count = await accountObject(c.env, me).countKeyPackages(me, client, suite, now);
     return c.json({ count }, 200);
   },
 );

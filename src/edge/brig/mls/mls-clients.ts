@@ -7,17 +7,24 @@ import type { QualifiedId } from '../../api/schemas/common.js';
 import type { Db } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { clientStore } from '../clients/client-store.js';
-import { keyPackageStore } from './key-package-store.js';
+import { accountObject } from '../clients/account-object.js';
 import { getMlsClientsRpc } from '../federation-api/contract.js';
 
 /** The user's clients, their signature keys of the suite's scheme and whether they have packages of the suite. */
-export async function mlsClientKeys(config: Config, db: Db, user: QualifiedId, suite: number): Promise<MlsClientKey[]> {
+export async function mlsClientKeys(
+  env: Env,
+  config: Config,
+  db: Db,
+  user: QualifiedId,
+  suite: number,
+): Promise<MlsClientKey[]> {
   const scheme = schemeOf(suite);
   if (user.domain === localDomain(config)) {
-    const [rows, withPackages] = await Promise.all([
+    const [rows, holding] = await Promise.all([
       clientStore.list(db, user.id),
-      keyPackageStore.clientsWithPackages(db, user.id, suite, Math.floor(Date.now() / 1000)),
+      accountObject(env, user.id).clientsWithKeyPackages(user.id, suite, Math.floor(Date.now() / 1000)),
     ]);
+    const withPackages = new Set(holding);
     return rows.map((r) => ({
       client: r.id,
       signatureKey: r.mlsPublicKeys[scheme],

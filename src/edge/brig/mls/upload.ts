@@ -9,7 +9,7 @@ import { mlsErrors } from '../../api/errors/mls.js';
 import { self } from '../../api/self.js';
 import type { Db } from '../../db/client.js';
 import { clientStore } from '../clients/client-store.js';
-import type { KeyPackageRow } from './key-package-store.js';
+import type { KeyPackage } from '../../../shared/accounts/material.js';
 import { deps } from '../../api/deps.js';
 
 /**
@@ -22,13 +22,13 @@ export async function checkedUpload(
   db: Db,
   client: string,
   packages: readonly string[],
-): Promise<KeyPackageRow[]> {
+): Promise<KeyPackage[]> {
   const me = self(c);
   const config = c.get('config');
   const domain = deps(c).domain;
   const registered = (await clientStore.get(db, me.user, client))?.mlsPublicKeys ?? {};
   const now = Math.floor(Date.now() / 1000);
-  const rows: KeyPackageRow[] = [];
+  const rows: KeyPackage[] = [];
   for (const text of packages) {
     const bytes = fromBase64(text);
     if (bytes === undefined) throw new ApiError(commonErrors.badRequest, 'Key package is not base64');
@@ -54,7 +54,6 @@ export async function checkedUpload(
     if (!valid.ok) throw new ApiError(mlsErrors.mlsProtocolError, valid.message);
     rows.push({
       ref: toBase64(pkg.ref),
-      user: me.user,
       client,
       cipherSuite: pkg.suite,
       data: text,

@@ -1,0 +1,25 @@
+import { defineEffect } from '../../effects/effect.js';
+
+/**
+ * The user's Account object (src/objects/Account.ts): their clients' Proteus prekeys and MLS key
+ * packages. Every call names the user again, for the object's first call to find the rows earlier
+ * versions left in D1.
+ */
+export function accountObject(env: Env, user: string) {
+  return env.ACCOUNTS.get(env.ACCOUNTS.idFromName(user));
+}
+
+/** Clients were deleted (in D1): what they held for others goes too. */
+export const forgetMaterialEffect = defineEffect(
+  'forget-client-material',
+  async ({ env }, { user, clients }: { user: string; clients: readonly string[] }) => {
+    const account = accountObject(env, user);
+    for (const client of clients) await account.forgetClient(user, client);
+  },
+);
+
+/** The account was deleted: everything its clients held goes too. */
+export const forgetAccountMaterialEffect = defineEffect(
+  'forget-account-material',
+  async ({ env }, { user }: { user: string }) => accountObject(env, user).forgetAll(user),
+);

@@ -1,0 +1,27 @@
+import { legacyMaterialStore } from '../../../shared/accounts/legacy-material-store.js';
+import type { Deps } from '../../api/deps.js';
+import { accountObject } from './account-object.js';
+
+/** Users whose rows move per round: their objects are asked at once. */
+const ROUND = 50;
+
+/**
+ * Moves prekeys and key packages that versions before the Account object left in D1 into their
+ * users' objects, at most `limit` users' worth (the rows themselves are the cursor: a user's go
+ * once moved, so a later run resumes). A user's object also moves them on its first call, so the
+ * sweep only frees D1 of users who have not been asked for since. Returns how many users moved.
+ */
+export async function moveLegacyMaterial(d: Deps, limit: number): Promise<number> {
+  let moved = 0;
+  let previous = '';
+  while (moved < limit) {
+    const users = await legacyMaterialStore.users(d.db, Math.min(ROUND, limit - moved));
+    // A round that finds the same users again made no progress: their objects failed; next run.
+    const round = users.join();
+    if (users.length === 0 || round === previous) break;
+    previous = round;
+    const results = await Promise.allSettled(users.map((user) => accountObject(d.env, user).moveIn(user)));
+    moved += results.filter((r) => r.status === 'fulfilled').length;
+  }
+  return moved;
+}

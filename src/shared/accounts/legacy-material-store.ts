@@ -1,0 +1,47 @@
+import { eq, sql } from 'drizzle-orm';
+import type { DrizzleD1Database } from 'drizzle-orm/d1';
+import { mlsKeyPackages, prekeys } from '../db/schema.js';
+import type { ClientMaterial } from './material.js';
+
+/**
+ * Prekeys and key packages where versions before the Account object kept them: D1's `prekeys` and
+ * `mls_key_packages`. Nothing writes them any more; each user's rows move into their Account object
+ * (its first call, or the sweep of brig/clients/move-material.ts), which deletes them here.
+ */
+export const legacyMaterialStore = {
+  async ofUser(db: DrizzleD1Database, user: string): Promise<ClientMaterial> {
+    const [keys, packages] = await db.batch([
+      db
+        .select({ client: prekeys.client, id: prekeys.id, key: prekeys.key })
+        .from(prekeys)
+        .where(eq(prekeys.user, user)),
+      db
+        .select({
+          ref: mlsKeyPackages.ref,
+          client: mlsKeyPackages.client,
+          cipherSuite: mlsKeyPackages.cipherSuite,
+          data: mlsKeyPackages.data,
+          notAfter: mlsKeyPackages.notAfter,
+        })
+        .from(mlsKeyPackages)
+        .where(eq(mlsKeyPackages.user, user)),
+    ]);
+    return { prekeys: keys, keyPackages: packages };
+  },
+
+  async forget(db: DrizzleD1Database, user: string): Promise<void> {
+    await db.batch([
+      db.delete(prekeys).where(eq(prekeys.user, user)),
+      db.delete(mlsKeyPackages).where(eq(mlsKeyPackages.user, user)),
+    ]);
+  },
+
+  /** Some users who still have rows here (at most `limit`). */
+  async users(db: DrizzleD1Database, limit: number): Promise<string[]> {
+    const rows = await db.all<{ user: string }>(sql`
+      SELECT user FROM (SELECT DISTINCT user FROM prekeys LIMIT ${limit})
+      UNION SELECT user FROM (SELECT DISTINCT user FROM mls_key_packages LIMIT ${limit})
+      LIMIT ${limit}`);
+    return rows.map((r) => r.user);
+  },
+};
