@@ -27,14 +27,14 @@ export async function runScheduledJobs(d: Deps, cron: string): Promise<void> {
   const { env, config } = d;
   if (cron === RESTART_CRON) {
     logCount('pending effects carried out after a restart', await sweepPendingEffects(env, config, Date.now()));
-    logCount("users' prekeys and key packages moved from D1", await moveLegacyMaterial(d, Number.POSITIVE_INFINITY));
+    logCount("users' prekeys, key packages and cookies moved from D1", await moveLegacyMaterial(d, Number.POSITIVE_INFINITY));
     return;
   }
   const before = Date.now() - REQUEST_LIFETIME_MS;
   logCount('pending effects carried out', await sweepPendingEffects(env, config, before));
   logCount('expired assets removed', await sweepExpiredAssets(env, config));
   logCount('expired team notifications removed', await sweepExpiredTeamNotifications(d.db, config));
-  logCount("users' prekeys and key packages moved from D1", await moveLegacyMaterial(d, MOVES_PER_RUN));
+  logCount("users' prekeys, key packages and cookies moved from D1", await moveLegacyMaterial(d, MOVES_PER_RUN));
   if (config['background-worker'].enableFederation) await wakeAllWaiting(env);
 }
 

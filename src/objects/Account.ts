@@ -1,20 +1,29 @@
 import { DurableObject } from 'cloudflare:workers';
-import { legacyMaterialStore } from '../shared/accounts/legacy-material-store.js';
-import type { ClaimedKeyPackage, KeyPackage, Prekey } from '../shared/accounts/material.js';
+import { legacyAccountStore } from '../shared/accounts/legacy-account-store.js';
+import type {
+  ClaimedKeyPackage,
+  CookieRecord,
+  CookieSelection,
+  KeyPackage,
+  Prekey,
+} from '../shared/accounts/material.js';
 import { database } from './db/drizzle.js';
+import { CookieStore } from './account/cookie-store.js';
 import { KeyPackageStore } from './account/key-package-store.js';
 import { MovedStore } from './account/moved-store.js';
 import { PrekeyStore } from './account/prekey-store.js';
 
 /**
  * One user's Account object (`ACCOUNTS.idFromName(user id)`): what the user's clients hold for
- * others, their Proteus prekeys and MLS key packages. It grows with the user alone and orders the
- * user's claims, so no two claimants get the same key (docs/architecture.md, "Where state lives").
+ * others, their Proteus prekeys and MLS key packages, and the user's `zuid` cookies. It grows with
+ * the user alone and orders the user's claims, so no two claimants get the same key
+ * (docs/architecture.md, "Where state lives").
  * Every call names the user: the first one moves the user's rows of earlier versions in from D1.
  */
 export class Account extends DurableObject<Env> {
   private readonly prekeys: PrekeyStore;
   private readonly packages: KeyPackageStore;
+  private readonly cookies: CookieStore;
   private readonly moved: MovedStore;
   private ready = false;
 
@@ -23,6 +32,7 @@ export class Account extends DurableObject<Env> {
     const sql = ctx.storage.sql;
     this.prekeys = new PrekeyStore(sql);
     this.packages = new KeyPackageStore(sql);
+    this.cookies = new CookieStore(sql);
     this.moved = new MovedStore(sql);
     this.ready = this.moved.has();
   }
@@ -86,6 +96,50 @@ export class Account extends DurableObject<Env> {
     );
   }
 
+  /** Records a new cookie; beyond `limit` of its kind, the user's oldest go (see CookieStore.evictBeyond). */
+  async issueCookie(cookie: CookieRecord, limit: number): Promise<void> {
+    await this.open(cookie.user);
+    this.ctx.storage.transactionSync(() => {
+      this.cookies.put(cookie);
+      this.cookies.evictBeyond(cookie.kind, limit, Math.floor(Date.now() / 1000));
+    });
+  }
+
+  /** The cookie on record that `id` stands for: itself, or the successor that replaced it. */
+  async liveCookie(user: string, id: number): Promise<CookieRecord | undefined> {
+    await this.open(user);
+    const cookie = this.cookies.get(user, id);
+    return cookie?.successor == null ? cookie : this.cookies.get(user, cookie.successor);
+  }
+
+  /** The user's cookies, oldest first. */
+  async cookieList(user: string): Promise<CookieRecord[]> {
+    await this.open(user);
+    return this.cookies.list(user);
+  }
+
+  /** Binds the cookie's access tokens to a client. */
+  async bindCookie(user: string, id: number, client: string): Promise<void> {
+    await this.open(user);
+    this.cookies.update(id, { client });
+  }
+
+  /** Replaces cookie `id` by `next` (bound to the same client), which it stands for from now on. */
+  async renewCookie(user: string, id: number, next: CookieRecord, limit: number): Promise<void> {
+    await this.open(user);
+    this.ctx.storage.transactionSync(() => {
+      const old = this.cookies.get(user, id);
+      this.cookies.put({ ...next, client: old?.client ?? null });
+      this.cookies.update(id, { successor: next.id });
+      this.cookies.evictBeyond(next.kind, limit, Math.floor(Date.now() / 1000));
+    });
+  }
+
+  async revokeCookies(user: string, which: CookieSelection = {}): Promise<void> {
+    await this.open(user);
+    this.ctx.storage.transactionSync(() => this.cookies.revoke(which));
+  }
+
   /** The client is gone: so is what it held. */
   async forgetClient(user: string, client: string): Promise<void> {
     await this.open(user);
@@ -95,22 +149,27 @@ export class Account extends DurableObject<Env> {
     });
   }
 
-  /** The account is gone: so is everything its clients held. */
+  /** The account is gone: so is everything its clients held, and its cookies. */
   async forgetAll(user: string): Promise<void> {
     await this.open(user);
     this.ctx.storage.transactionSync(() => {
       this.prekeys.forgetAll();
       this.packages.forgetAll();
+      this.cookies.revoke({});
     });
   }
 
   /**
-   * Moves the user's rows of earlier versions in (the sweep's call): a second call, after a crash
-   * between storing them here and deleting them from D1, only deletes them.
+   * Moves the user's rows of earlier versions in (the sweep's call). After a crash between copying
+   * them here and deleting them from D1, only deletes them; rows an older version still running
+   * wrote after the move (during a deployment) are copied in as the first ones were.
    */
   async moveIn(user: string): Promise<void> {
     await this.open(user);
-    await legacyMaterialStore.forget(database(this.env.DB), user);
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (this.moved.pending()) await this.forgetInD1(user);
+      else await this.moveFromD1(user);
+    });
   }
 
   /** Before the first call is answered, the user's rows of earlier versions are here (once). */
@@ -118,19 +177,31 @@ export class Account extends DurableObject<Env> {
     if (this.ready) return;
     await this.ctx.blockConcurrencyWhile(async () => {
       if (this.ready) return;
-      const db = database(this.env.DB);
-      const legacy = await legacyMaterialStore.ofUser(db, user);
-      this.ctx.storage.transactionSync(() => {
-        for (const k of legacy.prekeys) this.prekeys.put(k.client, [k]);
-        this.packages.add(legacy.keyPackages);
-        this.moved.mark(user, Date.now());
-      });
+      await this.moveFromD1(user);
       this.ready = true;
-      // Moved: rows left in D1 by a failure here are deleted by the sweep's moveIn.
-      if (legacy.prekeys.length + legacy.keyPackages.length > 0)
-        await legacyMaterialStore
-          .forget(db, user)
-          .catch((err: unknown) => log('warn', 'moved rows stay in D1 until the sweep', { error: String(err) }));
     });
+  }
+
+  /** Copies the user's D1 rows in and marks them copied (one transaction), then deletes them there. */
+  private async moveFromD1(user: string): Promise<void> {
+    const legacy = await legacyAccountStore.ofUser(database(this.env.DB), user);
+    const found = legacy.prekeys.length + legacy.keyPackages.length + legacy.cookies.length > 0;
+    this.ctx.storage.transactionSync(() => {
+      for (const k of legacy.prekeys) this.prekeys.put(k.client, [k]);
+      this.packages.add(legacy.keyPackages);
+      for (const c of legacy.cookies) this.cookies.put(c);
+      this.moved.mark(user, Date.now(), found);
+    });
+    if (found) await this.forgetInD1(user);
+  }
+
+  /** Deletes the copied rows from D1; on failure they stay marked pending, for the sweep. */
+  private async forgetInD1(user: string): Promise<void> {
+    try {
+      await legacyAccountStore.forget(database(this.env.DB), user);
+      this.moved.settle();
+    } catch (err) {
+      console.warn('moved rows stay in D1 until the sweep:', String(err));
+    }
   }
 }

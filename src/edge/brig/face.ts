@@ -71,7 +71,7 @@ export { codeStore, type CodeScope } from './codes/code-store.js';
 export { sendMail } from './email/mailer.js';
 export { newPasswordHash, passwordMatches } from './password/passwords.js';
 export { clientIp } from './password/rate-limit.js';
-export { cookieHeader } from './auth/cookie-store.js';
+export { cookieHeader } from './auth/cookie-records.js';
 export { keysOf } from './auth/session.js';
 /** Moves the prekeys and key packages earlier versions kept in D1 into their users' Account objects. */
 export { moveLegacyMaterial } from './clients/move-material.js';

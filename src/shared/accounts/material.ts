@@ -26,8 +26,35 @@ export interface ClaimedKeyPackage {
   data: string;
 }
 
-/** What a user's clients hold for others to start sessions and groups with. */
-export interface ClientMaterial {
+/** What earlier versions kept of a user in D1 that their Account object holds now. */
+export interface LegacyAccountRows {
   prekeys: Array<Prekey & { client: string }>;
   keyPackages: KeyPackage[];
+  cookies: CookieRecord[];
+}
+
+/** A `zuid` cookie's record: what `/access` checks and `/cookies/remove` revokes. */
+export interface CookieRecord {
+  user: string;
+  id: number;
+  kind: 'persistent' | 'session';
+  label: string | null;
+  /** ms since the epoch */
+  createdAt: number;
+  /** s since the epoch */
+  expiresAt: number;
+  /** The cookie that replaced it at `/access` (it stands for that one). */
+  successor: number | null;
+  /** The client its access tokens are bound to. */
+  client: string | null;
+  /** Held by a legal hold service: its access tokens reach only what the device needs. */
+  legalhold: boolean;
+}
+
+/** Which of a user's cookies to revoke: those matching any id or label, or all when none is given. */
+export interface CookieSelection {
+  ids?: readonly number[];
+  labels?: readonly string[];
+  /** Only the legal hold service's. */
+  legalhold?: boolean;
 }

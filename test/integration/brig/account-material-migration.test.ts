@@ -1,25 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importZauthKeys } from '../../../src/edge/auth/keys.js';
+import { signCookie } from '../../../src/edge/auth/tokens.js';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { proteusKeys } from '../../helpers/prekeys.js';
-import { createUser, type TestUser } from '../../helpers/users.js';
+import { api, createUser, type TestUser, uniqueEmail } from '../../helpers/users.js';
 import {
   claimKeyPackages,
   countKeyPackages,
   getClientPrekeys,
   getUserClientPrekey,
+  postAccess,
 } from '../../helpers/endpoints/brig.js';
 
 /**
- * Versions before the Account object kept prekeys and key packages in D1 (`prekeys`,
- * `mls_key_packages`). A state they wrote moves into the users' objects: a user's first call
- * moves theirs, and a restart (as `npm start` after an upgrade) moves everyone's.
+ * Versions before the Account object kept prekeys, key packages and cookies in D1 (`prekeys`,
+ * `mls_key_packages`, `cookies`). A state they wrote moves into the users' objects: a user's
+ * first call moves theirs, and a restart (as `npm start` after an upgrade) moves everyone's.
  */
 
 const D = 'example.com';
 const SUITE = 1;
 
+/** A user made without a cookie (`POST /i/users`), so that nothing of theirs is in an Account object yet. */
+async function plainUser(b: TestBackend): Promise<{ id: string }> {
+  const made = await api(b.internalUrl).post('/i/users', {
+    name: 'Earlier',
+    email: uniqueEmail(),
+    password: 'secret-password',
+  });
+  expect(made.status, made.text).toBe(201);
+  return { id: made.body.id };
+}
+
+/** A `zuid` cookie as the previous version's login left it: its record in D1, signed with the state's key. */
+async function legacyCookie(b: TestBackend, user: { id: string }, id: number): Promise<string> {
+  const keys = await importZauthKeys(readFileSync(join(b.stateDir, 'zauth-keys.json'), 'utf8'), 1);
+  const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
+  await b.query(
+    `INSERT INTO cookies (user, id, kind, label, created_at, expires_at, legalhold) VALUES (?, ?, 'persistent', 'old', ?, ?, 0)`,
+    user.id,
+    id,
+    Date.now(),
+    expiresAt,
+  );
+  return `zuid=${await signCookie(keys, { user: user.id, id, session: false }, expiresAt)}`;
+}
+
 /** A client as the previous version's `POST /clients` left it: its row, its prekeys and packages in D1. */
-async function legacyClient(b: TestBackend, user: TestUser, client: string) {
+async function legacyClient(b: TestBackend, user: { id: string }, client: string) {
   const keys = await proteusKeys(3);
   await b.query(
     `INSERT INTO clients (user, id, type, capabilities, mls_public_keys, created_at) VALUES (?, ?, 'permanent', '[]', '{}', ?)`,
@@ -44,57 +74,68 @@ async function legacyClient(b: TestBackend, user: TestUser, client: string) {
   return { keys, packages };
 }
 
-const d1Rows = async (b: TestBackend, user: string) => {
-  const [p] = await b.query<{ n: number }>('SELECT count(*) AS n FROM prekeys WHERE user = ?', user);
-  const [k] = await b.query<{ n: number }>('SELECT count(*) AS n FROM mls_key_packages WHERE user = ?', user);
-  return p!.n + k!.n;
+const d1Rows = async (b: TestBackend, user?: string) => {
+  const tables = ['prekeys', 'mls_key_packages', 'cookies'];
+  const counts = await Promise.all(
+    tables.map((t) =>
+      b.query<{ n: number }>(`SELECT count(*) AS n FROM ${t} WHERE ?1 IS NULL OR user = ?1`, user ?? null),
+    ),
+  );
+  return counts.reduce((sum, [row]) => sum + row!.n, 0);
 };
 
-describe('prekeys and key packages of a previous version', () => {
+describe('prekeys, key packages and cookies of a previous version', () => {
   let before: TestBackend;
   let after: TestBackend | undefined;
   let asker: TestUser;
-  let lazy: TestUser;
-  let swept: TestUser;
+  let lazy: { id: string };
+  let swept: { id: string };
   let lazyKeys: Awaited<ReturnType<typeof legacyClient>>;
   let sweptKeys: Awaited<ReturnType<typeof legacyClient>>;
+  let lazyCookie: string;
+  let sweptCookie: string;
 
   beforeAll(async () => {
     before = await startEditedBackend([]);
-    [asker, lazy, swept] = [
-      await createUser(before.publicUrl, before.internalUrl),
-      await createUser(before.publicUrl, before.internalUrl),
-      await createUser(before.publicUrl, before.internalUrl),
-    ];
+    asker = await createUser(before.publicUrl, before.internalUrl);
+    [lazy, swept] = [await plainUser(before), await plainUser(before)];
     lazyKeys = await legacyClient(before, lazy, 'a1a1a1a1');
     sweptKeys = await legacyClient(before, swept, 'b2b2b2b2');
+    lazyCookie = await legacyCookie(before, lazy, 41);
+    sweptCookie = await legacyCookie(before, swept, 42);
   });
   afterAll(async () => {
     await (after ?? before).stop();
   });
 
-  it("move on the user's first call: a claim hands out the old keys, and D1 keeps none", async () => {
-    expect(await d1Rows(before, lazy.id)).toBe(4 + 2);
+  it("move on the user's first call: the old cookie signs in, a claim hands out the old keys, D1 keeps none", async () => {
+    expect(await d1Rows(before, lazy.id)).toBe(4 + 2 + 1);
+    const access = await postAccess(before.publicUrl, undefined, lazyCookie);
+    expect(access.status, access.text).toBe(200);
+    const token = access.body.access_token as string;
+    expect(await d1Rows(before, lazy.id)).toBe(0);
     const first = await getUserClientPrekey(before.publicUrl, asker.token, { domain: D, id: lazy.id }, 'a1a1a1a1');
     expect(first.status, first.text).toBe(200);
     expect(first.body.prekey).toEqual(lazyKeys.keys.prekeys[0]);
-    expect(await d1Rows(before, lazy.id)).toBe(0);
-    const ids = await getClientPrekeys(before.publicUrl, lazy.token, 'a1a1a1a1');
+    const ids = await getClientPrekeys(before.publicUrl, token, 'a1a1a1a1');
     expect(ids.body).toEqual([1, 2, 65535]);
-    const count = await countKeyPackages(before.publicUrl, lazy.token, 'a1a1a1a1', { ciphersuite: '0x0001' });
+    const count = await countKeyPackages(before.publicUrl, token, 'a1a1a1a1', { ciphersuite: '0x0001' });
     expect(count.body).toEqual({ count: 2 });
     // Untouched by the first backend: the other user's rows wait in D1.
-    expect(await d1Rows(before, swept.id)).toBe(4 + 2);
+    expect(await d1Rows(before, swept.id)).toBe(4 + 2 + 1);
   });
 
-  it('move at the next start, so D1 is freed of users nobody asked for; claims find them in the objects', async () => {
+  it('move at the next start, so D1 is freed of users nobody asked for; cookies and claims find them in the objects', async () => {
+    // An older version still running during a deployment writes after the user's rows moved.
+    await before.query('INSERT INTO prekeys (user, client, id, key) VALUES (?, ?, 7, ?)', lazy.id, 'a1a1a1a1', 'late');
     await before.stop();
     after = await startEditedBackend([], { stateDir: before.stateDir });
-    const [left] = await after.query<{ n: number }>(
-      'SELECT (SELECT count(*) FROM prekeys) + (SELECT count(*) FROM mls_key_packages) AS n',
-    );
-    expect(left!.n).toBe(0);
-    expect(after.logs.some((l) => l.includes('prekeys and key packages moved from D1'))).toBe(true);
+    expect(await d1Rows(after)).toBe(0);
+    expect((await postAccess(after.publicUrl, undefined, sweptCookie)).status).toBe(200);
+    const lazyAccess = await postAccess(after.publicUrl, undefined, lazyCookie);
+    expect(lazyAccess.status).toBe(200);
+    const ids = await getClientPrekeys(after.publicUrl, lazyAccess.body.access_token, 'a1a1a1a1');
+    expect(ids.body).toEqual([1, 2, 7, 65535]);
 
     const claimed = await claimKeyPackages(
       after.publicUrl,

@@ -30,7 +30,7 @@ const OWNED_TABLES: Record<string, string> = {
   mls_group_infos: 'src/objects/conversation/mls/group-store.ts',
   mls_subconversations: 'src/objects/conversation/mls/group-store.ts',
   // What earlier versions kept in D1, on its way into the Account objects.
-  mls_key_packages: 'src/shared/accounts/legacy-material-store.ts',
+  mls_key_packages: 'src/shared/accounts/legacy-account-store.ts',
 };
 
 /** The drizzle name of a table (`mls_group_clients` → `mlsGroupClients`). */

@@ -3,7 +3,6 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
 import { validCookie } from '../auth/access.js';
 import { keysOf } from '../auth/session.js';
 import { selfRow } from '../users/self.js';
@@ -35,8 +34,7 @@ export const changeEmail = endpoint(
   },
   async (c) => {
     const { email } = c.req.valid('json');
-    const db = database(c.env.DB);
-    const cookie = await validCookie(db, await keysOf(c), c.req.header('cookie'));
+    const cookie = await validCookie(c.env, await keysOf(c), c.req.header('cookie'));
     if (cookie.user !== self(c).user) throw new ApiError(brigErrors.invalidCredentials, 'Invalid zauth token');
     const user = await selfRow(c);
     if (!user.activated) throw new ApiError(brigErrors.noIdentity);

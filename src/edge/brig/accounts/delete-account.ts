@@ -8,7 +8,7 @@ import type { Effect } from '../../effects/effect.js';
 import { publish, publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { leavingAllConversations, removeFromTeams } from '../../galley/face.js';
-import { cookieStore } from '../auth/cookie-store.js';
+import { cookieRecords } from '../auth/cookie-records.js';
 import { clientStore } from '../clients/client-store.js';
 import { forgetAccountMaterialEffect } from '../clients/account-object.js';
 import { connectionStore } from '../connections/connection-store.js';
@@ -43,6 +43,9 @@ export async function deleteAccount(
   const domain = localDomain(config);
   const accepted = rows.filter((r) => r.status === 'accepted');
   const contacts = accepted.filter((r) => r.toDomain === domain).map((r) => ({ user: r.toUser }));
+  // The cookies first: should the change fail, the user signs in again, never the reverse. The
+  // rest of the Account object goes after the change (forget-account-material).
+  await cookieRecords.revoke(env, user.id);
   const account = {
     statements: [
       userStore.update(db, user.id, {
@@ -58,7 +61,6 @@ export async function deleteAccount(
         ssoId: null,
       }),
       clientStore.deleteAllOf(db, user.id),
-      cookieStore.revokeStatement(db, user.id),
       propertyStore.clearStatement(db, user.id),
       consentStore.deleteAllOf(db, user.id),
       richInfoStore.deleteStatement(db, user.id),

@@ -3,8 +3,8 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody, locale } from '../../api/schemas/common.js';
-import { database, runBatch } from '../../db/client.js';
-import { cookieStore } from '../auth/cookie-store.js';
+import { database } from '../../db/client.js';
+import { cookieRecords } from '../auth/cookie-records.js';
 import { newPasswordHash } from '../password/passwords.js';
 import { baseProtocol, selfJson, selfUser } from '../users/user-json.js';
 import { isValidEmail, userStore } from '../users/user-store.js';
@@ -73,9 +73,9 @@ export const putUserStatus = endpoint(
     const db = database(c.env.DB);
     const user = await userStore.byId(db, uid);
     if (user === undefined || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
-    const update = userStore.update(db, uid, { status });
-    if (status === 'suspended') await runBatch(db, [update, cookieStore.revokeStatement(db, uid)]);
-    else await update;
+    // A suspended user's cookies go first: should the change fail, they sign in again.
+    if (status === 'suspended') await cookieRecords.revoke(c.env, uid);
+    await userStore.update(db, uid, { status });
     return c.body(null, 200);
   },
 );

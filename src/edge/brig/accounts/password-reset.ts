@@ -7,7 +7,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database, type Db, runBatch } from '../../db/client.js';
-import { cookieStore } from '../auth/cookie-store.js';
+import { cookieRecords } from '../auth/cookie-records.js';
 import { codeStore } from '../codes/code-store.js';
 import { base64url, randomToken, sha256 } from '../../../shared/keys.js';
 import { sendMail } from '../email/mailer.js';
@@ -112,11 +112,9 @@ async function resetWithKey(c: Context<AppEnv>, key: string, code: string, passw
   if (user.password !== null && (await verifyPassword(password, user.password, options)).ok)
     throw new ApiError(brigErrors.passwordMustDiffer);
   const hash = await newPasswordHash(c.env, config, { ip: clientIp(c.req.raw) }, password);
-  await runBatch(db, [
-    userStore.update(db, user.id, { password: hash }),
-    codeStore.consume(db, 'password-reset', key),
-    cookieStore.revokeStatement(db, user.id),
-  ]);
+  // The cookies first: should the change fail, the user signs in again, never the reverse.
+  await cookieRecords.revoke(c.env, user.id);
+  await runBatch(db, [userStore.update(db, user.id, { password: hash }), codeStore.consume(db, 'password-reset', key)]);
   return c.body(null, 200);
 }
 

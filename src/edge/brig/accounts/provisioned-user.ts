@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { RichField } from '../../../shared/db/schema.js';
 import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
-import { cookieStore } from '../auth/cookie-store.js';
+import { cookieRecords } from '../auth/cookie-records.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
@@ -43,7 +43,8 @@ export async function updateProvisionedUser(
   const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<UserRow>;
   const statements: BatchStatement[] = [...records];
   if (Object.keys(patch).length > 0) statements.push(userStore.update(db, user.id, patch));
-  if (patch.status === 'suspended') statements.push(cookieStore.revokeStatement(db, user.id));
+  // A suspended user's cookies go first: should the change fail, they sign in again.
+  if (patch.status === 'suspended') await cookieRecords.revoke(env, user.id);
   if (richInfo !== undefined) statements.push(richInfoStore.setStatement(db, user.id, richInfo));
   const next = { ...user, ...patch };
   const seen = {

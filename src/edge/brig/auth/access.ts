@@ -8,11 +8,11 @@ import { json } from '../../api/schemas/common.js';
 import type { ZauthKeys } from '../../auth/keys.js';
 import { accessTokenOf } from '../../auth/request-token.js';
 import { type AccessClaims, isExpiredCookie, readsAs, verifyAccessToken, verifyCookie } from '../../auth/tokens.js';
-import { database, type Db } from '../../db/client.js';
+import { database } from '../../db/client.js';
 import { clientStore } from '../clients/client-store.js';
 import { accessTokenJson, issueAccessToken } from './access-token.js';
-import { cookieStore, cookieTokensOf, type CookieRow } from './cookie-store.js';
-import { keysOf, newCookie } from './session.js';
+import { cookieRecords, cookieTokensOf, type CookieRow, renewCookie, setCookieHeader } from './cookie-records.js';
+import { keysOf } from './session.js';
 
 const refuse = (message: string) => new ApiError(brigErrors.invalidCredentials, message);
 
@@ -35,7 +35,7 @@ function readableBearer(c: Context<AppEnv>): string | undefined {
 }
 
 /** The first cookie that verifies and is still on record (a superseded one stands for its successor). */
-async function cookieOnRecord(db: Db, keys: ZauthKeys, tokens: readonly string[]): Promise<CookieRow> {
+async function cookieOnRecord(env: Env, keys: ZauthKeys, tokens: readonly string[]): Promise<CookieRow> {
   if (tokens.length === 0) throw refuse('Missing cookie');
   let expired = false;
   for (const token of tokens) {
@@ -44,18 +44,15 @@ async function cookieOnRecord(db: Db, keys: ZauthKeys, tokens: readonly string[]
       expired ||= await isExpiredCookie(keys, token);
       continue;
     }
-    const row = await cookieStore.find(db, claims.user, claims.id);
-    if (row === undefined) continue;
-    if (row.successor === null) return row;
-    const successor = await cookieStore.find(db, claims.user, row.successor);
-    if (successor !== undefined) return successor;
+    const row = await cookieRecords.live(env, claims.user, claims.id);
+    if (row !== undefined) return row;
   }
   throw refuse(expired ? 'Zauth token expired' : 'Invalid zauth token');
 }
 
 /** The cookie of a `Cookie` header that verifies and is still on record. */
-export function validCookie(db: Db, keys: ZauthKeys, header: string | undefined): Promise<CookieRow> {
-  return cookieOnRecord(db, keys, readableCookies(header));
+export function validCookie(env: Env, keys: ZauthKeys, header: string | undefined): Promise<CookieRow> {
+  return cookieOnRecord(env, keys, readableCookies(header));
 }
 
 /**
@@ -64,7 +61,6 @@ export function validCookie(db: Db, keys: ZauthKeys, header: string | undefined)
  */
 async function presented(
   c: Context<AppEnv>,
-  db: Db,
   keys: ZauthKeys,
   tokenRequired: boolean,
 ): Promise<{ row: CookieRow; old: AccessClaims | undefined }> {
@@ -72,7 +68,7 @@ async function presented(
   const token = readableBearer(c);
   if (cookies.length === 0) throw refuse('Missing cookie');
   if (token === undefined && tokenRequired) throw refuse('Missing token');
-  const row = await cookieOnRecord(db, keys, cookies);
+  const row = await cookieOnRecord(c.env, keys, cookies);
   if (token === undefined) return { row, old: undefined };
   const old = await verifyAccessToken(keys, token, { allowExpired: true });
   if (old?.user !== row.user) throw refuse('Invalid zauth token');
@@ -80,17 +76,11 @@ async function presented(
 }
 
 /** A persistent cookie older than `setUserCookieRenewAge` is replaced by a successor. */
-async function renewIfOld(c: Context<AppEnv>, db: Db, row: CookieRow): Promise<void> {
-  const renewAge = c.get('config').brig.optSettings.setUserCookieRenewAge;
+async function renewIfOld(c: Context<AppEnv>, keys: ZauthKeys, row: CookieRow): Promise<void> {
+  const config = c.get('config');
+  const renewAge = config.brig.optSettings.setUserCookieRenewAge;
   if (row.kind !== 'persistent' || Date.now() - row.createdAt < renewAge * 1000) return;
-  const next = await newCookie(c, row.user, {
-    kind: row.kind,
-    label: row.label ?? undefined,
-    legalhold: row.legalhold,
-  });
-  if (row.client !== null) await cookieStore.bindClient(db, row.user, next.row.id, row.client);
-  await cookieStore.setSuccessor(db, row.user, row.id, next.row.id);
-  c.header('set-cookie', next.header);
+  c.header('set-cookie', setCookieHeader(config, await renewCookie(c.env, keys, config, row)));
 }
 
 export const postAccess = endpoint(
@@ -113,16 +103,16 @@ export const postAccess = endpoint(
   async (c) => {
     const db = database(c.env.DB);
     const keys = await keysOf(c);
-    const { row, old } = await presented(c, db, keys, false);
+    const { row, old } = await presented(c, keys, false);
     let client = row.client ?? undefined;
     const wanted = c.req.valid('query').client_id;
     // The first client_id given binds the cookie's tokens to that client; later ones are ignored.
     if (client === undefined && wanted !== undefined) {
       if ((await clientStore.get(db, row.user, wanted)) === undefined) throw refuse('Invalid zauth token');
-      await cookieStore.bindClient(db, row.user, row.id, wanted);
+      await cookieRecords.bindClient(c.env, row.user, row.id, wanted);
       client = wanted;
     }
-    await renewIfOld(c, db, row);
+    await renewIfOld(c, keys, { ...row, client: client ?? null });
     // A renewed token keeps the old one's connection, as wire's does: the client's websocket,
     // opened with an earlier token, is still the connection its requests' events are not echoed to.
     const token = await issueAccessToken(keys, c.get('config'), row.user, client, {
@@ -143,10 +133,9 @@ export const logout = endpoint(
     responses: { 200: { description: 'Logged out: the cookie is revoked' } },
   },
   async (c) => {
-    const db = database(c.env.DB);
     const keys = await keysOf(c);
-    const { row } = await presented(c, db, keys, true);
-    await cookieStore.revoke(db, row.user, { ids: [row.id] });
+    const { row } = await presented(c, keys, true);
+    await cookieRecords.revoke(c.env, row.user, { ids: [row.id] });
     return c.body(null, 200);
   },
 );

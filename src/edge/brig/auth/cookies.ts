@@ -7,7 +7,7 @@ import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { userStore } from '../users/user-store.js';
-import { cookieStore, type CookieRow } from './cookie-store.js';
+import { cookieRecords, type CookieRow } from './cookie-records.js';
 
 const cookieJson = z
   .object({
@@ -47,7 +47,7 @@ export const listCookies = endpoint(
       .valid('query')
       .labels?.split(',')
       .filter((l) => l !== '');
-    const rows = await cookieStore.list(database(c.env.DB), self(c).user);
+    const rows = await cookieRecords.list(c.env, self(c).user);
     const nowSeconds = Date.now() / 1000;
     const shown = rows.filter(
       (r) => r.expiresAt > nowSeconds && (labels === undefined || labels.includes(r.label ?? '')),
@@ -80,7 +80,7 @@ export const removeCookies = endpoint(
     const user = await userStore.byId(db, me);
     if (user === undefined || !(await checkUserPassword(c.env, db, c.get('config'), { user: me }, user, body.password)))
       throw new ApiError(brigErrors.invalidCredentials);
-    await cookieStore.revoke(db, me, { ids: body.ids ?? [], labels: body.labels ?? [] });
+    await cookieRecords.revoke(c.env, me, { ids: body.ids ?? [], labels: body.labels ?? [] });
     return c.body(null, 200);
   },
 );

@@ -12,7 +12,7 @@ import { checkUserPassword } from '../password/passwords.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { accessTokenJson, issueAccessToken } from './access-token.js';
-import { cookieStore, type CookieKind } from './cookie-store.js';
+import { cookieRecords, type CookieKind } from './cookie-records.js';
 import { loginWait } from './cookie-throttle.js';
 import { recordFailedLogin, refuseIfLoginBlocked } from './failed-logins.js';
 import { keysOf, newCookieHeader } from './session.js';
@@ -48,10 +48,10 @@ function refuseByStatus(user: UserRow): void {
 }
 
 /** `setUserCookieThrottle`: 429 with `Retry-After` when a user at the cookie limit logs in too often. */
-async function refuseTooFrequentLogins(db: Db, config: Config, user: string, kind: CookieKind): Promise<void> {
+async function refuseTooFrequentLogins(env: Env, config: Config, user: string, kind: CookieKind): Promise<void> {
   const { setUserCookieLimit, setUserCookieThrottle } = config.brig.optSettings;
   const now = Date.now();
-  const live = (await cookieStore.list(db, user)).filter((r) => r.kind === kind && r.expiresAt * 1000 > now);
+  const live = (await cookieRecords.list(env, user)).filter((r) => r.kind === kind && r.expiresAt * 1000 > now);
   if (live.length < setUserCookieLimit) return;
   const wait = loginWait(
     now,
@@ -104,7 +104,7 @@ export const login = endpoint(
       throw err;
     }
     const kind = c.req.valid('query').persist === 'true' ? 'persistent' : 'session';
-    await refuseTooFrequentLogins(db, config, user.id, kind);
+    await refuseTooFrequentLogins(c.env, config, user.id, kind);
     c.header('set-cookie', await newCookieHeader(c, user.id, { kind, label: body.label }));
     return c.json(await issueAccessToken(await keysOf(c), config, user.id), 200);
   },

@@ -1,4 +1,4 @@
-import { legacyMaterialStore } from '../../../shared/accounts/legacy-material-store.js';
+import { legacyAccountStore } from '../../../shared/accounts/legacy-account-store.js';
 import type { Deps } from '../../api/deps.js';
 import { accountObject } from './account-object.js';
 
@@ -15,7 +15,7 @@ export async function moveLegacyMaterial(d: Deps, limit: number): Promise<number
   let moved = 0;
   let previous = '';
   while (moved < limit) {
-    const users = await legacyMaterialStore.users(d.db, Math.min(ROUND, limit - moved));
+    const users = await legacyAccountStore.users(d.db, Math.min(ROUND, limit - moved));
     // A round that finds the same users again made no progress: their objects failed; next run.
     const round = users.join();
     if (users.length === 0 || round === previous) break;

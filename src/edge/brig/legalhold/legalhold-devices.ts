@@ -9,7 +9,7 @@ import { type Change, commitChange } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { clientsChangedEffect, teamMemberIds } from '../../galley/face.js';
 import { legacyClientEffect } from '../../gundeck/face.js';
-import { issueCookie, cookieStore } from '../auth/cookie-store.js';
+import { issueCookie, revokeLegalholdCookiesEffect } from '../auth/cookie-records.js';
 import { clientEvents } from '../clients/client-events.js';
 import { clientIdFromLastKey } from '../clients/client-id.js';
 import { LEGALHOLD_CONSENT, legacyClientIds } from '../clients/client-json.js';
@@ -103,8 +103,9 @@ export async function removingLegalholdDevices(
   const gone = (await clientStore.list(db, o.user)).filter((c) => c.type === 'legalhold').map((c) => c.id);
   const me = { id: o.user, domain: localDomain(config) };
   return {
-    statements: [...gone.map((id) => clientStore.delete(db, o.user, id)), cookieStore.revokeLegalhold(db, o.user)],
+    statements: gone.map((id) => clientStore.delete(db, o.user, id)),
     effects: [
+      revokeLegalholdCookiesEffect({ user: o.user }),
       ...clientsGoneEffects(o.user, gone),
       clientsChangedEffect(me, gone),
       ...gone.map((id) => publishEffect([{ user: o.user }], clientEvents.remove(id))),
@@ -116,5 +117,5 @@ export async function removingLegalholdDevices(
 /** A cookie for the user's legal hold service: its access tokens reach only what the device needs. */
 export async function legalholdCookie(env: Env, config: Config, db: Db, user: string): Promise<string> {
   const keys = await zauthKeys(env, config.brig.zauth.keyIndex);
-  return (await issueCookie(db, keys, config, user, { kind: 'persistent', legalhold: true })).token;
+  return (await issueCookie(env, keys, config, user, { kind: 'persistent', legalhold: true })).token;
 }

@@ -3,8 +3,8 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { jsonBody } from '../../api/schemas/common.js';
-import { database, runBatch } from '../../db/client.js';
-import { cookieStore } from '../auth/cookie-store.js';
+import { database } from '../../db/client.js';
+import { cookieRecords } from '../auth/cookie-records.js';
 import { selfRow } from '../users/self.js';
 import { userStore } from '../users/user-store.js';
 import { checkUserPassword, newPasswordHash } from './passwords.js';
@@ -57,7 +57,9 @@ export const changePassword = endpoint(
         throw new ApiError(brigErrors.passwordMustDiffer);
     }
     const hash = await newPasswordHash(c.env, config, caller, body.new_password);
-    await runBatch(db, [userStore.update(db, user.id, { password: hash }), cookieStore.revokeStatement(db, user.id)]);
+    // The cookies first: should the change fail, the user signs in again, never the reverse.
+    await cookieRecords.revoke(c.env, user.id);
+    await userStore.update(db, user.id, { password: hash });
     return c.body(null, 200);
   },
 );

@@ -1,16 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import type { DrizzleD1Database } from 'drizzle-orm/d1';
-import { mlsKeyPackages, prekeys } from '../db/schema.js';
-import type { ClientMaterial } from './material.js';
+import { cookies, mlsKeyPackages, prekeys } from '../db/schema.js';
+import type { LegacyAccountRows } from './material.js';
 
 /**
- * Prekeys and key packages where versions before the Account object kept them: D1's `prekeys` and
- * `mls_key_packages`. Nothing writes them any more; each user's rows move into their Account object
- * (its first call, or the sweep of brig/clients/move-material.ts), which deletes them here.
+ * What versions before the Account object kept of a user in D1: prekeys, key packages and cookies
+ * (`prekeys`, `mls_key_packages`, `cookies`). Nothing writes them any more; each user's rows move
+ * into their Account object (its first call, or the sweep of brig/clients/move-material.ts),
+ * which deletes them here.
  */
-export const legacyMaterialStore = {
-  async ofUser(db: DrizzleD1Database, user: string): Promise<ClientMaterial> {
-    const [keys, packages] = await db.batch([
+export const legacyAccountStore = {
+  async ofUser(db: DrizzleD1Database, user: string): Promise<LegacyAccountRows> {
+    const [keys, packages, sessions] = await db.batch([
       db
         .select({ client: prekeys.client, id: prekeys.id, key: prekeys.key })
         .from(prekeys)
@@ -25,14 +26,16 @@ export const legacyMaterialStore = {
         })
         .from(mlsKeyPackages)
         .where(eq(mlsKeyPackages.user, user)),
+      db.select().from(cookies).where(eq(cookies.user, user)),
     ]);
-    return { prekeys: keys, keyPackages: packages };
+    return { prekeys: keys, keyPackages: packages, cookies: sessions };
   },
 
   async forget(db: DrizzleD1Database, user: string): Promise<void> {
     await db.batch([
       db.delete(prekeys).where(eq(prekeys.user, user)),
       db.delete(mlsKeyPackages).where(eq(mlsKeyPackages.user, user)),
+      db.delete(cookies).where(eq(cookies.user, user)),
     ]);
   },
 
@@ -41,6 +44,7 @@ export const legacyMaterialStore = {
     const rows = await db.all<{ user: string }>(sql`
       SELECT user FROM (SELECT DISTINCT user FROM prekeys LIMIT ${limit})
       UNION SELECT user FROM (SELECT DISTINCT user FROM mls_key_packages LIMIT ${limit})
+      UNION SELECT user FROM (SELECT DISTINCT user FROM cookies LIMIT ${limit})
       LIMIT ${limit}`);
     return rows.map((r) => r.user);
   },
