@@ -1,15 +1,18 @@
 // The inputs of the capacity model (docs/architecture.md, issue 44), measured on the path a client
 // takes: users made through the API of the backend `npm start` runs, each with CLIENTS clients
-// holding PREKEYS Proteus prekeys and KEY_PACKAGES MLS key packages, then conversations of all of
-// them. Printed: the bytes per user and per conversation member of D1 and of each class of
-// Durable Object (pages in use, read from their files with the backend stopped), and the D1
-// statements per request of each route the run used (`svc_d1_queries_total`). Nothing is asserted.
+// holding PREKEYS Proteus prekeys and KEY_PACKAGES MLS key packages, then the first connected to
+// the others, then conversations of all of them. Printed: the bytes per user, per connection and
+// per conversation member of D1 and of each class of Durable Object (pages in use, read from their
+// files with the backend stopped), and the D1 statements per request of each route the run used
+// (`svc_d1_queries_total`). Nothing is asserted.
 import { existsSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { mlsKeys } from '../test/helpers/mls-key-packages.js';
 import { proteusKeys } from '../test/helpers/prekeys.js';
 import { persistDir } from '../tools/lib/backend.js';
-import { type ApiUser, call, contactsOfFirst, groupOf, inParallel } from './lib/api-seed.js';
+import { type ApiUser, apiUser, call, connectUsers, groupOf, inParallel } from './lib/api-seed.js';
 import { npmStart, type StartedBackend } from './lib/npm-start.js';
 import { sqliteBytes } from './lib/sqlite-size.js';
 
@@ -103,27 +106,36 @@ async function queriesPerRequest(backend: StartedBackend): Promise<Array<[string
     .sort((a, b) => b[2] - a[2]);
 }
 
-const backend = await npmStart();
+// Mail goes to an HTTP sink, as a deployment's leaves: the local outbox would keep it in D1.
+const mailSink = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
+await new Promise<void>((listening) => mailSink.listen(0, '127.0.0.1', listening));
+const sinkUrl = `http://127.0.0.1:${(mailSink.address() as AddressInfo).port}/mail`;
+const backend = await npmStart([['brig.yaml', ['emailSMS', 'delivery'], { type: 'http', url: sinkUrl }]]);
 try {
   const empty = await storeBytes(backend);
-  const users = await contactsOfFirst(backend, USERS, DOMAIN);
+  const users = await inParallel(USERS, 8, () => apiUser(backend));
   const clients = await inParallel(users.length, 4, (i) => proteusClients(backend, users[i]!));
   const proteus = await storeBytes(backend);
   await inParallel(users.length, 2, (i) => mlsClients(backend, users[i]!, clients[i]!));
   const mls = await storeBytes(backend);
   const [first, ...others] = users as [ApiUser, ...ApiUser[]];
+  await inParallel(others.length, 8, (i) =>
+    connectUsers({ user: first, backend }, { user: others[i]!, backend, domain: DOMAIN }, DOMAIN),
+  );
+  const connected = await storeBytes(backend);
   const qualified = others.map((u) => ({ id: u.id, domain: DOMAIN }));
   await inParallel(CONVERSATIONS, 1, () => groupOf(backend, first, qualified));
   const conversations = await storeBytes(backend);
 
   const each = `${CLIENTS} clients, ${PREKEYS} prekeys each`;
-  console.log(`Bytes stored (${USERS} users through the API, the first connected to the others; ${each})`);
+  console.log(`Bytes stored (${USERS} users through the API; ${each})`);
   console.log(`  per user, registered with their clients and prekeys: ${growth(empty, proteus, USERS)}`);
   console.log(`  per user, ${KEY_PACKAGES} MLS key packages per client added: ${growth(proteus, mls, USERS)}`);
   console.log(`  per user in all: ${growth(empty, mls, USERS)} (issue 44's target: D1 2 KB)`);
+  console.log(`  per connection (the first user connected to each other one): ${growth(mls, connected, USERS - 1)}`);
   const members = CONVERSATIONS * USERS;
   console.log(
-    `  per conversation member (${CONVERSATIONS} conversations of ${USERS}): ${growth(mls, conversations, members)}`,
+    `  per conversation member (${CONVERSATIONS} conversations of ${USERS}): ${growth(connected, conversations, members)}`,
   );
   console.log('\nD1 statements per request, by route (svc_d1_queries_total over the requests of the run)');
   console.log('route                                                       requests   statements/request');
@@ -131,4 +143,5 @@ try {
     console.log(`${route.padEnd(60)}${String(requests).padStart(8)}   ${perRequest.toFixed(2).padStart(10)}`);
 } finally {
   await backend.stop();
+  mailSink.close();
 }
