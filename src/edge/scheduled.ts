@@ -27,7 +27,10 @@ export async function runScheduledJobs(d: Deps, cron: string): Promise<void> {
   const { env, config } = d;
   if (cron === RESTART_CRON) {
     logCount('pending effects carried out after a restart', await sweepPendingEffects(env, config, Date.now()));
-    logCount("users' prekeys, key packages and cookies moved from D1", await moveLegacyMaterial(d, Number.POSITIVE_INFINITY));
+    logCount(
+      "users' prekeys, key packages and cookies moved from D1",
+      await moveLegacyMaterial(d, Number.POSITIVE_INFINITY),
+    );
     return;
   }
   const before = Date.now() - REQUEST_LIFETIME_MS;

@@ -91,7 +91,7 @@ export function userAccess(env: Env, db: Db, config: Config): UserAccess {
     legalholdRequestAnnounced: (o) => legalholdRequestAnnounced(config, db, o),
     addLegalholdDevice: (o) => addLegalholdDevice(env, config, db, o),
     removingLegalholdDevices: (o) => removingLegalholdDevices(config, db, o),
-    legalholdCookie: (user) => legalholdCookie(env, config, db, user),
+    legalholdCookie: (user) => legalholdCookie(env, config, user),
     blockingNonConsenting: (user) => blockingNonConsenting(config, db, user),
     unblockingInvolving: (user) => unblockingInvolving(config, db, user),
     botClientId,

@@ -115,7 +115,7 @@ export async function removingLegalholdDevices(
 }
 
 /** A cookie for the user's legal hold service: its access tokens reach only what the device needs. */
-export async function legalholdCookie(env: Env, config: Config, db: Db, user: string): Promise<string> {
+export async function legalholdCookie(env: Env, config: Config, user: string): Promise<string> {
   const keys = await zauthKeys(env, config.brig.zauth.keyIndex);
   return (await issueCookie(env, keys, config, user, { kind: 'persistent', legalhold: true })).token;
 }
