@@ -6,10 +6,12 @@ import { openSocket } from '../helpers/websocket.js';
 import {
   getSelf,
   getUser,
+  listUsers,
   listUsersPrekeys,
   postAccess,
   postConnection,
   postLogin,
+  searchContacts,
 } from '../helpers/endpoints/brig.js';
 import { getNotifications } from '../helpers/endpoints/gundeck.js';
 import { postConversation } from '../helpers/endpoints/galley.js';
@@ -129,5 +131,40 @@ describe('GET /i/metrics', () => {
       'POST /users/list-prekeys': 0,
       'POST /conversations/:cnv_domain/:cnv/proteus/messages': 0,
     });
+  });
+
+  it("reads other users' profiles and searches in sessions a D1 replica may serve, the caller's own account from the primary", async () => {
+    const other = await createUser(b.publicUrl, b.internalUrl);
+    const series = (name: string, handler: string, method: string) =>
+      seriesValue(text, `${name}{handler="${handler}",method="${method}"}`);
+    let text = await scrape();
+    const ops: Array<[string, string, () => Promise<{ status: number }>]> = [
+      [
+        '/list-users',
+        'POST',
+        () => listUsers(b.publicUrl, u.token, { qualified_ids: [{ id: other.id, domain: 'example.com' }] }),
+      ],
+      ['/search/contacts', 'GET', () => searchContacts(b.publicUrl, u.token, { q: 'test' })],
+      ['/self', 'GET', () => getSelf(b.publicUrl, u.token)],
+    ];
+    const counts: Record<string, [number, number]> = {};
+    for (const [handler, method, op] of ops) {
+      const before = [
+        series('svc_d1_queries_total', handler, method),
+        series('svc_d1_replica_queries_total', handler, method),
+      ];
+      expect((await op()).status).toBe(200);
+      text = await scrape();
+      const after = [
+        series('svc_d1_queries_total', handler, method),
+        series('svc_d1_replica_queries_total', handler, method),
+      ];
+      counts[`${method} ${handler}`] = [after[0]! - before[0]!, after[1]! - before[1]!];
+    }
+    // [all statements, of which in a replica's reach]
+    expect(counts['POST /list-users']![1]).toBeGreaterThan(0);
+    expect(counts['POST /list-users']![0]).toBe(counts['POST /list-users']![1]);
+    expect(counts['GET /search/contacts']![1]).toBeGreaterThan(0);
+    expect(counts['GET /self']).toEqual([1, 0]);
   });
 });

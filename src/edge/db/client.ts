@@ -20,6 +20,17 @@ export function database(d1: D1Database): Db {
 }
 
 /**
+ * A view of D1 for reads that may lag the primary by a moment: a session of D1's Sessions API
+ * that starts wherever is nearest (`first-unconstrained`; read replication serves it from a
+ * replica where the database has them) and then reads monotonically. For other users' profiles
+ * and searches, never for what the caller just wrote: those reads stay on `database`, the primary.
+ * A session per call, so no request waits on another's bookmark.
+ */
+export function replicaOf(d1: D1Database): Db {
+  return drizzle(d1.withSession('first-unconstrained') as unknown as D1Database);
+}
+
+/**
  * A write a store prepared for someone else's batch: opaque to the caller, who only hands it to
  * `runBatch` (so one component's writes can join another's, all or nothing).
  */

@@ -1,39 +1,61 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** The D1 statements run so far by the request (or job) being served; a batch counts each statement. */
-const scope = new AsyncLocalStorage<{ queries: number }>();
+/**
+ * The D1 statements run so far by the request (or job) being served; a batch counts each
+ * statement. `replica`: those run in a session that may read from a replica (see replicaOf).
+ */
+interface Counts {
+  queries: number;
+  replica: number;
+}
+const scope = new AsyncLocalStorage<Counts>();
 
 /** Runs `work` with a count of its own (see queriesSoFar). */
-export const withQueryCount = <T>(work: () => T): T => scope.run({ queries: 0 }, work);
+export const withQueryCount = <T>(work: () => T): T => scope.run({ queries: 0, replica: 0 }, work);
 
-/** How many D1 statements the current request has run (0 outside one). */
-export const queriesSoFar = (): number => scope.getStore()?.queries ?? 0;
+/** How many D1 statements the current request has run, and how many of them a replica may have served. */
+export const queriesSoFar = (): Counts => {
+  const store = scope.getStore();
+  return { queries: store?.queries ?? 0, replica: store?.replica ?? 0 };
+};
 
-function add(n: number): void {
+type Add = (n: number) => void;
+
+const add: Add = (n) => {
   const store = scope.getStore();
   if (store !== undefined) store.queries += n;
-}
+};
+
+const addReplica: Add = (n) => {
+  const store = scope.getStore();
+  if (store === undefined) return;
+  store.queries += n;
+  store.replica += n;
+};
 
 /** A statement of the counting binding: it counts when it runs, and hands the binding's own to a batch. */
 class CountedStatement {
-  constructor(readonly inner: D1PreparedStatement) {}
+  constructor(
+    readonly inner: D1PreparedStatement,
+    private readonly add: Add,
+  ) {}
   bind(...values: unknown[]): CountedStatement {
-    return new CountedStatement(this.inner.bind(...values));
+    return new CountedStatement(this.inner.bind(...values), this.add);
   }
   first<T>(column?: string): Promise<T | null> {
-    add(1);
+    this.add(1);
     return column === undefined ? this.inner.first<T>() : this.inner.first<T>(column);
   }
   run<T>(): Promise<D1Result<T>> {
-    add(1);
+    this.add(1);
     return this.inner.run<T>();
   }
   all<T>(): Promise<D1Result<T>> {
-    add(1);
+    this.add(1);
     return this.inner.all<T>();
   }
   raw<T>(options?: { columnNames?: boolean }): Promise<unknown> {
-    add(1);
+    this.add(1);
     return options?.columnNames === true
       ? this.inner.raw<T>({ columnNames: true })
       : this.inner.raw<T>(options as { columnNames?: false });
@@ -54,7 +76,7 @@ function countingD1(d1: D1Database): D1Database {
   let wrapped = counting.get(d1);
   if (wrapped === undefined) {
     const db = {
-      prepare: (sql: string) => new CountedStatement(d1.prepare(sql)),
+      prepare: (sql: string) => new CountedStatement(d1.prepare(sql), add),
       batch: (statements: Array<D1PreparedStatement | CountedStatement>) => {
         add(statements.length);
         return d1.batch(statements.map(own));
@@ -64,12 +86,25 @@ function countingD1(d1: D1Database): D1Database {
         return d1.exec(sql);
       },
       dump: () => d1.dump(),
-      withSession: (constraint?: string) => d1.withSession(constraint),
+      withSession: (constraint?: string) => countingSession(d1.withSession(constraint)),
     };
     wrapped = db as unknown as D1Database;
     counting.set(d1, wrapped);
   }
   return wrapped;
+}
+
+/** A session of the counting binding: its statements count as ones a replica may serve. */
+function countingSession(session: D1DatabaseSession): D1DatabaseSession {
+  const counted = {
+    prepare: (sql: string) => new CountedStatement(session.prepare(sql), addReplica),
+    batch: (statements: Array<D1PreparedStatement | CountedStatement>) => {
+      addReplica(statements.length);
+      return session.batch(statements.map(own));
+    },
+    getBookmark: () => session.getBookmark(),
+  };
+  return counted as unknown as D1DatabaseSession;
 }
 
 const envs = new WeakMap<Env, Env>();

@@ -15,17 +15,20 @@ function flushLater(env: Env, ctx: ExecutionContext): void {
 
 /**
  * One served request (`http_request_duration_seconds`) and the D1 statements it ran
- * (`svc_d1_queries_total`): `handler` is the route's path template without the version prefix,
- * captures as `:name` (wire's form), `N/A` for a path no route has.
+ * (`svc_d1_queries_total`, of which `svc_d1_replica_queries_total` in sessions a replica may
+ * serve): `handler` is the route's path template without the version prefix, captures as `:name`
+ * (wire's form), `N/A` for a path no route has.
  */
 export function countRequest(
   env: Env,
   ctx: ExecutionContext,
-  r: { handler: string; method: string; status: number; seconds: number; queries: number },
+  r: { handler: string; method: string; status: number; seconds: number; queries: number; replica: number },
 ): void {
   const labels = { handler: r.handler, method: r.method, status_code: String(r.status) };
   flusher.registry.observe('http_request_duration_seconds', labels, r.seconds);
-  flusher.registry.count('svc_d1_queries_total', { handler: r.handler, method: r.method }, r.queries);
+  const route = { handler: r.handler, method: r.method };
+  flusher.registry.count('svc_d1_queries_total', route, r.queries);
+  if (r.replica > 0) flusher.registry.count('svc_d1_replica_queries_total', route, r.replica);
   flushLater(env, ctx);
 }
 

@@ -46,7 +46,7 @@ function counter(req: Request, env: Env, ctx: ExecutionContext) {
   const counted = (res: Response) => {
     const seconds = (Date.now() - started) / 1000;
     const handler = facts?.route ?? 'N/A';
-    countRequest(env, ctx, { handler, method: req.method, status: res.status, seconds, queries: queriesSoFar() });
+    countRequest(env, ctx, { handler, method: req.method, status: res.status, seconds, ...queriesSoFar() });
     return res;
   };
   counted.facts = (f: EdgeFacts) => (facts = f);

@@ -8,6 +8,10 @@ export const METRICS = {
     type: 'counter',
     help: 'D1 statements the edge ran to answer requests, by route (a batch counts each of its statements).',
   },
+  svc_d1_replica_queries_total: {
+    type: 'counter',
+    help: 'Of svc_d1_queries_total, the statements run in read sessions a D1 replica may serve, by route.',
+  },
   svc_notifications_appended_total: {
     type: 'counter',
     help: 'Notifications appended to users’ streams (transient ones only pushed to sockets).',

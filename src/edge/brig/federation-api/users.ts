@@ -1,5 +1,5 @@
 import { federationRpc } from '../../federation/rpc.js';
-import { database } from '../../db/client.js';
+import { database, replicaOf } from '../../db/client.js';
 import { localDomainOf } from '../clients/user-clients.js';
 import { federationWith } from '../federation/federating.js';
 import { contactJson, findContacts } from '../search/contacts.js';
@@ -26,7 +26,7 @@ export const getUserByHandle = federationRpc(
 
 export const getUsersByIds = federationRpc(
   { ...getUsersByIdsRpc, description: 'The profiles of those users this backend has' },
-  async (c, ids) => remoteView(await userStore.byIds(database(c.env.DB), ids), localDomainOf(c)),
+  async (c, ids) => remoteView(await userStore.byIds(replicaOf(c.env.DB), ids), localDomainOf(c)),
 );
 
 /** Search by a remote's user, as far as the remote's search policy goes (no team: only open teams). */

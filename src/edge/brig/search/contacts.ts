@@ -32,7 +32,7 @@ export function contactJson(h: SearchHit, domain: string): Contact {
  * and handle prefixes through the FTS5 index. `exact_handle_search` finds the handle alone.
  */
 export async function findContacts(
-  db: D1Database,
+  d1: D1Database,
   config: Config,
   searcher: Searcher,
   q: string,
@@ -41,6 +41,8 @@ export async function findContacts(
 ): Promise<SearchHit[]> {
   const term = q.trim().replace(/^@/, '').toLowerCase();
   const hits: SearchHit[] = [];
+  // Other users' rows: a replica may serve them (see replicaOf in db/client.ts).
+  const db = d1.withSession('first-unconstrained');
   const exact = term === '' ? undefined : await searchStore.byHandle(db, searcher, term);
   if (exact !== undefined) hits.push(exact);
   const match = policy === 'full_search' ? matchExpression(term) : undefined;

@@ -38,9 +38,12 @@ export function matchExpression(q: string): string | undefined {
 const INBOUND_OPEN = `(SELECT CASE WHEN f.lock_status = 'locked' OR f.status IS NULL THEN ?3 ELSE f.status END
   FROM team_features f WHERE f.team = u.team AND f.name = 'searchVisibilityInbound')`;
 
+/** What a search reads with: the database, or a read session of it (searches may read a replica). */
+type Reader = Pick<D1Database, 'prepare'>;
+
 export const searchStore = {
   /** Exact handle: found by anyone, unless the searcher's team hides outsiders. */
-  async byHandle(db: D1Database, s: Searcher, handle: string): Promise<SearchHit | undefined> {
+  async byHandle(db: Reader, s: Searcher, handle: string): Promise<SearchHit | undefined> {
     const row = await db
       .prepare(
         `SELECT ${COLUMNS} FROM users u WHERE u.handle = ?1 AND ${LIVE} AND u.id != ?2 AND (?3 IS NULL OR u.team = ?3)`,
@@ -52,7 +55,7 @@ export const searchStore = {
 
   /** Name and handle prefixes over searchable users, honouring both visibility rules, best first. */
   async byPrefix(
-    db: D1Database,
+    db: Reader,
     s: Searcher,
     match: string,
     inboundDefault: FeatureStatus,

@@ -9,7 +9,7 @@ import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { groupBy } from '../../../shared/group-by.js';
-import { database } from '../../db/client.js';
+import { replicaOf } from '../../db/client.js';
 import { unlessUnreachable } from '../../federation/client.js';
 import { legalholdStatuses, roleInTeam } from '../../galley/face.js';
 import { emailVisibleTo, type Viewer } from './email-visibility.js';
@@ -21,13 +21,13 @@ import { deps } from '../../api/deps.js';
 /** A user's profile: this backend's, or the one the user's own backend gives. */
 async function profileOf(c: Context<AppEnv>, domain: string, uid: string): Promise<UserProfile | undefined> {
   if (domain !== deps(c).domain) return (await remoteProfiles(c.get('config'), domain, [uid]))[0];
-  const user = await userStore.byId(database(c.env.DB), uid);
+  const user = await userStore.byId(replicaOf(c.env.DB), uid);
   return visibleAccount(user) ? (await profilesOf(c, [user]))[0] : undefined;
 }
 
 /** The caller's team membership, which decides which emails they see. */
 async function viewerOf(c: Context<AppEnv>): Promise<Viewer | undefined> {
-  const db = database(c.env.DB);
+  const db = replicaOf(c.env.DB);
   const me = await userStore.byId(db, self(c).user);
   if (!visibleAccount(me) || me.team === null) return undefined;
   const role = await roleInTeam(db, me.team, me.id);
@@ -39,7 +39,7 @@ async function profilesOf(c: Context<AppEnv>, rows: UserRow[]) {
   const viewer = setting === 'visible_if_on_team' ? undefined : await viewerOf(c);
   const visible = rows.filter(visibleAccount);
   const legalhold = await legalholdStatuses(
-    database(c.env.DB),
+    replicaOf(c.env.DB),
     visible.map((u) => u.id),
   );
   return visible.map((u) =>
@@ -88,7 +88,7 @@ export const getUserUnqualified = endpoint(
 
 /** A local user by handle, as older versions look one up. */
 async function localUserByHandle(c: Context<AppEnv>, handle: string): Promise<UserProfile | undefined> {
-  const row = await userStore.byHandle(database(c.env.DB), handle);
+  const row = await userStore.byHandle(replicaOf(c.env.DB), handle);
   return row === undefined ? undefined : (await profilesOf(c, [row]))[0];
 }
 
@@ -206,7 +206,7 @@ async function usersByQualifiedIds(c: Context<AppEnv>, ids: readonly QualifiedId
   for (const [domain, users] of byDomain) {
     const uids = users.map((u) => u.id);
     if (domain === deps(c).domain) {
-      found.push(...(await profilesOf(c, await userStore.byIds(database(c.env.DB), uids))));
+      found.push(...(await profilesOf(c, await userStore.byIds(replicaOf(c.env.DB), uids))));
       continue;
     }
     const remote = await unlessUnreachable(remoteProfiles(c.get('config'), domain, uids));
@@ -219,7 +219,7 @@ async function usersByQualifiedIds(c: Context<AppEnv>, ids: readonly QualifiedId
 /** Users named by id or handle, and the qualified ids that could not be listed. */
 async function listUsers(c: Context<AppEnv>, q: z.infer<typeof listUsersQuery>) {
   if (q.qualified_ids !== undefined) return usersByQualifiedIds(c, q.qualified_ids);
-  const db = database(c.env.DB);
+  const db = replicaOf(c.env.DB);
   const found: UserProfile[] = [];
   for (const h of q.qualified_handles ?? []) {
     if (h.domain !== deps(c).domain) {
