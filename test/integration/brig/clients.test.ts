@@ -160,9 +160,9 @@ describe('clients', () => {
     expect((await getSelfClients(publicUrl, u.token)).body).toEqual([]);
   });
 
-  it('deletes a client with the password, 404 with an empty body afterwards', async () => {
+  it('deletes a client with the password, 404 with an empty body afterwards; its prekeys go with it', async () => {
     const u = await createUser(publicUrl, internalUrl);
-    const { r } = await addClient(u);
+    const { r, keys } = await addClient(u);
     expect(await deleteClient(publicUrl, u.token, r.body.id, {})).toMatchObject({
       status: 403,
       body: wireError(403, 'missing-auth'),
@@ -175,6 +175,18 @@ describe('clients', () => {
       status: 404,
       body: wireError(404, 'client-not-found'),
     });
+    const other = await createUser(publicUrl, internalUrl);
+    const claim = await getUserClientPrekey(publicUrl, other.token, { domain: 'example.com', id: u.id }, r.body.id);
+    expect(claim).toMatchObject({ status: 404, body: wireError(404, 'not-found') });
+    // The same last-resort key registers the same id again, with none of the old prekeys.
+    const again = await postClient(publicUrl, u.token, {
+      type: 'permanent',
+      password: u.password,
+      lastkey: keys.lastkey,
+      prekeys: [keys.prekeys[2]],
+    });
+    expect(again.body.id).toBe(r.body.id);
+    expect((await getClientPrekeys(publicUrl, u.token, r.body.id)).body).toEqual([2, 65535]);
   });
 
   it('binds access tokens to a client with the first client_id only', async () => {
