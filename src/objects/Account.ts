@@ -55,6 +55,17 @@ export class Account extends DurableObject<Env> {
     );
   }
 
+  /** One prekey of each of the user's clients, by client id, each handed out once. */
+  async claimPrekeyBundle(user: string): Promise<Array<{ client: string; prekey: Prekey }>> {
+    await this.open(user);
+    return this.ctx.storage.transactionSync(() =>
+      this.prekeys.clients().flatMap((client) => {
+        const prekey = this.prekeys.claim(client);
+        return prekey === undefined ? [] : [{ client, prekey }];
+      }),
+    );
+  }
+
   /** Stores packages; `replacing` names suites of a client whose packages they replace. */
   async addKeyPackages(
     user: string,
@@ -83,16 +94,14 @@ export class Account extends DurableObject<Env> {
     return this.packages.clientsWith(suite, now);
   }
 
-  /** One valid package of each client named that has one, each handed out once. */
-  async claimKeyPackages(
-    user: string,
-    clients: readonly string[],
-    suite: number,
-    now: number,
-  ): Promise<ClaimedKeyPackage[]> {
+  /** One valid package of the suite of each of the user's clients that has one (`skip` left out), by client id. */
+  async claimKeyPackages(user: string, suite: number, now: number, skip?: string): Promise<ClaimedKeyPackage[]> {
     await this.open(user);
     return this.ctx.storage.transactionSync(() =>
-      clients.flatMap((client) => this.packages.claim(client, suite, now) ?? []),
+      this.packages
+        .clientsWith(suite, now)
+        .filter((client) => client !== skip)
+        .flatMap((client) => this.packages.claim(client, suite, now) ?? []),
     );
   }
 

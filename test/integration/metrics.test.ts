@@ -5,7 +5,9 @@ import { createUser, type TestUser } from '../helpers/users.js';
 import { openSocket } from '../helpers/websocket.js';
 import {
   getSelf,
+  claimKeyPackages,
   getUser,
+  getUserPrekeyBundle,
   listUsers,
   listUsersPrekeys,
   postAccess,
@@ -113,6 +115,16 @@ describe('GET /i/metrics', () => {
         () => listUsersPrekeys(b.publicUrl, u.token, { 'example.com': { [u.id]: [client] } }),
       ],
       ['/conversations/:cnv_domain/:cnv/proteus/messages', 'POST', send],
+      [
+        '/users/:domain/:uid/prekeys',
+        'GET',
+        () => getUserPrekeyBundle(b.publicUrl, u.token, { domain: 'example.com', id: u.id }),
+      ],
+      [
+        '/mls/key-packages/claim/:user_domain/:user',
+        'POST',
+        () => claimKeyPackages(b.publicUrl, u.token, { domain: 'example.com', id: u.id }),
+      ],
     ];
     const counts: Record<string, number> = {};
     for (const [handler, method, op] of ops) {
@@ -130,6 +142,9 @@ describe('GET /i/metrics', () => {
       'GET /notifications': 0,
       'POST /users/list-prekeys': 0,
       'POST /conversations/:cnv_domain/:cnv/proteus/messages': 0,
+      'GET /users/:domain/:uid/prekeys': 0,
+      // Over budget until a copy of the user's status and legal hold is in their Account object.
+      'POST /mls/key-packages/claim/:user_domain/:user': 2,
     });
   });
 

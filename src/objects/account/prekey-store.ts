@@ -20,6 +20,14 @@ export class PrekeyStore {
       .map((r) => r.id);
   }
 
+  /** The clients holding prekeys (every client keeps its last-resort key), by id. */
+  clients(): string[] {
+    return this.sql
+      .exec<{ client: string }>('SELECT DISTINCT client FROM prekeys ORDER BY client')
+      .toArray()
+      .map((r) => r.client);
+  }
+
   /**
    * Hands out one prekey of the client: the lowest ordinary one, deleted (the object runs one call
    * at a time, so no two claims get it); when none is left, the last-resort key, which stays.

@@ -4,7 +4,6 @@ import type { z } from '@hono/zod-openapi';
 import type { Config } from '../../../shared/config/index.js';
 import type { Deps } from '../../api/deps.js';
 import { FederatorClient } from '../../federation/client.js';
-import { clientStore } from './client-store.js';
 import { accountObject } from './account-object.js';
 import type { Prekey } from '../../api/schemas/prekeys.js';
 import {
@@ -27,15 +26,7 @@ export async function claimLocalPrekey(d: Deps, user: string, client: string): P
 
 /** One prekey of each of a local user's clients (claimed: not handed out again). */
 export async function claimLocalBundle(d: Deps, user: string): Promise<PrekeyBundle> {
-  const clients = (await clientStore.list(d.db, user)).map((cl) => cl.id);
-  const claimed = clients.length === 0 ? {} : await accountObject(d.env, user).claimPrekeys(user, clients);
-  return {
-    user,
-    clients: clients.flatMap((client) => {
-      const prekey = claimed[client];
-      return prekey == null ? [] : [{ client, prekey }];
-    }),
-  };
+  return { user, clients: await accountObject(d.env, user).claimPrekeyBundle(user) };
 }
 
 /** One prekey of each client asked for, of local users (null for a client without any); the users' objects are asked at once. */

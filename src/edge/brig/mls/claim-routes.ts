@@ -12,7 +12,6 @@ import { self } from '../../api/self.js';
 import { database } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { legalholdStatuses } from '../../galley/face.js';
-import { clientStore } from '../clients/client-store.js';
 import { userStore } from '../users/user-store.js';
 import { accountObject } from '../clients/account-object.js';
 import { requireMlsEnabled } from './mls-switch.js';
@@ -92,10 +91,8 @@ export async function claimLocal(d: Deps, user: string, suite: number, skip?: st
   const { db, domain } = d;
   const target = await userStore.byId(db, user);
   if (target === undefined || target.status !== 'active') return undefined;
-  const clients = (await clientStore.list(db, user)).map((cl) => cl.id).filter((id) => id !== skip);
   const now = Math.floor(Date.now() / 1000);
-  const claimed =
-    clients.length === 0 ? [] : await accountObject(d.env, user).claimKeyPackages(user, clients, suite, now);
+  const claimed = await accountObject(d.env, user).claimKeyPackages(user, suite, now, skip);
   const key_packages = claimed.map((k) => ({
     user,
     domain,
