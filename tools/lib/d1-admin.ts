@@ -8,16 +8,17 @@ export interface Statement {
 }
 
 /**
- * A worker beside the backend, in the same runtime, bound to the same D1 database, reachable only
- * through miniflare's API (no route, no socket): local tools and tests run SQL through it. Miniflare's
- * D1 proxy (`getD1Database`) makes a synchronous round trip for every property read, and those were
- * seen to fail under load; a worker's `fetch` is one async call.
+ * A worker beside the backend, in the same runtime, bound to the same D1 database, with no route and
+ * only a direct loopback socket on an ephemeral port: local tools and tests run SQL through it.
+ * Miniflare's proxies (`getD1Database`, and `getWorker(...).fetch`) make synchronous round trips from a
+ * helper thread, and those were seen to fail under load (CI); a plain `fetch` to the socket is async.
  */
 export function d1AdminWorker(d1Databases: unknown): Record<string, unknown> {
   return {
     name: NAME,
     modules: true,
     d1Databases,
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
     script: `export default {
   async fetch(request, env) {
     const statements = await request.json();
@@ -35,9 +36,10 @@ export function d1AdminWorker(d1Databases: unknown): Record<string, unknown> {
 
 /** SQL on the backend's D1 database; several statements run as one batch (one transaction). */
 export function d1Admin(mf: Miniflare) {
+  let url: Promise<URL> | undefined;
   async function run<T>(statements: Statement[]): Promise<T[][]> {
-    const worker = await mf.getWorker(NAME);
-    const res = await worker.fetch('http://d1-admin/', { method: 'POST', body: JSON.stringify(statements) });
+    url ??= mf.unsafeGetDirectURL(NAME);
+    const res = await fetch(await url, { method: 'POST', body: JSON.stringify(statements) });
     const body = (await res.json()) as T[][] | { error: string };
     if (!Array.isArray(body)) throw new Error(`D1: ${body.error}`);
     return body;
