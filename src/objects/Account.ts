@@ -1,13 +1,15 @@
 import { DurableObject } from 'cloudflare:workers';
+import { claimStandingStore } from '../shared/accounts/claim-standing-store.js';
 import { legacyAccountStore } from '../shared/accounts/legacy-account-store.js';
 import type {
-  ClaimedKeyPackage,
   CookieRecord,
   CookieSelection,
   KeyPackage,
+  KeyPackageClaim,
   Prekey,
 } from '../shared/accounts/material.js';
 import { database } from './db/drizzle.js';
+import { ClaimableStore } from './account/claimable-store.js';
 import { CookieStore } from './account/cookie-store.js';
 import { KeyPackageStore } from './account/key-package-store.js';
 import { MovedStore } from './account/moved-store.js';
@@ -25,6 +27,7 @@ export class Account extends DurableObject<Env> {
   private readonly packages: KeyPackageStore;
   private readonly cookies: CookieStore;
   private readonly moved: MovedStore;
+  private readonly claimable: ClaimableStore;
   private ready = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -34,6 +37,7 @@ export class Account extends DurableObject<Env> {
     this.packages = new KeyPackageStore(sql);
     this.cookies = new CookieStore(sql);
     this.moved = new MovedStore(sql);
+    this.claimable = new ClaimableStore(sql);
     this.ready = this.moved.has();
   }
 
@@ -94,15 +98,30 @@ export class Account extends DurableObject<Env> {
     return this.packages.clientsWith(suite, now);
   }
 
-  /** One valid package of the suite of each of the user's clients that has one (`skip` left out), by client id. */
-  async claimKeyPackages(user: string, suite: number, now: number, skip?: string): Promise<ClaimedKeyPackage[]> {
+  /**
+   * One valid package of the suite of each of the user's clients that has one (`skip` left out),
+   * by client id; none when the user may not be claimed (inactive, or under legal hold).
+   */
+  async claimKeyPackages(user: string, suite: number, now: number, skip?: string): Promise<KeyPackageClaim> {
     await this.open(user);
-    return this.ctx.storage.transactionSync(() =>
+    const standing = await this.claimStanding(user);
+    if (standing !== 'claimable') return { refused: standing };
+    const claimed = this.ctx.storage.transactionSync(() =>
       this.packages
         .clientsWith(suite, now)
         .filter((client) => client !== skip)
         .flatMap((client) => this.packages.claim(client, suite, now) ?? []),
     );
+    return { claimed };
+  }
+
+  /**
+   * The user's status or legal hold changed in the directory (or may have): the next claim asks
+   * it again. Called after the change is committed (an effect), so that no claim keeps the old word.
+   */
+  async claimStandingChanged(user: string): Promise<void> {
+    await this.open(user);
+    this.claimable.forget();
   }
 
   /** Records a new cookie; beyond `limit` of its kind, the user's oldest go (see CookieStore.evictBeyond). */
@@ -165,6 +184,7 @@ export class Account extends DurableObject<Env> {
       this.prekeys.forgetAll();
       this.packages.forgetAll();
       this.cookies.revoke({});
+      this.claimable.forget();
     });
   }
 
@@ -179,6 +199,15 @@ export class Account extends DurableObject<Env> {
       if (this.moved.pending()) await this.forgetInD1(user);
       else await this.moveFromD1(user);
     });
+  }
+
+  /** Whether the user may be claimed: the kept yes, or the directory's word (kept when it is yes). */
+  private async claimStanding(user: string) {
+    if (this.claimable.known()) return 'claimable';
+    const generation = this.claimable.generation();
+    const standing = await claimStandingStore.of(database(this.env.DB), user);
+    if (standing === 'claimable') this.claimable.keep(generation, Date.now());
+    return standing;
   }
 
   /** Before the first call is answered, the user's rows of earlier versions are here (once). */

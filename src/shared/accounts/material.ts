@@ -58,3 +58,12 @@ export interface CookieSelection {
   /** Only the legal hold service's. */
   legalhold?: boolean;
 }
+
+/**
+ * Whether others may claim the user's key packages: only an active user's, and not while legal
+ * hold is pending or enabled for them (legal hold records Proteus; MLS groups have no place for it).
+ */
+export type ClaimStanding = 'claimable' | 'inactive' | 'legalhold';
+
+/** What a key package claim got: a package of each client that had one, or why none were given. */
+export type KeyPackageClaim = { claimed: ClaimedKeyPackage[] } | { refused: Exclude<ClaimStanding, 'claimable'> };

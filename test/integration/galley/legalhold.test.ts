@@ -143,6 +143,9 @@ describe('legal hold', () => {
       team: { teamid: owner.team, managed: false },
     });
     expect(memberConv.status, memberConv.text).toBe(201);
+    // Claimable before: the member's Account object keeps that word, which the request must undo.
+    const claim = await claimKeyPackages(pub, owner.token, { domain: 'example.com', id: member.id });
+    expect(claim.body).toEqual({ key_packages: [] });
 
     expect((await postLegalholdRequest(pub, member.token, owner.team, member.id)).body).toMatchObject(
       wireError(403, 'operation-denied'),

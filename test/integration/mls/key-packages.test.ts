@@ -150,4 +150,20 @@ describe('MLS key packages', () => {
     const claimed = (await claimKeyPackages(publicUrl, bob.token, { domain: DOMAIN, id: alice.id })).body.key_packages;
     expect(claimed.filter((k: any) => k.client === a.client)).toEqual([]);
   });
+
+  it('hands out nothing of a suspended user (400 invalid-user), and their packages again once active', async () => {
+    const carol = await createUser(publicUrl, internalUrl);
+    const c = await mlsClient(carol);
+    await uploadKeyPackages(publicUrl, carol.token, c.client, { key_packages: await c.keyPackages(2) });
+    const claim = () => claimKeyPackages(publicUrl, bob.token, { domain: DOMAIN, id: carol.id });
+    // The first claim makes the Account object keep the directory's yes; a suspension must undo it.
+    expect((await claim()).body.key_packages).toHaveLength(1);
+    const status = (s: string) => api(internalUrl).put(`/i/users/${carol.id}/status`, { status: s });
+    expect((await status('suspended')).status).toBe(200);
+    expect((await claim()).body).toMatchObject(wireError(400, 'invalid-user'));
+    expect((await status('active')).status).toBe(200);
+    const again = await claim();
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.key_packages.map((k: any) => k.client)).toEqual([c.client]);
+  });
 });

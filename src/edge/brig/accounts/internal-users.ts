@@ -4,7 +4,9 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody, locale } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { cookieRecords } from '../auth/cookie-records.js';
+import { claimStandingChangedEffect } from '../clients/account-object.js';
 import { newPasswordHash } from '../password/passwords.js';
 import { baseProtocol, selfJson, selfUser } from '../users/user-json.js';
 import { isValidEmail, userStore } from '../users/user-store.js';
@@ -75,7 +77,10 @@ export const putUserStatus = endpoint(
     if (user === undefined || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
     // A suspended user's cookies go first: should the change fail, they sign in again.
     if (status === 'suspended') await cookieRecords.revoke(c.env, uid);
-    await userStore.update(db, uid, { status });
+    await commitChange(c.env, c.get('config'), {
+      statements: [userStore.update(db, uid, { status })],
+      effects: [claimStandingChangedEffect({ user: uid })],
+    });
     return c.body(null, 200);
   },
 );

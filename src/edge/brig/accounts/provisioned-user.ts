@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { RichField } from '../../../shared/db/schema.js';
 import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
+import { claimStandingChangedEffect } from '../clients/account-object.js';
 import { cookieRecords } from '../auth/cookie-records.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
@@ -52,7 +53,7 @@ export async function updateProvisionedUser(
     ...(next.handle === user.handle || next.handle === null ? {} : { handle: next.handle }),
     ...(next.locale === user.locale ? {} : { locale: next.locale }),
   };
-  const effects = [];
+  const effects = patch.status === undefined ? [] : [claimStandingChangedEffect({ user: user.id })];
   if (Object.keys(seen).length > 0) {
     const domain = localDomain(config);
     const contacts =

@@ -2,7 +2,7 @@ import { defineEffect } from '../../effects/effect.js';
 
 /**
  * The user's Account object (src/objects/Account.ts): their clients' Proteus prekeys and MLS key
- * packages. Every call names the user again, for the object's first call to find the rows earlier
+ * packages, their cookies, and whether their packages may be claimed. Every call names the user again, for the object's first call to find the rows earlier
  * versions left in D1.
  */
 export function accountObject(env: Env, user: string) {
@@ -22,4 +22,13 @@ export const forgetMaterialEffect = defineEffect(
 export const forgetAccountMaterialEffect = defineEffect(
   'forget-account-material',
   async ({ env }, { user }: { user: string }) => accountObject(env, user).forgetAll(user),
+);
+
+/**
+ * The user's status or legal hold changed in D1 (suspended, or legal hold requested): the Account
+ * object forgets its word that their key packages may be claimed, and asks D1 at the next claim.
+ */
+export const claimStandingChangedEffect = defineEffect(
+  'claim-standing-changed',
+  async ({ env }, { user }: { user: string }) => accountObject(env, user).claimStandingChanged(user),
 );

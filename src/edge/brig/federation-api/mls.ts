@@ -44,7 +44,11 @@ export const getMlsClients = federationRpc(
 export const claimKeyPackagesForRemote = federationRpc(
   {
     ...claimKeyPackagesRpc,
-    description: "One key package of each of the target's clients; null for a user this backend does not have",
+    description:
+      "One key package of each of the target's clients; null for a user this backend does not have (or not active, or under legal hold)",
   },
-  async (c, r) => (await claimLocal(deps(c), r.target, r.cipher_suite)) ?? null,
+  async (c, r) => {
+    const claim = await claimLocal(deps(c), r.target, r.cipher_suite);
+    return 'refused' in claim ? null : claim;
+  },
 );

@@ -1,6 +1,7 @@
 // The legal hold device on brig's side: a client of type `legalhold` that galley adds when the
 // user approves and removes when legal hold ends (nobody can add or delete one by hand), the
 // events its user's contacts get, and the cookie its service logs in with.
+import { claimStandingChangedEffect } from '../clients/account-object.js';
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import { zauthKeys } from '../../auth/keys.js';
@@ -39,7 +40,10 @@ async function audience(db: Db, config: Config, user: string, team: string | nul
 /** The client id a device with this last prekey will have (the request event names it in advance). */
 export const legalholdClientId = (lastPrekey: Prekey): Promise<string> => clientIdFromLastKey(lastPrekey.key);
 
-/** The request of a device, announced with the change that records it. */
+/**
+ * The request of a device, announced with the change that records it; from now on nobody may
+ * claim the user's key packages (legal hold records Proteus), which their Account object hears.
+ */
 export async function legalholdRequestAnnounced(
   config: Config,
   db: Db,
@@ -47,7 +51,11 @@ export async function legalholdRequestAnnounced(
 ): Promise<Change> {
   const client = await legalholdClientId(o.lastPrekey);
   const event = legalholdEvents.request(o.user, o.lastPrekey, client);
-  return { statements: [], effects: [publishEffect(await audience(db, config, o.user, o.team), event)] };
+  const effects = [
+    claimStandingChangedEffect({ user: o.user }),
+    publishEffect(await audience(db, config, o.user, o.team), event),
+  ];
+  return { statements: [], effects };
 }
 
 /** Adds the device (replacing an older one) and announces it, as one change; its id. */

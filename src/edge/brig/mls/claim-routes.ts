@@ -9,10 +9,7 @@ import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
-import { legalholdStatuses } from '../../galley/face.js';
-import { userStore } from '../users/user-store.js';
 import { accountObject } from '../clients/account-object.js';
 import { requireMlsEnabled } from './mls-switch.js';
 import { parseSuite, suiteText } from './suite-query.js';
@@ -76,26 +73,25 @@ export const claimKeyPackages = endpoint(
       });
       return c.json(remote ?? { key_packages: [] }, 200);
     }
-    const db = database(c.env.DB);
+    const claim = await claimLocal(deps(c), user, suite, me.user === user ? me.client : undefined);
     // A user under legal hold (or about to be) has no place in MLS groups (legal hold records Proteus).
-    const legalhold = (await legalholdStatuses(db, [user])).get(user);
-    if (legalhold === 'pending' || legalhold === 'enabled') throw new ApiError(legalholdErrors.mlsNotAllowed);
-    const claimed = await claimLocal(deps(c), user, suite, me.user === user ? me.client : undefined);
-    if (claimed === undefined) throw new ApiError(brigErrors.invalidUser);
-    return c.json(claimed, 200);
+    if ('refused' in claim)
+      throw new ApiError(claim.refused === 'legalhold' ? legalholdErrors.mlsNotAllowed : brigErrors.invalidUser);
+    return c.json(claim, 200);
   },
 );
 
-/** One package of each client of a local user (`skip` left out); undefined for a user who is not active here. */
+/**
+ * One package of each client of a local user (`skip` left out), or why none: the user is not
+ * active here, or under legal hold. The user's Account object knows both; D1 is not asked.
+ */
 export async function claimLocal(d: Deps, user: string, suite: number, skip?: string) {
-  const { db, domain } = d;
-  const target = await userStore.byId(db, user);
-  if (target === undefined || target.status !== 'active') return undefined;
   const now = Math.floor(Date.now() / 1000);
-  const claimed = await accountObject(d.env, user).claimKeyPackages(user, suite, now, skip);
-  const key_packages = claimed.map((k) => ({
+  const claim = await accountObject(d.env, user).claimKeyPackages(user, suite, now, skip);
+  if ('refused' in claim) return claim;
+  const key_packages = claim.claimed.map((k) => ({
     user,
-    domain,
+    domain: d.domain,
     client: k.client,
     key_package_ref: k.ref,
     key_package: k.data,
