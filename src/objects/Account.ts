@@ -2,14 +2,17 @@ import { DurableObject } from 'cloudflare:workers';
 import { claimStandingStore } from '../shared/accounts/claim-standing-store.js';
 import { legacyAccountStore } from '../shared/accounts/legacy-account-store.js';
 import type {
+  ConnectionRecord,
   CookieRecord,
   CookieSelection,
   KeyPackage,
   KeyPackageClaim,
   Prekey,
+  Relation,
 } from '../shared/accounts/material.js';
 import { database } from './db/drizzle.js';
 import { ClaimableStore } from './account/claimable-store.js';
+import { ConnectionStore } from './account/connection-store.js';
 import { CookieStore } from './account/cookie-store.js';
 import { KeyPackageStore } from './account/key-package-store.js';
 import { MovedStore } from './account/moved-store.js';
@@ -17,7 +20,8 @@ import { PrekeyStore } from './account/prekey-store.js';
 
 /**
  * One user's Account object (`ACCOUNTS.idFromName(user id)`): what the user's clients hold for
- * others, their Proteus prekeys and MLS key packages, and the user's `zuid` cookies. It grows with
+ * others, their Proteus prekeys and MLS key packages, the user's `zuid` cookies and their side of
+ * each connection. It grows with
  * the user alone and orders the user's claims, so no two claimants get the same key
  * (docs/architecture.md, "Where state lives").
  * Every call names the user: the first one moves the user's rows of earlier versions in from D1.
@@ -26,6 +30,7 @@ export class Account extends DurableObject<Env> {
   private readonly prekeys: PrekeyStore;
   private readonly packages: KeyPackageStore;
   private readonly cookies: CookieStore;
+  private readonly connections: ConnectionStore;
   private readonly moved: MovedStore;
   private readonly claimable: ClaimableStore;
   private ready = false;
@@ -36,6 +41,7 @@ export class Account extends DurableObject<Env> {
     this.prekeys = new PrekeyStore(sql);
     this.packages = new KeyPackageStore(sql);
     this.cookies = new CookieStore(sql);
+    this.connections = new ConnectionStore(sql);
     this.moved = new MovedStore(sql);
     this.claimable = new ClaimableStore(sql);
     this.ready = this.moved.has();
@@ -168,6 +174,44 @@ export class Account extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => this.cookies.revoke(which));
   }
 
+  async connection(user: string, domain: string, to: string): Promise<ConnectionRecord | undefined> {
+    await this.open(user);
+    return this.connections.get(user, domain, to);
+  }
+
+  /** The user's connections with one of these statuses (all when none is named), by (domain, user). */
+  async connectionList(user: string, statuses?: readonly Relation[]): Promise<ConnectionRecord[]> {
+    await this.open(user);
+    return this.connections.list(user, statuses);
+  }
+
+  async connectionPage(
+    user: string,
+    size: number,
+    after?: { domain: string; user: string },
+  ): Promise<ConnectionRecord[]> {
+    await this.open(user);
+    return this.connections.page(user, size, after);
+  }
+
+  /** Records the user's side of a connection, unless a newer record is here. */
+  async putConnection(record: ConnectionRecord): Promise<void> {
+    await this.open(record.fromUser);
+    this.connections.put(record);
+  }
+
+  /** Forgets the connection to `domain/to`, unless it changed after `at` (ms). */
+  async forgetConnection(user: string, domain: string, to: string, at: number): Promise<void> {
+    await this.open(user);
+    this.connections.forget(domain, to, at);
+  }
+
+  /** Forgets the connections to users of `domain`. */
+  async forgetConnectionsTo(user: string, domain: string): Promise<void> {
+    await this.open(user);
+    this.connections.forgetDomain(domain);
+  }
+
   /** The client is gone: so is what it held. */
   async forgetClient(user: string, client: string): Promise<void> {
     await this.open(user);
@@ -184,6 +228,7 @@ export class Account extends DurableObject<Env> {
       this.prekeys.forgetAll();
       this.packages.forgetAll();
       this.cookies.revoke({});
+      this.connections.forgetAll();
       this.claimable.forget();
     });
   }
@@ -223,11 +268,13 @@ export class Account extends DurableObject<Env> {
   /** Copies the user's D1 rows in and marks them copied (one transaction), then deletes them there. */
   private async moveFromD1(user: string): Promise<void> {
     const legacy = await legacyAccountStore.ofUser(database(this.env.DB), user);
-    const found = legacy.prekeys.length + legacy.keyPackages.length + legacy.cookies.length > 0;
+    const found =
+      legacy.prekeys.length + legacy.keyPackages.length + legacy.cookies.length + legacy.connections.length > 0;
     this.ctx.storage.transactionSync(() => {
       for (const k of legacy.prekeys) this.prekeys.put(k.client, [k]);
       this.packages.add(legacy.keyPackages);
       for (const c of legacy.cookies) this.cookies.put(c);
+      for (const c of legacy.connections) this.connections.put(c);
       this.moved.mark(user, Date.now(), found);
     });
     if (found) await this.forgetInD1(user);

@@ -10,7 +10,9 @@ import { remoteClientIdsOf } from './clients/user-clients.js';
 import { touchClient } from './clients/last-active.js';
 import { clientStore } from './clients/client-store.js';
 import { connectedToAll } from './connections/connected-to-all.js';
-import { connectionStore } from './connections/connection-store.js';
+import { connectionBook } from './connections/connection-book.js';
+import { forgetConnectionsTo } from './connections/forget-domain.js';
+import { remoteConnectionStore } from './connections/remote-connection-store.js';
 import { federationWith } from './federation/federating.js';
 import { blockingNonConsenting, unblockingInvolving } from './legalhold/connection-blocks.js';
 import {
@@ -57,15 +59,13 @@ export function userAccess(env: Env, db: Db, config: Config): UserAccess {
           users.map((u) => u.id),
         )
       ).map(accountOf),
-    connectedToAll: (user, others) => connectedToAll(db, user, others),
-    areConnected: (a, b) => connectedToAll(db, a, [b]),
+    connectedToAll: (user, others) => connectedToAll(env, user, others),
+    areConnected: (a, b) => connectedToAll(env, a, [b]),
     hasBlocked: async (blocker, blocked) =>
-      (await connectionStore.get(db, blocker.id, blocked.domain, blocked.id))?.status === 'blocked',
-    contactsOf: (user) => contactsOf(db, user),
-    usersConnectedTo: (domain) => connectionStore.usersConnectedTo(db, domain),
-    forgetConnectionsTo: async (domain) => {
-      await connectionStore.deleteToDomain(db, domain).run();
-    },
+      (await connectionBook.get(env, blocker.id, blocked.domain, blocked.id))?.status === 'blocked',
+    contactsOf: (user) => contactsOf(env, user),
+    usersConnectedTo: (domain) => remoteConnectionStore.usersOf(db, domain),
+    forgetConnectionsTo: (domain) => forgetConnectionsTo(env, db, domain),
     federatesWith: async (domain) => (await federationWith(config, db, domain)) !== undefined,
     clientsOf: async (users) => {
       const byId = new Map(users.map((u) => [u.id, u]));
@@ -88,12 +88,12 @@ export function userAccess(env: Env, db: Db, config: Config): UserAccess {
       if (u !== undefined) await deleteAccount(env, db, config, u, o.origin, o.teamAdmins, o.also);
     },
     legalholdClientId,
-    legalholdRequestAnnounced: (o) => legalholdRequestAnnounced(config, db, o),
+    legalholdRequestAnnounced: (o) => legalholdRequestAnnounced(env, config, db, o),
     addLegalholdDevice: (o) => addLegalholdDevice(env, config, db, o),
-    removingLegalholdDevices: (o) => removingLegalholdDevices(config, db, o),
+    removingLegalholdDevices: (o) => removingLegalholdDevices(env, config, db, o),
     legalholdCookie: (user) => legalholdCookie(env, config, user),
-    blockingNonConsenting: (user) => blockingNonConsenting(config, db, user),
-    unblockingInvolving: (user) => unblockingInvolving(config, db, user),
+    blockingNonConsenting: (user) => blockingNonConsenting(env, config, db, user),
+    unblockingInvolving: (user) => unblockingInvolving(env, config, user),
     botClientId,
     createBotAccount: (bot) => createBotAccount(env, db, bot),
     deleteBotAccount: (bot) => deleteBotAccount(env, db, bot),

@@ -1,3 +1,7 @@
+import type { Relation } from '../db/schema.js';
+
+export type { Relation };
+
 /** A Proteus prekey as a client uploads it and a claim hands it out. */
 export interface Prekey {
   id: number;
@@ -31,6 +35,7 @@ export interface LegacyAccountRows {
   prekeys: Array<Prekey & { client: string }>;
   keyPackages: KeyPackage[];
   cookies: CookieRecord[];
+  connections: ConnectionRecord[];
 }
 
 /** A `zuid` cookie's record: what `/access` checks and `/cookies/remove` revokes. */
@@ -67,3 +72,17 @@ export type ClaimStanding = 'claimable' | 'inactive' | 'legalhold';
 
 /** What a key package claim got: a package of each client that had one, or why none were given. */
 export type KeyPackageClaim = { claimed: ClaimedKeyPackage[] } | { refused: Exclude<ClaimStanding, 'claimable'> };
+
+/** One side of a connection: the user's own record of it, kept in their Account object. */
+export interface ConnectionRecord {
+  fromUser: string;
+  toDomain: string;
+  toUser: string;
+  status: Relation;
+  convDomain: string | null;
+  convId: string | null;
+  /** ms since the epoch: a record never gives way to an older one (effects may be carried out late). */
+  lastUpdate: number;
+  /** While legal hold blocks the connection: its status before (see brig/legalhold/connection-blocks.ts). */
+  statusBeforeLegalhold: Relation | null;
+}

@@ -244,6 +244,7 @@ export type Relation =
   | 'cancelled'
   | 'missing-legalhold-consent';
 
+/** Connections as versions before the Account object kept them; they move in (shared/accounts/legacy-account-store.ts). */
 export const connections = sqliteTable(
   'connections',
   {
@@ -259,6 +260,16 @@ export const connections = sqliteTable(
     statusBeforeLegalhold: text('status_before_legalhold').$type<Relation>(),
   },
   (t) => [primaryKey({ columns: [t.fromUser, t.toDomain, t.toUser] })],
+);
+
+/** Which local users have a connection to a user of `domain` (their sides are in their Account objects). */
+export const remoteConnections = sqliteTable(
+  'remote_connections',
+  {
+    domain: text('domain').notNull(),
+    user: text('user').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domain, t.user] })],
 );
 
 export type ConvType = 0 | 1 | 2 | 3;

@@ -10,14 +10,17 @@ import {
   claimKeyPackages,
   countKeyPackages,
   getClientPrekeys,
+  getConnection,
+  listConnections,
   getUserClientPrekey,
   postAccess,
 } from '../../helpers/endpoints/brig.js';
 
 /**
- * Versions before the Account object kept prekeys, key packages and cookies in D1 (`prekeys`,
- * `mls_key_packages`, `cookies`). A state they wrote moves into the users' objects: a user's
- * first call moves theirs, and a restart (as `npm start` after an upgrade) moves everyone's.
+ * Versions before the Account object kept prekeys, key packages, cookies and connections in D1
+ * (`prekeys`, `mls_key_packages`, `cookies`, `connections`). A state they wrote moves into the
+ * users' objects: a user's first call moves theirs, and a restart (as `npm start` after an
+ * upgrade) moves everyone's.
  */
 
 const D = 'example.com';
@@ -159,5 +162,78 @@ describe('prekeys, key packages and cookies of a previous version', () => {
     // What the first backend's claim took stays taken.
     const again = await getUserClientPrekey(after.publicUrl, asker.token, { domain: D, id: lazy.id }, 'a1a1a1a1');
     expect(again.body.prekey).toEqual(lazyKeys.keys.prekeys[1]);
+  });
+});
+
+/** A side of a connection as versions before migration 0032 kept it, in D1. */
+async function legacySide(b: TestBackend, from: string, to: { domain: string; id: string }, conv: string) {
+  await b.query(
+    `INSERT INTO connections (from_user, to_domain, to_user, status, conv_domain, conv_id, last_update)
+     VALUES (?, ?, ?, 'accepted', ?, ?, ?)`,
+    from,
+    to.domain,
+    to.id,
+    D,
+    conv,
+    Date.now(),
+  );
+}
+
+describe('connections of a previous version', () => {
+  let before: TestBackend;
+  let after: TestBackend | undefined;
+  let lazy: { id: string };
+  let swept: { id: string };
+  let sweptCookie: string;
+  const remote = { domain: 'remote.example', id: crypto.randomUUID() };
+  const conv = crypto.randomUUID();
+
+  beforeAll(async () => {
+    before = await startEditedBackend([]);
+    [lazy, swept] = [await plainUser(before), await plainUser(before)];
+    // The state before migration 0032: no remote_connections, each side a row of connections.
+    await before.query('DROP TABLE remote_connections');
+    await before.query("DELETE FROM d1_migrations WHERE name LIKE '0032%'");
+    await legacySide(before, lazy.id, { domain: D, id: swept.id }, conv);
+    await legacySide(before, swept.id, { domain: D, id: lazy.id }, conv);
+    await legacySide(before, swept.id, remote, crypto.randomUUID());
+    sweptCookie = await legacyCookie(before, swept, 52);
+  });
+  afterAll(async () => {
+    await (after ?? before).stop();
+  });
+
+  const sides = async (b: TestBackend, user?: string) =>
+    (
+      await b.query<{ n: number }>(
+        'SELECT count(*) AS n FROM connections WHERE ?1 IS NULL OR from_user = ?1',
+        user ?? null,
+      )
+    )[0]!.n;
+
+  it("move on the user's first call: their side is where it was, D1 keeps it no more", async () => {
+    const token = (await postAccess(before.publicUrl, undefined, await legacyCookie(before, lazy, 51))).body
+      .access_token;
+    const mine = await getConnection(before.publicUrl, token, { domain: D, id: swept.id });
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body).toMatchObject({ status: 'accepted', qualified_conversation: { domain: D, id: conv } });
+    expect(await sides(before, lazy.id)).toBe(0);
+    expect(await sides(before, swept.id)).toBe(2);
+  });
+
+  it('move at the next start, with the record of who is connected to other backends', async () => {
+    await before.stop();
+    after = await startEditedBackend([], { stateDir: before.stateDir });
+    expect(await sides(after)).toBe(0);
+    expect(await after.query('SELECT domain, user FROM remote_connections')).toEqual([
+      { domain: remote.domain, user: swept.id },
+    ]);
+    const token = (await postAccess(after.publicUrl, undefined, sweptCookie)).body.access_token;
+    const listed = await listConnections(after.publicUrl, token, {});
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.connections.map((c: any) => [c.qualified_to, c.status])).toEqual([
+      [{ domain: D, id: lazy.id }, 'accepted'],
+      [remote, 'accepted'],
+    ]);
   });
 });

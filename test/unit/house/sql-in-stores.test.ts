@@ -31,6 +31,8 @@ const OWNED_TABLES: Record<string, string> = {
   mls_subconversations: 'src/objects/conversation/mls/group-store.ts',
   // What earlier versions kept in D1, on its way into the Account objects.
   mls_key_packages: 'src/shared/accounts/legacy-account-store.ts',
+  // Connections are in the Account objects; D1 keeps who has any to each remote domain.
+  remote_connections: 'src/edge/brig/connections/remote-connection-store.ts',
 };
 
 /** The drizzle name of a table (`mls_group_clients` → `mlsGroupClients`). */

@@ -11,7 +11,7 @@ import { leavingAllConversations, removeFromTeams } from '../../galley/face.js';
 import { cookieRecords } from '../auth/cookie-records.js';
 import { clientStore } from '../clients/client-store.js';
 import { forgetAccountMaterialEffect } from '../clients/account-object.js';
-import { connectionStore } from '../connections/connection-store.js';
+import { connectionBook, forgetConnectionEffect } from '../connections/connection-book.js';
 import { consentStore } from '../consent/consent-store.js';
 import { propertyStore } from '../properties/property-store.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
@@ -38,7 +38,7 @@ export async function deleteAccount(
   teamAdmins: readonly string[] = [],
   also: readonly Effect[] = [],
 ): Promise<void> {
-  const all = await connectionStore.allOf(db, user.id);
+  const all = await connectionBook.withStatus(env, user.id);
   const rows = all.filter((r) => r.status === 'accepted' || r.status === 'sent');
   const domain = localDomain(config);
   const accepted = rows.filter((r) => r.status === 'accepted');
@@ -64,11 +64,17 @@ export async function deleteAccount(
       propertyStore.clearStatement(db, user.id),
       consentStore.deleteAllOf(db, user.id),
       richInfoStore.deleteStatement(db, user.id),
-      connectionStore.deleteAllOf(db, user.id),
       removeFromTeams(db, user.id),
       invitationStore.removeForInvitee(db, user.id),
     ],
-    effects: [forgetAccountEffect({ user: user.id }), forgetAccountMaterialEffect({ user: user.id })],
+    effects: [
+      forgetAccountEffect({ user: user.id }),
+      // The user's own sides go with the rest of their Account object; the other sides here go too.
+      forgetAccountMaterialEffect({ user: user.id }),
+      ...all
+        .filter((r) => r.toDomain === domain)
+        .map((r) => forgetConnectionEffect({ user: r.toUser, domain, to: user.id, at: Date.now() })),
+    ],
   };
   const deleted = publishEffect([{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });
   await commitChange(

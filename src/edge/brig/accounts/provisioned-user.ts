@@ -57,7 +57,7 @@ export async function updateProvisionedUser(
   if (Object.keys(seen).length > 0) {
     const domain = localDomain(config);
     const contacts =
-      'locale' in seen && Object.keys(seen).length === 1 ? [] : await contactsOf(db, { id: user.id, domain });
+      'locale' in seen && Object.keys(seen).length === 1 ? [] : await contactsOf(env, { id: user.id, domain });
     const recipients = [user.id, ...contacts.map((u) => u.id)].map((id) => ({ user: id }));
     effects.push(publishEffect(recipients, userEvents.update({ id: user.id, ...seen })));
   }

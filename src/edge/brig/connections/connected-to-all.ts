@@ -1,19 +1,18 @@
 import type { QualifiedId } from '../../api/schemas/common.js';
-import type { Db } from '../../db/client.js';
 import { groupBy } from '../../../shared/group-by.js';
-import { connectionStore } from './connection-store.js';
+import { connectionBook } from './connection-book.js';
 
 /** Whether `user` is connected (both sides accepted) with every one of `others`. */
-export async function connectedToAll(db: Db, user: QualifiedId, others: readonly QualifiedId[]): Promise<boolean> {
+export async function connectedToAll(env: Env, user: QualifiedId, others: readonly QualifiedId[]): Promise<boolean> {
   const sameDomain = others.filter((o) => o.domain === user.domain).map((o) => o.id);
-  const connected = await connectionStore.connectedWith(db, user.id, user.domain, sameDomain);
+  const connected = await connectionBook.connectedWith(env, user.id, user.domain, sameDomain);
   // A remote connection is accepted here only once the remote side accepted it too.
   for (const [domain, remote] of groupBy(
     others.filter((o) => o.domain !== user.domain),
     (o) => o.domain,
   )) {
-    const accepted = await connectionStore.acceptedTo(
-      db,
+    const accepted = await connectionBook.acceptedTo(
+      env,
       user.id,
       domain,
       remote.map((o) => o.id),

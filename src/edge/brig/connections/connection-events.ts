@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { registerEvent } from '../../events/registry.js';
 import { connectionJson } from './connection-json.js';
-import type { ConnectionRow } from './connection-store.js';
+import type { ConnectionRow } from './connection-book.js';
 
 registerEvent(
   'user.connection',

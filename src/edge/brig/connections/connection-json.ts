@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { qualifiedUserId } from '../../api/schemas/common.js';
-import type { ConnectionRow } from './connection-store.js';
+import type { ConnectionRow } from './connection-book.js';
 
 export const relation = z
   .enum(['accepted', 'blocked', 'pending', 'ignored', 'sent', 'cancelled', 'missing-legalhold-consent'])

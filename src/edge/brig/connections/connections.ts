@@ -19,7 +19,7 @@ import { selfRow } from '../users/self.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { connectionJson, relation, userConnection } from './connection-json.js';
-import { connectionStore, type ConnectionRow } from './connection-store.js';
+import { connectionBook, type ConnectionRow, putConnectionEffect } from './connection-book.js';
 import { actOnRemote } from './remote-connections.js';
 import { actionFor } from './remote-rules.js';
 import { onConnect, onUpdate, type Outcome, type Refusal } from './rules.js';
@@ -43,8 +43,9 @@ async function counterpart(c: Context<AppEnv>, me: UserRow, uid: string): Promis
 
 /**
  * Writes an outcome of the connection rules, as wire's brig does: the two users' conversation
- * first (galley's events), then both rows in one batch, then `user.connection` to the other user
- * when their row changed (named by the caller, unless a cancellation), and to the caller.
+ * first (galley's events), then both sides (each in its user's Account object), then
+ * `user.connection` to the other user when their side changed (named by the caller, unless a
+ * cancellation), and to the caller. All of it is one change.
  */
 async function apply(
   c: Context<AppEnv>,
@@ -55,7 +56,10 @@ async function apply(
 ) {
   const db = database(c.env.DB);
   const config = c.get('config');
-  if (out.checkLimit && (await connectionStore.countActive(db, me.id)) >= config.brig.optSettings.setUserMaxConnections)
+  if (
+    out.checkLimit &&
+    (await connectionBook.countActive(c.env, me.id)) >= config.brig.optSettings.setUserMaxConnections
+  )
     throw new ApiError(brigErrors.connectionLimit);
   if (out.self === 'sent' || out.self === 'accepted') await guardLegalholdBetween(db, config, me.id, other.id);
   const domain = localDomainOf(c);
@@ -83,7 +87,8 @@ async function apply(
     );
   if (mine !== undefined && mine !== rows.self && out.quiet !== true)
     effects.push(publishEffect([{ user: me.id }], connectionEvent(mine), { origin: self(c) }));
-  const rowsChange = { statements: writes.map((r) => connectionStore.put(db, r)), effects };
+  // The sides are written before anyone hears of them (the effects run in order).
+  const rowsChange = { statements: [], effects: [...writes.map(putConnectionEffect), ...effects] };
   await commitChange(c.env, config, joinChanges(change, rowsChange));
   return mine!;
 }
@@ -116,12 +121,12 @@ async function conversationFor(
 }
 
 async function bothRows(c: Context<AppEnv>, me: string, other: string) {
-  const db = database(c.env.DB);
   const domain = localDomainOf(c);
-  return {
-    self: await connectionStore.get(db, me, domain, other),
-    other: await connectionStore.get(db, other, domain, me),
-  };
+  const [self, other_] = await Promise.all([
+    connectionBook.get(c.env, me, domain, other),
+    connectionBook.get(c.env, other, domain, me),
+  ]);
+  return { self, other: other_ };
 }
 
 const connectionErrors: ErrorSpec[] = [
@@ -235,7 +240,7 @@ const getRoute = {
 } as const;
 
 async function connectionTo(c: Context<AppEnv>, domain: string, uid: string) {
-  const row = await connectionStore.get(database(c.env.DB), self(c).user, domain, uid);
+  const row = await connectionBook.get(c.env, self(c).user, domain, uid);
   return row === undefined ? c.body(null, 404) : c.json(connectionJson(row), 200);
 }
 
@@ -277,7 +282,7 @@ export const listLocalConnections = endpoint(
     const { start, size } = c.req.valid('query');
     const domain = localDomainOf(c);
     // Ordered by (domain, user): this domain's rows are one run, from the first after `start`.
-    const rows = await connectionStore.page(database(c.env.DB), self(c).user, size + 1, {
+    const rows = await connectionBook.page(c.env, self(c).user, size + 1, {
       domain,
       user: start ?? '',
     });
@@ -318,7 +323,7 @@ export const listConnections = endpoint(
   },
   async (c) => {
     const { size, paging_state } = c.req.valid('json');
-    const rows = await connectionStore.page(database(c.env.DB), self(c).user, size + 1, afterOf(paging_state));
+    const rows = await connectionBook.page(c.env, self(c).user, size + 1, afterOf(paging_state));
     const page = rows.slice(0, size);
     const last = page.at(-1);
     return c.json(

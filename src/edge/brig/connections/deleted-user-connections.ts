@@ -9,7 +9,7 @@ import { FederatorClient } from '../../federation/client.js';
 import { notificationTo } from '../../federation/contract.js';
 import { forEveryVersion, queuedForRemotes } from '../../federation/outbox.js';
 import { onUserDeletedConnectionsRpc, sendConnectionActionRpc } from '../federation-api/contract.js';
-import type { ConnectionRow } from './connection-store.js';
+import type { ConnectionRow } from './connection-book.js';
 
 /**
  * Remote users the account was connected with (whatever the status) hear of the deletion from

@@ -16,7 +16,8 @@ import { FederatorClient } from '../../federation/client.js';
 import { upsertRemoteOne2One } from '../../galley/face.js';
 import type { UserRow } from '../users/user-json.js';
 import { connectionEvent } from './connection-events.js';
-import { connectionStore, type ConnectionRow } from './connection-store.js';
+import { connectionBook, type ConnectionRow, putConnectionEffect } from './connection-book.js';
+import { remoteConnectionStore } from './remote-connection-store.js';
 import { remoteActionOf, transition, type LocalAction, type RemoteAction } from './remote-rules.js';
 import { deps } from '../../api/deps.js';
 import { sendConnectionActionRpc } from '../federation-api/contract.js';
@@ -44,7 +45,7 @@ export async function writeLocalSide(
   const actor = origin === undefined ? 'remote' : 'local';
   const local = { id: user, domain: deps(c).domain };
   const one2one = await upsertRemoteOne2One(db, local, other, { actor, included: wantsOne2One(actor, status) });
-  const existing = await connectionStore.get(db, user, other.domain, other.id);
+  const existing = await connectionBook.get(c.env, user, other.domain, other.id);
   const row: ConnectionRow = {
     fromUser: user,
     toDomain: other.domain,
@@ -59,8 +60,8 @@ export async function writeLocalSide(
   const stored =
     existing === undefined ? row : { ...existing, status, lastUpdate: row.lastUpdate, statusBeforeLegalhold: null };
   const written = {
-    statements: [connectionStore.put(db, row)],
-    effects: [publishEffect([{ user }], connectionEvent(stored), { origin })],
+    statements: [remoteConnectionStore.add(db, other.domain, user)],
+    effects: [putConnectionEffect(row), publishEffect([{ user }], connectionEvent(stored), { origin })],
   };
   await commitChange(c.env, config, joinChanges(one2one.change, written));
   return stored;
@@ -80,10 +81,10 @@ export async function actOnRemote(
   const db = database(c.env.DB);
   const config = c.get('config');
   await ensureFederatesWithTeamOf(config, db, other);
-  const existing = await connectionStore.get(db, me.id, other.domain, other.id);
+  const existing = await connectionBook.get(c.env, me.id, other.domain, other.id);
   const before = existing?.status ?? 'cancelled';
   if (action === 'connect' && before !== 'accepted' && before !== 'sent') {
-    if ((await connectionStore.countActive(db, me.id)) >= config.brig.optSettings.setUserMaxConnections)
+    if ((await connectionBook.countActive(c.env, me.id)) >= config.brig.optSettings.setUserMaxConnections)
       throw new ApiError(brigErrors.connectionLimit);
   }
   const next = transition(action, before);

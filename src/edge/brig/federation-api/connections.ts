@@ -3,7 +3,7 @@ import { commitChange } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { federationRpc } from '../../federation/rpc.js';
-import { connectionStore } from '../connections/connection-store.js';
+import { connectionBook, forgetConnectionEffect } from '../connections/connection-book.js';
 import { afterRemoteAction, writeLocalSide } from '../connections/remote-connections.js';
 import { reactionTo } from '../connections/remote-rules.js';
 import { federationWith } from '../federation/federating.js';
@@ -27,7 +27,7 @@ export const sendConnectionAction = federationRpc(
     if (to === undefined || !to.activated || to.status !== 'active')
       return { tag: 'NewConnectionResponseUserNotActivated' as const };
     const other = { id: req.from, domain: origin };
-    const existing = (await connectionStore.get(db, to.id, origin, req.from))?.status;
+    const existing = (await connectionBook.get(c.env, to.id, origin, req.from))?.status;
     const next = afterRemoteAction(existing, req.action);
     if (next !== undefined && next !== existing) await writeLocalSide(c, to.id, other, next);
     return { tag: 'NewConnectionResponseOk' as const, contents: reactionTo(next) ?? null };
@@ -42,12 +42,16 @@ export const sendConnectionAction = federationRpc(
 export const onUserDeletedConnections = federationRpc(
   { ...onUserDeletedConnectionsRpc, description: 'Taken' },
   async (c, req, { origin }) => {
-    const db = database(c.env.DB);
-    const connected = await connectionStore.acceptingOf(db, req.connections, origin, req.user);
+    const connected = await connectionBook.acceptingOf(c.env, req.connections, origin, req.user);
     const recipients = [...connected].map((user) => ({ user }));
+    const at = Date.now();
+    const forgets = req.connections.map((user) => forgetConnectionEffect({ user, domain: origin, to: req.user, at }));
     await commitChange(c.env, c.get('config'), {
-      statements: [connectionStore.deleteTo(db, req.connections, origin, req.user)],
-      effects: recipients.length === 0 ? [] : [publishEffect(recipients, userEvents.delete(req.user, origin))],
+      statements: [],
+      effects: [
+        ...forgets,
+        ...(recipients.length === 0 ? [] : [publishEffect(recipients, userEvents.delete(req.user, origin))]),
+      ],
     });
     return {};
   },

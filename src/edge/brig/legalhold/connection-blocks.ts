@@ -9,34 +9,37 @@ import type { Change } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { legalholdConsented as consented, legalholdStatuses } from '../../galley/face.js';
 import { connectionEvent } from '../connections/connection-events.js';
-import { type ConnectionRow, connectionStore } from '../connections/connection-store.js';
+import { type ConnectionRow, connectionBook, putConnectionEffect } from '../connections/connection-book.js';
 
 const BLOCKED: Relation = 'missing-legalhold-consent';
 
-const rewrite = (db: Db, rows: ConnectionRow[]): Change => ({
-  statements: rows.map((r) => connectionStore.put(db, r)),
-  effects: rows.map((r) => publishEffect([{ user: r.fromUser }], connectionEvent(r))),
+const rewrite = (rows: ConnectionRow[]): Change => ({
+  statements: [],
+  effects: [
+    ...rows.map(putConnectionEffect),
+    ...rows.map((r) => publishEffect([{ user: r.fromUser }], connectionEvent(r))),
+  ],
 });
 
 /** Both rows of each pair, changed by `change`; rows that do not exist are left out. */
-async function pairs(db: Db, local: string, user: string, others: readonly string[]) {
+async function pairs(env: Env, local: string, user: string, others: readonly string[]) {
   const rows: ConnectionRow[] = [];
   for (const other of others)
     for (const [from, to] of [
       [user, other],
       [other, user],
     ] as const) {
-      const row = await connectionStore.get(db, from, local, to);
+      const row = await connectionBook.get(env, from, local, to);
       if (row !== undefined) rows.push(row);
     }
   return rows;
 }
 
 /** Blocks the user's connections with users here who have not consented to legal hold. */
-export async function blockingNonConsenting(config: Config, db: Db, user: string): Promise<Change> {
+export async function blockingNonConsenting(env: Env, config: Config, db: Db, user: string): Promise<Change> {
   const local = localDomain(config);
   const mine = (
-    await connectionStore.withStatus(db, user, ['accepted', 'sent', 'pending', 'ignored', 'blocked', 'cancelled'])
+    await connectionBook.withStatus(env, user, ['accepted', 'sent', 'pending', 'ignored', 'blocked', 'cancelled'])
   ).filter((r) => r.toDomain === local);
   const statuses = await legalholdStatuses(
     db,
@@ -44,20 +47,20 @@ export async function blockingNonConsenting(config: Config, db: Db, user: string
   );
   const others = mine.map((r) => r.toUser).filter((u) => !consented(statuses.get(u)));
   const now = Date.now();
-  const rows = (await pairs(db, local, user, others))
+  const rows = (await pairs(env, local, user, others))
     .filter((r) => r.status !== BLOCKED)
     .map((r) => ({ ...r, status: BLOCKED, statusBeforeLegalhold: r.status, lastUpdate: now }));
-  return rewrite(db, rows);
+  return rewrite(rows);
 }
 
 /** Lifts the blocks legal hold put on the user's connections. */
-export async function unblockingInvolving(config: Config, db: Db, user: string): Promise<Change> {
+export async function unblockingInvolving(env: Env, config: Config, user: string): Promise<Change> {
   const local = localDomain(config);
-  const blocked = (await connectionStore.withStatus(db, user, [BLOCKED])).filter((r) => r.toDomain === local);
+  const blocked = (await connectionBook.withStatus(env, user, [BLOCKED])).filter((r) => r.toDomain === local);
   const now = Date.now();
   const rows = (
     await pairs(
-      db,
+      env,
       local,
       user,
       blocked.map((r) => r.toUser),
@@ -70,5 +73,5 @@ export async function unblockingInvolving(config: Config, db: Db, user: string):
       statusBeforeLegalhold: null,
       lastUpdate: now,
     }));
-  return rewrite(db, rows);
+  return rewrite(rows);
 }

@@ -29,9 +29,15 @@ interface Prekey {
 const TEAM_AUDIENCE_LIMIT = 2000;
 
 /** Who hears of a user's legal hold: the user, their accepted connections here, their team. */
-async function audience(db: Db, config: Config, user: string, team: string | null): Promise<{ user: string }[]> {
+async function audience(
+  env: Env,
+  db: Db,
+  config: Config,
+  user: string,
+  team: string | null,
+): Promise<{ user: string }[]> {
   const domain = localDomain(config);
-  const contacts = (await contactsOf(db, { id: user, domain })).filter((u) => u.domain === domain).map((u) => u.id);
+  const contacts = (await contactsOf(env, { id: user, domain })).filter((u) => u.domain === domain).map((u) => u.id);
   const members = team === null ? [] : await teamMemberIds(db, team, TEAM_AUDIENCE_LIMIT + 1);
   const team_ = members.length > TEAM_AUDIENCE_LIMIT ? [] : members;
   return [...new Set([user, ...contacts, ...team_])].map((u) => ({ user: u }));
@@ -45,6 +51,7 @@ export const legalholdClientId = (lastPrekey: Prekey): Promise<string> => client
  * claim the user's key packages (legal hold records Proteus), which their Account object hears.
  */
 export async function legalholdRequestAnnounced(
+  env: Env,
   config: Config,
   db: Db,
   o: { user: string; team: string; lastPrekey: Prekey },
@@ -53,7 +60,7 @@ export async function legalholdRequestAnnounced(
   const event = legalholdEvents.request(o.user, o.lastPrekey, client);
   const effects = [
     claimStandingChangedEffect({ user: o.user }),
-    publishEffect(await audience(db, config, o.user, o.team), event),
+    publishEffect(await audience(env, db, config, o.user, o.team), event),
   ];
   return { statements: [], effects };
 }
@@ -93,7 +100,7 @@ export async function addLegalholdDevice(
       clientsChangedEffect({ id: o.user, domain: localDomain(config) }),
       ...gone.map((old) => publishEffect(own, clientEvents.remove(old), { origin: o.origin })),
       publishEffect(own, clientEvents.add(row), { origin: o.origin }),
-      publishEffect(await audience(db, config, o.user, o.team), legalholdEvents.enable(o.user)),
+      publishEffect(await audience(env, db, config, o.user, o.team), legalholdEvents.enable(o.user)),
     ],
   });
   return id;
@@ -104,6 +111,7 @@ export async function addLegalholdDevice(
  * A change, for the caller to commit with the end of legal hold.
  */
 export async function removingLegalholdDevices(
+  env: Env,
   config: Config,
   db: Db,
   o: { user: string; team: string },
@@ -117,7 +125,7 @@ export async function removingLegalholdDevices(
       ...clientsGoneEffects(o.user, gone),
       clientsChangedEffect(me, gone),
       ...gone.map((id) => publishEffect([{ user: o.user }], clientEvents.remove(id))),
-      publishEffect(await audience(db, config, o.user, o.team), legalholdEvents.disable(o.user)),
+      publishEffect(await audience(env, db, config, o.user, o.team), legalholdEvents.disable(o.user)),
     ],
   };
 }

@@ -32,7 +32,7 @@ export const putSsoId = endpoint(
     const user = await userStore.byId(db, uid);
     if (user === undefined || user.status === 'deleted') throw new ApiError(brigErrors.userNotFound);
     const domain = deps(c).domain;
-    const contacts = await contactsOf(db, { id: uid, domain });
+    const contacts = await contactsOf(c.env, { id: uid, domain });
     const recipients = [uid, ...contacts.map((u) => u.id)].map((user) => ({ user }));
     await commitChange(c.env, c.get('config'), {
       statements: [userStore.update(db, uid, { ssoId: sso })],

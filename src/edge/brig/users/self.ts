@@ -35,7 +35,7 @@ export async function announceUpdate(
   writes: BatchStatement[] = [],
 ): Promise<void> {
   const me = self(c);
-  const contacts = toContacts ? await contactsOf(database(c.env.DB), selfQualified(c)) : [];
+  const contacts = toContacts ? await contactsOf(c.env, selfQualified(c)) : [];
   const recipients = [me.user, ...contacts.map((u) => u.id)].map((user) => ({ user }));
   await commitChange(c.env, c.get('config'), {
     statements: writes,

@@ -1,0 +1,69 @@
+import { chunked } from '../../../shared/chunked.js';
+import type { ConnectionRecord, Relation } from '../../../shared/accounts/material.js';
+import { defineEffect } from '../../effects/effect.js';
+import { accountObject } from '../clients/account-object.js';
+
+/** One side of a connection: the user's own record of it (the other side is the other user's). */
+export type ConnectionRow = ConnectionRecord;
+
+/** Users' Account objects asked at once. */
+const FAN_OUT = 50;
+
+/** `ask` of each user, FAN_OUT at a time. */
+export async function askEach<R>(users: readonly string[], ask: (user: string) => Promise<R>): Promise<R[]> {
+  const answers: R[] = [];
+  for (const round of chunked(users, FAN_OUT)) answers.push(...(await Promise.all(round.map(ask))));
+  return answers;
+}
+
+/**
+ * The users' connections, each side in its user's Account object (docs/architecture.md, "Where
+ * state lives"). Reads ask the objects; writes are effects of the change that makes them
+ * (putConnectionEffect, forgetConnectionEffect), so they come with its events, after a crash too.
+ */
+export const connectionBook = {
+  get(env: Env, from: string, domain: string, to: string): Promise<ConnectionRow | undefined> {
+    return accountObject(env, from).connection(from, domain, to);
+  },
+  /** The user's connections with one of these statuses (all when none is named), by (domain, user). */
+  withStatus(env: Env, user: string, statuses?: readonly Relation[]): Promise<ConnectionRow[]> {
+    return accountObject(env, user).connectionList(user, statuses);
+  },
+  /** A page of the user's connections ordered by (domain, user), after the given position. */
+  page(env: Env, user: string, size: number, after?: { domain: string; user: string }): Promise<ConnectionRow[]> {
+    return accountObject(env, user).connectionPage(user, size, after);
+  },
+  /** Connections counting against `setUserMaxConnections`: accepted and sent. */
+  async countActive(env: Env, user: string): Promise<number> {
+    return (await this.withStatus(env, user, ['accepted', 'sent'])).length;
+  },
+  /** Of these users of `domain`, those `user`'s own connection to is accepted. */
+  async acceptedTo(env: Env, user: string, domain: string, others: readonly string[]): Promise<Set<string>> {
+    const wanted = new Set(others);
+    const accepted = await this.withStatus(env, user, ['accepted']);
+    return new Set(accepted.filter((r) => r.toDomain === domain && wanted.has(r.toUser)).map((r) => r.toUser));
+  },
+  /** Of these local users, those whose own connection to `domain/user` is accepted. */
+  async acceptingOf(env: Env, users: readonly string[], domain: string, user: string): Promise<Set<string>> {
+    const sides = await askEach(users, (u) => this.get(env, u, domain, user));
+    return new Set(sides.filter((r) => r?.status === 'accepted').map((r) => r!.fromUser));
+  },
+  /** Of these local users, those connected to `user` in both directions (both sides accepted). */
+  async connectedWith(env: Env, user: string, domain: string, others: readonly string[]): Promise<Set<string>> {
+    const mine = await this.acceptedTo(env, user, domain, others);
+    const back = await this.acceptingOf(env, [...mine], domain, user);
+    return new Set([...mine].filter((u) => back.has(u)));
+  },
+};
+
+/** Records one side of a connection in its user's Account object (a newer record stays). */
+export const putConnectionEffect = defineEffect('put-connection', async ({ env }, row: ConnectionRow) =>
+  accountObject(env, row.fromUser).putConnection(row),
+);
+
+/** Forgets `user`'s side of their connection to `domain/to`, unless it changed after `at` (ms). */
+export const forgetConnectionEffect = defineEffect(
+  'forget-connection',
+  async ({ env }, o: { user: string; domain: string; to: string; at: number }) =>
+    accountObject(env, o.user).forgetConnection(o.user, o.domain, o.to, o.at),
+);
