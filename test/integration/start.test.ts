@@ -153,7 +153,11 @@ describe('npm start', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.body.qualified_id).toEqual({ id: bob.id, domain: 'b.example.com' });
     const line = first.run.output.find((l) => l.startsWith('federator example.com: internal 127.0.0.1:'));
-    expect(line?.startsWith('federator example.com: internal 127.0.0.1:8097,')).toBe(federatorPortFree);
+    expect(line).toBeDefined();
+    const took = line!.startsWith('federator example.com: internal 127.0.0.1:8097,');
+    if (!federatorPortFree) expect(took).toBe(false);
+    // Another file's backend may take the port between the check and the start: then it holds it still.
+    if (!took) expect(await portFree(8097)).toBe(false);
   });
 
   it('serves /i/status on INTERNAL_PORT only', async () => {
