@@ -16,7 +16,7 @@ const logCount = (msg: string, count: number) => {
 /** A change's request that ran longer than this is over (Workers end requests well before). */
 const REQUEST_LIFETIME_MS = 60_000;
 
-/** Users whose D1 prekeys and key packages one cron run moves into their objects (a deployment's migration). */
+/** Users whose D1 account material one cron run moves into their Account objects (a deployment's migration). */
 const MOVES_PER_RUN = 2_000;
 
 /**
@@ -28,7 +28,7 @@ export async function runScheduledJobs(d: Deps, cron: string): Promise<void> {
   if (cron === RESTART_CRON) {
     logCount('pending effects carried out after a restart', await sweepPendingEffects(env, config, Date.now()));
     logCount(
-      "users' prekeys, key packages and cookies moved from D1",
+      "users' account material (keys, cookies, connections, properties) moved from D1",
       await moveLegacyMaterial(d, Number.POSITIVE_INFINITY),
     );
     return;
@@ -37,7 +37,10 @@ export async function runScheduledJobs(d: Deps, cron: string): Promise<void> {
   logCount('pending effects carried out', await sweepPendingEffects(env, config, before));
   logCount('expired assets removed', await sweepExpiredAssets(env, config));
   logCount('expired team notifications removed', await sweepExpiredTeamNotifications(d.db, config));
-  logCount("users' prekeys, key packages and cookies moved from D1", await moveLegacyMaterial(d, MOVES_PER_RUN));
+  logCount(
+    "users' account material (keys, cookies, connections, properties) moved from D1",
+    await moveLegacyMaterial(d, MOVES_PER_RUN),
+  );
   if (config['background-worker'].enableFederation) await wakeAllWaiting(env);
 }
 

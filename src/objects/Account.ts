@@ -3,6 +3,7 @@ import { claimStandingStore } from '../shared/accounts/claim-standing-store.js';
 import { legacyAccountStore } from '../shared/accounts/legacy-account-store.js';
 import type {
   ConnectionRecord,
+  Consent,
   CookieRecord,
   CookieSelection,
   KeyPackage,
@@ -13,6 +14,8 @@ import type {
 import { database } from './db/drizzle.js';
 import { ClaimableStore } from './account/claimable-store.js';
 import { ConnectionStore } from './account/connection-store.js';
+import { ConsentStore } from './account/consent-store.js';
+import { PropertyStore } from './account/property-store.js';
 import { CookieStore } from './account/cookie-store.js';
 import { KeyPackageStore } from './account/key-package-store.js';
 import { MovedStore } from './account/moved-store.js';
@@ -20,8 +23,8 @@ import { PrekeyStore } from './account/prekey-store.js';
 
 /**
  * One user's Account object (`ACCOUNTS.idFromName(user id)`): what the user's clients hold for
- * others, their Proteus prekeys and MLS key packages, the user's `zuid` cookies and their side of
- * each connection. It grows with
+ * others, their Proteus prekeys and MLS key packages; the user's `zuid` cookies, their side of
+ * each connection, their properties and consents. It grows with
  * the user alone and orders the user's claims, so no two claimants get the same key
  * (docs/architecture.md, "Where state lives").
  * Every call names the user: the first one moves the user's rows of earlier versions in from D1.
@@ -31,6 +34,8 @@ export class Account extends DurableObject<Env> {
   private readonly packages: KeyPackageStore;
   private readonly cookies: CookieStore;
   private readonly connections: ConnectionStore;
+  private readonly properties: PropertyStore;
+  private readonly consents: ConsentStore;
   private readonly moved: MovedStore;
   private readonly claimable: ClaimableStore;
   private ready = false;
@@ -42,6 +47,8 @@ export class Account extends DurableObject<Env> {
     this.packages = new KeyPackageStore(sql);
     this.cookies = new CookieStore(sql);
     this.connections = new ConnectionStore(sql);
+    this.properties = new PropertyStore(sql);
+    this.consents = new ConsentStore(sql);
     this.moved = new MovedStore(sql);
     this.claimable = new ClaimableStore(sql);
     this.ready = this.moved.has();
@@ -212,6 +219,46 @@ export class Account extends DurableObject<Env> {
     this.connections.forgetDomain(domain);
   }
 
+  async property(user: string, key: string): Promise<string | undefined> {
+    await this.open(user);
+    return this.properties.get(key);
+  }
+
+  /** Keys and values (JSON text), by key. */
+  async propertyList(user: string): Promise<Array<{ key: string; value: string }>> {
+    await this.open(user);
+    return this.properties.all();
+  }
+
+  /** How many keys the user has besides `key` (the limit counts them before a write). */
+  async propertyCountBesides(user: string, key: string): Promise<number> {
+    await this.open(user);
+    return this.properties.countBesides(key);
+  }
+
+  /** Sets (or, with null, deletes) a property, unless it was written or cleared after `at` (ms). */
+  async putProperty(user: string, key: string, value: string | null, at: number): Promise<void> {
+    await this.open(user);
+    this.properties.put(key, value, at);
+  }
+
+  /** Deletes every property written before `at` (ms). */
+  async clearProperties(user: string, at: number): Promise<void> {
+    await this.open(user);
+    this.properties.clear(at);
+  }
+
+  async consentList(user: string): Promise<Consent[]> {
+    await this.open(user);
+    return this.consents.all();
+  }
+
+  /** Replaces the user's answer of this type. */
+  async setConsent(user: string, consent: Consent): Promise<void> {
+    await this.open(user);
+    this.consents.set(consent);
+  }
+
   /** The client is gone: so is what it held. */
   async forgetClient(user: string, client: string): Promise<void> {
     await this.open(user);
@@ -229,6 +276,8 @@ export class Account extends DurableObject<Env> {
       this.packages.forgetAll();
       this.cookies.revoke({});
       this.connections.forgetAll();
+      this.properties.clear(Date.now());
+      this.consents.forgetAll();
       this.claimable.forget();
     });
   }
@@ -269,12 +318,21 @@ export class Account extends DurableObject<Env> {
   private async moveFromD1(user: string): Promise<void> {
     const legacy = await legacyAccountStore.ofUser(database(this.env.DB), user);
     const found =
-      legacy.prekeys.length + legacy.keyPackages.length + legacy.cookies.length + legacy.connections.length > 0;
+      legacy.prekeys.length +
+        legacy.keyPackages.length +
+        legacy.cookies.length +
+        legacy.connections.length +
+        legacy.properties.length +
+        legacy.consents.length >
+      0;
     this.ctx.storage.transactionSync(() => {
       for (const k of legacy.prekeys) this.prekeys.put(k.client, [k]);
       this.packages.add(legacy.keyPackages);
       for (const c of legacy.cookies) this.cookies.put(c);
       for (const c of legacy.connections) this.connections.put(c);
+      // Written before any write of this version: any of those is newer.
+      for (const p of legacy.properties) this.properties.put(p.key, p.value, 0);
+      for (const c of legacy.consents) this.consents.set(c);
       this.moved.mark(user, Date.now(), found);
     });
     if (found) await this.forgetInD1(user);

@@ -2,6 +2,7 @@
 // its own SQLite storage, as the notification objects have theirs. `GET /<suite>/<name>` runs one
 // and answers `{value}` (what the scenario returned) or `{error}`.
 import { DurableObject } from 'cloudflare:workers';
+import { accountStoresScenarios } from './account-stores.scenarios.js';
 import { logStoreScenarios } from './log-store.scenarios.js';
 import { queueStoreScenarios } from './queue-store.scenarios.js';
 
@@ -9,6 +10,7 @@ import { queueStoreScenarios } from './queue-store.scenarios.js';
 export type Scenario = (sql: SqlStorage) => unknown;
 
 const SUITES: Record<string, Record<string, Scenario>> = {
+  'account-stores': accountStoresScenarios,
   'log-store': logStoreScenarios,
   'queue-store': queueStoreScenarios,
 };

@@ -7,6 +7,3 @@ function isViolation(err: unknown, constraint: string, column: string): boolean 
 
 /** Whether a D1 failure is a UNIQUE violation on this `table.column` (a lost race for a unique key). */
 export const isUniqueViolation = (err: unknown, column: string) => isViolation(err, 'UNIQUE', column);
-
-/** Whether a D1 failure is a NOT NULL violation on this `table.column` (a write a statement refused). */
-export const isNotNullViolation = (err: unknown, column: string) => isViolation(err, 'NOT NULL', column);

@@ -1,7 +1,8 @@
 /**
  * What moves in from D1 on an Account object's first call, by version: 1 prekeys, key packages
- * and cookies; 2 also the user's side of each connection. An object moved at an older version
- * moves again (what it had moved is gone from D1, so only the newer kinds come).
+ * and cookies; 2 also the user's side of each connection, properties and consents. An object
+ * moved at an older version moves again (what it had moved is gone from D1, so only the newer
+ * kinds come).
  */
 const MOVE_VERSION = 2;
 

@@ -1,17 +1,18 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DrizzleD1Database } from 'drizzle-orm/d1';
-import { connections, cookies, mlsKeyPackages, prekeys } from '../db/schema.js';
+import { connections, cookies, mlsKeyPackages, prekeys, userConsents, userProperties } from '../db/schema.js';
 import type { LegacyAccountRows } from './material.js';
 
 /**
- * What versions before the Account object kept of a user in D1: prekeys, key packages, cookies
- * and their side of each connection (`prekeys`, `mls_key_packages`, `cookies`, `connections`). Nothing writes them any more; each user's rows move
+ * What versions before the Account object kept of a user in D1: prekeys, key packages, cookies,
+ * their side of each connection, properties and consents (`prekeys`, `mls_key_packages`,
+ * `cookies`, `connections`, `user_properties`, `user_consents`). Nothing writes them any more; each user's rows move
  * into their Account object (its first call, or the sweep of brig/clients/move-material.ts),
  * which deletes them here.
  */
 export const legacyAccountStore = {
   async ofUser(db: DrizzleD1Database, user: string): Promise<LegacyAccountRows> {
-    const [keys, packages, sessions, sides] = await db.batch([
+    const [keys, packages, sessions, sides, properties, consents] = await db.batch([
       db
         .select({ client: prekeys.client, id: prekeys.id, key: prekeys.key })
         .from(prekeys)
@@ -28,8 +29,16 @@ export const legacyAccountStore = {
         .where(eq(mlsKeyPackages.user, user)),
       db.select().from(cookies).where(eq(cookies.user, user)),
       db.select().from(connections).where(eq(connections.fromUser, user)),
+      db
+        .select({ key: userProperties.key, value: userProperties.value })
+        .from(userProperties)
+        .where(eq(userProperties.user, user)),
+      db
+        .select({ type: userConsents.type, value: userConsents.value, source: userConsents.source })
+        .from(userConsents)
+        .where(eq(userConsents.user, user)),
     ]);
-    return { prekeys: keys, keyPackages: packages, cookies: sessions, connections: sides };
+    return { prekeys: keys, keyPackages: packages, cookies: sessions, connections: sides, properties, consents };
   },
 
   async forget(db: DrizzleD1Database, user: string): Promise<void> {
@@ -38,17 +47,22 @@ export const legacyAccountStore = {
       db.delete(mlsKeyPackages).where(eq(mlsKeyPackages.user, user)),
       db.delete(cookies).where(eq(cookies.user, user)),
       db.delete(connections).where(eq(connections.fromUser, user)),
+      db.delete(userProperties).where(eq(userProperties.user, user)),
+      db.delete(userConsents).where(eq(userConsents.user, user)),
     ]);
   },
 
   /** Some users who still have rows here (at most `limit`). */
   async users(db: DrizzleD1Database, limit: number): Promise<string[]> {
-    const rows = await db.all<{ user: string }>(sql`
-      SELECT user FROM (SELECT DISTINCT user FROM prekeys LIMIT ${limit})
-      UNION SELECT user FROM (SELECT DISTINCT user FROM mls_key_packages LIMIT ${limit})
-      UNION SELECT user FROM (SELECT DISTINCT user FROM cookies LIMIT ${limit})
-      UNION SELECT user FROM (SELECT DISTINCT from_user AS user FROM connections LIMIT ${limit})
-      LIMIT ${limit}`);
-    return rows.map((r) => r.user);
+    // One statement per table: D1 allows few terms in a compound SELECT.
+    const found = await db.batch([
+      db.selectDistinct({ user: prekeys.user }).from(prekeys).limit(limit),
+      db.selectDistinct({ user: mlsKeyPackages.user }).from(mlsKeyPackages).limit(limit),
+      db.selectDistinct({ user: cookies.user }).from(cookies).limit(limit),
+      db.selectDistinct({ user: connections.fromUser }).from(connections).limit(limit),
+      db.selectDistinct({ user: userProperties.user }).from(userProperties).limit(limit),
+      db.selectDistinct({ user: userConsents.user }).from(userConsents).limit(limit),
+    ]);
+    return [...new Set(found.flat().map((r) => r.user))].slice(0, limit);
   },
 };

@@ -36,6 +36,8 @@ export interface LegacyAccountRows {
   keyPackages: KeyPackage[];
   cookies: CookieRecord[];
   connections: ConnectionRecord[];
+  properties: Array<{ key: string; value: string }>;
+  consents: Consent[];
 }
 
 /** A `zuid` cookie's record: what `/access` checks and `/cookies/remove` revokes. */
@@ -85,4 +87,11 @@ export interface ConnectionRecord {
   lastUpdate: number;
   /** While legal hold blocks the connection: its status before (see brig/legalhold/connection-blocks.ts). */
   statusBeforeLegalhold: Relation | null;
+}
+
+/** A user's answer to one type of consent (`/self/consent`). */
+export interface Consent {
+  type: number;
+  value: number;
+  source: string;
 }

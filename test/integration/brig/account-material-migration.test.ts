@@ -11,6 +11,8 @@ import {
   countKeyPackages,
   getClientPrekeys,
   getConnection,
+  getPropertyValues,
+  getSelfConsent,
   listConnections,
   getUserClientPrekey,
   postAccess,
@@ -179,7 +181,7 @@ async function legacySide(b: TestBackend, from: string, to: { domain: string; id
   );
 }
 
-describe('connections of a previous version', () => {
+describe('connections, properties and consents of a previous version', () => {
   let before: TestBackend;
   let after: TestBackend | undefined;
   let lazy: { id: string };
@@ -197,6 +199,11 @@ describe('connections of a previous version', () => {
     await legacySide(before, lazy.id, { domain: D, id: swept.id }, conv);
     await legacySide(before, swept.id, { domain: D, id: lazy.id }, conv);
     await legacySide(before, swept.id, remote, crypto.randomUUID());
+    await before.query(
+      `INSERT INTO user_properties (user, key, value) VALUES (?, 'webapp', '{"theme":"dark"}')`,
+      lazy.id,
+    );
+    await before.query(`INSERT INTO user_consents (user, type, value, source) VALUES (?, 2, 1, 'Webapp')`, swept.id);
     sweptCookie = await legacyCookie(before, swept, 52);
   });
   afterAll(async () => {
@@ -211,7 +218,14 @@ describe('connections of a previous version', () => {
       )
     )[0]!.n;
 
-  it("move on the user's first call: their side is where it was, D1 keeps it no more", async () => {
+  const d1Properties = async (b: TestBackend) =>
+    (
+      await b.query<{ n: number }>(
+        'SELECT (SELECT count(*) FROM user_properties) + (SELECT count(*) FROM user_consents) AS n',
+      )
+    )[0]!.n;
+
+  it("move on the user's first call: their side and properties are where they were, D1 keeps them no more", async () => {
     const token = (await postAccess(before.publicUrl, undefined, await legacyCookie(before, lazy, 51))).body
       .access_token;
     const mine = await getConnection(before.publicUrl, token, { domain: D, id: swept.id });
@@ -219,6 +233,8 @@ describe('connections of a previous version', () => {
     expect(mine.body).toMatchObject({ status: 'accepted', qualified_conversation: { domain: D, id: conv } });
     expect(await sides(before, lazy.id)).toBe(0);
     expect(await sides(before, swept.id)).toBe(2);
+    expect((await getPropertyValues(before.publicUrl, token)).body).toEqual({ webapp: { theme: 'dark' } });
+    expect(await d1Properties(before)).toBe(1);
   });
 
   it('move at the next start, with the record of who is connected to other backends', async () => {
@@ -235,5 +251,9 @@ describe('connections of a previous version', () => {
       [{ domain: D, id: lazy.id }, 'accepted'],
       [remote, 'accepted'],
     ]);
+    expect(await d1Properties(after)).toBe(0);
+    expect((await getSelfConsent(after.publicUrl, token)).body).toEqual({
+      results: [{ type: 2, value: 1, source: 'Webapp' }],
+    });
   });
 });

@@ -1,16 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../tools/lib/ports.js';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
 import { api, createUser } from '../../helpers/users.js';
 import { deleteSelf, getSelfConsent, putSelfConsent } from '../../helpers/endpoints/brig.js';
 
 // Issue 40, point 3: the clients' marketing consent (`/self/consent`), served unversioned and in
-// every version as wire's nginz routes it. A backend of its own, to see the rows an account
-// deletion leaves.
+// every version as wire's nginz routes it. A backend of its own, to see what an account deletion
+// leaves.
+/**
+ * A worker beside the backend that reads a user's consents from their Account object (on a
+ * loopback socket of its own): what an account deletion leaves, which no API shows.
+ */
+const accountProbe = (port: number) => ({
+  name: 'account-probe',
+  modules: true,
+  compatibilityDate: '2026-04-20',
+  durableObjects: { ACCOUNTS: { className: 'Account', scriptName: 'svc-objects' } },
+  unsafeDirectSockets: [{ host: '127.0.0.1', port }],
+  script: `export default {
+  async fetch(request, env) {
+    const user = new URL(request.url).searchParams.get('user');
+    return Response.json(await env.ACCOUNTS.get(env.ACCOUNTS.idFromName(user)).consentList(user));
+  },
+};`,
+});
+
 describe('GET and PUT /self/consent', () => {
   let b: TestBackend;
+  let probePort: number;
   beforeAll(async () => {
-    b = await startEditedBackend([]);
+    probePort = await freePort();
+    b = await startEditedBackend([], { extraWorkers: [accountProbe(probePort)] });
   });
   afterAll(() => b?.stop());
 
@@ -66,8 +87,9 @@ describe('GET and PUT /self/consent', () => {
   it('forgets the answers with the account', async () => {
     const u = await createUser(b.publicUrl, b.internalUrl);
     expect((await putSelfConsent(b.publicUrl, u.token, { type: 2, value: 1, source: 'Webapp' })).status).toBe(200);
-    expect(await b.query('SELECT type FROM user_consents WHERE user = ?', u.id)).toEqual([{ type: 2 }]);
+    const stored = async () => (await fetch(`http://127.0.0.1:${probePort}/?user=${u.id}`)).json();
+    expect(await stored()).toEqual([{ type: 2, value: 1, source: 'Webapp' }]);
     expect((await deleteSelf(b.publicUrl, u.token, { password: u.password })).status).toBe(200);
-    expect(await b.query('SELECT type FROM user_consents WHERE user = ?', u.id)).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 });

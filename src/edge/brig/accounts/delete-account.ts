@@ -12,8 +12,6 @@ import { cookieRecords } from '../auth/cookie-records.js';
 import { clientStore } from '../clients/client-store.js';
 import { forgetAccountMaterialEffect } from '../clients/account-object.js';
 import { connectionBook, forgetConnectionEffect } from '../connections/connection-book.js';
-import { consentStore } from '../consent/consent-store.js';
-import { propertyStore } from '../properties/property-store.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
@@ -61,8 +59,6 @@ export async function deleteAccount(
         ssoId: null,
       }),
       clientStore.deleteAllOf(db, user.id),
-      propertyStore.clearStatement(db, user.id),
-      consentStore.deleteAllOf(db, user.id),
       richInfoStore.deleteStatement(db, user.id),
       removeFromTeams(db, user.id),
       invitationStore.removeForInvitee(db, user.id),

@@ -6,7 +6,8 @@ import { accountObject } from './account-object.js';
 const ROUND = 50;
 
 /**
- * Moves prekeys and key packages that versions before the Account object left in D1 into their
+ * Moves what versions before the Account object kept of users in D1 (prekeys, key packages,
+ * cookies, connections, properties, consents; shared/accounts/legacy-account-store.ts) into their
  * users' objects, at most `limit` users' worth (the rows themselves are the cursor: a user's go
  * once moved, so a later run resumes). A user's object also moves them on its first call, so the
  * sweep only frees D1 of users who have not been asked for since. Returns how many users moved.

@@ -2,12 +2,12 @@
 // Wire's clients ask for (the web app on its "set username" page). In wire-server's deployments
 // nginz routes these to a separate service (galeb), unversioned with any version prefix stripped,
 // and they are not in brig's API documents; so here they exist in every version, undocumented.
+// The answers are kept in the user's Account object.
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
-import { consentStore } from './consent-store.js';
+import { accountObject } from '../clients/account-object.js';
 
 const TERMS_OF_USE = 1;
 const MARKETING = 2;
@@ -32,7 +32,7 @@ export const getConsent = endpoint(
     hide: true,
     responses: { 200: { description: "The user's latest answer per consent type", ...json(consentResults) } },
   },
-  async (c) => c.json({ results: await consentStore.all(database(c.env.DB), self(c).user) }, 200),
+  async (c) => c.json({ results: await accountObject(c.env, self(c).user).consentList(self(c).user) }, 200),
 );
 
 export const putConsent = endpoint(
@@ -45,7 +45,7 @@ export const putConsent = endpoint(
     responses: { 200: { description: 'Consent recorded' } },
   },
   async (c) => {
-    await consentStore.set(database(c.env.DB), self(c).user, c.req.valid('json'));
+    await accountObject(c.env, self(c).user).setConsent(self(c).user, c.req.valid('json'));
     return c.body(null, 200);
   },
 );

@@ -7,12 +7,12 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { type BatchStatement, database } from '../../db/client.js';
-import { isNotNullViolation } from '../../db/errors.js';
 import { commitChange } from '../../effects/commit-change.js';
+import type { Effect } from '../../effects/effect.js';
 import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
-import { propertyStore } from './property-store.js';
+import { accountObject } from '../clients/account-object.js';
+import { clearPropertiesEffect, putPropertyEffect } from './property-effects.js';
 
 const keyParam = { params: z.object({ key: z.string().min(1) }) };
 
@@ -24,12 +24,14 @@ function keyOf(c: Context<AppEnv>, key: string): string {
   return key;
 }
 
-/** A change of the caller's own properties, with its event to their other sessions. */
-const commitToSelf = (c: Context<AppEnv>, write: BatchStatement, event: { type: string }) =>
+/** A change of the caller's own properties (in their Account object), with its event to their other sessions. */
+const commitToSelf = (c: Context<AppEnv>, write: Effect, event: { type: string }) =>
   commitChange(c.env, c.get('config'), {
-    statements: [write],
-    effects: [publishEffect([{ user: self(c).user }], event, { origin: self(c) })],
+    statements: [],
+    effects: [write, publishEffect([{ user: self(c).user }], event, { origin: self(c) })],
   });
+
+const account = (c: Context<AppEnv>) => accountObject(c.env, self(c).user);
 
 export const setProperty = endpoint(
   {
@@ -57,20 +59,12 @@ export const setProperty = endpoint(
     } catch {
       throw new ApiError(commonErrors.badRequest, 'The property value must be JSON');
     }
-    const db = database(c.env.DB);
-    const write = propertyStore.setStatement(
-      db,
-      self(c).user,
-      key,
-      JSON.stringify(value),
-      optSettings.setMaxProperties,
-    );
-    try {
-      await commitToSelf(c, write, userEvents.propertySet(key, value));
-    } catch (err) {
-      if (isNotNullViolation(err, 'user_properties.value')) throw new ApiError(brigErrors.tooManyProperties);
-      throw err;
-    }
+    const user = self(c).user;
+    // Counted before the change: two requests of the user racing at the limit may both pass it.
+    if ((await account(c).propertyCountBesides(user, key)) >= optSettings.setMaxProperties)
+      throw new ApiError(brigErrors.tooManyProperties);
+    const write = putPropertyEffect({ user, key, value: JSON.stringify(value), at: Date.now() });
+    await commitToSelf(c, write, userEvents.propertySet(key, value));
     return c.body(null, 200);
   },
 );
@@ -87,7 +81,7 @@ export const getProperty = endpoint(
     },
   },
   async (c) => {
-    const value = await propertyStore.get(database(c.env.DB), self(c).user, keyOf(c, c.req.valid('param').key));
+    const value = await account(c).property(self(c).user, keyOf(c, c.req.valid('param').key));
     if (value === undefined) return c.body(null, 404);
     return c.body(value, 200, { 'content-type': 'application/json' });
   },
@@ -102,7 +96,7 @@ export const listPropertyKeys = endpoint(
   },
   async (c) =>
     c.json(
-      (await propertyStore.all(database(c.env.DB), self(c).user)).map((p) => p.key),
+      (await account(c).propertyList(self(c).user)).map((p) => p.key),
       200,
     ),
 );
@@ -120,7 +114,7 @@ export const listPropertiesValues = endpoint(
     },
   },
   async (c) => {
-    const all = await propertyStore.all(database(c.env.DB), self(c).user);
+    const all = await account(c).propertyList(self(c).user);
     return c.json(Object.fromEntries(all.map((p) => [p.key, JSON.parse(p.value) as unknown])), 200);
   },
 );
@@ -135,11 +129,8 @@ export const deleteProperty = endpoint(
   },
   async (c) => {
     const key = keyOf(c, c.req.valid('param').key);
-    await commitToSelf(
-      c,
-      propertyStore.removeStatement(database(c.env.DB), self(c).user, key),
-      userEvents.propertyDelete(key),
-    );
+    const write = putPropertyEffect({ user: self(c).user, key, value: null, at: Date.now() });
+    await commitToSelf(c, write, userEvents.propertyDelete(key));
     return c.body(null, 200);
   },
 );
@@ -152,7 +143,8 @@ export const clearProperties = endpoint(
     responses: { 200: { description: 'Every property deleted' } },
   },
   async (c) => {
-    await commitToSelf(c, propertyStore.clearStatement(database(c.env.DB), self(c).user), userEvents.propertiesClear());
+    const write = clearPropertiesEffect({ user: self(c).user, at: Date.now() });
+    await commitToSelf(c, write, userEvents.propertiesClear());
     return c.body(null, 200);
   },
 );
