@@ -4,7 +4,7 @@
 // the others, then conversations of all of them. Printed: the bytes per user, per connection and
 // per conversation member of D1 and of each class of Durable Object (pages in use, read from their
 // files with the backend stopped), and the D1 statements per request of each route the run used
-// (`svc_d1_queries_total`). Nothing is asserted.
+// (`svc_d1_queries_total`) and the calls to objects, by class (`svc_object_calls_total`). Nothing is asserted.
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -90,20 +90,32 @@ async function mlsClients(backend: StartedBackend, u: ApiUser, clients: readonly
   }
 }
 
-/** Statements per request by route, from the exposition (routes the run called at least once). */
-async function queriesPerRequest(backend: StartedBackend): Promise<Array<[string, number, number]>> {
+/** Per route the run called: its requests, D1 statements per request and object calls per request by class. */
+async function costPerRequest(backend: StartedBackend) {
   const text = await (await fetch(new URL('/i/metrics', backend.internalUrl))).text();
   const series = (name: string) =>
-    [...text.matchAll(new RegExp(`^${name}\\{handler="([^"]*)",method="([^"]*)"[^}]*\\} (\\d+)`, 'gm'))].map(
-      (m) => [`${m[2]} ${m[1]}`, Number(m[3])] as const,
-    );
+    [
+      ...text.matchAll(
+        new RegExp(`^${name}\\{handler="([^"]*)",method="([^"]*)"(?:,class="([^"]*)")?[^}]*\\} (\\d+)`, 'gm'),
+      ),
+    ].map((m) => ({ route: `${m[2]} ${m[1]}`, objectClass: m[3], n: Number(m[4]) }));
   const requests = new Map<string, number>();
-  for (const [route, n] of series('http_request_duration_seconds_count'))
+  for (const { route, n } of series('http_request_duration_seconds_count'))
     requests.set(route, (requests.get(route) ?? 0) + n);
+  const calls = new Map<string, string[]>();
+  for (const { route, objectClass, n } of series('svc_object_calls_total')) {
+    const per = (n / (requests.get(route) ?? 1)).toFixed(2);
+    calls.set(route, [...(calls.get(route) ?? []), `${objectClass} ${per}`]);
+  }
   return series('svc_d1_queries_total')
-    .filter(([route]) => (requests.get(route) ?? 0) > 0)
-    .map(([route, n]) => [route, requests.get(route)!, n / requests.get(route)!] as [string, number, number])
-    .sort((a, b) => b[2] - a[2]);
+    .filter(({ route }) => (requests.get(route) ?? 0) > 0)
+    .map(({ route, n }) => ({
+      route,
+      requests: requests.get(route)!,
+      statements: n / requests.get(route)!,
+      calls: calls.get(route) ?? [],
+    }))
+    .sort((a, b) => b.statements - a.statements);
 }
 
 // Mail goes to an HTTP sink, as a deployment's leaves: the local outbox would keep it in D1.
@@ -137,10 +149,12 @@ try {
   console.log(
     `  per conversation member (${CONVERSATIONS} conversations of ${USERS}): ${growth(connected, conversations, members)}`,
   );
-  console.log('\nD1 statements per request, by route (svc_d1_queries_total over the requests of the run)');
-  console.log('route                                                       requests   statements/request');
-  for (const [route, requests, perRequest] of await queriesPerRequest(backend))
-    console.log(`${route.padEnd(60)}${String(requests).padStart(8)}   ${perRequest.toFixed(2).padStart(10)}`);
+  console.log('\nPer request, by route (svc_d1_queries_total and svc_object_calls_total over the requests of the run)');
+  console.log('route                                                       requests   D1 statements   object calls');
+  for (const r of await costPerRequest(backend))
+    console.log(
+      `${r.route.padEnd(60)}${String(r.requests).padStart(8)}   ${r.statements.toFixed(2).padStart(13)}   ${r.calls.join(', ')}`,
+    );
 } finally {
   await backend.stop();
   mailSink.close();

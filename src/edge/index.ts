@@ -8,6 +8,7 @@ import { withFederatorDoor } from './federation/federator-door.js';
 import { drainable, drainLimit, newRequestId, serveInternal, servePublic } from './nginz/face.js';
 import { withRequestId } from '../shared/log.js';
 import { withCountingDb, withQueryCount } from './db/query-count.js';
+import { withCountingObjects } from './metrics/object-call-count.js';
 import { runtimeFor } from './runtime.js';
 import { runQueuedWork, runScheduledJobs } from './scheduled.js';
 
@@ -17,7 +18,7 @@ const publicIngress = withFederatorDoor(servePublic, serveInternal);
 
 function serve(ingress: Ingress, req: Request, bindings: Env, ctx: ExecutionContext): Promise<Response> {
   const requestId = newRequestId();
-  const env = withCountingDb(bindings);
+  const env = withCountingObjects(withCountingDb(bindings));
   return withRequestId(requestId, () =>
     withQueryCount(async () => {
       const result = runtimeFor(env);

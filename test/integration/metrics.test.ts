@@ -94,7 +94,7 @@ describe('GET /i/metrics', () => {
     expect(seriesValue(await scrape(), self)).toBe(counted);
   });
 
-  it('counts the D1 statements each request ran, by route: a warm message send runs none', async () => {
+  it('counts the D1 statements and object calls each request made, by route: a warm message send runs no statement', async () => {
     const queries = (handler: string, method: string) =>
       seriesValue(text, `svc_d1_queries_total{handler="${handler}",method="${method}"}`);
     let text = await scrape();
@@ -126,13 +126,34 @@ describe('GET /i/metrics', () => {
         () => claimKeyPackages(b.publicUrl, u.token, { domain: 'example.com', id: u.id }),
       ],
     ];
+    const CLASSES = ['Account', 'Conversation', 'NotificationShard', 'RateLimiter'];
+    const objectCalls = (handler: string, method: string) =>
+      CLASSES.map((k) =>
+        seriesValue(text, `svc_object_calls_total{handler="${handler}",method="${method}",class="${k}"}`),
+      );
     const counts: Record<string, number> = {};
+    const calls: Record<string, Record<string, number>> = {};
     for (const [handler, method, op] of ops) {
       const before = queries(handler, method);
+      const callsBefore = objectCalls(handler, method);
       expect((await op()).status).toBeLessThan(300);
       text = await scrape();
       counts[`${method} ${handler}`] = queries(handler, method) - before;
+      const made = objectCalls(handler, method).map((n, i) => [CLASSES[i]!, n - callsBefore[i]!] as const);
+      calls[`${method} ${handler}`] = Object.fromEntries(made.filter(([, n]) => n > 0));
     }
+    // The object calls each made (svc_object_calls_total), which the capacity model takes: the
+    // objects' own calls on (a send's fan-out to notification shards) are theirs, not counted here.
+    expect(calls).toEqual({
+      'GET /self': {},
+      'POST /login': { Account: 2, RateLimiter: 2 },
+      'POST /access': { Account: 1 },
+      'GET /notifications': { NotificationShard: 1 },
+      'POST /users/list-prekeys': { Account: 1 },
+      'POST /conversations/:cnv_domain/:cnv/proteus/messages': { Conversation: 1 },
+      'GET /users/:domain/:uid/prekeys': { Account: 1 },
+      'POST /mls/key-packages/claim/:user_domain/:user': { Account: 1, RateLimiter: 2 },
+    });
     // Issue 44's budgets (login at most 3, the others 0 but GET /self's account row): cookies,
     // prekeys and key packages live in the users' Account objects, with whether they may be claimed.
     expect(counts).toEqual({

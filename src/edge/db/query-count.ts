@@ -3,20 +3,28 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * The D1 statements run so far by the request (or job) being served; a batch counts each
  * statement. `replica`: those run in a session that may read from a replica (see replicaOf).
+ * `objects`: the calls made to Durable Objects, by class (see metrics/object-call-count.ts).
  */
 interface Counts {
   queries: number;
   replica: number;
+  objects: Record<string, number>;
 }
 const scope = new AsyncLocalStorage<Counts>();
 
 /** Runs `work` with a count of its own (see queriesSoFar). */
-export const withQueryCount = <T>(work: () => T): T => scope.run({ queries: 0, replica: 0 }, work);
+export const withQueryCount = <T>(work: () => T): T => scope.run({ queries: 0, replica: 0, objects: {} }, work);
 
-/** How many D1 statements the current request has run, and how many of them a replica may have served. */
+/** How many D1 statements the current request has run (how many a replica may have served), and its object calls. */
 export const queriesSoFar = (): Counts => {
   const store = scope.getStore();
-  return { queries: store?.queries ?? 0, replica: store?.replica ?? 0 };
+  return { queries: store?.queries ?? 0, replica: store?.replica ?? 0, objects: { ...store?.objects } };
+};
+
+/** Counts a call the current request made to an object of this class. */
+export const addObjectCall = (objectClass: string): void => {
+  const store = scope.getStore();
+  if (store !== undefined) store.objects[objectClass] = (store.objects[objectClass] ?? 0) + 1;
 };
 
 type Add = (n: number) => void;

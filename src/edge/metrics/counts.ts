@@ -14,21 +14,31 @@ function flushLater(env: Env, ctx: ExecutionContext): void {
 }
 
 /**
- * One served request (`http_request_duration_seconds`) and the D1 statements it ran
+ * One served request (`http_request_duration_seconds`), the D1 statements it ran
  * (`svc_d1_queries_total`, of which `svc_d1_replica_queries_total` in sessions a replica may
- * serve): `handler` is the route's path template without the version prefix, captures as `:name`
+ * serve) and its calls to objects by class (`svc_object_calls_total`): `handler` is the route's path template without the version prefix, captures as `:name`
  * (wire's form), `N/A` for a path no route has.
  */
 export function countRequest(
   env: Env,
   ctx: ExecutionContext,
-  r: { handler: string; method: string; status: number; seconds: number; queries: number; replica: number },
+  r: {
+    handler: string;
+    method: string;
+    status: number;
+    seconds: number;
+    queries: number;
+    replica: number;
+    objects: Record<string, number>;
+  },
 ): void {
   const labels = { handler: r.handler, method: r.method, status_code: String(r.status) };
   flusher.registry.observe('http_request_duration_seconds', labels, r.seconds);
   const route = { handler: r.handler, method: r.method };
   flusher.registry.count('svc_d1_queries_total', route, r.queries);
   if (r.replica > 0) flusher.registry.count('svc_d1_replica_queries_total', route, r.replica);
+  for (const [objectClass, n] of Object.entries(r.objects))
+    flusher.registry.count('svc_object_calls_total', { ...route, class: objectClass }, n);
   flushLater(env, ctx);
 }
 

@@ -12,6 +12,10 @@ export const METRICS = {
     type: 'counter',
     help: 'Of svc_d1_queries_total, the statements run in read sessions a D1 replica may serve, by route.',
   },
+  svc_object_calls_total: {
+    type: 'counter',
+    help: 'Calls the edge made to Durable Objects to answer requests, by route and object class.',
+  },
   svc_notifications_appended_total: {
     type: 'counter',
     help: 'Notifications appended to users’ streams (transient ones only pushed to sockets).',
