@@ -47,6 +47,6 @@ export async function runScheduledJobs(d: Deps, cron: string): Promise<void> {
 /** What wrangler.toml's queue consumers run (background-worker's queue-driven tasks and bot events, gundeck's native pushes). */
 export async function runQueuedWork(batch: MessageBatch<unknown>, d: Deps): Promise<void> {
   if (batch.queue === 'backend_notifications') await runNotificationQueue(batch, d);
-  else if (batch.queue === 'native_push') await runNativePushQueue(batch, d.env, d.config);
+  else if (/^native_push(_\d+)?$/.test(batch.queue)) await runNativePushQueue(batch, d.env, d.config);
   else if (batch.queue === 'bot_events') await runBotEventsQueue(batch, d);
 }

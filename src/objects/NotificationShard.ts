@@ -16,6 +16,7 @@ import { sameForAll } from '../shared/notifications/deliveries.js';
 import { pushRemovedEvent } from '../shared/events/push-events.js';
 import type { Delivery, ListQuery, ListResult, QueuedNotification, SocketKind } from '../shared/notifications/types.js';
 import { seqTime, UuidV1Generator, uuidV1Seq } from '../shared/uuid-v1.js';
+import { NativePushQueues } from './notifications/native-push-queue.js';
 
 /**
  * The notification streams, client queues and websocket sessions of the users of one shard (see
@@ -32,6 +33,7 @@ export class NotificationShard extends DurableObject<Env> {
   private readonly events: EventsChannel;
   private readonly tokens: PushTokenStore;
   private readonly pushes: NativePushes;
+  private readonly pushQueues: NativePushQueues;
   private readonly ids = new UuidV1Generator();
   /** Ids are made no earlier than this (ms): after the last stored one, should the clock be behind. */
   private readonly idFloor: number;
@@ -53,6 +55,7 @@ export class NotificationShard extends DurableObject<Env> {
       live: (user, client) => this.sockets.live(user, client),
       queued: (user, client) => this.queues.has(user, client),
     });
+    this.pushQueues = new NativePushQueues(env, ctx.id);
   }
 
   /** Stores deliveries for some of the shard's users (transient ones are only pushed) and delivers them. */
@@ -72,10 +75,13 @@ export class NotificationShard extends DurableObject<Env> {
       this.tokens.discard();
       throw err;
     }
-    const queue = this.env.NATIVE_PUSH;
-    counts.pushes = queue === undefined ? 0 : this.pushes.size;
-    if (counts.pushes > 0) this.ctx.waitUntil(this.pushes.flush(queue!));
-    else this.pushes.discard();
+    const target = this.pushes.size > 0 ? this.pushQueues.next() : undefined;
+    if (target === undefined) this.pushes.discard();
+    else {
+      counts.pushes = this.pushes.size;
+      counts.pushQueue = target.binding;
+      this.ctx.waitUntil(this.pushes.flush(target.queue));
+    }
     countAppend(this.env, this.ctx, counts);
   }
 

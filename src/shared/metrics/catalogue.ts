@@ -26,7 +26,7 @@ export const METRICS = {
   },
   svc_native_pushes_queued_total: {
     type: 'counter',
-    help: 'Notifications handed to the native push queue for devices no websocket reached.',
+    help: 'Notifications handed to the native push queues for devices no websocket reached, by queue.',
   },
   push_native_success: { type: 'counter', help: 'Native pushes the push gateway accepted.' },
   push_native_disabled: { type: 'counter', help: 'Native pushes to devices the platform disabled (token dropped).' },
