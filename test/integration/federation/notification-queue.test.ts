@@ -4,7 +4,7 @@ import { addClient } from '../../helpers/clients.js';
 import { A, B, connectAcross, startFederatedPair, type FederatedPair } from '../../helpers/federation.js';
 import { createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
-import { deleteSelf } from '../../helpers/endpoints/brig.js';
+import { deleteSelf, getConnection } from '../../helpers/endpoints/brig.js';
 import { postConversation } from '../../helpers/endpoints/galley.js';
 
 /**
@@ -46,10 +46,12 @@ describe('federation: queued notifications', () => {
   }
 
   it("tells a remote contact of a user's deletion at once when the remote is up", async () => {
-    const { alice, ws } = await contactsWithBobListening();
+    const { alice, bob, ws } = await contactsWithBobListening();
     await deleteUser(alice);
     const event = await ws.next((m) => m?.payload?.[0]?.type === 'user.delete');
     expect(event.payload[0]).toEqual({ type: 'user.delete', id: alice.id, qualified_id: { id: alice.id, domain: A } });
+    // Bob's side of the connection went with the change that told him.
+    expect((await getConnection(pair.b.publicUrl, bob.token, { domain: A, id: alice.id })).status).toBe(404);
     await ws.close();
   });
 

@@ -11,7 +11,7 @@ import { leavingAllConversations, removeFromTeams } from '../../galley/face.js';
 import { cookieRecords } from '../auth/cookie-records.js';
 import { clientStore } from '../clients/client-store.js';
 import { forgetAccountMaterialEffect } from '../clients/account-object.js';
-import { connectionBook, forgetConnectionEffect } from '../connections/connection-book.js';
+import { connectionBook, forgetSidesEffect } from '../connections/connection-book.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
@@ -67,9 +67,12 @@ export async function deleteAccount(
       forgetAccountEffect({ user: user.id }),
       // The user's own sides go with the rest of their Account object; the other sides here go too.
       forgetAccountMaterialEffect({ user: user.id }),
-      ...all
-        .filter((r) => r.toDomain === domain)
-        .map((r) => forgetConnectionEffect({ user: r.toUser, domain, to: user.id, at: Date.now() })),
+      forgetSidesEffect({
+        users: all.filter((r) => r.toDomain === domain).map((r) => r.toUser),
+        domain,
+        to: user.id,
+        at: Date.now(),
+      }),
     ],
   };
   const deleted = publishEffect([{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });

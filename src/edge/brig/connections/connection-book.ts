@@ -19,7 +19,7 @@ export async function askEach<R>(users: readonly string[], ask: (user: string) =
 /**
  * The users' connections, each side in its user's Account object (docs/architecture.md, "Where
  * state lives"). Reads ask the objects; writes are effects of the change that makes them
- * (putConnectionEffect, forgetConnectionEffect), so they come with its events, after a crash too.
+ * (putConnectionEffect, forgetSidesEffect), so they come with its events, after a crash too.
  */
 export const connectionBook = {
   get(env: Env, from: string, domain: string, to: string): Promise<ConnectionRow | undefined> {
@@ -61,9 +61,13 @@ export const putConnectionEffect = defineEffect('put-connection', async ({ env }
   accountObject(env, row.fromUser).putConnection(row),
 );
 
-/** Forgets `user`'s side of their connection to `domain/to`, unless it changed after `at` (ms). */
-export const forgetConnectionEffect = defineEffect(
-  'forget-connection',
-  async ({ env }, o: { user: string; domain: string; to: string; at: number }) =>
-    accountObject(env, o.user).forgetConnection(o.user, o.domain, o.to, o.at),
+/**
+ * Forgets the sides these users keep of their connection to `domain/to` (a deleted user), unless
+ * changed after `at` (ms): one effect for all of them, their objects asked 50 at a time.
+ */
+export const forgetSidesEffect = defineEffect(
+  'forget-connection-sides',
+  async ({ env }, o: { users: readonly string[]; domain: string; to: string; at: number }) => {
+    await askEach(o.users, (user) => accountObject(env, user).forgetConnection(user, o.domain, o.to, o.at));
+  },
 );

@@ -3,7 +3,7 @@ import { commitChange } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { federationRpc } from '../../federation/rpc.js';
-import { connectionBook, forgetConnectionEffect } from '../connections/connection-book.js';
+import { connectionBook, forgetSidesEffect } from '../connections/connection-book.js';
 import { afterRemoteAction, writeLocalSide } from '../connections/remote-connections.js';
 import { reactionTo } from '../connections/remote-rules.js';
 import { federationWith } from '../federation/federating.js';
@@ -44,15 +44,9 @@ export const onUserDeletedConnections = federationRpc(
   async (c, req, { origin }) => {
     const connected = await connectionBook.acceptingOf(c.env, req.connections, origin, req.user);
     const recipients = [...connected].map((user) => ({ user }));
-    const at = Date.now();
-    const forgets = req.connections.map((user) => forgetConnectionEffect({ user, domain: origin, to: req.user, at }));
-    await commitChange(c.env, c.get('config'), {
-      statements: [],
-      effects: [
-        ...forgets,
-        ...(recipients.length === 0 ? [] : [publishEffect(recipients, userEvents.delete(req.user, origin))]),
-      ],
-    });
+    const forgotten = forgetSidesEffect({ users: req.connections, domain: origin, to: req.user, at: Date.now() });
+    const told = recipients.length === 0 ? [] : [publishEffect(recipients, userEvents.delete(req.user, origin))];
+    await commitChange(c.env, c.get('config'), { statements: [], effects: [forgotten, ...told] });
     return {};
   },
 );
