@@ -9,17 +9,17 @@ export type ConnectionRow = ConnectionRecord;
 /** Users' Account objects asked at once. */
 const FAN_OUT = 50;
 
-/** `ask` of each user, FAN_OUT at a time. */
-export async function askEach<R>(users: readonly string[], ask: (user: string) => Promise<R>): Promise<R[]> {
+/** `ask` of each (user, or what names one), FAN_OUT at a time. */
+export async function askEach<T, R>(items: readonly T[], ask: (item: T) => Promise<R>): Promise<R[]> {
   const answers: R[] = [];
-  for (const round of chunked(users, FAN_OUT)) answers.push(...(await Promise.all(round.map(ask))));
+  for (const round of chunked(items, FAN_OUT)) answers.push(...(await Promise.all(round.map(ask))));
   return answers;
 }
 
 /**
  * The users' connections, each side in its user's Account object (docs/architecture.md, "Where
  * state lives"). Reads ask the objects; writes are effects of the change that makes them
- * (putConnectionEffect, forgetSidesEffect), so they come with its events, after a crash too.
+ * (putSidesEffect, forgetSidesEffect), so they come with its events, after a crash too.
  */
 export const connectionBook = {
   get(env: Env, from: string, domain: string, to: string): Promise<ConnectionRow | undefined> {
@@ -56,10 +56,10 @@ export const connectionBook = {
   },
 };
 
-/** Records one side of a connection in its user's Account object (a newer record stays). */
-export const putConnectionEffect = defineEffect('put-connection', async ({ env }, row: ConnectionRow) =>
-  accountObject(env, row.fromUser).putConnection(row),
-);
+/** Records sides of connections, each in its user's Account object (a newer record stays), 50 at a time. */
+export const putSidesEffect = defineEffect('put-connection-sides', async ({ env }, rows: readonly ConnectionRow[]) => {
+  await askEach(rows, (row) => accountObject(env, row.fromUser).putConnection(row));
+});
 
 /**
  * Forgets the sides these users keep of their connection to `domain/to` (a deleted user), unless

@@ -19,7 +19,7 @@ import { selfRow } from '../users/self.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { connectionJson, relation, userConnection } from './connection-json.js';
-import { connectionBook, type ConnectionRow, putConnectionEffect } from './connection-book.js';
+import { connectionBook, type ConnectionRow, putSidesEffect } from './connection-book.js';
 import { actOnRemote } from './remote-connections.js';
 import { actionFor } from './remote-rules.js';
 import { onConnect, onUpdate, type Outcome, type Refusal } from './rules.js';
@@ -88,7 +88,10 @@ async function apply(
   if (mine !== undefined && mine !== rows.self && out.quiet !== true)
     effects.push(publishEffect([{ user: me.id }], connectionEvent(mine), { origin: self(c) }));
   // The sides are written before anyone hears of them (the effects run in order).
-  const rowsChange = { statements: [], effects: [...writes.map(putConnectionEffect), ...effects] };
+  const rowsChange = {
+    statements: [],
+    effects: [...(writes.length === 0 ? [] : [putSidesEffect(writes)]), ...effects],
+  };
   await commitChange(c.env, config, joinChanges(change, rowsChange));
   return mine!;
 }

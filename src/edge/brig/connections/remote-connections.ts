@@ -16,7 +16,7 @@ import { FederatorClient } from '../../federation/client.js';
 import { upsertRemoteOne2One } from '../../galley/face.js';
 import type { UserRow } from '../users/user-json.js';
 import { connectionEvent } from './connection-events.js';
-import { connectionBook, type ConnectionRow, putConnectionEffect } from './connection-book.js';
+import { connectionBook, type ConnectionRow, putSidesEffect } from './connection-book.js';
 import { remoteConnectionStore } from './remote-connection-store.js';
 import { remoteActionOf, transition, type LocalAction, type RemoteAction } from './remote-rules.js';
 import { deps } from '../../api/deps.js';
@@ -61,7 +61,7 @@ export async function writeLocalSide(
     existing === undefined ? row : { ...existing, status, lastUpdate: row.lastUpdate, statusBeforeLegalhold: null };
   const written = {
     statements: [remoteConnectionStore.add(db, other.domain, user)],
-    effects: [putConnectionEffect(row), publishEffect([{ user }], connectionEvent(stored), { origin })],
+    effects: [putSidesEffect([row]), publishEffect([{ user }], connectionEvent(stored), { origin })],
   };
   await commitChange(c.env, config, joinChanges(one2one.change, written));
   return stored;

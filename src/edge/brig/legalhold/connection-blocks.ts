@@ -9,16 +9,16 @@ import type { Change } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { legalholdConsented as consented, legalholdStatuses } from '../../galley/face.js';
 import { connectionEvent } from '../connections/connection-events.js';
-import { type ConnectionRow, connectionBook, putConnectionEffect } from '../connections/connection-book.js';
+import { type ConnectionRow, connectionBook, putSidesEffect } from '../connections/connection-book.js';
 
 const BLOCKED: Relation = 'missing-legalhold-consent';
 
 const rewrite = (rows: ConnectionRow[]): Change => ({
   statements: [],
-  effects: [
-    ...rows.map(putConnectionEffect),
-    ...rows.map((r) => publishEffect([{ user: r.fromUser }], connectionEvent(r))),
-  ],
+  effects:
+    rows.length === 0
+      ? []
+      : [putSidesEffect(rows), ...rows.map((r) => publishEffect([{ user: r.fromUser }], connectionEvent(r)))],
 });
 
 /** Both rows of each pair, changed by `change`; rows that do not exist are left out. */
