@@ -15,13 +15,13 @@ export function isDefederation(body: unknown): body is Defederation {
 export async function defederate(d: Deps, domain: string): Promise<void> {
   const { env, config, db } = d;
   const users = new Set([
-    ...(await localUsersAlongside(config, db, [domain])),
+    ...(await localUsersAlongside(env, config, [domain])),
     ...(await d.users.usersConnectedTo(domain)),
   ]);
   const recipients = [...users].map((user) => ({ user }));
   const event = { type: 'federation.delete', domain };
   await publish(env, config, recipients, event);
-  await forgetConversationsWith(env, config, db, domain);
+  await forgetConversationsWith(env, config, domain);
   await d.users.forgetConnectionsTo(domain);
   await outboxStore.dropDomain(db, domain);
   await publish(env, config, recipients, event);

@@ -51,7 +51,7 @@ async function checkedConversation(c: Context<AppEnv>, conv: string, ref: { prov
   const db = database(c.env.DB);
   const me = self(c);
   const domain = deps(c).domain;
-  const found = await conversationWithMembers(db, { id: conv, domain });
+  const found = await conversationWithMembers(c.env, { id: conv, domain });
   const mine = found?.members.find((m) => m.userId === me.user && m.userDomain === domain);
   if (found === undefined || mine === undefined) throw new ApiError(providerErrors.conversationNotFound);
   if (mine.role !== ROLE_ADMIN) throw new ApiError(providerErrors.accessDenied);

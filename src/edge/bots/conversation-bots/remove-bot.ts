@@ -23,7 +23,7 @@ async function handleRemoveBot(c: Context<AppEnv>, conv: string, target: string)
   const caller = await deps(c).users.account({ id: me.user, domain });
   if (caller === undefined) throw new ApiError(providerErrors.accessDenied);
   await refuseWithSecondFactor(db, config, caller);
-  const found = await conversationWithMembers(db, { id: conv, domain });
+  const found = await conversationWithMembers(c.env, { id: conv, domain });
   const mine = found?.members.find((m) => m.userId === me.user && m.userDomain === domain);
   if (found === undefined || mine === undefined) throw new ApiError(providerErrors.conversationNotFound);
   if (mine.role !== ROLE_ADMIN) throw new ApiError(providerErrors.accessDenied);

@@ -13,7 +13,7 @@ export async function removeServiceBots(
   service: { id: string; provider: string },
   o: { team?: string; by?: AccessClaims } = {},
 ): Promise<void> {
-  for (const { conv, bot } of await botsOfService(d.db, service, o.team)) {
+  for (const { conv, bot } of await botsOfService(d.env, service, o.team)) {
     const actor: QualifiedId = o.by === undefined ? { id: bot, domain: d.domain } : { id: o.by.user, domain: d.domain };
     await leaveBot(d.env, d.config, conv, bot, actor, o.by);
     await d.users.deleteBotAccount(bot);

@@ -81,7 +81,7 @@ export async function deleteAccount(
     config,
     joinChanges(
       account,
-      await leavingAllConversations(config, db, { id: user.id, domain }, teamAdmins),
+      await leavingAllConversations(env, config, { id: user.id, domain }, teamAdmins),
       { statements: [], effects: [deleted] },
       remoteContactsTold(
         db,

@@ -44,7 +44,7 @@ export async function writeLocalSide(
   const config = c.get('config');
   const actor = origin === undefined ? 'remote' : 'local';
   const local = { id: user, domain: deps(c).domain };
-  const one2one = await upsertRemoteOne2One(db, local, other, { actor, included: wantsOne2One(actor, status) });
+  const one2one = await upsertRemoteOne2One(c.env, local, other, { actor, included: wantsOne2One(actor, status) });
   const existing = await connectionBook.get(c.env, user, other.domain, other.id);
   const row: ConnectionRow = {
     fromUser: user,

@@ -5,10 +5,10 @@ import { type Config, localDomain } from '../../../shared/config/index.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { AccessClaims } from '../../auth/tokens.js';
-import { database, type Db } from '../../db/client.js';
-import { commitChange } from '../../effects/commit-change.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { type ConversationRow, conversationStore, type MemberRow } from '../conversations/conversation-store.js';
+import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { memberJoinData, memberRow, type ServiceRef, serviceOf } from '../conversations/member-data.js';
 import { tellMembersEffect } from '../conversations/notify.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
@@ -16,11 +16,11 @@ import { membershipChangedEffect } from '../conversations/conversation-object.js
 
 /** A conversation and its members; undefined when this backend has no such conversation. */
 export async function conversationWithMembers(
-  db: Db,
+  env: Env,
   conv: QualifiedId,
 ): Promise<{ conv: ConversationRow; members: MemberRow[] } | undefined> {
-  const row = await conversationStore.get(db, conv);
-  return row === undefined ? undefined : { conv: row, members: await conversationStore.members(db, conv) };
+  const row = await conversationBook.get(env, conv);
+  return row === undefined ? undefined : { conv: row, members: await conversationBook.members(env, conv) };
 }
 
 /** Adds the bot; the `conversation.member-join` event, from the user who added it. */
@@ -32,16 +32,19 @@ export async function joinBot(
   bot: { id: string; service: ServiceRef },
   origin: AccessClaims,
 ) {
-  const db = database(env.DB);
   const row = memberRow(conv, { id: bot.id, domain: conv.domain }, ROLE_ADMIN, Date.now(), bot.service);
   const actor = { id: origin.user, domain: localDomain(config) };
   const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData([row]), {
     team: conv.team,
   });
-  await commitChange(env, config, {
-    statements: conversationStore.addMembers(db, [row]),
-    effects: [membershipChangedEffect(conv), tellMembersEffect(conv, [...members, row], joined, origin)],
-  });
+  await commitChange(
+    env,
+    config,
+    joinChanges(conversationBook.addMembers(env, [row]), {
+      statements: [],
+      effects: [membershipChangedEffect(conv), tellMembersEffect(conv, [...members, row], joined, origin)],
+    }),
+  );
   return joined;
 }
 
@@ -57,8 +60,7 @@ export async function leaveBot(
   actor: QualifiedId,
   origin?: AccessClaims,
 ) {
-  const db = database(env.DB);
-  const found = await conversationWithMembers(db, conv);
+  const found = await conversationWithMembers(env, conv);
   if (found === undefined) return undefined;
   const member = found.members.find((m) => m.userId === bot && m.userDomain === conv.domain);
   if (member === undefined || serviceOf(member) === undefined) return undefined;
@@ -66,14 +68,18 @@ export async function leaveBot(
   const left = conversationEvent('conversation.member-leave', conv, actor, memberLeaveData([target], 'removed'), {
     team: found.conv.team,
   });
-  await commitChange(env, config, {
-    statements: conversationStore.removeMembers(db, conv, [target]),
-    effects: [membershipChangedEffect(conv), tellMembersEffect(found.conv, found.members, left, origin)],
-  });
+  await commitChange(
+    env,
+    config,
+    joinChanges(conversationBook.removeMembers(env, conv, [target]), {
+      statements: [],
+      effects: [membershipChangedEffect(conv), tellMembersEffect(found.conv, found.members, left, origin)],
+    }),
+  );
   return left;
 }
 
 /** The bots of a service (in the team's conversations, when given), with their conversations. */
-export function botsOfService(db: Db, service: ServiceRef, team?: string) {
-  return conversationStore.botsOf(db, service, team);
+export function botsOfService(env: Env, service: ServiceRef, team?: string) {
+  return conversationBook.botsOf(env, service, team);
 }

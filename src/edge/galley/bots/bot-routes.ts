@@ -6,7 +6,6 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json } from '../../api/schemas/common.js';
 import { bot } from '../../api/self.js';
-import { database } from '../../db/client.js';
 import { legacyOtrErrors, legacyOtrRequest, legacyOtrResponses, readLegacyOtr } from '../messaging/legacy-message.js';
 import { legacyAnswer } from '../messaging/legacy-otr.js';
 import { sendInOwnedConversation } from '../messaging/proteus-send.js';
@@ -30,7 +29,7 @@ export const getBotConversation = endpoint(
   async (c) => {
     const me = bot(c);
     const domain = deps(c).domain;
-    const found = await conversationWithMembers(database(c.env.DB), { id: me.conversation, domain });
+    const found = await conversationWithMembers(c.env, { id: me.conversation, domain });
     const member = (m: { userId: string; userDomain: string }) => m.userId === me.bot && m.userDomain === domain;
     if (found === undefined || !found.members.some(member)) throw new ApiError(galleyErrors.noConversation);
     const others = found.members.filter((m) => m.userDomain === domain && !member(m));

@@ -4,7 +4,8 @@ import type { QualifiedId } from '../../api/schemas/common.js';
 import type { Db } from '../../db/client.js';
 import { hasHiddenPerm, hasPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
-import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
+import type { ConversationRow, MemberRow } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { deniedActionName, ROLE_ADMIN, roleAllows, type ConversationAction } from './roles.js';
 import type { Deps } from '../../api/deps.js';
 
@@ -19,10 +20,9 @@ export type Viewing = Omit<Membership, 'me'> & { me: MemberRow | undefined };
 
 /** The conversation (404 `no-conversation` when it does not exist) and `who`'s membership, if any. */
 export async function loadMembershipOf(d: Deps, id: QualifiedId, who: QualifiedId): Promise<Viewing> {
-  const { db } = d;
-  const conv = await conversationStore.get(db, id);
+  const conv = await conversationBook.get(d.env, id);
   if (conv === undefined) throw new ApiError(galleyErrors.noConversation);
-  const members = await conversationStore.members(db, id);
+  const members = await conversationBook.members(d.env, id);
   return { conv, members, me: members.find((m) => m.userId === who.id && m.userDomain === who.domain) };
 }
 

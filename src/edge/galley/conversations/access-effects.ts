@@ -1,8 +1,9 @@
 import type { QualifiedId } from '../../api/schemas/common.js';
-import type { Change } from '../../effects/commit-change.js';
+import { type Change, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { teamStore } from '../teams/team-store.js';
-import { conversationStore, type ConversationRow, type MemberRow } from './conversation-store.js';
+import type { ConversationRow, MemberRow } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { tellMembersEffect } from './notify.js';
 import { membershipChangedEffect } from './conversation-object.js';
 import { serviceOf } from './member-data.js';
@@ -46,8 +47,8 @@ export async function kickDisallowedMembers(
   const targets = out.map((m) => ({ id: m.userId, domain: m.userDomain }));
   const data = memberLeaveData(targets, 'removed');
   const left = conversationEvent('conversation.member-leave', conv, actor, data, { team: conv.team });
-  return {
-    statements: conversationStore.removeMembers(db, conv, targets),
+  return joinChanges(conversationBook.removeMembers(d.env, conv, targets), {
+    statements: [],
     effects: [membershipChangedEffect(conv, targets), tellMembersEffect(conv, members, left, origin)],
-  };
+  });
 }

@@ -1,14 +1,10 @@
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { type Change, noChange } from '../../effects/commit-change.js';
+import { type Change, noChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { membershipChangedEffect } from './conversation-object.js';
 import { announceCreatedEffect } from './announce-created.js';
-import {
-  conversationStore,
-  type ConversationRow,
-  type MemberRow,
-  privateConversationRow,
-} from './conversation-store.js';
+import { type ConversationRow, type MemberRow, privateConversationRow } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { memberRow } from './member-data.js';
 import { tellMembersEffect } from './notify.js';
 import { localOne2OneId } from './one2one-id.js';
@@ -44,31 +40,26 @@ export async function openConnectConversation(
   from: QualifiedId,
   to: QualifiedId,
 ): Promise<{ id: QualifiedId; change: Change }> {
-  const { db } = d;
   const id = { id: localOne2OneId(from.id, to.id), domain: from.domain };
-  const conv = await conversationStore.get(db, id);
+  const conv = await conversationBook.get(d.env, id);
   if (conv === undefined) {
     const fresh = privateConversationRow(id, from.id, 3);
     const members = [memberRow(fresh, from, ROLE_ADMIN)];
-    const statements = [
-      conversationStore.insert(db, fresh).onConflictDoNothing(),
-      ...conversationStore.addMembers(db, members),
-    ];
     const effects = [announceCreatedEffect(by, fresh, members, from), announceRequest(by, fresh, members, from, to)];
-    return { id, change: { statements, effects } };
+    return { id, change: joinChanges(conversationBook.create(d.env, fresh, members), { statements: [], effects }) };
   }
-  const members = await conversationStore.members(db, id);
+  const members = await conversationBook.members(d.env, id);
   if (members.some(isUser(from))) {
     const effects = conv.type === 3 ? [announceRequest(by, conv, members, from, to)] : [];
     return { id, change: { ...noChange(), effects } };
   }
   const joined = memberRow(conv, from, ROLE_ADMIN);
   const completes = conv.type === 3 && members.length === 1;
-  const statements = [
-    ...conversationStore.addMembers(db, [joined]),
-    ...(completes ? [conversationStore.update(db, id, { type: 2 })] : []),
-  ];
+  const written = joinChanges(
+    conversationBook.addMembers(d.env, [joined]),
+    completes ? conversationBook.update(d.env, id, { type: 2 }) : noChange(),
+  );
   const effects = [membershipChangedEffect(id)];
   if (conv.type === 3 && !completes) effects.push(announceRequest(by, conv, [...members, joined], from, to));
-  return { id, change: { statements, effects } };
+  return { id, change: joinChanges(written, { statements: [], effects }) };
 }

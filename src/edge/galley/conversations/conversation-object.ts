@@ -1,7 +1,6 @@
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { database, type Db } from '../../db/client.js';
-import { conversationStore } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { queueClientRemoved, queueRemovals } from '../federation/mls-deliveries.js';
 import { defineEffect } from '../../effects/effect.js';
 
@@ -55,12 +54,12 @@ export const membershipChangedEffect = (conv: QualifiedId, targets?: Left['targe
  * A user's clients changed: every conversation of theirs reads members and clients again (`left`:
  * deleted ones); the owners of the user's conversations on other backends hear of deleted clients.
  */
-async function clientsChanged(env: Env, db: Db, user: QualifiedId, left?: Left): Promise<void> {
+async function clientsChanged(env: Env, user: QualifiedId, left?: Left): Promise<void> {
   const local = left === undefined ? undefined : localDomain(left.config);
   const remote: QualifiedId[] = [];
   let after: QualifiedId | undefined;
   for (;;) {
-    const page = await conversationStore.idsOf(db, user, 500, after);
+    const page = await conversationBook.idsOf(env, user, 500, after);
     await Promise.all(page.map((conv) => membershipChanged(env, conv, left)));
     remote.push(...page.filter((conv) => local !== undefined && conv.domain !== local));
     if (page.length < 500) break;
@@ -73,7 +72,7 @@ async function clientsChanged(env: Env, db: Db, user: QualifiedId, left?: Left):
 const clientsChange = defineEffect(
   'clients-changed',
   ({ env, config }, a: { user: QualifiedId; targets?: Left['targets'] | undefined }) =>
-    clientsChanged(env, database(env.DB), a.user, a.targets === undefined ? undefined : { config, targets: a.targets }),
+    clientsChanged(env, a.user, a.targets === undefined ? undefined : { config, targets: a.targets }),
 );
 
 /** clientsChanged as an effect of a change (see commitChange); `gone`: the deleted clients. */

@@ -14,7 +14,8 @@ import type { ConversationUpdate } from './update-request.js';
 import { managesChannel, requireAction, type Viewing } from './access-check.js';
 import { kickDisallowedMembers } from './access-effects.js';
 import { requireOpeningAllowed } from './channel-permissions.js';
-import { conversationStore, type ConversationRow } from './conversation-store.js';
+import type { ConversationRow } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { tellMembersEffect } from './notify.js';
 import { ROLE_ADMIN, ROLE_MEMBER, type ConversationAction } from './roles.js';
 import { membershipChangedEffect } from './conversation-object.js';
@@ -188,7 +189,9 @@ export async function makeUpdate(
   if (patch !== undefined) {
     // A new protocol: the conversation's object reads the conversation again.
     const reload = update.kind === 'protocol' ? [membershipChangedEffect(conv)] : [];
-    const made = announced({ statements: [conversationStore.update(d.db, conv, patch)], effects: reload });
+    const made = announced(
+      joinChanges(conversationBook.update(d.env, conv, patch), { statements: [], effects: reload }),
+    );
     if (update.kind !== 'access') return made;
     // Members the new access roles no longer admit leave, after the change is announced.
     const kicked = await kickDisallowedMembers(d, { ...conv, ...patch }, members, actor, origin);
@@ -196,18 +199,15 @@ export async function makeUpdate(
   }
   if (update.kind === 'member-role') {
     if (!isMember(update.target)) throw new ApiError(galleyErrors.noConversationMember);
-    const statement = conversationStore.updateMember(d.db, conv, update.target, { role: update.role });
-    return announced({ statements: [statement], effects: [] });
+    return announced(conversationBook.updateMember(d.env, conv, update.target, { role: update.role }));
   }
   const targets = (update.kind === 'leave' ? [actor] : update.kind === 'remove-members' ? update.targets : []).filter(
     isMember,
   );
   if (targets.length === 0) return 'unchanged';
-  return announced(
-    {
-      statements: conversationStore.removeMembers(d.db, conv, targets),
-      effects: [membershipChangedEffect(conv, targets)],
-    },
-    targets,
-  );
+  const removed = joinChanges(conversationBook.removeMembers(d.env, conv, targets), {
+    statements: [],
+    effects: [membershipChangedEffect(conv, targets)],
+  });
+  return announced(removed, targets);
 }

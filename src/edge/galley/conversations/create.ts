@@ -1,3 +1,4 @@
+import { joinChanges } from '../../effects/commit-change.js';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
@@ -22,7 +23,8 @@ import { enabledChannels, isOpenChannel, requireChannelRole } from './channel-pe
 import type { TeamRole } from '../../../shared/db/schema.js';
 import type { Config } from '../../../shared/config/index.js';
 import { conversationJson } from './conversation-json.js';
-import { conversationStore, type ConversationRow } from './conversation-store.js';
+import type { ConversationRow } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { invitedRole, newConv, requestedAccess, requestedAccessRoles, type NewConv } from './new-conv.js';
 import { ROLE_ADMIN } from './roles.js';
 import { announceCreatedEffect } from './announce-created.js';
@@ -159,10 +161,14 @@ export const createGroupConversation = endpoint(
       ...(body.skip_creator === true ? [] : [memberRow(conv, me, ROLE_ADMIN, now)]),
       ...invitees.map((u) => memberRow(conv, u, invitedRole(body), now)),
     ];
-    await registerThenCommit(c, conv, members, invitees, {
-      statements: [conversationStore.insert(db, conv), ...conversationStore.addMembers(db, members)],
-      effects: [announceCreatedEffect(c.get('self'), conv, members, me)],
-    });
+    const announced = { statements: [], effects: [announceCreatedEffect(c.get('self'), conv, members, me)] };
+    await registerThenCommit(
+      c,
+      conv,
+      members,
+      invitees,
+      joinChanges(conversationBook.create(c.env, conv, members), announced),
+    );
     c.header('location', conv.id);
     return c.json(
       { ...conversationJson(conv, members, me, version), ...(version >= 4 ? { failed_to_add: [] } : {}) },

@@ -4,13 +4,14 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { self, selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { commitChange } from '../../effects/commit-change.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { membershipChangedEffect } from './conversation-object.js';
 import { hasHiddenPerm } from '../../api/team-permissions.js';
 import { teamStore } from '../teams/team-store.js';
 import { loadMembershipOf, requireAction } from './access-check.js';
-import { codeStore, conversationStore } from './conversation-store.js';
+import { codeStore } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { tellMembersEffect } from './notify.js';
 import { deps } from '../../api/deps.js';
 
@@ -44,10 +45,14 @@ export const deleteTeamConversation = endpoint(
     if (conv.team !== null && teamRole === undefined) throw new ApiError(galleyErrors.noTeamMember);
 
     const deleted = conversationEvent('conversation.delete', conv, selfQualified(c), null, { team: conv.team });
-    await commitChange(c.env, c.get('config'), {
-      statements: [codeStore.remove(db, id), ...conversationStore.remove(db, id)],
-      effects: [membershipChangedEffect(id), tellMembersEffect(conv, members, deleted, c.get('self'))],
-    });
+    await commitChange(
+      c.env,
+      c.get('config'),
+      joinChanges(conversationBook.remove(c.env, id), {
+        statements: [codeStore.remove(db, id)],
+        effects: [membershipChangedEffect(id), tellMembersEffect(conv, members, deleted, c.get('self'))],
+      }),
+    );
     return c.body(null, 200);
   },
 );

@@ -8,11 +8,12 @@ import { json, jsonBody } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { verifyPassword } from '../../../shared/password-hash.js';
 import { database } from '../../db/client.js';
-import { commitChange } from '../../effects/commit-change.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { guestLinksEnabled } from '../features/guest-links.js';
 import { membershipChangedEffect } from './conversation-object.js';
-import { codeStore, conversationStore, type CodeRow, type ConversationRow } from './conversation-store.js';
+import { codeStore, type CodeRow, type ConversationRow } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { memberRow } from './member-data.js';
 import { memberJoinData } from './member-data.js';
 import { tellMembersEffect } from './notify.js';
@@ -30,7 +31,7 @@ async function resolveCode(
   const db = database(c.env.DB);
   const row = await codeStore.byKey(db, key);
   if (row === undefined || row.code !== code) throw new ApiError(galleyErrors.noConversationCode);
-  const conv = await conversationStore.get(db, { id: row.convId, domain: row.convDomain });
+  const conv = await conversationBook.get(c.env, { id: row.convId, domain: row.convDomain });
   if (conv === undefined) throw new ApiError(galleyErrors.noConversationCode);
   return { row, conv };
 }
@@ -121,7 +122,6 @@ export const joinByCode = endpoint(
 async function joinOpened(c: Context<AppEnv>, conv: ConversationRow, opened: 'code' | 'link') {
   if (conv.type !== 0) throw new ApiError(galleyErrors.invalidOp);
   if (!conv.access.includes(opened)) throw new ApiError(galleyErrors.accessDenied);
-  const db = database(c.env.DB);
   const me = selfQualified(c);
   const joiner = await deps(c).users.account(me);
   const role = joiner?.activated ? 'non_team_member' : 'guest';
@@ -129,15 +129,19 @@ async function joinOpened(c: Context<AppEnv>, conv: ConversationRow, opened: 'co
     conv.accessRole.includes(role) ||
     (conv.team !== null && joiner?.team === conv.team && conv.accessRole.includes('team_member'));
   if (!allowed) throw new ApiError(galleyErrors.accessDenied);
-  const members = await conversationStore.members(db, conv);
+  const members = await conversationBook.members(c.env, conv);
   if (members.some((m) => m.userId === me.id && m.userDomain === me.domain)) return c.body(null, 204);
   if (members.length + 1 > c.get('config').galley.settings.maxConvSize) throw new ApiError(galleyErrors.tooManyMembers);
   const joined = memberRow(conv, me, ROLE_MEMBER);
   const ev = conversationEvent('conversation.member-join', conv, me, memberJoinData([joined]), { team: conv.team });
-  await commitChange(c.env, c.get('config'), {
-    statements: conversationStore.addMembers(db, [joined]),
-    effects: [membershipChangedEffect(conv), tellMembersEffect(conv, [...members, joined], ev, c.get('self'))],
-  });
+  await commitChange(
+    c.env,
+    c.get('config'),
+    joinChanges(conversationBook.addMembers(c.env, [joined]), {
+      statements: [],
+      effects: [membershipChangedEffect(conv), tellMembersEffect(conv, [...members, joined], ev, c.get('self'))],
+    }),
+  );
   return c.json(ev, 200);
 }
 
@@ -162,7 +166,7 @@ export const joinById = endpoint(
   },
   async (c) => {
     const id = { id: c.req.valid('param').cnv, domain: selfQualified(c).domain };
-    const conv = await conversationStore.get(database(c.env.DB), id);
+    const conv = await conversationBook.get(c.env, id);
     if (conv === undefined) throw new ApiError(galleyErrors.noConversation);
     return joinOpened(c, conv, 'link');
   },

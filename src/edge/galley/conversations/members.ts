@@ -15,13 +15,14 @@ import { registerThenCommit, requireFederating } from '../federation/remote-memb
 import { json, jsonBody, qualifiedUserId, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { database } from '../../db/client.js';
-import { commitChange } from '../../effects/commit-change.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { requireAddMembers, requireMember, requireViewer, requireOwnedHere, loadMembershipOf } from './access-check.js';
 import { leaveRemoteConversation } from '../federation/leave-conversation.js';
 import { guardLegalholdOnJoin } from '../legalhold/join-guard.js';
 import { checkInvitees } from './invitees.js';
-import { conversationStore, type MemberRow } from './conversation-store.js';
+import type { MemberRow } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { memberJoinData, memberRow } from './member-data.js';
 import { tellMembersEffect } from './notify.js';
 import { membershipChangedEffect } from './conversation-object.js';
@@ -96,10 +97,14 @@ async function addMembersTo(
   const joined = conversationEvent('conversation.member-join', conv, actor, memberJoinData(added, addType), {
     team: conv.team,
   });
-  await registerThenCommit(c, conv, [...members, ...added], fresh, {
-    statements: conversationStore.addMembers(db, added),
-    effects: [membershipChangedEffect(conv), tellMembersEffect(conv, [...members, ...added], joined, c.get('self'))],
-  });
+  const told = [membershipChangedEffect(conv), tellMembersEffect(conv, [...members, ...added], joined, c.get('self'))];
+  await registerThenCommit(
+    c,
+    conv,
+    [...members, ...added],
+    fresh,
+    joinChanges(conversationBook.addMembers(c.env, added), { statements: [], effects: told }),
+  );
   return c.json(joined, 200);
 }
 
@@ -264,7 +269,7 @@ const updateSelfRoute = {
 async function updateSelf(c: Context<AppEnv>, body: z.infer<typeof memberUpdate>): Promise<Response> {
   const { conv, me } = await requireMember(deps(c), routeConversation(c), selfQualified(c));
   const actor = selfQualified(c);
-  const update = conversationStore.updateMember(database(c.env.DB), conv, actor, {
+  const update = conversationBook.updateMember(c.env, conv, actor, {
     ...(body.otr_muted_status === undefined ? {} : { otrMutedStatus: body.otr_muted_status }),
     ...(body.otr_muted_ref === undefined ? {} : { otrMutedRef: body.otr_muted_ref }),
     ...(body.otr_archived === undefined ? {} : { otrArchived: body.otr_archived }),
@@ -274,10 +279,11 @@ async function updateSelf(c: Context<AppEnv>, body: z.infer<typeof memberUpdate>
   });
   const data = { qualified_target: actor, target: actor.id, ...body };
   const updated = conversationEvent('conversation.member-update', conv, actor, data);
-  await commitChange(c.env, c.get('config'), {
-    statements: [update],
-    effects: [tellMembersEffect(conv, [me], updated, c.get('self'))],
-  });
+  await commitChange(
+    c.env,
+    c.get('config'),
+    joinChanges(update, { statements: [], effects: [tellMembersEffect(conv, [me], updated, c.get('self'))] }),
+  );
   return c.body(null, 200);
 }
 

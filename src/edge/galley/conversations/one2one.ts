@@ -1,10 +1,10 @@
 import type { QualifiedId } from '../../api/schemas/common.js';
-import type { Db } from '../../db/client.js';
 import { type Change, commitChange, joinChanges, noChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { membershipChangedEffect } from './conversation-object.js';
 import { announceCreatedEffect } from './announce-created.js';
-import { conversationStore, type MemberRow, privateConversationRow } from './conversation-store.js';
+import { type MemberRow, privateConversationRow } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { memberJoinData, memberRow } from './member-data.js';
 import { tellMembersEffect } from './notify.js';
 import { localOne2OneId } from './one2one-id.js';
@@ -34,25 +34,20 @@ export async function acceptOne2One(
   acceptor: QualifiedId,
   other: QualifiedId,
 ): Promise<AcceptedOne2One> {
-  const { db } = d;
   const id = { id: localOne2OneId(acceptor.id, other.id), domain: acceptor.domain };
-  const conv = await conversationStore.get(db, id);
+  const conv = await conversationBook.get(d.env, id);
   if (conv === undefined) {
     const fresh = privateConversationRow(id, other.id, 2);
     const members = [memberRow(fresh, other, ROLE_ADMIN), memberRow(fresh, acceptor, ROLE_ADMIN)];
-    const statements = [
-      conversationStore.insert(db, fresh).onConflictDoNothing(),
-      ...conversationStore.addMembers(db, members),
-    ];
-    return { id, type: 2, change: { statements, effects: [announceCreatedEffect(by, fresh, members, acceptor)] } };
+    const announced = { statements: [], effects: [announceCreatedEffect(by, fresh, members, acceptor)] };
+    return { id, type: 2, change: joinChanges(conversationBook.create(d.env, fresh, members), announced) };
   }
-  const members = await conversationStore.members(db, id);
+  const members = await conversationBook.members(d.env, id);
   const inIt = members.some(isUser(acceptor));
   if (conv.type === 2)
-    return { id, type: 2, change: inIt ? noChange() : join(db, id, [memberRow(conv, acceptor, ROLE_ADMIN)], false) };
+    return { id, type: 2, change: inIt ? noChange() : join(d.env, id, [memberRow(conv, acceptor, ROLE_ADMIN)], false) };
   if (conv.type !== 3) return { id, type: conv.type, change: noChange() };
-  if (members.length === 2 && inIt)
-    return { id, type: 2, change: { statements: [conversationStore.update(db, id, { type: 2 })], effects: [] } };
+  if (members.length === 2 && inIt) return { id, type: 2, change: conversationBook.update(d.env, id, { type: 2 }) };
   // Two others in it, or more: not a connect conversation one accepts (wire refuses it).
   if (members.length >= 2) return { id, type: 3, change: noChange() };
   // Empty (the requester left it), or the requester's alone, or the acceptor's own (they hear it again).
@@ -60,19 +55,17 @@ export async function acceptOne2One(
   const completes = members.length === 1 && !inIt;
   const event = conversationEvent('conversation.member-join', conv, acceptor, memberJoinData([joined]));
   const told = tellMembersEffect(conv, inIt ? members : [...members, joined], event, by);
-  const joining = inIt ? noChange() : join(db, id, [joined], completes);
+  const joining = inIt ? noChange() : join(d.env, id, [joined], completes);
   return { id, type: completes ? 2 : 3, change: joinChanges(joining, { statements: [], effects: [told] }) };
 }
 
 /** Adds members to a 1:1 or connect conversation (and makes it a 1:1 when `completes`). */
-function join(db: Db, id: QualifiedId, rows: MemberRow[], completes: boolean): Change {
-  return {
-    statements: [
-      ...conversationStore.addMembers(db, rows),
-      ...(completes ? [conversationStore.update(db, id, { type: 2 })] : []),
-    ],
-    effects: [membershipChangedEffect(id)],
-  };
+function join(env: Env, id: QualifiedId, rows: MemberRow[], completes: boolean): Change {
+  return joinChanges(
+    conversationBook.addMembers(env, rows),
+    completes ? conversationBook.update(env, id, { type: 2 }) : noChange(),
+    { statements: [], effects: [membershipChangedEffect(id)] },
+  );
 }
 
 /**
@@ -81,22 +74,23 @@ function join(db: Db, id: QualifiedId, rows: MemberRow[], completes: boolean): C
  * The change is the caller's to commit.
  */
 export async function leaveOne2One(d: Deps, user: QualifiedId, other: QualifiedId): Promise<Change> {
-  const { db } = d;
   const id = { id: localOne2OneId(user.id, other.id), domain: user.domain };
-  const conv = await conversationStore.get(db, id);
+  const conv = await conversationBook.get(d.env, id);
   if (conv === undefined || (conv.type !== 2 && conv.type !== 3)) return noChange();
-  if ((await conversationStore.member(db, id, user)) === undefined) return noChange();
-  return { statements: conversationStore.removeMembers(db, id, [user]), effects: [membershipChangedEffect(id)] };
+  if ((await conversationBook.member(d.env, id, user)) === undefined) return noChange();
+  return joinChanges(conversationBook.removeMembers(d.env, id, [user]), {
+    statements: [],
+    effects: [membershipChangedEffect(id)],
+  });
 }
 
 /** Creates (201) or finds (200) the 1:1 of two connected users. */
 export async function ensureOne2One(d: Deps, by: AccessClaims | undefined, me: QualifiedId, other: QualifiedId) {
-  const { db } = d;
   const id = { id: localOne2OneId(me.id, other.id), domain: me.domain };
-  const existing = await conversationStore.get(db, id);
+  const existing = await conversationBook.get(d.env, id);
   if (existing !== undefined && existing.type === 2)
-    return { created: false, conv: existing, members: await conversationStore.members(db, id) };
+    return { created: false, conv: existing, members: await conversationBook.members(d.env, id) };
   await commitChange(d.env, d.config, (await acceptOne2One(d, by, me, other)).change);
-  const conv = (await conversationStore.get(db, id))!;
-  return { created: existing === undefined, conv, members: await conversationStore.members(db, id) };
+  const conv = (await conversationBook.get(d.env, id))!;
+  return { created: existing === undefined, conv, members: await conversationBook.members(d.env, id) };
 }

@@ -6,12 +6,11 @@ import { decodePagingState, encodePagingState, isStringPair } from '../../api/pa
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { database } from '../../db/client.js';
 import { requireMember, requireViewer } from './access-check.js';
 import { conversationJson } from './conversation-json.js';
 import { conversationOfOwner, conversationsOfOwners } from '../federation/get-conversations.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
-import { conversationStore } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { mlsEnabled } from '../mls/mls-enabled.js';
 import { ensureMlsSelfConversation, mlsSelfConversationId } from '../mls/mls-self-conversation.js';
 import { builtInRoles } from './roles.js';
@@ -100,7 +99,7 @@ export const listConversationIdsUnqualified = endpoint(
   async (c) => {
     const { start, size } = c.req.valid('query');
     const me = selfQualified(c);
-    const ids = await conversationStore.idsIn(database(c.env.DB), me, me.domain, size + 1, start);
+    const ids = await conversationBook.idsIn(c.env, me, me.domain, size + 1, start);
     return c.json({ conversations: ids.slice(0, size), has_more: ids.length > size }, 200);
   },
 );
@@ -132,16 +131,15 @@ export const getConversationsUnqualified = endpoint(
   },
   async (c) => {
     const { ids, start, size } = c.req.valid('query');
-    const db = database(c.env.DB);
     const me = selfQualified(c);
     // Named ids are one answer; otherwise a page after `start`.
-    const page = ids ?? (await conversationStore.idsIn(db, me, me.domain, size + 1, start));
+    const page = ids ?? (await conversationBook.idsIn(c.env, me, me.domain, size + 1, start));
     const hasMore = ids === undefined && page.length > size;
-    const convs = await conversationStore.getMany(
-      db,
+    const convs = await conversationBook.getMany(
+      c.env,
       page.slice(0, ids === undefined ? size : page.length).map((id) => ({ id, domain: me.domain })),
     );
-    const members = await conversationStore.membersOfMany(db, convs);
+    const members = await conversationBook.membersOfMany(c.env, convs);
     const v = c.get('apiVersion') ?? 0;
     const mine = convs.flatMap((conv) => {
       const of = members.filter((m) => m.convId === conv.id && m.convDomain === conv.domain);
@@ -189,14 +187,13 @@ export const listConversationIds = endpoint(
   async (c) => {
     const { size, paging_state } = c.req.valid('json');
     const after = paging_state === undefined ? undefined : decodeState(paging_state);
-    const db = database(c.env.DB);
     const me = selfQualified(c);
     // As wire-server's: from v3 the MLS self conversation is made here, so clients find it listed
     // on first load; v1 and v2 clients, which know nothing of it, never see it.
     const listsMlsSelf = (c.get('apiVersion') ?? 0) >= 3;
-    if (listsMlsSelf && mlsEnabled(c)) await ensureMlsSelfConversation(db, me);
+    if (listsMlsSelf && mlsEnabled(c)) await ensureMlsSelfConversation(deps(c), me);
     const hidden = listsMlsSelf ? undefined : (await mlsSelfConversationId(me)).id;
-    const fetched = await conversationStore.idsOf(db, me, size + (hidden === undefined ? 1 : 2), after);
+    const fetched = await conversationBook.idsOf(c.env, me, size + (hidden === undefined ? 1 : 2), after);
     const ids = fetched.filter((q) => q.id !== hidden);
     const page = ids.slice(0, size);
     const last = page.at(-1) ?? after;
@@ -233,17 +230,16 @@ const listConversationsRoute = {
 } as const;
 
 async function conversationsNamed(c: Context<AppEnv>, asked: QualifiedId[]) {
-  const db = database(c.env.DB);
   const me = selfQualified(c);
   const config = c.get('config');
   // Other backends' conversations are asked of their owners, as they are now.
   const remote = config.galley.enableFederation ? asked.filter((q) => q.domain !== me.domain) : [];
   const owners = await conversationsOfOwners(c, remote, c.get('apiVersion') ?? 0);
-  const convs = await conversationStore.getMany(
-    db,
+  const convs = await conversationBook.getMany(
+    c.env,
     asked.filter((q) => !remote.includes(q)),
   );
-  const members = await conversationStore.membersOfMany(db, convs);
+  const members = await conversationBook.membersOfMany(c.env, convs);
   const found = [];
   const key = (q: QualifiedId) => `${q.domain}/${q.id}`;
   const seen = new Set<string>();

@@ -2,33 +2,33 @@ import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../api/endpoint.js';
 import { json, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { database, runBatch, type Db } from '../../db/client.js';
+import { deps, type Deps } from '../../api/deps.js';
+import type { Db } from '../../db/client.js';
+import { commitChange } from '../../effects/commit-change.js';
+import { conversationBook } from './conversation-book.js';
 import { conversationJson } from './conversation-json.js';
-import { conversationStore, privateConversationRow, type ConversationRow } from './conversation-store.js';
+import { privateConversationRow, type ConversationRow } from './conversation-store.js';
 import { memberRow } from './member-data.js';
 import { ROLE_ADMIN } from './roles.js';
-
-const selfStatements = (db: Db, conv: ConversationRow, me: QualifiedId) =>
-  [
-    conversationStore.insert(db, conv).onConflictDoNothing(),
-    ...conversationStore.addMembers(db, [memberRow(conv, me, ROLE_ADMIN)]),
-  ] as const;
 
 /**
  * A self conversation of `me` (Proteus or MLS): the stored one, or else `fresh`, stored now with
  * `me` as its only member (admin). `created` tells which.
  */
-export async function ensureSelfConversation(db: Db, fresh: ConversationRow, me: QualifiedId) {
-  const existing = await conversationStore.get(db, fresh);
+export async function ensureSelfConversation(d: Deps, fresh: ConversationRow, me: QualifiedId) {
+  const existing = await conversationBook.get(d.env, fresh);
   if (existing !== undefined)
-    return { created: false, conv: existing, members: await conversationStore.members(db, fresh) };
-  await runBatch(db, [...selfStatements(db, fresh, me)]);
-  return { created: true, conv: fresh, members: [memberRow(fresh, me, ROLE_ADMIN)] };
+    return { created: false, conv: existing, members: await conversationBook.members(d.env, fresh) };
+  const members = [memberRow(fresh, me, ROLE_ADMIN)];
+  await commitChange(d.env, d.config, conversationBook.create(d.env, fresh, members));
+  return { created: true, conv: fresh, members };
 }
 
 /** A new account's Proteus self conversation (its id is the user's), written in the account's batch. */
-export const newSelfConversation = (db: Db, me: QualifiedId) =>
-  selfStatements(db, privateConversationRow(me, me.id, 1), me);
+export function newSelfConversation(db: Db, me: QualifiedId) {
+  const conv = privateConversationRow(me, me.id, 1);
+  return conversationBook.createInBatch(db, conv, [memberRow(conv, me, ROLE_ADMIN)]);
+}
 
 /** `POST /conversations/self`: the user's private conversation, whose id is the user id. */
 export const createSelfConversation = endpoint(
@@ -44,7 +44,7 @@ export const createSelfConversation = endpoint(
   async (c) => {
     const me = selfQualified(c);
     c.header('location', me.id);
-    const self = await ensureSelfConversation(database(c.env.DB), privateConversationRow(me, me.id, 1), me);
+    const self = await ensureSelfConversation(deps(c), privateConversationRow(me, me.id, 1), me);
     const body = conversationJson(self.conv, self.members, me, c.get('apiVersion') ?? 0);
     return self.created ? c.json(body, 201) : c.json(body, 200);
   },

@@ -6,9 +6,8 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, qualifiedUserId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { database } from '../../db/client.js';
 import { selfMemberJson } from './conversation-json.js';
-import { conversationStore } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { convParams, localConvParams, routeConversation } from './read-routes.js';
 
 const member = z
@@ -42,7 +41,7 @@ const selfMemberRoute = {
 async function selfMember(c: Context<AppEnv>) {
   const conv = routeConversation(c);
   const me = selfQualified(c);
-  const row = await conversationStore.member(database(c.env.DB), conv, me);
+  const row = await conversationBook.member(c.env, conv, me);
   if (row !== undefined) return c.json(selfMemberJson(row), 200);
   if (conv.domain !== me.domain) throw new ApiError(galleyErrors.noConversation);
   return c.json(null, 200);

@@ -4,23 +4,24 @@ import { memberLeaveData } from '../../../shared/events/member-events.js';
 import { groupBy } from '../../../shared/group-by.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { forEveryVersion, queuedForRemotes } from '../../federation/outbox.js';
-import type { Db } from '../../db/client.js';
-import { type Change, joinChanges } from '../../effects/commit-change.js';
+import { database, type Db } from '../../db/client.js';
+import { type Change, joinChanges, noChange } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publishEffect } from '../../events/publish.js';
 import { remoteMembersNotified } from '../federation/conversation-updated.js';
 import { membershipChangedEffect } from './conversation-object.js';
-import { conversationStore, type ConversationRow } from './conversation-store.js';
+import type { ConversationRow } from './conversation-store.js';
+import { conversationBook } from './conversation-book.js';
 import { notificationTo } from '../../federation/contract.js';
 import { onUserDeletedConversationsRpc } from '../federation/user-deleted-conversations.js';
 
 /** How many conversations one on-user-deleted-conversations notification names at most (wire's range). */
 const CONVERSATIONS_PER_NOTIFICATION = 1000;
 
-async function allConversationsOf(db: Db, user: QualifiedId): Promise<QualifiedId[]> {
+async function allConversationsOf(env: Env, user: QualifiedId): Promise<QualifiedId[]> {
   const convs: QualifiedId[] = [];
   for (let after: QualifiedId | undefined; ; ) {
-    const page = await conversationStore.idsOf(db, user, 500, after);
+    const page = await conversationBook.idsOf(env, user, 500, after);
     convs.push(...page);
     if (page.length < 500) break;
     after = page.at(-1);
@@ -36,26 +37,27 @@ async function allConversationsOf(db: Db, user: QualifiedId): Promise<QualifiedI
  * owners are told (on-user-deleted-conversations) and announce it themselves.
  */
 export async function leavingAllConversations(
+  env: Env,
   config: Config,
-  db: Db,
   user: QualifiedId,
   alsoTell: readonly string[] = [],
 ): Promise<Change> {
+  const db = database(env.DB);
   const changes: Change[] = [];
   const copies: ConversationRow[] = [];
-  for (const id of await allConversationsOf(db, user)) {
-    const conv = await conversationStore.get(db, id);
+  for (const id of await allConversationsOf(env, user)) {
+    const conv = await conversationBook.get(env, id);
     if (conv === undefined) continue;
-    const members = await conversationStore.members(db, id);
+    const members = await conversationBook.members(env, id);
     const remaining = members.filter((m) => !(m.userId === user.id && m.userDomain === user.domain));
-    const leaving = {
-      statements: conversationStore.removeMembers(db, id, [user]),
+    const leaving = joinChanges(conversationBook.removeMembers(env, id, [user]), {
+      statements: [],
       effects: [membershipChangedEffect(id, [user])],
-    };
+    });
     if (conv.domain !== user.domain) {
       copies.push(conv);
       const locals = remaining.some((m) => m.userDomain === user.domain);
-      changes.push(leaving, { statements: locals ? [] : conversationStore.remove(db, conv), effects: [] });
+      changes.push(leaving, locals ? noChange() : conversationBook.remove(env, conv));
       continue;
     }
     changes.push(leaving);

@@ -5,7 +5,6 @@ import { z } from '@hono/zod-openapi';
 import { normalizeDomain } from '../../../shared/domain.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
-import { database } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { localUsersAlongside, separateInConversations } from './defederation.js';
@@ -26,13 +25,12 @@ export const onConnectionRemoved = federationRpc(
     const target = normalizeDomain(body);
     if (target === undefined) throw new ApiError(commonErrors.badRequest, 'not a domain');
     const config = c.get('config');
-    const db = database(c.env.DB);
     if (target === deps(c).domain || !(await deps(c).users.federatesWith(target))) return {};
     const pair: [string, string] = [origin, target];
-    const recipients = (await localUsersAlongside(config, db, pair)).map((user) => ({ user }));
+    const recipients = (await localUsersAlongside(c.env, config, pair)).map((user) => ({ user }));
     const event = { type: 'federation.connectionRemoved', domains: pair };
     await publish(c.env, config, recipients, event);
-    await separateInConversations(c.env, config, db, pair);
+    await separateInConversations(c.env, config, pair);
     await publish(c.env, config, recipients, event);
     return {};
   },

@@ -5,12 +5,11 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../api/app-env.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
 import { saveCopy } from './remote-copies.js';
 import type { ConvType } from '../../../shared/db/schema.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { announceCreatedEffect } from '../conversations/announce-created.js';
-import { commitChange } from '../../effects/commit-change.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { otherMemberJson } from '../conversations/conversation-json.js';
 import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
@@ -106,9 +105,9 @@ export const onConversationCreated = federationRpc(
     ];
     if (!members.some((m) => m.userDomain === local)) return {};
     // Told again when users of this backend are added later: only they hear of it.
-    const { fresh, statements } = await saveCopy(database(c.env.DB), conv, members);
+    const { fresh, change } = await saveCopy(c.env, conv, members);
     const effects = [announceCreatedEffect(c.get('self'), conv, members, creator, fresh)];
-    await commitChange(c.env, c.get('config'), { statements, effects });
+    await commitChange(c.env, c.get('config'), joinChanges(change, { statements: [], effects }));
     return {};
   },
 );

@@ -6,13 +6,14 @@ import { commonErrors } from '../../api/errors/common.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
 import { queuedForRemotes, queueForRemotes } from '../../federation/outbox.js';
-import { type BatchStatement, database, type Db } from '../../db/client.js';
-import { type Change, commitChange } from '../../effects/commit-change.js';
+import { database, type Db } from '../../db/client.js';
+import { type Change, commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publishEffect } from '../../events/publish.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { groupBy } from '../../../shared/group-by.js';
-import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
+import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { memberRow } from '../conversations/member-data.js';
 import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { leaveCopy } from './remote-copies.js';
@@ -129,7 +130,7 @@ function parseUpdate(body: unknown, version: number): Update {
  * and leaves in the copy before the owner announces them.
  */
 async function followUpdate(
-  db: Db,
+  env: Env,
   local: string,
   conv: ConversationRow,
   effect: LocalEffect,
@@ -137,15 +138,15 @@ async function followUpdate(
 ): Promise<Change | undefined> {
   const ref = { id: conv.id, domain: conv.domain };
   let recipients = u.alreadyPresentUsers.map((user) => ({ user }));
-  let statements: BatchStatement[];
+  let written: Change;
   switch (effect.kind) {
     case 'patch':
       if (patchMade(conv, effect.patch)) return undefined;
-      statements = [conversationStore.update(db, ref, effect.patch as Partial<ConversationRow>)];
+      written = conversationBook.update(env, ref, effect.patch as Partial<ConversationRow>);
       break;
     case 'join': {
-      statements = conversationStore.addMembers(
-        db,
+      written = conversationBook.addMembers(
+        env,
         effect.users.map((user) => memberRow(ref, user, effect.role)),
       );
       const joined = effect.users.filter((user) => user.domain === local).map((user) => ({ user: user.id }));
@@ -153,18 +154,21 @@ async function followUpdate(
       break;
     }
     case 'leave':
-      statements = await leaveCopy(db, ref, effect.users, local);
+      written = await leaveCopy(env, ref, effect.users, local);
       break;
     case 'member-role':
-      statements = [conversationStore.updateMember(db, ref, effect.target, { role: effect.role })];
+      written = conversationBook.updateMember(env, ref, effect.target, { role: effect.role });
       break;
     case 'delete':
-      statements = conversationStore.remove(db, ref);
+      written = conversationBook.remove(env, ref);
       break;
   }
   const event = conversationEvent(effect.type, ref, u.origUserId, effect.data, { time: u.time });
   const told = publishEffect(dedupe(recipients), event);
-  return { statements, effects: effect.kind === 'patch' ? [told] : [membershipChangedEffect(ref), told] };
+  return joinChanges(written, {
+    statements: [],
+    effects: effect.kind === 'patch' ? [told] : [membershipChangedEffect(ref), told],
+  });
 }
 
 /** A conversation of another backend changed: the copy here follows, and the local members hear of it. */
@@ -180,11 +184,10 @@ export const onConversationUpdated = federationRpc(
   async (c, body, { origin, version }) => {
     const u = parseUpdate(body, version);
     const config = c.get('config');
-    const db = database(c.env.DB);
-    const conv = await conversationStore.get(db, { id: u.convId, domain: origin });
+    const conv = await conversationBook.get(c.env, { id: u.convId, domain: origin });
     const effect = effectOfAction(u.action as ConversationAction, u.origUserId);
     if (conv === undefined || effect === undefined) return {};
-    const change = await followUpdate(db, deps(c).domain, conv, effect, u);
+    const change = await followUpdate(c.env, deps(c).domain, conv, effect, u);
     if (change !== undefined) await commitChange(c.env, config, change);
     return {};
   },

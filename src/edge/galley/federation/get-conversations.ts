@@ -11,11 +11,11 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { type QualifiedId, qualifiedUserId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import type { ConvType } from '../../../shared/db/schema.js';
-import { database } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { federationRpc } from '../../federation/rpc.js';
 import { conversationJson, otherMemberJson } from '../conversations/conversation-json.js';
-import { conversationStore, type ConversationRow, type MemberRow } from '../conversations/conversation-store.js';
+import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { memberRow } from '../conversations/member-data.js';
 import { protocolColumns, protocolJson, protocolSchema } from './protocol-json.js';
 import { deps } from '../../api/deps.js';
@@ -86,13 +86,12 @@ const getConversationsRpc = rpcContract({
 export const getConversations = federationRpc(
   { ...getConversationsRpc, description: 'The conversations found' },
   async (c, r, { origin }) => {
-    const db = database(c.env.DB);
     const local = deps(c).domain;
-    const convs = await conversationStore.getMany(
-      db,
+    const convs = await conversationBook.getMany(
+      c.env,
       [...new Set(r.conv_ids)].map((id) => ({ id, domain: local })),
     );
-    const members = await conversationStore.membersOfMany(db, convs);
+    const members = await conversationBook.membersOfMany(c.env, convs);
     const found = convs.flatMap((conv) => {
       const theirs = members.filter((m) => m.convId === conv.id && m.convDomain === conv.domain);
       const me = theirs.find((m) => m.userId === r.user_id && m.userDomain === origin);
@@ -149,8 +148,8 @@ async function askOwner(c: Context<AppEnv>, owner: string, asked: readonly Quali
   const body = { user_id: me.id, conv_ids: asked.map((q) => q.id) };
   const answer = await FederatorClient.of(c.get('config')).call(owner, getConversationsRpc, body);
   const shown = answer.convs.filter((rc) => asked.some((q) => q.id === rc.id));
-  const kept = await conversationStore.memberships(
-    database(c.env.DB),
+  const kept = await conversationBook.memberships(
+    c.env,
     me,
     owner,
     shown.map((rc) => rc.id),

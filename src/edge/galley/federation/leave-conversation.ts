@@ -6,13 +6,12 @@ import type { QualifiedRef } from '../../../shared/proteus/types.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
-import { database, runBatch } from '../../db/client.js';
-import { commitChange } from '../../effects/commit-change.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import { FederatorClient } from '../../federation/client.js';
 import { federationRpc } from '../../federation/rpc.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { tellMembersEffect } from '../conversations/notify.js';
 import { roleAllows } from '../conversations/roles.js';
 import { membershipChangedEffect } from '../conversations/conversation-object.js';
@@ -44,10 +43,9 @@ const leaveConversationRpc = rpcContract({
 export const leaveConversation = federationRpc(
   { ...leaveConversationRpc, description: 'Left, or why not' },
   async (c, req, { origin }) => {
-    const db = database(c.env.DB);
-    const conv = await conversationStore.get(db, { id: req.conv_id, domain: deps(c).domain });
+    const conv = await conversationBook.get(c.env, { id: req.conv_id, domain: deps(c).domain });
     const leaver = { id: req.leaver, domain: origin };
-    const members = conv === undefined ? [] : await conversationStore.members(db, conv);
+    const members = conv === undefined ? [] : await conversationBook.members(c.env, conv);
     const me = members.find((m) => m.userId === leaver.id && m.userDomain === leaver.domain);
     if (conv === undefined || me === undefined) return { Left: 'RemoveFromConversationErrorNotFound' as const };
     if (conv.type !== 0 || !roleAllows(me.role, 'leave_conversation'))
@@ -55,10 +53,14 @@ export const leaveConversation = federationRpc(
     const left = conversationEvent('conversation.member-leave', conv, leaver, memberLeaveData([leaver], 'left'), {
       team: conv.team,
     });
-    await commitChange(c.env, c.get('config'), {
-      statements: conversationStore.removeMembers(db, conv, [leaver]),
-      effects: [membershipChangedEffect(conv, [leaver]), tellMembersEffect(conv, members, left)],
-    });
+    await commitChange(
+      c.env,
+      c.get('config'),
+      joinChanges(conversationBook.removeMembers(c.env, conv, [leaver]), {
+        statements: [],
+        effects: [membershipChangedEffect(conv, [leaver]), tellMembersEffect(conv, members, left)],
+      }),
+    );
     return { Right: [] };
   },
 );
@@ -79,7 +81,6 @@ export async function leaveRemoteConversation(c: Context<AppEnv>, conv: Qualifie
     if (answer.Left === 'RemoveFromConversationErrorRemovalNotAllowed')
       throw new ApiError(galleyErrors.actionDenied, 'Insufficient authorization (missing leave_conversation)');
   }
-  const db = database(c.env.DB);
-  await runBatch(db, conversationStore.removeMembers(db, conv, [me]));
+  await commitChange(c.env, c.get('config'), conversationBook.removeMembers(c.env, conv, [me]));
   return conversationEvent('conversation.member-leave', conv, me, memberLeaveData([me], 'left'));
 }

@@ -7,7 +7,6 @@ import { fromBase64 } from '../../../shared/base64.js';
 import type { OtrRecipient } from '../../../shared/codecs/otr.js';
 import { otrNotifications } from '../../../shared/proteus/otr-notifications.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { localUsersOfCopy } from './remote-copies.js';
 import { deps } from '../../api/deps.js';
@@ -36,12 +35,11 @@ type RemoteMessage = z.output<typeof remoteMessage>;
 async function deliver(c: Context<AppEnv>, messages: readonly RemoteMessage[], origin: string): Promise<void> {
   const config = c.get('config');
   const local = deps(c).domain;
-  const db = database(c.env.DB);
   const members = new Map<string, Set<string>>();
   const notifications = [];
   for (const m of messages) {
     const conv = { id: m.conversation, domain: origin };
-    const here = members.get(m.conversation) ?? (await localUsersOfCopy(db, conv, local));
+    const here = members.get(m.conversation) ?? (await localUsersOfCopy(c.env, conv, local));
     members.set(m.conversation, here);
     const deliver: OtrRecipient[] = [];
     for (const [user, clients] of Object.entries(m.recipients)) {

@@ -3,7 +3,6 @@
 import { z } from '@hono/zod-openapi';
 import { conversationEvent } from '../../../shared/events/conversation-event.js';
 import { qualifiedUserId } from '../../api/schemas/common.js';
-import { database } from '../../db/client.js';
 import { publish } from '../../events/publish.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
 import { localUsersOfCopy } from './remote-copies.js';
@@ -42,7 +41,7 @@ export const mlsWelcome = federationRpc(
     if (!config.brig.optSettings.setEnableMLS) return 'MLSWelcomeMLSNotEnabled' as const;
     const conv = w.qualified_conv_id;
     // Only to users of this backend the owner made members (its announcements come first, in order).
-    const here = await localUsersOfCopy(database(c.env.DB), conv, deps(c).domain);
+    const here = await localUsersOfCopy(c.env, conv, deps(c).domain);
     const recipients = byUser(w.recipients.filter(([user]) => here.has(user)));
     if (conv.domain !== origin || recipients.length === 0) return 'MLSWelcomeSent' as const;
     const event = conversationEvent(
@@ -82,7 +81,7 @@ export const onMlsMessageSent = federationRpc(
     const config = c.get('config');
     const local = deps(c).domain;
     const conv = { id: m.conversation, domain: origin };
-    const here = await localUsersOfCopy(database(c.env.DB), conv, local);
+    const here = await localUsersOfCopy(c.env, conv, local);
     const recipients = Object.entries(m.recipients)
       .filter(([user]) => here.has(user))
       .map(([user, clients]) => ({ user, clients }));

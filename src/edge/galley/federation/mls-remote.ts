@@ -11,7 +11,8 @@ import { defineEffect } from '../../effects/effect.js';
 import { forEveryVersion, queueForRemotes, unreachableAmong } from '../../federation/outbox.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { conversationStore, type MemberRow } from '../conversations/conversation-store.js';
+import type { MemberRow } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { conversationCreatedPayload, onConversationCreatedRpc } from './conversation-created.js';
 import { type ConversationEvent, notifyRemoteMembers } from './conversation-updated.js';
 import { deliveryNotifications, type MlsSent } from './mls-deliveries.js';
@@ -35,10 +36,10 @@ export async function tellRemotesOfMls(
   // The members are read again only after a 1:1's first commit (which stored them) or a commit
   // adding users of other backends: local groups, the common case, cost nothing more.
   const reread = events.length > 0 && (before.length === 0 || events.some((e) => joinsRemoteUsers(e, local)));
-  const after = reread ? await conversationStore.members(db, sent.conv) : before;
+  const after = reread ? await conversationBook.members(env, sent.conv) : before;
   const known = new Set([local, ...before.map((m) => m.userDomain)]);
   const fresh = [...new Set(after.map((m) => m.userDomain))].filter((d) => !known.has(d));
-  const row = fresh.length > 0 ? await conversationStore.get(db, sent.conv) : undefined;
+  const row = fresh.length > 0 ? await conversationBook.get(env, sent.conv) : undefined;
   if (row !== undefined) {
     const created = forEveryVersion(conversationCreatedPayload(row, after));
     await queueForRemotes(

@@ -14,10 +14,9 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { database } from '../../db/client.js';
 import { FederatorClient } from '../../federation/client.js';
 import { federationRpc, taggedAnswer } from '../../federation/rpc.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { memberRow } from '../conversations/member-data.js';
 import { MLS_ONE2ONE_NAMESPACE, one2OneConvId } from '../conversations/one2one-id.js';
 import { ROLE_MEMBER } from '../conversations/roles.js';
@@ -50,14 +49,13 @@ export const getOne2OneConversation = federationRpc(
   async (c, r, { origin }) => {
     if (!c.get('config').brig.optSettings.setEnableMLS) return { tag: 'GetOne2OneConversationV2MLSNotEnabled' };
     const keys = requireMls(c);
-    const db = database(c.env.DB);
     const sender = { id: r.gooc_sender_user, domain: origin };
     const receiver = { id: r.gooc_receiver_user, domain: deps(c).domain };
     const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, sender, receiver);
     if (id.domain !== receiver.domain) return { tag: 'GetOne2OneConversationV2BackendMismatch' };
     if (!(await deps(c).users.areConnected(receiver, sender))) return { tag: 'GetOne2OneConversationV2NotConnected' };
-    const stored = await conversationStore.get(db, id);
-    const members = stored === undefined ? [] : await conversationStore.members(db, id);
+    const stored = await conversationBook.get(c.env, id);
+    const members = stored === undefined ? [] : await conversationBook.members(c.env, id);
     const me =
       members.find((m) => m.userId === sender.id && m.userDomain === sender.domain) ??
       memberRow(id, sender, ROLE_MEMBER);
@@ -93,7 +91,7 @@ export async function one2OneOfOwner(c: Context<AppEnv>, other: QualifiedId, v: 
   if (read?.success) {
     const me = selfQualified(c);
     const rc = read.data.conversation;
-    const kept = await conversationStore.member(database(c.env.DB), { id: rc.id, domain: other.domain }, me);
+    const kept = await conversationBook.member(c.env, { id: rc.id, domain: other.domain }, me);
     const conversation = remoteConversationView(me, other.domain, rc, kept, v);
     return { keys: keysOf(read.data.public_keys.removal), conversation };
   }

@@ -3,9 +3,9 @@
 // with each user in it once their side of the connection wants them; the other backend keeps a
 // copy with its user, so the 1:1 is listed and read there and messages go through the owner.
 import type { QualifiedId } from '../../api/schemas/common.js';
-import type { BatchStatement, Db } from '../../db/client.js';
-import { type Change, noChange } from '../../effects/commit-change.js';
-import { conversationStore, privateConversationRow } from '../conversations/conversation-store.js';
+import { type Change, joinChanges, noChange } from '../../effects/commit-change.js';
+import { conversationBook } from '../conversations/conversation-book.js';
+import { privateConversationRow } from '../conversations/conversation-store.js';
 import { memberRow } from '../conversations/member-data.js';
 import { one2OneConvId, PROTEUS_ONE2ONE_NAMESPACE } from '../conversations/one2one-id.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
@@ -23,35 +23,31 @@ export interface One2OneChange {
  * the change, for the caller to commit with the connection's.
  */
 export async function upsertRemoteOne2One(
-  db: Db,
+  env: Env,
   local: QualifiedId,
   remote: QualifiedId,
   change: One2OneChange,
 ): Promise<{ id: QualifiedId; change: Change }> {
   const id = await one2OneConvId(PROTEUS_ONE2ONE_NAMESPACE, local, remote);
-  const conv = await conversationStore.get(db, id);
+  const conv = await conversationBook.get(env, id);
   const owned = id.domain === local.domain;
   const who = change.actor === 'local' ? local : remote;
   if (!owned && change.actor === 'remote') return { id, change: noChange() }; // the owner keeps the remote user's side
-  let statements: BatchStatement[];
+  let written: Change;
   if (change.included) {
     const members = owned ? [who] : [local, remote];
     const row = conv ?? privateConversationRow(id, null, owned ? 3 : 2);
-    const present = new Set((conv === undefined ? [] : await conversationStore.members(db, id)).map((m) => m.userId));
-    const joining = members.filter((u) => !present.has(u.id));
+    const present = new Set((conv === undefined ? [] : await conversationBook.members(env, id)).map((m) => m.userId));
+    const joining = members.filter((u) => !present.has(u.id)).map((u) => memberRow(row, u, ROLE_ADMIN));
     if (joining.length === 0) return { id, change: noChange() };
     const both = owned && present.size + joining.length === 2;
-    statements = [
-      ...(conv === undefined ? [conversationStore.insert(db, row).onConflictDoNothing()] : []),
-      ...conversationStore.addMembers(
-        db,
-        joining.map((u) => memberRow(row, u, ROLE_ADMIN)),
-      ),
-      ...(both && row.type !== 2 ? [conversationStore.update(db, id, { type: 2 })] : []),
-    ];
+    written = joinChanges(
+      conv === undefined ? conversationBook.create(env, row, joining) : conversationBook.addMembers(env, joining),
+      both && row.type !== 2 ? conversationBook.update(env, id, { type: 2 }) : noChange(),
+    );
   } else if (conv !== undefined) {
-    statements = owned ? conversationStore.removeMembers(db, id, [who]) : await leaveCopy(db, id, [who], local.domain);
+    written = owned ? conversationBook.removeMembers(env, id, [who]) : await leaveCopy(env, id, [who], local.domain);
   } else return { id, change: noChange() };
   const effects = conv === undefined ? [] : [membershipChangedEffect(id, change.included ? undefined : [who])];
-  return { id, change: { statements, effects } };
+  return { id, change: joinChanges(written, { statements: [], effects }) };
 }

@@ -19,7 +19,6 @@ import { loadMembershipOf } from '../conversations/access-check.js';
 import type { MemberRow } from '../conversations/conversation-store.js';
 import { errorOfGalleyTag } from './galley-error-tags.js';
 import { localUsersOfCopy } from './remote-copies.js';
-import { database } from '../../db/client.js';
 import { deps } from '../../api/deps.js';
 import { rpcContract } from '../../federation/contract.js';
 
@@ -146,7 +145,7 @@ export const onTypingIndicatorUpdated = federationRpc(
   async (c, t, { origin }) => {
     const conv = { id: t.conv_id, domain: origin };
     const config = c.get('config');
-    const here = await localUsersOfCopy(database(c.env.DB), conv, deps(c).domain);
+    const here = await localUsersOfCopy(c.env, conv, deps(c).domain);
     const users = t.users_in_conv.filter((u) => here.has(u));
     await pushTyping(c.env, config, conv, t.orig_user_id, t.typing_status, users, t.time);
     return {};

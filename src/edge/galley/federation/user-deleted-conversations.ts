@@ -2,11 +2,10 @@
 // conversations owned here that the notification names, and group members hear `member-leave`.
 import { z } from '@hono/zod-openapi';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
-import { database } from '../../db/client.js';
-import { commitChange } from '../../effects/commit-change.js';
+import { commitChange, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
 import { emptyResponse, federationRpc } from '../../federation/rpc.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { tellMembersEffect } from '../conversations/notify.js';
 import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { deps } from '../../api/deps.js';
@@ -27,26 +26,26 @@ export const onUserDeletedConversations = federationRpc(
   { ...onUserDeletedConversationsRpc, description: 'Taken' },
   async (c, body, { origin }) => {
     const config = c.get('config');
-    const db = database(c.env.DB);
     const user = { id: body.user, domain: origin };
     const local = deps(c).domain;
     for (const convId of body.conversations) {
-      const conv = await conversationStore.get(db, { id: convId, domain: local });
+      const conv = await conversationBook.get(c.env, { id: convId, domain: local });
       if (conv === undefined) continue;
-      const members = await conversationStore.members(db, conv);
+      const members = await conversationBook.members(c.env, conv);
       // Delivered again, it finds them gone: the first delivery's pending effects tell the members.
       if (!members.some((m) => m.userId === user.id && m.userDomain === user.domain)) continue;
       const remaining = members.filter((m) => !(m.userId === user.id && m.userDomain === user.domain));
       const left = memberLeaveData([user], 'user-deleted');
       const event = conversationEvent('conversation.member-leave', conv, user, left, { team: conv.team });
-      await commitChange(c.env, config, {
-        statements: conversationStore.removeMembers(db, conv, [user]),
+      const told = {
+        statements: [],
         effects: [
           membershipChangedEffect(conv, [user]),
           // A 1:1 needs no event: the deletion itself tells the other side.
           ...(conv.type === 0 ? [tellMembersEffect(conv, remaining, event)] : []),
         ],
-      });
+      };
+      await commitChange(c.env, config, joinChanges(conversationBook.removeMembers(c.env, conv, [user]), told));
     }
     return {};
   },

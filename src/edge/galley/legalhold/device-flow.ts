@@ -3,7 +3,7 @@ import { legalholdErrors } from '../../api/errors/legalhold.js';
 import type { AccessClaims } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
 import { commitChange, joinChanges } from '../../effects/commit-change.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { legalholdStore } from './legalhold-store.js';
 import { resolvingGroupConflicts } from './policy-conflicts.js';
 import { confirm, initiate } from './service-client.js';
@@ -22,7 +22,7 @@ export async function requestDevice(d: Deps, o: { team: string; user: string }):
   const { env, config, db } = d;
   const who = { id: o.user, domain: d.domain };
   // Legal hold records Proteus traffic only: a member of MLS conversations cannot be put under it.
-  if (await conversationStore.inMlsConversation(db, who)) throw new ApiError(legalholdErrors.mlsNotAllowed);
+  if (await conversationBook.inMlsConversation(d.env, who)) throw new ApiError(legalholdErrors.mlsNotAllowed);
   const service = await serviceOf(db, o.team);
   const device = await initiate(config, service, who, o.team);
   const pending = {
@@ -64,7 +64,7 @@ export async function approveDevice(d: Deps, o: { team: string; user: string; or
     config,
     joinChanges(
       await d.users.blockingNonConsenting(o.user),
-      await resolvingGroupConflicts(config, db, o.user),
+      await resolvingGroupConflicts(env, config, o.user),
       enabled,
     ),
   );

@@ -6,10 +6,11 @@
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import { memberLeaveData } from '../../../shared/events/member-events.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import type { Db } from '../../db/client.js';
+import { database, type Db } from '../../db/client.js';
 import { type Change, joinChanges } from '../../effects/commit-change.js';
 import { conversationEvent } from '../../events/conversation-events.js';
-import { type ConversationRow, conversationStore, type MemberRow } from '../conversations/conversation-store.js';
+import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { tellMembersEffect } from '../conversations/notify.js';
 import { ROLE_ADMIN } from '../conversations/roles.js';
 import { membershipChangedEffect } from '../conversations/conversation-object.js';
@@ -33,35 +34,36 @@ async function leaversOf(db: Db, members: readonly MemberRow[], local: string): 
 }
 
 /** Each leaver leaves on their own (member-leave `left`), as wire removes them. */
-function leave(db: Db, conv: ConversationRow, members: MemberRow[], out: MemberRow[]): Change {
+function leave(env: Env, conv: ConversationRow, members: MemberRow[], out: MemberRow[]): Change {
   const targets = out.map((m) => ({ id: m.userId, domain: m.userDomain }));
   const told = targets.map((t) => {
     const data = memberLeaveData([t], 'left');
     const left = conversationEvent('conversation.member-leave', conv, t, data, { team: conv.team });
     return tellMembersEffect(conv, members, left);
   });
-  return {
-    statements: conversationStore.removeMembers(db, conv, targets),
+  return joinChanges(conversationBook.removeMembers(env, conv, targets), {
+    statements: [],
     effects: [membershipChangedEffect(conv, targets), ...told],
-  };
+  });
 }
 
 /**
  * Resolves the conflicts in the group conversations (this backend's) of a user now under legal
  * hold: a change, for the caller to commit with the user's new status.
  */
-export async function resolvingGroupConflicts(config: Config, db: Db, user: string): Promise<Change> {
+export async function resolvingGroupConflicts(env: Env, config: Config, user: string): Promise<Change> {
+  const db = database(env.DB);
   const local = localDomain(config);
   const changes: Change[] = [];
   let after: QualifiedId | undefined;
   for (;;) {
-    const page = await conversationStore.idsOf(db, { id: user, domain: local }, PAGE, after);
+    const page = await conversationBook.idsOf(env, { id: user, domain: local }, PAGE, after);
     for (const conv of page.filter((c) => c.domain === local)) {
-      const row = await conversationStore.get(db, conv);
+      const row = await conversationBook.get(env, conv);
       if (row?.type !== 0) continue;
-      const members = await conversationStore.members(db, conv);
+      const members = await conversationBook.members(env, conv);
       const out = await leaversOf(db, members, local);
-      if (out.length > 0) changes.push(leave(db, row, members, out));
+      if (out.length > 0) changes.push(leave(env, row, members, out));
     }
     if (page.length < PAGE) break;
     after = page.at(-1);

@@ -11,8 +11,7 @@ import { json } from '../../api/schemas/common.js';
 import { self, selfQualified } from '../../api/self.js';
 import { convParams } from '../conversations/read-routes.js';
 import { FEDERATED_CALL_ERRORS } from '../../api/errors/federation.js';
-import { conversationStore } from '../conversations/conversation-store.js';
-import { database } from '../../db/client.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { sendThroughOwner } from '../federation/send-message.js';
 import { sendInOwnedConversation } from './proteus-send.js';
 import { messageSendingStatus } from './sending-status.js';
@@ -78,7 +77,7 @@ export const postProteusMessage = endpoint(
 
 /** A message to a conversation another backend owns: only a member here may send it there. */
 async function sendToRemoteConversation(c: Context<AppEnv>, conv: { id: string; domain: string }, raw: Uint8Array) {
-  const member = await conversationStore.member(database(c.env.DB), conv, selfQualified(c));
+  const member = await conversationBook.member(c.env, conv, selfQualified(c));
   if (member === undefined) return { kind: 'no-conversation' as const };
   return sendThroughOwner(c.get('config'), conv, self(c).user, raw);
 }

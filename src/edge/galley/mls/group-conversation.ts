@@ -4,12 +4,11 @@ import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { federationErrors } from '../../api/errors/federation.js';
 import { mlsErrors } from '../../api/errors/mls.js';
-import { database } from '../../db/client.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { loadMembershipOf, type Membership, requireMember } from '../conversations/access-check.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { unstoredOne2One } from './one2one-first-commit.js';
 import { deps } from '../../api/deps.js';
 
@@ -27,7 +26,7 @@ export async function groupConversation(
 ): Promise<Membership & { id: { id: string; domain: string }; subconv: string | undefined; unstored: boolean }> {
   const { id, subconv, convType } = groupId instanceof Uint8Array ? groupTarget(c, groupId) : groupId;
   const first = subconv === undefined && convType === ConvType.one2one;
-  if (first && (await conversationStore.get(database(c.env.DB), id)) === undefined)
+  if (first && (await conversationBook.get(c.env, id)) === undefined)
     return { ...unstoredOne2One(id, remote ?? selfQualified(c)), id, subconv, unstored: true };
   if (remote !== undefined) {
     const m = await loadMembershipOf(deps(c), id, remote);

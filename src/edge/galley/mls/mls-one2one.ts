@@ -9,9 +9,8 @@ import { one2OneOfOwner } from '../federation/one2one.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { database } from '../../db/client.js';
 import { conversationJson } from '../conversations/conversation-json.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { memberRow } from '../conversations/member-data.js';
 import { MLS_ONE2ONE_NAMESPACE, one2OneConvId } from '../conversations/one2one-id.js';
 import { conversationSchema } from '../conversations/read-routes.js';
@@ -42,13 +41,12 @@ export async function requireConnectedOrTeammate(d: Deps, me: QualifiedId, other
 async function mlsOne2One(c: Context<AppEnv>, other: QualifiedId) {
   const keys = requireMls(c);
   const me = selfQualified(c);
-  const db = database(c.env.DB);
   await requireConnectedOrTeammate(deps(c), me, other);
   const id = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, me, other);
   if (id.domain !== me.domain) return one2OneOfOwner(c, other, c.get('apiVersion') ?? 0);
-  const stored = await conversationStore.get(db, id);
+  const stored = await conversationBook.get(c.env, id);
   const conv = stored ?? mlsPrivateConversationRow(id, null, 2);
-  const members = stored === undefined ? [memberRow(id, me, ROLE_MEMBER)] : await conversationStore.members(db, id);
+  const members = stored === undefined ? [memberRow(id, me, ROLE_MEMBER)] : await conversationBook.members(c.env, id);
   return { keys, conversation: conversationJson(conv, members, me, c.get('apiVersion') ?? 0) };
 }
 

@@ -1,6 +1,6 @@
 import { uuidToBytes, uuidV5 } from '../../../shared/uuid.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import type { Db } from '../../db/client.js';
+import type { Deps } from '../../api/deps.js';
 import { ensureSelfConversation } from '../conversations/self-conversation.js';
 import { mlsPrivateConversationRow } from './mls-conversation-row.js';
 
@@ -13,7 +13,7 @@ export async function mlsSelfConversationId(user: QualifiedId): Promise<Qualifie
 }
 
 /** The user's MLS self conversation, made now (epoch 0, the user its only member) when missing. */
-export async function ensureMlsSelfConversation(db: Db, me: QualifiedId) {
+export async function ensureMlsSelfConversation(d: Deps, me: QualifiedId) {
   const id = await mlsSelfConversationId(me);
-  return ensureSelfConversation(db, mlsPrivateConversationRow(id, me.id, 1), me);
+  return ensureSelfConversation(d, mlsPrivateConversationRow(id, me.id, 1), me);
 }

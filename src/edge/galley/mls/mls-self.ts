@@ -1,8 +1,8 @@
+import { deps } from '../../api/deps.js';
 import { endpoint } from '../../api/endpoint.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
-import { database } from '../../db/client.js';
 import { conversationJson } from '../conversations/conversation-json.js';
 import { conversationSchema } from '../conversations/read-routes.js';
 import { requireMls } from './mls-enabled.js';
@@ -22,7 +22,7 @@ const mlsSelfRoute = (name: string, from: 5 | 6, until?: 6) =>
     async (c) => {
       requireMls(c);
       const me = selfQualified(c);
-      const self = await ensureMlsSelfConversation(database(c.env.DB), me);
+      const self = await ensureMlsSelfConversation(deps(c), me);
       return c.json(conversationJson(self.conv, self.members, me, c.get('apiVersion') ?? 0), 200);
     },
   );

@@ -1,12 +1,12 @@
+import { commitChange } from '../../effects/commit-change.js';
 import type { Context } from 'hono';
 import type { GroupClient } from '../../../shared/mls/delivery.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { database, runBatch } from '../../db/client.js';
 import type { Membership } from '../conversations/access-check.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { memberRow } from '../conversations/member-data.js';
 import { MLS_ONE2ONE_NAMESPACE, one2OneConvId } from '../conversations/one2one-id.js';
 import { ROLE_MEMBER } from '../conversations/roles.js';
@@ -41,12 +41,8 @@ export async function storeOne2OneOnFirstCommit(
   const other = others[0]!;
   const expected = await one2OneConvId(MLS_ONE2ONE_NAMESPACE, me, other);
   if (expected.id !== m.conv.id || expected.domain !== m.conv.domain) throw protocol();
-  const db = database(c.env.DB);
   // Connections are kept from the side of this backend's user.
   const local = me.domain === deps(c).domain;
   await requireConnectedOrTeammate(deps(c), local ? me : other, local ? other : me);
-  await runBatch(db, [
-    conversationStore.insert(db, m.conv).onConflictDoNothing(),
-    ...conversationStore.addMembers(db, m.members),
-  ]);
+  await commitChange(c.env, c.get('config'), conversationBook.create(c.env, m.conv, m.members));
 }

@@ -11,7 +11,8 @@ import { type Change, commitChange, joinChanges } from '../../effects/commit-cha
 import { conversationEvent } from '../../events/conversation-events.js';
 import { publishEffect } from '../../events/publish.js';
 import { teamEvent } from '../../events/team-events.js';
-import { codeStore, conversationStore } from '../conversations/conversation-store.js';
+import { codeStore } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { membershipChangedEffect } from '../conversations/conversation-object.js';
 import { hasPerm } from '../../api/team-permissions.js';
 import { requireReauth } from './reauth.js';
@@ -70,12 +71,12 @@ export async function removeTeam(d: Deps, tid: string, actor: QualifiedId): Prom
   const { db, config } = d;
   const members = await teamStore.memberIds(db, tid, config.galley.settings.maxTeamSize);
   const ended: Change[] = [];
-  for (const id of await conversationStore.ofTeam(db, tid)) {
-    const conv = (await conversationStore.get(db, id))!;
-    const convMembers = await conversationStore.members(db, id);
+  for (const id of await conversationBook.ofTeam(d.env, tid)) {
+    const conv = (await conversationBook.get(d.env, id))!;
+    const convMembers = await conversationBook.members(d.env, id);
     const local = convMembers.filter((m) => m.userDomain === actor.domain).map((m) => ({ user: m.userId }));
-    ended.push({
-      statements: [codeStore.remove(db, id), ...conversationStore.remove(db, id)],
+    ended.push(conversationBook.remove(d.env, id), {
+      statements: [codeStore.remove(db, id)],
       effects: [
         membershipChangedEffect(id),
         publishEffect(local, conversationEvent('conversation.delete', conv, actor, null, { team: tid })),

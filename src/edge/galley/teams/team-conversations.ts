@@ -3,7 +3,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { json, uuid } from '../../api/schemas/common.js';
-import { conversationStore } from '../conversations/conversation-store.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { conversationRolesList } from '../conversations/read-routes.js';
 import { builtInRoles } from '../conversations/roles.js';
 import { hasPerm } from '../../api/team-permissions.js';
@@ -49,9 +49,8 @@ export const getTeamConversations = endpoint(
   },
   async (c) => {
     const { tid } = c.req.valid('param');
-    const { db } = deps(c);
     await requireTeamConversationsReader(deps(c), self(c).user, tid);
-    const ids = await conversationStore.ofTeam(db, tid);
+    const ids = await conversationBook.ofTeam(c.env, tid);
     return c.json({ conversations: ids.map((q) => teamConversationJson(q.id)) }, 200);
   },
 );
@@ -86,9 +85,8 @@ export const getTeamConversation = endpoint(
   },
   async (c) => {
     const { tid, cid } = c.req.valid('param');
-    const { db } = deps(c);
     await requireTeamConversationsReader(deps(c), self(c).user, tid);
-    const conv = await conversationStore.get(db, {
+    const conv = await conversationBook.get(c.env, {
       id: cid,
       domain: deps(c).domain,
     });
