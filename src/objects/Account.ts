@@ -15,6 +15,8 @@ import { database } from './db/drizzle.js';
 import { ClaimableStore } from './account/claimable-store.js';
 import { ConnectionStore } from './account/connection-store.js';
 import { ConsentStore } from './account/consent-store.js';
+import { ConversationListStore } from './account/conversation-list-store.js';
+import type { QualifiedRef } from '../shared/proteus/types.js';
 import { PropertyStore } from './account/property-store.js';
 import { CookieStore } from './account/cookie-store.js';
 import { KeyPackageStore } from './account/key-package-store.js';
@@ -24,7 +26,7 @@ import { PrekeyStore } from './account/prekey-store.js';
 /**
  * One user's Account object (`ACCOUNTS.idFromName(user id)`): what the user's clients hold for
  * others, their Proteus prekeys and MLS key packages; the user's `zuid` cookies, their side of
- * each connection, their properties and consents. It grows with
+ * each connection, their properties and consents, and the ids of their conversations. It grows with
  * the user alone and orders the user's claims, so no two claimants get the same key
  * (docs/architecture.md, "Where state lives").
  * Every call names the user: the first one moves the user's rows of earlier versions in from D1.
@@ -36,6 +38,7 @@ export class Account extends DurableObject<Env> {
   private readonly connections: ConnectionStore;
   private readonly properties: PropertyStore;
   private readonly consents: ConsentStore;
+  private readonly conversations: ConversationListStore;
   private readonly moved: MovedStore;
   private readonly claimable: ClaimableStore;
   private ready = false;
@@ -49,6 +52,7 @@ export class Account extends DurableObject<Env> {
     this.connections = new ConnectionStore(sql);
     this.properties = new PropertyStore(sql);
     this.consents = new ConsentStore(sql);
+    this.conversations = new ConversationListStore(sql);
     this.moved = new MovedStore(sql);
     this.claimable = new ClaimableStore(sql);
     this.ready = this.moved.has();
@@ -278,8 +282,27 @@ export class Account extends DurableObject<Env> {
       this.connections.forgetAll();
       this.properties.clear(Date.now());
       this.consents.forgetAll();
+      this.conversations.forgetAll();
       this.claimable.forget();
     });
+  }
+
+  /** The user joined or left a conversation at `at` (an effect of the change; a later word wins). */
+  async conversationMembership(user: string, conv: QualifiedRef, member: boolean, at: number): Promise<void> {
+    await this.open(user);
+    this.conversations.put(conv, member, at);
+  }
+
+  /** The user's conversations ordered by (domain, id), after a position: the list-ids pages. */
+  async conversationIds(user: string, size: number, after?: QualifiedRef): Promise<QualifiedRef[]> {
+    await this.open(user);
+    return this.conversations.page(size, after);
+  }
+
+  /** The user's conversations of one domain, ordered by id after `start`: older versions' pages. */
+  async conversationIdsIn(user: string, domain: string, size: number, start?: string): Promise<string[]> {
+    await this.open(user);
+    return this.conversations.pageIn(domain, size, start);
   }
 
   /**
@@ -333,6 +356,8 @@ export class Account extends DurableObject<Env> {
       // Written before any write of this version: any of those is newer.
       for (const p of legacy.properties) this.properties.put(p.key, p.value, 0);
       for (const c of legacy.consents) this.consents.set(c);
+      // At time 0: every membership change since was made in D1 first, so its effect is newer.
+      for (const c of legacy.conversations) this.conversations.put(c, true, 0);
       this.moved.mark(user, Date.now(), found);
     });
     if (found) await this.forgetInD1(user);

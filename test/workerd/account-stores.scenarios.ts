@@ -1,6 +1,7 @@
 // The Account object's stores over a Durable Object's SQLite: what test/unit/objects/account-stores.test.ts asserts on.
 import { ClaimableStore } from '../../src/objects/account/claimable-store.js';
 import { ConnectionStore } from '../../src/objects/account/connection-store.js';
+import { ConversationListStore } from '../../src/objects/account/conversation-list-store.js';
 import { MovedStore } from '../../src/objects/account/moved-store.js';
 import { PropertyStore } from '../../src/objects/account/property-store.js';
 import type { ConnectionRecord } from '../../src/shared/accounts/material.js';
@@ -17,7 +18,27 @@ const side = (status: ConnectionRecord['status'], lastUpdate: number): Connectio
   statusBeforeLegalhold: null,
 });
 
+const c = (id: string, domain = 'example.com') => ({ domain, id });
+
 export const accountStoresScenarios: Record<string, Scenario> = {
+  /** A join or leave carried out late does not undo a newer one; pages go in (domain, id) order. */
+  'conversation-list-late-writes': (sql) => {
+    const store = new ConversationListStore(sql);
+    store.put(c('b'), false, 20);
+    store.put(c('b'), true, 10);
+    store.put(c('a'), true, 10);
+    store.put(c('d'), true, 10);
+    store.put(c('e', 'remote.example'), true, 10);
+    store.put(c('d'), false, 30);
+    store.put(c('d'), true, 40);
+    store.put(c('f'), true, 10);
+    return {
+      all: store.page(10),
+      afterA: store.page(2, c('a')),
+      inDomain: store.pageIn('example.com', 10, 'a'),
+    };
+  },
+
   /** A put carried out late (an effect after a crash) does not undo a newer one, nor a newer forget. */
   'connection-late-writes': (sql) => {
     const store = new ConnectionStore(sql);

@@ -1,10 +1,11 @@
 /**
  * What moves in from D1 on an Account object's first call, by version: 1 prekeys, key packages
- * and cookies; 2 also the user's side of each connection, properties and consents. An object
+ * and cookies; 2 also the user's side of each connection, properties and consents; 3 also the
+ * ids of the user's conversations (copied: their members stay in D1). An object
  * moved at an older version moves again (what it had moved is gone from D1, so only the newer
  * kinds come).
  */
-const MOVE_VERSION = 2;
+const MOVE_VERSION = 3;
 
 /**
  * Whether the user's rows of versions before the Account object (in D1) have moved in: once they

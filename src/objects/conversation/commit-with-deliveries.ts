@@ -8,9 +8,9 @@ import type { NotificationShards } from '../notification-shards.js';
 /**
  * Writes a group's change to D1 and stores its notifications as one unit: the notifications are
  * recorded in the writes' batch (a pending effect), stored, and the record removed. After a crash
- * in between, the edge's sweep stores them (with the same marks: nobody gets one twice). `also`, an
- * effect the edge carries out (telling other backends), is recorded in the batch too: its row's id
- * is returned, for the edge.
+ * in between, the edge's sweep stores them (with the same marks: nobody gets one twice). `also`,
+ * effects the edge carries out (telling other backends, the members' lists), are recorded in the
+ * batch too, in a row of their own: its id is returned, for the edge.
  */
 export async function commitWithDeliveries(
   env: Pick<Env, 'DB' | 'FAULT_POINT'>,
@@ -18,13 +18,13 @@ export async function commitWithDeliveries(
   statements: D1PreparedStatement[],
   deliveries: Delivery[],
   ttlSeconds: number,
-  also?: StoredEffect,
+  also: readonly StoredEffect[] = [],
 ): Promise<number | undefined> {
   const now = Date.now();
-  const alsoRecord = also === undefined ? [] : [pendingEffectsStore.insert(env.DB, [also], now)];
+  const alsoRecord = also.length === 0 ? [] : [pendingEffectsStore.insert(env.DB, [...also], now)];
   if (deliveries.length === 0) {
     const results = await env.DB.batch([...statements, ...alsoRecord]);
-    return also === undefined ? undefined : pendingEffectsStore.idOf(results.at(-1)!);
+    return also.length === 0 ? undefined : pendingEffectsStore.idOf(results.at(-1)!);
   }
   const args: DeliveriesArgs = { deliveries, ttlSeconds };
   const record = pendingEffectsStore.insert(env.DB, [{ kind: DELIVERIES_EFFECT, args }], now);
@@ -33,5 +33,5 @@ export async function commitWithDeliveries(
   await faultPoint(env, 'change-committed');
   await shards.append(deliveries, ttlSeconds, effectMarks(id)());
   await pendingEffectsStore.remove(env.DB, id);
-  return also === undefined ? undefined : pendingEffectsStore.idOf(results.at(-2)!);
+  return also.length === 0 ? undefined : pendingEffectsStore.idOf(results.at(-2)!);
 }

@@ -1,6 +1,15 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DrizzleD1Database } from 'drizzle-orm/d1';
-import { connections, cookies, mlsKeyPackages, prekeys, userConsents, userProperties } from '../db/schema.js';
+import {
+  connections,
+  conversationMembers,
+  conversations,
+  cookies,
+  mlsKeyPackages,
+  prekeys,
+  userConsents,
+  userProperties,
+} from '../db/schema.js';
 import type { LegacyAccountRows } from './material.js';
 
 /**
@@ -10,9 +19,12 @@ import type { LegacyAccountRows } from './material.js';
  * into their Account object (its first call, or the sweep of brig/clients/move-material.ts),
  * which deletes them here.
  */
+/** wire's conversation type of a user's self conversation. */
+const SELF_CONVERSATION = 1;
+
 export const legacyAccountStore = {
   async ofUser(db: DrizzleD1Database, user: string): Promise<LegacyAccountRows> {
-    const [keys, packages, sessions, sides, properties, consents] = await db.batch([
+    const [keys, packages, sessions, sides, properties, consents, memberships] = await db.batch([
       db
         .select({ client: prekeys.client, id: prekeys.id, key: prekeys.key })
         .from(prekeys)
@@ -37,8 +49,33 @@ export const legacyAccountStore = {
         .select({ type: userConsents.type, value: userConsents.value, source: userConsents.source })
         .from(userConsents)
         .where(eq(userConsents.user, user)),
+      // A local user's domain is that of their self conversation (its id is theirs), made with the account.
+      db
+        .select({ domain: conversationMembers.convDomain, id: conversationMembers.convId })
+        .from(conversationMembers)
+        .where(
+          and(
+            eq(
+              conversationMembers.userDomain,
+              db
+                .select({ domain: conversations.domain })
+                .from(conversations)
+                .where(and(eq(conversations.id, user), eq(conversations.type, SELF_CONVERSATION)))
+                .limit(1),
+            ),
+            eq(conversationMembers.userId, user),
+          ),
+        ),
     ]);
-    return { prekeys: keys, keyPackages: packages, cookies: sessions, connections: sides, properties, consents };
+    return {
+      prekeys: keys,
+      keyPackages: packages,
+      cookies: sessions,
+      connections: sides,
+      properties,
+      consents,
+      conversations: memberships,
+    };
   },
 
   async forget(db: DrizzleD1Database, user: string): Promise<void> {

@@ -38,6 +38,8 @@ export interface LegacyAccountRows {
   connections: ConnectionRecord[];
   properties: Array<{ key: string; value: string }>;
   consents: Consent[];
+  /** The conversations the user is in: copied, not moved (their members stay in D1 for now). */
+  conversations: Array<{ domain: string; id: string }>;
 }
 
 /** A `zuid` cookie's record: what `/access` checks and `/cookies/remove` revokes. */

@@ -159,7 +159,11 @@ export type DeliveryResult =
       eventsJson: string;
       time: string;
       remote?: RemoteMlsDelivery[] | undefined;
-      /** The pending effect that tells other backends (given `remoteRecord`), for the edge to carry out. */
-      remoteEffect?: number | undefined;
+      /**
+       * The pending effects recorded with the commit, for the edge to carry out: telling other
+       * backends (given `remoteRecord`) and the members' lists of their conversations. Their row's
+       * id and the effects as a JSON array.
+       */
+      recorded?: { id: number; effectsJson: string } | undefined;
     }
   | { ok: false; refusal: MlsRefusal; message?: string | undefined };

@@ -17,6 +17,7 @@ import {
   getUserClientPrekey,
   postAccess,
 } from '../../helpers/endpoints/brig.js';
+import { listConversationIds } from '../../helpers/endpoints/galley.js';
 
 /**
  * Versions before the Account object kept prekeys, key packages, cookies and connections in D1
@@ -255,5 +256,52 @@ describe('connections, properties and consents of a previous version', () => {
     expect((await getSelfConsent(after.publicUrl, token)).body).toEqual({
       results: [{ type: 2, value: 1, source: 'Webapp' }],
     });
+  });
+});
+
+describe("the ids of a user's conversations, as a previous version left them", () => {
+  let b: TestBackend;
+  let user: { id: string };
+  const group = crypto.randomUUID();
+
+  beforeAll(async () => {
+    b = await startEditedBackend([]);
+    // No Account object yet: the user's conversations are their rows of conversation_members.
+    user = await plainUser(b);
+    await b.query(
+      `INSERT INTO conversations (domain, id, type, creator, name, created_at) VALUES (?, ?, 0, ?, 'earlier', ?)`,
+      D,
+      group,
+      user.id,
+      Date.now(),
+    );
+    await b.query(
+      `INSERT INTO conversation_members (conv_domain, conv_id, user_domain, user_id, joined_at) VALUES (?, ?, ?, ?, ?)`,
+      D,
+      group,
+      D,
+      user.id,
+      Date.now(),
+    );
+  });
+  afterAll(async () => {
+    await b.stop();
+  });
+
+  it('are listed from the Account object once it opens; a later leave takes one out', async () => {
+    const token = (await postAccess(b.publicUrl, undefined, await legacyCookie(b, user, 53))).body.access_token;
+    const listed = await listConversationIds(b.publicUrl, token, {});
+    expect(listed.status, listed.text).toBe(200);
+    const ids = listed.body.qualified_conversations.map((c: { id: string }) => c.id);
+    // Beside them, the MLS self conversation the listing makes.
+    expect(ids).toEqual(expect.arrayContaining([user.id, group]));
+
+    const left = await api(b.publicUrl, token).del(`/conversations/${D}/${group}/members/${D}/${user.id}`);
+    expect(left.status, left.text).toBe(200);
+    const after = await listConversationIds(b.publicUrl, token, {});
+    const remaining = after.body.qualified_conversations.map((c: { id: string }) => c.id);
+    expect(remaining).toContain(user.id);
+    expect(remaining).not.toContain(group);
+    expect(remaining).toHaveLength(ids.length - 1);
   });
 });

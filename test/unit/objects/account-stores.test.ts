@@ -3,8 +3,17 @@ import { workerdSuite } from '../../helpers/workerd.js';
 
 // The scenarios run in workerd, on a Durable Object's SQLite (test/workerd/account-stores.scenarios.ts).
 const run = workerdSuite('account-stores');
+const c = (id: string, domain = 'example.com') => ({ domain, id });
 
 describe("an Account object's stores", () => {
+  it("keep the newer word on the user's membership of a conversation when an older one comes late", async () => {
+    expect(await run('conversation-list-late-writes')).toEqual({
+      all: [c('a'), c('d'), c('f'), c('e', 'remote.example')],
+      afterA: [c('d'), c('f')],
+      inDomain: ['d', 'f'],
+    });
+  });
+
   it('keep the newer side of a connection when an older write or forget comes late', async () => {
     expect(await run('connection-late-writes')).toEqual({
       afterLatePut: 'accepted',

@@ -1,13 +1,11 @@
+import { accountOf } from '../../../shared/accounts/account-of.js';
 import { defineEffect } from '../../effects/effect.js';
 
 /**
  * The user's Account object (src/objects/Account.ts): their clients' Proteus prekeys and MLS key
- * packages, their cookies, and whether their packages may be claimed. Every call names the user again, for the object's first call to find the rows earlier
- * versions left in D1.
+ * packages, their cookies, and whether their packages may be claimed.
  */
-export function accountObject(env: Env, user: string) {
-  return env.ACCOUNTS.get(env.ACCOUNTS.idFromName(user));
-}
+export const accountObject = accountOf;
 
 /** Clients were deleted (in D1): what they held for others goes too. */
 export const forgetMaterialEffect = defineEffect(

@@ -1,20 +1,10 @@
-import { chunked } from '../../../shared/chunked.js';
+import { askEach } from '../../../shared/chunked.js';
 import type { ConnectionRecord, Relation } from '../../../shared/accounts/material.js';
 import { defineEffect } from '../../effects/effect.js';
 import { accountObject } from '../clients/account-object.js';
 
 /** One side of a connection: the user's own record of it (the other side is the other user's). */
 export type ConnectionRow = ConnectionRecord;
-
-/** Users' Account objects asked at once. */
-const FAN_OUT = 50;
-
-/** `ask` of each (user, or what names one), FAN_OUT at a time. */
-export async function askEach<T, R>(items: readonly T[], ask: (item: T) => Promise<R>): Promise<R[]> {
-  const answers: R[] = [];
-  for (const round of chunked(items, FAN_OUT)) answers.push(...(await Promise.all(round.map(ask))));
-  return answers;
-}
 
 /**
  * The users' connections, each side in its user's Account object (docs/architecture.md, "Where

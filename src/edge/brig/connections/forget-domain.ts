@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { accountObject } from '../clients/account-object.js';
-import { askEach } from './connection-book.js';
+import { askEach } from '../../../shared/chunked.js';
 import { remoteConnectionStore } from './remote-connection-store.js';
 
 /**

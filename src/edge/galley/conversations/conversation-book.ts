@@ -1,9 +1,28 @@
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { type BatchStatement, database, type Db } from '../../db/client.js';
 import type { Change } from '../../effects/commit-change.js';
+import { conversationListsEffect } from '../../../shared/effects/conversation-lists-effect.js';
+import { groupBy } from '../../../shared/group-by.js';
+import { conversationIdsIn, conversationIdsOf } from './conversation-lists.js';
 import { type ConversationRow, conversationStore, type MemberRow } from './conversation-store.js';
 
+/** wire's conversation type of a user's self conversation. */
+const SELF_CONVERSATION = 1;
+/** Conversations read at once when going through a user's list. */
+const PAGE = 100;
+
 const writes = (statements: BatchStatement[]): Change => ({ statements, effects: [] });
+
+/** Writes that change who is in a conversation, with the word to the members' own lists. */
+const membership = (
+  statements: BatchStatement[],
+  conv: QualifiedId,
+  joined: readonly QualifiedId[],
+  left: readonly QualifiedId[],
+): Change => ({ statements, effects: conversationListsEffect(conv, joined, left) });
+
+const userOf = (m: MemberRow): QualifiedId => ({ id: m.userId, domain: m.userDomain });
+const convOf = (m: MemberRow): QualifiedId => ({ id: m.convId, domain: m.convDomain });
 
 const createStatements = (db: Db, row: ConversationRow, members: MemberRow[]): BatchStatement[] => [
   conversationStore.insert(db, row).onConflictDoNothing(),
@@ -15,6 +34,7 @@ const createStatements = (db: Db, row: ConversationRow, members: MemberRow[]): B
  * the caller commits with the rest of its change (commitChange), so that where the conversations
  * live (today D1's `conversations` and `conversation_members`, next each conversation's object,
  * docs/architecture.md "Conversation objects own their conversation") is this module's to know.
+ * Each local user's list of their conversations is in their Account object, told by the changes.
  */
 export const conversationBook = {
   get(env: Env, c: QualifiedId): Promise<ConversationRow | undefined> {
@@ -40,23 +60,29 @@ export const conversationBook = {
 
   /** A conversation with its first members; nothing if it exists already. */
   create(env: Env, row: ConversationRow, members: MemberRow[]): Change {
-    return writes(createStatements(database(env.DB), row, members));
+    return membership(createStatements(database(env.DB), row, members), row, members.map(userOf), []);
   },
-  /** The same, as statements of a D1 batch made elsewhere: a new account's, with its self conversation. */
+  /**
+   * The same, as statements of a D1 batch made elsewhere: a new account's, with its self
+   * conversation. Its list learns of it when its Account object first opens (objects/Account.ts).
+   */
   createInBatch: createStatements,
   update(env: Env, c: QualifiedId, patch: Partial<ConversationRow>): Change {
     return writes([conversationStore.update(database(env.DB), c, patch)]);
   },
-  /** The conversation and its members. */
-  remove(env: Env, c: QualifiedId): Change {
-    return writes(conversationStore.remove(database(env.DB), c));
+  /** The conversation and its members (`members`, as the caller read them). */
+  remove(env: Env, c: QualifiedId, members: readonly MemberRow[]): Change {
+    return membership(conversationStore.remove(database(env.DB), c), c, [], members.map(userOf));
   },
   /** Members joining (of one conversation or several); those already in stay as they are. */
   addMembers(env: Env, rows: MemberRow[]): Change {
-    return writes(conversationStore.addMembers(database(env.DB), rows));
+    const told = [...groupBy(rows, (m) => `${m.convDomain}/${m.convId}`).values()].flatMap((ms) =>
+      conversationListsEffect(convOf(ms[0]!), ms.map(userOf), []),
+    );
+    return { statements: conversationStore.addMembers(database(env.DB), rows), effects: told };
   },
   removeMembers(env: Env, c: QualifiedId, users: readonly QualifiedId[]): Change {
-    return writes(conversationStore.removeMembers(database(env.DB), c, users));
+    return membership(conversationStore.removeMembers(database(env.DB), c, users), c, [], users);
   },
   updateMember(env: Env, c: QualifiedId, u: QualifiedId, patch: Partial<MemberRow>): Change {
     return writes([conversationStore.updateMember(database(env.DB), c, u, patch)]);
@@ -78,16 +104,25 @@ export const conversationBook = {
   ownedBy(env: Env, domain: string): Promise<QualifiedId[]> {
     return conversationStore.ownedBy(database(env.DB), domain);
   },
-  /** Whether the user is in a conversation other than their self one that speaks MLS (or is moving to it). */
-  inMlsConversation(env: Env, user: QualifiedId): Promise<boolean> {
-    return conversationStore.inMlsConversation(database(env.DB), user);
+  /**
+   * Whether the local user is in a conversation other than their self one that speaks MLS (or is
+   * moving to it): their list, a page at a time (only legal hold's approval asks).
+   */
+  async inMlsConversation(env: Env, user: QualifiedId): Promise<boolean> {
+    for (let after: QualifiedId | undefined; ; ) {
+      const page = await conversationIdsOf(env, user, PAGE, after);
+      const convs = await conversationStore.getMany(database(env.DB), page);
+      if (convs.some((c) => c.protocol !== 'proteus' && c.type !== SELF_CONVERSATION)) return true;
+      if (page.length < PAGE) return false;
+      after = page.at(-1);
+    }
   },
-  /** The user's conversations of one domain, ordered by id after `start`: older versions' pages. */
+  /** The local user's conversations of one domain, ordered by id after `start`: older versions' pages. */
   idsIn(env: Env, user: QualifiedId, domain: string, size: number, start?: string): Promise<string[]> {
-    return conversationStore.idsIn(database(env.DB), user, domain, size, start);
+    return conversationIdsIn(env, user, domain, size, start);
   },
-  /** The user's conversations ordered by (domain, id), after a position: the list-ids pages. */
+  /** The local user's conversations ordered by (domain, id), after a position: the list-ids pages. */
   idsOf(env: Env, user: QualifiedId, size: number, after?: QualifiedId): Promise<QualifiedId[]> {
-    return conversationStore.idsOf(database(env.DB), user, size, after);
+    return conversationIdsOf(env, user, size, after);
   },
 };

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, ne, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/client.js';
@@ -6,9 +6,6 @@ import { conversationCodes, conversationMembers, conversations } from '../../../
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MemberRow = typeof conversationMembers.$inferSelect;
-
-/** wire's conversation type of a user's self conversation. */
-const SELF_CONVERSATION = 1;
 
 const convKey = (c: QualifiedId) => and(eq(conversations.domain, c.domain), eq(conversations.id, c.id));
 const membersOfKey = (c: QualifiedId) =>
@@ -195,60 +192,5 @@ export const conversationStore = {
       statements.push(db.delete(conversationMembers).where(and(membersOfKey(c), who)));
     }
     return statements;
-  },
-  /** Whether the user is in a conversation other than their self one that speaks MLS (or is moving to it). */
-  async inMlsConversation(db: Db, user: QualifiedId): Promise<boolean> {
-    const rows = await db
-      .select({ id: conversations.id })
-      .from(conversationMembers)
-      .innerJoin(
-        conversations,
-        and(eq(conversations.domain, conversationMembers.convDomain), eq(conversations.id, conversationMembers.convId)),
-      )
-      .where(
-        and(
-          eq(conversationMembers.userDomain, user.domain),
-          eq(conversationMembers.userId, user.id),
-          ne(conversations.protocol, 'proteus'),
-          ne(conversations.type, SELF_CONVERSATION),
-        ),
-      )
-      .limit(1);
-    return rows.length > 0;
-  },
-  /** The user's conversations of one domain, ordered by id after `start`: older versions' pages. */
-  async idsIn(db: Db, user: QualifiedId, domain: string, size: number, start?: string): Promise<string[]> {
-    const rows = await db
-      .select({ id: conversationMembers.convId })
-      .from(conversationMembers)
-      .where(
-        and(
-          eq(conversationMembers.userDomain, user.domain),
-          eq(conversationMembers.userId, user.id),
-          eq(conversationMembers.convDomain, domain),
-          start === undefined ? undefined : gt(conversationMembers.convId, start),
-        ),
-      )
-      .orderBy(asc(conversationMembers.convId))
-      .limit(size);
-    return rows.map((r) => r.id);
-  },
-  /** The user's conversations ordered by (domain, id), after a position: the list-ids pages. */
-  async idsOf(db: Db, user: QualifiedId, size: number, after?: QualifiedId): Promise<QualifiedId[]> {
-    const position =
-      after === undefined
-        ? undefined
-        : or(
-            gt(conversationMembers.convDomain, after.domain),
-            and(eq(conversationMembers.convDomain, after.domain), gt(conversationMembers.convId, after.id)),
-          );
-    const mine = and(eq(conversationMembers.userDomain, user.domain), eq(conversationMembers.userId, user.id));
-    const rows = await db
-      .select({ domain: conversationMembers.convDomain, id: conversationMembers.convId })
-      .from(conversationMembers)
-      .where(position === undefined ? mine : and(mine, position))
-      .orderBy(asc(conversationMembers.convDomain), asc(conversationMembers.convId))
-      .limit(size);
-    return rows;
   },
 };

@@ -48,7 +48,7 @@ export const deleteTeamConversation = endpoint(
     await commitChange(
       c.env,
       c.get('config'),
-      joinChanges(conversationBook.remove(c.env, id), {
+      joinChanges(conversationBook.remove(c.env, id, members), {
         statements: [codeStore.remove(db, id)],
         effects: [membershipChangedEffect(id), tellMembersEffect(conv, members, deleted, c.get('self'))],
       }),

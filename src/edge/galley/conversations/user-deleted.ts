@@ -57,7 +57,7 @@ export async function leavingAllConversations(
     if (conv.domain !== user.domain) {
       copies.push(conv);
       const locals = remaining.some((m) => m.userDomain === user.domain);
-      changes.push(leaving, locals ? noChange() : conversationBook.remove(env, conv));
+      changes.push(leaving, locals ? noChange() : conversationBook.remove(env, conv, remaining));
       continue;
     }
     changes.push(leaving);

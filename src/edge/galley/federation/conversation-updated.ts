@@ -160,7 +160,7 @@ async function followUpdate(
       written = conversationBook.updateMember(env, ref, effect.target, { role: effect.role });
       break;
     case 'delete':
-      written = conversationBook.remove(env, ref);
+      written = conversationBook.remove(env, ref, await conversationBook.members(env, ref));
       break;
   }
   const event = conversationEvent(effect.type, ref, u.origUserId, effect.data, { time: u.time });

@@ -45,7 +45,7 @@ async function removeFrom(
   const members = await conversationBook.members(env, id);
   const leaving = members.filter(gone).map(qualified);
   if (leaving.length === 0) return;
-  if (PRIVATE_TYPES.has(conv.type)) return commitChange(env, config, conversationGone(env, id));
+  if (PRIVATE_TYPES.has(conv.type)) return commitChange(env, config, conversationGone(env, id, members));
   const data = memberLeaveData(leaving, 'removed');
   const event = conversationEvent('conversation.member-leave', conv, leaving[0]!, data, { team: conv.team });
   const told = members.filter((m) => !gone(m) || alsoTell(m));
@@ -59,8 +59,8 @@ async function removeFrom(
   );
 }
 
-const conversationGone = (env: Env, id: QualifiedId): Change =>
-  joinChanges(conversationBook.remove(env, id), { statements: [], effects: [membershipChangedEffect(id)] });
+const conversationGone = (env: Env, id: QualifiedId, members: readonly MemberRow[]): Change =>
+  joinChanges(conversationBook.remove(env, id, members), { statements: [], effects: [membershipChangedEffect(id)] });
 
 /**
  * This backend no longer federates with `domain`: its users leave the conversations owned here,
@@ -71,7 +71,7 @@ export async function forgetConversationsWith(env: Env, config: Config, domain: 
   for (const id of await conversationBook.withMembersFrom(env, domain, local))
     await removeFrom(env, config, id, (m) => m.userDomain === domain);
   for (const id of await conversationBook.ownedBy(env, domain))
-    await commitChange(env, config, conversationGone(env, id));
+    await commitChange(env, config, conversationGone(env, id, await conversationBook.members(env, id)));
 }
 
 /**

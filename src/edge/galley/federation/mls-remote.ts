@@ -86,7 +86,7 @@ export function mlsTold(sent: Omit<MlsSent, 'time' | 'remote'>, before: readonly
 }
 
 /** Tells other backends of a commit the conversation's object recorded with its writes (see mlsTold). */
-export const mlsRemoteEffect = defineEffect(MLS_REMOTE_EFFECT, async ({ env, config }, a: MlsRemoteArgs) => {
+defineEffect(MLS_REMOTE_EFFECT, async ({ env, config }, a: MlsRemoteArgs) => {
   const told = a.told as MlsTold;
   const bytes = Object.fromEntries(Object.entries(told.bytes).map(([k, v]) => [k, fromBase64(v ?? '')]));
   const sent = { ...told, time: a.time, remote: a.remote, bytes };

@@ -52,7 +52,7 @@ export async function leaveCopy(
   const remaining = before.filter((m) => !gone.has(key(m)));
   return remaining.some((m) => m.userDomain === local)
     ? conversationBook.removeMembers(env, conv, leaving)
-    : conversationBook.remove(env, conv);
+    : conversationBook.remove(env, conv, before);
 }
 
 /** The local users of a copy (who may receive what its owner sends here); empty without a copy. */

@@ -28,8 +28,9 @@ import { failedToSend, mlsBody, mlsSent } from './mls-body.js';
 import { parsed, refusalError } from './mls-failure.js';
 import { requireMls } from './mls-enabled.js';
 import type { ConversationEvent } from '../federation/conversation-updated.js';
-import { mlsRemoteEffect, mlsTold, unreachableRecipients } from '../federation/mls-remote.js';
+import { mlsTold, unreachableRecipients } from '../federation/mls-remote.js';
 import { settleRecorded } from '../../effects/commit-change.js';
+import type { Effect } from '../../effects/effect.js';
 import { requireFederating } from '../federation/remote-members.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { refuseLegalholdInMls } from '../legalhold/join-guard.js';
@@ -149,10 +150,9 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
   const remoteRecord = reachesOthers ? mlsTold(told, target.unstored ? [] : members) : undefined;
   const result = await conversationObject(c.env, conv).commitBundle({ ...req, remoteRecord });
   if ('refusal' in result) throw refusalError(result.refusal, result.message);
-  if (result.remoteEffect !== undefined) {
-    const { eventsJson, time, remote = [] } = result;
-    const effect = mlsRemoteEffect({ told: remoteRecord, eventsJson, time, remote });
-    await settleRecorded(c.env, c.get('config'), result.remoteEffect, [effect]);
+  if (result.recorded !== undefined) {
+    const { id, effectsJson } = result.recorded;
+    await settleRecorded(c.env, c.get('config'), id, JSON.parse(effectsJson) as Effect[]);
   }
   const events = JSON.parse(result.eventsJson) as ConversationEvent[];
   return { events, time: result.time, ...failedToSend(await unreachableRecipients(c.env, result.remote ?? [])) };

@@ -75,7 +75,7 @@ export async function removeTeam(d: Deps, tid: string, actor: QualifiedId): Prom
     const conv = (await conversationBook.get(d.env, id))!;
     const convMembers = await conversationBook.members(d.env, id);
     const local = convMembers.filter((m) => m.userDomain === actor.domain).map((m) => ({ user: m.userId }));
-    ended.push(conversationBook.remove(d.env, id), {
+    ended.push(conversationBook.remove(d.env, id, convMembers), {
       statements: [codeStore.remove(db, id)],
       effects: [
         membershipChangedEffect(id),

@@ -12,6 +12,7 @@ import { planCommit } from './commit-plan.js';
 import { type RemovalProposals, removalProposals } from './removals.js';
 import { commitWithDeliveries } from '../commit-with-deliveries.js';
 import { MLS_REMOTE_EFFECT, type MlsRemoteArgs } from '../../../shared/effects/mls-remote-effect.js';
+import { conversationListsEffect } from '../../../shared/effects/conversation-lists-effect.js';
 
 const localUsers = (users: Iterable<string>, domain: string) =>
   [...users].filter((u) => u.startsWith(`${domain}/`)).map((u) => u.slice(domain.length + 1));
@@ -102,14 +103,22 @@ export async function applyCommit(
     ...commitStatements(env.DB, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo), lastCommit }),
     ...again.statements,
   ];
-  const told =
-    req.remoteRecord === undefined
-      ? undefined
-      : {
-          kind: MLS_REMOTE_EFFECT,
-          args: { told: req.remoteRecord, eventsJson: result.eventsJson, time, remote } satisfies MlsRemoteArgs,
-        };
-  const remoteEffect = await commitWithDeliveries(env, shards, writes, notifications, req.ttlSeconds, told);
+  const also = [
+    ...(req.remoteRecord === undefined
+      ? []
+      : [
+          {
+            kind: MLS_REMOTE_EFFECT,
+            args: { told: req.remoteRecord, eventsJson: result.eventsJson, time, remote } satisfies MlsRemoteArgs,
+          },
+        ]),
+    ...conversationListsEffect(
+      req.conv,
+      plan.writes.joined.map((j) => ({ id: j.user, domain: j.domain })),
+      plan.writes.left.map((l) => ({ id: l.user, domain: l.domain })),
+    ),
+  ];
+  const recordedId = await commitWithDeliveries(env, shards, writes, notifications, req.ttlSeconds, also);
 
   const removed = new Set(plan.writes.removedLeaves);
   const leaves = new Map([...group.leaves].filter(([i]) => !removed.has(i)));
@@ -124,8 +133,9 @@ export async function applyCommit(
     proposals: new Map(again.proposals.map((p) => [p.ref, p])),
     lastCommit,
   };
-  // The effect's id is this request's to carry out: a replay (from lastCommit) has none.
-  return { result: remoteEffect === undefined ? result : { ...result, remoteEffect }, group: next };
+  // The effects are this request's to carry out: a replay (from lastCommit) has none.
+  const recorded = recordedId === undefined ? undefined : { id: recordedId, effectsJson: JSON.stringify(also) };
+  return { result: recorded === undefined ? result : { ...result, recorded }, group: next };
 }
 
 /** The backend's removals an external commit left pending, proposed in the new epoch (after its writes). */
