@@ -1,4 +1,4 @@
-import { accountOf } from '../../../shared/accounts/account-of.js';
+import { accountOf } from '../../db/account-of.js';
 import { defineEffect } from '../../effects/effect.js';
 
 /**

@@ -5,7 +5,7 @@ import {
   type ConversationListsArgs,
 } from '../../../shared/effects/conversation-lists-effect.js';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
-import { accountOf } from '../../../shared/accounts/account-of.js';
+import { accountOf } from '../../db/account-of.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { defineEffect } from '../../effects/effect.js';
 
