@@ -323,6 +323,52 @@ export const conversationMembers = sqliteTable(
   (t) => [primaryKey({ columns: [t.convDomain, t.convId, t.userDomain, t.userId] })],
 );
 
+/** galley's indexes across conversations (migration 0033): a team's conversations. */
+export const teamConversations = sqliteTable(
+  'team_conversations',
+  {
+    convDomain: text('conv_domain').notNull(),
+    convId: text('conv_id').notNull(),
+    team: text('team').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.convDomain, t.convId] })],
+);
+
+/** Members of a domain other than their conversation's (whom the end of federation concerns). */
+export const foreignMembers = sqliteTable(
+  'foreign_members',
+  {
+    convDomain: text('conv_domain').notNull(),
+    convId: text('conv_id').notNull(),
+    userDomain: text('user_domain').notNull(),
+    userId: text('user_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.convDomain, t.convId, t.userDomain, t.userId] })],
+);
+
+/** The copies this backend keeps of conversations other backends own. */
+export const conversationCopies = sqliteTable(
+  'conversation_copies',
+  {
+    domain: text('domain').notNull(),
+    id: text('id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domain, t.id] })],
+);
+
+/** Bots by their service. */
+export const serviceBots = sqliteTable(
+  'service_bots',
+  {
+    convDomain: text('conv_domain').notNull(),
+    convId: text('conv_id').notNull(),
+    bot: text('bot').notNull(),
+    provider: text('provider').notNull(),
+    service: text('service').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.convDomain, t.convId, t.bot] })],
+);
+
 export const conversationCodes = sqliteTable(
   'conversation_codes',
   {

@@ -46,7 +46,10 @@ export async function openConnectConversation(
     const fresh = privateConversationRow(id, from.id, 3);
     const members = [memberRow(fresh, from, ROLE_ADMIN)];
     const effects = [announceCreatedEffect(by, fresh, members, from), announceRequest(by, fresh, members, from, to)];
-    return { id, change: joinChanges(conversationBook.create(d.env, fresh, members), { statements: [], effects }) };
+    return {
+      id,
+      change: joinChanges(conversationBook.create(d.env, fresh, members, d.domain), { statements: [], effects }),
+    };
   }
   const members = await conversationBook.members(d.env, id);
   if (members.some(isUser(from))) {

@@ -4,6 +4,7 @@ import type { Change } from '../../effects/commit-change.js';
 import { conversationListsEffect } from '../../../shared/effects/conversation-lists-effect.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { conversationIdsIn, conversationIdsOf } from './conversation-lists.js';
+import { conversationIndexStore } from './conversation-index-store.js';
 import { type ConversationRow, conversationStore, type MemberRow } from './conversation-store.js';
 
 /** wire's conversation type of a user's self conversation. */
@@ -24,9 +25,11 @@ const membership = (
 const userOf = (m: MemberRow): QualifiedId => ({ id: m.userId, domain: m.userDomain });
 const convOf = (m: MemberRow): QualifiedId => ({ id: m.convId, domain: m.convDomain });
 
-const createStatements = (db: Db, row: ConversationRow, members: MemberRow[]): BatchStatement[] => [
+const createStatements = (db: Db, row: ConversationRow, members: MemberRow[], here: string): BatchStatement[] => [
   conversationStore.insert(db, row).onConflictDoNothing(),
   ...conversationStore.addMembers(db, members),
+  ...conversationIndexStore.created(db, row, here),
+  ...conversationIndexStore.added(db, members),
 ];
 
 /**
@@ -58,31 +61,42 @@ export const conversationBook = {
     return conversationStore.memberships(database(env.DB), u, convDomain, convIds);
   },
 
-  /** A conversation with its first members; nothing if it exists already. */
-  create(env: Env, row: ConversationRow, members: MemberRow[]): Change {
-    return membership(createStatements(database(env.DB), row, members), row, members.map(userOf), []);
+  /** A conversation with its first members (`here`: this backend's domain); nothing if it exists already. */
+  create(env: Env, row: ConversationRow, members: MemberRow[], here: string): Change {
+    return membership(createStatements(database(env.DB), row, members, here), row, members.map(userOf), []);
   },
   /**
    * The same, as statements of a D1 batch made elsewhere: a new account's, with its self
    * conversation. Its list learns of it when its Account object first opens (objects/Account.ts).
    */
-  createInBatch: createStatements,
+  createInBatch(db: Db, row: ConversationRow, members: MemberRow[]): BatchStatement[] {
+    return createStatements(db, row, members, row.domain);
+  },
   update(env: Env, c: QualifiedId, patch: Partial<ConversationRow>): Change {
     return writes([conversationStore.update(database(env.DB), c, patch)]);
   },
   /** The conversation and its members (`members`, as the caller read them). */
   remove(env: Env, c: QualifiedId, members: readonly MemberRow[]): Change {
-    return membership(conversationStore.remove(database(env.DB), c), c, [], members.map(userOf));
+    const db = database(env.DB);
+    const statements = [...conversationStore.remove(db, c), ...conversationIndexStore.gone(db, c)];
+    return membership(statements, c, [], members.map(userOf));
   },
   /** Members joining (of one conversation or several); those already in stay as they are. */
   addMembers(env: Env, rows: MemberRow[]): Change {
     const told = [...groupBy(rows, (m) => `${m.convDomain}/${m.convId}`).values()].flatMap((ms) =>
       conversationListsEffect(convOf(ms[0]!), ms.map(userOf), []),
     );
-    return { statements: conversationStore.addMembers(database(env.DB), rows), effects: told };
+    const db = database(env.DB);
+    const statements = [...conversationStore.addMembers(db, rows), ...conversationIndexStore.added(db, rows)];
+    return { statements, effects: told };
   },
   removeMembers(env: Env, c: QualifiedId, users: readonly QualifiedId[]): Change {
-    return membership(conversationStore.removeMembers(database(env.DB), c, users), c, [], users);
+    const db = database(env.DB);
+    const statements = [
+      ...conversationStore.removeMembers(db, c, users),
+      ...conversationIndexStore.removed(db, c, users),
+    ];
+    return membership(statements, c, [], users);
   },
   updateMember(env: Env, c: QualifiedId, u: QualifiedId, patch: Partial<MemberRow>): Change {
     return writes([conversationStore.updateMember(database(env.DB), c, u, patch)]);
@@ -90,19 +104,19 @@ export const conversationBook = {
 
   /** The conversations of a team (ids only). */
   ofTeam(env: Env, team: string): Promise<QualifiedId[]> {
-    return conversationStore.ofTeam(database(env.DB), team);
+    return conversationIndexStore.ofTeam(database(env.DB), team);
   },
   /** The bots of a service, with their conversations; only those of the team's conversations when given. */
   botsOf(env: Env, service: { id: string; provider: string }, team?: string) {
-    return conversationStore.botsOf(database(env.DB), service, team);
+    return conversationIndexStore.botsOf(database(env.DB), service, team);
   },
   /** The conversations with members from `userDomain`, those `convDomain` owns when given. */
   withMembersFrom(env: Env, userDomain: string, convDomain?: string): Promise<QualifiedId[]> {
-    return conversationStore.withMembersFrom(database(env.DB), userDomain, convDomain);
+    return conversationIndexStore.withMembersFrom(database(env.DB), userDomain, convDomain);
   },
   /** The conversations `domain` owns that this backend keeps a copy of. */
   ownedBy(env: Env, domain: string): Promise<QualifiedId[]> {
-    return conversationStore.ownedBy(database(env.DB), domain);
+    return conversationIndexStore.copiesOf(database(env.DB), domain);
   },
   /**
    * Whether the local user is in a conversation other than their self one that speaks MLS (or is

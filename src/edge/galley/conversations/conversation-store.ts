@@ -118,48 +118,6 @@ export const conversationStore = {
   update(db: Db, c: QualifiedId, patch: Partial<ConversationRow>) {
     return db.update(conversations).set(patch).where(convKey(c));
   },
-  /** The bots of a service, with their conversations; only those of the team's conversations when given. */
-  async botsOf(db: Db, service: { id: string; provider: string }, team?: string) {
-    const ofService = and(
-      eq(conversationMembers.serviceProvider, service.provider),
-      eq(conversationMembers.serviceId, service.id),
-    );
-    const rows = await db
-      .select({
-        domain: conversationMembers.convDomain,
-        id: conversationMembers.convId,
-        bot: conversationMembers.userId,
-      })
-      .from(conversationMembers)
-      .innerJoin(
-        conversations,
-        and(eq(conversations.domain, conversationMembers.convDomain), eq(conversations.id, conversationMembers.convId)),
-      )
-      .where(team === undefined ? ofService : and(ofService, eq(conversations.team, team)));
-    return rows.map((r) => ({ conv: { domain: r.domain, id: r.id }, bot: r.bot }));
-  },
-  /** The conversations of a team (ids only). */
-  async ofTeam(db: Db, team: string): Promise<QualifiedId[]> {
-    return db
-      .select({ domain: conversations.domain, id: conversations.id })
-      .from(conversations)
-      .where(eq(conversations.team, team));
-  },
-  /** The conversations with members from `userDomain` (ids only, distinct), those `convDomain` owns when given. */
-  async withMembersFrom(db: Db, userDomain: string, convDomain?: string): Promise<QualifiedId[]> {
-    const from = eq(conversationMembers.userDomain, userDomain);
-    return db
-      .selectDistinct({ domain: conversationMembers.convDomain, id: conversationMembers.convId })
-      .from(conversationMembers)
-      .where(convDomain === undefined ? from : and(from, eq(conversationMembers.convDomain, convDomain)));
-  },
-  /** The conversations `domain` owns that this backend keeps a copy of (ids only). */
-  async ownedBy(db: Db, domain: string): Promise<QualifiedId[]> {
-    return db
-      .select({ domain: conversations.domain, id: conversations.id })
-      .from(conversations)
-      .where(eq(conversations.domain, domain));
-  },
   /** The conversation row and all its members. */
   remove(db: Db, c: QualifiedId) {
     return [db.delete(conversationMembers).where(membersOfKey(c)), db.delete(conversations).where(convKey(c))];

@@ -167,7 +167,7 @@ export const createGroupConversation = endpoint(
       conv,
       members,
       invitees,
-      joinChanges(conversationBook.create(c.env, conv, members), announced),
+      joinChanges(conversationBook.create(c.env, conv, members, domain), announced),
     );
     c.header('location', conv.id);
     return c.json(

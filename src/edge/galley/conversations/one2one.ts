@@ -40,7 +40,7 @@ export async function acceptOne2One(
     const fresh = privateConversationRow(id, other.id, 2);
     const members = [memberRow(fresh, other, ROLE_ADMIN), memberRow(fresh, acceptor, ROLE_ADMIN)];
     const announced = { statements: [], effects: [announceCreatedEffect(by, fresh, members, acceptor)] };
-    return { id, type: 2, change: joinChanges(conversationBook.create(d.env, fresh, members), announced) };
+    return { id, type: 2, change: joinChanges(conversationBook.create(d.env, fresh, members, d.domain), announced) };
   }
   const members = await conversationBook.members(d.env, id);
   const inIt = members.some(isUser(acceptor));

@@ -20,7 +20,7 @@ export async function ensureSelfConversation(d: Deps, fresh: ConversationRow, me
   if (existing !== undefined)
     return { created: false, conv: existing, members: await conversationBook.members(d.env, fresh) };
   const members = [memberRow(fresh, me, ROLE_ADMIN)];
-  await commitChange(d.env, d.config, conversationBook.create(d.env, fresh, members));
+  await commitChange(d.env, d.config, conversationBook.create(d.env, fresh, members, d.domain));
   return { created: true, conv: fresh, members };
 }
 

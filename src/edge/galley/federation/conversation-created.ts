@@ -105,7 +105,7 @@ export const onConversationCreated = federationRpc(
     ];
     if (!members.some((m) => m.userDomain === local)) return {};
     // Told again when users of this backend are added later: only they hear of it.
-    const { fresh, change } = await saveCopy(c.env, conv, members);
+    const { fresh, change } = await saveCopy(c.env, local, conv, members);
     const effects = [announceCreatedEffect(c.get('self'), conv, members, creator, fresh)];
     await commitChange(c.env, c.get('config'), joinChanges(change, { statements: [], effects }));
     return {};

@@ -14,11 +14,13 @@ const key = (m: { userDomain: string; userId: string }) => `${m.userDomain}/${m.
  */
 export async function saveCopy(
   env: Env,
+  here: string,
   conv: ConversationRow,
   members: readonly MemberRow[],
 ): Promise<{ fresh: MemberRow[]; change: Change }> {
   const existing = await conversationBook.get(env, conv);
-  if (existing === undefined) return { fresh: [...members], change: conversationBook.create(env, conv, [...members]) };
+  if (existing === undefined)
+    return { fresh: [...members], change: conversationBook.create(env, conv, [...members], here) };
   const before = new Map((await conversationBook.members(env, conv)).map((m) => [key(m), m]));
   const listed = new Set(members.map(key));
   const gone = [...before.values()].filter((m) => !listed.has(key(m)));

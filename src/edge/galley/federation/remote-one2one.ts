@@ -42,7 +42,9 @@ export async function upsertRemoteOne2One(
     if (joining.length === 0) return { id, change: noChange() };
     const both = owned && present.size + joining.length === 2;
     written = joinChanges(
-      conv === undefined ? conversationBook.create(env, row, joining) : conversationBook.addMembers(env, joining),
+      conv === undefined
+        ? conversationBook.create(env, row, joining, local.domain)
+        : conversationBook.addMembers(env, joining),
       both && row.type !== 2 ? conversationBook.update(env, id, { type: 2 }) : noChange(),
     );
   } else if (conv !== undefined) {

@@ -44,5 +44,5 @@ export async function storeOne2OneOnFirstCommit(
   // Connections are kept from the side of this backend's user.
   const local = me.domain === deps(c).domain;
   await requireConnectedOrTeammate(deps(c), local ? me : other, local ? other : me);
-  await commitChange(c.env, c.get('config'), conversationBook.create(c.env, m.conv, m.members));
+  await commitChange(c.env, c.get('config'), conversationBook.create(c.env, m.conv, m.members, deps(c).domain));
 }
