@@ -16,7 +16,7 @@ import {
   searchContacts,
 } from '../helpers/endpoints/brig.js';
 import { getNotifications } from '../helpers/endpoints/gundeck.js';
-import { postConversation } from '../helpers/endpoints/galley.js';
+import { listConversationIds, postConversation } from '../helpers/endpoints/galley.js';
 import { addClient } from '../helpers/clients.js';
 import { otrMessage, postOtr } from '../helpers/otr.js';
 
@@ -103,6 +103,7 @@ describe('GET /i/metrics', () => {
     const send = () => postOtr(b.publicUrl, u.token, conv.id, otrMessage(client, [{ user: u.id, client, text: 'x' }]));
     expect((await send()).status).toBe(201); // the conversation's object reads its members once
     expect((await getNotifications(b.publicUrl, u.token, { client })).status).toBe(200); // marks the client active
+    expect((await listConversationIds(b.publicUrl, u.token, {})).status).toBe(200); // makes the MLS self conversation
     text = await scrape();
     const ops: Array<[string, string, () => Promise<{ status: number }>]> = [
       ['/self', 'GET', () => getSelf(b.publicUrl, u.token)],
@@ -115,6 +116,7 @@ describe('GET /i/metrics', () => {
         () => listUsersPrekeys(b.publicUrl, u.token, { 'example.com': { [u.id]: [client] } }),
       ],
       ['/conversations/:cnv_domain/:cnv/proteus/messages', 'POST', send],
+      ['/conversations/list-ids', 'POST', () => listConversationIds(b.publicUrl, u.token, {})],
       [
         '/users/:domain/:uid/prekeys',
         'GET',
@@ -151,6 +153,7 @@ describe('GET /i/metrics', () => {
       'GET /notifications': { NotificationShard: 1 },
       'POST /users/list-prekeys': { Account: 1 },
       'POST /conversations/:cnv_domain/:cnv/proteus/messages': { Conversation: 1 },
+      'POST /conversations/list-ids': { Account: 1 },
       'GET /users/:domain/:uid/prekeys': { Account: 1 },
       'POST /mls/key-packages/claim/:user_domain/:user': { Account: 1, RateLimiter: 2 },
     });
@@ -163,6 +166,9 @@ describe('GET /i/metrics', () => {
       'GET /notifications': 0,
       'POST /users/list-prekeys': 0,
       'POST /conversations/:cnv_domain/:cnv/proteus/messages': 0,
+      // The user's conversation ids are in their Account object; the MLS self conversation the
+      // listing makes sure of is read (its row and members).
+      'POST /conversations/list-ids': 2,
       'GET /users/:domain/:uid/prekeys': 0,
       // The Account object keeps the directory's word that the user may be claimed.
       'POST /mls/key-packages/claim/:user_domain/:user': 0,
