@@ -31,14 +31,15 @@ INSERT OR IGNORE INTO foreign_members (conv_domain, conv_id, user_domain, user_i
   SELECT conv_domain, conv_id, user_domain, user_id FROM conversation_members WHERE user_domain <> conv_domain;
 
 -- The copies this backend keeps of conversations other backends own. This backend's own domain is
--- that of its users' self conversations.
+-- that of its users' self conversations and of its teams' conversations.
 CREATE TABLE conversation_copies (
   domain TEXT NOT NULL,
   id TEXT NOT NULL,
   PRIMARY KEY (domain, id)
 );
 INSERT OR IGNORE INTO conversation_copies (domain, id)
-  SELECT domain, id FROM conversations WHERE domain NOT IN (SELECT domain FROM conversations WHERE type = 1);
+  SELECT domain, id FROM conversations
+  WHERE domain NOT IN (SELECT domain FROM conversations WHERE type = 1 OR team IS NOT NULL);
 
 -- Bots, by their service (a service's removal takes its bots out of their conversations).
 CREATE TABLE service_bots (

@@ -3,7 +3,7 @@ import { sweepExpiredAssets } from './cargohold/face.js';
 import { moveLegacyMaterial } from './brig/face.js';
 import { runNotificationQueue, wakeAllWaiting } from './background-worker/jobs.js';
 import { runBotEventsQueue } from './bots/bot-events.js';
-import { sweepExpiredTeamNotifications } from './galley/face.js';
+import { sweepExpiredTeamNotifications, wakeHeldConversations } from './galley/face.js';
 import { runNativePushQueue } from './gundeck/face.js';
 import { log } from '../shared/log.js';
 import { sweepPendingEffects } from './effects/commit-change.js';
@@ -26,6 +26,7 @@ const MOVES_PER_RUN = 2_000;
 export async function runScheduledJobs(d: Deps, cron: string): Promise<void> {
   const { env, config } = d;
   if (cron === RESTART_CRON) {
+    logCount('conversations woken to hand over held effects', await wakeHeldConversations(env, Date.now()));
     logCount('pending effects carried out after a restart', await sweepPendingEffects(env, config, Date.now()));
     logCount(
       "users' account material (keys, cookies, connections, properties) moved from D1",
@@ -34,6 +35,7 @@ export async function runScheduledJobs(d: Deps, cron: string): Promise<void> {
     return;
   }
   const before = Date.now() - REQUEST_LIFETIME_MS;
+  logCount('conversations woken to hand over held effects', await wakeHeldConversations(env, before));
   logCount('pending effects carried out', await sweepPendingEffects(env, config, before));
   logCount('expired assets removed', await sweepExpiredAssets(env, config));
   logCount('expired team notifications removed', await sweepExpiredTeamNotifications(d.db, config));

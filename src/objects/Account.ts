@@ -287,10 +287,17 @@ export class Account extends DurableObject<Env> {
     });
   }
 
-  /** The user joined or left a conversation at `at` (an effect of the change; a later word wins). */
-  async conversationMembership(user: string, conv: QualifiedRef, member: boolean, at: number): Promise<void> {
-    await this.open(user);
-    this.conversations.put(conv, member, at);
+  /**
+   * The user joined or left a conversation at `at` (an effect of the change; a later word wins).
+   * It needs none of the rows earlier versions left in D1, so it does not move them in: an
+   * account's first conversation (its self conversation, made with it) leaves them for its first
+   * real call, whose copy of conversation ids (time 0) never overrides this word.
+   */
+  async conversationMembership(user: QualifiedRef, conv: QualifiedRef, member: boolean, at: number): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      this.conversations.keepOwnDomain(user.domain);
+      this.conversations.put(conv, member, at);
+    });
   }
 
   /** The user's conversations ordered by (domain, id), after a position: the list-ids pages. */
@@ -339,7 +346,7 @@ export class Account extends DurableObject<Env> {
 
   /** Copies the user's D1 rows in and marks them copied (one transaction), then deletes them there. */
   private async moveFromD1(user: string): Promise<void> {
-    const legacy = await legacyAccountStore.ofUser(database(this.env.DB), user);
+    const legacy = await legacyAccountStore.ofUser(database(this.env.DB), user, this.conversations.ownDomain());
     const found =
       legacy.prekeys.length +
         legacy.keyPackages.length +

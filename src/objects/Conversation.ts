@@ -1,4 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
+import { faultPoint } from '../shared/fault-point.js';
+import { heldEffectsStore } from '../shared/effects/held-effects-store.js';
 import { otrNotifications } from '../shared/proteus/otr-notifications.js';
 import { classify, sendingStatus, userKey, withRemoteClients } from '../shared/proteus/recipients.js';
 import type { OtrRecipient } from '../shared/codecs/otr.js';
@@ -14,16 +16,29 @@ import type {
   ResetRequest,
 } from '../shared/mls/delivery.js';
 import { type ConversationState, loadState } from './conversation/members-cache.js';
+import { type ConversationDb, conversationDb, writeTogether } from './db/conversation-db.js';
+import {
+  type ConversationOp,
+  type ConversationRow,
+  type MemberRow,
+  opWrites,
+  readConversation,
+} from './conversation/conversation-store.js';
+import { AppliedStore } from './conversation/applied-store.js';
+import { EdgeEffectsStore } from './conversation/edge-effects-store.js';
+import { moveIn } from './conversation/move-in.js';
+import { MovedInStore } from './conversation/moved-in-store.js';
 import { MlsGroups } from './conversation/mls/groups.js';
 import { NotificationShards } from './notification-shards.js';
 import { Outbox } from './conversation/outbox.js';
 
 /**
- * One conversation's ordering point. It keeps the members and their clients in memory (read once
- * from D1, dropped when membership or clients change), checks Proteus messages against them and
- * fans each message out to the recipients' notification objects. For MLS it is the delivery
- * service's ordering point: it holds the group's epoch, clients by leaf and pending proposals
- * (D1 keeps them across restarts), and applies commits one at a time.
+ * One conversation's owner and ordering point. Its storage holds the conversation: its row, its
+ * members and its MLS groups (moved in from D1 on its first call), which galley changes through
+ * `apply`. It keeps the members and their clients in memory (dropped when membership or clients
+ * change), checks Proteus messages against them and fans each message out to the recipients'
+ * notification objects. For MLS it is the delivery service: it holds each group's epoch, clients
+ * by leaf and pending proposals, and applies commits one at a time.
  */
 export class Conversation extends DurableObject<Env> {
   private state: Promise<ConversationState> | undefined;
@@ -32,12 +47,30 @@ export class Conversation extends DurableObject<Env> {
   /** What is being sent to the notification objects, so that a crash cannot leave a message half stored. */
   private readonly outbox = new Outbox(this.ctx, this.ctx.id.toString());
   private readonly shards = new NotificationShards(this.env, this.outbox);
+  private readonly db: ConversationDb = conversationDb(this.ctx.storage);
+  private readonly edgeEffects = new EdgeEffectsStore(this.ctx.storage.sql);
+  private readonly moved = new MovedInStore(this.ctx.storage.sql);
+  private readonly applied = new AppliedStore(this.ctx.storage.sql);
+  private opened = false;
 
   /** The conversation's MLS groups; dropped with the members cache. */
-  private readonly mls = new MlsGroups(this.env, this.shards);
+  private readonly mls = new MlsGroups(
+    this.env,
+    this.db,
+    {
+      conv: () => this.moved.conv()!,
+      d1: this.env.DB,
+      shards: this.shards,
+      edgeEffects: this.edgeEffects,
+      committed: () => faultPoint(this.env, 'change-committed'),
+      retryLater: () => this.outbox.arm(),
+    },
+    (writes) => writeTogether(this.ctx.storage, writes),
+  );
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.opened = this.moved.state() === 'done';
     // Messages a restart cut are sent again before anything new (the conversation's order).
     void this.ordered(async () => ({ stored: this.sendUnsent() }));
   }
@@ -47,7 +80,61 @@ export class Conversation extends DurableObject<Env> {
     this.outbox.alarmFired();
     const { stored } = await this.ordered(async () => ({ stored: this.sendUnsent() }));
     await stored;
+    await this.handOverEffects();
     this.outbox.rearm();
+  }
+
+  /**
+   * Effects for the edge a crash left here go to D1's pending_effects, and the sweep's mark goes
+   * (the sweep calls this for the conversations marked; the alarm too).
+   */
+  async handOverEffects(conv?: QualifiedRef): Promise<void> {
+    if (conv !== undefined) await this.open(conv);
+    await this.edgeEffects.handOver(this.env.DB);
+    const self = this.moved.conv();
+    if (self !== undefined) await heldEffectsStore.release(this.env.DB, self);
+  }
+
+  /** Before the first call is answered, the conversation's rows of earlier versions are here (once). */
+  private async open(conv: QualifiedRef): Promise<void> {
+    if (this.opened) return;
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (this.opened) return;
+      const c = {
+        storage: this.ctx.storage,
+        db: this.db,
+        d1: this.env.DB,
+        moved: this.moved,
+        edgeEffects: this.edgeEffects,
+      };
+      await moveIn(c, conv);
+      this.opened = true;
+    });
+  }
+
+  /** The conversation's row and members, after what was ordered before; undefined when it is not here. */
+  async conversation(conv: QualifiedRef): Promise<{ row: ConversationRow; members: MemberRow[] } | undefined> {
+    await this.open(conv);
+    // Each change is one synchronous transaction: what is read is a whole state, ordered or not.
+    return readConversation(this.db, conv);
+  }
+
+  /**
+   * galley's change of the conversation (the conversation book's writes), in its order and in one
+   * transaction; `mark` names the change, which is applied once however often it is carried out.
+   */
+  async apply(conv: QualifiedRef, ops: ConversationOp[], mark: string): Promise<void> {
+    await this.open(conv);
+    await this.ordered(async () => {
+      if (this.applied.has(mark)) return;
+      const writes = opWrites(this.db, conv, ops);
+      this.ctx.storage.transactionSync(() => {
+        for (const w of writes) w.run();
+        this.applied.add(mark, Date.now());
+      });
+      this.state = undefined;
+      this.mls.forget();
+    });
   }
 
   private sendUnsent(): Promise<unknown> {
@@ -58,7 +145,8 @@ export class Conversation extends DurableObject<Env> {
    * Membership or a member's clients changed: read them again on the next message. Users who left
    * and clients that were deleted (`left`) are proposed for removal from the MLS groups, in order.
    */
-  async invalidate(left?: Leaving): Promise<RemovalsSent[]> {
+  async invalidate(conv: QualifiedRef, left?: Leaving): Promise<RemovalsSent[]> {
+    await this.open(conv);
     this.state = undefined;
     this.mls.forget();
     return left === undefined ? [] : this.ordered(() => this.mls.leaving(left));
@@ -72,7 +160,8 @@ export class Conversation extends DurableObject<Env> {
   }
 
   /** Applies an MLS commit bundle in the group's order; a refused one changes nothing. */
-  commitBundle(req: CommitRequest): Promise<DeliveryResult> {
+  async commitBundle(req: CommitRequest): Promise<DeliveryResult> {
+    await this.open(req.conv);
     return this.ordered(async () => {
       const { result, changed } = await this.mls.commit(req);
       if (changed) this.state = undefined; // members and clients changed
@@ -81,37 +170,43 @@ export class Conversation extends DurableObject<Env> {
   }
 
   /** A proposal or application message for an MLS group, in the group's order. */
-  mlsMessage(req: MessageRequest): Promise<DeliveryResult> {
+  async mlsMessage(req: MessageRequest): Promise<DeliveryResult> {
+    await this.open(req.conv);
     return this.ordered(() => this.mls.message(req));
   }
 
   /** A group as it is, after what was ordered before (the edge's subconversation view). */
-  group(conv: QualifiedRef, subconv?: string): Promise<GroupView | undefined> {
+  async group(conv: QualifiedRef, subconv?: string): Promise<GroupView | undefined> {
+    await this.open(conv);
     return this.ordered(() => this.mls.view(conv, subconv));
   }
 
   /** The GroupInfo (base64) of a group's current epoch, after what was ordered before. */
-  groupInfo(conv: QualifiedRef, subconv?: string): Promise<string | undefined> {
+  async groupInfo(conv: QualifiedRef, subconv?: string): Promise<string | undefined> {
+    await this.open(conv);
     return this.ordered(() => this.mls.groupInfo(conv, subconv));
   }
 
   /** The clients that pending proposals of a group add (the commit route's checks of a commit's references). */
-  proposedAdds(conv: QualifiedRef, subconv: string | undefined, refs: readonly string[]): Promise<GroupClient[]> {
+  async proposedAdds(conv: QualifiedRef, subconv: string | undefined, refs: readonly string[]): Promise<GroupClient[]> {
+    await this.open(conv);
     return this.ordered(() => this.mls.proposedAdds(conv, subconv, refs));
   }
 
   /** Resets the conversation's or a subconversation's group, in order. */
-  resetGroup(req: ResetRequest): Promise<DeliveryResult> {
+  async resetGroup(req: ResetRequest): Promise<DeliveryResult> {
+    await this.open(req.conv);
     return this.ordered(() => this.mls.reset(req));
   }
 
   /** A client leaves a subconversation (`DELETE …/subconversations/{id}/self`), in order. */
-  leaveSubconversation(left: Leaving & { subconv: string }): Promise<DeliveryResult> {
+  async leaveSubconversation(left: Leaving & { subconv: string }): Promise<DeliveryResult> {
+    await this.open(left.conv);
     return this.ordered(() => this.mls.leave(left));
   }
 
   private current(req: ProteusSend, localDomain: string): Promise<ConversationState> {
-    const loading = (this.state ??= loadState(this.env.DB, req.conv, localDomain));
+    const loading = (this.state ??= loadState(this.db, this.env.DB, req.conv, localDomain));
     loading.catch(() => {
       if (this.state === loading) this.state = undefined;
     });
@@ -124,6 +219,7 @@ export class Conversation extends DurableObject<Env> {
    * sender's answer waits until its message is stored for every recipient.
    */
   async sendProteus(req: ProteusSend, localDomain: string): Promise<ProteusSendResult> {
+    await this.open(req.conv);
     const { result, stored } = await this.ordered(() => this.processProteus(req, localDomain));
     await stored;
     return result;

@@ -8,7 +8,7 @@ import { placementStore, type PlacementDb } from './notifications/placement-stor
 
 /** A sender that records what it sends so that it can send it again (a conversation's outbox). */
 export interface DurableSends {
-  record(byObject: Map<string, Delivery[]>, ttlSeconds: number): number;
+  record(byObject: Map<string, Delivery[]>, ttlSeconds: number, writes?: () => void): number;
   settled(seq: number, stored: boolean): void;
 }
 
@@ -93,21 +93,41 @@ export class NotificationShards {
    * With `mark`, the send is recorded elsewhere (not in the outbox) and its parts carry that mark.
    */
   append(deliveries: Iterable<Delivery>, ttlSeconds: number, mark?: SendMark): Promise<void> {
+    return this.appendWith(deliveries, ttlSeconds, mark);
+  }
+
+  /**
+   * `append`, with the change the deliveries tell of (`writes`, the conversation's storage) made
+   * in the outbox's transaction: the change and its notifications are both kept or neither.
+   */
+  appendWith(
+    deliveries: Iterable<Delivery>,
+    ttlSeconds: number,
+    mark?: SendMark,
+    writes?: () => void,
+    committed?: () => Promise<void>,
+  ): Promise<void> {
     const list = [...deliveries];
     const known = list.every((d) => d.to.every((e) => objectOfUser.has(e[0])));
-    if (this.waiting === 0 && known) return this.enqueue(list, ttlSeconds, mark);
+    if (this.waiting === 0 && known) return this.enqueue(list, ttlSeconds, mark, writes, committed);
     const users = [...new Set(list.flatMap((d) => d.to.map((e) => e[0])))];
     this.waiting++;
     // The enqueue is wrapped so that the next append waits for it to be queued, not stored.
     const queued = this.resolved
       .then(() => this.learn(users))
-      .then(() => ({ stored: this.enqueue(list, ttlSeconds, mark) }))
+      .then(() => ({ stored: this.enqueue(list, ttlSeconds, mark, writes, committed) }))
       .finally(() => this.waiting--);
     this.resolved = queued.catch(() => undefined);
     return queued.then((q) => q.stored);
   }
 
-  private enqueue(deliveries: Delivery[], ttlSeconds: number, mark?: SendMark): Promise<void> {
+  private enqueue(
+    deliveries: Delivery[],
+    ttlSeconds: number,
+    mark?: SendMark,
+    writes?: () => void,
+    committed?: () => Promise<void>,
+  ): Promise<void> {
     const byObject = new Map<string, Delivery[]>();
     for (const d of deliveries)
       for (const [name, part] of splitDelivery(d, (user) => objectOfUser.get(user)!)) {
@@ -116,9 +136,16 @@ export class NotificationShards {
         batch.push(...chunkDelivery(part));
       }
     if (mark !== undefined) return this.send(marked(byObject, mark), ttlSeconds);
-    // One object stores the whole send in one transaction: all or nothing without the outbox.
-    if (this.outbox === undefined || byObject.size === 1) return this.send(byObject, ttlSeconds);
-    return this.resend(this.outbox.record(byObject, ttlSeconds), byObject, ttlSeconds);
+    // One object stores the whole send in one transaction: all or nothing without the outbox,
+    // unless a change goes with it.
+    if (this.outbox === undefined) {
+      if (writes !== undefined) throw new Error('a change with deliveries needs an outbox');
+      return this.send(byObject, ttlSeconds);
+    }
+    if (byObject.size === 1 && writes === undefined) return this.send(byObject, ttlSeconds);
+    const seq = this.outbox.record(byObject, ttlSeconds, writes);
+    if (committed === undefined) return this.resend(seq, byObject, ttlSeconds);
+    return committed().then(() => this.resend(seq, byObject, ttlSeconds));
   }
 
   /** Sends a message the outbox recorded (again, after a crash: objects skip what they stored). */

@@ -153,7 +153,7 @@ describe('GET /i/metrics', () => {
       'GET /notifications': { NotificationShard: 1 },
       'POST /users/list-prekeys': { Account: 1 },
       'POST /conversations/:cnv_domain/:cnv/proteus/messages': { Conversation: 1 },
-      'POST /conversations/list-ids': { Account: 1 },
+      'POST /conversations/list-ids': { Account: 1, Conversation: 2 },
       'GET /users/:domain/:uid/prekeys': { Account: 1 },
       'POST /mls/key-packages/claim/:user_domain/:user': { Account: 1, RateLimiter: 2 },
     });
@@ -167,8 +167,8 @@ describe('GET /i/metrics', () => {
       'POST /users/list-prekeys': 0,
       'POST /conversations/:cnv_domain/:cnv/proteus/messages': 0,
       // The user's conversation ids are in their Account object; the MLS self conversation the
-      // listing makes sure of is read (its row and members).
-      'POST /conversations/list-ids': 2,
+      // listing makes sure of is its object's (its row, then its members).
+      'POST /conversations/list-ids': 0,
       'GET /users/:domain/:uid/prekeys': 0,
       // The Account object keeps the directory's word that the user may be claimed.
       'POST /mls/key-packages/claim/:user_domain/:user': 0,

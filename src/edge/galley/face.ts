@@ -3,6 +3,7 @@
  * Team questions are local and take bare ids (of teams and their members); questions about
  * conversations and their users take qualified ids.
  */
+import type { Change } from '../effects/commit-change.js';
 import type { Config } from '../../shared/config/index.js';
 import type { BatchStatement, Db } from '../db/client.js';
 import type { TeamRole } from '../../shared/db/schema.js';
@@ -63,9 +64,9 @@ export function addTeamMember(db: Db, member: NewTeamMember): BatchStatement {
   return teamStore.addMember(db, member);
 }
 
-/** The statements creating a new account's Proteus self conversation, for the account's batch. */
-export function accountSelfConversation(db: Db, user: QualifiedId): readonly BatchStatement[] {
-  return newSelfConversation(db, user);
+/** The change creating a new account's Proteus self conversation, for the account's change. */
+export function accountSelfConversation(user: QualifiedId): Change {
+  return newSelfConversation(user);
 }
 
 /** The statement removing a user from every team, for the caller's batch (account deletion). */
@@ -116,3 +117,4 @@ export { botConversationView } from './bots/bot-conversation.js';
 export { serviceOf } from './conversations/member-data.js';
 export { ROLE_ADMIN } from './conversations/roles.js';
 export type { BotDelivery } from './conversations/bot-deliveries.js';
+export { wakeHeldConversations } from './conversations/conversation-object.js';

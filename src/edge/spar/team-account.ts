@@ -2,19 +2,20 @@
 // account and the team queue's member-join are one batch, then its owners and admins are pushed it.
 import type { Config } from '../../shared/config/index.js';
 import { type AccountInput, createAccount, type UserRow } from '../brig/face.js';
-import { type Db, runBatch } from '../db/client.js';
+import { database } from '../db/client.js';
+import { commitChange, joinChanges } from '../effects/commit-change.js';
 import { type MemberJoinNotice, memberJoinNotice } from '../galley/face.js';
 
 export async function createTeamAccount(
   env: Env,
-  db: Db,
   config: Config,
   input: AccountInput & { provisioned: NonNullable<AccountInput['provisioned']> },
 ): Promise<UserRow> {
   let joined: MemberJoinNotice | undefined;
-  const user = await createAccount(db, config, input, async (row, statements) => {
+  const db = database(env.DB);
+  const user = await createAccount(env, config, input, async (row, change) => {
     joined = await memberJoinNotice(db, input.provisioned.team, row.id);
-    await runBatch(db, [...statements, joined.statement]);
+    await commitChange(env, config, joinChanges(change, { statements: [joined.statement], effects: [] }));
   });
   await joined?.push(env, config);
   return user;

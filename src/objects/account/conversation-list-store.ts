@@ -11,6 +11,16 @@ export class ConversationListStore {
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`CREATE TABLE IF NOT EXISTS conversation_ids (
       domain TEXT NOT NULL, id TEXT NOT NULL, member INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (domain, id))`);
+    sql.exec('CREATE TABLE IF NOT EXISTS own_domain (id INTEGER PRIMARY KEY CHECK (id = 0), domain TEXT NOT NULL)');
+  }
+
+  /** The user's own domain, once a membership change named it (for the copy of earlier versions' rows). */
+  ownDomain(): string | undefined {
+    return this.sql.exec<{ domain: string }>('SELECT domain FROM own_domain WHERE id = 0').toArray()[0]?.domain;
+  }
+
+  keepOwnDomain(domain: string): void {
+    this.sql.exec('INSERT OR REPLACE INTO own_domain (id, domain) VALUES (0, ?)', domain);
   }
 
   /** The user joined (`member`) or left the conversation at `at`, unless a newer word is kept. */

@@ -1,37 +1,53 @@
-import { effectMarks } from '../../shared/effects/effect-marks.js';
-import { type DeliveriesArgs, DELIVERIES_EFFECT } from '../../shared/effects/deliveries-effect.js';
-import { pendingEffectsStore, type StoredEffect } from '../../shared/effects/pending-effects-store.js';
-import { faultPoint } from '../../shared/fault-point.js';
+import { heldEffectsStore } from '../../shared/effects/held-effects-store.js';
+import type { StoredEffect } from '../../shared/effects/pending-effects-store.js';
+import type { QualifiedRef } from '../../shared/proteus/types.js';
 import type { Delivery } from '../../shared/notifications/types.js';
 import type { NotificationShards } from '../notification-shards.js';
+import type { Write } from '../db/conversation-db.js';
+import type { EdgeEffectsStore } from './edge-effects-store.js';
+
+/** Where a group's change goes: the conversation's storage, its outbox (through the shards), D1 for the edge. */
+export interface ChangeSinks {
+  /** The object's conversation. */
+  conv: () => QualifiedRef;
+  d1: D1Database;
+  shards: NotificationShards;
+  edgeEffects: EdgeEffectsStore;
+  /** Once the change is committed (the crash tests' fault point). */
+  committed: () => Promise<void>;
+  /** Something recorded is left to send: the alarm sends it. */
+  retryLater: () => void;
+}
 
 /**
- * Writes a group's change to D1 and stores its notifications as one unit: the notifications are
- * recorded in the writes' batch (a pending effect), stored, and the record removed. After a crash
- * in between, the edge's sweep stores them (with the same marks: nobody gets one twice). `also`,
- * effects the edge carries out (telling other backends, the members' lists), are recorded in the
- * batch too, in a row of their own: its id is returned, for the edge.
+ * Makes a group's change and stores its notifications as one unit: the writes, the outbox's record
+ * of the notifications and `also` (effects the edge carries out: telling other backends, the
+ * members' lists) are one transaction of the conversation's storage; the notifications are then
+ * stored (again from the outbox after a crash, with the same marks: nobody gets one twice) and
+ * `also` handed over to D1. Returns the pending row of `also` and the effects, for the edge.
  */
 export async function commitWithDeliveries(
-  env: Pick<Env, 'DB' | 'FAULT_POINT'>,
-  shards: NotificationShards,
-  statements: D1PreparedStatement[],
+  sinks: ChangeSinks,
+  writes: readonly Write[],
   deliveries: Delivery[],
   ttlSeconds: number,
   also: readonly StoredEffect[] = [],
-): Promise<number | undefined> {
-  const now = Date.now();
-  const alsoRecord = also.length === 0 ? [] : [pendingEffectsStore.insert(env.DB, [...also], now)];
-  if (deliveries.length === 0) {
-    const results = await env.DB.batch([...statements, ...alsoRecord]);
-    return also.length === 0 ? undefined : pendingEffectsStore.idOf(results.at(-1)!);
+): Promise<{ id: number; effectsJson: string } | undefined> {
+  let recorded: number | undefined;
+  // The sweep wakes this object if a crash leaves the effects here (see heldEffectsStore).
+  if (also.length > 0) await heldEffectsStore.hold(sinks.d1, sinks.conv(), Date.now());
+  const write = () => {
+    for (const w of writes) w.run();
+    if (also.length > 0) recorded = sinks.edgeEffects.record(also);
+  };
+  await sinks.shards.appendWith(deliveries, ttlSeconds, undefined, write, sinks.committed);
+  if (recorded === undefined) return undefined;
+  try {
+    const id = await sinks.edgeEffects.handOver(sinks.d1, recorded);
+    if (!sinks.edgeEffects.any()) await heldEffectsStore.release(sinks.d1, sinks.conv());
+    return id === undefined ? undefined : { id, effectsJson: JSON.stringify(also) };
+  } catch (err) {
+    sinks.retryLater();
+    throw err;
   }
-  const args: DeliveriesArgs = { deliveries, ttlSeconds };
-  const record = pendingEffectsStore.insert(env.DB, [{ kind: DELIVERIES_EFFECT, args }], now);
-  const results = await env.DB.batch([...statements, ...alsoRecord, record]);
-  const id = pendingEffectsStore.idOf(results.at(-1)!);
-  await faultPoint(env, 'change-committed');
-  await shards.append(deliveries, ttlSeconds, effectMarks(id)());
-  await pendingEffectsStore.remove(env.DB, id);
-  return also.length === 0 ? undefined : pendingEffectsStore.idOf(results.at(-2)!);
 }

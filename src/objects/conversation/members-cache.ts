@@ -1,5 +1,6 @@
 import { remoteUsersOf, userKey } from '../../shared/proteus/recipients.js';
 import type { QualifiedRef } from '../../shared/proteus/types.js';
+import type { ConversationDb } from '../db/conversation-db.js';
 import { readConversationState } from './state-store.js';
 
 export interface ConversationState {
@@ -20,8 +21,13 @@ export interface ConversationState {
 }
 
 /** A conversation's members and their clients, as the object keeps them until told otherwise. */
-export async function loadState(db: D1Database, conv: QualifiedRef, localDomain: string): Promise<ConversationState> {
-  const { meta, members } = await readConversationState(db, conv, localDomain);
+export async function loadState(
+  db: ConversationDb,
+  d1: D1Database,
+  conv: QualifiedRef,
+  localDomain: string,
+): Promise<ConversationState> {
+  const { meta, members } = await readConversationState(db, d1, conv, localDomain);
   const clients = new Map<string, Set<string>>();
   let device = false;
   let unconsenting = false;

@@ -27,10 +27,19 @@ export class Outbox {
     this.store = new OutboxStore(ctx.storage.sql);
   }
 
-  /** Records a message's deliveries (marking each) before they are sent; returns its number. */
-  record(byObject: Map<string, Delivery[]>, ttlSeconds: number): number {
+  /**
+   * Records a message's deliveries (marking each) before they are sent; returns its number.
+   * `writes`, the change the message tells of, are made in the same transaction: both or neither.
+   */
+  record(byObject: Map<string, Delivery[]>, ttlSeconds: number, writes?: () => void): number {
     this.removeStored();
-    const seq = this.store.record(this.source, byObject, ttlSeconds);
+    const seq =
+      writes === undefined
+        ? this.store.record(this.source, byObject, ttlSeconds)
+        : this.ctx.storage.transactionSync(() => {
+            writes();
+            return this.store.record(this.source, byObject, ttlSeconds);
+          });
     this.inFlight.add(seq);
     this.arm();
     return seq;

@@ -1,7 +1,7 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import { clients, conversationMembers, conversations, teamMembers } from '../../shared/db/schema.js';
+import { and, eq } from 'drizzle-orm';
+import { conversationMembers, conversations } from '../../shared/db/schema.js';
 import type { QualifiedRef } from '../../shared/proteus/types.js';
-import { database } from '../db/drizzle.js';
+import type { ConversationDb } from '../db/conversation-db.js';
 
 export interface MemberClientRow {
   userDomain: string;
@@ -18,37 +18,66 @@ export interface MemberClientRow {
 }
 
 /**
- * A conversation's protocol and team, and its members with their clients (and legal hold facts), in two statements of
- * one batch (a join, so no parameter list grows with the member count). It reads brig's clients and galley's team
- * members as they are; it writes nothing.
+ * A conversation's protocol and team and its members (from the object's storage), with the local
+ * members' clients and legal hold facts from the directory: one statement over the local members
+ * as a JSON list, so no parameter list grows with the member count. It writes nothing.
  */
 export async function readConversationState(
+  db: ConversationDb,
   d1: D1Database,
   conv: QualifiedRef,
   localDomain: string,
 ): Promise<{ meta: { protocol: string; team: string | null } | undefined; members: MemberClientRow[] }> {
-  const db = database(d1);
-  const m = conversationMembers;
-  const local = eq(m.userDomain, localDomain);
-  const [meta, members] = await db.batch([
-    db
-      .select({ protocol: conversations.protocol, team: conversations.team })
-      .from(conversations)
-      .where(and(eq(conversations.domain, conv.domain), eq(conversations.id, conv.id))),
-    db
-      .select({
-        userDomain: m.userDomain,
-        userId: m.userId,
-        client: clients.id,
-        legalhold: sql<number>`${clients.type} = 'legalhold'`.mapWith(Boolean),
-        consent: isNotNull(teamMembers.legalholdStatus).mapWith(Boolean),
-        serviceProvider: m.serviceProvider,
-        serviceId: m.serviceId,
-      })
-      .from(m)
-      .leftJoin(clients, and(local, eq(clients.user, m.userId)))
-      .leftJoin(teamMembers, and(local, eq(teamMembers.user, m.userId)))
-      .where(and(eq(m.convDomain, conv.domain), eq(m.convId, conv.id))),
-  ]);
-  return { meta: meta[0], members };
+  const [meta] = db
+    .select({ protocol: conversations.protocol, team: conversations.team })
+    .from(conversations)
+    .where(and(eq(conversations.domain, conv.domain), eq(conversations.id, conv.id)))
+    .all();
+  const members = db
+    .select({
+      userDomain: conversationMembers.userDomain,
+      userId: conversationMembers.userId,
+      serviceProvider: conversationMembers.serviceProvider,
+      serviceId: conversationMembers.serviceId,
+    })
+    .from(conversationMembers)
+    .where(and(eq(conversationMembers.convDomain, conv.domain), eq(conversationMembers.convId, conv.id)))
+    .all();
+  const local = members.filter((m) => m.userDomain === localDomain).map((m) => m.userId);
+  const held = local.length === 0 ? [] : await clientsOf(d1, local);
+  const byUser = new Map<string, typeof held>();
+  for (const h of held) byUser.set(h.user, [...(byUser.get(h.user) ?? []), h]);
+  return {
+    meta,
+    members: members.flatMap((m) => {
+      if (m.userDomain !== localDomain) return [{ ...m, client: null, legalhold: false, consent: false }];
+      return (byUser.get(m.userId) ?? []).map((r) => ({
+        ...m,
+        client: r.client,
+        legalhold: r.legalhold,
+        consent: r.consent,
+      }));
+    }),
+  };
+}
+
+/**
+ * Each of these local users with each of their clients (a user without any: one row, no client),
+ * whether it is a legal hold device and whether the user consented to legal hold.
+ */
+async function clientsOf(d1: D1Database, users: readonly string[]) {
+  const { results } = await d1
+    .prepare(
+      `SELECT u.value AS user, c.id AS client, c.type = 'legalhold' AS legalhold,
+         tm.legalhold_status IS NOT NULL AS consent
+       FROM json_each(?) u LEFT JOIN clients c ON c.user = u.value LEFT JOIN team_members tm ON tm.user = u.value`,
+    )
+    .bind(JSON.stringify(users))
+    .all<{ user: string; client: string | null; legalhold: number | null; consent: number }>();
+  return results.map((r) => ({
+    user: r.user,
+    client: r.client,
+    legalhold: r.legalhold === 1,
+    consent: r.consent === 1,
+  }));
 }

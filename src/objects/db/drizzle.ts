@@ -8,12 +8,3 @@ export function database(d1: D1Database): DrizzleD1Database {
   if (db === undefined) instances.set(d1, (db = drizzle(d1)));
   return db;
 }
-
-/**
- * A statement drizzle built, as a statement of the binding itself: the objects' batches join it
- * with statements of other stores (`pending_effects`), all or nothing.
- */
-export function plain(d1: D1Database, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
-  const { sql, params } = query.toSQL();
-  return d1.prepare(sql).bind(...params);
-}

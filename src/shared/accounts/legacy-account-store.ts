@@ -23,7 +23,7 @@ import type { LegacyAccountRows } from './material.js';
 const SELF_CONVERSATION = 1;
 
 export const legacyAccountStore = {
-  async ofUser(db: DrizzleD1Database, user: string): Promise<LegacyAccountRows> {
+  async ofUser(db: DrizzleD1Database, user: string, domain?: string): Promise<LegacyAccountRows> {
     const [keys, packages, sessions, sides, properties, consents, memberships] = await db.batch([
       db
         .select({ client: prekeys.client, id: prekeys.id, key: prekeys.key })
@@ -49,7 +49,8 @@ export const legacyAccountStore = {
         .select({ type: userConsents.type, value: userConsents.value, source: userConsents.source })
         .from(userConsents)
         .where(eq(userConsents.user, user)),
-      // A local user's domain is that of their self conversation (its id is theirs), made with the account.
+      // A local user's domain, when the object has not learnt it, is that of their self conversation
+      // (its id is theirs), which earlier versions made in D1 with the account.
       db
         .select({ domain: conversationMembers.convDomain, id: conversationMembers.convId })
         .from(conversationMembers)
@@ -57,11 +58,12 @@ export const legacyAccountStore = {
           and(
             eq(
               conversationMembers.userDomain,
-              db
-                .select({ domain: conversations.domain })
-                .from(conversations)
-                .where(and(eq(conversations.id, user), eq(conversations.type, SELF_CONVERSATION)))
-                .limit(1),
+              domain ??
+                db
+                  .select({ domain: conversations.domain })
+                  .from(conversations)
+                  .where(and(eq(conversations.id, user), eq(conversations.type, SELF_CONVERSATION)))
+                  .limit(1),
             ),
             eq(conversationMembers.userId, user),
           ),

@@ -22,13 +22,14 @@ export function conversationListsEffect(
   conv: QualifiedRef,
   joined: readonly QualifiedRef[],
   left: readonly QualifiedRef[],
+  at = Date.now(),
 ): StoredEffect[] {
   if (joined.length === 0 && left.length === 0) return [];
   const args: ConversationListsArgs = {
     conv: { domain: conv.domain, id: conv.id },
     joined: joined.map((u) => ({ domain: u.domain, id: u.id })),
     left: left.map((u) => ({ domain: u.domain, id: u.id })),
-    at: Date.now(),
+    at,
   };
   return [{ kind: CONVERSATION_LISTS_EFFECT, args }];
 }

@@ -176,7 +176,7 @@ describe('federation: de-federation', () => {
 
     const seen = await getConversation(pair.a.publicUrl, alice.token, { domain: A, id: oursId.id });
     expect(seen.body.members.others.map((m: any) => m.qualified_id)).toEqual([{ id: carol.id, domain: A }]);
-    expect(await pair.a.query('SELECT id FROM conversations WHERE domain = ?', B)).toEqual([]);
+    expect(await pair.a.query('SELECT id FROM conversation_copies WHERE domain = ?', B)).toEqual([]);
     const ids = await listConversationIds(pair.a.publicUrl, alice.token, {});
     expect(ids.body.qualified_conversations).not.toContainEqual(theirsId);
     const connections = await listConnections(pair.a.publicUrl, alice.token, {});

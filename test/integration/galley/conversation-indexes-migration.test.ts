@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
-import { getTeamConversations, postConversation } from '../../helpers/endpoints/galley.js';
+import { getTeamConversations } from '../../helpers/endpoints/galley.js';
+import { legacyConversation } from '../../helpers/legacy-conversation.js';
 import { teamOwner, type TeamOwner } from '../../helpers/users.js';
 
 /**
@@ -22,12 +23,11 @@ describe('the indexes across conversations, on a state of the previous version',
   beforeAll(async () => {
     before = await startEditedBackend([]);
     owner = await teamOwner(before.publicUrl, before.internalUrl);
-    const made = await postConversation(before.publicUrl, owner.token, {
+    teamConv = await legacyConversation(before, {
       name: 'Earlier room',
-      team: { teamid: owner.team, managed: false },
+      team: owner.team,
+      members: [{ id: owner.id }],
     });
-    expect(made.status, made.text).toBe(201);
-    teamConv = made.body.qualified_id.id;
     // A member of another backend in it, and a copy of another backend's conversation with the owner.
     const member = `INSERT INTO conversation_members (conv_domain, conv_id, user_domain, user_id, joined_at) VALUES (?, ?, ?, ?, ?)`;
     await before.query(member, D, teamConv, REMOTE, stranger, Date.now());

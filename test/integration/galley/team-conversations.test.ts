@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend, startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { call, wireError } from '../../helpers/http.js';
+import { legacyConversation } from '../../helpers/legacy-conversation.js';
 import { api, createUser, teamOwner, type TeamOwner, type TestUser, invitedMember } from '../../helpers/users.js';
 import {
   addMembers,
@@ -234,14 +235,18 @@ describe('DELETE of a channel', () => {
     const owner = await teamOwner(b.publicUrl, b.internalUrl);
     const admin = await invitedMember(b.publicUrl, owner, 'admin');
     const member = await invitedMember(b.publicUrl, owner);
-    const conv = await teamConversation(b.publicUrl, owner, [admin, member]);
-    // Channels are MLS conversations, which the shipped configuration does not enable: mark a group as one.
-    await b.query(`UPDATE conversations SET group_conv_type = 'channel' WHERE id = ?`, conv);
+    // Channels are MLS conversations, which the shipped configuration does not enable: a group as one.
+    const conv = await legacyConversation(b, {
+      team: owner.team,
+      groupConvType: 'channel',
+      accessRole: ['team_member'],
+      members: [{ id: owner.id }, { id: admin.id, role: 'wire_member' }, { id: member.id, role: 'wire_member' }],
+    });
     expect(await deleteTeamConversation(b.publicUrl, member.token, owner.team, conv)).toMatchObject({
       status: 403,
       body: { ...wireError(403, 'action-denied'), message: 'Insufficient authorization (missing delete_conversation)' },
     });
     expect((await deleteTeamConversation(b.publicUrl, admin.token, owner.team, conv)).status).toBe(200);
-    expect(await b.query('SELECT id FROM conversations WHERE id = ?', conv)).toEqual([]);
+    expect((await getTeamConversation(b.publicUrl, owner.token, owner.team, conv)).status).toBe(404);
   });
 });

@@ -1,7 +1,8 @@
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { type BatchStatement, runBatch, type Db } from '../../db/client.js';
+import { type BatchStatement, database } from '../../db/client.js';
+import { type Change, commitChange, joinChanges } from '../../effects/commit-change.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AssetRef, RichField, TeamRole } from '../../../shared/db/schema.js';
 import { richInfoStore } from '../rich-info/rich-info-store.js';
@@ -51,7 +52,7 @@ export function defaultUserLocale(config: Config): string {
 }
 
 /** How an account's statements are written: in one batch, with whatever else the caller's change holds. */
-export type AccountWrite = (row: UserRow, statements: BatchStatement[]) => Promise<void>;
+export type AccountWrite = (row: UserRow, change: Change) => Promise<void>;
 
 /**
  * Writes a new user (and the team it creates, with the user as owner) in one batch: all or
@@ -59,11 +60,12 @@ export type AccountWrite = (row: UserRow, statements: BatchStatement[]) => Promi
  * claimed here; losing that race is 409 `key-exists`.
  */
 export async function createAccount(
-  db: Db,
+  env: Env,
   config: Config,
   input: AccountInput,
-  write: AccountWrite = (_, statements) => runBatch(db, statements),
+  write: AccountWrite = (_, change) => commitChange(env, config, change),
 ): Promise<UserRow> {
+  const db = database(env.DB);
   const now = Date.now();
   const id = crypto.randomUUID();
   const p = input.provisioned;
@@ -96,12 +98,7 @@ export async function createAccount(
     createdAt: now,
   };
   const domain = localDomain(config);
-  const statements: BatchStatement[] = [
-    userStore.insert(db, row),
-    ...placeNotifications(db, id),
-    // wire's brig has galley make it with the account, so clients find it from the start.
-    ...accountSelfConversation(db, { id, domain }),
-  ];
+  const statements: BatchStatement[] = [userStore.insert(db, row), ...placeNotifications(db, id)];
   if (input.newTeam !== undefined && teamId !== null)
     statements.push(...createTeam(db, { id: teamId, ...input.newTeam, creator: id }));
   if (input.invitation !== undefined) statements.push(...joinStatements(db, id, input.invitation));
@@ -112,7 +109,8 @@ export async function createAccount(
       ...(p.records?.(id) ?? []),
     );
   try {
-    await write(row, statements);
+    // wire's brig has galley make the self conversation with the account, so clients find it from the start.
+    await write(row, joinChanges({ statements, effects: [] }, accountSelfConversation({ id, domain })));
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     if (isUniqueViolation(err, 'users.handle')) throw new ApiError(brigErrors.handleExists);

@@ -42,7 +42,7 @@ export const createUserNoVerify = endpoint(
     if (body.email !== undefined && (await userStore.byEmail(db, body.email))?.activated)
       throw new ApiError(brigErrors.keyExists);
     const passwordHash = body.password && (await newPasswordHash(c.env, config, 'internal', body.password));
-    const user = await createAccount(db, config, {
+    const user = await createAccount(c.env, config, {
       name: body.name,
       email: body.email,
       emailVerified: true,

@@ -4,8 +4,8 @@ import { type MemberJoinNotice, memberJoinNotice, teamSize } from '../../galley/
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { type BatchStatement, database } from '../../db/client.js';
-import { commitChange } from '../../effects/commit-change.js';
+import { database } from '../../db/client.js';
+import { type Change, commitChange, joinChanges } from '../../effects/commit-change.js';
 import { publishEffect } from '../../events/publish.js';
 import { userEvents } from '../../events/user-events.js';
 import { newCookieHeader } from '../auth/session.js';
@@ -92,19 +92,23 @@ export const register = endpoint(
     const domain = deps(c).domain;
     // The account, the team queue's member-join and the user's user.activate are one change.
     let joined: MemberJoinNotice | undefined;
-    const write = async (row: UserRow, statements: BatchStatement[]) => {
+    const write = async (row: UserRow, change: Change) => {
       joined = invitation === undefined ? undefined : await memberJoinNotice(db, invitation.team, row.id);
-      await commitChange(c.env, config, {
-        statements: [...statements, ...(joined === undefined ? [] : [joined.statement])],
-        effects: verified ? [publishEffect([{ user: row.id }], userEvents.activate(selfJson(row, domain)))] : [],
-      });
+      await commitChange(
+        c.env,
+        config,
+        joinChanges(change, {
+          statements: joined === undefined ? [] : [joined.statement],
+          effects: verified ? [publishEffect([{ user: row.id }], userEvents.activate(selfJson(row, domain)))] : [],
+        }),
+      );
     };
     const invitee = invitation?.invitee ?? null;
     const user =
       invitee !== null
         ? await claimInvitedAccount(db, { ...invitation!, invitee }, passwordHash, write)
         : await createAccount(
-            db,
+            c.env,
             config,
             {
               name: body.name,

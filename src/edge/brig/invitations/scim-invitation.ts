@@ -26,7 +26,7 @@ export async function inviteProvisionedUser(
   const now = Date.now();
   const code = randomToken(24);
   const { team, role } = input.provisioned;
-  const user = await createAccount(db, config, {
+  const user = await createAccount(env, config, {
     name: input.name,
     email: input.email,
     emailVerified: false,
@@ -70,7 +70,7 @@ export async function claimInvitedAccount(
   db: Db,
   invitation: InvitationRow & { invitee: string },
   passwordHash: string | undefined,
-  write: AccountWrite = (_, statements) => runBatch(db, statements),
+  write: AccountWrite = (_, change) => runBatch(db, change.statements),
 ): Promise<UserRow> {
   const account = await userStore.byId(db, invitation.invitee);
   if (account?.status !== 'pending-invitation') throw new ApiError(brigErrors.invalidInvitationCode);
@@ -84,7 +84,10 @@ export async function claimInvitedAccount(
   };
   const claimed = { ...account, ...patch };
   try {
-    await write(claimed, [userStore.update(db, account.id, patch), invitationStore.remove(db, invitation.id)]);
+    await write(claimed, {
+      statements: [userStore.update(db, account.id, patch), invitationStore.remove(db, invitation.id)],
+      effects: [],
+    });
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     throw err;

@@ -1,105 +1,113 @@
 import type { QualifiedId } from '../../api/schemas/common.js';
-import { type BatchStatement, database, type Db } from '../../db/client.js';
+import { type BatchStatement, database } from '../../db/client.js';
 import type { Change } from '../../effects/commit-change.js';
+import { defineEffect } from '../../effects/effect.js';
+import { askEach } from '../../../shared/chunked.js';
+import type { ConversationOp, ConversationRow, MemberRow } from '../../../shared/conversations/conversation-ops.js';
 import { conversationListsEffect } from '../../../shared/effects/conversation-lists-effect.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { conversationIdsIn, conversationIdsOf } from './conversation-lists.js';
 import { conversationIndexStore } from './conversation-index-store.js';
-import { type ConversationRow, conversationStore, type MemberRow } from './conversation-store.js';
+import { conversationObject } from './conversation-stub.js';
 
 /** wire's conversation type of a user's self conversation. */
 const SELF_CONVERSATION = 1;
 /** Conversations read at once when going through a user's list. */
 const PAGE = 100;
 
-const writes = (statements: BatchStatement[]): Change => ({ statements, effects: [] });
+const ref = (c: QualifiedId): QualifiedId => ({ id: c.id, domain: c.domain });
 
-/** Writes that change who is in a conversation, with the word to the members' own lists. */
-const membership = (
-  statements: BatchStatement[],
+/**
+ * galley's writes of a conversation, applied by its object in one transaction. The change's mark
+ * names them: carried out again (the sweep, after a crash), they are applied once.
+ */
+const conversationWrites = defineEffect(
+  'conversation-writes',
+  async ({ env, mark }, a: { conv: QualifiedId; ops: ConversationOp[] }) => {
+    await conversationObject(env, a.conv).apply(a.conv, a.ops, JSON.stringify(mark()));
+  },
+);
+
+/** A change of the conversation: its object's writes, the directory's indexes, the members' lists. */
+function change(
   conv: QualifiedId,
-  joined: readonly QualifiedId[],
-  left: readonly QualifiedId[],
-): Change => ({ statements, effects: conversationListsEffect(conv, joined, left) });
+  ops: ConversationOp[],
+  statements: BatchStatement[],
+  joined: readonly QualifiedId[] = [],
+  left: readonly QualifiedId[] = [],
+): Change {
+  return {
+    statements,
+    effects: [conversationWrites({ conv: ref(conv), ops }), ...conversationListsEffect(conv, joined, left)],
+  };
+}
 
 const userOf = (m: MemberRow): QualifiedId => ({ id: m.userId, domain: m.userDomain });
 const convOf = (m: MemberRow): QualifiedId => ({ id: m.convId, domain: m.convDomain });
 
-const createStatements = (db: Db, row: ConversationRow, members: MemberRow[], here: string): BatchStatement[] => [
-  conversationStore.insert(db, row).onConflictDoNothing(),
-  ...conversationStore.addMembers(db, members),
-  ...conversationIndexStore.created(db, row, here),
-  ...conversationIndexStore.added(db, members),
-];
-
 /**
- * galley's one way to its conversations and their members. Reads are answers; writes are changes
- * the caller commits with the rest of its change (commitChange), so that where the conversations
- * live (today D1's `conversations` and `conversation_members`, next each conversation's object,
- * docs/architecture.md "Conversation objects own their conversation") is this module's to know.
- * Each local user's list of their conversations is in their Account object, told by the changes.
+ * galley's one way to its conversations and their members. Each conversation is its object's
+ * (docs/architecture.md "Conversation objects own their conversation"): reads ask it, writes are
+ * changes the caller commits with the rest of its change (commitChange), whose effect the object
+ * applies; what is asked across conversations is in the directory's indexes
+ * (conversation-index-store.ts), written in the change's batch. Each local user's list of their
+ * conversations is in their Account object, told by the changes.
  */
 export const conversationBook = {
-  get(env: Env, c: QualifiedId): Promise<ConversationRow | undefined> {
-    return conversationStore.get(database(env.DB), c);
+  async get(env: Env, c: QualifiedId): Promise<ConversationRow | undefined> {
+    return (await conversationObject(env, c).conversation(ref(c)))?.row;
   },
-  getMany(env: Env, ids: readonly QualifiedId[]): Promise<ConversationRow[]> {
-    return conversationStore.getMany(database(env.DB), ids);
+  async getMany(env: Env, ids: readonly QualifiedId[]): Promise<ConversationRow[]> {
+    const rows = await askEach(ids, (c) => this.get(env, c));
+    return rows.filter((r): r is ConversationRow => r !== undefined);
   },
   /** The members, oldest first. */
-  members(env: Env, c: QualifiedId): Promise<MemberRow[]> {
-    return conversationStore.members(database(env.DB), c);
+  async members(env: Env, c: QualifiedId): Promise<MemberRow[]> {
+    return (await conversationObject(env, c).conversation(ref(c)))?.members ?? [];
   },
-  membersOfMany(env: Env, ids: readonly QualifiedId[]): Promise<MemberRow[]> {
-    return conversationStore.membersOfMany(database(env.DB), ids);
+  async membersOfMany(env: Env, ids: readonly QualifiedId[]): Promise<MemberRow[]> {
+    return (await askEach(ids, (c) => this.members(env, c))).flat();
   },
-  member(env: Env, c: QualifiedId, u: QualifiedId): Promise<MemberRow | undefined> {
-    return conversationStore.member(database(env.DB), c, u);
+  async member(env: Env, c: QualifiedId, u: QualifiedId): Promise<MemberRow | undefined> {
+    return (await this.members(env, c)).find((m) => m.userId === u.id && m.userDomain === u.domain);
   },
   /** One user's memberships in several conversations of one domain. */
-  memberships(env: Env, u: QualifiedId, convDomain: string, convIds: readonly string[]): Promise<MemberRow[]> {
-    return conversationStore.memberships(database(env.DB), u, convDomain, convIds);
+  async memberships(env: Env, u: QualifiedId, convDomain: string, convIds: readonly string[]): Promise<MemberRow[]> {
+    const found = await askEach(convIds, (id) => this.member(env, { id, domain: convDomain }, u));
+    return found.filter((m): m is MemberRow => m !== undefined);
   },
 
   /** A conversation with its first members (`here`: this backend's domain); nothing if it exists already. */
   create(env: Env, row: ConversationRow, members: MemberRow[], here: string): Change {
-    return membership(createStatements(database(env.DB), row, members, here), row, members.map(userOf), []);
+    const db = database(env.DB);
+    const indexes = [...conversationIndexStore.created(db, row, here), ...conversationIndexStore.added(db, members)];
+    return change(row, [{ create: { row, members } }], indexes, members.map(userOf));
   },
-  /**
-   * The same, as statements of a D1 batch made elsewhere: a new account's, with its self
-   * conversation. Its list learns of it when its Account object first opens (objects/Account.ts).
-   */
-  createInBatch(db: Db, row: ConversationRow, members: MemberRow[]): BatchStatement[] {
-    return createStatements(db, row, members, row.domain);
+  /** A new account's self conversation (no team, owned here, its user its one member: no index). */
+  createSelf(row: ConversationRow, members: MemberRow[]): Change {
+    return change(row, [{ create: { row, members } }], [], members.map(userOf));
   },
-  update(env: Env, c: QualifiedId, patch: Partial<ConversationRow>): Change {
-    return writes([conversationStore.update(database(env.DB), c, patch)]);
+  update(_env: Env, c: QualifiedId, patch: Partial<ConversationRow>): Change {
+    return change(c, [{ update: patch }], []);
   },
   /** The conversation and its members (`members`, as the caller read them). */
   remove(env: Env, c: QualifiedId, members: readonly MemberRow[]): Change {
-    const db = database(env.DB);
-    const statements = [...conversationStore.remove(db, c), ...conversationIndexStore.gone(db, c)];
-    return membership(statements, c, [], members.map(userOf));
+    return change(c, [{ remove: true }], conversationIndexStore.gone(database(env.DB), c), [], members.map(userOf));
   },
   /** Members joining (of one conversation or several); those already in stay as they are. */
   addMembers(env: Env, rows: MemberRow[]): Change {
-    const told = [...groupBy(rows, (m) => `${m.convDomain}/${m.convId}`).values()].flatMap((ms) =>
-      conversationListsEffect(convOf(ms[0]!), ms.map(userOf), []),
-    );
     const db = database(env.DB);
-    const statements = [...conversationStore.addMembers(db, rows), ...conversationIndexStore.added(db, rows)];
-    return { statements, effects: told };
+    const each = [...groupBy(rows, (m) => `${m.convDomain}/${m.convId}`).values()].map((ms) =>
+      change(convOf(ms[0]!), [{ addMembers: ms }], conversationIndexStore.added(db, ms), ms.map(userOf)),
+    );
+    return { statements: each.flatMap((c) => c.statements), effects: each.flatMap((c) => c.effects) };
   },
   removeMembers(env: Env, c: QualifiedId, users: readonly QualifiedId[]): Change {
-    const db = database(env.DB);
-    const statements = [
-      ...conversationStore.removeMembers(db, c, users),
-      ...conversationIndexStore.removed(db, c, users),
-    ];
-    return membership(statements, c, [], users);
+    const statements = conversationIndexStore.removed(database(env.DB), c, users);
+    return change(c, [{ removeMembers: users.map(ref) }], statements, [], users);
   },
-  updateMember(env: Env, c: QualifiedId, u: QualifiedId, patch: Partial<MemberRow>): Change {
-    return writes([conversationStore.updateMember(database(env.DB), c, u, patch)]);
+  updateMember(_env: Env, c: QualifiedId, u: QualifiedId, patch: Partial<MemberRow>): Change {
+    return change(c, [{ updateMember: { user: ref(u), patch } }], []);
   },
 
   /** The conversations of a team (ids only). */
@@ -125,7 +133,7 @@ export const conversationBook = {
   async inMlsConversation(env: Env, user: QualifiedId): Promise<boolean> {
     for (let after: QualifiedId | undefined; ; ) {
       const page = await conversationIdsOf(env, user, PAGE, after);
-      const convs = await conversationStore.getMany(database(env.DB), page);
+      const convs = await this.getMany(env, page);
       if (convs.some((c) => c.protocol !== 'proteus' && c.type !== SELF_CONVERSATION)) return true;
       if (page.length < PAGE) return false;
       after = page.at(-1);

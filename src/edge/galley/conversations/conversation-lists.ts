@@ -20,7 +20,9 @@ defineEffect(CONVERSATION_LISTS_EFFECT, async ({ env, config }, a: ConversationL
     ...a.joined.filter((u) => u.domain === local).map((u) => ({ user: u.id, member: true })),
     ...a.left.filter((u) => u.domain === local).map((u) => ({ user: u.id, member: false })),
   ];
-  await askEach(words, (w) => accountOf(env, w.user).conversationMembership(w.user, a.conv, w.member, a.at));
+  await askEach(words, (w) =>
+    accountOf(env, w.user).conversationMembership({ id: w.user, domain: local }, a.conv, w.member, a.at),
+  );
 });
 
 /** The user's conversations ordered by (domain, id), after a position: the list-ids pages. */

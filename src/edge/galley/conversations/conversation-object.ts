@@ -1,13 +1,13 @@
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { conversationBook } from './conversation-book.js';
+import { conversationObject } from './conversation-stub.js';
 import { queueClientRemoved, queueRemovals } from '../federation/mls-deliveries.js';
 import { defineEffect } from '../../effects/effect.js';
+import { askEach } from '../../../shared/chunked.js';
+import { heldEffectsStore } from '../../../shared/effects/held-effects-store.js';
 
-/** The conversation's object (its ordering point), reached through its RPC methods. */
-export function conversationObject(env: Env, conv: QualifiedId) {
-  return env.CONVERSATIONS.get(env.CONVERSATIONS.idFromName(`${conv.domain}/${conv.id}`));
-}
+export { conversationObject } from './conversation-stub.js';
 
 /** What the object needs to tell members: which users are this backend's, and how long events live. */
 export const objectDelivery = (config: Config) => ({
@@ -36,7 +36,7 @@ export async function membershipChanged(env: Env, conv: QualifiedId, left?: Left
           targets: left.targets.map((t) => ({ user: t.id, domain: t.domain, client: t.client })),
           ...objectDelivery(left.config),
         };
-  const removals = await conversationObject(env, conv).invalidate(leaving);
+  const removals = await conversationObject(env, conv).invalidate({ id: conv.id, domain: conv.domain }, leaving);
   if (left !== undefined && removals.length > 0) await queueRemovals(env, left.config, conv, removals);
 }
 
@@ -81,3 +81,21 @@ export const clientsChangedEffect = (user: QualifiedId, gone: readonly string[] 
     user: { id: user.id, domain: user.domain },
     targets: gone.length === 0 ? undefined : gone.map((client) => ({ id: user.id, domain: user.domain, client })),
   });
+
+/** Conversations woken per round of the sweep. */
+const WAKE_BATCH = 100;
+
+/**
+ * Wakes the objects of conversations marked before `before` (ms) as holding effects for the edge
+ * (a crash between a commit and their hand-over), so that they are in pending_effects when the
+ * sweep carries those out. Returns how many were woken.
+ */
+export async function wakeHeldConversations(env: Env, before: number): Promise<number> {
+  let woken = 0;
+  for (;;) {
+    const held = await heldEffectsStore.older(env.DB, before, WAKE_BATCH);
+    await askEach(held, (c) => conversationObject(env, c).handOverEffects(c));
+    woken += held.length;
+    if (held.length < WAKE_BATCH) return woken;
+  }
+}

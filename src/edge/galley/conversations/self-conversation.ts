@@ -3,8 +3,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { json, type QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { deps, type Deps } from '../../api/deps.js';
-import type { Db } from '../../db/client.js';
-import { commitChange } from '../../effects/commit-change.js';
+import { type Change, commitChange } from '../../effects/commit-change.js';
 import { conversationBook } from './conversation-book.js';
 import { conversationJson } from './conversation-json.js';
 import { privateConversationRow, type ConversationRow } from './conversation-store.js';
@@ -25,9 +24,9 @@ export async function ensureSelfConversation(d: Deps, fresh: ConversationRow, me
 }
 
 /** A new account's Proteus self conversation (its id is the user's), written in the account's batch. */
-export function newSelfConversation(db: Db, me: QualifiedId) {
+export function newSelfConversation(me: QualifiedId): Change {
   const conv = privateConversationRow(me, me.id, 1);
-  return conversationBook.createInBatch(db, conv, [memberRow(conv, me, ROLE_ADMIN)]);
+  return conversationBook.createSelf(conv, [memberRow(conv, me, ROLE_ADMIN)]);
 }
 
 /** `POST /conversations/self`: the user's private conversation, whose id is the user id. */

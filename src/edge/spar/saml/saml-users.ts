@@ -44,7 +44,7 @@ async function provision(c: Context<AppEnv>, db: Db, idp: IdpRow, nameId: NameId
   if ((await scimTokenStore.countOfTeam(db, idp.team)) > 0) throw new ApiError(sparErrors.noAutoProvisioning);
   if (nameId.value.length > 128) throw new ApiError(sparErrors.badUsername);
   const config = c.get('config');
-  const user = await createTeamAccount(c.env, db, config, {
+  const user = await createTeamAccount(c.env, config, {
     name: nameId.value,
     emailVerified: false,
     provisioned: {

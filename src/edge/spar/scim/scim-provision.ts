@@ -135,7 +135,7 @@ export async function createScimUser(s: Scim, input: ScimUserInput): Promise<Use
   const name = displayNameOf(input, id);
   if (s.idp === undefined)
     return inviteProvisionedUser(c.env, db, config, { name, email: id.email!, locale: input.language, provisioned });
-  let user = await createTeamAccount(c.env, db, config, {
+  let user = await createTeamAccount(c.env, config, {
     name,
     emailVerified: false,
     locale: input.language,

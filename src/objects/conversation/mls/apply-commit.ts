@@ -4,13 +4,13 @@ import { memberJoinData, memberLeaveData } from '../../../shared/events/member-e
 import type { CommitRequest, DeliveryResult, GroupLeaf } from '../../../shared/mls/delivery.js';
 import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
 import type { Delivery } from '../../../shared/notifications/types.js';
-import type { NotificationShards } from '../../notification-shards.js';
 import { mlsNotifications, remoteDelivery, toUsers } from './fan-out.js';
 import type { GroupRow } from './group-row.js';
 import { commitStatements } from './group-store.js';
 import { planCommit } from './commit-plan.js';
 import { type RemovalProposals, removalProposals } from './removals.js';
-import { commitWithDeliveries } from '../commit-with-deliveries.js';
+import { type ChangeSinks, commitWithDeliveries } from '../commit-with-deliveries.js';
+import type { ConversationDb } from '../../db/conversation-db.js';
 import { MLS_REMOTE_EFFECT, type MlsRemoteArgs } from '../../../shared/effects/mls-remote-effect.js';
 import { conversationListsEffect } from '../../../shared/effects/conversation-lists-effect.js';
 
@@ -26,8 +26,8 @@ const localUsers = (users: Iterable<string>, domain: string) =>
  * it was the first time (its sender never got that answer).
  */
 export async function applyCommit(
-  env: Pick<Env, 'DB' | 'FAULT_POINT'>,
-  shards: NotificationShards,
+  db: ConversationDb,
+  sinks: ChangeSinks,
   keys: RemovalKeys | undefined,
   group: GroupRow,
   req: CommitRequest,
@@ -90,7 +90,7 @@ export async function applyCommit(
     notifications.push(...mlsNotifications('conversation.mls-message-add', req.application, plan.after, fan));
     remote.push(...remoteDelivery('application', plan.after, fan));
   }
-  const again = await proposedAgain(env.DB, keys, group, plan.requeue, {
+  const again = await proposedAgain(db, keys, group, plan.requeue, {
     epoch: group.epoch + 1,
     to: plan.after,
     localDomain: req.localDomain,
@@ -100,7 +100,7 @@ export async function applyCommit(
   const result: DeliveryResult = { ok: true, eventsJson: JSON.stringify(events), time, remote };
   const lastCommit = { digest, result: JSON.stringify(result) };
   const writes = [
-    ...commitStatements(env.DB, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo), lastCommit }),
+    ...commitStatements(db, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo), lastCommit }),
     ...again.statements,
   ];
   const also = [
@@ -118,7 +118,7 @@ export async function applyCommit(
       plan.writes.left.map((l) => ({ id: l.user, domain: l.domain })),
     ),
   ];
-  const recordedId = await commitWithDeliveries(env, shards, writes, notifications, req.ttlSeconds, also);
+  const recorded = await commitWithDeliveries(sinks, writes, notifications, req.ttlSeconds, also);
 
   const removed = new Set(plan.writes.removedLeaves);
   const leaves = new Map([...group.leaves].filter(([i]) => !removed.has(i)));
@@ -134,13 +134,12 @@ export async function applyCommit(
     lastCommit,
   };
   // The effects are this request's to carry out: a replay (from lastCommit) has none.
-  const recorded = recordedId === undefined ? undefined : { id: recordedId, effectsJson: JSON.stringify(also) };
   return { result: recorded === undefined ? result : { ...result, recorded }, group: next };
 }
 
 /** The backend's removals an external commit left pending, proposed in the new epoch (after its writes). */
 async function proposedAgain(
-  db: D1Database,
+  db: ConversationDb,
   keys: RemovalKeys | undefined,
   group: GroupRow,
   leaves: readonly GroupLeaf[],

@@ -1,7 +1,9 @@
 // The MLS group tables (mls_group_clients, mls_proposals, mls_group_infos, mls_subconversations)
-// and the group columns of conversations (epoch, cipher suite, group id): this store is their one
-// writer, under the Conversation object's order. The edge asks the object for what it reads.
-import { and, eq, sql } from 'drizzle-orm';
+// and the group columns of conversations (epoch, cipher suite, group id), in the Conversation
+// object's own SQLite (the tables D1 had, conversation-tables.ts): this store is their one writer,
+// under the object's order. Writes are returned as statements, which the caller runs in one
+// transaction with its outbox (commit-with-deliveries.ts).
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
 import { toBase64 } from '../../../shared/base64.js';
 import { subconversationGroupId } from '../../../shared/mls/group-id.js';
@@ -13,7 +15,8 @@ import {
   mlsProposals,
   mlsSubconversations,
 } from '../../../shared/db/schema.js';
-import { database, plain } from '../../db/drizzle.js';
+import type { ConversationDb, Write } from '../../db/conversation-db.js';
+import type { LegacyConversation } from '../legacy-conversation-store.js';
 import type { CommitWrites, GroupRow, LastCommit, PendingProposal } from './group-row.js';
 
 const convKey = (conv: QualifiedRef) => and(eq(conversations.domain, conv.domain), eq(conversations.id, conv.id));
@@ -29,37 +32,39 @@ const subconvKey = (conv: QualifiedRef, subconv: string) =>
  * group's clients by leaf and pending proposals. A subconversation not created yet reads as its
  * empty group at epoch 0.
  */
-export async function readGroup(d1: D1Database, conv: QualifiedRef, subconv?: string): Promise<GroupRow | undefined> {
-  const db = database(d1);
-  const group = {
-    groupId: mlsSubconversations.groupId,
-    epoch: mlsSubconversations.epoch,
-    epochTimestamp: mlsSubconversations.epochTimestamp,
-    suite: mlsSubconversations.cipherSuite,
-  };
-  const [[row], members, [sub]] = await db.batch([
-    db
-      .select({
-        protocol: conversations.protocol,
-        type: conversations.type,
-        team: conversations.team,
-        groupId: conversations.groupId,
-        epoch: conversations.epoch,
-        epochTimestamp: conversations.epochTimestamp,
-        suite: conversations.cipherSuite,
-      })
-      .from(conversations)
-      .where(convKey(conv)),
-    db
-      .select({ domain: conversationMembers.userDomain, user: conversationMembers.userId })
-      .from(conversationMembers)
-      .where(and(eq(conversationMembers.convDomain, conv.domain), eq(conversationMembers.convId, conv.id))),
-    db
-      .select(group)
-      .from(mlsSubconversations)
-      .where(subconvKey(conv, subconv ?? '')),
-  ]);
+export function readGroup(db: ConversationDb, conv: QualifiedRef, subconv?: string): GroupRow | undefined {
+  const [row] = db
+    .select({
+      protocol: conversations.protocol,
+      type: conversations.type,
+      team: conversations.team,
+      groupId: conversations.groupId,
+      epoch: conversations.epoch,
+      epochTimestamp: conversations.epochTimestamp,
+      suite: conversations.cipherSuite,
+    })
+    .from(conversations)
+    .where(convKey(conv))
+    .all();
   if (row === undefined) return undefined;
+  const members = db
+    .select({ domain: conversationMembers.userDomain, user: conversationMembers.userId })
+    .from(conversationMembers)
+    .where(and(eq(conversationMembers.convDomain, conv.domain), eq(conversationMembers.convId, conv.id)))
+    .all();
+  const [sub] =
+    subconv === undefined
+      ? []
+      : db
+          .select({
+            groupId: mlsSubconversations.groupId,
+            epoch: mlsSubconversations.epoch,
+            epochTimestamp: mlsSubconversations.epochTimestamp,
+            suite: mlsSubconversations.cipherSuite,
+          })
+          .from(mlsSubconversations)
+          .where(subconvKey(conv, subconv))
+          .all();
   const at =
     subconv === undefined
       ? row
@@ -69,24 +74,26 @@ export async function readGroup(d1: D1Database, conv: QualifiedRef, subconv?: st
           epochTimestamp: null,
           suite: null,
         });
-  const [leaves, proposals, [info]] =
-    at.groupId === null
-      ? [[], [], []]
-      : await db.batch([
-          db.select().from(mlsGroupClients).where(eq(mlsGroupClients.groupId, at.groupId)),
-          db.select().from(mlsProposals).where(eq(mlsProposals.groupId, at.groupId)),
-          db
-            .select({ lastCommit: mlsGroupInfos.lastCommit })
-            .from(mlsGroupInfos)
-            .where(eq(mlsGroupInfos.groupId, at.groupId)),
-        ]);
+  const groupId = at.groupId;
+  const leaves =
+    groupId === null ? [] : db.select().from(mlsGroupClients).where(eq(mlsGroupClients.groupId, groupId)).all();
+  const proposals =
+    groupId === null ? [] : db.select().from(mlsProposals).where(eq(mlsProposals.groupId, groupId)).all();
+  const [info] =
+    groupId === null
+      ? []
+      : db
+          .select({ lastCommit: mlsGroupInfos.lastCommit })
+          .from(mlsGroupInfos)
+          .where(eq(mlsGroupInfos.groupId, groupId))
+          .all();
   return {
     conv,
     subconv,
     protocol: row.protocol,
     type: row.type,
     team: row.team,
-    groupId: at.groupId,
+    groupId,
     epoch: at.epoch,
     epochTimestamp: at.epochTimestamp,
     suite: at.suite,
@@ -105,18 +112,17 @@ export async function readGroup(d1: D1Database, conv: QualifiedRef, subconv?: st
 }
 
 /** The GroupInfo (base64) of a group's current epoch; undefined before its first commit. */
-export async function groupInfoOf(d1: D1Database, groupId: string): Promise<string | undefined> {
-  const db = database(d1);
-  const [row] = await db
+export function groupInfoOf(db: ConversationDb, groupId: string): string | undefined {
+  const [row] = db
     .select({ groupInfo: mlsGroupInfos.groupInfo })
     .from(mlsGroupInfos)
-    .where(eq(mlsGroupInfos.groupId, groupId));
+    .where(eq(mlsGroupInfos.groupId, groupId))
+    .all();
   return row?.groupInfo;
 }
 
 /** The statements of a commit; the epoch moves only from the epoch the commit was made in. */
-export function commitStatements(d1: D1Database, w: CommitWrites): D1PreparedStatement[] {
-  const db = database(d1);
+export function commitStatements(db: ConversationDb, w: CommitWrites): Write[] {
   const next = { epochTimestamp: w.now, cipherSuite: w.suite };
   const statements = [
     w.subconv === undefined
@@ -183,24 +189,19 @@ export function commitStatements(d1: D1Database, w: CommitWrites): D1PreparedSta
         ),
     ),
   ];
-  return statements.map((s) => plain(d1, s));
+  return statements;
 }
 
 /** The statement storing a proposal of the current epoch. */
-export function proposalStatement(
-  d1: D1Database,
-  groupId: string,
-  epoch: number,
-  p: PendingProposal,
-): D1PreparedStatement {
+export function proposalStatement(db: ConversationDb, groupId: string, epoch: number, p: PendingProposal): Write {
   const row = { groupId, epoch, ref: p.ref, origin: p.origin, effect: JSON.stringify(p.effect), message: p.message };
-  return plain(d1, database(d1).insert(mlsProposals).values(row).onConflictDoNothing());
+  return db.insert(mlsProposals).values(row).onConflictDoNothing();
 }
 
 /** The statement marking a leaf's client as on its way out (the backend proposed its removal). */
-export function removalPendingStatement(d1: D1Database, groupId: string, leafIndex: number): D1PreparedStatement {
+export function removalPendingStatement(db: ConversationDb, groupId: string, leafIndex: number): Write {
   const leaf = and(eq(mlsGroupClients.groupId, groupId), eq(mlsGroupClients.leafIndex, leafIndex));
-  return plain(d1, database(d1).update(mlsGroupClients).set({ removalPending: true }).where(leaf));
+  return db.update(mlsGroupClients).set({ removalPending: true }).where(leaf);
 }
 
 /**
@@ -208,13 +209,12 @@ export function removalPendingStatement(d1: D1Database, groupId: string, leafInd
  * conversation (or subconversation) moves to the next generation's group id at epoch 0.
  */
 export function resetStatements(
-  d1: D1Database,
+  db: ConversationDb,
   conv: QualifiedRef,
   subconv: string | undefined,
   from: string,
   to: string,
-): D1PreparedStatement[] {
-  const db = database(d1);
+): Write[] {
   const fresh = { groupId: to, epoch: 0, epochTimestamp: null, cipherSuite: null };
   const moved =
     subconv === undefined
@@ -234,14 +234,47 @@ export function resetStatements(
     db.delete(mlsGroupInfos).where(eq(mlsGroupInfos.groupId, from)),
     db.delete(mlsProposals).where(eq(mlsProposals.groupId, from)),
     moved,
-  ].map((s) => plain(d1, s));
+  ];
 }
 
 /** The subconversations a conversation has (created by a commit). */
-export async function subconversationsOf(d1: D1Database, conv: QualifiedRef): Promise<string[]> {
-  const rows = await database(d1)
+export function subconversationsOf(db: ConversationDb, conv: QualifiedRef): string[] {
+  const rows = db
     .select({ subconv: mlsSubconversations.subconv })
     .from(mlsSubconversations)
-    .where(and(eq(mlsSubconversations.convDomain, conv.domain), eq(mlsSubconversations.convId, conv.id)));
+    .where(and(eq(mlsSubconversations.convDomain, conv.domain), eq(mlsSubconversations.convId, conv.id)))
+    .all();
   return rows.map((r) => r.subconv);
+}
+
+/** The writes removing every MLS group of a conversation: its own (`groupId`) and its subconversations'. */
+export function groupsRemoval(db: ConversationDb, conv: QualifiedRef, groupId: string | null): Write[] {
+  const subs = db
+    .select({ groupId: mlsSubconversations.groupId })
+    .from(mlsSubconversations)
+    .where(and(eq(mlsSubconversations.convDomain, conv.domain), eq(mlsSubconversations.convId, conv.id)))
+    .all();
+  const groups = [groupId, ...subs.map((s) => s.groupId)].filter((g): g is string => g !== null);
+  return [
+    db
+      .delete(mlsSubconversations)
+      .where(and(eq(mlsSubconversations.convDomain, conv.domain), eq(mlsSubconversations.convId, conv.id))),
+    ...(groups.length === 0
+      ? []
+      : [
+          db.delete(mlsGroupClients).where(inArray(mlsGroupClients.groupId, groups)),
+          db.delete(mlsGroupInfos).where(inArray(mlsGroupInfos.groupId, groups)),
+          db.delete(mlsProposals).where(inArray(mlsProposals.groupId, groups)),
+        ]),
+  ];
+}
+
+/** The writes copying a conversation's MLS groups of an earlier version in. */
+export function copyGroupsIn(db: ConversationDb, legacy: LegacyConversation): Write[] {
+  return [
+    ...legacy.subconversations.map((s) => db.insert(mlsSubconversations).values(s).onConflictDoNothing()),
+    ...legacy.groupClients.map((g) => db.insert(mlsGroupClients).values(g).onConflictDoNothing()),
+    ...legacy.groupInfos.map((g) => db.insert(mlsGroupInfos).values(g).onConflictDoNothing()),
+    ...legacy.proposals.map((p) => db.insert(mlsProposals).values(p).onConflictDoNothing()),
+  ];
 }

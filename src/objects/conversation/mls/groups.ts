@@ -13,7 +13,8 @@ import { nextGeneration } from '../../../shared/mls/group-id.js';
 import { type RemovalKeys, removalKeys } from '../../../shared/mls/removal-keys.js';
 import { fromBase64, toBase64 } from '../../../shared/base64.js';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
-import type { NotificationShards } from '../../notification-shards.js';
+import type { ChangeSinks } from '../commit-with-deliveries.js';
+import type { ConversationDb, Write } from '../../db/conversation-db.js';
 import { applyCommit } from './apply-commit.js';
 import type { GroupRow } from './group-row.js';
 import { groupInfoOf, readGroup, resetStatements, subconversationsOf } from './group-store.js';
@@ -25,7 +26,7 @@ type Work = (group: GroupRow) => Promise<{ result: DeliveryResult; group?: Group
 
 /**
  * A conversation's MLS groups (its own and its subconversations'), as its object holds them: read
- * from D1 once, kept after each change, read again after a failure half-way. The caller orders
+ * from the object's storage once, kept after each change, read again after a failure half-way. The caller orders
  * every call (the conversation's order).
  */
 export class MlsGroups {
@@ -33,7 +34,10 @@ export class MlsGroups {
 
   constructor(
     private readonly env: Env,
-    private readonly shards: NotificationShards,
+    private readonly db: ConversationDb,
+    private readonly sinks: ChangeSinks,
+    /** Runs writes as one transaction of the object's storage. */
+    private readonly writeTogether: (writes: readonly Write[]) => void,
   ) {}
 
   forget(): void {
@@ -53,7 +57,7 @@ export class MlsGroups {
 
   private async run(conv: QualifiedRef, subconv: string | undefined, work: Work): Promise<DeliveryResult> {
     const key = subconv ?? '';
-    const group = this.cache.get(key) ?? (await readGroup(this.env.DB, conv, subconv));
+    const group = this.cache.get(key) ?? readGroup(this.db, conv, subconv);
     if (group === undefined) return { ok: false, refusal: 'noConversation' };
     this.cache.delete(key);
     const done = await work(group);
@@ -64,7 +68,7 @@ export class MlsGroups {
   /** The group as it is: from the cache, or read (and kept). */
   private async current(conv: QualifiedRef, subconv: string | undefined): Promise<GroupRow | undefined> {
     const key = subconv ?? '';
-    const group = this.cache.get(key) ?? (await readGroup(this.env.DB, conv, subconv));
+    const group = this.cache.get(key) ?? readGroup(this.db, conv, subconv);
     if (group !== undefined) this.cache.set(key, group);
     return group;
   }
@@ -87,7 +91,7 @@ export class MlsGroups {
   /** The GroupInfo (base64) of a group's current epoch; undefined before its first commit. */
   async groupInfo(conv: QualifiedRef, subconv: string | undefined): Promise<string | undefined> {
     const groupId = (await this.current(conv, subconv))?.groupId;
-    return groupId == null ? undefined : groupInfoOf(this.env.DB, groupId);
+    return groupId == null ? undefined : groupInfoOf(this.db, groupId);
   }
 
   /** The clients the given pending proposals add (refs not pending are the commit's to be refused for). */
@@ -103,7 +107,7 @@ export class MlsGroups {
   async commit(req: CommitRequest): Promise<{ result: DeliveryResult; changed: boolean }> {
     let changed = false;
     const result = await this.run(req.conv, req.subconv, async (group) => {
-      const done = await applyCommit(this.env, this.shards, this.removalKeys(), group, req);
+      const done = await applyCommit(this.db, this.sinks, this.removalKeys(), group, req);
       changed = done.group !== undefined && req.subconv === undefined;
       return done;
     });
@@ -111,7 +115,7 @@ export class MlsGroups {
   }
 
   message(req: MessageRequest): Promise<DeliveryResult> {
-    return this.run(req.conv, req.subconv, (group) => postMessage(this.env.DB, this.shards, group, req));
+    return this.run(req.conv, req.subconv, (group) => postMessage(this.db, this.sinks.shards, group, req));
   }
 
   /**
@@ -126,14 +130,14 @@ export class MlsGroups {
     const propose = (subconv: string | undefined) =>
       this.run(left.conv, subconv, async (group) => {
         mls ||= group.protocol !== 'proteus';
-        const done = await proposeRemovals(this.env, this.shards, keys, group, left);
+        const done = await proposeRemovals(this.db, this.sinks, keys, group, left);
         const time = new Date().toISOString();
         if (done.remote.length > 0) sent.push({ subconv, time, remote: done.remote });
         return { result: { ok: true, eventsJson: '[]', time }, group: done.group };
       });
     await propose(undefined);
     if (!mls) return sent; // a Proteus conversation has no MLS groups, subconversations included
-    for (const subconv of await subconversationsOf(this.env.DB, left.conv)) await propose(subconv);
+    for (const subconv of subconversationsOf(this.db, left.conv)) await propose(subconv);
     return sent;
   }
 
@@ -156,7 +160,7 @@ export class MlsGroups {
   /** The group starts again, empty, at epoch 0 under the next generation's group id. */
   private async restart(group: GroupRow): Promise<GroupRow> {
     const next = toBase64(nextGeneration(fromBase64(group.groupId!)!)!);
-    await this.env.DB.batch(resetStatements(this.env.DB, group.conv, group.subconv, group.groupId!, next));
+    this.writeTogether(resetStatements(this.db, group.conv, group.subconv, group.groupId!, next));
     const empty = { epoch: 0, epochTimestamp: null, suite: null, leaves: new Map(), proposals: new Map() };
     return { ...group, groupId: next, ...empty };
   }
@@ -170,7 +174,7 @@ export class MlsGroups {
     });
     const local = [...group.members].filter((m) => m.startsWith(`${r.localDomain}/`));
     const users = local.map((m) => m.slice(r.localDomain.length + 1));
-    await this.shards.append(toUsers(event, users, r.conv), r.ttlSeconds);
+    await this.sinks.shards.append(toUsers(event, users, r.conv), r.ttlSeconds);
   }
 
   /**
@@ -191,7 +195,7 @@ export class MlsGroups {
       const ok = { ok: true as const, eventsJson: '[]', time: new Date().toISOString() };
       const others = [...group.leaves.values()].filter((l) => !l.removalPending && !mine.includes(l));
       if (others.length > 0) {
-        const done = await proposeRemovals(this.env, this.shards, keys, group, left);
+        const done = await proposeRemovals(this.db, this.sinks, keys, group, left);
         return { result: { ...ok, remote: done.remote }, group: done.group };
       }
       return { result: ok, group: await this.restart(group) };

@@ -1,3 +1,4 @@
+import type { ConversationDb } from '../../db/conversation-db.js';
 import { toBase64 } from '../../../shared/base64.js';
 import type { DeliveryResult, MessageRequest } from '../../../shared/mls/delivery.js';
 import type { NotificationShards } from '../../notification-shards.js';
@@ -20,7 +21,7 @@ const refuse = (
  * commit must reference it. Either goes to every other client of the group.
  */
 export async function postMessage(
-  db: D1Database,
+  db: ConversationDb,
   shards: NotificationShards,
   group: GroupRow,
   req: MessageRequest,
@@ -46,7 +47,7 @@ export async function postMessage(
       effect: req.proposal.effect,
       message: toBase64(req.message),
     };
-    await proposalStatement(db, req.groupId, group.epoch, pending).run();
+    proposalStatement(db, req.groupId, group.epoch, pending).run();
     next = { ...group, proposals: new Map([...group.proposals, [pending.ref, pending]]) };
   }
   const time = new Date().toISOString();

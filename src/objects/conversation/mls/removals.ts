@@ -4,15 +4,15 @@ import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
 import { signRemoveProposal } from '../../../shared/mls/removal.js';
 import { schemeOf } from '../../../shared/mls/suites.js';
 import type { Delivery } from '../../../shared/notifications/types.js';
-import type { NotificationShards } from '../../notification-shards.js';
-import { commitWithDeliveries } from '../commit-with-deliveries.js';
+import { type ChangeSinks, commitWithDeliveries } from '../commit-with-deliveries.js';
+import type { ConversationDb, Write } from '../../db/conversation-db.js';
 import { mlsNotifications, remoteDelivery } from './fan-out.js';
 import type { GroupRow, PendingProposal } from './group-row.js';
 import { proposalStatement, removalPendingStatement } from './group-store.js';
 
 /** The signed proposals of some leaves' removal, their writes, and their delivery. */
 export interface RemovalProposals {
-  statements: D1PreparedStatement[];
+  statements: Write[];
   notifications: Delivery[];
   remote: RemoteMlsDelivery[];
   proposals: PendingProposal[];
@@ -24,7 +24,7 @@ export interface RemovalProposals {
  * clients `to` on behalf of each leaf's user (other backends' clients through theirs: `remote`).
  */
 export async function removalProposals(
-  db: D1Database,
+  db: ConversationDb,
   keys: RemovalKeys,
   group: GroupRow & { suite: number; groupId: string },
   at: { epoch: number; leaves: readonly GroupLeaf[]; to: readonly GroupLeaf[]; localDomain: string },
@@ -67,8 +67,8 @@ export async function removalProposals(
  * group before its first commit has nobody to tell.
  */
 export async function proposeRemovals(
-  env: Pick<Env, 'DB' | 'FAULT_POINT'>,
-  shards: NotificationShards,
+  db: ConversationDb,
+  sinks: ChangeSinks,
   keys: RemovalKeys,
   group: GroupRow,
   left: Leaving,
@@ -84,7 +84,7 @@ export async function proposeRemovals(
   if (goes.length === 0) return { group, remote: [] };
   const everyone = [...group.leaves.values()];
   const sent = await removalProposals(
-    env.DB,
+    db,
     keys,
     { ...group, suite: group.suite, groupId: group.groupId },
     {
@@ -98,6 +98,6 @@ export async function proposeRemovals(
   for (const p of sent.proposals) proposals.set(p.ref, p);
   const leaves = new Map(group.leaves);
   for (const leaf of goes) leaves.set(leaf.index, { ...leaf, removalPending: true });
-  await commitWithDeliveries(env, shards, sent.statements, sent.notifications, left.ttlSeconds);
+  await commitWithDeliveries(sinks, sent.statements, sent.notifications, left.ttlSeconds);
   return { group: { ...group, proposals, leaves }, remote: sent.remote };
 }

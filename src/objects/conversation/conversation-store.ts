@@ -1,0 +1,63 @@
+import { and, eq } from 'drizzle-orm';
+import { conversationMembers, conversations } from '../../shared/db/schema.js';
+import type { ConversationOp, ConversationRow, MemberRow } from '../../shared/conversations/conversation-ops.js';
+import type { QualifiedRef } from '../../shared/proteus/types.js';
+import type { ConversationDb, Write } from '../db/conversation-db.js';
+import type { LegacyConversation } from './legacy-conversation-store.js';
+import { groupsRemoval } from './mls/group-store.js';
+
+export type { ConversationOp, ConversationRow, MemberRow };
+
+const convKey = (c: QualifiedRef) => and(eq(conversations.domain, c.domain), eq(conversations.id, c.id));
+const membersOf = (c: QualifiedRef) =>
+  and(eq(conversationMembers.convDomain, c.domain), eq(conversationMembers.convId, c.id));
+const memberKey = (c: QualifiedRef, u: QualifiedRef) =>
+  and(membersOf(c), eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id));
+
+/** The conversation's row and its members (oldest first); undefined when it does not exist (here). */
+export function readConversation(
+  db: ConversationDb,
+  c: QualifiedRef,
+): { row: ConversationRow; members: MemberRow[] } | undefined {
+  const [row] = db.select().from(conversations).where(convKey(c)).all();
+  if (row === undefined) return undefined;
+  const members = db.select().from(conversationMembers).where(membersOf(c)).orderBy(conversationMembers.joinedAt).all();
+  return { row, members };
+}
+
+/** The writes of galley's changes, for one transaction. */
+export function opWrites(db: ConversationDb, c: QualifiedRef, ops: readonly ConversationOp[]): Write[] {
+  return ops.flatMap((op): Write[] => {
+    if ('create' in op)
+      return [
+        db.insert(conversations).values(op.create.row).onConflictDoNothing(),
+        ...op.create.members.map((m) => db.insert(conversationMembers).values(m).onConflictDoNothing()),
+      ];
+    if ('update' in op) return [db.update(conversations).set(op.update).where(convKey(c))];
+    if ('addMembers' in op)
+      return op.addMembers.map((m) => db.insert(conversationMembers).values(m).onConflictDoNothing());
+    if ('removeMembers' in op)
+      return op.removeMembers.map((u) => db.delete(conversationMembers).where(memberKey(c, u)));
+    if ('updateMember' in op)
+      return [db.update(conversationMembers).set(op.updateMember.patch).where(memberKey(c, op.updateMember.user))];
+    return removal(db, c);
+  });
+}
+
+/** The conversation goes, with its members and every MLS group of it (its subconversations' too). */
+function removal(db: ConversationDb, c: QualifiedRef): Write[] {
+  const [row] = db.select({ groupId: conversations.groupId }).from(conversations).where(convKey(c)).all();
+  return [
+    db.delete(conversationMembers).where(membersOf(c)),
+    db.delete(conversations).where(convKey(c)),
+    ...groupsRemoval(db, c, row?.groupId ?? null),
+  ];
+}
+
+/** The writes copying a conversation's row and members of an earlier version in. */
+export function copyIn(db: ConversationDb, legacy: LegacyConversation): Write[] {
+  return [
+    ...(legacy.row === undefined ? [] : [db.insert(conversations).values(legacy.row).onConflictDoNothing()]),
+    ...legacy.members.map((m) => db.insert(conversationMembers).values(m).onConflictDoNothing()),
+  ];
+}
