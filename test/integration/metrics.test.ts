@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEditedBackend, type TestBackend } from '../helpers/backend.js';
 import { call } from '../helpers/http.js';
-import { createUser, type TestUser } from '../helpers/users.js';
+import { createUser, teamOwner, type TestUser } from '../helpers/users.js';
 import { openSocket } from '../helpers/websocket.js';
 import {
   getSelf,
@@ -14,9 +14,15 @@ import {
   postConnection,
   postLogin,
   searchContacts,
+  getTeamSearch,
 } from '../helpers/endpoints/brig.js';
 import { getNotifications } from '../helpers/endpoints/gundeck.js';
-import { listConversationIds, postConversation } from '../helpers/endpoints/galley.js';
+import {
+  getTeamMembers,
+  getTeamMembersByIds,
+  listConversationIds,
+  postConversation,
+} from '../helpers/endpoints/galley.js';
 import { addClient } from '../helpers/clients.js';
 import { otrMessage, postOtr } from '../helpers/otr.js';
 
@@ -175,8 +181,9 @@ describe('GET /i/metrics', () => {
     });
   });
 
-  it("reads other users' profiles and searches in sessions a D1 replica may serve, the caller's own account from the primary", async () => {
+  it("reads other users' profiles, searches and team member lists in sessions a D1 replica may serve, the caller's own account from the primary", async () => {
     const other = await createUser(b.publicUrl, b.internalUrl);
+    const owner = await teamOwner(b.publicUrl, b.internalUrl);
     const series = (name: string, handler: string, method: string) =>
       seriesValue(text, `${name}{handler="${handler}",method="${method}"}`);
     let text = await scrape();
@@ -188,6 +195,21 @@ describe('GET /i/metrics', () => {
       ],
       ['/search/contacts', 'GET', () => searchContacts(b.publicUrl, u.token, { q: 'test' })],
       ['/self', 'GET', () => getSelf(b.publicUrl, u.token)],
+      ['/teams/:tid/members', 'GET', () => getTeamMembers(b.publicUrl, owner.token, owner.team)],
+      [
+        '/teams/:tid/get-members-by-ids-using-post',
+        'POST',
+        () => getTeamMembersByIds(b.publicUrl, owner.token, owner.team, { user_ids: [owner.id] }),
+      ],
+      ['/teams/:tid/search', 'GET', () => getTeamSearch(b.publicUrl, owner.token, owner.team)],
+      [
+        '/teams/:tid/members/csv',
+        'GET',
+        () =>
+          call(b.publicUrl, `/teams/${owner.team}/members/csv`, {
+            headers: { authorization: `Bearer ${owner.token}` },
+          }),
+      ],
     ];
     const counts: Record<string, [number, number]> = {};
     for (const [handler, method, op] of ops) {
@@ -208,5 +230,17 @@ describe('GET /i/metrics', () => {
     expect(counts['POST /list-users']![0]).toBe(counts['POST /list-users']![1]);
     expect(counts['GET /search/contacts']![1]).toBeGreaterThan(0);
     expect(counts['GET /self']).toEqual([1, 0]);
+    // The caller's own membership (may they list?) from the primary, one statement; the list from
+    // a replica's reach.
+    for (const route of [
+      'GET /teams/:tid/members',
+      'POST /teams/:tid/get-members-by-ids-using-post',
+      'GET /teams/:tid/search',
+      'GET /teams/:tid/members/csv',
+    ]) {
+      const [all, replica] = counts[route]!;
+      expect(replica, route).toBeGreaterThan(0);
+      expect(all - replica, route).toBe(1);
+    }
   });
 });

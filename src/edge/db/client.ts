@@ -27,8 +27,16 @@ export function database(d1: D1Database): Db {
  * A session per call, so no request waits on another's bookmark.
  */
 export function replicaOf(d1: D1Database): Db {
-  return drizzle(d1.withSession('first-unconstrained') as unknown as D1Database);
+  return drizzle(replicaSessionOf(d1) as unknown as D1Database);
 }
+
+/** The same kind of session, for stores that prepare their statements on the binding themselves. */
+export function replicaSessionOf(d1: D1Database): D1DatabaseSession {
+  return d1.withSession('first-unconstrained');
+}
+
+/** What a store that only reads needs of D1: the binding, or a session of it (replicaSessionOf). */
+export type D1Reader = Pick<D1Database, 'prepare'>;
 
 /**
  * A write a store prepared for someone else's batch: opaque to the caller, who only hands it to

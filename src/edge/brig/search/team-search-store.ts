@@ -1,3 +1,4 @@
+import type { D1Reader } from '../../db/client.js';
 /** The roles a team search can filter by. */
 export const TEAM_ROLES = ['owner', 'admin', 'member', 'partner'] as const;
 
@@ -50,7 +51,7 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * order: up to `size + 1` rows after `after`, and how many match in all.
  */
 export async function teamSearchPage(
-  d1: D1Database,
+  d1: D1Reader,
   s: TeamSearchQuery,
 ): Promise<{ rows: TeamMemberRow[]; total: number }> {
   const sortKey = TEAM_SORT_COLUMNS[s.sortBy];

@@ -6,7 +6,7 @@ import { brigErrors } from '../../api/errors/brig.js';
 import { json } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { hasPerm } from '../../api/team-permissions.js';
-import { database } from '../../db/client.js';
+import { database, replicaSessionOf } from '../../db/client.js';
 import { roleInTeam } from '../../galley/face.js';
 import { TEAM_ROLES, TEAM_SORT_COLUMNS, teamSearchPage, type TeamSearchPosition } from './team-search-store.js';
 
@@ -94,7 +94,7 @@ export const searchTeam = endpoint(
       query.pagingState === undefined
         ? undefined
         : decodePagingState(query.pagingState, isPosition, brigErrors.invalidPagingState);
-    const { rows: results, total } = await teamSearchPage(c.env.DB, {
+    const { rows: results, total } = await teamSearchPage(replicaSessionOf(c.env.DB), {
       team: tid,
       roles: query.frole === undefined || query.frole.length === 0 ? [...TEAM_ROLES] : query.frole,
       email: query.email,

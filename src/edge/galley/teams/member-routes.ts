@@ -6,7 +6,7 @@ import { galleyErrors } from '../../api/errors/galley.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
 import { canGrant, hasHiddenPerm, hasPerm, roleOfBits } from '../../api/team-permissions.js';
-import type { Db } from '../../db/client.js';
+import { type Db, replicaOf } from '../../db/client.js';
 import type { TeamRole } from '../../../shared/db/schema.js';
 import { requireTeamMember } from './team-access.js';
 import { permissionsSchema, teamMemberJson, teamMemberSchema } from './team-json.js';
@@ -51,8 +51,9 @@ export const getTeamMembers = endpoint(
     const { db } = deps(c);
     const role = await requireTeamMember(deps(c), self(c).user, tid);
     if (!hasHiddenPerm(role, 'SearchContacts')) return c.json(await selfAndInviter(db, tid, self(c).user, role), 200);
+    // The caller's membership is read from the primary, the others' rows from a replica's reach.
     const rows = await teamStore.members(
-      db,
+      replicaOf(c.env.DB),
       tid,
       maxResults + 1,
       pagingState === undefined ? undefined : decodeState(pagingState),
@@ -120,9 +121,8 @@ export const getTeamMembersByIds = endpoint(
     const { maxResults = MAX_PAGE } = c.req.valid('query');
     const { user_ids } = c.req.valid('json');
     if (user_ids.length > MAX_PAGE) throw new ApiError(galleyErrors.tooManyUids);
-    const { db } = deps(c);
     const role = await requireTeamMember(deps(c), self(c).user, tid);
-    const rows = await teamStore.membersByIds(db, tid, user_ids.slice(0, maxResults));
+    const rows = await teamStore.membersByIds(replicaOf(c.env.DB), tid, user_ids.slice(0, maxResults));
     return c.json(
       { members: rows.map((m) => teamMemberJson(m, hasPerm(role, 'GetMemberPermissions'))), hasMore: false },
       200,

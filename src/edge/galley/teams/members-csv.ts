@@ -3,7 +3,7 @@ import { endpoint } from '../../api/endpoint.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { self } from '../../api/self.js';
-import { database } from '../../db/client.js';
+import { database, replicaSessionOf } from '../../db/client.js';
 import { teamStore } from './team-store.js';
 import { exportPage, type ExportRow } from './members-export-store.js';
 
@@ -82,23 +82,20 @@ export const getTeamMembersCsv = endpoint(
     const { tid } = c.req.valid('param');
     const role = await teamStore.roleOf(database(c.env.DB), tid, self(c).user);
     if (role !== 'owner' && role !== 'admin') throw new ApiError(galleyErrors.resourceAccessDenied);
-    const db = c.env.DB;
+    // Other members' rows, which may lag the primary by a moment: a session a replica may serve.
+    const db = replicaSessionOf(c.env.DB);
     const encoder = new TextEncoder();
-    let after = '';
-    let headerSent = false;
+    // The first page is read before the response starts, so a failing read is an error response,
+    // not a cut-off file; the rest are read as the client takes them.
+    let results = await exportPage(db, tid, '', PAGE);
     const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(`${COLUMNS.join(',')}\r\n`));
+      },
       async pull(controller) {
-        if (!headerSent) {
-          headerSent = true;
-          controller.enqueue(encoder.encode(`${COLUMNS.join(',')}\r\n`));
-          return;
-        }
-        const results = await exportPage(db, tid, after, PAGE);
-        if (results.length > 0) {
-          after = results.at(-1)!.user;
-          controller.enqueue(encoder.encode(results.map(line).join('')));
-        }
-        if (results.length < PAGE) controller.close();
+        if (results.length > 0) controller.enqueue(encoder.encode(results.map(line).join('')));
+        if (results.length < PAGE) return controller.close();
+        results = await exportPage(db, tid, results.at(-1)!.user, PAGE);
       },
     });
     return new Response(body, {

@@ -1,3 +1,4 @@
+import type { D1Reader } from '../../db/client.js';
 /** One team member as the CSV export lists them: membership, profile, inviter and devices. */
 export interface ExportRow extends Record<string, unknown> {
   user: string;
@@ -22,6 +23,6 @@ const PAGE_SQL = `SELECT m.user, m.role, m.invited_at, u.name, u.handle, u.email
   WHERE m.team = ?1 AND m.user > ?2 ORDER BY m.user LIMIT ?3`;
 
 /** Up to `limit` members of the team whose ids follow `after` (the empty string starts), in id order. */
-export async function exportPage(d1: D1Database, team: string, after: string, limit: number): Promise<ExportRow[]> {
+export async function exportPage(d1: D1Reader, team: string, after: string, limit: number): Promise<ExportRow[]> {
   return (await d1.prepare(PAGE_SQL).bind(team, after, limit).all<ExportRow>()).results;
 }
