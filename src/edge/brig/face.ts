@@ -50,13 +50,9 @@ export { isValidHandle } from './users/handles.js';
 /** An address as brig accepts it. */
 export { isValidEmail } from './users/user-store.js';
 /** The account holding this address (activated or not). */
-export function userByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return userStore.byEmail(db, email);
-}
+export { userByEmail } from './users/user-names.js';
 /** The account holding a handle. */
-export function userByHandle(db: Db, handle: string): Promise<UserRow | undefined> {
-  return userStore.byHandle(db, handle);
-}
+export { userByHandle } from './users/user-names.js';
 /** A user's rich info fields (none when never set). */
 export async function richInfoOf(db: Db, user: string): Promise<RichField[]> {
   return (await richInfoStore.get(db, user)) ?? [];

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { partitionBindings } from '../../shared/db/partitions.js';
 
 /**
  * The D1 statements run so far by the request (or job) being served; a batch counts each
@@ -117,9 +118,14 @@ function countingSession(session: D1DatabaseSession): D1DatabaseSession {
 
 const envs = new WeakMap<Env, Env>();
 
-/** The bindings with the counting D1 binding in place of the database (made once per set). */
+/** The bindings with counting D1 bindings in place of the directory's databases (made once per set). */
 export function withCountingDb(env: Env): Env {
   let counted = envs.get(env);
-  if (counted === undefined) envs.set(env, (counted = { ...env, DB: countingD1(env.DB) }));
+  if (counted === undefined) {
+    const bindings = env as unknown as Record<string, unknown>;
+    const partitions = partitionBindings<D1Database>(bindings, env.DB).map(countingD1);
+    const more = Object.fromEntries(partitions.slice(1).map((d1, i) => [`DB_${i + 1}`, d1]));
+    envs.set(env, (counted = { ...env, DB: partitions[0]!, ...more }));
+  }
   return counted;
 }

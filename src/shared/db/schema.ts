@@ -262,6 +262,13 @@ export const connections = sqliteTable(
   (t) => [primaryKey({ columns: [t.fromUser, t.toDomain, t.toUser] })],
 );
 
+/** The names users are found by, each held by one user (migrations/0035; brig/users/user-names.ts). */
+export const userNames = sqliteTable('user_names', {
+  name: text('name').primaryKey(),
+  user: text('user').notNull(),
+  at: integer('at').notNull(),
+});
+
 /** Which local users have a connection to a user of `domain` (their sides are in their Account objects). */
 export const remoteConnections = sqliteTable(
   'remote_connections',

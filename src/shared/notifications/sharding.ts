@@ -1,3 +1,5 @@
+import { fnv1a } from '../hash.js';
+
 /**
  * The names of the notification shards (NotificationShard objects). A user's shard is placed when
  * the account is made (named `home-<k>`, the word of its first version: see
@@ -13,15 +15,8 @@ export function shardCount(configured: string | undefined): number {
   return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_SHARDS;
 }
 
-/** FNV-1a over the id's characters: stable across runtimes and cheap. */
-export function shardOf(user: string, shards: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < user.length; i++) {
-    h ^= user.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) % shards;
-}
+/** The hashed shard of a user made before placement. */
+export const shardOf = (user: string, shards: number): number => fnv1a(user) % shards;
 
 export const shardName = (n: number) => `shard-${n}`;
 export const placedShardName = (k: number) => `home-${k}`;

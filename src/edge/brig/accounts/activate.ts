@@ -22,6 +22,7 @@ import {
 import { guardRegisterOrActivate } from '../domains/email-guards.js';
 import { domainErrors } from '../../api/errors/domains.js';
 import { deps } from '../../api/deps.js';
+import { userByEmail } from '../users/user-names.js';
 
 const activationErrors = [
   brigErrors.invalidActivationCode,
@@ -47,7 +48,7 @@ async function activate(c: Context<AppEnv>, key: string, code: string, dryrun: b
   const user = await userStore.byId(db, userId);
   if (user === undefined || user.status !== 'active') throw new ApiError(brigErrors.invalidActivationCode);
   if (user.activated && user.emailKey === emailKeyOf(email)) return { kind: 'already' };
-  const owner = await userStore.byEmail(db, email);
+  const owner = await userByEmail(c.env, email);
   if (owner !== undefined && owner.id !== user.id && owner.activated) throw new ApiError(brigErrors.keyExists);
   await guardRegisterOrActivate(db, email);
   if (dryrun) return { kind: 'dryrun' };
@@ -129,7 +130,7 @@ export const sendActivation = endpoint(
     if (body.phone !== undefined) throw new ApiError(brigErrors.invalidPhone);
     if (!isValidEmail(body.email)) throw new ApiError(brigErrors.invalidEmail);
     const db = database(c.env.DB);
-    if ((await userStore.byEmail(db, body.email))?.activated) throw new ApiError(brigErrors.keyExists);
+    if ((await userByEmail(c.env, body.email))?.activated) throw new ApiError(brigErrors.keyExists);
     const config = c.get('config');
     const pending = await codeStore.live(db, 'activation', await activationKeyOf(body.email));
     const owner = pending?.user ? await userStore.byId(db, pending.user) : undefined;

@@ -10,6 +10,7 @@ import { base64url, sha256 } from '../../../shared/keys.js';
 import { sendMail } from '../email/mailer.js';
 import { emailKeyOf, userStore } from '../users/user-store.js';
 import { passwordResetKeyOf } from './password-reset.js';
+import { renaming } from '../users/user-names.js';
 
 export const ACTIVATION_RETRIES = 3;
 
@@ -72,8 +73,12 @@ export async function setVerifiedEmail(
     userStore.update(db, user, verifiedEmail(email)),
     codeStore.consume(db, 'password-reset', await passwordResetKeyOf(user)),
   ];
+  const current = await userStore.byId(db, user);
+  const gone = { emailKey: null, handle: null };
   try {
-    await commitChange(env, config, { statements, effects });
+    await renaming(env, user, current ?? gone, { ...(current ?? gone), ...verifiedEmail(email) }, () =>
+      commitChange(env, config, { statements, effects }),
+    );
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     throw err;

@@ -12,6 +12,8 @@ import { joinStatements } from '../invitations/join-team.js';
 import type { UserRow } from '../users/user-json.js';
 import { emailKeyOf, userStore } from '../users/user-store.js';
 import { placeNotifications } from '../../events/publish.js';
+import { slotOf, uuidInSlot } from '../../../shared/db/partitions.js';
+import { renaming } from '../users/user-names.js';
 
 export interface AccountInput {
   name: string;
@@ -67,10 +69,12 @@ export async function createAccount(
 ): Promise<UserRow> {
   const db = database(env.DB);
   const now = Date.now();
-  const id = crypto.randomUUID();
   const p = input.provisioned;
+  // A team and the accounts made for it share a slot, so a partition holds a team with its members.
+  const joining = input.invitation?.team ?? p?.team;
+  const id = joining === undefined ? crypto.randomUUID() : uuidInSlot(slotOf(joining));
   const ephemeral = input.email === undefined && p === undefined;
-  const teamId = input.newTeam === undefined ? (input.invitation?.team ?? p?.team ?? null) : crypto.randomUUID();
+  const teamId = input.newTeam === undefined ? (joining ?? null) : uuidInSlot(slotOf(id));
   const row: UserRow = {
     id,
     name: input.name,
@@ -110,7 +114,9 @@ export async function createAccount(
     );
   try {
     // wire's brig has galley make the self conversation with the account, so clients find it from the start.
-    await write(row, joinChanges({ statements, effects: [] }, accountSelfConversation({ id, domain })));
+    await renaming(env, id, undefined, row, () =>
+      write(row, joinChanges({ statements, effects: [] }, accountSelfConversation({ id, domain }))),
+    );
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     if (isUniqueViolation(err, 'users.handle')) throw new ApiError(brigErrors.handleExists);

@@ -17,6 +17,7 @@ import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { invitationStore } from '../invitations/invitation-store.js';
 import { remoteContactsTold, rescindRemoteRequests } from '../connections/deleted-user-connections.js';
+import { renaming } from '../users/user-names.js';
 
 /**
  * Deletes an account for good, as one change: the profile becomes a tombstone (status deleted,
@@ -76,21 +77,19 @@ export async function deleteAccount(
     ],
   };
   const deleted = publishEffect([{ user: user.id }, ...contacts], userEvents.delete(user.id, domain), { origin });
-  await commitChange(
-    env,
-    config,
-    joinChanges(
-      account,
-      await leavingAllConversations(env, config, { id: user.id, domain }, teamAdmins),
-      { statements: [], effects: [deleted] },
-      remoteContactsTold(
-        db,
-        user.id,
-        all.filter((r) => r.toDomain !== domain),
-      ),
-      { statements: [], effects: [...also] },
+  const change = joinChanges(
+    account,
+    await leavingAllConversations(env, config, { id: user.id, domain }, teamAdmins),
+    { statements: [], effects: [deleted] },
+    remoteContactsTold(
+      db,
+      user.id,
+      all.filter((r) => r.toDomain !== domain),
     ),
+    { statements: [], effects: [...also] },
   );
+  const gone = { emailKey: null, handle: null };
+  await renaming(env, user.id, user, gone, () => commitChange(env, config, change));
   const now = Date.now();
   const asked = rows.filter((r) => r.status === 'sent');
   await rescindRemoteRequests(

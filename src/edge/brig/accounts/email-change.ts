@@ -8,6 +8,7 @@ import { userEvents } from '../../events/user-events.js';
 import { emailDomainSignsInThrough, guardEmailChange } from '../domains/email-guards.js';
 import { sendActivationCode, setVerifiedEmail } from './activation.js';
 import type { Deps } from '../../api/deps.js';
+import { userByEmail } from '../users/user-names.js';
 
 export const emailUpdate = z.object({ email: z.string() }).openapi('EmailUpdate');
 
@@ -30,7 +31,7 @@ export async function requestEmailChange(
   const { env, db, config } = d;
   if (!isValidEmail(email)) throw new ApiError(brigErrors.invalidEmail);
   if (user.emailKey === emailKeyOf(email)) return 'unchanged';
-  if ((await userStore.byEmail(db, email))?.activated) throw new ApiError(brigErrors.keyExists);
+  if ((await userByEmail(env, email))?.activated) throw new ApiError(brigErrors.keyExists);
   if (user.managedBy === 'scim' && !byProvider) throw new ApiError(brigErrors.emailManagedByScim);
   // The team's own IdP signs the domain's users in: its address is the team's to give (wire lets it
   // through whatever the domain's invite rule says, and unvalidated).

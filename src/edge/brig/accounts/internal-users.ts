@@ -14,6 +14,7 @@ import { createAccount } from './create-account.js';
 import { deleteAccount } from './delete-account.js';
 import { newTeam } from './new-user.js';
 import { deps } from '../../api/deps.js';
+import { userByEmail, userByHandle } from '../users/user-names.js';
 
 /** `POST /i/users`: an account with a verified email (no code, no cookie), for operators and tests. */
 export const createUserNoVerify = endpoint(
@@ -38,8 +39,7 @@ export const createUserNoVerify = endpoint(
     const body = c.req.valid('json');
     if (body.email !== undefined && !isValidEmail(body.email)) throw new ApiError(brigErrors.invalidEmail);
     const config = c.get('config');
-    const db = database(c.env.DB);
-    if (body.email !== undefined && (await userStore.byEmail(db, body.email))?.activated)
+    if (body.email !== undefined && (await userByEmail(c.env, body.email))?.activated)
       throw new ApiError(brigErrors.keyExists);
     const passwordHash = body.password && (await newPasswordHash(c.env, config, 'internal', body.password));
     const user = await createAccount(c.env, config, {
@@ -161,9 +161,9 @@ export const lookupUsers = endpoint(
       q.ids !== undefined
         ? await userStore.byIds(db, q.ids)
         : q.handles !== undefined
-          ? await Promise.all(q.handles.map((h) => userStore.byHandle(db, h.toLowerCase())))
+          ? await Promise.all(q.handles.map((h) => userByHandle(c.env, h.toLowerCase())))
           : isValidEmail(q.email!)
-            ? [await userStore.byEmail(db, q.email!)]
+            ? [await userByEmail(c.env, q.email!)]
             : [];
     const domain = deps(c).domain;
     // By id or handle, invited users who have not registered yet are left out unless asked for (wire).

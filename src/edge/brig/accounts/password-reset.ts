@@ -6,7 +6,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { database, type Db, runBatch } from '../../db/client.js';
+import { database, runBatch } from '../../db/client.js';
 import { cookieRecords } from '../auth/cookie-records.js';
 import { codeStore } from '../codes/code-store.js';
 import { base64url, randomToken, sha256 } from '../../../shared/keys.js';
@@ -15,6 +15,7 @@ import { verifyPassword } from '../../../shared/password-hash.js';
 import { newPasswordHash } from '../password/passwords.js';
 import { clientIp } from '../password/rate-limit.js';
 import type { UserRow } from '../users/user-json.js';
+import { userByEmail } from '../users/user-names.js';
 import { userStore } from '../users/user-store.js';
 
 const RESET_TTL_SECONDS = 3600;
@@ -22,8 +23,8 @@ const RESET_RETRIES = 3;
 
 export const passwordResetKeyOf = async (user: string) => base64url(await sha256(user));
 
-async function activeUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  const user = await userStore.byEmail(db, email);
+async function activeUserByEmail(env: Env, email: string): Promise<UserRow | undefined> {
+  const user = await userByEmail(env, email);
   return user?.activated && user.status === 'active' ? user : undefined;
 }
 
@@ -45,7 +46,7 @@ export const startPasswordReset = endpoint(
     if (body.phone !== undefined) throw new ApiError(brigErrors.invalidPhone);
     if (body.email === undefined) throw new ApiError(commonErrors.badRequest, 'email is required');
     const db = database(c.env.DB);
-    const user = await activeUserByEmail(db, body.email);
+    const user = await activeUserByEmail(c.env, body.email);
     if (user === undefined) return c.body(null, 201);
     const key = await passwordResetKeyOf(user.id);
     const stored =
@@ -88,11 +89,10 @@ export const completePasswordReset = endpoint(
   async (c) => {
     const body = c.req.valid('json');
     if (body.phone !== undefined) throw new ApiError(brigErrors.invalidPhone);
-    const db = database(c.env.DB);
     let key = body.key;
     if (key === undefined) {
       if (body.email === undefined) throw new ApiError(commonErrors.badRequest, 'key or email is required');
-      const user = await activeUserByEmail(db, body.email);
+      const user = await activeUserByEmail(c.env, body.email);
       if (user === undefined) throw new ApiError(brigErrors.invalidPasswordResetKey);
       key = await passwordResetKeyOf(user.id);
     }
@@ -152,7 +152,7 @@ export const getPasswordResetCode = endpoint(
   },
   async (c) => {
     const db = database(c.env.DB);
-    const user = await activeUserByEmail(db, c.req.valid('query').email);
+    const user = await activeUserByEmail(c.env, c.req.valid('query').email);
     const key = user === undefined ? undefined : await passwordResetKeyOf(user.id);
     const stored = key === undefined ? undefined : await codeStore.live(db, 'password-reset', key);
     if (key === undefined || stored === undefined) throw new ApiError(brigErrors.invalidPasswordResetKey);

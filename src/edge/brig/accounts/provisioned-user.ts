@@ -15,6 +15,7 @@ import { richInfoStore } from '../rich-info/rich-info-store.js';
 import type { UserRow } from '../users/user-json.js';
 import { userStore } from '../users/user-store.js';
 import { contactsOf } from '../users/contacts.js';
+import { renaming } from '../users/user-names.js';
 
 export interface ProvisionedChanges {
   name?: string | undefined;
@@ -62,7 +63,7 @@ export async function updateProvisionedUser(
     effects.push(publishEffect(recipients, userEvents.update({ id: user.id, ...seen })));
   }
   try {
-    await commitChange(env, config, { statements, effects });
+    await renaming(env, user.id, user, next, () => commitChange(env, config, { statements, effects }));
   } catch (err) {
     if (isUniqueViolation(err, 'users.handle')) throw new ApiError(brigErrors.handleExists);
     throw err;

@@ -13,7 +13,6 @@ import { codeStore } from '../codes/code-store.js';
 import { newPasswordHash } from '../password/passwords.js';
 import { clientIp } from '../password/rate-limit.js';
 import { selfJson, selfUser, type UserRow } from '../users/user-json.js';
-import { userStore } from '../users/user-store.js';
 import { ACTIVATION_RETRIES, activationKeyOf, sendActivationCode } from './activation.js';
 import { createAccount } from './create-account.js';
 import { claimInvitedAccount } from '../invitations/scim-invitation.js';
@@ -21,6 +20,7 @@ import { newUser, validateNewUser } from './new-user.js';
 import { guardJoinByInvitation, guardRegisterOrActivate } from '../domains/email-guards.js';
 import { domainErrors } from '../../api/errors/domains.js';
 import { deps } from '../../api/deps.js';
+import { userByEmail } from '../users/user-names.js';
 
 /**
  * `POST /register`: a personal user, a team creator (`team`), or an identity-less ephemeral user.
@@ -74,7 +74,7 @@ export const register = endpoint(
         throw new ApiError(brigErrors.tooManyTeamMembers);
       await guardJoinByInvitation(db, body.email, invitation.team);
     } else if (body.email !== undefined) await guardRegisterOrActivate(db, body.email);
-    if (body.email !== undefined && (await userStore.byEmail(db, body.email))?.activated)
+    if (body.email !== undefined && (await userByEmail(c.env, body.email))?.activated)
       throw new ApiError(brigErrors.keyExists);
 
     let verified = invitation !== undefined;
@@ -106,7 +106,7 @@ export const register = endpoint(
     const invitee = invitation?.invitee ?? null;
     const user =
       invitee !== null
-        ? await claimInvitedAccount(db, { ...invitation!, invitee }, passwordHash, write)
+        ? await claimInvitedAccount(c.env, db, { ...invitation!, invitee }, passwordHash, write)
         : await createAccount(
             c.env,
             config,

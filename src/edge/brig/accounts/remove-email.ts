@@ -9,6 +9,7 @@ import { userEvents } from '../../events/user-events.js';
 import { emailRemoval, identityOf } from '../users/identity.js';
 import { selfRow } from '../users/self.js';
 import { userStore } from '../users/user-store.js';
+import { renaming } from '../users/user-names.js';
 
 const refusals = { 'no-identity': brigErrors.noIdentity, 'last-identity': brigErrors.lastIdentity } as const;
 
@@ -25,12 +26,14 @@ export const removeEmail = endpoint(
     const user = await selfRow(c);
     const removal = emailRemoval(identityOf(user));
     if (!removal.ok) throw new ApiError(refusals[removal.refusal]);
-    await commitChange(c.env, c.get('config'), {
-      statements: [userStore.update(database(c.env.DB), user.id, { email: null, emailKey: null })],
-      effects: [
-        publishEffect([{ user: user.id }], userEvents.emailRemoved(user.id, removal.email), { origin: self(c) }),
-      ],
-    });
+    await renaming(c.env, user.id, user, { ...user, emailKey: null }, () =>
+      commitChange(c.env, c.get('config'), {
+        statements: [userStore.update(database(c.env.DB), user.id, { email: null, emailKey: null })],
+        effects: [
+          publishEffect([{ user: user.id }], userEvents.emailRemoved(user.id, removal.email), { origin: self(c) }),
+        ],
+      }),
+    );
     return c.body(null, 200);
   },
 );

@@ -13,6 +13,7 @@ import { createTeam, teamJson } from '../../galley/face.js';
 import { userStore } from '../users/user-store.js';
 import { guardUpgradeToTeam } from '../domains/email-guards.js';
 import { domainErrors } from '../../api/errors/domains.js';
+import { slotOf, uuidInSlot } from '../../../shared/db/partitions.js';
 
 const icon = z.string().min(1).max(256);
 
@@ -45,7 +46,7 @@ export const upgradePersonalToTeam = endpoint(
     if (me === undefined || !me.activated) throw new ApiError(brigErrors.userNotFound);
     if (me.team !== null) throw new ApiError(brigErrors.userAlreadyInATeam);
     if (me.email !== null) await guardUpgradeToTeam(db, me.email);
-    const id = crypto.randomUUID();
+    const id = uuidInSlot(slotOf(me.id)); // in its creator's slot (see createAccount)
     const team = { id, name: body.name, icon: body.icon, iconKey: body.icon_key, creator: me.id };
     const created = teamJson({ ...team, iconKey: team.iconKey ?? null, splashScreen: null });
     await commitChange(c.env, c.get('config'), {

@@ -5,18 +5,18 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { commonErrors } from '../../api/errors/common.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
-import { database, type Db } from '../../db/client.js';
+import { database } from '../../db/client.js';
 import { activationKeyOf } from '../accounts/activation.js';
 import { codeStore } from '../codes/code-store.js';
 import { checkUserPassword } from '../password/passwords.js';
 import type { UserRow } from '../users/user-json.js';
-import { userStore } from '../users/user-store.js';
 import { accessTokenJson, issueAccessToken } from './access-token.js';
 import { cookieRecords, type CookieKind } from './cookie-records.js';
 import { loginWait } from './cookie-throttle.js';
 import { recordFailedLogin, refuseIfLoginBlocked } from './failed-logins.js';
 import { keysOf, newCookieHeader } from './session.js';
 import { enforceVerificationCode } from './verification-code.js';
+import { userByEmail, userByHandle } from '../users/user-names.js';
 
 const loginBody = z
   .object({
@@ -29,12 +29,11 @@ const loginBody = z
   .openapi('Login');
 
 /** The account a login names; an address still waiting for activation says so. */
-async function resolveLogin(db: Db, body: z.infer<typeof loginBody>): Promise<UserRow> {
-  const user =
-    body.email !== undefined ? await userStore.byEmail(db, body.email) : await userStore.byHandle(db, body.handle!);
+async function resolveLogin(env: Env, body: z.infer<typeof loginBody>): Promise<UserRow> {
+  const user = body.email !== undefined ? await userByEmail(env, body.email) : await userByHandle(env, body.handle!);
   if (user !== undefined && (body.email === undefined || user.activated)) return user;
   if (body.email !== undefined) {
-    const pending = await codeStore.live(db, 'activation', await activationKeyOf(body.email));
+    const pending = await codeStore.live(database(env.DB), 'activation', await activationKeyOf(body.email));
     if (pending?.user) throw new ApiError(brigErrors.pendingActivation);
   }
   throw new ApiError(brigErrors.invalidCredentials);
@@ -88,7 +87,7 @@ export const login = endpoint(
       throw new ApiError(commonErrors.badRequest, "'email' or 'handle' required");
     const config = c.get('config');
     const db = database(c.env.DB);
-    const user = await resolveLogin(db, body);
+    const user = await resolveLogin(c.env, body);
     await refuseIfLoginBlocked(c.env, config, user.id);
     refuseByStatus(user);
     if (!(await checkUserPassword(c.env, db, config, { user: user.id }, user, body.password))) {

@@ -9,7 +9,7 @@ import { sndFactorRequired } from '../../galley/face.js';
 import { codeStore } from '../codes/code-store.js';
 import { sendMail } from '../email/mailer.js';
 import type { UserRow } from '../users/user-json.js';
-import { userStore } from '../users/user-store.js';
+import { userByEmail } from '../users/user-names.js';
 
 const verificationAction = z.enum(['login', 'create_scim_token', 'delete_team']).openapi('VerificationAction');
 export type VerificationAction = z.infer<typeof verificationAction>;
@@ -50,7 +50,7 @@ export const sendVerificationCode = endpoint(
     const config = c.get('config');
     const { optSettings } = config.brig;
     const db = database(c.env.DB);
-    const user = await userStore.byEmail(db, email);
+    const user = await userByEmail(c.env, email);
     // Unknown addresses and users without the feature get the same answer: nothing is revealed.
     if (user === undefined || !user.activated || !(await sndFactorRequired(db, config, user))) return c.body(null, 200);
     const previous = await codeStore.live(db, `verify:${action}`, user.id);

@@ -7,11 +7,11 @@ import { commonErrors } from '../../api/errors/common.js';
 import { domainErrors } from '../../api/errors/domains.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { database } from '../../db/client.js';
-import { userStore } from '../users/user-store.js';
 import { saveUpdate } from './audit.js';
 import { httpsUrl, redirectJson } from './registration-json.js';
 import { backendFormat, domainOf, domainParam, domainPartOf, ownedWith } from './registration-rules.js';
 import { registrationStore, type RegistrationRow } from './registration-store.js';
+import { userByEmail } from '../users/user-names.js';
 
 const redirectConfig = z
   .object({
@@ -118,9 +118,7 @@ export const getDomainRegistration = endpoint(
     const row = await registrationStore.get(db, domain);
     if (row === undefined) return c.json({ domain_redirect: 'none' as const }, 200);
     const user =
-      row.redirect === 'backend' || row.redirect === 'sso'
-        ? await userStore.byEmail(db, email.toLowerCase())
-        : undefined;
+      row.redirect === 'backend' || row.redirect === 'sso' ? await userByEmail(c.env, email.toLowerCase()) : undefined;
     if (user !== undefined && row.redirect === 'backend')
       return c.json({ domain_redirect: 'no-registration' as const, due_to_existing_account: true }, 200);
     if (user !== undefined && row.redirect === 'sso' && !(user.ssoId !== null && user.team === row.authorizedTeam))

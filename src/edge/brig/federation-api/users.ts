@@ -6,6 +6,7 @@ import { contactJson, findContacts } from '../search/contacts.js';
 import { profileJson, type UserRow } from '../users/user-json.js';
 import { userStore, visibleAccount } from '../users/user-store.js';
 import { getUserByHandleRpc, getUsersByIdsRpc, searchUsersRpc } from './contract.js';
+import { userByHandle } from '../users/user-names.js';
 
 /** What a remote sees of a user: the public profile, never the email. */
 const remoteView = (rows: Array<UserRow | undefined>, domain: string) =>
@@ -19,7 +20,7 @@ export const getUserByHandle = federationRpc(
     const db = database(c.env.DB);
     const remote = await federationWith(config, db, origin);
     if (remote === undefined || remote.search_policy === 'no_search') return null;
-    const [profile] = remoteView([await userStore.byHandle(db, handle.toLowerCase())], localDomainOf(c));
+    const [profile] = remoteView([await userByHandle(c.env, handle.toLowerCase())], localDomainOf(c));
     return profile ?? null;
   },
 );

@@ -13,6 +13,7 @@ import type { UserRow } from '../users/user-json.js';
 import { emailKeyOf, userStore } from '../users/user-store.js';
 import { invitationStore, type InvitationRow } from './invitation-store.js';
 import { invitationUrl } from './invitation-urls.js';
+import { renaming } from '../users/user-names.js';
 
 type Provisioned = NonNullable<AccountInput['provisioned']>;
 
@@ -67,6 +68,7 @@ export async function inviteProvisionedUser(
  * the address counts as verified (the code came to it). 409 `key-exists` if another took it.
  */
 export async function claimInvitedAccount(
+  env: Env,
   db: Db,
   invitation: InvitationRow & { invitee: string },
   passwordHash: string | undefined,
@@ -84,10 +86,12 @@ export async function claimInvitedAccount(
   };
   const claimed = { ...account, ...patch };
   try {
-    await write(claimed, {
-      statements: [userStore.update(db, account.id, patch), invitationStore.remove(db, invitation.id)],
-      effects: [],
-    });
+    await renaming(env, account.id, account, claimed, () =>
+      write(claimed, {
+        statements: [userStore.update(db, account.id, patch), invitationStore.remove(db, invitation.id)],
+        effects: [],
+      }),
+    );
   } catch (err) {
     if (isUniqueViolation(err, 'users.email_key')) throw new ApiError(brigErrors.keyExists);
     throw err;

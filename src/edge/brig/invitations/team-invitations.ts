@@ -18,6 +18,7 @@ import { invitationStore, type InvitationRow } from './invitation-store.js';
 import { invitationUrl } from './invitation-urls.js';
 import { guardInvite } from '../domains/email-guards.js';
 import { domainErrors } from '../../api/errors/domains.js';
+import { userByEmail } from '../users/user-names.js';
 
 const params = z.object({ tid: z.uuid() });
 const errors = [brigErrors.insufficientPermissions];
@@ -37,8 +38,8 @@ async function urlsExposed(c: Context<AppEnv>, db: Db, team: string): Promise<bo
   return featureEnabled(db, config, team, 'exposeInvitationURLsToTeamAdmin');
 }
 
-async function urlOf(c: Context<AppEnv>, db: Db, inv: InvitationRow): Promise<string> {
-  const existing = await userStore.byEmail(db, inv.email);
+async function urlOf(c: Context<AppEnv>, inv: InvitationRow): Promise<string> {
+  const existing = await userByEmail(c.env, inv.email);
   return invitationUrl(c.get('config'), inv.team, inv.code, existing?.activated === true);
 }
 
@@ -81,7 +82,7 @@ export const createInvitation = endpoint(
     if (!z.email().safeParse(body.email).success) throw new ApiError(brigErrors.invalidEmail);
     const inviter = await userStore.byId(db, self(c).user);
     if (inviter?.email === null || inviter === undefined) throw new ApiError(brigErrors.noEmail);
-    const existing = await userStore.byEmail(db, body.email);
+    const existing = await userByEmail(c.env, body.email);
     const existingUser = existing?.activated === true;
     // wire-api's InvitationRequest: from v7 an omitted allow_existing means true, before it false.
     const allowExisting = body.allow_existing ?? (c.get('apiVersion') ?? 0) >= 7;
@@ -148,7 +149,7 @@ export const listInvitations = endpoint(
     const rows = await invitationStore.page(db, tid, size + 1, start);
     const expose = await urlsExposed(c, db, tid);
     const invitations = await Promise.all(
-      rows.slice(0, size).map(async (r) => invitationJson(r, expose ? await urlOf(c, db, r) : undefined)),
+      rows.slice(0, size).map(async (r) => invitationJson(r, expose ? await urlOf(c, r) : undefined)),
     );
     return c.json({ invitations, has_more: rows.length > size }, 200);
   },
@@ -170,7 +171,7 @@ export const getInvitation = endpoint(
     const { db } = await requireInviter(c, tid);
     const row = await invitationStore.byId(db, tid, iid);
     if (row === undefined) throw new ApiError(brigErrors.invitationNotFound);
-    return c.json(invitationJson(row, (await urlsExposed(c, db, tid)) ? await urlOf(c, db, row) : undefined), 200);
+    return c.json(invitationJson(row, (await urlsExposed(c, db, tid)) ? await urlOf(c, row) : undefined), 200);
   },
 );
 

@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { announceUpdate, selfRow } from './self.js';
 import { userStore } from './user-store.js';
 import { guardManagedField } from './managed-fields.js';
+import { renaming, takenHandles, userByHandle } from './user-names.js';
 
 /** Handles nobody may take. */
 const BLOCKED = new Set(
@@ -39,7 +40,9 @@ export const putHandle = endpoint(
     if (user.handle === handle) return c.body(null, 200);
     await guardManagedField(database(c.env.DB), c.get('config'), user, 'handle');
     try {
-      await userStore.update(database(c.env.DB), user.id, { handle });
+      await renaming(c.env, user.id, user, { ...user, handle }, () =>
+        userStore.update(database(c.env.DB), user.id, { handle }),
+      );
     } catch (err) {
       if (isUniqueViolation(err, 'users.handle')) throw new ApiError(brigErrors.handleExists);
       throw err;
@@ -64,8 +67,7 @@ const checkHandleRoute = (path: string, from: 0 | 7, until?: 7) =>
     async (c) => {
       const { handle } = c.req.valid('param');
       if (!isValidHandle(handle)) throw new ApiError(brigErrors.invalidHandle);
-      if ((await userStore.byHandle(database(c.env.DB), handle)) === undefined)
-        throw new ApiError(brigErrors.handleNotFound);
+      if ((await userByHandle(c.env, handle)) === undefined) throw new ApiError(brigErrors.handleNotFound);
       return c.body(null, 200);
     },
   );
@@ -86,7 +88,7 @@ const checkHandlesRoute = {
 
 async function freeHandles(c: Context<AppEnv>, body: { handles: string[]; return: number }) {
   const candidates = [...new Set(body.handles)].filter(isValidHandle);
-  const taken = await userStore.takenHandles(database(c.env.DB), candidates);
+  const taken = await takenHandles(c.env, candidates);
   return c.json(candidates.filter((h) => !taken.has(h)).slice(0, body.return), 200);
 }
 

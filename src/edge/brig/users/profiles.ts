@@ -17,6 +17,7 @@ import { remoteProfiles, remoteUserByHandle } from './remote-users.js';
 import { baseProtocol, profileJson, userProfile, type UserProfile, type UserRow } from './user-json.js';
 import { userStore, visibleAccount } from './user-store.js';
 import { deps } from '../../api/deps.js';
+import { userByHandle } from './user-names.js';
 
 /** A user's profile: this backend's, or the one the user's own backend gives. */
 async function profileOf(c: Context<AppEnv>, domain: string, uid: string): Promise<UserProfile | undefined> {
@@ -88,7 +89,7 @@ export const getUserUnqualified = endpoint(
 
 /** A local user by handle, as older versions look one up. */
 async function localUserByHandle(c: Context<AppEnv>, handle: string): Promise<UserProfile | undefined> {
-  const row = await userStore.byHandle(replicaOf(c.env.DB), handle);
+  const row = await userByHandle(c.env, handle, 'replica');
   return row === undefined ? undefined : (await profilesOf(c, [row]))[0];
 }
 
@@ -219,7 +220,6 @@ async function usersByQualifiedIds(c: Context<AppEnv>, ids: readonly QualifiedId
 /** Users named by id or handle, and the qualified ids that could not be listed. */
 async function listUsers(c: Context<AppEnv>, q: z.infer<typeof listUsersQuery>) {
   if (q.qualified_ids !== undefined) return usersByQualifiedIds(c, q.qualified_ids);
-  const db = replicaOf(c.env.DB);
   const found: UserProfile[] = [];
   for (const h of q.qualified_handles ?? []) {
     if (h.domain !== deps(c).domain) {
@@ -227,7 +227,7 @@ async function listUsers(c: Context<AppEnv>, q: z.infer<typeof listUsersQuery>) 
       if (remote) found.push(remote);
       continue;
     }
-    const row = await userStore.byHandle(db, h.handle);
+    const row = await userByHandle(c.env, h.handle, 'replica');
     if (row !== undefined) found.push(...(await profilesOf(c, [row])));
   }
   return { found, failed: [] as QualifiedId[] };

@@ -33,25 +33,6 @@ export const userStore = {
   async byIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
     return inChunks(ids, 1, (chunk) => db.select().from(users).where(inArray(users.id, chunk)));
   },
-  async byEmail(db: Db, email: string): Promise<UserRow | undefined> {
-    const [row] = await db
-      .select()
-      .from(users)
-      .where(eq(users.emailKey, emailKeyOf(email)));
-    return row;
-  },
-  async byHandle(db: Db, handle: string): Promise<UserRow | undefined> {
-    const [row] = await db.select().from(users).where(eq(users.handle, handle));
-    return row;
-  },
-  async takenHandles(db: Db, handles: readonly string[]): Promise<Set<string>> {
-    if (handles.length === 0) return new Set();
-    const rows = await db
-      .select({ handle: users.handle })
-      .from(users)
-      .where(inArray(users.handle, [...handles]));
-    return new Set(rows.map((r) => r.handle!));
-  },
   insert(db: Db, row: typeof users.$inferInsert) {
     return db.insert(users).values(row);
   },

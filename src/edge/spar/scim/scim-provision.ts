@@ -71,7 +71,7 @@ export async function userByExternalId(s: Scim, externalId: string): Promise<Use
   if (id === undefined) return undefined;
   const holder =
     id.email !== undefined
-      ? (await userByEmail(s.db, id.email))?.id
+      ? (await userByEmail(s.c.env, id.email))?.id
       : s.idp !== undefined && id.nameId !== undefined
         ? await samlStore.userOf(s.db, s.idp.issuer, nameIdKey(id.nameId))
         : undefined;
@@ -113,7 +113,7 @@ async function validateEmail(s: Scim, user: UserRow, email: string | undefined):
 export async function createScimUser(s: Scim, input: ScimUserInput): Promise<UserRow> {
   const id = identityOf(s, input);
   if ((await holderOf(s, input.externalId, id)) !== undefined) throw scimErrors.conflict('externalId is already taken');
-  if ((await userByHandle(s.db, input.handle)) !== undefined) throw scimErrors.conflict('userName is already taken');
+  if ((await userByHandle(s.c.env, input.handle)) !== undefined) throw scimErrors.conflict('userName is already taken');
   await clearStaleRecord(s, input.externalId);
   const { c, db, team } = s;
   const config = c.get('config');
@@ -159,7 +159,7 @@ export async function replaceScimUser(s: Scim, user: UserRow, input: ScimUserInp
   const holder = await holderOf(s, input.externalId, id);
   if (holder !== undefined && holder !== user.id)
     throw scimErrors.conflict('externalId already in use by another Wire user');
-  const handleHolder = await userByHandle(db, input.handle);
+  const handleHolder = await userByHandle(c.env, input.handle);
   if (handleHolder !== undefined && handleHolder.id !== user.id)
     throw scimErrors.conflict('userName already in use by another wire user');
 

@@ -16,7 +16,7 @@ const richInfoLimit = (s: Scim) => s.c.get('config').brig.optSettings.setRichInf
 const render = async (s: Scim, user: UserRow) => scimUserJson(await viewOf(s, user));
 
 async function byHandle(s: Scim, handle: string): Promise<UserRow | undefined> {
-  const holder = await userByHandle(s.db, handle);
+  const holder = await userByHandle(s.c.env, handle);
   return holder === undefined ? undefined : teamUser(s, holder.id);
 }
 
