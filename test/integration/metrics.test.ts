@@ -167,7 +167,8 @@ describe('GET /i/metrics', () => {
     // prekeys and key packages live in the users' Account objects, with whether they may be claimed.
     expect(counts).toEqual({
       'GET /self': 1,
-      'POST /login': 1,
+      // The email's claim (in its name's partition), then the account.
+      'POST /login': 2,
       'POST /access': 0,
       'GET /notifications': 0,
       'POST /users/list-prekeys': 0,
