@@ -7,6 +7,7 @@ import { type BackendOptions, startBackend } from '../../tools/lib/backend.js';
 import type { BucketAccess } from '../../tools/lib/bucket.js';
 import { startBackendWithSidecar } from '../../tools/lib/sidecar.js';
 import { editedTexts, testProfile, type Edit } from './config-files.js';
+import { d1Admin } from '../../tools/lib/d1-admin.js';
 
 export interface TestBackend {
   publicUrl: string;
@@ -17,6 +18,8 @@ export interface TestBackend {
   stateDir: string;
   /** Reads the backend's D1 database directly (assertions about what is stored). */
   query<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
+  /** The same on one of the directory's partitions, by its binding (`DB`, `DB_1`, …). */
+  queryIn<T = Record<string, unknown>>(binding: string, sql: string, ...params: unknown[]): Promise<T[]>;
   /** Runs the scheduled jobs now (the cron trigger's work). */
   runScheduled(): Promise<void>;
   /** Its federator, when it was started with one. */
@@ -53,6 +56,8 @@ export async function startEditedBackend(
     faultPoint?: string;
     /** Another object store than the tests' one (its bucket is the configuration's). */
     objectStore?: BucketAccess;
+    /** The directory's D1 databases (see BackendOptions.partitions). */
+    partitions?: number;
   } = {},
 ): Promise<TestBackend> {
   const root = mkdtempSync(join(inject('tmpRoot'), 'backend-'));
@@ -71,6 +76,7 @@ export async function startEditedBackend(
     ...(opts.secrets === undefined ? {} : { secrets: opts.secrets }),
     ...(opts.faultPoint === undefined ? {} : { faultPoint: opts.faultPoint }),
     ...(opts.extraWorkers === undefined ? {} : { extraWorkers: opts.extraWorkers }),
+    ...(opts.partitions === undefined ? {} : { partitions: opts.partitions }),
     onLog: (l) => logs.push(l),
   };
   // Every test backend's certificates come from one local CA under the test root.
@@ -89,6 +95,7 @@ export async function startEditedBackend(
     logs,
     stateDir,
     query: (sql, ...params) => backend.db.all(sql, ...params),
+    queryIn: (binding, sql, ...params) => d1Admin(backend.mf, binding).all(sql, ...params),
     runScheduled: backend.runScheduled,
     stop: backend.stop,
   };

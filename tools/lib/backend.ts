@@ -48,6 +48,11 @@ export interface BackendOptions {
   tls?: TlsFiles;
   /** Crash tests: where the workers stop and wait to be killed (see src/shared/fault-point.ts). */
   faultPoint?: string;
+  /**
+   * The directory's D1 databases: `DB` as wrangler.toml declares it, and as many more (`DB_1`, …)
+   * beside it to make this many partitions (default 1).
+   */
+  partitions?: number;
 }
 
 export interface Backend {
@@ -101,6 +106,13 @@ export function persistDir(stateDir: string): string {
   return join(resolve(stateDir), 'v4');
 }
 
+/** The D1 bindings with `DB_1` … `DB_{count-1}` beside `DB`, each its own database. */
+function partitioned(d1Databases: unknown, count: number): Record<string, { id: string }> {
+  const main = (d1Databases as Record<string, { id: string }>).DB!;
+  const more = Array.from({ length: count - 1 }, (_, i) => [`DB_${i + 1}`, { id: `${main.id}-${i + 1}` }]);
+  return { ...(d1Databases as Record<string, { id: string }>), ...Object.fromEntries(more) };
+}
+
 /**
  * The whole backend on miniflare: the worker with its D1 database and Durable Objects. With
  * `migrate`, the runtime first holds only the D1 admin worker and no listener of the backend, and
@@ -114,8 +126,10 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   const onLog = o.onLog ?? ((l: string) => console.log(l));
   const removalKeys = removalKeysBinding(o.config, o.stateDir);
   const faultPoint = o.faultPoint === undefined ? {} : { FAULT_POINT: o.faultPoint };
+  const d1Databases = partitioned(workerOptions.d1Databases, o.partitions ?? 1);
   const backend = {
     ...workerOptions,
+    d1Databases,
     name: 'svc-backend',
     // One module, named: miniflare need not parse the 5 MB bundle to find its imports (that parse
     // kept ~100 MB in this long-lived process).
@@ -137,12 +151,13 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   };
   const objects = {
     ...objectsOptions,
+    d1Databases,
     name: 'svc-objects',
     modules: [{ type: 'ESModule', path: o.bundle.objects }],
     modulesRoot: dirname(o.bundle.objects),
     bindings: { ...objectsOptions.bindings, ...removalKeys, ...faultPoint },
   };
-  const admin = { ...d1AdminWorker(workerOptions.d1Databases), compatibilityDate: workerOptions.compatibilityDate };
+  const admin = { ...d1AdminWorker(d1Databases), compatibilityDate: workerOptions.compatibilityDate };
   const runtime = {
     host,
     d1Persist: join(persist, 'd1'),
@@ -166,7 +181,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   let mf: Miniflare;
   if (o.migrate ?? true) {
     mf = new Miniflare({ ...runtime, workers: [admin], port: 0 } as MiniflareOptions);
-    await applyMigrations(d1Admin(mf), migrations);
+    for (const binding of Object.keys(d1Databases)) await applyMigrations(d1Admin(mf, binding), migrations);
     await mf.setOptions(serving);
   } else mf = new Miniflare(serving);
   const publicUrl = await mf.ready;

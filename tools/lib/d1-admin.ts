@@ -14,6 +14,7 @@ export interface Statement {
  * helper thread, and those were seen to fail under load (CI); a plain `fetch` to the socket is async.
  */
 export function d1AdminWorker(d1Databases: unknown): Record<string, unknown> {
+  // `?db=DB_1` runs the statements on another of the directory's partitions (default DB).
   return {
     name: NAME,
     modules: true,
@@ -22,9 +23,10 @@ export function d1AdminWorker(d1Databases: unknown): Record<string, unknown> {
     script: `export default {
   async fetch(request, env) {
     const statements = await request.json();
-    const prepared = statements.map((s) => env.DB.prepare(s.sql).bind(...(s.params ?? [])));
+    const db = env[new URL(request.url).searchParams.get('db') ?? 'DB'];
+    const prepared = statements.map((s) => db.prepare(s.sql).bind(...(s.params ?? [])));
     try {
-      const results = prepared.length === 1 ? [await prepared[0].all()] : await env.DB.batch(prepared);
+      const results = prepared.length === 1 ? [await prepared[0].all()] : await db.batch(prepared);
       return Response.json(results.map((r) => r.results ?? []));
     } catch (err) {
       return Response.json({ error: String(err) }, { status: 500 });
@@ -34,11 +36,14 @@ export function d1AdminWorker(d1Databases: unknown): Record<string, unknown> {
   };
 }
 
-/** SQL on the backend's D1 database; several statements run as one batch (one transaction). */
-export function d1Admin(mf: Miniflare) {
+/**
+ * SQL on the backend's D1 database (`binding`: another partition of the directory); several
+ * statements run as one batch (one transaction).
+ */
+export function d1Admin(mf: Miniflare, binding = 'DB') {
   let url: Promise<URL> | undefined;
   async function run<T>(statements: Statement[]): Promise<T[][]> {
-    url ??= mf.unsafeGetDirectURL(NAME);
+    url ??= mf.unsafeGetDirectURL(NAME).then((u) => new URL(`?db=${binding}`, u));
     const res = await fetch(await url, { method: 'POST', body: JSON.stringify(statements) });
     const body = (await res.json()) as T[][] | { error: string };
     if (!Array.isArray(body)) throw new Error(`D1: ${body.error}`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partitionOfSlot, slotOf } from '../../../src/shared/db/partitions.js';
 import { startEditedBackend, type TestBackend } from '../../helpers/backend.js';
 import { deleteSelf, postActivateSend, postRegister } from '../../helpers/endpoints/brig.js';
 import { wireError } from '../../helpers/http.js';
@@ -109,5 +110,41 @@ describe('names, on a state of the previous version', () => {
     );
     const other = await createUser(after.publicUrl, after.internalUrl);
     expect((await setHandle(after, other, handle)).body).toEqual(wireError(409, 'handle-exists'));
+  });
+});
+
+describe('names, over two partitions', () => {
+  let b: TestBackend;
+  beforeAll(async () => {
+    b = await startEditedBackend([], { partitions: 2 });
+  });
+  afterAll(async () => b?.stop());
+
+  it("live in their own slot's partition, where login finds them and nobody else takes them", async () => {
+    const users = await Promise.all(Array.from({ length: 6 }, () => createUser(b.publicUrl, b.internalUrl)));
+    const handles = users.map((_, i) => `spread-${i}-${Date.now().toString(36)}`);
+    for (const [i, u] of users.entries()) expect((await setHandle(b, u, handles[i]!)).status).toBe(200);
+    const placed = users.flatMap((u, i) => [
+      { user: u, name: `e:${u.email}`, login: { email: u.email } },
+      { user: u, name: `h:${handles[i]}`, login: { handle: handles[i] } },
+    ]);
+    for (const { user, name } of placed) {
+      const binding = partitionOfSlot(slotOf(name), 2) === 0 ? 'DB' : 'DB_1';
+      const other = binding === 'DB' ? 'DB_1' : 'DB';
+      expect(await b.queryIn(binding, 'SELECT user FROM user_names WHERE name = ?', name), name).toEqual([
+        { user: user.id },
+      ]);
+      expect(await b.queryIn(other, 'SELECT user FROM user_names WHERE name = ?', name), name).toEqual([]);
+    }
+    const inSecond = placed.filter(({ name }) => partitionOfSlot(slotOf(name), 2) === 1);
+    expect(inSecond.length).toBeGreaterThan(0);
+    const newcomer = await createUser(b.publicUrl, b.internalUrl);
+    for (const { user, name, login } of inSecond) {
+      const r = await api(b.publicUrl).post('/login', { ...login, password: user.password });
+      expect(r.status, r.text).toBe(200);
+      if (name.startsWith('e:'))
+        expect((await postActivateSend(b.publicUrl, { email: user.email })).body).toEqual(wireError(409, 'key-exists'));
+      else expect((await setHandle(b, newcomer, name.slice(2))).body).toEqual(wireError(409, 'handle-exists'));
+    }
   });
 });
