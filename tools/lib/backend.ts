@@ -106,6 +106,29 @@ export function persistDir(stateDir: string): string {
   return join(resolve(stateDir), 'v4');
 }
 
+/**
+ * Starts the runtime, again (up to 3 times) when a port it let the system pick was taken meanwhile:
+ * miniflare restarts workerd on the ports it was first given when it is handed the backend after
+ * the migrations, and another process may bind one in between. Ports asked for by number fail at once.
+ */
+export async function startRuntime(
+  o: Pick<BackendOptions, 'port' | 'internalPort'>,
+  start: () => Promise<Miniflare>,
+): Promise<Miniflare> {
+  for (let attempt = 1; ; attempt++) {
+    let mf: Miniflare | undefined;
+    try {
+      mf = await start();
+      await mf.ready;
+      return mf;
+    } catch (err) {
+      await mf?.dispose().catch(() => {});
+      const picked = o.port === 0 && o.internalPort === 0;
+      if (!picked || attempt === 3 || (err as { code?: unknown }).code !== 'ERR_ADDRESS_IN_USE') throw err;
+    }
+  }
+}
+
 /** The D1 bindings with `DB_1` … `DB_{count-1}` beside `DB`, each its own database. */
 function partitioned(d1Databases: unknown, count: number): Record<string, { id: string }> {
   const main = (d1Databases as Record<string, { id: string }>).DB!;
@@ -178,12 +201,18 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     workers: [backend, objects, ...(o.extraWorkers ?? []), admin],
     port: o.port,
   } as MiniflareOptions;
-  let mf: Miniflare;
-  if (o.migrate ?? true) {
-    mf = new Miniflare({ ...runtime, workers: [admin], port: 0 } as MiniflareOptions);
-    for (const binding of Object.keys(d1Databases)) await applyMigrations(d1Admin(mf, binding), migrations);
-    await mf.setOptions(serving);
-  } else mf = new Miniflare(serving);
+  const mf = await startRuntime(o, async () => {
+    if (!(o.migrate ?? true)) return new Miniflare(serving);
+    const migrating = new Miniflare({ ...runtime, workers: [admin], port: 0 } as MiniflareOptions);
+    try {
+      for (const binding of Object.keys(d1Databases)) await applyMigrations(d1Admin(migrating, binding), migrations);
+      await migrating.setOptions(serving);
+    } catch (err) {
+      await migrating.dispose().catch(() => {});
+      throw err;
+    }
+    return migrating;
+  });
   const publicUrl = await mf.ready;
   const internalUrl = await mf.unsafeGetDirectURL(undefined, 'InternalApi');
   const runScheduled = async (cron?: string) => {
