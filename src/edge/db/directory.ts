@@ -1,4 +1,5 @@
 import { partitionBindings, partitionOfSlot, slotOf } from '../../shared/db/partitions.js';
+import { registerDirectory } from './client.js';
 
 /**
  * The D1 databases of the directory: `main` holds what there is one of per deployment (settings,
@@ -17,6 +18,7 @@ export function directoryOf(env: Env): Directory {
   let directory = directories.get(env);
   if (directory === undefined) {
     const all = partitionBindings<D1Database>(env as unknown as Record<string, unknown>, env.DB);
+    registerDirectory(all);
     directory = { main: env.DB, all, of: (key) => all[partitionOfSlot(slotOf(key), all.length)]! };
     directories.set(env, directory);
   }

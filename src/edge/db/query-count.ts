@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { partitionBindings } from '../../shared/db/partitions.js';
+import { registerDirectory } from './client.js';
 
 /**
  * The D1 statements run so far by the request (or job) being served; a batch counts each
@@ -124,6 +125,7 @@ export function withCountingDb(env: Env): Env {
   if (counted === undefined) {
     const bindings = env as unknown as Record<string, unknown>;
     const partitions = partitionBindings<D1Database>(bindings, env.DB).map(countingD1);
+    registerDirectory(partitions);
     const more = Object.fromEntries(partitions.slice(1).map((d1, i) => [`DB_${i + 1}`, d1]));
     envs.set(env, (counted = { ...env, DB: partitions[0]!, ...more }));
   }

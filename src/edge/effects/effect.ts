@@ -37,9 +37,15 @@ export function defineEffect<A>(
   return (args) => ({ kind, args });
 }
 
-/** Carries out the effects of pending row `id`, in order. */
-export async function carryOut(env: Env, config: Config, id: number, effects: readonly Effect[]): Promise<void> {
-  const mark = effectMarks(id);
+/** Carries out the effects of pending row `id` (of the directory's partition `partition`), in order. */
+export async function carryOut(
+  env: Env,
+  config: Config,
+  id: number,
+  effects: readonly Effect[],
+  partition = 0,
+): Promise<void> {
+  const mark = effectMarks(id, partition);
   for (const e of effects) {
     const run = kinds.get(e.kind);
     if (run === undefined) throw new Error(`unknown effect kind ${e.kind}`);

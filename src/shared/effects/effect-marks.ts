@@ -14,12 +14,14 @@ const SENDS_PER_CHANGE = 4096;
 /**
  * The marks of the sends of pending row `id`'s effects, handed out in the order the effects make
  * their sends (which is the same each time they are carried out). Ids stay below 2^33 for marks
- * to be exact.
+ * to be exact. Each partition of the directory numbers its rows itself, so its marks have a
+ * source of their own (partition 0 keeps the word of the single database).
  */
-export function effectMarks(id: number): () => SendMark {
+export function effectMarks(id: number, partition = 0): () => SendMark {
+  const source = partition === 0 ? 'effects' : `effects-${partition}`;
   let sends = 0;
   return () => {
     if (sends >= SENDS_PER_CHANGE) throw new Error('too many sends in one change');
-    return ['effects', (id * SENDS_PER_CHANGE + sends++) * MARKS_PER_SEND];
+    return [source, (id * SENDS_PER_CHANGE + sends++) * MARKS_PER_SEND];
   };
 }
