@@ -22,6 +22,8 @@ import { CookieStore } from './account/cookie-store.js';
 import { KeyPackageStore } from './account/key-package-store.js';
 import { MovedStore } from './account/moved-store.js';
 import { PrekeyStore } from './account/prekey-store.js';
+import { partitionOf } from '../shared/db/partitions.js';
+import { directoryOf } from './db/directory.js';
 
 /**
  * One user's Account object (`ACCOUNTS.idFromName(user id)`): what the user's clients hold for
@@ -329,7 +331,8 @@ export class Account extends DurableObject<Env> {
   private async claimStanding(user: string) {
     if (this.claimable.known()) return 'claimable';
     const generation = this.claimable.generation();
-    const standing = await claimStandingStore.of(database(this.env.DB), user);
+    // The user's row and membership are in the partition of their slot.
+    const standing = await claimStandingStore.of(database(partitionOf(directoryOf(this.env), user)), user);
     if (standing === 'claimable') this.claimable.keep(generation, Date.now());
     return standing;
   }

@@ -31,6 +31,7 @@ import { MovedInStore } from './conversation/moved-in-store.js';
 import { MlsGroups } from './conversation/mls/groups.js';
 import { NotificationShards } from './notification-shards.js';
 import { Outbox } from './conversation/outbox.js';
+import { directoryOf } from './db/directory.js';
 
 /**
  * One conversation's owner and ordering point. Its storage holds the conversation: its row, its
@@ -206,7 +207,7 @@ export class Conversation extends DurableObject<Env> {
   }
 
   private current(req: ProteusSend, localDomain: string): Promise<ConversationState> {
-    const loading = (this.state ??= loadState(this.db, this.env.DB, req.conv, localDomain));
+    const loading = (this.state ??= loadState(this.db, directoryOf(this.env), req.conv, localDomain));
     loading.catch(() => {
       if (this.state === loading) this.state = undefined;
     });

@@ -23,11 +23,11 @@ export interface ConversationState {
 /** A conversation's members and their clients, as the object keeps them until told otherwise. */
 export async function loadState(
   db: ConversationDb,
-  d1: D1Database,
+  directory: readonly D1Database[],
   conv: QualifiedRef,
   localDomain: string,
 ): Promise<ConversationState> {
-  const { meta, members } = await readConversationState(db, d1, conv, localDomain);
+  const { meta, members } = await readConversationState(db, directory, conv, localDomain);
   const clients = new Map<string, Set<string>>();
   let device = false;
   let unconsenting = false;

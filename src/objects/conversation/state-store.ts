@@ -2,6 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { conversationMembers, conversations } from '../../shared/db/schema.js';
 import type { QualifiedRef } from '../../shared/proteus/types.js';
 import type { ConversationDb } from '../db/conversation-db.js';
+import { partitionOf } from '../../shared/db/partitions.js';
+import { groupBy } from '../../shared/group-by.js';
 
 export interface MemberClientRow {
   userDomain: string;
@@ -19,12 +21,12 @@ export interface MemberClientRow {
 
 /**
  * A conversation's protocol and team and its members (from the object's storage), with the local
- * members' clients and legal hold facts from the directory: one statement over the local members
- * as a JSON list, so no parameter list grows with the member count. It writes nothing.
+ * members' clients and legal hold facts from the directory: one statement per partition over its
+ * local members as a JSON list, so no parameter list grows with the member count. It writes nothing.
  */
 export async function readConversationState(
   db: ConversationDb,
-  d1: D1Database,
+  directory: readonly D1Database[],
   conv: QualifiedRef,
   localDomain: string,
 ): Promise<{ meta: { protocol: string; team: string | null } | undefined; members: MemberClientRow[] }> {
@@ -44,7 +46,8 @@ export async function readConversationState(
     .where(and(eq(conversationMembers.convDomain, conv.domain), eq(conversationMembers.convId, conv.id)))
     .all();
   const local = members.filter((m) => m.userDomain === localDomain).map((m) => m.userId);
-  const held = local.length === 0 ? [] : await clientsOf(d1, local);
+  const byPartition = groupBy(local, (user) => partitionOf(directory, user));
+  const held = (await Promise.all([...byPartition].map(([d1, users]) => clientsOf(d1, users)))).flat();
   const byUser = new Map<string, typeof held>();
   for (const h of held) byUser.set(h.user, [...(byUser.get(h.user) ?? []), h]);
   return {

@@ -22,6 +22,10 @@ export function uuidInSlot(slot: number): string {
   }
 }
 
+/** Which of the partitions holds the key's slot. */
+export const partitionOf = <T>(partitions: readonly T[], key: string): T =>
+  partitions[partitionOfSlot(slotOf(key), partitions.length)]!;
+
 /** The partitions' bindings: `DB`, then `DB_1`, `DB_2`, … as far as they go. */
 export function partitionBindings<T>(bindings: Readonly<Record<string, unknown>>, main: T): T[] {
   const all = [main];

@@ -1,7 +1,7 @@
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import { type BatchStatement, database } from '../../db/client.js';
+import { type BatchStatement, database, runBatch } from '../../db/client.js';
 import { type Change, commitChange, joinChanges } from '../../effects/commit-change.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AssetRef, RichField, TeamRole } from '../../../shared/db/schema.js';
@@ -102,7 +102,10 @@ export async function createAccount(
     createdAt: now,
   };
   const domain = localDomain(config);
-  const statements: BatchStatement[] = [userStore.insert(db, row), ...placeNotifications(db, id)];
+  // The user's notification shard is placed first, in partition 0, which counts the shards' seats
+  // for the whole directory: a placement whose account never comes holds a seat, nothing else.
+  await runBatch(db, placeNotifications(db, id));
+  const statements: BatchStatement[] = [userStore.insert(db, row)];
   if (input.newTeam !== undefined && teamId !== null)
     statements.push(...createTeam(db, { id: teamId, ...input.newTeam, creator: id }));
   if (input.invitation !== undefined) statements.push(...joinStatements(db, id, input.invitation));

@@ -7,6 +7,7 @@ import { profileJson, type UserRow } from '../users/user-json.js';
 import { userStore, visibleAccount } from '../users/user-store.js';
 import { getUserByHandleRpc, getUsersByIdsRpc, searchUsersRpc } from './contract.js';
 import { userByHandle } from '../users/user-names.js';
+import { directoryOf } from '../../db/directory.js';
 
 /** What a remote sees of a user: the public profile, never the email. */
 const remoteView = (rows: Array<UserRow | undefined>, domain: string) =>
@@ -42,7 +43,7 @@ export const searchUsers = federationRpc(
     const policy = teamAllowed ? (remote?.search_policy ?? 'no_search') : 'no_search';
     if (policy === 'no_search' || onlyInTeams?.length === 0) return { contacts: [], searchPolicy: policy };
     const searcher = { id: '', team: null, ownTeamOnly: false };
-    const hits = (await findContacts(c.env.DB, config, searcher, term, 15, policy)).filter(
+    const hits = (await findContacts(directoryOf(c.env).all, config, searcher, term, 15, policy)).filter(
       (h) => onlyInTeams == null || (h.team !== null && onlyInTeams.includes(h.team)),
     );
     return { contacts: hits.map((h) => contactJson(h, localDomainOf(c))), searchPolicy: policy };

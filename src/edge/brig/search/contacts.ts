@@ -32,7 +32,7 @@ export function contactJson(h: SearchHit, domain: string): Contact {
  * and handle prefixes through the FTS5 index. `exact_handle_search` finds the handle alone.
  */
 export async function findContacts(
-  d1: D1Database,
+  directory: readonly D1Database[],
   config: Config,
   searcher: Searcher,
   q: string,
@@ -41,15 +41,21 @@ export async function findContacts(
 ): Promise<SearchHit[]> {
   const term = q.trim().replace(/^@/, '').toLowerCase();
   const hits: SearchHit[] = [];
-  // Other users' rows: a replica may serve them (see replicaOf in db/client.ts).
-  const db = d1.withSession('first-unconstrained');
-  const exact = term === '' ? undefined : await searchStore.byHandle(db, searcher, term);
+  // Other users' rows, in every partition of the directory: a replica may serve them (see replicaOf).
+  const sessions = directory.map((d1) => d1.withSession('first-unconstrained'));
+  const exact =
+    term === ''
+      ? undefined
+      : (await Promise.all(sessions.map((db) => searchStore.byHandle(db, searcher, term)))).find(
+          (h) => h !== undefined,
+        );
   if (exact !== undefined) hits.push(exact);
   const match = policy === 'full_search' ? matchExpression(term) : undefined;
   if (match !== undefined) {
     const inbound = serverFeatureStatus(config, 'searchVisibilityInbound');
-    for (const h of await searchStore.byPrefix(db, searcher, match, inbound, limit))
-      if (h.id !== exact?.id) hits.push(h);
+    const found = await Promise.all(sessions.map((db) => searchStore.byPrefix(db, searcher, match, inbound, limit)));
+    // Each partition ranks its own (bm25 over its own rows): close enough to merge by.
+    for (const h of found.flat().sort((a, b) => a.rank - b.rank)) if (h.id !== exact?.id) hits.push(h);
   }
   return hits.slice(0, limit);
 }

@@ -14,6 +14,7 @@ import { userStore } from '../users/user-store.js';
 import { contact, contactJson, findContacts } from './contacts.js';
 import type { Searcher } from './search-store.js';
 import { deps } from '../../api/deps.js';
+import { directoryOf } from '../../db/directory.js';
 
 const searchResult = z
   .object({
@@ -92,7 +93,7 @@ export const searchContacts = endpoint(
     const ownTeamOnly = team !== null && (await teamById(db, team))?.searchVisibility === 'no-name-outside-team';
     const searcher: Searcher = { id: me.id, team, ownTeamOnly };
 
-    const hits = await findContacts(c.env.DB, config, searcher, q, size + 1, 'full_search');
+    const hits = await findContacts(directoryOf(c.env).all, config, searcher, q, size + 1, 'full_search');
     const documents = hits.slice(0, size).map((h) => contactJson(h, domain));
     return c.json(
       {

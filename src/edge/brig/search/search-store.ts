@@ -60,8 +60,8 @@ export const searchStore = {
     match: string,
     inboundDefault: FeatureStatus,
     size: number,
-  ): Promise<SearchHit[]> {
-    const sql = `SELECT ${COLUMNS} FROM user_search JOIN users u ON u.rowid = user_search.rowid
+  ): Promise<Array<SearchHit & { rank: number }>> {
+    const sql = `SELECT ${COLUMNS}, rank FROM user_search JOIN users u ON u.rowid = user_search.rowid
       WHERE user_search MATCH ?1 AND ${LIVE} AND u.searchable = 1 AND u.id != ?2
         AND (?4 IS NULL OR u.team = ?4)
         AND (u.team IS NULL OR u.team = ?5 OR COALESCE(${INBOUND_OPEN}, ?3) = 'enabled')
@@ -69,7 +69,7 @@ export const searchStore = {
     const { results } = await db
       .prepare(sql)
       .bind(match, s.id, inboundDefault, s.ownTeamOnly ? s.team : null, s.team, size)
-      .all<SearchHit>();
+      .all<SearchHit & { rank: number }>();
     return results;
   },
 };

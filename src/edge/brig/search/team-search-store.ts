@@ -48,12 +48,32 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * A team's live members by name, handle or email prefix (or a word of the name), in the chosen
- * order: up to `size + 1` rows after `after`, and how many match in all.
+ * order: up to `size + 1` rows after `after`, and how many match in all. Each partition of the
+ * directory (`partitions`, one reader each) answers for its members; their pages are merged.
  */
 export async function teamSearchPage(
-  d1: D1Reader,
+  partitions: readonly D1Reader[],
   s: TeamSearchQuery,
 ): Promise<{ rows: TeamMemberRow[]; total: number }> {
+  const pages = await Promise.all(partitions.map((d1) => partitionPage(d1, s)));
+  const order = s.desc ? -1 : 1;
+  const rows = pages
+    .flatMap((p) => p.rows)
+    .sort((a, b) => order * (compare(a.sort_key, b.sort_key) || compare(a.id, b.id)))
+    .slice(0, s.size + 1);
+  return { rows, total: pages.reduce((sum, p) => sum + p.total, 0) };
+}
+
+/** SQLite's order of two sort values: numbers before text, text by its characters. */
+function compare(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  const [x, y] = [String(a), String(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+async function partitionPage(d1: D1Reader, s: TeamSearchQuery): Promise<{ rows: TeamMemberRow[]; total: number }> {
   const sortKey = TEAM_SORT_COLUMNS[s.sortBy];
   const email =
     s.email === undefined

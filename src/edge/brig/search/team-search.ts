@@ -9,6 +9,7 @@ import { hasPerm } from '../../api/team-permissions.js';
 import { database, replicaSessionOf } from '../../db/client.js';
 import { roleInTeam } from '../../galley/face.js';
 import { TEAM_ROLES, TEAM_SORT_COLUMNS, teamSearchPage, type TeamSearchPosition } from './team-search-store.js';
+import { directoryOf } from '../../db/directory.js';
 
 const teamContact = z
   .object({
@@ -94,7 +95,7 @@ export const searchTeam = endpoint(
       query.pagingState === undefined
         ? undefined
         : decodePagingState(query.pagingState, isPosition, brigErrors.invalidPagingState);
-    const { rows: results, total } = await teamSearchPage(replicaSessionOf(c.env.DB), {
+    const { rows: results, total } = await teamSearchPage(directoryOf(c.env).all.map(replicaSessionOf), {
       team: tid,
       roles: query.frole === undefined || query.frole.length === 0 ? [...TEAM_ROLES] : query.frole,
       email: query.email,

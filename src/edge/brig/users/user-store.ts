@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { inChunks } from '../../db/chunks.js';
-import { preparedOnce, type Db } from '../../db/client.js';
+import { keysByPartition, partitionFor, preparedOnce, type Db } from '../../db/client.js';
 import { users } from '../../../shared/db/schema.js';
 import type { UserRow } from './user-json.js';
 
@@ -25,18 +25,24 @@ const userById = preparedOnce((db) =>
     .prepare(),
 );
 
-/** Users in D1 (table users). */
+/**
+ * Users in D1 (table users), each in the partition of its id's slot: `db` is the caller's view of
+ * the directory, the store goes where the user is.
+ */
 export const userStore = {
   byId(db: Db, id: string): Promise<UserRow | undefined> {
-    return userById(db).get({ id });
+    return userById(partitionFor(db, id)).get({ id });
   },
   async byIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
-    return inChunks(ids, 1, (chunk) => db.select().from(users).where(inArray(users.id, chunk)));
+    const parts = [...keysByPartition(db, ids, (id) => id)].map(([part, some]) =>
+      inChunks(some, 1, (chunk) => part.select().from(users).where(inArray(users.id, chunk))),
+    );
+    return (await Promise.all(parts)).flat();
   },
   insert(db: Db, row: typeof users.$inferInsert) {
-    return db.insert(users).values(row);
+    return partitionFor(db, row.id).insert(users).values(row);
   },
   update(db: Db, id: string, patch: Partial<typeof users.$inferInsert>) {
-    return db.update(users).set(patch).where(eq(users.id, id));
+    return partitionFor(db, id).update(users).set(patch).where(eq(users.id, id));
   },
 };

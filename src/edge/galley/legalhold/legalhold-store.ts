@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { LegalholdStatus } from '../../api/schemas/legalhold-status.js';
 import { inChunks } from '../../db/chunks.js';
-import type { Db } from '../../db/client.js';
+import { acrossPartitions, type Db, keysByPartition, partitionFor } from '../../db/client.js';
 import { teamMembers } from '../../../shared/db/schema.js';
 import {
   legalholdPendingPrekeys,
@@ -18,7 +18,10 @@ export interface Prekey {
 
 const stored = (s: LegalholdStatus): StoredLegalholdStatus | null => (s === 'no_consent' ? null : s);
 
-/** Legal hold's state: services per team, members' statuses, requested devices' prekeys. */
+/**
+ * Legal hold's state: services per team (partition 0), members' statuses and requested devices'
+ * prekeys (in the partition of the member's slot, with their membership).
+ */
 export const legalholdStore = {
   async service(db: Db, team: string): Promise<LegalholdService | undefined> {
     const [row] = await db.select().from(legalholdServices).where(eq(legalholdServices.team, team));
@@ -34,7 +37,7 @@ export const legalholdStore = {
 
   /** A member's status; undefined when the user is not a member of the team. */
   async status(db: Db, team: string, user: string): Promise<LegalholdStatus | undefined> {
-    const [row] = await db
+    const [row] = await partitionFor(db, user)
       .select({ s: teamMembers.legalholdStatus })
       .from(teamMembers)
       .where(and(eq(teamMembers.team, team), eq(teamMembers.user, user)));
@@ -42,31 +45,36 @@ export const legalholdStore = {
   },
   /** The statuses of those of these users who are in a team (others have none: no consent). */
   async statuses(db: Db, users: readonly string[]): Promise<Map<string, LegalholdStatus>> {
-    const rows = await inChunks(users, 1, (chunk) =>
-      db
-        .select({ user: teamMembers.user, s: teamMembers.legalholdStatus })
-        .from(teamMembers)
-        .where(inArray(teamMembers.user, chunk)),
+    const parts = [...keysByPartition(db, users, (u) => u)].map(([part, some]) =>
+      inChunks(some, 1, (chunk) =>
+        part
+          .select({ user: teamMembers.user, s: teamMembers.legalholdStatus })
+          .from(teamMembers)
+          .where(inArray(teamMembers.user, chunk)),
+      ),
     );
+    const rows = (await Promise.all(parts)).flat();
     return new Map(rows.map((r) => [r.user, r.s ?? 'no_consent']));
   },
   setStatus(db: Db, team: string, user: string, status: LegalholdStatus) {
-    return db
+    return partitionFor(db, user)
       .update(teamMembers)
       .set({ legalholdStatus: stored(status) })
       .where(and(eq(teamMembers.team, team), eq(teamMembers.user, user)));
   },
   /** Members of the team whose status is one of these. */
   async membersWith(db: Db, team: string, statuses: readonly StoredLegalholdStatus[]): Promise<string[]> {
-    const rows = await db
-      .select({ user: teamMembers.user })
-      .from(teamMembers)
-      .where(and(eq(teamMembers.team, team), inArray(teamMembers.legalholdStatus, [...statuses])));
+    const rows = await acrossPartitions(db, (part) =>
+      part
+        .select({ user: teamMembers.user })
+        .from(teamMembers)
+        .where(and(eq(teamMembers.team, team), inArray(teamMembers.legalholdStatus, [...statuses]))),
+    );
     return rows.map((r) => r.user);
   },
 
   async pendingPrekeys(db: Db, user: string): Promise<Prekey[]> {
-    return db
+    return partitionFor(db, user)
       .select({ id: legalholdPendingPrekeys.id, key: legalholdPendingPrekeys.key })
       .from(legalholdPendingPrekeys)
       .where(eq(legalholdPendingPrekeys.user, user));
@@ -75,10 +83,12 @@ export const legalholdStore = {
   setPendingPrekeys(db: Db, user: string, prekeys: readonly Prekey[]) {
     return [
       legalholdStore.dropPendingPrekeys(db, user),
-      ...prekeys.map((p) => db.insert(legalholdPendingPrekeys).values({ user, id: p.id, key: p.key })),
+      ...prekeys.map((p) =>
+        partitionFor(db, user).insert(legalholdPendingPrekeys).values({ user, id: p.id, key: p.key }),
+      ),
     ];
   },
   dropPendingPrekeys(db: Db, user: string) {
-    return db.delete(legalholdPendingPrekeys).where(eq(legalholdPendingPrekeys.user, user));
+    return partitionFor(db, user).delete(legalholdPendingPrekeys).where(eq(legalholdPendingPrekeys.user, user));
   },
 };

@@ -4,6 +4,7 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { self } from '../../api/self.js';
 import { database, replicaSessionOf } from '../../db/client.js';
+import { directoryOf } from '../../db/directory.js';
 import { teamStore } from './team-store.js';
 import { exportPage, type ExportRow } from './members-export-store.js';
 
@@ -83,7 +84,7 @@ export const getTeamMembersCsv = endpoint(
     const role = await teamStore.roleOf(database(c.env.DB), tid, self(c).user);
     if (role !== 'owner' && role !== 'admin') throw new ApiError(galleyErrors.resourceAccessDenied);
     // Other members' rows, which may lag the primary by a moment: a session a replica may serve.
-    const db = replicaSessionOf(c.env.DB);
+    const db = directoryOf(c.env).all.map(replicaSessionOf);
     const encoder = new TextEncoder();
     // The first page is read before the response starts, so a failing read is an error response,
     // not a cut-off file; the rest are read as the client takes them.

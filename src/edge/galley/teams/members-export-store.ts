@@ -22,7 +22,22 @@ const PAGE_SQL = `SELECT m.user, m.role, m.invited_at, u.name, u.handle, u.email
   FROM team_members m LEFT JOIN users u ON u.id = m.user LEFT JOIN users i ON i.id = m.invited_by
   WHERE m.team = ?1 AND m.user > ?2 ORDER BY m.user LIMIT ?3`;
 
-/** Up to `limit` members of the team whose ids follow `after` (the empty string starts), in id order. */
-export async function exportPage(d1: D1Reader, team: string, after: string, limit: number): Promise<ExportRow[]> {
-  return (await d1.prepare(PAGE_SQL).bind(team, after, limit).all<ExportRow>()).results;
+/**
+ * Up to `limit` members of the team whose ids follow `after` (the empty string starts), in id
+ * order, from every partition of the directory (a member's row, clients and membership are in
+ * theirs; an inviter of another partition shows no handle).
+ */
+export async function exportPage(
+  partitions: readonly D1Reader[],
+  team: string,
+  after: string,
+  limit: number,
+): Promise<ExportRow[]> {
+  const pages = await Promise.all(
+    partitions.map(async (d1) => (await d1.prepare(PAGE_SQL).bind(team, after, limit).all<ExportRow>()).results),
+  );
+  return pages
+    .flat()
+    .sort((a, b) => (a.user < b.user ? -1 : 1))
+    .slice(0, limit);
 }
