@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partitionOfSlot, slotOf } from '../../src/shared/db/partitions.js';
 import { startEditedBackend, type TestBackend } from '../helpers/backend.js';
 import { addClient } from '../helpers/clients.js';
-import { getSelf, listUsers, searchContacts } from '../helpers/endpoints/brig.js';
-import { postConversation } from '../helpers/endpoints/galley.js';
+import { getSelf, getTeamSearch, listUsers, searchContacts } from '../helpers/endpoints/brig.js';
+import { getTeamMembers, postConversation } from '../helpers/endpoints/galley.js';
 import { otrMessage, postOtr } from '../helpers/otr.js';
-import { api, connect, createUser, type TestUser } from '../helpers/users.js';
+import { api, connect, createUser, invitedMember, type TestUser, teamOwner } from '../helpers/users.js';
 
 /**
  * A directory of two D1 databases: each user's row lives in the partition of its id's slot, and
@@ -67,5 +67,26 @@ describe('the directory over two partitions', () => {
     const found = await searchContacts(b.publicUrl, a.token, { q: `Renamed ${z.id.slice(0, 4)}` });
     expect(found.status, found.text).toBe(200);
     expect(found.body.documents.map((d: { id: string }) => d.id)).toContain(z.id);
+  });
+
+  it("keeps a team with the accounts made for it in its slot's partition, and lists and searches its members", async () => {
+    // Owners until one's team lands outside partition 0 (half of them do).
+    let owner = await teamOwner(b.publicUrl, b.internalUrl);
+    while (bindingOf(owner.team) === 'DB') owner = await teamOwner(b.publicUrl, b.internalUrl);
+    const member = await invitedMember(b.publicUrl, owner);
+    for (const id of [owner.id, member.id]) {
+      expect(bindingOf(id)).toBe('DB_1');
+      expect(await b.queryIn('DB_1', 'SELECT team FROM team_members WHERE user = ?', id)).toEqual([
+        { team: owner.team },
+      ]);
+    }
+    expect(await b.queryIn('DB_1', 'SELECT id FROM teams WHERE id = ?', owner.team)).toEqual([{ id: owner.team }]);
+    expect(await b.queryIn('DB', 'SELECT id FROM teams WHERE id = ?', owner.team)).toEqual([]);
+    const listed = await getTeamMembers(b.publicUrl, owner.token, owner.team);
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.members.map((m: { user: string }) => m.user).sort()).toEqual([owner.id, member.id].sort());
+    const searched = await getTeamSearch(b.publicUrl, owner.token, owner.team, { q: 'member' });
+    expect(searched.status, searched.text).toBe(200);
+    expect(searched.body.documents.map((d: { id: string }) => d.id)).toEqual([member.id]);
   });
 });

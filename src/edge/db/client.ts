@@ -67,7 +67,7 @@ export async function acrossPartitions<R>(db: Db, query: (partition: Db) => Prom
 }
 
 /** Views of every partition of the directory, of the same kind as `db` (scans across keys). */
-function partitionsOf(db: Db): Db[] {
+export function partitionsOf(db: Db): Db[] {
   const { main, view } = viewOf(db);
   return (directories.get(main) ?? [main]).map((d1) => (d1 === main ? db : view(d1)));
 }

@@ -6,6 +6,6 @@ import { invitationStore, type InvitationRow } from './invitation-store.js';
 export function joinStatements(db: Db, user: string, inv: InvitationRow) {
   return [
     addTeamMember(db, { team: inv.team, user, role: inv.role, invitedBy: inv.createdBy }),
-    invitationStore.remove(db, inv.id),
+    invitationStore.remove(db, inv),
   ];
 }

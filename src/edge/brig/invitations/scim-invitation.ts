@@ -88,7 +88,7 @@ export async function claimInvitedAccount(
   try {
     await renaming(env, account.id, account, claimed, () =>
       write(claimed, {
-        statements: [userStore.update(db, account.id, patch), invitationStore.remove(db, invitation.id)],
+        statements: [userStore.update(db, account.id, patch), invitationStore.remove(db, invitation)],
         effects: [],
       }),
     );

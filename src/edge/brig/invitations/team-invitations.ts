@@ -187,7 +187,8 @@ export const deleteInvitation = endpoint(
   async (c) => {
     const { tid, iid } = c.req.valid('param');
     const { db } = await requireInviter(c, tid);
-    if ((await invitationStore.byId(db, tid, iid)) !== undefined) await invitationStore.remove(db, iid).run();
+    if ((await invitationStore.byId(db, tid, iid)) !== undefined)
+      await invitationStore.remove(db, { id: iid, team: tid }).run();
     return c.body(null, 200);
   },
 );

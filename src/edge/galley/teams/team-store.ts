@@ -11,24 +11,26 @@ export type NewTeam = { id: string; name: string; icon: string; iconKey?: string
 export type NewTeamMember = { team: string; user: string; role: TeamRole; invitedBy: string | null };
 
 /**
- * Teams and their members (D1 tables teams, team_members). A membership is in the partition of its
- * user's slot, beside the user's row; what asks about all of a team's members visits every
- * partition. The team's own rows are in partition 0 until teams are routed by their slot
- * (docs/architecture.md, "The directory is partitioned"). `db` is the caller's view of the directory.
+ * Teams and their members (D1 tables teams, team_members). A team's row is in the partition of its
+ * id's slot, a membership in its user's, beside the user's row (accounts made for a team share its
+ * slot; one who joined as a personal user keeps theirs). What asks about all of a team's members
+ * visits every partition. `db` is the caller's view of the directory.
  */
 export const teamStore = {
   /** The statements creating a team with its owner, for batches that create the owner too. */
   create(db: Db, t: NewTeam) {
     const now = Date.now();
     return [
-      db.insert(teams).values({
-        id: t.id,
-        name: t.name,
-        icon: t.icon,
-        iconKey: t.iconKey ?? null,
-        creator: t.creator,
-        createdAt: now,
-      }),
+      partitionFor(db, t.id)
+        .insert(teams)
+        .values({
+          id: t.id,
+          name: t.name,
+          icon: t.icon,
+          iconKey: t.iconKey ?? null,
+          creator: t.creator,
+          createdAt: now,
+        }),
       partitionFor(db, t.creator)
         .insert(teamMembers)
         .values({ team: t.id, user: t.creator, role: 'owner', invitedBy: null, invitedAt: null }),
@@ -54,7 +56,7 @@ export const teamStore = {
     return rows.filter((t) => t !== undefined);
   },
   async byId(db: Db, id: string): Promise<TeamRow | undefined> {
-    const [row] = await db.select().from(teams).where(eq(teams.id, id));
+    const [row] = await partitionFor(db, id).select().from(teams).where(eq(teams.id, id));
     return row;
   },
   /** Up to `limit` members of the team (user ids). */
@@ -74,7 +76,7 @@ export const teamStore = {
     id: string,
     patch: Partial<Pick<TeamRow, 'name' | 'icon' | 'iconKey' | 'splashScreen' | 'searchVisibility' | 'status'>>,
   ) {
-    return db.update(teams).set(patch).where(eq(teams.id, id));
+    return partitionFor(db, id).update(teams).set(patch).where(eq(teams.id, id));
   },
   /** A page of members ordered by user id, after a position. */
   async members(db: Db, team: string, size: number, after?: string): Promise<TeamMemberRow[]> {
@@ -127,11 +129,12 @@ export const teamStore = {
   },
   /** The team row, its members, feature overrides and invitations (its members' accounts are gone before). */
   remove(db: Db, team: string) {
+    const here = partitionFor(db, team);
     return [
-      db.delete(teamMembers).where(eq(teamMembers.team, team)),
-      db.delete(teamFeatures).where(eq(teamFeatures.team, team)),
-      db.delete(teamInvitations).where(eq(teamInvitations.team, team)),
-      db.delete(teams).where(eq(teams.id, team)),
+      here.delete(teamMembers).where(eq(teamMembers.team, team)),
+      here.delete(teamFeatures).where(eq(teamFeatures.team, team)),
+      here.delete(teamInvitations).where(eq(teamInvitations.team, team)),
+      here.delete(teams).where(eq(teams.id, team)),
     ];
   },
   async roleOf(db: Db, team: string, user: string): Promise<TeamRole | undefined> {
