@@ -64,8 +64,9 @@ export async function accessToken(publicUrl: string, cookie: string): Promise<st
 export async function teamWithIdp(
   publicUrl: string,
   internalUrl: string,
+  owner?: TeamOwner,
 ): Promise<{ owner: TeamOwner; idp: TestIdp; idpId: string }> {
-  const owner = await teamOwner(publicUrl, internalUrl);
+  owner ??= await teamOwner(publicUrl, internalUrl);
   expect((await api(internalUrl).put(`/i/teams/${owner.team}/features/sso`, { status: 'enabled' })).status).toBe(200);
   const idp = await testIdp();
   const created = await createIdp(

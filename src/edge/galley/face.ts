@@ -81,6 +81,8 @@ export function serverFeatureStatus(config: Config, name: FeatureName): FeatureS
 
 /** Tells a team that a user joined it: `team.member-join` to them and its admins, and into the team queue. */
 export { memberJoinNotice, type MemberJoinNotice } from './teams/member-join.js';
+/** The id of a notice of the team queue chosen ahead of its write (so a retried write makes it once). */
+export { nextTeamNoticeId } from './teams/team-queue.js';
 /** A team as the API shows it (`Team`). */
 export { teamJson } from './teams/team-json.js';
 /** Whether a feature is on for a user's team, or on the server for users without one. */

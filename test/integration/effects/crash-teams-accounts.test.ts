@@ -5,7 +5,14 @@ import { call } from '../../helpers/http.js';
 import { startLegalholdService, type LegalholdService } from '../../helpers/legalhold-service.js';
 import { teamWithIdp } from '../../helpers/saml-login.js';
 import { api, connect, createUser, invitedMember, type TeamOwner, type TestUser } from '../../helpers/users.js';
-import { getSelf, putSelf } from '../../helpers/endpoints/brig.js';
+import { invitationCode } from '../../helpers/mailbox.js';
+import {
+  acceptTeamInvitation,
+  getSelf,
+  getTeamInvitations,
+  postTeamInvitation,
+  putSelf,
+} from '../../helpers/endpoints/brig.js';
 import {
   deleteTeamConversation,
   deleteTeamMember,
@@ -56,6 +63,9 @@ describe('a crash between a team or account change and its events', () => {
     });
   /** Personal users: `renamer` updates their profile and makes a guest link; `contact` sees both, and gets an SSO id. */
   let renamer: TestUser, contact: TestUser;
+  /** A personal user who accepts the team's invitation (`code`). */
+  let joiner: TestUser;
+  let code: string;
   const conv = {} as Record<'shared' | 'deleted' | 'linked', string>;
   let base = '';
 
@@ -107,6 +117,10 @@ describe('a crash between a team or account change and its events', () => {
     const settings = { base_url: service.baseUrl, public_key: service.publicKeyPem, auth_token: service.authToken };
     expect((await postLegalholdSettings(base, owner.token, owner.team, settings)).status).toBe(201);
     expect((await postLegalholdConsent(base, witness.token, owner.team)).status).toBe(201);
+    joiner = await createUser(base, b.internalUrl);
+    const invited = await postTeamInvitation(base, owner.token, owner.team, { email: joiner.email });
+    expect(invited.status, invited.text).toBe(201);
+    code = await invitationCode(base, joiner.email);
     await b.stop();
 
     b = await crashBetweenChangesAndEffects(
@@ -122,6 +136,7 @@ describe('a crash between a team or account change and its events', () => {
           postLegalholdRequest(base, owner.token, owner.team, witness.id),
           scim('DELETE', `/Users/${provisioned}`),
           api(fault.internalUrl).put(`/i/users/${contact.id}/sso-id`, { scim_external_id: 'contact@corp.example' }),
+          acceptTeamInvitation(base, joiner.token, { code, password: joiner.password }),
         ];
       },
       { sidecar: true },
@@ -160,6 +175,10 @@ describe('a crash between a team or account change and its events', () => {
     expect((await getConversation(base, witness.token, { domain: D, id: conv.deleted })).status).toBe(404);
     for (const u of [owner, witness])
       expect(inConv(await eventsOf(base, u), 'conversation.delete', conv.deleted)).toHaveLength(1);
+    const listed = await api(base, owner.token).get(`/v8/teams/${owner.team}/conversations`);
+    expect(listed.body.conversations.map((c: { conversation: string }) => c.conversation).sort()).toEqual(
+      [conv.shared].sort(),
+    );
   });
 
   it('a guest link is there, and the members heard of that very link once', async () => {
@@ -201,5 +220,16 @@ describe('a crash between a team or account change and its events', () => {
       const updates = ofType(await eventsOf(base, u), 'user.update').filter((e) => e.user.id === contact.id);
       expect(updates.map((e) => e.user.sso_id)).toEqual([{ scim_external_id: 'contact@corp.example' }]);
     }
+  });
+
+  it("a personal user's acceptance of an invitation is made, the invitation used up, and the team queue has it once", async () => {
+    expect((await getSelf(base, joiner.token)).body.team).toBe(owner.team);
+    const pending = await getTeamInvitations(base, owner.token, owner.team);
+    expect(pending.body.invitations.map((i: { email: string }) => i.email)).not.toContain(joiner.email);
+    const queue = await api(base, owner.token).get('/v8/teams/notifications');
+    const joins = queue.body.notifications
+      .flatMap((n: { payload: StreamEvent[] }) => n.payload)
+      .filter((e: StreamEvent) => e.type === 'team.member-join' && e.data.user === joiner.id);
+    expect(joins).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@
 import { type Config, localDomain } from '../../../shared/config/index.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
-import type { BatchStatement, Db } from '../../db/client.js';
+import { type BatchStatement, type Db, partitionFor, partitionOfStatements, runBatch } from '../../db/client.js';
 import { commitChange } from '../../effects/commit-change.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { RichField } from '../../../shared/db/schema.js';
@@ -32,6 +32,8 @@ export interface ProvisionedChanges {
 /**
  * Applies the changes and the provider's own `records` in one batch (409 `handle-exists` when
  * the handle is taken), with `user.update` to the user and their contacts for a new name, handle or locale.
+ * Records of another partition than the user's (the team's, for a user who joined it with an
+ * account of their own) are written first, as claims the user's row then confirms.
  */
 export async function updateProvisionedUser(
   env: Env,
@@ -43,7 +45,10 @@ export async function updateProvisionedUser(
 ): Promise<UserRow> {
   const { richInfo, ...fields } = changes;
   const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<UserRow>;
-  const statements: BatchStatement[] = [...records];
+  const here = partitionFor(db, user.id);
+  const apart = records.filter((r) => partitionOfStatements(db, [r]) !== here);
+  await runBatch(db, apart);
+  const statements: BatchStatement[] = records.filter((r) => !apart.includes(r));
   if (Object.keys(patch).length > 0) statements.push(userStore.update(db, user.id, patch));
   // A suspended user's cookies go first: should the change fail, they sign in again.
   if (patch.status === 'suspended') await cookieRecords.revoke(env, user.id);

@@ -10,5 +10,5 @@ import { remoteConnectionStore } from './remote-connection-store.js';
 export async function forgetConnectionsTo(env: Env, db: Db, domain: string): Promise<void> {
   const users = await remoteConnectionStore.usersOf(db, domain);
   await askEach(users, (user) => accountObject(env, user).forgetConnectionsTo(user, domain));
-  await remoteConnectionStore.forgetDomain(db, domain).run();
+  await remoteConnectionStore.forgetDomain(db, domain);
 }

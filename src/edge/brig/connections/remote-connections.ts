@@ -59,8 +59,12 @@ export async function writeLocalSide(
   // What the upsert leaves: an existing row keeps its conversation.
   const stored =
     existing === undefined ? row : { ...existing, status, lastUpdate: row.lastUpdate, statusBeforeLegalhold: null };
+  // The record of who has remote connections is in the user's partition, the 1:1's indexes in
+  // partition 0: it goes first (a record with no connection behind it is passed over when
+  // federation with the domain ends).
+  await remoteConnectionStore.add(db, other.domain, user);
   const written = {
-    statements: [remoteConnectionStore.add(db, other.domain, user)],
+    statements: [],
     effects: [putSidesEffect([row]), publishEffect([{ user }], connectionEvent(stored), { origin })],
   };
   await commitChange(c.env, config, joinChanges(one2one.change, written));

@@ -4,13 +4,15 @@ import { ApiError } from '../../api/errors/api-error.js';
 import { brigErrors } from '../../api/errors/brig.js';
 import { json, jsonBody } from '../../api/schemas/common.js';
 import { self } from '../../api/self.js';
-import { database, runBatch } from '../../db/client.js';
-import { memberJoinNotice, teamSize } from '../../galley/face.js';
+import { database } from '../../db/client.js';
+import { nextTeamNoticeId, teamSize } from '../../galley/face.js';
+import { commitChange } from '../../effects/commit-change.js';
 import { checkUserPassword } from '../password/passwords.js';
 import { userStore } from '../users/user-store.js';
 import { invitationJson, invitationSchema } from './invitation-json.js';
 import { invitationStore } from './invitation-store.js';
-import { joinStatements } from './join-team.js';
+import { memberAsInvited } from './join-team.js';
+import { teamSideOfJoin } from './team-side-of-join.js';
 import { guardJoinByInvitation } from '../domains/email-guards.js';
 import { domainErrors } from '../../api/errors/domains.js';
 
@@ -94,13 +96,10 @@ export const acceptInvitation = endpoint(
     await guardJoinByInvitation(db, me.email, inv.team);
     if ((await teamSize(db, inv.team)) >= config.galley.settings.maxTeamSize)
       throw new ApiError(brigErrors.tooManyTeamMembers);
-    const joined = await memberJoinNotice(db, inv.team, me.id);
-    await runBatch(db, [
-      userStore.update(db, me.id, { team: inv.team }),
-      ...joinStatements(db, me.id, inv),
-      joined.statement,
-    ]);
-    await joined.push(c.env, config);
+    await commitChange(c.env, config, {
+      statements: [userStore.update(db, me.id, { team: inv.team }), memberAsInvited(db, me.id, inv)],
+      effects: [teamSideOfJoin({ team: inv.team, user: me.id, invitation: inv.id, notice: nextTeamNoticeId() })],
+    });
     return c.body(null, 200);
   },
 );

@@ -1,7 +1,7 @@
 import type { QualifiedId } from '../../api/schemas/common.js';
 import { type BatchStatement, database } from '../../db/client.js';
 import type { Change } from '../../effects/commit-change.js';
-import { defineEffect } from '../../effects/effect.js';
+import { defineEffect, type Effect } from '../../effects/effect.js';
 import { askEach } from '../../../shared/chunked.js';
 import type { ConversationOp, ConversationRow, MemberRow } from '../../../shared/conversations/conversation-ops.js';
 import { conversationListsEffect } from '../../../shared/effects/conversation-lists-effect.js';
@@ -28,6 +28,17 @@ const conversationWrites = defineEffect(
   },
 );
 
+/**
+ * A team's list of its conversations follows them: it is in the partition of the team's slot,
+ * apart from the changes' batches (in partition 0). A conversation gone (`team` undefined) leaves it.
+ */
+const teamList = defineEffect('team-conversation-list', async ({ env }, a: { conv: QualifiedId; team?: string }) => {
+  const db = database(env.DB);
+  await (a.team === undefined
+    ? conversationIndexStore.leaveTeam(db, a.conv)
+    : conversationIndexStore.enterTeam(db, a.team, a.conv));
+});
+
 /** A change of the conversation: its object's writes, the directory's indexes, the members' lists. */
 function change(
   conv: QualifiedId,
@@ -35,10 +46,11 @@ function change(
   statements: BatchStatement[],
   joined: readonly QualifiedId[] = [],
   left: readonly QualifiedId[] = [],
+  indexes: Effect[] = [],
 ): Change {
   return {
     statements,
-    effects: [conversationWrites({ conv: ref(conv), ops }), ...conversationListsEffect(conv, joined, left)],
+    effects: [conversationWrites({ conv: ref(conv), ops }), ...indexes, ...conversationListsEffect(conv, joined, left)],
   };
 }
 
@@ -81,7 +93,8 @@ export const conversationBook = {
   create(env: Env, row: ConversationRow, members: MemberRow[], here: string): Change {
     const db = database(env.DB);
     const indexes = [...conversationIndexStore.created(db, row, here), ...conversationIndexStore.added(db, members)];
-    return change(row, [{ create: { row, members } }], indexes, members.map(userOf));
+    const team = row.team === null ? [] : [teamList({ conv: ref(row), team: row.team })];
+    return change(row, [{ create: { row, members } }], indexes, members.map(userOf), [], team);
   },
   /** A new account's self conversation (no team, owned here, its user its one member: no index). */
   createSelf(row: ConversationRow, members: MemberRow[]): Change {
@@ -92,7 +105,8 @@ export const conversationBook = {
   },
   /** The conversation and its members (`members`, as the caller read them). */
   remove(env: Env, c: QualifiedId, members: readonly MemberRow[]): Change {
-    return change(c, [{ remove: true }], conversationIndexStore.gone(database(env.DB), c), [], members.map(userOf));
+    const gone = conversationIndexStore.gone(database(env.DB), c);
+    return change(c, [{ remove: true }], gone, [], members.map(userOf), [teamList({ conv: ref(c) })]);
   },
   /** Members joining (of one conversation or several); those already in stay as they are. */
   addMembers(env: Env, rows: MemberRow[]): Change {
@@ -115,8 +129,12 @@ export const conversationBook = {
     return conversationIndexStore.ofTeam(database(env.DB), team);
   },
   /** The bots of a service, with their conversations; only those of the team's conversations when given. */
-  botsOf(env: Env, service: { id: string; provider: string }, team?: string) {
-    return conversationIndexStore.botsOf(database(env.DB), service, team);
+  async botsOf(env: Env, service: { id: string; provider: string }, team?: string) {
+    const db = database(env.DB);
+    const bots = await conversationIndexStore.botsOf(db, service);
+    if (team === undefined) return bots;
+    const ofTeam = new Set((await conversationIndexStore.ofTeam(db, team)).map((c) => `${c.domain}/${c.id}`));
+    return bots.filter((b) => ofTeam.has(`${b.conv.domain}/${b.conv.id}`));
   },
   /** The conversations with members from `userDomain`, those `convDomain` owns when given. */
   withMembersFrom(env: Env, userDomain: string, convDomain?: string): Promise<QualifiedId[]> {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import type { QualifiedId } from '../../api/schemas/common.js';
-import type { BatchStatement, Db } from '../../db/client.js';
+import { type BatchStatement, type Db, partitionFor, partitionsOf } from '../../db/client.js';
 import { chunked } from '../../../shared/chunked.js';
 import { conversationCopies, foreignMembers, serviceBots, teamConversations } from '../../../shared/db/schema.js';
 import type { ConversationRow, MemberRow } from './conversation-store.js';
@@ -12,24 +12,28 @@ const ROWS = 18;
  * What galley asks across conversations, apart from the conversations (D1 tables
  * team_conversations, foreign_members, conversation_copies, service_bots; migration 0033): a
  * team's conversations, the conversations with users of a domain, the copies of a domain's
- * conversations, a service's bots. Written with the conversations, by the conversation book.
+ * conversations, a service's bots. Written with the conversations, by the conversation book: a
+ * team's entries in the partition of the team's slot, as effects of the changes; the others in
+ * partition 0, in the changes' batches.
  */
 export const conversationIndexStore = {
-  /** A new conversation: its team's entry, and whether it is a copy (owned elsewhere than `here`). */
+  /** A new conversation: whether it is a copy (owned elsewhere than `here`). */
   created(db: Db, row: ConversationRow, here: string): BatchStatement[] {
-    return [
-      ...(row.team === null
-        ? []
-        : [
-            db
-              .insert(teamConversations)
-              .values({ convDomain: row.domain, convId: row.id, team: row.team })
-              .onConflictDoNothing(),
-          ]),
-      ...(row.domain === here
-        ? []
-        : [db.insert(conversationCopies).values({ domain: row.domain, id: row.id }).onConflictDoNothing()]),
-    ];
+    return row.domain === here
+      ? []
+      : [db.insert(conversationCopies).values({ domain: row.domain, id: row.id }).onConflictDoNothing()];
+  },
+  /** Enters a conversation in its team's list (again is a no-op). */
+  async enterTeam(db: Db, team: string, conv: QualifiedId): Promise<void> {
+    await partitionFor(db, team)
+      .insert(teamConversations)
+      .values({ convDomain: conv.domain, convId: conv.id, team })
+      .onConflictDoNothing();
+  },
+  /** Takes a conversation out of its team's list, wherever that is (a conversation gone need not say its team). */
+  async leaveTeam(db: Db, conv: QualifiedId): Promise<void> {
+    const of = and(eq(teamConversations.convDomain, conv.domain), eq(teamConversations.convId, conv.id));
+    await Promise.all(partitionsOf(db).map((part) => part.delete(teamConversations).where(of)));
   },
   /** Members joined: those of other domains than the conversation's, and the bots. */
   added(db: Db, rows: readonly MemberRow[]): BatchStatement[] {
@@ -87,9 +91,6 @@ export const conversationIndexStore = {
   gone(db: Db, conv: QualifiedId): BatchStatement[] {
     return [
       db
-        .delete(teamConversations)
-        .where(and(eq(teamConversations.convDomain, conv.domain), eq(teamConversations.convId, conv.id))),
-      db
         .delete(foreignMembers)
         .where(and(eq(foreignMembers.convDomain, conv.domain), eq(foreignMembers.convId, conv.id))),
       db
@@ -101,7 +102,7 @@ export const conversationIndexStore = {
 
   /** The conversations of a team (ids only). */
   async ofTeam(db: Db, team: string): Promise<QualifiedId[]> {
-    return db
+    return partitionFor(db, team)
       .select({ domain: teamConversations.convDomain, id: teamConversations.convId })
       .from(teamConversations)
       .where(eq(teamConversations.team, team));
@@ -121,26 +122,12 @@ export const conversationIndexStore = {
       .from(conversationCopies)
       .where(eq(conversationCopies.domain, domain));
   },
-  /** The bots of a service, with their conversations; only those of the team's conversations when given. */
-  async botsOf(db: Db, service: { id: string; provider: string }, team?: string) {
-    const ofService = and(eq(serviceBots.provider, service.provider), eq(serviceBots.service, service.id));
-    const rows =
-      team === undefined
-        ? await db
-            .select({ domain: serviceBots.convDomain, id: serviceBots.convId, bot: serviceBots.bot })
-            .from(serviceBots)
-            .where(ofService)
-        : await db
-            .select({ domain: serviceBots.convDomain, id: serviceBots.convId, bot: serviceBots.bot })
-            .from(serviceBots)
-            .innerJoin(
-              teamConversations,
-              and(
-                eq(teamConversations.convDomain, serviceBots.convDomain),
-                eq(teamConversations.convId, serviceBots.convId),
-              ),
-            )
-            .where(and(ofService, eq(teamConversations.team, team)));
+  /** The bots of a service, with their conversations. */
+  async botsOf(db: Db, service: { id: string; provider: string }) {
+    const rows = await db
+      .select({ domain: serviceBots.convDomain, id: serviceBots.convId, bot: serviceBots.bot })
+      .from(serviceBots)
+      .where(and(eq(serviceBots.provider, service.provider), eq(serviceBots.service, service.id)));
     return rows.map((r) => ({ conv: { domain: r.domain, id: r.id }, bot: r.bot }));
   },
 };

@@ -18,12 +18,12 @@ export interface MemberJoinNotice {
 }
 
 /** The notice of a user joining a team (whichever way), for the caller to write with the join. */
-export async function memberJoinNotice(db: Db, team: string, user: string): Promise<MemberJoinNotice> {
+export async function memberJoinNotice(db: Db, team: string, user: string, id?: string): Promise<MemberJoinNotice> {
   const event = teamEvent('team.member-join', team, { user });
   const admins = await teamStore.withRoles(db, team, TEAM_ADMINS);
   const recipients = [...new Set([user, ...admins])].map((u) => ({ user: u }));
   return {
-    statement: pushTeamEvent(db, team, event),
+    statement: pushTeamEvent(db, team, event, id),
     push: (env, config) => publish(env, config, recipients, event, { transient: true }),
   };
 }

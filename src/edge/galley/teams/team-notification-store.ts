@@ -15,7 +15,8 @@ export const teamNotificationStore = {
   append(db: Db, team: string, id: string, payload: TeamEventPayload[]) {
     return partitionFor(db, team)
       .insert(teamNotifications)
-      .values({ team, key: uuidV1Key(id), id, payload });
+      .values({ team, key: uuidV1Key(id), id, payload })
+      .onConflictDoNothing();
   },
   /**
    * Up to `limit` rows of the team from `since` on (itself included when it exists), or from the

@@ -10,14 +10,14 @@ import type { Db } from '../../db/client.js';
 import { teamNotificationStore, type TeamEventPayload } from './team-notification-store.js';
 
 let ids: UuidV1Generator | undefined;
-// Made on first use: workers may not draw random values (the node id) at global scope.
-const nextId = () => (ids ??= new UuidV1Generator()).next();
+/** A fresh id of the team queue (a v1 UUID). Made on first use: workers may not draw random values (the node id) at global scope. */
+export const nextTeamNoticeId = () => (ids ??= new UuidV1Generator()).next();
 
 const cutoffOf = (config: Config, now = Date.now()) => timeKey(now - config.gundeck.settings.notificationTTL * 1000);
 
 /** The statement appending one event to the team's queue under a fresh v1 UUID, for the batch of its change. */
-export function pushTeamEvent(db: Db, team: string, event: { type: string }) {
-  return teamNotificationStore.append(db, team, nextId(), [event as unknown as TeamEventPayload]);
+export function pushTeamEvent(db: Db, team: string, event: { type: string }, id = nextTeamNoticeId()) {
+  return teamNotificationStore.append(db, team, id, [event as unknown as TeamEventPayload]);
 }
 
 /**

@@ -9,6 +9,7 @@ import { idpStore } from './idp-store.js';
 import { scimTokenStore } from '../scim/scim-token-store.js';
 import { settingsStore } from '../sso-settings-store.js';
 import { samlIssuerOf } from '../saml/saml-identity.js';
+import { samlStore } from '../saml/saml-store.js';
 import { deps } from '../../api/deps.js';
 
 export const deleteIdp = endpoint(
@@ -34,7 +35,7 @@ export const deleteIdp = endpoint(
     const domain = deps(c).domain;
     const signedIn = await usersByIds(
       db,
-      (await idpStore.usersOf(db, idp.issuer)).map((id) => ({ id, domain })),
+      (await samlStore.usersOf(db, team, idp.issuer)).map((id) => ({ id, domain })),
     );
     const bound = signedIn.filter((u) => u.team === team);
     if (bound.length > 0) {
@@ -42,12 +43,17 @@ export const deleteIdp = endpoint(
       if (live.length > 0 && c.req.valid('query').purge !== true) throw new ApiError(sparErrors.idpHasBoundUsers);
       for (const u of live) await deleteAccount(c.env, db, config, u);
     }
-    await runBatch(db, [
-      idpStore.forgetUsers(
+    // The bindings are in the team's partition, the IdP in partition 0: the bindings go first,
+    // and a retry after a failure between finds no bound users left and deletes the IdP.
+    await samlStore
+      .forgetUsers(
         db,
+        team,
         idp.issuer,
         bound.map((u) => u.id),
-      ),
+      )
+      .run();
+    await runBatch(db, [
       idpStore.unreplace(db, team, idp.oldIssuers),
       scimTokenStore.deleteOfIdp(db, idp.id),
       settingsStore.clearDefaultSsoCode(db, idp.id),

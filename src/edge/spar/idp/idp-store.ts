@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sparIdps, sparSamlUsers } from '../../../shared/db/schema-spar.js';
+import { sparIdps } from '../../../shared/db/schema-spar.js';
 
 export type IdpRow = typeof sparIdps.$inferSelect;
 
@@ -26,17 +26,6 @@ export const idpStore = {
       .set({ replacedBy: null })
       .where(and(eq(sparIdps.team, team), inArray(sparIdps.issuer, [...issuers]))),
   delete: (db: Db, id: string) => db.delete(sparIdps).where(eq(sparIdps.id, id)),
-  /** The users signing in with this issuer. */
-  async usersOf(db: Db, issuer: string): Promise<string[]> {
-    const rows = await db
-      .select({ user: sparSamlUsers.user })
-      .from(sparSamlUsers)
-      .where(eq(sparSamlUsers.issuer, issuer));
-    return rows.map((r) => r.user);
-  },
-  /** Forgets these users' sign-in through the issuer. */
-  forgetUsers: (db: Db, issuer: string, users: readonly string[]) =>
-    db.delete(sparSamlUsers).where(and(eq(sparSamlUsers.issuer, issuer), inArray(sparSamlUsers.user, [...users]))),
   async handlesOf(db: Db, team: string): Promise<Set<string>> {
     const rows = await db.select({ handle: sparIdps.handle }).from(sparIdps).where(eq(sparIdps.team, team));
     return new Set(rows.map((r) => r.handle));

@@ -1,5 +1,5 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { and, eq, gt, inArray, lt } from 'drizzle-orm';
+import { type Db, partitionFor } from '../../db/client.js';
 import {
   sparAssertions,
   sparAuthnRequests,
@@ -7,7 +7,10 @@ import {
   type VerdictFormat,
 } from '../../../shared/db/schema-spar.js';
 
-/** AuthnRequests waiting for their answer, assertions already taken, and who signs in through which issuer. */
+/**
+ * AuthnRequests waiting for their answer, assertions already taken (partition 0), and who signs in
+ * through which issuer (in the partition of the IdP's team's slot, with the accounts made for it).
+ */
 export const samlStore = {
   /** Keeps a request until it expires (answered ones stay, spent, until then: their verdict's format). */
   async addRequest(db: Db, id: string, issuer: string, verdictFormat: VerdictFormat, expiresAt: number, now: number) {
@@ -35,20 +38,37 @@ export const samlStore = {
     const inserted = await db.insert(sparAssertions).values({ id, expiresAt }).onConflictDoNothing().returning();
     return inserted.length === 1;
   },
-  async userOf(db: Db, issuer: string, nameId: string): Promise<string | undefined> {
-    const [row] = await db
+  /** Who signs in as `nameId` through `issuer`, an IdP of `team` (its users' bindings are in the team's partition). */
+  async userOf(db: Db, team: string, issuer: string, nameId: string): Promise<string | undefined> {
+    const [row] = await partitionFor(db, team)
       .select({ user: sparSamlUsers.user })
       .from(sparSamlUsers)
       .where(and(eq(sparSamlUsers.issuer, issuer), eq(sparSamlUsers.nameId, nameId)));
     return row?.user;
   },
-  bind: (db: Db, issuer: string, nameId: string, user: string) =>
-    db
+  bind: (db: Db, team: string, issuer: string, nameId: string, user: string) =>
+    partitionFor(db, team)
       .insert(sparSamlUsers)
       .values({ issuer, nameId, user })
       .onConflictDoUpdate({ target: [sparSamlUsers.issuer, sparSamlUsers.nameId], set: { user } }),
-  /** Every binding of a user (they are gone). */
-  unbindUser: (db: Db, user: string) => db.delete(sparSamlUsers).where(eq(sparSamlUsers.user, user)),
-  unbind: (db: Db, issuer: string, nameId: string) =>
-    db.delete(sparSamlUsers).where(and(eq(sparSamlUsers.issuer, issuer), eq(sparSamlUsers.nameId, nameId))),
+  /** Every binding of a user of `team` (they are gone). */
+  unbindUser: (db: Db, team: string, user: string) =>
+    partitionFor(db, team).delete(sparSamlUsers).where(eq(sparSamlUsers.user, user)),
+  unbind: (db: Db, team: string, issuer: string, nameId: string) =>
+    partitionFor(db, team)
+      .delete(sparSamlUsers)
+      .where(and(eq(sparSamlUsers.issuer, issuer), eq(sparSamlUsers.nameId, nameId))),
+  /** The users signing in through `issuer`, an IdP of `team`. */
+  async usersOf(db: Db, team: string, issuer: string): Promise<string[]> {
+    const rows = await partitionFor(db, team)
+      .select({ user: sparSamlUsers.user })
+      .from(sparSamlUsers)
+      .where(eq(sparSamlUsers.issuer, issuer));
+    return rows.map((r) => r.user);
+  },
+  /** Forgets these users' sign-in through the issuer. */
+  forgetUsers: (db: Db, team: string, issuer: string, users: readonly string[]) =>
+    partitionFor(db, team)
+      .delete(sparSamlUsers)
+      .where(and(eq(sparSamlUsers.issuer, issuer), inArray(sparSamlUsers.user, [...users]))),
 };

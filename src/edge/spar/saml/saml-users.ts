@@ -28,11 +28,11 @@ async function movedFromOldIssuer(
   nameId: NameId,
 ): Promise<UserRow | undefined> {
   for (const old of idp.oldIssuers) {
-    const user = await liveUser(c, await samlStore.userOf(db, old, nameIdKey(nameId)));
+    const user = await liveUser(c, await samlStore.userOf(db, idp.team, old, nameIdKey(nameId)));
     if (user?.team !== idp.team) continue;
     await runBatch(db, [
-      samlStore.bind(db, idp.issuer, nameIdKey(nameId), user!.id),
-      samlStore.unbind(db, old, nameIdKey(nameId)),
+      samlStore.bind(db, idp.team, idp.issuer, nameIdKey(nameId), user!.id),
+      samlStore.unbind(db, idp.team, old, nameIdKey(nameId)),
     ]);
     return user;
   }
@@ -52,7 +52,7 @@ async function provision(c: Context<AppEnv>, db: Db, idp: IdpRow, nameId: NameId
       role: 'member',
       ssoId: samlSsoId(idp.issuer, nameId),
       managedBy: 'wire',
-      records: (id) => [samlStore.bind(db, idp.issuer, nameIdKey(nameId), id)],
+      records: (id) => [samlStore.bind(db, idp.team, idp.issuer, nameIdKey(nameId), id)],
     },
   });
   if (nameId.format === NAMEID_EMAIL) {
@@ -69,7 +69,7 @@ async function provision(c: Context<AppEnv>, db: Db, idp: IdpRow, nameId: NameId
 /** The user a granted sign-in through `idp` is: 403 `bad-team` when they belong to another team. */
 export async function samlUser(c: Context<AppEnv>, idp: IdpRow, nameId: NameId): Promise<UserRow> {
   const db = database(c.env.DB);
-  const known = await liveUser(c, await samlStore.userOf(db, idp.issuer, nameIdKey(nameId)));
+  const known = await liveUser(c, await samlStore.userOf(db, idp.team, idp.issuer, nameIdKey(nameId)));
   if (known !== undefined) {
     if (known.team !== idp.team) throw new ApiError(sparErrors.badTeam);
     return known;

@@ -37,7 +37,7 @@ export async function teamUser(s: Scim, id: string): Promise<UserRow | undefined
 export async function viewOf(s: Scim, user: UserRow): Promise<ScimUserView> {
   return {
     user,
-    record: await scimUserStore.byUser(s.db, user.id),
+    record: await scimUserStore.byUser(s.db, s.team, user.id),
     role: await roleInTeam(s.db, s.team, user.id),
     richInfo: await richInfoOf(s.db, user.id),
     scimBaseUri: scimBaseUri(s.c),

@@ -13,7 +13,7 @@ import {
   userByHandle,
   userById,
 } from '../../brig/face.js';
-import { runBatch } from '../../db/client.js';
+import { type BatchStatement, runBatch } from '../../db/client.js';
 import { changeMemberRole, featureEnabled, memberLeaveAudience, memberLeaveEffect } from '../../galley/face.js';
 import { createTeamAccount } from '../team-account.js';
 import { type NameId, NAMEID_EMAIL, NAMEID_UNSPECIFIED, nameIdKey, samlSsoId } from '../saml/saml-identity.js';
@@ -55,7 +55,7 @@ async function holderOf(s: Scim, externalId: string, id: Identity): Promise<stri
   const record = await scimUserStore.byExternalId(s.db, s.team, externalId);
   if (record !== undefined && (await teamUser(s, record.user)) !== undefined) return record.user;
   if (s.idp === undefined || id.nameId === undefined) return undefined;
-  const bound = await samlStore.userOf(s.db, s.idp.issuer, nameIdKey(id.nameId));
+  const bound = await samlStore.userOf(s.db, s.team, s.idp.issuer, nameIdKey(id.nameId));
   return bound !== undefined && (await teamUser(s, bound)) !== undefined ? bound : undefined;
 }
 
@@ -66,24 +66,32 @@ async function holderOf(s: Scim, externalId: string, id: Identity): Promise<stri
  */
 export async function userByExternalId(s: Scim, externalId: string): Promise<UserRow | undefined> {
   const record = await scimUserStore.byExternalId(s.db, s.team, externalId);
-  if (record !== undefined) return teamUser(s, record.user);
   const id = identityOfLookup(s, externalId);
+  if (record !== undefined) {
+    const user = await teamUser(s, record.user);
+    // Recorded, not taken over: the account's write failed after the record's (in the team's partition).
+    return user === undefined || user.managedBy === 'scim' || id === undefined ? user : takeOver(s, user, id, []);
+  }
   if (id === undefined) return undefined;
   const holder =
     id.email !== undefined
       ? (await userByEmail(s.c.env, id.email))?.id
       : s.idp !== undefined && id.nameId !== undefined
-        ? await samlStore.userOf(s.db, s.idp.issuer, nameIdKey(id.nameId))
+        ? await samlStore.userOf(s.db, s.team, s.idp.issuer, nameIdKey(id.nameId))
         : undefined;
   const user = holder === undefined ? undefined : await teamUser(s, holder);
-  if (user === undefined || (await scimUserStore.byUser(s.db, user.id)) !== undefined) return user;
+  if (user === undefined || (await scimUserStore.byUser(s.db, s.team, user.id)) !== undefined) return user;
   const now = Date.now();
-  const records = [
+  return takeOver(s, user, id, [
     scimUserStore.insert(s.db, { user: user.id, team: s.team, externalId, createdAt: now, updatedAt: now }),
     ...(s.idp === undefined || id.nameId === undefined
       ? []
-      : [samlStore.bind(s.db, s.idp.issuer, nameIdKey(id.nameId), user.id)]),
-  ];
+      : [samlStore.bind(s.db, s.team, s.idp.issuer, nameIdKey(id.nameId), user.id)]),
+  ]);
+}
+
+/** SCIM manages the user from now on, known by its identity (and these records of it). */
+function takeOver(s: Scim, user: UserRow, id: Identity, records: BatchStatement[]): Promise<UserRow> {
   return updateProvisionedUser(s.c.env, s.db, s.c.get('config'), user, { ssoId: id.ssoId, managedBy: 'scim' }, records);
 }
 
@@ -99,7 +107,7 @@ function identityOfLookup(s: Scim, externalId: string): Identity | undefined {
 /** A record left by a user deleted elsewhere (a team admin removed them) makes way. */
 async function clearStaleRecord(s: Scim, externalId: string): Promise<void> {
   const record = await scimUserStore.byExternalId(s.db, s.team, externalId);
-  if (record !== undefined) await scimUserStore.delete(s.db, record.user).run();
+  if (record !== undefined) await scimUserStore.delete(s.db, s.team, record.user).run();
 }
 
 /** The address SCIM gives: validated first when the team's validateSAMLemails is on, else set as it is (wire). */
@@ -129,7 +137,7 @@ export async function createScimUser(s: Scim, input: ScimUserInput): Promise<Use
       scimUserStore.insert(db, { user, team, externalId: input.externalId, createdAt: now, updatedAt: now }),
       ...(s.idp === undefined || id.nameId === undefined
         ? []
-        : [samlStore.bind(db, s.idp.issuer, nameIdKey(id.nameId), user)]),
+        : [samlStore.bind(db, team, s.idp.issuer, nameIdKey(id.nameId), user)]),
     ],
   };
   const name = displayNameOf(input, id);
@@ -199,11 +207,11 @@ export async function replaceScimUser(s: Scim, user: UserRow, input: ScimUserInp
   const records = [
     before.record === undefined
       ? scimUserStore.insert(db, { ...record, updatedAt: Date.now() })
-      : scimUserStore.update(db, user.id, { externalId: input.externalId, updatedAt: Date.now() }),
+      : scimUserStore.update(db, team, user.id, { externalId: input.externalId, updatedAt: Date.now() }),
     ...(s.idp !== undefined && externalIdChanged && id.nameId !== undefined
       ? [
-          ...(oldNameId === undefined ? [] : [samlStore.unbind(db, s.idp.issuer, nameIdKey(oldNameId))]),
-          samlStore.bind(db, s.idp.issuer, nameIdKey(id.nameId), user.id),
+          ...(oldNameId === undefined ? [] : [samlStore.unbind(db, team, s.idp.issuer, nameIdKey(oldNameId))]),
+          samlStore.bind(db, team, s.idp.issuer, nameIdKey(id.nameId), user.id),
         ]
       : []),
   ];
@@ -236,5 +244,5 @@ export async function deleteScimUser(s: Scim, user: UserRow): Promise<void> {
   const left = memberLeaveEffect({ team, user: user.id, told });
   await deleteAccount(c.env, db, config, user, undefined, admins, [left]);
   // After the account: records left by a failure here are stale, and stale records make way.
-  await runBatch(db, [scimUserStore.delete(db, user.id), samlStore.unbindUser(db, user.id)]);
+  await runBatch(db, [scimUserStore.delete(db, team, user.id), samlStore.unbindUser(db, team, user.id)]);
 }
