@@ -194,6 +194,20 @@ export class Conversation extends DurableObject<Env> {
     return this.ordered(() => this.mls.proposedAdds(conv, subconv, refs));
   }
 
+  /**
+   * Whether any of these clients is in a group at `epoch` (the commit route refuses adding one
+   * again before its key checks; a commit of another epoch is the group's to answer).
+   */
+  async groupHolds(
+    conv: QualifiedRef,
+    subconv: string | undefined,
+    epoch: number,
+    clients: readonly GroupClient[],
+  ): Promise<boolean> {
+    await this.open(conv);
+    return this.ordered(() => this.mls.holds(conv, subconv, epoch, clients));
+  }
+
   /** Resets the conversation's or a subconversation's group, in order. */
   async resetGroup(req: ResetRequest): Promise<DeliveryResult> {
     await this.open(req.conv);

@@ -25,7 +25,6 @@ import {
   type Proposal,
   processMessage,
 } from 'ts-mls';
-import type { GroupInfoContents } from '../../src/shared/mls/group-info.js';
 
 const SUITE = 'MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519';
 
@@ -117,13 +116,4 @@ async function processIncoming(state: ClientState, message: MLSMessage, impl: Ci
     throw new Error(`cannot process a ${message.wireformat}`);
   }
   return (await processMessage(message, state, emptyPskIndex, acceptAll, impl)).newState;
-}
-
-/** A read GroupInfo whose leaf at `index` has an unusable signature key (3 bytes), for checks that must not throw. */
-export function withUnusableLeafKey(info: GroupInfoContents, index: number): GroupInfoContents {
-  const tree = info.tree.slice();
-  const node = tree[2 * index];
-  if (node?.nodeType !== 'leaf') throw new Error(`leaf ${index} is blank`);
-  tree[2 * index] = { nodeType: 'leaf', leaf: { ...node.leaf, signaturePublicKey: new Uint8Array(3) } };
-  return { ...info, tree };
 }

@@ -3,12 +3,12 @@ import type { Decoder } from 'ts-mls/codec/tlsDecoder.js';
 import { decodeVarLenData, determineLength } from 'ts-mls/codec/variableLength.js';
 import { refhash } from 'ts-mls/crypto/hash.js';
 import { verifyFramedContentSignature } from 'ts-mls/framedContent.js';
+import type { GroupContext } from 'ts-mls/groupContext.js';
 import type { KeyPackage } from 'ts-mls/keyPackage.js';
 import { type LeafNodeCommit, verifyLeafNodeSignature } from 'ts-mls/leafNode.js';
 import { decodeProposalOrRef } from 'ts-mls/proposalOrRefType.js';
 import { decodeSender, type Sender } from 'ts-mls/sender.js';
 import { decodeAt } from './decoding.js';
-import { type GroupInfoContents, leafAt } from './group-info.js';
 import { MLS_MESSAGE_HEADER, type PublicCommit } from './messages.js';
 import { protocolError, supportedSuiteImpl } from './mls-error.js';
 import { suiteNumber } from './suites.js';
@@ -31,6 +31,11 @@ export interface CommitContents {
   /** The ProposalRefs of the proposals it commits by reference. */
   references: Uint8Array[];
   adds: AddedKeyPackage[];
+  /**
+   * What may add a client, in the order of the proposal list: an index into `adds`, or a
+   * reference (which adds when the proposal it names is an Add).
+   */
+  addOrder: Array<number | Uint8Array>;
   /** The leaf indices it removes inline. */
   removes: number[];
   /** How many ExternalInit proposals it carries inline. */
@@ -90,6 +95,7 @@ export async function readCommit(commit: PublicCommit): Promise<CommitContents> 
     sender,
     references: [],
     adds: [],
+    addOrder: [],
     removes: [],
     externalInits: 0,
     otherProposals: [],
@@ -99,11 +105,13 @@ export async function readCommit(commit: PublicCommit): Promise<CommitContents> 
   for (const [i, item] of proposals.entries()) {
     if (item.proposalOrRefType === 'reference') {
       contents.references.push(item.reference);
+      contents.addOrder.push(item.reference);
       continue;
     }
     const proposal = item.proposal;
     if ('add' in proposal) {
       rawProposals ??= proposalOrRefBytes(commit);
+      contents.addOrder.push(contents.adds.length);
       contents.adds.push(await addedKeyPackage(proposal.add.keyPackage, rawProposals[i]!));
     } else if ('remove' in proposal) {
       contents.removes.push(proposal.remove.removed);
@@ -136,28 +144,28 @@ export async function verifyPathLeafSignature(
   }
 }
 
-/** The key the commit must be signed with: the member's leaf key, or an external joiner's path leaf key. */
-function signerKey(commit: PublicCommit, epochGroupInfo: GroupInfoContents): Uint8Array | undefined {
-  const sender = commit.content.sender;
-  if (sender.senderType === 'member') return leafAt(epochGroupInfo, sender.leafIndex)?.signatureKey;
-  if (sender.senderType === 'new_member_commit') return commit.content.commit.path?.leafNode.signaturePublicKey;
-  return undefined;
-}
-
 /**
- * Whether the commit's FramedContent signature is valid, given the GroupInfo of the commit's epoch
- * (the one stored with the previous commit): its GroupContext is in the signed content and its tree
- * holds a member sender's key. wire-server does not check this, and epoch 0 cannot be checked (no
- * GroupInfo exists before the first commit). A GroupInfo of another group or epoch gives false.
+ * Whether the commit's FramedContent signature is valid: made with `key` (the sender's signature
+ * key) over the content and the GroupContext of the commit's epoch (its `context`, the one the
+ * previous commit's GroupInfo carried). wire-server does not check this, and epoch 0 cannot be
+ * checked (no GroupInfo exists before the first commit).
  */
-export async function verifyCommitSignature(commit: PublicCommit, epochGroupInfo: GroupInfoContents): Promise<boolean> {
-  const context = epochGroupInfo.groupInfo.groupContext;
-  const { content, message } = commit;
-  const key = signerKey(commit, epochGroupInfo);
-  if (key === undefined) return false;
-  const { signature } = await supportedSuiteImpl(epochGroupInfo.suite);
+export async function verifyCommitSignature(
+  commit: PublicCommit,
+  context: GroupContext,
+  key: Uint8Array,
+  suite: number,
+): Promise<boolean> {
+  const { signature } = await supportedSuiteImpl(suite);
   try {
-    return await verifyFramedContentSignature(key, 'mls_public_message', content, message.auth, context, signature);
+    return await verifyFramedContentSignature(
+      key,
+      'mls_public_message',
+      commit.content,
+      commit.message.auth,
+      context,
+      signature,
+    );
   } catch {
     return false;
   }

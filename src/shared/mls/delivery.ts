@@ -51,14 +51,23 @@ export interface CommitRequest {
   removes: number[];
   /** The clients it adds inline (their key packages checked at the edge). */
   adds: GroupClient[];
-  /** Whether the commit's path leaf carries the key the caller registered (false: 403 `mls-identity-mismatch`). */
-  pathKeyRegistered: boolean;
+  /**
+   * The commit's adds in the order of its proposal list, which is the order they take the
+   * group's leftmost free leaves in (RFC 9420 §12.4.2): an index into `adds` for an inline add,
+   * a ProposalRef (of `references`) for one committed by reference.
+   */
+  addOrder: Array<number | string>;
+  /**
+   * For an external commit, the leaf its joiner takes: its GroupInfo's signer, at which the edge
+   * checked the path leaf's signature. The group must give it exactly that leaf.
+   */
+  joinerLeaf?: number | undefined;
+  /** Whether the commit's path leaf is the caller's: their registered key, their client's credential (false: 403 `mls-identity-mismatch`). */
+  pathLeafOfSender: boolean;
   /** Whether the sender's conversation role may remove others (`remove_conversation_member`). */
   mayRemoveOthers: boolean;
   /** The suite of the GroupInfo (the group's suite; the first commit sets it). */
   suite: number;
-  /** The occupied leaves of the new epoch's tree, from the bundle's GroupInfo. */
-  leaves: GroupLeaf[];
   commit: Uint8Array;
   /** The inner GroupInfo, stored for `GET …/groupinfo` and external joins. */
   groupInfo: Uint8Array;

@@ -231,13 +231,13 @@ describe('MLS commit checks: a refused commit changes nothing, and the group’s
     await group.send(update);
   });
 
-  it('400 mls-protocol-error: a GroupInfo whose tree is not the group after the commit', async () => {
+  it('400 mls-protocol-error: a GroupInfo another member made, not the committer', async () => {
     const group = await aliceAndBob();
     const addCarol = await group.prepare(a1, { add: [c1] });
-    const update = await group.prepare(a1); // its GroupInfo is of the same epoch, without carol
+    const byBob = await group.prepare(b1); // its GroupInfo is of the same epoch, signed at Bob's leaf
     await expectRefused(
       group,
-      () => group.post(addCarol, { body: bundleBody({ ...addCarol, groupInfo: update.groupInfo }) }),
+      () => group.post(addCarol, { body: bundleBody({ ...addCarol, groupInfo: byBob.groupInfo }) }),
       400,
       'mls-protocol-error',
     );

@@ -24,28 +24,34 @@ export function mlsKeyLookup(users: UserAccess, suite: number): MlsKeyLookup {
 
 /**
  * The clients that key packages (inline in a commit, or in an Add proposal) add: each package
- * valid and of the group's suite, naming a client (here or on its user's backend) that registered
- * the package's leaf key (403 `mls-identity-mismatch` otherwise).
+ * valid and of the group's suite, naming a client that is not in the group already
+ * (`alreadyIn`: a `mls-protocol-error`, found before the keys are looked at, as wire-server
+ * does) and that registered the package's leaf key, here or on its user's backend
+ * (403 `mls-identity-mismatch` otherwise).
  */
 export async function addedClients(
   keysOf: MlsKeyLookup,
   packages: readonly Uint8Array[],
   suite: number,
+  alreadyIn: (clients: GroupClient[]) => Promise<boolean> = async () => false,
 ): Promise<GroupClient[]> {
-  const added: GroupClient[] = [];
+  const read: Array<{ client: GroupClient; signatureKey: Uint8Array }> = [];
   for (const bytes of packages) {
-    const read = await readKeyPackage(bytes);
-    if (!read.ok) {
-      if (read.reason === 'invalid-leaf-node-signature') throw new ApiError(mlsErrors.mlsInvalidLeafNodeSignature);
-      throw protocolError(read.message);
+    const kp = await readKeyPackage(bytes);
+    if (!kp.ok) {
+      if (kp.reason === 'invalid-leaf-node-signature') throw new ApiError(mlsErrors.mlsInvalidLeafNodeSignature);
+      throw protocolError(kp.message);
     }
-    const { identity, signatureKey } = read.keyPackage;
-    if (read.keyPackage.suite !== suite) throw protocolError('The key package suite is not the group’s');
-    const clients = await keysOf({ id: identity.user, domain: identity.domain });
-    const known = clients.find((cl) => cl.client === identity.client);
+    const { identity, signatureKey } = kp.keyPackage;
+    if (kp.keyPackage.suite !== suite) throw protocolError('The key package suite is not the group’s');
+    read.push({ client: { user: identity.user, domain: identity.domain, client: identity.client }, signatureKey });
+  }
+  const added = read.map((r) => r.client);
+  if (added.length > 0 && (await alreadyIn(added))) throw protocolError('Client is already a member of the group');
+  for (const { client, signatureKey } of read) {
+    const known = (await keysOf({ id: client.user, domain: client.domain })).find((cl) => cl.client === client.client);
     if (known === undefined) throw new ApiError(mlsErrors.mlsClientMismatch);
     if (known.signatureKey !== toBase64(signatureKey)) throw new ApiError(mlsErrors.mlsIdentityMismatch);
-    added.push({ user: identity.user, domain: identity.domain, client: identity.client });
   }
   return added;
 }

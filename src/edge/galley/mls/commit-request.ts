@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { toBase64 } from '../../../shared/base64.js';
 import type { CommitBundle } from '../../../shared/mls/bundle.js';
 import { readCommit, verifyPathLeafSignature } from '../../../shared/mls/commit.js';
-import type { CommitRequest, GroupClient, GroupLeaf, MlsSender } from '../../../shared/mls/delivery.js';
+import type { CommitRequest, GroupClient, MlsSender } from '../../../shared/mls/delivery.js';
 import { readGroupInfo } from '../../../shared/mls/group-info.js';
 import { credentialIdentity } from '../../../shared/mls/identity.js';
 import { protocolError } from '../../../shared/mls/mls-error.js';
@@ -34,6 +34,8 @@ interface UsersInGroup {
    * added too, as in wire-server.
    */
   firstCommit: boolean;
+  /** Whether any of these clients is in the group already, when the group is at `epoch`. */
+  holds: (epoch: number, clients: GroupClient[]) => Promise<boolean>;
 }
 
 /**
@@ -58,9 +60,6 @@ export async function commitRequest(
     if (toBase64(info.groupId) !== toBase64(commit.groupId)) throw protocolError('GroupInfo of another group');
     if (info.epoch !== commit.epoch + 1n) throw protocolError('GroupInfo of another epoch');
     if (sender.client === '') throw protocolError('The sender has no client');
-    const leaves: GroupLeaf[] = info.leaves.map((l) => ({ index: l.index, ...clientOf(l.credential) }));
-    // A client at two leaves (added again) is found before its key package is looked at, as wire does.
-    if (new Set(leaves.map(clientKey)).size !== leaves.length) throw protocolError('A client is in the group twice');
     const s = commit.sender;
     let senderLeaf: number | 'external';
     if (s.senderType === 'member') senderLeaf = s.leafIndex;
@@ -69,14 +68,19 @@ export async function commitRequest(
 
     // The path leaf's key is compared with the caller's registered key by the object, after it
     // checked that the sender leaf is the caller's (wire-server's order).
-    let pathKeyRegistered = true;
+    let pathLeafOfSender = true;
+    // The committer signs the new epoch's GroupInfo from its leaf; an external commit's joiner, from the leaf it takes.
+    const joinerLeaf = senderLeaf === 'external' ? info.signer : undefined;
+    if (senderLeaf !== 'external' && info.signer !== senderLeaf)
+      throw protocolError('The GroupInfo is signed by another member than the committer');
     if (commit.pathLeaf !== undefined) {
-      const at = senderLeaf === 'external' ? leaves.find((l) => clientKey(l) === clientKey(sender))?.index : senderLeaf;
-      if (at === undefined || !(await verifyPathLeafSignature(bundle.commit, info.suite, at)))
+      if (!(await verifyPathLeafSignature(bundle.commit, info.suite, joinerLeaf ?? (senderLeaf as number))))
         throw new ApiError(mlsErrors.mlsInvalidLeafNodeSignature);
       const mine = await keysOf({ id: sender.user, domain: sender.domain });
       const registered = mine.find((cl) => cl.client === sender.client)?.signatureKey;
-      pathKeyRegistered = equalB64(commit.pathLeaf.signaturePublicKey, registered);
+      pathLeafOfSender =
+        equalB64(commit.pathLeaf.signaturePublicKey, registered) &&
+        clientKey(clientOf(commit.pathLeaf.credential)) === clientKey(sender);
     } else if (senderLeaf === 'external') throw protocolError('An external commit needs an update path');
 
     const groupId = toBase64(commit.groupId);
@@ -85,6 +89,7 @@ export async function commitRequest(
       keysOf,
       commit.adds.map((a) => a.bytes),
       info.suite,
+      (clients) => inGroup.holds(Number(commit.epoch), clients),
     );
     const first = inGroup.firstCommit && commit.epoch === 0n && senderLeaf !== 'external';
     const committer = { user: sender.user, domain: sender.domain, client: sender.client };
@@ -104,9 +109,10 @@ export async function commitRequest(
       references,
       removes: commit.removes,
       adds,
-      pathKeyRegistered,
+      addOrder: commit.addOrder.map((at) => (typeof at === 'number' ? at : toBase64(at))),
+      joinerLeaf,
+      pathLeafOfSender,
       suite: info.suite,
-      leaves,
       commit: bundle.commit.bytes,
       groupInfo: bundle.groupInfo.bytes,
       welcome: bundle.welcome?.bytes,

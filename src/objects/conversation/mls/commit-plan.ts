@@ -25,7 +25,8 @@ const refuse = (refusal: MlsRefusal, message?: string): PlanResult => ({ ok: fal
  * Checks a commit against the group's state, in wire-server's order, and works out its effect:
  * the epoch must be the group's, every pending proposal referenced and every reference pending; a
  * user is removed with all their clients or not at all, never by themself; an added client is new
- * to the group; and the GroupInfo's tree must be the group after exactly these changes.
+ * to the group. The group's leaves after the commit follow from its proposals alone, as in every
+ * member's tree: no part of the work grows with the GroupInfo's ratchet tree.
  */
 export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
   if (group.protocol !== 'mls' && group.protocol !== 'mixed')
@@ -43,20 +44,24 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
     if (at === undefined) return refuse('mlsProtocolError', 'unknown sender leaf index');
     if (clientKey(at) !== clientKey(req.sender)) return refuse('mlsClientSenderUserMismatch');
   }
-  if (!req.pathKeyRegistered) return refuse('mlsIdentityMismatch');
+  if (!req.pathLeafOfSender) return refuse('mlsIdentityMismatch');
   if (req.senderLeaf === 'external' && group.epoch === 0)
     return refuse('mlsProtocolError', 'External commits at epoch 0 are not supported');
 
   // Proposals: each reference pending, each pending proposal referenced.
   const removes = new Set(req.removes);
-  const adds: GroupClient[] = [...req.adds];
   const referenced = new Set(req.references);
+  const referencedAdds = new Map<string, GroupClient>();
   for (const ref of referenced) {
     const p = group.proposals.get(ref);
     if (p === undefined) return refuse('mlsProposalNotFound');
     if ('remove' in p.effect) removes.add(p.effect.remove);
-    else if ('add' in p.effect) adds.push(p.effect.add);
+    else if ('add' in p.effect) referencedAdds.set(ref, p.effect.add);
   }
+  const adds = req.addOrder.flatMap((at) => {
+    const add = typeof at === 'number' ? req.adds[at] : referencedAdds.get(at);
+    return add === undefined ? [] : [add];
+  });
   // An external commit references none (its joiner knows of none): the backend proposes its own
   // pending removals again in the next epoch, and drops the rest, as wire-server does.
   const requeue: GroupLeaf[] = [];
@@ -102,25 +107,32 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
   const present = new Set([...leaves.values()].filter((l) => !removes.has(l.index)).map(clientKey));
   if (group.subconv !== undefined && adds.some((a) => clientKey(a) !== clientKey(req.sender)))
     return refuse('mlsProtocolError', 'Add proposals in subconversations are not supported');
-  const joining = [...adds];
-  if (group.epoch === 0 || req.senderLeaf === 'external') joining.push(req.sender);
-  for (const c of joining) {
+  for (const c of [...(group.epoch === 0 || req.senderLeaf === 'external' ? [req.sender] : []), ...adds]) {
     if (present.has(clientKey(c))) return refuse('mlsProtocolError', 'Client is already a member of the group');
     present.add(clientKey(c));
   }
 
-  // The GroupInfo's tree must be exactly this group: kept clients where they were, the new ones anywhere free.
-  const after = req.leaves;
-  const afterKeys = new Set(after.map(clientKey));
-  if (afterKeys.size !== after.length || afterKeys.size !== present.size || [...present].some((k) => !afterKeys.has(k)))
-    return refuse('mlsProtocolError', 'The GroupInfo does not match the group after the commit');
-  for (const l of after) {
-    const before = leaves.get(l.index);
-    if (before !== undefined && !removes.has(l.index) && clientKey(before) !== clientKey(l))
-      return refuse('mlsProtocolError', 'The GroupInfo moves a member to another leaf');
-  }
-  const joiningKeys = new Set(joining.map(clientKey));
-  const added = after.filter((l) => joiningKeys.has(clientKey(l)));
+  // The new epoch's leaves: the removed ones blank, then an external commit's joiner and each
+  // added client at the leftmost free leaf, in order (RFC 9420 §12.4.2, §12.4.3.2). A group's
+  // first commit comes from its creator, alone at its leaf.
+  const added: GroupLeaf[] = [];
+  const taken = new Set<number>();
+  let cursor = 0;
+  const place = (c: GroupClient, at?: number) => {
+    if (at === undefined) {
+      while ((leaves.has(cursor) && !removes.has(cursor)) || taken.has(cursor)) cursor++;
+      at = cursor;
+    }
+    taken.add(at);
+    added.push({ index: at, user: c.user, domain: c.domain, client: c.client });
+    return at;
+  };
+  if (group.epoch === 0 && req.senderLeaf !== 'external') place(req.sender, req.senderLeaf);
+  if (req.senderLeaf === 'external' && place(req.sender) !== req.joinerLeaf)
+    return refuse('mlsProtocolError', 'The external commit claims another leaf than the group gives its joiner');
+  for (const c of adds) place(c);
+  const kept = [...leaves.values()].filter((l) => !removes.has(l.index));
+  const after = [...kept.map(({ index, user, domain, client }) => ({ index, user, domain, client })), ...added];
   const joined = [...new Map((group.subconv === undefined ? adds : []).map((a) => [userKey(a), a])).values()]
     .filter((a) => !group.members.has(userKey(a)))
     .map((a) => ({ user: a.user, domain: a.domain, role: 'wire_member' }));

@@ -103,6 +103,21 @@ export class MlsGroups {
     });
   }
 
+  /** Whether any of these clients is in the group, when it is at `epoch`. */
+  async holds(
+    conv: QualifiedRef,
+    subconv: string | undefined,
+    epoch: number,
+    clients: readonly GroupClient[],
+  ): Promise<boolean> {
+    const group = await this.current(conv, subconv);
+    if (group === undefined || group.epoch !== epoch) return false;
+    const leaves = group.leaves;
+    const wanted = new Set(clients.map((c) => `${c.domain}/${c.user}/${c.client}`));
+    for (const l of leaves.values()) if (wanted.has(`${l.domain}/${l.user}/${l.client}`)) return true;
+    return false;
+  }
+
   /** Applies a commit bundle; whether it changed the conversation's members or clients. */
   async commit(req: CommitRequest): Promise<{ result: DeliveryResult; changed: boolean }> {
     let changed = false;

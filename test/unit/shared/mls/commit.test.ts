@@ -1,18 +1,22 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { splitCommitBundle } from '../../../../src/shared/mls/bundle.js';
 import { readCommit, verifyCommitSignature, verifyPathLeafSignature } from '../../../../src/shared/mls/commit.js';
-import { type GroupInfoContents, readGroupInfo } from '../../../../src/shared/mls/group-info.js';
+import type { GroupContext } from 'ts-mls/groupContext.js';
 import type { PublicCommit } from '../../../../src/shared/mls/messages.js';
 import { MlsError } from '../../../../src/shared/mls/mls-error.js';
 import { concatBytes } from '../../../helpers/bytes.js';
-import { type TsMlsGroupMessages, tsMlsGroupMessages, withUnusableLeafKey } from '../../../helpers/ts-mls-group.js';
+import { treeLeaves } from '../../../helpers/group-info-tree.js';
+import { type TsMlsGroupMessages, tsMlsGroupMessages } from '../../../helpers/ts-mls-group.js';
 
 let group: TsMlsGroupMessages;
-/** The GroupInfo of epoch 1, where the commits below were made. */
-let epoch1: GroupInfoContents;
+/** The GroupContext of epoch 1, where the commits below were made, and the key of its leaf 0, their sender. */
+let epoch1: GroupContext;
+let senderKey: Uint8Array;
 beforeAll(async () => {
   group = await tsMlsGroupMessages();
-  epoch1 = readGroupInfo(splitCommitBundle(concatBytes(group.addCommit, group.groupInfo)).groupInfo);
+  const info = splitCommitBundle(concatBytes(group.addCommit, group.groupInfo)).groupInfo;
+  epoch1 = info.groupInfo.groupContext;
+  senderKey = treeLeaves(info)[0]!.signatureKey;
 });
 
 const commitOf = (commit: Uint8Array) => splitCommitBundle(concatBytes(commit, group.groupInfo)).commit;
@@ -76,9 +80,9 @@ describe('verifyPathLeafSignature', () => {
 });
 
 describe('verifyCommitSignature', () => {
-  it("accepts a member's commit with the key of its leaf in the epoch's GroupInfo", async () => {
-    expect(await verifyCommitSignature(commitOf(group.commitByReference), epoch1)).toBe(true);
-    expect(await verifyCommitSignature(commitOf(group.inlineRemoveCommit), epoch1)).toBe(true);
+  it("accepts a member's commit with its key and its epoch's GroupContext", async () => {
+    expect(await verifyCommitSignature(commitOf(group.commitByReference), epoch1, senderKey, 1)).toBe(true);
+    expect(await verifyCommitSignature(commitOf(group.inlineRemoveCommit), epoch1, senderKey, 1)).toBe(true);
   });
 
   it('refuses a commit whose signature was altered', async () => {
@@ -86,16 +90,12 @@ describe('verifyCommitSignature', () => {
     const signature = commit.message.auth.signature.slice();
     signature[0]! ^= 1;
     const altered = { ...commit, message: { ...commit.message, auth: { ...commit.message.auth, signature } } };
-    expect(await verifyCommitSignature(altered, epoch1)).toBe(false);
+    expect(await verifyCommitSignature(altered, epoch1, senderKey, 1)).toBe(false);
   });
 
-  it('refuses, without throwing, when the sender leaf key is unusable', async () => {
-    expect(await verifyCommitSignature(commitOf(group.commitByReference), withUnusableLeafKey(epoch1, 0))).toBe(false);
-  });
-
-  it('refuses a commit from an external sender, which may not commit', async () => {
+  it('refuses, without throwing, a key that is unusable or another epoch', async () => {
     const commit = commitOf(group.commitByReference);
-    const sender = { senderType: 'external' as const, senderIndex: 0 };
-    expect(await verifyCommitSignature({ ...commit, content: { ...commit.content, sender } }, epoch1)).toBe(false);
+    expect(await verifyCommitSignature(commit, epoch1, new Uint8Array(3), 1)).toBe(false);
+    expect(await verifyCommitSignature(commit, { ...epoch1, epoch: 2n }, senderKey, 1)).toBe(false);
   });
 });

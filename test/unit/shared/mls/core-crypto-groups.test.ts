@@ -9,12 +9,8 @@ import {
   verifyPathLeafSignature,
 } from '../../../../src/shared/mls/commit.js';
 import { externalSenders } from '../../../../src/shared/mls/external-senders.js';
-import {
-  decodeGroupInfoBytes,
-  type GroupInfoContents,
-  readGroupInfo,
-  verifyGroupInfoSignature,
-} from '../../../../src/shared/mls/group-info.js';
+import { decodeGroupInfoBytes, type GroupInfoContents, readGroupInfo } from '../../../../src/shared/mls/group-info.js';
+import { treeLeaves } from '../../../helpers/group-info-tree.js';
 import { classifyPostedMessage } from '../../../../src/shared/mls/messages.js';
 import { proposalRef, type SignedProposal, signRemoveProposal } from '../../../../src/shared/mls/removal.js';
 import {
@@ -140,22 +136,15 @@ describe.each([1, 2])('MLS messages of core-crypto clients, suite %i', (suite) =
       expect({ ...commit, adds: [] }).toMatchObject({ references: [], removes: [], externalInits: 0 });
     });
 
-    it('reads the GroupInfo: suite, group, epoch 1 and both members with their identities', () => {
-      const { groupInfo } = story.add;
-      expect(groupInfo).toMatchObject({ suite, groupId: story.groupId, epoch: 1n, signer: 0 });
-      expect(groupInfo.leaves.map((leaf) => [leaf.index, basicIdentity(leaf)])).toEqual([
+    it('reads the GroupInfo: suite, group, epoch 1, its signer the committer', () => {
+      expect(story.add.groupInfo).toMatchObject({ suite, groupId: story.groupId, epoch: 1n, signer: 0 });
+    });
+
+    it('has the tree the backend works out: the creator at leaf 0, the added client at the leftmost free leaf', () => {
+      expect(treeLeaves(story.add.bundle.groupInfo).map((leaf) => [leaf.index, basicIdentity(leaf)])).toEqual([
         [0, story.alice.identity],
         [1, story.bob.identity],
       ]);
-    });
-
-    it('verifies the GroupInfo signature, and refuses it with a flipped bit', async () => {
-      const { groupInfo } = story.add;
-      expect(await verifyGroupInfoSignature(groupInfo)).toBe(true);
-      const signature = groupInfo.groupInfo.signature.slice();
-      signature[signature.length - 1]! ^= 1;
-      const forged = { ...groupInfo, groupInfo: { ...groupInfo.groupInfo, signature } };
-      expect(await verifyGroupInfoSignature(forged)).toBe(false);
     });
 
     it('finds the removal key as external sender 0 in the group context', () => {
@@ -167,7 +156,8 @@ describe.each([1, 2])('MLS messages of core-crypto clients, suite %i', (suite) =
 
     it('keeps the stored GroupInfo bytes decodable to the same GroupInfo', () => {
       const stored = decodeGroupInfoBytes(story.add.bundle.groupInfo.bytes.slice());
-      expect(readGroupInfo(stored).leaves).toEqual(story.add.groupInfo.leaves);
+      expect(readGroupInfo(stored)).toEqual(story.add.groupInfo);
+      expect(treeLeaves(stored)).toEqual(treeLeaves(story.add.bundle.groupInfo));
     });
   });
 
@@ -192,7 +182,7 @@ describe.each([1, 2])('MLS messages of core-crypto clients, suite %i', (suite) =
     it('removes the client: it sees itself inactive, and the GroupInfo drops its leaf', () => {
       expect(story.bobAfterRemove).toEqual({ kind: 'commit', isActive: false });
       expect(story.remove.groupInfo.epoch).toBe(2n);
-      expect(story.remove.groupInfo.leaves.map((leaf) => leaf.index)).toEqual([0]);
+      expect(treeLeaves(story.remove.bundle.groupInfo).map((leaf) => leaf.index)).toEqual([0]);
     });
   });
 
@@ -209,16 +199,12 @@ describe.each([1, 2])('MLS messages of core-crypto clients, suite %i', (suite) =
       expect(await verifyPathLeafSignature(story.add.bundle.commit, suite, 0)).toBe(false);
     });
 
-    it("verify a member's commit against the GroupInfo of its epoch, not another epoch's", async () => {
-      expect(await verifyCommitSignature(story.remove.bundle.commit, story.add.groupInfo)).toBe(true);
-      expect(await verifyCommitSignature(story.remove.bundle.commit, story.remove.groupInfo)).toBe(false);
-    });
-
-    it('refuse a commit whose sender leaf is blank in that GroupInfo', async () => {
-      const commit = story.remove.bundle.commit;
-      const sender = { senderType: 'member' as const, leafIndex: 5 };
-      const moved = { ...commit, content: { ...commit.content, sender } };
-      expect(await verifyCommitSignature(moved, story.add.groupInfo)).toBe(false);
+    it("verify a member's commit with its key and its epoch's GroupContext, not another epoch's", async () => {
+      const { commit } = story.remove.bundle;
+      const key = treeLeaves(story.add.bundle.groupInfo)[0]!.signatureKey;
+      const epochOf = (s: { bundle: CommitBundle }) => s.bundle.groupInfo.groupInfo.groupContext;
+      expect(await verifyCommitSignature(commit, epochOf(story.add), key, suite)).toBe(true);
+      expect(await verifyCommitSignature(commit, epochOf(story.remove), key, suite)).toBe(false);
     });
   });
 
@@ -233,10 +219,22 @@ describe.each([1, 2])('MLS messages of core-crypto clients, suite %i', (suite) =
       expect(story.aliceAfterJoin).toEqual({ kind: 'commit', isActive: true });
     });
 
-    it("verifies with the joiner's path leaf key against the GroupInfo it joined from", async () => {
+    it("verifies with the joiner's path leaf key against the GroupContext it joined from", async () => {
       const { commit } = story.join.bundle;
-      expect(await verifyCommitSignature(commit, story.remove.groupInfo)).toBe(true);
+      const context = story.remove.bundle.groupInfo.groupInfo.groupContext;
+      expect(await verifyCommitSignature(commit, context, story.join.commit.pathLeaf!.signaturePublicKey, suite)).toBe(
+        true,
+      );
       expect(await verifyPathLeafSignature(commit, suite, 1)).toBe(true);
+    });
+
+    it('takes the leftmost free leaf, the one its new GroupInfo names as signer', () => {
+      const { groupInfo } = story.join.bundle;
+      expect(readGroupInfo(groupInfo).signer).toBe(1);
+      expect(treeLeaves(groupInfo).map((leaf) => [leaf.index, basicIdentity(leaf)])).toEqual([
+        [0, story.alice.identity],
+        [1, story.carol.identity],
+      ]);
     });
   });
 });

@@ -34,6 +34,7 @@ function group(over: Partial<Group> = {}, removalPending: number[] = []): Group 
 
 function commit(over: Partial<CommitRequest> = {}): CommitRequest {
   return {
+    addOrder: [...(over.references ?? []), ...(over.adds ?? []).map((_, i) => i)],
     conv: { id: 'conv', domain: D },
     groupId: 'Z3JvdXA=',
     localDomain: D,
@@ -43,10 +44,9 @@ function commit(over: Partial<CommitRequest> = {}): CommitRequest {
     references: [],
     removes: [],
     adds: [],
-    pathKeyRegistered: true,
+    pathLeafOfSender: true,
     mayRemoveOthers: true,
     suite: 1,
-    leaves: TREE_WITH_CAROL,
     commit: new Uint8Array(),
     groupInfo: new Uint8Array(),
     ttlSeconds: 60,
@@ -92,7 +92,7 @@ describe('planCommit: the checks before the proposals, in order', () => {
     expect(planCommit(group(), commit({ epoch: 2 }))).toMatchObject({ refusal: 'mlsStaleMessage' });
     expect(planCommit(group(), commit({ epoch: 4 }))).toMatchObject({ refusal: 'mlsStaleMessage' });
     // The epoch is checked before the sender's key.
-    expect(planCommit(group(), commit({ epoch: 4, pathKeyRegistered: false }))).toMatchObject({
+    expect(planCommit(group(), commit({ epoch: 4, pathLeafOfSender: false }))).toMatchObject({
       refusal: 'mlsStaleMessage',
     });
   });
@@ -102,17 +102,17 @@ describe('planCommit: the checks before the proposals, in order', () => {
       refusal: 'mlsProtocolError',
       message: 'unknown sender leaf index',
     });
-    expect(planCommit(group(), commit({ senderLeaf: 1, pathKeyRegistered: false }))).toMatchObject({
+    expect(planCommit(group(), commit({ senderLeaf: 1, pathLeafOfSender: false }))).toMatchObject({
       refusal: 'mlsClientSenderUserMismatch',
     });
-    expect(planCommit(group(), commit({ pathKeyRegistered: false }))).toMatchObject({
+    expect(planCommit(group(), commit({ pathLeafOfSender: false }))).toMatchObject({
       refusal: 'mlsIdentityMismatch',
     });
   });
 
   it('refuses an external commit to a group at epoch 0', () => {
     const empty = group({ epoch: 0, suite: null, leaves: new Map() });
-    expect(planCommit(empty, commit({ epoch: 0, senderLeaf: 'external', leaves: [leaf(0, 'alice', 'a1')] }))).toEqual({
+    expect(planCommit(empty, commit({ epoch: 0, senderLeaf: 'external', joinerLeaf: 0 }))).toEqual({
       ok: false,
       refusal: 'mlsProtocolError',
       message: 'External commits at epoch 0 are not supported',
@@ -151,59 +151,52 @@ describe('planCommit: proposals', () => {
   it('takes a backend removal committed inline instead of by reference, as no member leaving', () => {
     const g = group({ proposals: new Map([backendRemoval('cg==', 4)]) }, [4]);
     expect(planCommit(g, commit())).toMatchObject({ refusal: 'mlsCommitMissingReferences' });
-    const plan = planned(g, commit({ removes: [4], leaves: treeAfter([4]) }));
+    const plan = planned(g, commit({ removes: [4] }));
     expect(plan.writes.removedLeaves).toEqual([4]);
     expect(plan.writes.left).toEqual([]);
   });
 
   it('applies what the referenced proposals do', () => {
     const proposals = new Map([backendRemoval('cjI=', 2), pending('YWRk', 'client', { add: client('dave', 'd1') })]);
-    const plan = planned(
-      group({ proposals }),
-      commit({ references: ['cjI=', 'YWRk'], removes: [3], leaves: treeAfter([2, 3], [leaf(5, 'dave', 'd1')]) }),
-    );
+    const plan = planned(group({ proposals }), commit({ references: ['cjI=', 'YWRk'], removes: [3] }));
     expect([...plan.writes.removedLeaves].sort((a, b) => a - b)).toEqual([2, 3]);
     expect(plan.writes.left).toEqual([{ domain: D, user: 'bob' }]);
-    expect(plan.added).toEqual([leaf(5, 'dave', 'd1')]);
+    expect(plan.added).toEqual([leaf(2, 'dave', 'd1')]);
   });
 });
 
 describe('planCommit: removals', () => {
   it('removes a user with all of their clients, who then leaves the conversation', () => {
-    const plan = planned(group(), commit({ removes: [2, 3], leaves: treeAfter([2, 3]) }));
+    const plan = planned(group(), commit({ removes: [2, 3] }));
     expect(plan.writes.left).toEqual([{ domain: D, user: 'bob' }]);
     expect(plan.before).toHaveLength(5);
     expect(plan.after).toEqual(treeAfter([2, 3]));
   });
 
   it('refuses removing some of a user’s clients, an empty leaf, or the sender’s own', () => {
-    expect(planCommit(group(), commit({ removes: [2], leaves: treeAfter([2]) }))).toMatchObject({
+    expect(planCommit(group(), commit({ removes: [2] }))).toMatchObject({
       refusal: 'mlsClientMismatch',
     });
     expect(planCommit(group(), commit({ removes: [7] }))).toMatchObject({ refusal: 'mlsInvalidLeafNodeIndex' });
-    expect(planCommit(group(), commit({ removes: [1], leaves: treeAfter([1]) }))).toMatchObject({
+    expect(planCommit(group(), commit({ removes: [1] }))).toMatchObject({
       refusal: 'mlsSelfRemovalNotAllowed',
     });
   });
 
   it('refuses removing others without the remove_conversation_member permission', () => {
-    expect(planCommit(group(), commit({ removes: [4], leaves: treeAfter([4]), mayRemoveOthers: false }))).toMatchObject(
-      {
-        refusal: 'actionDenied',
-      },
-    );
+    expect(planCommit(group(), commit({ removes: [4], mayRemoveOthers: false }))).toMatchObject({
+      refusal: 'actionDenied',
+    });
   });
 
   it('does not count a client whose removal the backend proposed as one of its user’s', () => {
     // Bob's b2 was deleted: removing b1 alone removes Bob, and b2 alone is no one leaving.
-    expect(planned(group({}, [3]), commit({ removes: [2], leaves: treeAfter([2]) })).writes.left).toEqual([
-      { domain: D, user: 'bob' },
-    ]);
-    expect(planned(group({}, [3]), commit({ removes: [3], leaves: treeAfter([3]) })).writes.left).toEqual([]);
+    expect(planned(group({}, [3]), commit({ removes: [2] })).writes.left).toEqual([{ domain: D, user: 'bob' }]);
+    expect(planned(group({}, [3]), commit({ removes: [3] })).writes.left).toEqual([]);
   });
 
   it('lets clients come and go freely in a subconversation and in a mixed conversation', () => {
-    const some = commit({ removes: [1, 2], leaves: treeAfter([1, 2]), mayRemoveOthers: false });
+    const some = commit({ removes: [1, 2], mayRemoveOthers: false });
     for (const g of [group({ subconv: 'call' }), group({ protocol: 'mixed' })]) {
       const plan = planned(g, some);
       expect(plan.writes.removedLeaves).toEqual([1, 2]);
@@ -213,22 +206,25 @@ describe('planCommit: removals', () => {
 });
 
 describe('planCommit: additions and the new tree', () => {
-  it('adds a new user’s clients where the GroupInfo puts them, joining the user once', () => {
-    const adds = [client('dave', 'd1'), client('dave', 'd2')];
-    const plan = planned(
-      group(),
-      commit({ adds, leaves: treeAfter([], [leaf(6, 'dave', 'd2'), leaf(5, 'dave', 'd1')]) }),
-    );
-    expect(plan.added).toEqual([leaf(6, 'dave', 'd2'), leaf(5, 'dave', 'd1')]);
+  it('adds a new user’s clients at the leftmost free leaves in the commit’s order, joining the user once', () => {
+    const adds = [client('dave', 'd2'), client('dave', 'd1')];
+    const plan = planned(group({ leaves: new Map([...group().leaves].filter(([i]) => i !== 1)) }), commit({ adds }));
+    expect(plan.added).toEqual([leaf(1, 'dave', 'd2'), leaf(5, 'dave', 'd1')]);
     expect(plan.writes.addedLeaves).toEqual(plan.added);
     expect(plan.writes.joined).toEqual([{ user: 'dave', domain: D, role: 'wire_member' }]);
   });
 
-  it('adds a member’s new client to the group without a member-join', () => {
+  it('places adds by reference and inline in the order of the proposal list', () => {
+    const proposals = new Map([pending('YWRk', 'client', { add: client('dave', 'd1') })]);
     const plan = planned(
-      group(),
-      commit({ adds: [client('carol', 'c2')], leaves: treeAfter([], [leaf(5, 'carol', 'c2')]) }),
+      group({ proposals }),
+      commit({ references: ['YWRk'], adds: [client('erin', 'e1')], addOrder: [0, 'YWRk'] }),
     );
+    expect(plan.added).toEqual([leaf(5, 'erin', 'e1'), leaf(6, 'dave', 'd1')]);
+  });
+
+  it('adds a member’s new client to the group without a member-join', () => {
+    const plan = planned(group(), commit({ adds: [client('carol', 'c2')] }));
     expect(plan.added).toEqual([leaf(5, 'carol', 'c2')]);
     expect(plan.writes.joined).toEqual([]);
   });
@@ -242,38 +238,8 @@ describe('planCommit: additions and the new tree', () => {
   });
 
   it('lets a new client take a leaf freed by the same commit', () => {
-    const plan = planned(
-      group(),
-      commit({ removes: [2, 3], adds: [client('dave', 'd1')], leaves: treeAfter([2, 3], [leaf(2, 'dave', 'd1')]) }),
-    );
+    const plan = planned(group(), commit({ removes: [2, 3], adds: [client('dave', 'd1')] }));
     expect(plan.added).toEqual([leaf(2, 'dave', 'd1')]);
-  });
-
-  it('refuses a GroupInfo whose tree is not exactly the group after the commit', () => {
-    const mismatch = {
-      refusal: 'mlsProtocolError',
-      message: 'The GroupInfo does not match the group after the commit',
-    };
-    expect(planCommit(group(), commit({ leaves: TREE }))).toMatchObject(mismatch);
-    expect(planCommit(group(), commit({ leaves: [...TREE_WITH_CAROL, leaf(5, 'dave', 'd1')] }))).toMatchObject(
-      mismatch,
-    );
-    expect(
-      planCommit(group(), commit({ leaves: [...TREE, leaf(4, 'carol', 'c1'), leaf(5, 'carol', 'c1')] })),
-    ).toMatchObject(mismatch);
-  });
-
-  it('refuses a GroupInfo that moves a member to another leaf', () => {
-    const swapped = [
-      leaf(0, 'alice', 'a1'),
-      leaf(1, 'alice', 'a2'),
-      leaf(2, 'bob', 'b2'),
-      leaf(3, 'bob', 'b1'),
-      leaf(4, 'carol', 'c1'),
-    ];
-    expect(planCommit(group(), commit({ leaves: swapped }))).toMatchObject({
-      message: 'The GroupInfo moves a member to another leaf',
-    });
   });
 
   it('counts the committer as added by the first commit, which sets the suite', () => {
@@ -284,7 +250,6 @@ describe('planCommit: additions and the new tree', () => {
         epoch: 0,
         suite: 2,
         adds: [client('bob', 'b1')],
-        leaves: [leaf(0, 'alice', 'a1'), leaf(1, 'bob', 'b1')],
       }),
     );
     expect(plan.before).toEqual([]);
@@ -295,9 +260,7 @@ describe('planCommit: additions and the new tree', () => {
 
   it('refuses adding anyone but the sender in a subconversation', () => {
     const sub = group({ subconv: 'call' });
-    expect(
-      planCommit(sub, commit({ adds: [client('carol', 'c2')], leaves: treeAfter([], [leaf(5, 'carol', 'c2')]) })),
-    ).toMatchObject({
+    expect(planCommit(sub, commit({ adds: [client('carol', 'c2')] }))).toMatchObject({
       message: 'Add proposals in subconversations are not supported',
     });
   });
@@ -308,10 +271,7 @@ describe('planCommit: external commits', () => {
 
   it('adds the joining client, drops clients’ proposals and requeues the backend’s removals', () => {
     const proposals = new Map([backendRemoval('cmVt', 3), pending('dXBk', 'client', { other: 'update' })]);
-    const plan = planned(
-      group({ proposals }, [3]),
-      commit({ sender: joiner, senderLeaf: 'external', leaves: treeAfter([], [leaf(5, 'alice', 'a3')]) }),
-    );
+    const plan = planned(group({ proposals }, [3]), commit({ sender: joiner, senderLeaf: 'external', joinerLeaf: 5 }));
     expect(plan.added).toEqual([leaf(5, 'alice', 'a3')]);
     expect(plan.requeue).toEqual([{ ...leaf(3, 'bob', 'b2'), removalPending: true }]);
     expect(plan.writes.joined).toEqual([]);
@@ -324,8 +284,8 @@ describe('planCommit: external commits', () => {
         commit({
           sender: joiner,
           senderLeaf: 'external',
+          joinerLeaf: 1,
           removes: [1],
-          leaves: treeAfter([1], [leaf(5, 'alice', 'a3')]),
         }),
       ),
     ).toMatchObject({
@@ -338,14 +298,14 @@ describe('planCommit: external commits', () => {
     const carol = { ...client('carol', 'c1'), connection: 'conn' };
     const plan = planned(
       group({ proposals: new Map([backendRemoval('b2xk', 4)]) }, [4]),
-      commit({ sender: carol, senderLeaf: 'external', removes: [4], leaves: treeAfter([4], [leaf(5, 'carol', 'c1')]) }),
+      commit({ sender: carol, senderLeaf: 'external', joinerLeaf: 4, removes: [4] }),
     );
     expect(plan.requeue).toEqual([]);
-    expect(plan.added).toEqual([leaf(5, 'carol', 'c1')]);
+    expect(plan.added).toEqual([leaf(4, 'carol', 'c1')]);
     expect(plan.writes.left).toEqual([]);
   });
 
-  it('lets a client rejoin in place of its own old leaf: no permission asked, nobody leaves', () => {
+  it('lets a client rejoin at its own old leaf, the leftmost free one: no permission asked, nobody leaves', () => {
     // Alice's a2 lost its state and rejoins; she may not remove members and has another client.
     const a2 = { ...client('alice', 'a2'), connection: 'conn' };
     const plan = planned(
@@ -353,22 +313,27 @@ describe('planCommit: external commits', () => {
       commit({
         sender: a2,
         senderLeaf: 'external',
+        joinerLeaf: 1,
         removes: [1],
         mayRemoveOthers: false,
-        leaves: treeAfter([1], [leaf(5, 'alice', 'a2')]),
       }),
     );
-    expect(plan.added).toEqual([leaf(5, 'alice', 'a2')]);
+    expect(plan.added).toEqual([leaf(1, 'alice', 'a2')]);
     expect(plan.writes.removedLeaves).toEqual([1]);
     expect(plan.writes.left).toEqual([]);
   });
 
   it('keeps a user with a single client in the conversation when that client rejoins', () => {
     const c1 = { ...client('carol', 'c1'), connection: 'conn' };
-    const plan = planned(
-      group(),
-      commit({ sender: c1, senderLeaf: 'external', removes: [4], leaves: treeAfter([4], [leaf(5, 'carol', 'c1')]) }),
-    );
+    const plan = planned(group(), commit({ sender: c1, senderLeaf: 'external', joinerLeaf: 4, removes: [4] }));
     expect(plan.writes.left).toEqual([]);
+  });
+
+  it('refuses an external commit whose joiner claims another leaf than the leftmost free one', () => {
+    expect(planCommit(group(), commit({ sender: joiner, senderLeaf: 'external', joinerLeaf: 6 }))).toEqual({
+      ok: false,
+      refusal: 'mlsProtocolError',
+      message: 'The external commit claims another leaf than the group gives its joiner',
+    });
   });
 });
