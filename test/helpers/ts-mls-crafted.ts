@@ -18,6 +18,7 @@ import {
   decodeMlsMessage,
   defaultCapabilities,
   emptyPskIndex,
+  type Extension,
   encodeMlsMessage,
   generateKeyPackageWithKey,
   getCiphersuiteFromName,
@@ -267,6 +268,10 @@ export class TsMlsGroup {
       remove?: TsMlsDevice[];
       proposals?: Proposal[];
       state?: ClientState;
+      /** The commit's authenticated data (any size: what makes a commit large without a large group). */
+      authenticatedData?: Uint8Array;
+      /** Extensions of the new epoch's GroupInfo besides its ratchet tree and external key. */
+      groupInfoExtensions?: Extension[];
     } = {},
   ): Promise<PreparedCommit> {
     const cs = await suite();
@@ -279,9 +284,18 @@ export class TsMlsGroup {
     ];
     const made = await createCommit(
       { state: o.state ?? this.stateOf(by), cipherSuite: cs },
-      { wireAsPublicMessage: true, ratchetTreeExtension: true, extraProposals },
+      {
+        wireAsPublicMessage: true,
+        ratchetTreeExtension: true,
+        extraProposals,
+        ...(o.authenticatedData === undefined ? {} : { authenticatedData: o.authenticatedData }),
+      },
     );
-    const groupInfo = await createGroupInfoWithExternalPubAndRatchetTree(made.newState, [], cs);
+    const groupInfo = await createGroupInfoWithExternalPubAndRatchetTree(
+      made.newState,
+      o.groupInfoExtensions ?? [],
+      cs,
+    );
     return {
       by,
       commit: made.commit,

@@ -145,11 +145,11 @@ describe('payload limit (512 KiB)', () => {
     expect(r.status).toBe(413);
   });
 
-  it('lets MLS commit bundles up to 2 MiB through, and no more', async () => {
+  it('lets MLS commit bundles up to 16 MiB through (a large group’s), and no more', async () => {
     const path = '/v8/mls/commit-bundles';
-    const under = await call(publicUrl, path, { method: 'POST', body: new Uint8Array(2048 * KiB) });
+    const under = await call(publicUrl, path, { method: 'POST', body: new Uint8Array(16 * 1024 * KiB) });
     expect(under.status).toBe(401);
-    const over = await call(publicUrl, path, { method: 'POST', body: new Uint8Array(2048 * KiB + 1) });
+    const over = await call(publicUrl, path, { method: 'POST', body: new Uint8Array(16 * 1024 * KiB + 1) });
     expect(over.status).toBe(413);
   });
 

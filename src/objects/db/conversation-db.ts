@@ -1,7 +1,10 @@
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 
-/** The conversation's tables in its object's SQLite, through drizzle (the schema D1 had, shared/db/schema.ts). */
-export type ConversationDb = DrizzleSqliteDODatabase;
+/**
+ * The conversation's tables in its object's SQLite, through drizzle (the schema D1 had,
+ * shared/db/schema.ts); `$client` is the object's storage, for the tables drizzle does not know.
+ */
+export type ConversationDb = DrizzleSqliteDODatabase & { $client: DurableObjectStorage };
 
 /** A write a store prepared, for the caller's transaction. */
 export interface Write {

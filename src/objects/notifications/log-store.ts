@@ -1,11 +1,14 @@
 import type { Delivery, ListQuery, ListResult, QueuedNotification } from '../../shared/notifications/types.js';
 import { timeSeq, uuidV1Seq } from '../../shared/uuid-v1.js';
 import { type Audience, clientsOf, entriesOf, type StoredEntry, TO_KEY, type View } from './row-entries.js';
+import { splitText, TextParts } from '../db/text-parts.js';
 
 interface LogRow extends Record<string, SqlStorageValue> {
   seq: number;
   ids: string;
   body: string;
+  /** How many more parts of the body are in `log_parts` (see TextParts). */
+  parts: number;
 }
 
 /** A row's text: the delivery's shared head and tail, and the entries of this object's users. */
@@ -56,6 +59,8 @@ export class LogStore {
   private lastPurge = 0;
   /** Users subscribed to a channel, read once per channel per wake-up: every row of it needs them. */
   private readonly subscribers = new Map<string, Set<string>>();
+  /** The bodies longer than a row holds: a large group's commit to many. */
+  private readonly parts: TextParts;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -77,6 +82,7 @@ export class LogStore {
       from_seq INTEGER NOT NULL,
       PRIMARY KEY (user, channel)
     ) WITHOUT ROWID`);
+    this.parts = new TextParts(sql, 'log_parts', 'INTEGER');
     this.migrate();
     // Senders whose deliveries arrive out of mark order (the edge's concurrent requests) ask `holds` often.
     this.sql.exec('CREATE INDEX IF NOT EXISTS log_mark ON log (channel, mark) WHERE mark IS NOT NULL');
@@ -86,6 +92,8 @@ export class LogStore {
   private migrate(): void {
     const columns = this.sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('log')").toArray();
     if (!columns.some((c) => c.name === 'mark')) this.sql.exec('ALTER TABLE log ADD COLUMN mark TEXT');
+    if (!columns.some((c) => c.name === 'parts'))
+      this.sql.exec('ALTER TABLE log ADD COLUMN parts INTEGER NOT NULL DEFAULT 0');
     const old = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notifications'").toArray();
     if (old.length === 0) return;
     const rows = this.sql.exec<{ user: string; id: string; payload: string; clients: string | null }>(
@@ -160,14 +168,17 @@ export class LogStore {
 
   private insert(channel: string, ids: string[], body: Body, mark: string | null = null): number {
     const seq = uuidV1Seq(ids[0]!);
+    const [first, ...rest] = splitText(JSON.stringify(body));
     this.sql.exec(
-      'INSERT INTO log (seq, channel, ids, body, mark) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO log (seq, channel, ids, body, mark, parts) VALUES (?, ?, ?, ?, ?, ?)',
       seq,
       channel,
       ids.join(','),
-      JSON.stringify(body),
+      first!,
       mark,
+      rest.length,
     );
+    if (rest.length > 0) this.parts.put(seq, rest);
     return seq;
   }
 
@@ -203,16 +214,17 @@ export class LogStore {
     const cutoff = timeSeq(now - ttlSeconds * 1000);
     this.beforePurge(cutoff);
     this.sql.exec('DELETE FROM log WHERE seq < ?', cutoff);
+    this.parts.dropBelow(cutoff);
   }
 
   /** The user's rows from `seq` on (or before it, descending), within the TTL, in stream order. */
   private rows(user: string, seq: number, cutoff: number, descending: boolean, limit = BATCH): LogRow[] {
     const [cmp, order] = descending ? ['<=', 'DESC'] : ['>=', 'ASC'];
-    return this.sql
-      .exec<LogRow>(
+    return this.whole(
+      this.sql.exec<LogRow>(
         // The rows are chosen on the (channel, seq) index alone, then read: sorting whole rows
         // (a large conversation's hold every local member's entry) would cost their size.
-        `SELECT seq, ids, body FROM log WHERE seq IN (
+        `SELECT seq, ids, body, parts FROM log WHERE seq IN (
            SELECT seq FROM log WHERE channel = ?1 AND seq ${cmp} ?2 AND seq >= ?3
            UNION ALL
            SELECT l.seq FROM subscriptions s
@@ -225,8 +237,15 @@ export class LogStore {
         cutoff,
         user,
         limit,
-      )
-      .toArray();
+      ),
+    );
+  }
+
+  /** Rows with their whole bodies (the further parts of long ones joined on). */
+  private whole(rows: Iterable<LogRow>): LogRow[] {
+    const out: LogRow[] = [];
+    for (const row of rows) out.push(row.parts === 0 ? row : { ...row, body: row.body + this.parts.joined(row.seq) });
+    return out;
   }
 
   /**
@@ -255,9 +274,9 @@ export class LogStore {
   private locate(user: string, id: string, cutoff: number): { seq: number; j: number } | undefined {
     const at = uuidV1Seq(id);
     if (at < cutoff) return undefined;
-    const row = this.sql
-      .exec<LogRow>('SELECT seq, ids, body FROM log WHERE seq <= ? ORDER BY seq DESC LIMIT 1', at)
-      .toArray()[0];
+    const [row] = this.whole(
+      this.sql.exec<LogRow>('SELECT seq, ids, body, parts FROM log WHERE seq <= ? ORDER BY seq DESC LIMIT 1', at),
+    );
     const j = row?.ids.split(',').indexOf(id) ?? -1;
     if (row === undefined || j < 0) return undefined;
     return LogStore.found(row, user, null, 'list').some((f) => f.j === j) ? { seq: row.seq, j } : undefined;
@@ -331,8 +350,8 @@ export class LogStore {
   get(user: string, id: string, client: string | undefined, ttlSeconds: number): QueuedNotification | undefined {
     const at = this.locate(user, id, timeSeq(Date.now() - ttlSeconds * 1000));
     if (at === undefined) return undefined;
-    const row = this.sql.exec<LogRow>('SELECT seq, ids, body FROM log WHERE seq = ?', at.seq).one();
-    const f = LogStore.found(row, user, client ?? null, 'list').find((x) => x.j === at.j);
+    const [row] = this.whole(this.sql.exec<LogRow>('SELECT seq, ids, body, parts FROM log WHERE seq = ?', at.seq));
+    const f = LogStore.found(row!, user, client ?? null, 'list').find((x) => x.j === at.j);
     return f === undefined ? undefined : toNotification(f);
   }
 }

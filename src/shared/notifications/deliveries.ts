@@ -29,29 +29,30 @@ export function splitDelivery(d: Delivery, objectOf: (user: string) => string): 
   return parts;
 }
 
-/** Rows stay well under the 2 MB a SQLite row may hold here, whatever the text's encoding. */
+/** A row's entries stay well under the 2 MB a SQLite row may hold here, whatever the text's encoding. */
 const MAX_CHARS_PER_PART = 500_000;
 /** An entry's share of a row: its middle, and room for its user and client ids. */
 const entryCost = (e: DeliveryEntry) => e[2].length + 64 + (e[1]?.length ?? 0) * 20;
 
 /**
- * A delivery in parts small enough to be one stored row each (a large message to many recipients
- * in one object); most deliveries are one part. Entries keep their order.
+ * A delivery in parts whose entries are small enough for one row each (a large Proteus message to
+ * many recipients in one object); most deliveries are one part. The shared head and tail are in
+ * every part whatever their size: the stores keep a long text in parts of its own (TextParts), and
+ * a large MLS message to many is one part, not a copy per recipient. Entries keep their order.
  */
 export function chunkDelivery(d: Delivery, maxChars = MAX_CHARS_PER_PART): Delivery[] {
-  const shared = d.head.length + d.tail.length;
-  let size = shared;
+  let size = 0;
   for (const e of d.to) size += entryCost(e);
   if (size <= maxChars) return [d];
   const parts: Delivery[] = [];
   let current: Delivery = { ...d, to: [] };
-  size = shared;
+  size = 0;
   for (const e of d.to) {
     const cost = entryCost(e);
     if (current.to.length > 0 && size + cost > maxChars) {
       parts.push(current);
       current = { ...d, to: [] };
-      size = shared;
+      size = 0;
     }
     current.to.push(e);
     size += cost;

@@ -26,6 +26,11 @@ describe('chunkDelivery', () => {
     }
   });
 
+  it('keeps a delivery whose shared text alone is large in one part, not a copy per entry', () => {
+    const d = { ...delivery(['', '', '']), head: 'h'.repeat(5000) };
+    expect(chunkDelivery(d, 1000)).toEqual([d]);
+  });
+
   it('puts an entry larger than the bound in a part of its own', () => {
     const parts = chunkDelivery(delivery(['a', 'b'.repeat(5000), 'c']), 1000);
     expect(parts.map((p) => p.to.map((e) => e[2].length))).toEqual([[1], [5000], [1]]);

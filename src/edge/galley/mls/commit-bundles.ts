@@ -10,6 +10,7 @@ import {
   nonFederatingBackendsSpec,
   unreachableBackendsSpec,
 } from '../../api/errors/federation.js';
+import { commonErrors } from '../../api/errors/common.js';
 import { galleyErrors } from '../../api/errors/galley.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { json } from '../../api/schemas/common.js';
@@ -35,6 +36,9 @@ import { requireFederating } from '../federation/remote-members.js';
 import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { refuseLegalholdInMls } from '../legalhold/join-guard.js';
 import { deps } from '../../api/deps.js';
+
+/** The commit, Welcome and application message a bundle tells other backends: within a 2 MB row as base64. */
+const MAX_FEDERATED_BYTES = 1024 * 1024;
 
 /**
  * `POST /mls/commit-bundles`: a commit, the GroupInfo after it and optionally a Welcome (and an
@@ -65,6 +69,7 @@ export const postCommitBundle = endpoint(
       galleyErrors.actionDenied,
       galleyErrors.invalidOp,
       legalholdErrors.mlsNotAllowed,
+      commonErrors.payloadTooLarge,
       ...FEDERATED_CALL_ERRORS,
       federationErrors.disabledForProtocol,
       nonFederatingBackendsSpec,
@@ -143,6 +148,13 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
   // Other backends are told by an effect the object records with the commit's writes: a 1:1 its first
   // commit stores had nobody before, so every other backend in it is new to it.
   const reachesOthers = [...members.map((m) => m.userDomain), ...allAdds.map((a) => a.domain)].some((d) => d !== local);
+  // What other backends are told is kept in single rows on its way (the object's record, D1's queue).
+  const toldBytes = req.commit.length + (req.welcome?.length ?? 0) + (req.application?.length ?? 0);
+  if (reachesOthers && toldBytes > MAX_FEDERATED_BYTES)
+    throw new ApiError(
+      commonErrors.payloadTooLarge,
+      'A commit bundle to other backends may hold at most 1 MiB of messages',
+    );
   const told = {
     conv: row,
     subconv: target.subconv,

@@ -16,6 +16,7 @@ import {
   mlsSubconversations,
 } from '../../../shared/db/schema.js';
 import type { ConversationDb, Write } from '../../db/conversation-db.js';
+import { splitText, TextParts } from '../../db/text-parts.js';
 import type { LegacyConversation } from '../legacy-conversation-store.js';
 import type { CommitWrites, GroupRow, LastCommit, PendingProposal } from './group-row.js';
 
@@ -111,6 +112,21 @@ export function readGroup(db: ConversationDb, conv: QualifiedRef, subconv?: stri
   };
 }
 
+const infoParts = new WeakMap<ConversationDb, TextParts>();
+/**
+ * The parts of GroupInfos longer than a row (a large group's tree, megabytes with x509
+ * credentials): the row keeps the first, `mls_group_info_parts` the rest.
+ */
+function groupInfoParts(db: ConversationDb): TextParts {
+  let parts = infoParts.get(db);
+  if (parts === undefined) infoParts.set(db, (parts = new TextParts(db.$client.sql, 'mls_group_info_parts', 'TEXT')));
+  return parts;
+}
+
+/** Writes dropping the further parts of these groups' GroupInfos. */
+const dropInfoParts = (db: ConversationDb, groups: readonly string[]): Write[] =>
+  groups.map((g) => ({ run: () => groupInfoParts(db).drop(g) }));
+
 /** The GroupInfo (base64) of a group's current epoch; undefined before its first commit. */
 export function groupInfoOf(db: ConversationDb, groupId: string): string | undefined {
   const [row] = db
@@ -118,12 +134,13 @@ export function groupInfoOf(db: ConversationDb, groupId: string): string | undef
     .from(mlsGroupInfos)
     .where(eq(mlsGroupInfos.groupId, groupId))
     .all();
-  return row?.groupInfo;
+  return row === undefined ? undefined : row.groupInfo + groupInfoParts(db).joined(groupId);
 }
 
 /** The statements of a commit; the epoch moves only from the epoch the commit was made in. */
 export function commitStatements(db: ConversationDb, w: CommitWrites): Write[] {
   const next = { epochTimestamp: w.now, cipherSuite: w.suite };
+  const [info, ...moreInfo] = splitText(w.groupInfo);
   const statements = [
     w.subconv === undefined
       ? db
@@ -148,11 +165,12 @@ export function commitStatements(db: ConversationDb, w: CommitWrites): Write[] {
     db.delete(mlsProposals).where(eq(mlsProposals.groupId, w.groupId)),
     db
       .insert(mlsGroupInfos)
-      .values({ groupId: w.groupId, groupInfo: w.groupInfo, lastCommit: JSON.stringify(w.lastCommit) })
+      .values({ groupId: w.groupId, groupInfo: info!, lastCommit: JSON.stringify(w.lastCommit) })
       .onConflictDoUpdate({
         target: mlsGroupInfos.groupId,
-        set: { groupInfo: w.groupInfo, lastCommit: JSON.stringify(w.lastCommit) },
+        set: { groupInfo: info!, lastCommit: JSON.stringify(w.lastCommit) },
       }),
+    { run: () => groupInfoParts(db).replace(w.groupId, moreInfo) },
     ...w.removedLeaves.map((index) =>
       db
         .delete(mlsGroupClients)
@@ -232,6 +250,7 @@ export function resetStatements(
   return [
     db.delete(mlsGroupClients).where(eq(mlsGroupClients.groupId, from)),
     db.delete(mlsGroupInfos).where(eq(mlsGroupInfos.groupId, from)),
+    ...dropInfoParts(db, [from]),
     db.delete(mlsProposals).where(eq(mlsProposals.groupId, from)),
     moved,
   ];
@@ -264,6 +283,7 @@ export function groupsRemoval(db: ConversationDb, conv: QualifiedRef, groupId: s
       : [
           db.delete(mlsGroupClients).where(inArray(mlsGroupClients.groupId, groups)),
           db.delete(mlsGroupInfos).where(inArray(mlsGroupInfos.groupId, groups)),
+          ...dropInfoParts(db, groups),
           db.delete(mlsProposals).where(inArray(mlsProposals.groupId, groups)),
         ]),
   ];

@@ -1,0 +1,68 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedBackend } from '../../helpers/backend.js';
+import { wireError } from '../../helpers/http.js';
+import { bytesOf, TsMlsGroup, type TsMlsDevice, tsMlsDevice } from '../../helpers/ts-mls-crafted.js';
+import { connect, createUser } from '../../helpers/users.js';
+import { postMLSCommitBundle } from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
+
+const { publicUrl, internalUrl } = sharedBackend();
+
+/** Bytes no compression or row holds in less: random. */
+function noise(size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  for (let at = 0; at < size; at += 65_536) crypto.getRandomValues(out.subarray(at, Math.min(size, at + 65_536)));
+  return out;
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * Commit bundles past the 2 MB a stored row holds, as a large group's are (a 10,000-member
+ * group's update commit is about 3.5 MB, its GroupInfo 0.8 MB, more with x509 credentials): taken,
+ * stored in parts, delivered and served byte for byte.
+ */
+describe('MLS commit bundles larger than a row', () => {
+  let a1: TsMlsDevice;
+  let b1: TsMlsDevice;
+  beforeAll(async () => {
+    const [alice, bob] = await Promise.all([createUser(publicUrl, internalUrl), createUser(publicUrl, internalUrl)]);
+    await connect(publicUrl, alice, bob);
+    [a1, b1] = await Promise.all([tsMlsDevice(publicUrl, alice), tsMlsDevice(publicUrl, bob)]);
+  });
+
+  it('takes a 5 MB bundle, delivers its commit whole and serves its GroupInfo byte for byte', async () => {
+    const group = await TsMlsGroup.create(publicUrl, a1);
+    await group.commit(a1, { add: [b1] });
+    const big = await group.prepare(a1, {
+      authenticatedData: noise(2.5 * MiB),
+      groupInfoExtensions: [{ extensionType: 0xf0a1, extensionData: noise(2.5 * MiB) }],
+    });
+    const commit = bytesOf(big.commit);
+    const groupInfo = bytesOf(big.groupInfo);
+    expect(commit.length + groupInfo.length).toBeGreaterThan(5 * MiB);
+    // Sent, and taken by the other member: its client processes the commit it was delivered.
+    await group.send(big);
+
+    const seen = await getNotifications(publicUrl, b1.token, { client: b1.client, size: 100 });
+    expect(seen.status, seen.text).toBe(200);
+    const commits = seen.body.notifications
+      .flatMap((n: { payload: Array<{ type: string; data: string }> }) => n.payload)
+      .filter((e: { type: string }) => e.type === 'conversation.mls-message-add');
+    expect(commits.at(-1).data).toBe(Buffer.from(commit).toString('base64'));
+
+    const served = await fetch(`${publicUrl}/v8/conversations/example.com/${group.conv.id}/groupinfo`, {
+      headers: { authorization: `Bearer ${b1.token}` },
+    });
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(groupInfo.subarray(4)))).toBe(true);
+
+    // The group goes on from its new epoch.
+    await group.commit(a1);
+  });
+
+  it('refuses a bundle past the ingress limit for commit bundles with 413 and Wire’s error', async () => {
+    const r = await postMLSCommitBundle(publicUrl, a1.token, noise(16 * MiB + 1));
+    expect(r).toMatchObject({ status: 413, body: wireError(413, 'client-error') });
+  });
+});
