@@ -23,7 +23,10 @@ import {
   type MemberRow,
   opWrites,
   readConversation,
+  readRow,
+  readStanding,
 } from './conversation/conversation-store.js';
+import type { Standing } from '../shared/conversations/conversation-ops.js';
 import { AppliedStore } from './conversation/applied-store.js';
 import { EdgeEffectsStore } from './conversation/edge-effects-store.js';
 import { moveIn } from './conversation/move-in.js';
@@ -114,6 +117,18 @@ export class Conversation extends DurableObject<Env> {
   }
 
   /** The conversation's row and members, after what was ordered before; undefined when it is not here. */
+  /** The conversation's row alone (galley's reads of it, without its members). */
+  async row(conv: QualifiedRef): Promise<ConversationRow | undefined> {
+    await this.open(conv);
+    return readRow(this.db, conv);
+  }
+
+  /** The row, these users' memberships, and whether a member is of another domain than `local` (see Standing). */
+  async standing(conv: QualifiedRef, users: readonly QualifiedRef[], local: string): Promise<Standing | undefined> {
+    await this.open(conv);
+    return readStanding(this.db, conv, users, local);
+  }
+
   async conversation(conv: QualifiedRef): Promise<{ row: ConversationRow; members: MemberRow[] } | undefined> {
     await this.open(conv);
     // Each change is one synchronous transaction: what is read is a whole state, ordered or not.

@@ -1,6 +1,12 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { chunked } from '../../shared/chunked.js';
 import { conversationMembers, conversations } from '../../shared/db/schema.js';
-import type { ConversationOp, ConversationRow, MemberRow } from '../../shared/conversations/conversation-ops.js';
+import type {
+  ConversationOp,
+  ConversationRow,
+  MemberRow,
+  Standing,
+} from '../../shared/conversations/conversation-ops.js';
 import type { QualifiedRef } from '../../shared/proteus/types.js';
 import type { ConversationDb, Write } from '../db/conversation-db.js';
 import type { LegacyConversation } from './legacy-conversation-store.js';
@@ -13,6 +19,48 @@ const membersOf = (c: QualifiedRef) =>
   and(eq(conversationMembers.convDomain, c.domain), eq(conversationMembers.convId, c.id));
 const memberKey = (c: QualifiedRef, u: QualifiedRef) =>
   and(membersOf(c), eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id));
+
+/** The conversation's row alone; undefined when it does not exist (here). */
+export function readRow(db: ConversationDb, c: QualifiedRef): ConversationRow | undefined {
+  return db.select().from(conversations).where(convKey(c)).all()[0];
+}
+
+/**
+ * The conversation's row, the memberships of `users` and whether a member is of another domain
+ * than `local`: index lookups, whatever the number of members.
+ */
+export function readStanding(
+  db: ConversationDb,
+  c: QualifiedRef,
+  users: readonly QualifiedRef[],
+  local: string,
+): Standing | undefined {
+  const row = readRow(db, c);
+  if (row === undefined) return undefined;
+  const members = chunked(users, 40).flatMap((chunk) =>
+    db
+      .select()
+      .from(conversationMembers)
+      .where(
+        and(
+          membersOf(c),
+          or(
+            ...chunk.map((u) =>
+              and(eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id)),
+            ),
+          ),
+        ),
+      )
+      .all(),
+  );
+  const elsewhere = db
+    .select({ one: sql`1` })
+    .from(conversationMembers)
+    .where(and(membersOf(c), or(lt(conversationMembers.userDomain, local), gt(conversationMembers.userDomain, local))))
+    .limit(1)
+    .all();
+  return { row, members, elsewhere: elsewhere.length > 0 };
+}
 
 /** The conversation's row and its members (oldest first); undefined when it does not exist (here). */
 export function readConversation(

@@ -3,7 +3,12 @@ import { type BatchStatement, database } from '../../db/client.js';
 import type { Change } from '../../effects/commit-change.js';
 import { defineEffect, type Effect } from '../../effects/effect.js';
 import { askEach } from '../../../shared/chunked.js';
-import type { ConversationOp, ConversationRow, MemberRow } from '../../../shared/conversations/conversation-ops.js';
+import type {
+  ConversationOp,
+  ConversationRow,
+  MemberRow,
+  Standing,
+} from '../../../shared/conversations/conversation-ops.js';
 import { conversationListsEffect } from '../../../shared/effects/conversation-lists-effect.js';
 import { groupBy } from '../../../shared/group-by.js';
 import { conversationIdsIn, conversationIdsOf } from './conversation-lists.js';
@@ -67,7 +72,11 @@ const convOf = (m: MemberRow): QualifiedId => ({ id: m.convId, domain: m.convDom
  */
 export const conversationBook = {
   async get(env: Env, c: QualifiedId): Promise<ConversationRow | undefined> {
-    return (await conversationObject(env, c).conversation(ref(c)))?.row;
+    return conversationObject(env, c).row(ref(c));
+  },
+  /** The row, these users' memberships, and whether a member is of another domain than `local` (see Standing). */
+  standing(env: Env, c: QualifiedId, users: readonly QualifiedId[], local: string): Promise<Standing | undefined> {
+    return conversationObject(env, c).standing(ref(c), users.map(ref), local);
   },
   async getMany(env: Env, ids: readonly QualifiedId[]): Promise<ConversationRow[]> {
     const rows = await askEach(ids, (c) => this.get(env, c));

@@ -18,10 +18,11 @@ import { database } from '../../db/client.js';
 import { managesChannel, requireAddMembers } from '../conversations/access-check.js';
 import { checkInvitees } from '../conversations/invitees.js';
 import { roleAllows } from '../conversations/roles.js';
+import { conversationBook } from '../conversations/conversation-book.js';
 import { conversationObject } from '../conversations/conversation-object.js';
 import { commitRequest } from './commit-request.js';
 import type { GroupClient, MlsSender } from '../../../shared/mls/delivery.js';
-import { groupConversation, type GroupTarget, groupTarget } from './group-conversation.js';
+import { type GroupTarget, groupStanding, groupTarget } from './group-conversation.js';
 import { sendMlsThroughOwner, sendMlsCommitBundleRpc } from '../federation/mls-through-owner.js';
 import { requireAllowedSuite } from './team-suites.js';
 import { storeOne2OneOnFirstCommit } from './one2one-first-commit.js';
@@ -100,11 +101,10 @@ export const postCommitBundle = endpoint(
 export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, bundle: CommitBundle, at: GroupTarget) {
   const local = deps(c).domain;
   const remote = sender.domain === local ? undefined : { id: sender.user, domain: sender.domain };
-  const target = await groupConversation(c, at, remote);
-  const { id: conv, conv: row, members, me } = target;
-  const memberKeys = new Set(members.map((m) => `${m.userDomain}/${m.userId}`));
+  const target = await groupStanding(c, at, remote);
+  const { id: conv, conv: row, me } = target;
   const inGroup = {
-    members: memberKeys,
+    membersAmong: target.membersAmong,
     firstCommit: row.protocol === 'mls' && row.epoch === 0 && target.subconv === undefined,
     holds: (epoch: number, clients: GroupClient[]) =>
       conversationObject(c.env, conv).groupHolds(conv, target.subconv, epoch, clients),
@@ -121,15 +121,21 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
     mayRemoveOthers: roleAllows(me.role, 'remove_conversation_member') || (await managesChannel(db, row, me.userId)),
   };
   const allAdds = [...req.adds, ...referencedAdds];
-  const joining = [...new Map(allAdds.map((a) => [`${a.domain}/${a.user}`, a])).entries()]
-    .filter(([k]) => !memberKeys.has(k))
-    .map(([, a]) => ({ id: a.user, domain: a.domain }));
+  const addedUsers = [
+    ...new Map(allAdds.map((a) => [`${a.domain}/${a.user}`, { id: a.user, domain: a.domain }])).values(),
+  ];
+  const present = await target.membersAmong(addedUsers);
+  const joining = addedUsers.filter((u) => !present.has(`${u.domain}/${u.id}`));
   if (row.team !== null && row.epoch === 0 && target.subconv === undefined)
     await requireAllowedSuite(c, db, row.team, req.suite);
   // Nobody under legal hold starts a group or is added to one.
   const localJoining = joining.filter((u) => u.domain === local).map((u) => u.id);
   await refuseLegalholdInMls(db, [...(remote === undefined && row.epoch === 0 ? [sender.user] : []), ...localJoining]);
-  if (target.unstored) await storeOne2OneOnFirstCommit(c, target, req.adds, { id: sender.user, domain: sender.domain });
+  if (target.unstored)
+    await storeOne2OneOnFirstCommit(c, { conv: row, members: [me] }, req.adds, {
+      id: sender.user,
+      domain: sender.domain,
+    });
   else if (joining.length > 0 && target.subconv === undefined) {
     // As wire: only the owner's users add users; a remote member's commits add its own clients.
     if (remote !== undefined)
@@ -147,7 +153,7 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
   }
   // Other backends are told by an effect the object records with the commit's writes: a 1:1 its first
   // commit stores had nobody before, so every other backend in it is new to it.
-  const reachesOthers = [...members.map((m) => m.userDomain), ...allAdds.map((a) => a.domain)].some((d) => d !== local);
+  const reachesOthers = target.elsewhere || allAdds.some((a) => a.domain !== local);
   // What other backends are told is kept in single rows on its way (the object's record, D1's queue).
   const toldBytes = req.commit.length + (req.welcome?.length ?? 0) + (req.application?.length ?? 0);
   if (reachesOthers && toldBytes > MAX_FEDERATED_BYTES)
@@ -161,7 +167,9 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
     sender: { id: me.userId, domain: me.userDomain },
     bytes: { commit: req.commit, welcome: req.welcome, application: req.application },
   };
-  const remoteRecord = reachesOthers ? mlsTold(told, target.unstored ? [] : members) : undefined;
+  // Only a group reaching other backends reads every member: they are told who was in it.
+  const before = reachesOthers && !target.unstored ? await conversationBook.members(c.env, conv) : [];
+  const remoteRecord = reachesOthers ? mlsTold(told, before) : undefined;
   const result = await conversationObject(c.env, conv).commitBundle({ ...req, remoteRecord });
   if ('refusal' in result) throw refusalError(result.refusal, result.message);
   if (result.recorded !== undefined) {

@@ -13,6 +13,7 @@ import { mlsErrors } from '../../api/errors/mls.js';
 import { addedClients, mlsKeyLookup, requireWholeUsers } from './added-clients.js';
 import { parsed } from './mls-failure.js';
 import { deps } from '../../api/deps.js';
+import type { QualifiedId } from '../../api/schemas/common.js';
 
 const clientKey = (c: GroupClient) => `${c.domain}/${c.user}/${c.client}`;
 const equalB64 = (bytes: Uint8Array, b64: string | undefined) => b64 !== undefined && toBase64(bytes) === b64;
@@ -26,8 +27,8 @@ function clientOf(credential: Parameters<typeof credentialIdentity>[0]): GroupCl
 
 /** Who counts as in the group when a commit must add users whole (`domain/user` keys). */
 interface UsersInGroup {
-  /** The conversation's members, whose clients the group holds once it has started. */
-  members: ReadonlySet<string>;
+  /** Which of these users are the conversation's members, whose clients the group holds once it has started. */
+  membersAmong: (users: readonly QualifiedId[]) => Promise<ReadonlySet<string>>;
   /**
    * Whether the conversation's own MLS group (not a subconversation's, nor a mixed one's) may be
    * at epoch 0: its first commit starts from an empty group, so the committer's user counts as
@@ -93,11 +94,9 @@ export async function commitRequest(
     );
     const first = inGroup.firstCommit && commit.epoch === 0n && senderLeaf !== 'external';
     const committer = { user: sender.user, domain: sender.domain, client: sender.client };
-    await requireWholeUsers(
-      keysOf,
-      [...(first ? [committer] : []), ...adds, ...(await referenced(references))],
-      first ? new Set() : inGroup.members,
-    );
+    const whole = [...(first ? [committer] : []), ...adds, ...(await referenced(references))];
+    const users = [...new Map(whole.map((a) => [`${a.domain}/${a.user}`, { id: a.user, domain: a.domain }])).values()];
+    await requireWholeUsers(keysOf, whole, first ? new Set() : await inGroup.membersAmong(users));
 
     return {
       conv,

@@ -9,6 +9,7 @@ import type { QualifiedId } from '../../api/schemas/common.js';
 import { selfQualified } from '../../api/self.js';
 import { loadMembershipOf, type Membership, requireMember } from '../conversations/access-check.js';
 import { conversationBook } from '../conversations/conversation-book.js';
+import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
 import { unstoredOne2One } from './one2one-first-commit.js';
 import { deps } from '../../api/deps.js';
 
@@ -34,6 +35,48 @@ export async function groupConversation(
     return { ...m, me: m.me, id, subconv, unstored: false };
   }
   return { ...(await requireMember(deps(c), id, selfQualified(c))), id, subconv, unstored: false };
+}
+
+/**
+ * A commit's view of its conversation: as groupConversation gives it, but without reading every
+ * member (a group of thousands): whether some are of other backends, and which of given users
+ * are members, asked when needed.
+ */
+export interface GroupStanding {
+  id: { id: string; domain: string };
+  subconv: string | undefined;
+  unstored: boolean;
+  conv: ConversationRow;
+  me: MemberRow;
+  /** Some member is a user of another backend. */
+  elsewhere: boolean;
+  /** Which of these users are members, as `domain/user`. */
+  membersAmong(users: readonly QualifiedId[]): Promise<ReadonlySet<string>>;
+}
+
+const userKey = (u: QualifiedId) => `${u.domain}/${u.id}`;
+
+/** groupConversation's answer as a GroupStanding (the same refusals), in lookups whatever the group's size. */
+export async function groupStanding(c: Context<AppEnv>, at: GroupTarget, remote?: QualifiedId): Promise<GroupStanding> {
+  const { id, subconv, convType } = at;
+  const who = remote ?? selfQualified(c);
+  const local = deps(c).domain;
+  const standing = await conversationBook.standing(c.env, id, [who], local);
+  if (standing === undefined) {
+    if (subconv !== undefined || convType !== ConvType.one2one) throw new ApiError(galleyErrors.noConversation);
+    const { conv, me } = unstoredOne2One(id, who);
+    const membersAmong = async (users: readonly QualifiedId[]) =>
+      new Set(users.map(userKey).filter((k) => k === userKey(who)));
+    return { id, subconv, unstored: true, conv, me, elsewhere: who.domain !== local, membersAmong };
+  }
+  const me = standing.members[0];
+  if (me === undefined) throw new ApiError(galleyErrors.noConversation);
+  const membersAmong = async (users: readonly QualifiedId[]) => {
+    if (users.length === 0) return new Set<string>();
+    const found = (await conversationBook.standing(c.env, id, users, local))?.members ?? [];
+    return new Set(found.map((m) => `${m.userDomain}/${m.userId}`));
+  };
+  return { id, subconv, unstored: false, conv: standing.row, me, elsewhere: standing.elsewhere, membersAmong };
 }
 
 export interface GroupTarget {

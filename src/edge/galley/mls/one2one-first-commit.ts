@@ -28,7 +28,7 @@ export function unstoredOne2One(id: QualifiedId, who: QualifiedId): Membership {
  */
 export async function storeOne2OneOnFirstCommit(
   c: Context<AppEnv>,
-  m: Membership,
+  m: Pick<Membership, 'conv' | 'members'>,
   adds: readonly GroupClient[],
   me: QualifiedId,
 ) {
