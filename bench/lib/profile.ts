@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import WebSocket from 'ws';
 
 interface ProfileNode {
@@ -66,6 +67,13 @@ export async function profileWorker<T>(port: number, during: () => Promise<T>, t
   const ours = targets.filter((t) => SCRIPTS.some((s) => t.title.includes(s)));
   const sessions = await Promise.all(ours.map(async (t) => ({ title: t.title, stop: await startProfiler(t) })));
   const result = await during();
-  for (const s of sessions) printTop(s.title, await s.stop(), top);
+  for (const s of sessions) {
+    const profile = await s.stop();
+    printTop(s.title, profile, top);
+    // BENCH_PROFILE_DIR keeps each isolate's profile, for DevTools or an inclusive-time reading.
+    const dir = process.env.BENCH_PROFILE_DIR;
+    if (dir !== undefined)
+      writeFileSync(`${dir}/${s.title.replace(/\W+/g, '_')}-${Date.now()}.cpuprofile`, JSON.stringify(profile));
+  }
   return result;
 }
