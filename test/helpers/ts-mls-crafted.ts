@@ -141,8 +141,9 @@ export function bundleBody(parts: { commit: MLSMessage; welcome?: MLSMessage | u
 }
 
 /**
- * The commit message with its Commit changed. Nothing is signed again: the backend does not check
- * a commit's signature or membership tag (as wire-server), so only what it does check breaks.
+ * The commit message with its Commit changed. Nothing is signed again: the backend checks a
+ * commit's signature after everything else it checks (and never its membership tag, as
+ * wire-server), so a change is refused for what it breaks first.
  */
 export function alteredCommit(message: MLSMessage, change: (commit: Commit) => Commit): MLSMessage {
   if (message.wireformat !== 'mls_public_message') throw new Error('not a public message');
@@ -152,6 +153,15 @@ export function alteredCommit(message: MLSMessage, change: (commit: Commit) => C
     ...message,
     publicMessage: { ...message.publicMessage, content: { ...content, commit: change(content.commit) } },
   };
+}
+
+/** The commit message with one bit of its signature flipped. */
+export function withBrokenSignature(message: MLSMessage): MLSMessage {
+  if (message.wireformat !== 'mls_public_message') throw new Error('not a public message');
+  const signature = message.publicMessage.auth.signature.slice();
+  signature[0]! ^= 1;
+  const auth = { ...message.publicMessage.auth, signature };
+  return { ...message, publicMessage: { ...message.publicMessage, auth } };
 }
 
 /** A commit change for `alteredCommit`: no update path. */

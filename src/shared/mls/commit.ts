@@ -2,8 +2,6 @@ import { decodeUint64 } from 'ts-mls/codec/number.js';
 import type { Decoder } from 'ts-mls/codec/tlsDecoder.js';
 import { decodeVarLenData, determineLength } from 'ts-mls/codec/variableLength.js';
 import { refhash } from 'ts-mls/crypto/hash.js';
-import { verifyFramedContentSignature } from 'ts-mls/framedContent.js';
-import type { GroupContext } from 'ts-mls/groupContext.js';
 import type { KeyPackage } from 'ts-mls/keyPackage.js';
 import { type LeafNodeCommit, verifyLeafNodeSignature } from 'ts-mls/leafNode.js';
 import { decodeProposalOrRef } from 'ts-mls/proposalOrRefType.js';
@@ -144,28 +142,58 @@ export async function verifyPathLeafSignature(
   }
 }
 
+/** The size of an MLS variable-length vector of `n` bytes: its length prefix (RFC 9420 §2.1.2) and the bytes. */
+const vectorSize = (n: number) => (n < 64 ? 1 : n < 16384 ? 2 : 4) + n;
+
 /**
- * Whether the commit's FramedContent signature is valid: made with `key` (the sender's signature
- * key) over the content and the GroupContext of the commit's epoch (its `context`, the one the
- * previous commit's GroupInfo carried). wire-server does not check this, and epoch 0 cannot be
- * checked (no GroupInfo exists before the first commit).
+ * What a commit's signature covers and is: the commit's bytes up to the end of its FramedContent
+ * (with the MLSMessage header, the FramedContentTBS before its GroupContext) and the signature.
+ * The end is counted back from the message's end (signature, confirmation tag, a member's
+ * membership tag), so nothing of a large commit is encoded again.
+ */
+export function signedPart(commit: PublicCommit): { until: number; signature: Uint8Array } {
+  const { auth } = commit.message;
+  const tail =
+    vectorSize(auth.signature.length) +
+    ('confirmationTag' in auth ? vectorSize(auth.confirmationTag.length) : 0) +
+    (commit.message.senderType === 'member' ? vectorSize(commit.message.membershipTag.length) : 0);
+  return { until: commit.bytes.length - tail, signature: auth.signature };
+}
+
+const LABEL = new TextEncoder().encode('MLS 1.0 FramedContentTBS');
+
+function lengthPrefix(n: number): Uint8Array {
+  if (n < 64) return Uint8Array.of(n);
+  if (n < 16384) return Uint8Array.of(0x40 | (n >> 8), n & 0xff);
+  return Uint8Array.of(0x80 | (n >>> 24), (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff);
+}
+
+/**
+ * Whether a commit's signature (see signedPart) is valid: SignWithLabel("FramedContentTBS") by
+ * `key`, the sender's signature key, over its content and the GroupContext of its epoch
+ * (`context`, encoded as the previous commit's GroupInfo carried it). wire-server does not check
+ * this; epoch 0 cannot be checked (no GroupInfo exists before the first commit).
  */
 export async function verifyCommitSignature(
-  commit: PublicCommit,
-  context: GroupContext,
+  commit: Uint8Array,
+  signed: { until: number; signature: Uint8Array },
+  context: Uint8Array,
   key: Uint8Array,
   suite: number,
 ): Promise<boolean> {
+  const tbsLength = signed.until + context.length;
+  if (signed.until < 0 || signed.until > commit.length) return false;
+  const labelPrefix = lengthPrefix(LABEL.length);
+  const contentPrefix = lengthPrefix(tbsLength);
+  const signContent = new Uint8Array(labelPrefix.length + LABEL.length + contentPrefix.length + tbsLength);
+  let at = 0;
+  for (const part of [labelPrefix, LABEL, contentPrefix, commit.subarray(0, signed.until), context]) {
+    signContent.set(part, at);
+    at += part.length;
+  }
   const { signature } = await supportedSuiteImpl(suite);
   try {
-    return await verifyFramedContentSignature(
-      key,
-      'mls_public_message',
-      commit.content,
-      commit.message.auth,
-      context,
-      signature,
-    );
+    return await signature.verify(key, signContent, signed.signature);
   } catch {
     return false;
   }

@@ -69,6 +69,13 @@ export interface CommitRequest {
   /** The suite of the GroupInfo (the group's suite; the first commit sets it). */
   suite: number;
   commit: Uint8Array;
+  /**
+   * The commit's signature and what of `commit` it covers (see signedPart), and the sender's
+   * registered signature key of the suite (base64; undefined: none), which must have made it.
+   */
+  signed: { until: number; signature: Uint8Array; key: string | undefined };
+  /** The new epoch's GroupContext as its GroupInfo encodes it: the next commit is signed over it. */
+  context: Uint8Array;
   /** The inner GroupInfo, stored for `GET …/groupinfo` and external joins. */
   groupInfo: Uint8Array;
   /** The Welcome's whole MLSMessage, for the added clients. */

@@ -1,6 +1,7 @@
 import type { Extension } from 'ts-mls/extension.js';
+import { decodeGroupContext } from 'ts-mls/groupContext.js';
 import { decodeGroupInfo, type GroupInfo } from 'ts-mls/groupInfo.js';
-import { decodeExactly } from './decoding.js';
+import { decodeAt, decodeExactly } from './decoding.js';
 import { protocolError } from './mls-error.js';
 import { suiteNumber } from './suites.js';
 
@@ -32,13 +33,15 @@ export interface GroupInfoContents {
   extensions: Extension[];
   /** The leaf index of the member who signed it: the committer, in the new epoch. */
   signer: number;
+  /** The GroupContext as encoded (the GroupInfo's first field): what the epoch's messages are signed with. */
+  context: Uint8Array;
 }
 
 /**
  * Reads a GroupInfo. Its ratchet tree must be there (the `ratchet_tree` extension, undecoded):
  * clients need it to join by external commit. A GroupInfo without one is a `mls-protocol-error`.
  */
-export function readGroupInfo({ groupInfo }: GroupInfoPart): GroupInfoContents {
+export function readGroupInfo({ bytes, groupInfo }: GroupInfoPart): GroupInfoContents {
   if (!groupInfo.extensions.some((e) => e.extensionType === 'ratchet_tree'))
     throw protocolError('GroupInfo without a ratchet tree');
   const context = groupInfo.groupContext;
@@ -48,5 +51,6 @@ export function readGroupInfo({ groupInfo }: GroupInfoPart): GroupInfoContents {
     epoch: context.epoch,
     extensions: context.extensions,
     signer: groupInfo.signer,
+    context: bytes.subarray(0, decodeAt(decodeGroupContext, bytes, 0)![1]),
   };
 }

@@ -16,6 +16,7 @@ import {
   tsMlsDevice,
   unregisteredKeys,
   withBrokenPathLeafSignature,
+  withBrokenSignature,
   withoutPath,
   withSignatureKeys,
 } from '../../helpers/ts-mls-crafted.js';
@@ -227,6 +228,21 @@ describe('MLS commit checks: a refused commit changes nothing, and the group’s
       () => group.post(update, { body: bundleBody({ ...update, commit: broken }) }),
       400,
       'mls-invalid-leaf-node-signature',
+    );
+    await group.send(update);
+  });
+
+  it('400 mls-protocol-error: a commit that is not what its sender signed, or whose signature is broken', async () => {
+    const group = await aliceAndBob();
+    const update = await group.prepare(a1);
+    const pathless = alteredCommit(update.commit, withoutPath); // valid in every other respect
+    const body = (commit: typeof update.commit) => bundleBody({ ...update, commit });
+    await expectRefused(group, () => group.post(update, { body: body(pathless) }), 400, 'mls-protocol-error');
+    await expectRefused(
+      group,
+      () => group.post(update, { body: body(withBrokenSignature(update.commit)) }),
+      400,
+      'mls-protocol-error',
     );
     await group.send(update);
   });

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { toBase64 } from '../../../shared/base64.js';
 import type { CommitBundle } from '../../../shared/mls/bundle.js';
-import { readCommit, verifyPathLeafSignature } from '../../../shared/mls/commit.js';
+import { readCommit, signedPart, verifyPathLeafSignature } from '../../../shared/mls/commit.js';
 import type { CommitRequest, GroupClient, MlsSender } from '../../../shared/mls/delivery.js';
 import { readGroupInfo } from '../../../shared/mls/group-info.js';
 import { credentialIdentity } from '../../../shared/mls/identity.js';
@@ -70,6 +70,8 @@ export async function commitRequest(
     // The path leaf's key is compared with the caller's registered key by the object, after it
     // checked that the sender leaf is the caller's (wire-server's order).
     let pathLeafOfSender = true;
+    const mine = await keysOf({ id: sender.user, domain: sender.domain });
+    const registered = mine.find((cl) => cl.client === sender.client)?.signatureKey;
     // The committer signs the new epoch's GroupInfo from its leaf; an external commit's joiner, from the leaf it takes.
     const joinerLeaf = senderLeaf === 'external' ? info.signer : undefined;
     if (senderLeaf !== 'external' && info.signer !== senderLeaf)
@@ -77,8 +79,6 @@ export async function commitRequest(
     if (commit.pathLeaf !== undefined) {
       if (!(await verifyPathLeafSignature(bundle.commit, info.suite, joinerLeaf ?? (senderLeaf as number))))
         throw new ApiError(mlsErrors.mlsInvalidLeafNodeSignature);
-      const mine = await keysOf({ id: sender.user, domain: sender.domain });
-      const registered = mine.find((cl) => cl.client === sender.client)?.signatureKey;
       pathLeafOfSender =
         equalB64(commit.pathLeaf.signaturePublicKey, registered) &&
         clientKey(clientOf(commit.pathLeaf.credential)) === clientKey(sender);
@@ -113,6 +113,8 @@ export async function commitRequest(
       pathLeafOfSender,
       suite: info.suite,
       commit: bundle.commit.bytes,
+      signed: { ...signedPart(bundle.commit), key: registered },
+      context: info.context,
       groupInfo: bundle.groupInfo.bytes,
       welcome: bundle.welcome?.bytes,
       application:

@@ -1,4 +1,5 @@
-import { toBase64 } from '../../../shared/base64.js';
+import { fromBase64, toBase64 } from '../../../shared/base64.js';
+import { verifyCommitSignature } from '../../../shared/mls/commit.js';
 import { conversationEvent } from '../../../shared/events/conversation-event.js';
 import { memberJoinData, memberLeaveData } from '../../../shared/events/member-events.js';
 import type { CommitRequest, DeliveryResult, GroupLeaf } from '../../../shared/mls/delivery.js';
@@ -41,6 +42,8 @@ export async function applyCommit(
     return { result: { ok: false, refusal: planned.refusal, message: planned.message } };
   }
   const { plan } = planned;
+  if (!(await signedBySender(group, req)))
+    return { result: { ok: false, refusal: 'mlsProtocolError', message: 'The commit is not signed by its sender' } };
   const now = Date.now();
   const time = new Date(now).toISOString();
 
@@ -98,7 +101,7 @@ export async function applyCommit(
   notifications.push(...again.notifications);
   remote.push(...again.remote);
   const result: DeliveryResult = { ok: true, eventsJson: JSON.stringify(events), time, remote };
-  const lastCommit = { digest, result: JSON.stringify(result) };
+  const lastCommit = { digest, result: JSON.stringify(result), context: toBase64(req.context) };
   const writes = [
     ...commitStatements(db, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo), lastCommit }),
     ...again.statements,
@@ -148,6 +151,19 @@ async function proposedAgain(
   const none: RemovalProposals = { statements: [], notifications: [], remote: [], proposals: [] };
   if (leaves.length === 0 || keys === undefined || group.suite === null || group.groupId === null) return none;
   return removalProposals(db, keys, { ...group, suite: group.suite, groupId: group.groupId }, { ...at, leaves });
+}
+
+/**
+ * Whether the sender's registered key signed the commit over its epoch's GroupContext, which the
+ * last commit's GroupInfo gave. A group's first commit cannot be checked (no GroupInfo precedes
+ * it), nor one whose last commit was taken before contexts were kept: those pass, as in wire-server.
+ */
+async function signedBySender(group: GroupRow, req: CommitRequest): Promise<boolean> {
+  const context = group.lastCommit?.context;
+  if (context === undefined || req.epoch === 0) return true;
+  const key = req.signed.key === undefined ? undefined : fromBase64(req.signed.key);
+  if (key === undefined) return false;
+  return verifyCommitSignature(req.commit, req.signed, fromBase64(context)!, key, req.suite);
 }
 
 async function digestOf(bytes: Uint8Array): Promise<string> {

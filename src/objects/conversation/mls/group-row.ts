@@ -33,10 +33,14 @@ export interface GroupRow {
   lastCommit?: LastCommit | undefined;
 }
 
-/** The last commit a group took: its digest (sha256, hex) and the answer (a DeliveryResult's JSON). */
+/**
+ * The last commit a group took: its digest (sha256, hex), the answer (a DeliveryResult's JSON) and
+ * the GroupContext it moved the group to (base64; absent for commits taken before it was kept).
+ */
 export interface LastCommit {
   digest: string;
   result: string;
+  context?: string | undefined;
 }
 
 /** What a commit changes, written in one batch (all or nothing). */

@@ -176,7 +176,14 @@ export class MlsGroups {
   private async restart(group: GroupRow): Promise<GroupRow> {
     const next = toBase64(nextGeneration(fromBase64(group.groupId!)!)!);
     this.writeTogether(resetStatements(this.db, group.conv, group.subconv, group.groupId!, next));
-    const empty = { epoch: 0, epochTimestamp: null, suite: null, leaves: new Map(), proposals: new Map() };
+    const empty = {
+      epoch: 0,
+      epochTimestamp: null,
+      suite: null,
+      leaves: new Map(),
+      proposals: new Map(),
+      lastCommit: undefined,
+    };
     return { ...group, groupId: next, ...empty };
   }
 

@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { splitCommitBundle } from '../../../../src/shared/mls/bundle.js';
-import { readCommit, verifyCommitSignature, verifyPathLeafSignature } from '../../../../src/shared/mls/commit.js';
-import type { GroupContext } from 'ts-mls/groupContext.js';
+import {
+  readCommit,
+  signedPart,
+  verifyCommitSignature,
+  verifyPathLeafSignature,
+} from '../../../../src/shared/mls/commit.js';
+import { readGroupInfo } from '../../../../src/shared/mls/group-info.js';
 import type { PublicCommit } from '../../../../src/shared/mls/messages.js';
 import { MlsError } from '../../../../src/shared/mls/mls-error.js';
 import { concatBytes } from '../../../helpers/bytes.js';
@@ -10,12 +15,12 @@ import { type TsMlsGroupMessages, tsMlsGroupMessages } from '../../../helpers/ts
 
 let group: TsMlsGroupMessages;
 /** The GroupContext of epoch 1, where the commits below were made, and the key of its leaf 0, their sender. */
-let epoch1: GroupContext;
+let epoch1: Uint8Array;
 let senderKey: Uint8Array;
 beforeAll(async () => {
   group = await tsMlsGroupMessages();
   const info = splitCommitBundle(concatBytes(group.addCommit, group.groupInfo)).groupInfo;
-  epoch1 = info.groupInfo.groupContext;
+  epoch1 = readGroupInfo(info).context;
   senderKey = treeLeaves(info)[0]!.signatureKey;
 });
 
@@ -80,22 +85,31 @@ describe('verifyPathLeafSignature', () => {
 });
 
 describe('verifyCommitSignature', () => {
+  const verify = (commit: PublicCommit, context = epoch1, key = senderKey) =>
+    verifyCommitSignature(commit.bytes, signedPart(commit), context, key, 1);
+
   it("accepts a member's commit with its key and its epoch's GroupContext", async () => {
-    expect(await verifyCommitSignature(commitOf(group.commitByReference), epoch1, senderKey, 1)).toBe(true);
-    expect(await verifyCommitSignature(commitOf(group.inlineRemoveCommit), epoch1, senderKey, 1)).toBe(true);
+    expect(await verify(commitOf(group.commitByReference))).toBe(true);
+    expect(await verify(commitOf(group.inlineRemoveCommit))).toBe(true);
+    expect(await verify(commitOf(group.addCommit))).toBe(false); // made in epoch 0
   });
 
-  it('refuses a commit whose signature was altered', async () => {
+  it('refuses a commit whose signature or content was altered', async () => {
     const commit = commitOf(group.commitByReference);
-    const signature = commit.message.auth.signature.slice();
+    const signed = signedPart(commit);
+    const signature = signed.signature.slice();
     signature[0]! ^= 1;
-    const altered = { ...commit, message: { ...commit.message, auth: { ...commit.message.auth, signature } } };
-    expect(await verifyCommitSignature(altered, epoch1, senderKey, 1)).toBe(false);
+    expect(await verifyCommitSignature(commit.bytes, { ...signed, signature }, epoch1, senderKey, 1)).toBe(false);
+    const bytes = commit.bytes.slice();
+    bytes[signed.until - 1]! ^= 1;
+    expect(await verifyCommitSignature(bytes, signed, epoch1, senderKey, 1)).toBe(false);
   });
 
-  it('refuses, without throwing, a key that is unusable or another epoch', async () => {
+  it('refuses, without throwing, a key that is unusable or another GroupContext', async () => {
     const commit = commitOf(group.commitByReference);
-    expect(await verifyCommitSignature(commit, epoch1, new Uint8Array(3), 1)).toBe(false);
-    expect(await verifyCommitSignature(commit, { ...epoch1, epoch: 2n }, senderKey, 1)).toBe(false);
+    expect(await verify(commit, epoch1, new Uint8Array(3))).toBe(false);
+    const other = epoch1.slice();
+    other[other.length - 1]! ^= 1;
+    expect(await verify(commit, other)).toBe(false);
   });
 });

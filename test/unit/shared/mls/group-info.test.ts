@@ -1,3 +1,4 @@
+import { encodeGroupContext } from 'ts-mls/groupContext.js';
 import { encodeGroupInfo } from 'ts-mls/groupInfo.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { splitCommitBundle } from '../../../../src/shared/mls/bundle.js';
@@ -24,7 +25,12 @@ const protocolError = (message: string) => new MlsError('mls-protocol-error', me
 
 describe('reading a GroupInfo', () => {
   it('gives suite, group, epoch, signer and the context extensions, leaving the tree undecoded', () => {
-    expect(info).toEqual({ suite: 1, groupId: group.groupId, epoch: 1n, signer: 0, extensions: [] });
+    expect(info).toMatchObject({ suite: 1, groupId: group.groupId, epoch: 1n, signer: 0, extensions: [] });
+  });
+
+  it('gives the GroupContext as encoded, the first field of the GroupInfo', () => {
+    expect(info.context).toEqual(encodeGroupContext(part.groupInfo.groupContext));
+    expect(part.bytes.subarray(0, info.context.length)).toEqual(info.context);
   });
 
   it('decodes stored bytes to the same GroupInfo, refusing garbage and trailing bytes', () => {

@@ -48,6 +48,8 @@ function commit(over: Partial<CommitRequest> = {}): CommitRequest {
     mayRemoveOthers: true,
     suite: 1,
     commit: new Uint8Array(),
+    signed: { until: 0, signature: new Uint8Array(), key: undefined },
+    context: new Uint8Array(),
     groupInfo: new Uint8Array(),
     ttlSeconds: 60,
     ...over,
