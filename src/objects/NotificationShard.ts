@@ -4,6 +4,7 @@ import { QueueStore } from './notifications/queue-store.js';
 import { Sockets } from './notifications/sockets.js';
 import { LogStore } from './notifications/log-store.js';
 import { MarksStore } from './notifications/marks-store.js';
+import { RosterStore } from './notifications/roster-store.js';
 import { LegacyClientStore } from './notifications/legacy-client-store.js';
 import { type Route, route } from './notifications/routing.js';
 import { type Audience, audience } from './notifications/row-entries.js';
@@ -28,6 +29,7 @@ export class NotificationShard extends DurableObject<Env> {
   private readonly stream: LogStore;
   private readonly queues: QueueStore;
   private readonly marks: MarksStore;
+  private readonly rosters: RosterStore;
   private readonly legacy: LegacyClientStore;
   private readonly sockets: Sockets;
   private readonly events: EventsChannel;
@@ -47,6 +49,7 @@ export class NotificationShard extends DurableObject<Env> {
     this.idFloor = seqTime(this.stream.lastSeq()) + 1;
     this.queues = new QueueStore(ctx.storage.sql, this.stream, () => uuidV1Seq(this.nextId(Date.now())));
     this.marks = new MarksStore(ctx.storage.sql);
+    this.rosters = new RosterStore(ctx.storage.sql);
     this.legacy = new LegacyClientStore(ctx.storage.sql);
     this.sockets = new Sockets(ctx);
     this.events = new EventsChannel(this.sockets, this.queues);
@@ -71,6 +74,7 @@ export class NotificationShard extends DurableObject<Env> {
       this.ctx.storage.transactionSync(() => this.appendNow(change(), ttlSeconds, counts));
     } catch (err) {
       this.marks.discard();
+      this.rosters.discard();
       this.pushes.discard();
       this.tokens.discard();
       throw err;
@@ -89,8 +93,9 @@ export class NotificationShard extends DurableObject<Env> {
     const now = Date.now();
     this.stream.purge(ttlSeconds, now);
     const next = () => this.nextId(now);
-    for (const d of batch) {
-      if (!this.marks.fresh(d, (x) => this.stream.holds(x))) continue;
+    for (const sent of batch) {
+      if (!this.marks.fresh(sent, (x) => this.stream.holds(x))) continue;
+      const d = sent.roster === undefined ? sent : { ...sent, to: this.rosters.entries(sent.roster) };
       const routes = new Array<Route>(d.to.length);
       let audiences: Audience[] | undefined;
       for (let i = 0; i < d.to.length; i++) {
@@ -119,6 +124,7 @@ export class NotificationShard extends DurableObject<Env> {
         counts.eventsFrames += this.events.deliver(user, out);
         if (d.transient !== true && d.nativePush !== false) this.pushes.collect(user, out.id, clients, out.origin);
       }
+      if (sent.roster !== undefined) this.rosters.after(sent.roster);
     }
     this.marks.save();
   }

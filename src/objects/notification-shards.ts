@@ -1,7 +1,7 @@
 import { AppendLanes } from '../shared/notifications/append-lanes.js';
 import { placedShardName, shardCount, shardName, shardOf } from '../shared/notifications/sharding.js';
 import { chunkDelivery, splitDelivery } from '../shared/notifications/deliveries.js';
-import type { Delivery } from '../shared/notifications/types.js';
+import type { Delivery, RosterAddress } from '../shared/notifications/types.js';
 import type { NotificationShard } from './NotificationShard.js';
 import { MARKS_PER_SEND, type SendMark } from '../shared/effects/effect-marks.js';
 import { placementStore, type PlacementDb } from './notifications/placement-store.js';
@@ -11,6 +11,17 @@ export interface DurableSends {
   record(byObject: Map<string, Delivery[]>, ttlSeconds: number, writes?: () => void): number;
   settled(seq: number, stored: boolean): void;
 }
+
+/**
+ * A group's message (a Delivery with its `roster` address) to the objects that hold the group's
+ * clients, each with its own share of the roster's seed and change (see RosterAddress).
+ */
+export interface GroupSend {
+  delivery: Delivery & { roster: RosterAddress };
+  objects: ReadonlyMap<string, Pick<RosterAddress, 'seed' | 'change'>>;
+}
+
+const isGroupSend = (d: Delivery | GroupSend): d is GroupSend => 'objects' in d;
 
 /** Gives a send's parts their marks (see SendMark). */
 function marked(byObject: Map<string, Delivery[]>, [source, first]: SendMark): Map<string, Delivery[]> {
@@ -62,6 +73,12 @@ export class NotificationShards {
     return this.stub(objectOfUser.get(user)!);
   }
 
+  /** The names of the objects holding these users' streams, by user. */
+  async objectsOf(users: readonly string[]): Promise<Map<string, string>> {
+    await this.learn(users);
+    return new Map(users.map((u) => [u, objectOfUser.get(u)!]));
+  }
+
   private stub(name: string) {
     let s = this.stubs.get(name);
     if (s === undefined) {
@@ -92,7 +109,7 @@ export class NotificationShards {
    * calls are queued in the order `append` was called, even when some placed shards must be read first.
    * With `mark`, the send is recorded elsewhere (not in the outbox) and its parts carry that mark.
    */
-  append(deliveries: Iterable<Delivery>, ttlSeconds: number, mark?: SendMark): Promise<void> {
+  append(deliveries: Iterable<Delivery | GroupSend>, ttlSeconds: number, mark?: SendMark): Promise<void> {
     return this.appendWith(deliveries, ttlSeconds, mark);
   }
 
@@ -101,16 +118,16 @@ export class NotificationShards {
    * in the outbox's transaction: the change and its notifications are both kept or neither.
    */
   appendWith(
-    deliveries: Iterable<Delivery>,
+    deliveries: Iterable<Delivery | GroupSend>,
     ttlSeconds: number,
     mark?: SendMark,
     writes?: () => void,
     committed?: () => Promise<void>,
   ): Promise<void> {
     const list = [...deliveries];
-    const known = list.every((d) => d.to.every((e) => objectOfUser.has(e[0])));
+    const known = list.every((d) => isGroupSend(d) || d.to.every((e) => objectOfUser.has(e[0])));
     if (this.waiting === 0 && known) return this.enqueue(list, ttlSeconds, mark, writes, committed);
-    const users = [...new Set(list.flatMap((d) => d.to.map((e) => e[0])))];
+    const users = [...new Set(list.flatMap((d) => (isGroupSend(d) ? [] : d.to.map((e) => e[0]))))];
     this.waiting++;
     // The enqueue is wrapped so that the next append waits for it to be queued, not stored.
     const queued = this.resolved
@@ -122,19 +139,24 @@ export class NotificationShards {
   }
 
   private enqueue(
-    deliveries: Delivery[],
+    deliveries: Array<Delivery | GroupSend>,
     ttlSeconds: number,
     mark?: SendMark,
     writes?: () => void,
     committed?: () => Promise<void>,
   ): Promise<void> {
     const byObject = new Map<string, Delivery[]>();
+    const add = (name: string, parts: Delivery[]) => {
+      const batch = byObject.get(name);
+      if (batch === undefined) byObject.set(name, parts);
+      else batch.push(...parts);
+    };
     for (const d of deliveries)
-      for (const [name, part] of splitDelivery(d, (user) => objectOfUser.get(user)!)) {
-        const batch = byObject.get(name) ?? [];
-        if (batch.length === 0) byObject.set(name, batch);
-        batch.push(...chunkDelivery(part));
-      }
+      if (isGroupSend(d))
+        for (const [name, share] of d.objects)
+          add(name, [{ ...d.delivery, roster: { ...d.delivery.roster, ...share } }]);
+      else
+        for (const [name, part] of splitDelivery(d, (user) => objectOfUser.get(user)!)) add(name, chunkDelivery(part));
     if (mark !== undefined) return this.send(marked(byObject, mark), ttlSeconds);
     // One object stores the whole send in one transaction: all or nothing without the outbox,
     // unless a change goes with it.

@@ -5,6 +5,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { accountStoresScenarios } from './account-stores.scenarios.js';
 import { logStoreScenarios } from './log-store.scenarios.js';
 import { queueStoreScenarios } from './queue-store.scenarios.js';
+import { rosterScenarios } from './rosters.scenarios.js';
 
 /** A scenario gets the object's SQL storage and returns what the test asserts on (JSON). */
 export type Scenario = (sql: SqlStorage) => unknown;
@@ -13,6 +14,7 @@ const SUITES: Record<string, Record<string, Scenario>> = {
   'account-stores': accountStoresScenarios,
   'log-store': logStoreScenarios,
   'queue-store': queueStoreScenarios,
+  rosters: rosterScenarios,
 };
 
 const scenarioOf = (url: string) => {

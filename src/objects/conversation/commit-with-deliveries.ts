@@ -2,7 +2,7 @@ import { heldEffectsStore } from '../../shared/effects/held-effects-store.js';
 import type { StoredEffect } from '../../shared/effects/pending-effects-store.js';
 import type { QualifiedRef } from '../../shared/proteus/types.js';
 import type { Delivery } from '../../shared/notifications/types.js';
-import type { NotificationShards } from '../notification-shards.js';
+import type { GroupSend, NotificationShards } from '../notification-shards.js';
 import type { Write } from '../db/conversation-db.js';
 import type { EdgeEffectsStore } from './edge-effects-store.js';
 
@@ -29,7 +29,7 @@ export interface ChangeSinks {
 export async function commitWithDeliveries(
   sinks: ChangeSinks,
   writes: readonly Write[],
-  deliveries: Delivery[],
+  deliveries: Array<Delivery | GroupSend>,
   ttlSeconds: number,
   also: readonly StoredEffect[] = [],
 ): Promise<{ id: number; effectsJson: string } | undefined> {

@@ -17,7 +17,30 @@ export type SocketKind = 'await' | 'events';
  */
 export type DeliveryEntry = [user: string, clients: string[] | null, middle: string];
 
+/** One client of a group among a notification object's users. */
+export type RosterClient = [user: string, client: string];
+
+/**
+ * A group's message addressed to the group's clients as a notification object keeps them (its
+ * roster of the group) rather than to a list sent with every message: a commit to ten thousand
+ * clients names none of them. `seed` (the first message since the roster was kept there) is the
+ * roster before the message; `change` moves it on after the message, for those that follow.
+ */
+export interface RosterAddress {
+  /** The group (its id, base64). */
+  group: string;
+  /** The client that sent it: it does not get its own message. */
+  except?: RosterClient | undefined;
+  seed?: RosterClient[] | undefined;
+  change?: { add: RosterClient[]; remove: RosterClient[] } | undefined;
+}
+
 export interface Delivery {
+  /**
+   * To the object's roster of a group instead of `to` (which the object fills from it); needs a
+   * `channel`.
+   */
+  roster?: RosterAddress | undefined;
   /**
    * The conversation log it belongs to (`domain/id`, or `domain/id/subconv`): stored once per
    * notification object for all its recipients there. Absent: stored for each recipient alone.

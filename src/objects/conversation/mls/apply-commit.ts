@@ -5,7 +5,10 @@ import { memberJoinData, memberLeaveData } from '../../../shared/events/member-e
 import type { CommitRequest, DeliveryResult, GroupLeaf } from '../../../shared/mls/delivery.js';
 import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
 import type { Delivery } from '../../../shared/notifications/types.js';
-import { mlsNotifications, remoteDelivery, toUsers } from './fan-out.js';
+import { mlsGroupMessage, mlsNotifications, remoteDelivery, toUsers } from './fan-out.js';
+import { GroupRoster } from './group-roster.js';
+import { moveIndex } from './group-index.js';
+import type { GroupSend } from '../../notification-shards.js';
 import type { GroupRow } from './group-row.js';
 import { commitStatements } from './group-store.js';
 import { planCommit } from './commit-plan.js';
@@ -48,10 +51,6 @@ export async function applyCommit(
   const time = new Date(now).toISOString();
 
   const from = { id: req.sender.user, domain: req.sender.domain };
-  const membersBefore = group.members;
-  const membersAfter = new Set(membersBefore);
-  for (const l of plan.writes.left) membersAfter.delete(`${l.domain}/${l.user}`);
-  for (const j of plan.writes.joined) membersAfter.add(`${j.domain}/${j.user}`);
   const events: Array<Record<string, unknown>> = [];
   if (plan.writes.joined.length > 0)
     events.push(
@@ -78,24 +77,26 @@ export async function applyCommit(
     );
 
   const fan = { conv: req.conv, subconv: req.subconv, sender: req.sender, localDomain: req.localDomain, time };
-  const notifications: Delivery[] = [
-    ...events.flatMap((e) =>
-      toUsers(e, localUsers([...membersBefore, ...membersAfter], req.localDomain), req.conv, req.sender),
-    ),
-    ...mlsNotifications('conversation.mls-message-add', req.commit, plan.before, fan),
+  // Members before and after: those who left are still members, those who joined are added.
+  const told = events.length === 0 ? [] : [...group.members, ...plan.writes.joined.map((j) => `${j.domain}/${j.user}`)];
+  const roster = new GroupRoster(db, sinks.shards, group, req.localDomain);
+  const notifications: Array<Delivery | GroupSend> = [
+    ...events.flatMap((e) => toUsers(e, localUsers(told, req.localDomain), req.conv, req.sender)),
+    await roster.send(mlsGroupMessage(req.commit, fan), req.sender, { add: plan.added, remove: plan.removed }),
   ];
-  const remote = remoteDelivery('commit', plan.before, fan);
+  const remote = remoteDelivery('commit', plan.others.before, fan);
   if (req.welcome !== undefined) {
     notifications.push(...mlsNotifications('conversation.mls-welcome', req.welcome, plan.added, fan));
     remote.push(...remoteDelivery('welcome', plan.added, fan));
   }
   if (req.application !== undefined) {
-    notifications.push(...mlsNotifications('conversation.mls-message-add', req.application, plan.after, fan));
-    remote.push(...remoteDelivery('application', plan.after, fan));
+    notifications.push(await roster.send(mlsGroupMessage(req.application, fan), req.sender));
+    remote.push(...remoteDelivery('application', plan.others.after, fan));
   }
   const again = await proposedAgain(db, keys, group, plan.requeue, {
     epoch: group.epoch + 1,
-    to: plan.after,
+    to: plan.others.after,
+    roster,
     localDomain: req.localDomain,
   });
   notifications.push(...again.notifications);
@@ -105,6 +106,7 @@ export async function applyCommit(
   const writes = [
     ...commitStatements(db, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo), lastCommit }),
     ...again.statements,
+    ...roster.writes,
   ];
   const also = [
     ...(req.remoteRecord === undefined
@@ -123,16 +125,17 @@ export async function applyCommit(
   ];
   const recorded = await commitWithDeliveries(sinks, writes, notifications, req.ttlSeconds, also);
 
-  const removed = new Set(plan.writes.removedLeaves);
-  const leaves = new Map([...group.leaves].filter(([i]) => !removed.has(i)));
-  for (const l of plan.added) leaves.set(l.index, { ...l, removalPending: false });
+  // The group's members and leaves move on in place: a refusal or failure drops the group (groups.ts).
+  for (const l of plan.writes.left) group.members.delete(`${l.domain}/${l.user}`);
+  for (const j of plan.writes.joined) group.members.add(`${j.domain}/${j.user}`);
+  for (const i of plan.writes.removedLeaves) group.leaves.delete(i);
+  for (const l of plan.added) group.leaves.set(l.index, { ...l, removalPending: false });
+  if (group.index !== undefined) moveIndex(group.index, plan.removed, plan.added, req.localDomain);
   const next: GroupRow = {
     ...group,
     epoch: group.epoch + 1,
     epochTimestamp: now,
     suite: plan.writes.suite,
-    members: membersAfter,
-    leaves,
     proposals: new Map(again.proposals.map((p) => [p.ref, p])),
     lastCommit,
   };
@@ -146,7 +149,7 @@ async function proposedAgain(
   keys: RemovalKeys | undefined,
   group: GroupRow,
   leaves: readonly GroupLeaf[],
-  at: { epoch: number; to: readonly GroupLeaf[]; localDomain: string },
+  at: { epoch: number; to: readonly GroupLeaf[]; roster: GroupRoster; localDomain: string },
 ): Promise<RemovalProposals> {
   const none: RemovalProposals = { statements: [], notifications: [], remote: [], proposals: [] };
   if (leaves.length === 0 || keys === undefined || group.suite === null || group.groupId === null) return none;

@@ -1,18 +1,19 @@
 import type { CommitRequest, GroupClient, GroupLeaf, MlsRefusal } from '../../../shared/mls/delivery.js';
+import { clientKey, indexOf, userKey } from './group-index.js';
 import type { CommitWrites, GroupRow } from './group-row.js';
-
-const userKey = (c: { domain: string; user: string }) => `${c.domain}/${c.user}`;
-const clientKey = (c: GroupClient) => `${c.domain}/${c.user}/${c.client}`;
 
 /** What a valid commit does to the group and the conversation. */
 interface CommitPlan {
   writes: Omit<CommitWrites, 'now' | 'groupInfo' | 'lastCommit'>;
-  /** The clients of the group before the commit: they receive the commit. */
-  before: GroupLeaf[];
-  /** The clients after it: they receive what comes with the commit. */
-  after: GroupLeaf[];
+  /** The leaves the commit removes. */
+  removed: GroupLeaf[];
   /** The clients the commit adds: they receive the Welcome. */
   added: GroupLeaf[];
+  /**
+   * Other backends' clients before the commit (they receive it) and after it (they receive what
+   * comes with it); the group's own clients are reached through the rosters (see GroupRoster).
+   */
+  others: { before: GroupLeaf[]; after: GroupLeaf[] };
   /** Leaves whose removal the backend proposed and must propose again in the next epoch. */
   requeue: GroupLeaf[];
 }
@@ -26,7 +27,8 @@ const refuse = (refusal: MlsRefusal, message?: string): PlanResult => ({ ok: fal
  * the epoch must be the group's, every pending proposal referenced and every reference pending; a
  * user is removed with all their clients or not at all, never by themself; an added client is new
  * to the group. The group's leaves after the commit follow from its proposals alone, as in every
- * member's tree: no part of the work grows with the GroupInfo's ratchet tree.
+ * member's tree: no part of the work grows with the GroupInfo's ratchet tree or the group, but
+ * what goes to other backends' clients.
  */
 export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
   if (group.protocol !== 'mls' && group.protocol !== 'mixed')
@@ -39,6 +41,7 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
   if (req.epoch !== group.epoch) return refuse('mlsStaleMessage');
 
   const leaves = group.leaves;
+  const index = indexOf(group, req.localDomain);
   if (group.epoch > 0 && req.senderLeaf !== 'external') {
     const at = leaves.get(req.senderLeaf);
     if (at === undefined) return refuse('mlsProtocolError', 'unknown sender leaf index');
@@ -97,19 +100,23 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
     if (req.senderLeaf !== 'external' && user === userKey(req.sender)) return refuse('mlsSelfRemovalNotAllowed');
     if (!req.mayRemoveOthers)
       return refuse('actionDenied', 'Insufficient authorization (missing remove_conversation_member)');
-    const inGroup = [...leaves.values()].filter((l) => userKey(l) === user && !l.removalPending);
+    const inGroup = [...(index.leavesOf.get(user) ?? [])].filter((i) => !leaves.get(i)!.removalPending);
     if (inGroup.length !== removed.size) return refuse('mlsClientMismatch');
     const sep = user.indexOf('/');
     left.push({ domain: user.slice(0, sep), user: user.slice(sep + 1) });
   }
 
   // Additions: clients new to the group (the committer itself at epoch 0, or when joining externally).
-  const present = new Set([...leaves.values()].filter((l) => !removes.has(l.index)).map(clientKey));
+  const adding = new Set<string>();
+  const present = (key: string) => {
+    const at = index.leafOf.get(key);
+    return (at !== undefined && !removes.has(at)) || adding.has(key);
+  };
   if (group.subconv !== undefined && adds.some((a) => clientKey(a) !== clientKey(req.sender)))
     return refuse('mlsProtocolError', 'Add proposals in subconversations are not supported');
   for (const c of [...(group.epoch === 0 || req.senderLeaf === 'external' ? [req.sender] : []), ...adds]) {
-    if (present.has(clientKey(c))) return refuse('mlsProtocolError', 'Client is already a member of the group');
-    present.add(clientKey(c));
+    if (present(clientKey(c))) return refuse('mlsProtocolError', 'Client is already a member of the group');
+    adding.add(clientKey(c));
   }
 
   // The new epoch's leaves: the removed ones blank, then an external commit's joiner and each
@@ -131,8 +138,14 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
   if (req.senderLeaf === 'external' && place(req.sender) !== req.joinerLeaf)
     return refuse('mlsProtocolError', 'The external commit claims another leaf than the group gives its joiner');
   for (const c of adds) place(c);
-  const kept = [...leaves.values()].filter((l) => !removes.has(l.index));
-  const after = [...kept.map(({ index, user, domain, client }) => ({ index, user, domain, client })), ...added];
+  const otherBackends = (ls: Iterable<GroupLeaf>) => [...ls].filter((l) => l.domain !== req.localDomain);
+  const othersBefore = index.remote === 0 ? [] : otherBackends(leaves.values());
+  const othersAfter = [
+    ...othersBefore
+      .filter((l) => !removes.has(l.index))
+      .map(({ index, user, domain, client }) => ({ index, user, domain, client })),
+    ...otherBackends(added),
+  ];
   const joined = [...new Map((group.subconv === undefined ? adds : []).map((a) => [userKey(a), a])).values()]
     .filter((a) => !group.members.has(userKey(a)))
     .map((a) => ({ user: a.user, domain: a.domain, role: 'wire_member' }));
@@ -151,9 +164,9 @@ export function planCommit(group: GroupRow, req: CommitRequest): PlanResult {
         joined,
         left,
       },
-      before: [...leaves.values()],
-      after,
+      removed: [...removes].map((i) => leaves.get(i)!),
       added,
+      others: { before: othersBefore, after: othersAfter },
       requeue,
     },
   };

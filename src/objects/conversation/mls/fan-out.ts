@@ -30,10 +30,7 @@ export function mlsNotifications(
   to: readonly GroupClient[],
   o: MlsFanOut,
 ): Delivery[] {
-  const event = conversationEvent(type, o.conv, { id: o.sender.user, domain: o.sender.domain }, toBase64(message), {
-    time: o.time,
-    subconv: type === 'conversation.mls-message-add' ? o.subconv : undefined,
-  });
+  const event = mlsEvent(type, message, o);
   const byUser = new Map<string, string[]>();
   for (const c of to) {
     if (c.domain !== o.localDomain) continue; // remote members: their backends (remoteDelivery)
@@ -53,6 +50,32 @@ export function mlsNotifications(
       },
     ),
   ];
+}
+
+/** The event around an MLS message (`conversation.mls-message-add` or `conversation.mls-welcome`), the message in base64. */
+function mlsEvent(
+  type: 'conversation.mls-message-add' | 'conversation.mls-welcome',
+  message: Uint8Array,
+  o: MlsFanOut,
+) {
+  return conversationEvent(type, o.conv, { id: o.sender.user, domain: o.sender.domain }, toBase64(message), {
+    time: o.time,
+    subconv: type === 'conversation.mls-message-add' ? o.subconv : undefined,
+  });
+}
+
+/**
+ * A message to the group's clients, without them: GroupRoster addresses it to the roster each
+ * notification object keeps (see RosterAddress).
+ */
+export function mlsGroupMessage(message: Uint8Array, o: MlsFanOut): Delivery {
+  return {
+    channel: channelOf(o),
+    head: JSON.stringify([mlsEvent('conversation.mls-message-add', message, o)]),
+    tail: '',
+    to: [],
+    origin: { user: o.sender.user, connection: o.sender.connection },
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
 // planning (commit-plan.ts) shares with the store that reads and writes them (group-store.ts).
 import type { GroupLeaf, ProposalEffect } from '../../../shared/mls/delivery.js';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
+import type { GroupIndex } from './group-index.js';
 
 /** A proposal of the current epoch that the next commit must reference. */
 export interface PendingProposal {
@@ -31,6 +32,15 @@ export interface GroupRow {
   proposals: Map<string, PendingProposal>;
   /** The last commit the group took (see LastCommit). */
   lastCommit?: LastCommit | undefined;
+  /** Whether the notification objects holding the group's clients keep its roster (see GroupRoster). */
+  rosterKept: boolean;
+  /**
+   * How many of the group's local clients each notification object holds: found once (their users'
+   * objects), then moved on by each change (see GroupRoster).
+   */
+  objects?: Map<string, number> | undefined;
+  /** Lookups into the leaves, built when first needed (see GroupIndex). */
+  index?: GroupIndex | undefined;
 }
 
 /**

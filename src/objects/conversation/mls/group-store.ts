@@ -19,6 +19,7 @@ import type { ConversationDb, Write } from '../../db/conversation-db.js';
 import { splitText, TextParts } from '../../db/text-parts.js';
 import type { LegacyConversation } from '../legacy-conversation-store.js';
 import type { CommitWrites, GroupRow, LastCommit, PendingProposal } from './group-row.js';
+import { rosterKeptStore } from './roster-kept-store.js';
 
 const convKey = (conv: QualifiedRef) => and(eq(conversations.domain, conv.domain), eq(conversations.id, conv.id));
 const subconvKey = (conv: QualifiedRef, subconv: string) =>
@@ -109,6 +110,7 @@ export function readGroup(db: ConversationDb, conv: QualifiedRef, subconv?: stri
       proposals.map((p) => [p.ref, { ref: p.ref, origin: p.origin, effect: JSON.parse(p.effect), message: p.message }]),
     ),
     lastCommit: info?.lastCommit == null ? undefined : (JSON.parse(info.lastCommit) as LastCommit),
+    rosterKept: groupId !== null && rosterKeptStore.kept(db, groupId),
   };
 }
 
@@ -252,6 +254,7 @@ export function resetStatements(
     db.delete(mlsGroupInfos).where(eq(mlsGroupInfos.groupId, from)),
     ...dropInfoParts(db, [from]),
     db.delete(mlsProposals).where(eq(mlsProposals.groupId, from)),
+    rosterKeptStore.forget(db, from),
     moved,
   ];
 }
@@ -285,6 +288,7 @@ export function groupsRemoval(db: ConversationDb, conv: QualifiedRef, groupId: s
           db.delete(mlsGroupInfos).where(inArray(mlsGroupInfos.groupId, groups)),
           ...dropInfoParts(db, groups),
           db.delete(mlsProposals).where(inArray(mlsProposals.groupId, groups)),
+          ...groups.map((g) => rosterKeptStore.forget(db, g)),
         ]),
   ];
 }

@@ -16,6 +16,7 @@ import type { QualifiedRef } from '../../../shared/proteus/types.js';
 import type { ChangeSinks } from '../commit-with-deliveries.js';
 import type { ConversationDb, Write } from '../../db/conversation-db.js';
 import { applyCommit } from './apply-commit.js';
+import { clientKey, indexOf } from './group-index.js';
 import type { GroupRow } from './group-row.js';
 import { groupInfoOf, readGroup, resetStatements, subconversationsOf } from './group-store.js';
 import { toUsers } from './fan-out.js';
@@ -112,10 +113,8 @@ export class MlsGroups {
   ): Promise<boolean> {
     const group = await this.current(conv, subconv);
     if (group === undefined || group.epoch !== epoch) return false;
-    const leaves = group.leaves;
-    const wanted = new Set(clients.map((c) => `${c.domain}/${c.user}/${c.client}`));
-    for (const l of leaves.values()) if (wanted.has(`${l.domain}/${l.user}/${l.client}`)) return true;
-    return false;
+    const { leafOf } = indexOf(group, conv.domain);
+    return clients.some((c) => leafOf.has(clientKey(c)));
   }
 
   /** Applies a commit bundle; whether it changed the conversation's members or clients. */
@@ -183,6 +182,9 @@ export class MlsGroups {
       leaves: new Map(),
       proposals: new Map(),
       lastCommit: undefined,
+      rosterKept: false,
+      objects: undefined,
+      index: undefined,
     };
     return { ...group, groupId: next, ...empty };
   }

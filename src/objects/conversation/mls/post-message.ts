@@ -2,7 +2,8 @@ import type { ConversationDb } from '../../db/conversation-db.js';
 import { toBase64 } from '../../../shared/base64.js';
 import type { DeliveryResult, MessageRequest } from '../../../shared/mls/delivery.js';
 import type { NotificationShards } from '../../notification-shards.js';
-import { mlsNotifications, remoteDelivery } from './fan-out.js';
+import { mlsGroupMessage, mlsNotifications, remoteDelivery } from './fan-out.js';
+import { GroupRoster } from './group-roster.js';
 import type { GroupRow } from './group-row.js';
 import { proposalStatement } from './group-store.js';
 
@@ -54,7 +55,21 @@ export async function postMessage(
   const fan = { conv: req.conv, subconv: req.subconv, sender: req.sender, localDomain: req.localDomain, time };
   const skip = new Set((req.skipUsers ?? []).map((u) => `${u.domain}/${u.user}`));
   const to = [...group.leaves.values()].filter((l) => !skip.has(`${l.domain}/${l.user}`));
-  await shards.append(mlsNotifications('conversation.mls-message-add', req.message, to, fan), req.ttlSeconds);
+  if (skip.size > 0)
+    await shards.append(mlsNotifications('conversation.mls-message-add', req.message, to, fan), req.ttlSeconds);
+  else {
+    const roster = new GroupRoster(db, shards, group, req.localDomain);
+    const send = await roster.send(mlsGroupMessage(req.message, fan), req.sender);
+    const { writes } = roster;
+    // A message that seeds the rosters goes through the outbox, with the record that they are kept.
+    const keep =
+      writes.length === 0
+        ? undefined
+        : () => {
+            for (const w of writes) w.run();
+          };
+    await shards.appendWith([send], req.ttlSeconds, undefined, keep);
+  }
   const remote = remoteDelivery('message', to, fan);
   return { result: { ok: true, eventsJson: '[]', time, remote }, ...(next === undefined ? {} : { group: next }) };
 }

@@ -3,17 +3,18 @@ import type { GroupLeaf, Leaving, RemoteMlsDelivery } from '../../../shared/mls/
 import type { RemovalKeys } from '../../../shared/mls/removal-keys.js';
 import { signRemoveProposal } from '../../../shared/mls/removal.js';
 import { schemeOf } from '../../../shared/mls/suites.js';
-import type { Delivery } from '../../../shared/notifications/types.js';
 import { type ChangeSinks, commitWithDeliveries } from '../commit-with-deliveries.js';
 import type { ConversationDb, Write } from '../../db/conversation-db.js';
-import { mlsNotifications, remoteDelivery } from './fan-out.js';
+import { mlsGroupMessage, remoteDelivery } from './fan-out.js';
+import { GroupRoster } from './group-roster.js';
+import type { GroupSend } from '../../notification-shards.js';
 import type { GroupRow, PendingProposal } from './group-row.js';
 import { proposalStatement, removalPendingStatement } from './group-store.js';
 
 /** The signed proposals of some leaves' removal, their writes, and their delivery. */
 export interface RemovalProposals {
   statements: Write[];
-  notifications: Delivery[];
+  notifications: GroupSend[];
   remote: RemoteMlsDelivery[];
   proposals: PendingProposal[];
 }
@@ -21,13 +22,20 @@ export interface RemovalProposals {
 /**
  * The backend's Remove proposals of these leaves at `epoch` (as the group's external sender 0,
  * signed with the removal key of the group's signature scheme), stored as pending and sent to the
- * clients `to` on behalf of each leaf's user (other backends' clients through theirs: `remote`).
+ * group's clients on behalf of each leaf's user: here to `roster`, on other backends through
+ * theirs (`remote`, those among `to`).
  */
 export async function removalProposals(
   db: ConversationDb,
   keys: RemovalKeys,
   group: GroupRow & { suite: number; groupId: string },
-  at: { epoch: number; leaves: readonly GroupLeaf[]; to: readonly GroupLeaf[]; localDomain: string },
+  at: {
+    epoch: number;
+    leaves: readonly GroupLeaf[];
+    to: readonly GroupLeaf[];
+    roster: GroupRoster;
+    localDomain: string;
+  },
 ): Promise<RemovalProposals> {
   const key = keys[schemeOf(group.suite)];
   const groupId = fromBase64(group.groupId)!;
@@ -54,7 +62,7 @@ export async function removalProposals(
     );
     const from = { user: leaf.user, domain: leaf.domain, client: '', connection: '' }; // nobody's own message
     const fan = { conv: group.conv, subconv: group.subconv, sender: from, localDomain: at.localDomain, time };
-    out.notifications.push(...mlsNotifications('conversation.mls-message-add', signed.message, at.to, fan));
+    out.notifications.push(await at.roster.send(mlsGroupMessage(signed.message, fan), undefined));
     const proposal = { message: toBase64(signed.message), of: { user: leaf.user, domain: leaf.domain } };
     out.remote.push(...remoteDelivery('proposal', at.to, fan).map((d) => ({ ...d, proposal })));
   }
@@ -83,6 +91,7 @@ export async function proposeRemovals(
   );
   if (goes.length === 0) return { group, remote: [] };
   const everyone = [...group.leaves.values()];
+  const roster = new GroupRoster(db, sinks.shards, group, left.localDomain);
   const sent = await removalProposals(
     db,
     keys,
@@ -91,13 +100,14 @@ export async function proposeRemovals(
       epoch: group.epoch,
       leaves: goes,
       to: everyone,
+      roster,
       localDomain: left.localDomain,
     },
   );
   const proposals = new Map(group.proposals);
   for (const p of sent.proposals) proposals.set(p.ref, p);
-  const leaves = new Map(group.leaves);
-  for (const leaf of goes) leaves.set(leaf.index, { ...leaf, removalPending: true });
-  await commitWithDeliveries(sinks, sent.statements, sent.notifications, left.ttlSeconds);
-  return { group: { ...group, proposals, leaves }, remote: sent.remote };
+  await commitWithDeliveries(sinks, [...sent.statements, ...roster.writes], sent.notifications, left.ttlSeconds);
+  // The leaves stay until a commit removes them; in place, as a failure drops the group (groups.ts).
+  for (const leaf of goes) group.leaves.set(leaf.index, { ...leaf, removalPending: true });
+  return { group: { ...group, proposals }, remote: sent.remote };
 }

@@ -28,6 +28,7 @@ function group(over: Partial<Group> = {}, removalPending: number[] = []): Group 
     members: new Set(['alice', 'bob', 'carol'].map((u) => `${D}/${u}`)),
     leaves: new Map(TREE_WITH_CAROL.map((l) => [l.index, { ...l, removalPending: removalPending.includes(l.index) }])),
     proposals: new Map(),
+    rosterKept: false,
     ...over,
   };
 }
@@ -55,12 +56,6 @@ function commit(over: Partial<CommitRequest> = {}): CommitRequest {
     ...over,
   };
 }
-
-/** The tree after a commit: the group's leaves but those removed, and the new ones. */
-const treeAfter = (removed: number[], added: GroupLeaf[] = []) => [
-  ...TREE_WITH_CAROL.filter((l) => !removed.includes(l.index)),
-  ...added,
-];
 
 function planned(g: Group, r: CommitRequest) {
   const result = planCommit(g, r);
@@ -125,8 +120,8 @@ describe('planCommit: the checks before the proposals, in order', () => {
 describe('planCommit: a commit that changes no membership', () => {
   it('goes to every client of the old epoch and writes the epoch it was made in', () => {
     const plan = planned(group(), commit());
-    expect(plan.before).toEqual(TREE_WITH_CAROL.map((l) => ({ ...l, removalPending: false })));
-    expect(plan.after).toEqual(TREE_WITH_CAROL);
+    expect(plan.removed).toEqual([]);
+    expect(plan.others).toEqual({ before: [], after: [] }); // its clients are reached through the rosters
     expect(plan.added).toEqual([]);
     expect(plan.requeue).toEqual([]);
     expect(plan.writes).toMatchObject({
@@ -171,8 +166,21 @@ describe('planCommit: removals', () => {
   it('removes a user with all of their clients, who then leaves the conversation', () => {
     const plan = planned(group(), commit({ removes: [2, 3] }));
     expect(plan.writes.left).toEqual([{ domain: D, user: 'bob' }]);
-    expect(plan.before).toHaveLength(5);
-    expect(plan.after).toEqual(treeAfter([2, 3]));
+    expect(plan.removed).toEqual(
+      TREE_WITH_CAROL.filter((l) => l.index === 2 || l.index === 3).map((l) => ({ ...l, removalPending: false })),
+    );
+  });
+
+  it('names the clients of other backends before and after the commit, for their backends', () => {
+    const remote = { index: 5, user: 'rita', domain: 'remote.example', client: 'r1' };
+    const dave = { user: 'dave', domain: 'remote.example', client: 'd1' };
+    const g = group({
+      members: new Set([...group().members, 'remote.example/rita', 'remote.example/dave']),
+      leaves: new Map([...TREE_WITH_CAROL, remote].map((l) => [l.index, { ...l, removalPending: false }])),
+    });
+    const plan = planned(g, commit({ removes: [2, 3], adds: [dave] }));
+    expect(plan.others.before).toEqual([{ ...remote, removalPending: false }]);
+    expect(plan.others.after).toEqual([remote, { index: 2, ...dave }]);
   });
 
   it('refuses removing some of a user’s clients, an empty leaf, or the sender’s own', () => {
@@ -254,7 +262,7 @@ describe('planCommit: additions and the new tree', () => {
         adds: [client('bob', 'b1')],
       }),
     );
-    expect(plan.before).toEqual([]);
+    expect(plan.removed).toEqual([]);
     expect(plan.added).toEqual([leaf(0, 'alice', 'a1'), leaf(1, 'bob', 'b1')]);
     expect(plan.writes.suite).toBe(2);
     expect(plan.writes.joined).toEqual([]);
