@@ -1,5 +1,4 @@
 import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
-import { chunked } from '../../shared/chunked.js';
 import { conversationMembers, conversations } from '../../shared/db/schema.js';
 import type {
   ConversationOp,
@@ -8,7 +7,7 @@ import type {
   Standing,
 } from '../../shared/conversations/conversation-ops.js';
 import type { QualifiedRef } from '../../shared/proteus/types.js';
-import type { ConversationDb, Write } from '../db/conversation-db.js';
+import { type ConversationDb, preparedOnce, type Write } from '../db/conversation-db.js';
 import type { LegacyConversation } from './legacy-conversation-store.js';
 import { groupsRemoval } from './mls/group-store.js';
 
@@ -20,9 +19,49 @@ const membersOf = (c: QualifiedRef) =>
 const memberKey = (c: QualifiedRef, u: QualifiedRef) =>
   and(membersOf(c), eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id));
 
+const placeholder = sql.placeholder;
+const rowById = preparedOnce((db) =>
+  db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.domain, placeholder('domain')), eq(conversations.id, placeholder('id'))))
+    .prepare(),
+);
+const memberById = preparedOnce((db) =>
+  db
+    .select()
+    .from(conversationMembers)
+    .where(
+      and(
+        eq(conversationMembers.convDomain, placeholder('convDomain')),
+        eq(conversationMembers.convId, placeholder('convId')),
+        eq(conversationMembers.userDomain, placeholder('userDomain')),
+        eq(conversationMembers.userId, placeholder('userId')),
+      ),
+    )
+    .prepare(),
+);
+const memberElsewhere = preparedOnce((db) =>
+  db
+    .select({ one: sql`1` })
+    .from(conversationMembers)
+    .where(
+      and(
+        eq(conversationMembers.convDomain, placeholder('convDomain')),
+        eq(conversationMembers.convId, placeholder('convId')),
+        or(
+          lt(conversationMembers.userDomain, placeholder('local')),
+          gt(conversationMembers.userDomain, placeholder('local')),
+        ),
+      ),
+    )
+    .limit(1)
+    .prepare(),
+);
+
 /** The conversation's row alone; undefined when it does not exist (here). */
 export function readRow(db: ConversationDb, c: QualifiedRef): ConversationRow | undefined {
-  return db.select().from(conversations).where(convKey(c)).all()[0];
+  return rowById(db).all({ domain: c.domain, id: c.id })[0];
 }
 
 /**
@@ -37,28 +76,9 @@ export function readStanding(
 ): Standing | undefined {
   const row = readRow(db, c);
   if (row === undefined) return undefined;
-  const members = chunked(users, 40).flatMap((chunk) =>
-    db
-      .select()
-      .from(conversationMembers)
-      .where(
-        and(
-          membersOf(c),
-          or(
-            ...chunk.map((u) =>
-              and(eq(conversationMembers.userDomain, u.domain), eq(conversationMembers.userId, u.id)),
-            ),
-          ),
-        ),
-      )
-      .all(),
-  );
-  const elsewhere = db
-    .select({ one: sql`1` })
-    .from(conversationMembers)
-    .where(and(membersOf(c), or(lt(conversationMembers.userDomain, local), gt(conversationMembers.userDomain, local))))
-    .limit(1)
-    .all();
+  const conv = { convDomain: c.domain, convId: c.id };
+  const members = users.flatMap((u) => memberById(db).all({ ...conv, userDomain: u.domain, userId: u.id }));
+  const elsewhere = memberElsewhere(db).all({ ...conv, local });
   return { row, members, elsewhere: elsewhere.length > 0 };
 }
 

@@ -6,6 +6,19 @@ import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlit
  */
 export type ConversationDb = DrizzleSqliteDODatabase & { $client: DurableObjectStorage };
 
+/**
+ * A query built once per object and run again with new placeholder values: building a drizzle
+ * query costs more CPU than running it, and every commit reads its conversation's row.
+ */
+export function preparedOnce<T>(build: (db: ConversationDb) => T): (db: ConversationDb) => T {
+  const prepared = new WeakMap<ConversationDb, T>();
+  return (db) => {
+    let query = prepared.get(db);
+    if (query === undefined) prepared.set(db, (query = build(db)));
+    return query;
+  };
+}
+
 /** A write a store prepared, for the caller's transaction. */
 export interface Write {
   run(): unknown;
