@@ -136,7 +136,7 @@ export async function inParallel<T>(n: number, width: number, work: (i: number) 
 }
 
 /** `count` users made through the API, the first connected to each other, who accepts. */
-export async function contactsOfFirst(backend: Listening, count: number, domain: string): Promise<ApiUser[]> {
+async function contactsOfFirst(backend: Listening, count: number, domain: string): Promise<ApiUser[]> {
   const users = await inParallel(count, 8, () => apiUser(backend));
   const [first, ...others] = users as [ApiUser, ...ApiUser[]];
   await inParallel(others.length, 8, (i) =>
