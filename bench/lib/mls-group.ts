@@ -73,7 +73,7 @@ export async function mlsClient(
 
 const concat = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
 /** MLSMessage's header of a GroupInfo: version mls10 (1), wire format mls_group_info (4). */
-const GROUP_INFO_HEADER = [0, 1, 0, 4];
+const GROUP_INFO_HEADER = new Uint8Array([0, 1, 0, 4]);
 
 /** A commit bundle, built ahead: `accept` moves the creator's state on once the backend took it. */
 export interface Bundle {
@@ -177,7 +177,7 @@ export class BenchGroup {
    */
   async rejoin(client: BenchMlsClient, groupInfo: Uint8Array): Promise<Bundle & { groupInfo: Uint8Array }> {
     if (client.privatePackage === undefined) throw new Error(`${client.user} kept no private keys`);
-    const decoded = decodeMlsMessage(new Uint8Array([...GROUP_INFO_HEADER, ...groupInfo]), 0)?.[0];
+    const decoded = decodeMlsMessage(concat([GROUP_INFO_HEADER, groupInfo]), 0)?.[0];
     if (decoded?.wireformat !== 'mls_group_info') throw new Error('not a GroupInfo');
     const joined = await joinGroupExternal(decoded.groupInfo, client.keyPackage, client.privatePackage, true, this.cs);
     const commit = {
