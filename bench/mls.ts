@@ -2,41 +2,63 @@
 // out, on the backend as `npm start` runs it. Each group is real: its members are users made
 // through the API (one client each, its MLS signature key registered with PUT /clients; see
 // lib/api-mls.ts), then the creator's ts-mls client makes the group and adds everybody through
-// POST /mls/commit-bundles, so the backend's epoch and leaves are its own.
+// POST /mls/commit-bundles, so the backend's epoch and leaves are its own. The setup's time per
+// stage is printed; before anything is measured, workerd is left to close the objects the last
+// phase woke (lib/server-cpu.ts `quiet`).
 //
-// 1. Commits: one at a time (no concurrency), posted by the creator: empty commits with an update
-//    path (a client rotating its keys; the path is encrypted to every other leaf, as in any group
-//    whose members have not committed yet) and commits adding one new client of a member. Server
-//    CPU is workerd's own CPU time over each request (all its threads, lib/server-cpu.ts).
+// 1. Commits: one at a time (no concurrency), each kind's built first and sent back to back (at
+//    10,000 members a commit takes the client seconds to build: objects would go idle in between),
+//    the first unmeasured (it wakes the objects workerd closed while it got quiet). Server CPU is
+//    workerd's own CPU time over each request and 20 ms after it (all its threads,
+//    lib/server-cpu.ts). In this order, on each group:
+//    - the creator's empty commits with an update path (a client rotating its keys; the path is
+//      encrypted to every other leaf, as in any group whose members have not committed yet);
+//    - the creator's commits adding one new client of a spare user (who joins the conversation);
+//    - the creator's commits removing one of those again (the user leaves), with a path;
+//    - external commits: a member's client rejoins from the GroupInfo the backend serves, its old
+//      leaf removed, as a Wire client that lost its state (the creator processes each; a few
+//      members, their private keys kept, rejoin in turn);
+//    - backend remove proposals: a member deletes their client (DELETE /clients), the backend
+//      proposes its leaf's removal to the group. Last: the proposals stay pending (a commit would
+//      have to reference them).
 // 2. Fan-out: one sender's application messages (one ciphertext for every member) to a group whose
-//    members each have one client on a websocket, beside a bare Durable Object broadcasting the
-//    same frames to as many sockets, in the same run. workerd pinned to one core, the clients to
-//    the others.
+//    first BENCH_ONLINE receivers have their client on a websocket (the others' are stored only),
+//    beside a bare Durable Object broadcasting the same frames to as many sockets, in the same
+//    run. workerd pinned to one core, the clients to the others.
 import { Agent, request } from 'undici';
-import { apiMlsConversation, type MlsConversation } from './lib/api-mls.js';
+import { DELETE, type Edit } from '../tools/lib/config-edit.js';
+import { apiMlsConversation, type MlsConversation, stage } from './lib/api-mls.js';
+import { call, PASSWORD } from './lib/api-seed.js';
 import { percentile } from './lib/backend.js';
 import { baselineServer } from './lib/baseline.js';
 import { runFanOut, type RunResult } from './lib/fan-out-run.js';
 import { mlsFrameIndex } from './lib/mls-fan-out.js';
-import { BenchGroup } from './lib/mls-group.js';
+import { BenchGroup, type Bundle } from './lib/mls-group.js';
 import { npmStart } from './lib/npm-start.js';
 import { pinServerToOneCore } from './lib/pin.js';
 import { profileWorker } from './lib/profile.js';
-import { serverCpuReader } from './lib/server-cpu.js';
+import type { SeededUser } from './lib/seed.js';
+import { quiet, serverCpuReader } from './lib/server-cpu.js';
 
 const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean).map(Number);
 /** Group sizes (clients, one per member) whose commits are measured. */
-const SIZES = list(process.env.BENCH_SIZES, '10,100,1000');
+const SIZES = list(process.env.BENCH_SIZES, '10,100,1000,10000');
 /** Group sizes whose application-message fan-out is measured. */
-const FAN_OUT_SIZES = list(process.env.BENCH_FAN_OUT_SIZES, '100,1000');
-/** Commits of each kind per size (fewer at 1,000: each update commit is stored once per member). */
+const FAN_OUT_SIZES = list(process.env.BENCH_FAN_OUT_SIZES, '100,1000,10000');
+/** Receivers of a fan-out with their client online (on a websocket); at 10,000 members, a tenth. */
+const ONLINE = Number(process.env.BENCH_ONLINE ?? 1000);
+/** Commits of each kind per size (fewer from 1,000: each update commit is stored once per member). */
 const commitsAt = (n: number) => Number(process.env.BENCH_COMMITS ?? (n >= 1000 ? 20 : 50));
+/** Members who rejoin by external commits (their private keys kept), in turn. */
+const rejoinersAt = (n: number) => Math.min(commitsAt(n), n - 1);
+/** Requests of a setup stage in flight. */
+const SETUP_WIDTH = Number(process.env.BENCH_SETUP_WIDTH ?? 16);
 const DELIVERIES_PER_RUN = Number(process.env.BENCH_DELIVERIES ?? 100_000);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 8);
 const INSPECTOR = process.env.BENCH_INSPECTOR;
 const DOMAIN = 'example.com';
 /** nginz's max_body_size for /mls/commit-bundles: the setup's adds are split into commits that fit. */
-const BODY_LIMIT = 2048 * 1024;
+const BODY_LIMIT = 16 * 1024 * 1024;
 
 /** Each phase gets its own connection pool (an idle connection may be closed just as a POST is written to it). */
 let pool = new Agent();
@@ -58,8 +80,9 @@ async function post(url: string, body: Uint8Array | string, headers: Record<stri
 
 const mls = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'message/mls' });
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-const failed = (n: number, err: unknown) =>
-  console.log(`${String(n).padStart(7)}  failed: ${err instanceof Error ? err.message : String(err)}`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const failed = (n: number, what: string, err: unknown) =>
+  console.log(`${String(n).padStart(7)}  ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
 
 /** A table line: the members, a left-aligned label, then right-aligned cells of these widths. */
 const line =
@@ -81,9 +104,18 @@ interface Group extends MlsConversation {
   group: BenchGroup;
 }
 
-/** `n` members in the group (and `spare` more in the conversation only, whose clients the add commits add). */
-async function makeGroup(n: number, spare: number): Promise<Group> {
-  const seeded = await apiMlsConversation(b, { members: n + spare, domain: DOMAIN });
+/**
+ * `n` members in the group (and `spare` more users, whose clients the add commits add); the first
+ * `rejoiners` members after the creator keep their private keys. Prints the time of each stage.
+ */
+async function makeGroup(n: number, spare: number, rejoiners: number): Promise<Group> {
+  const start = performance.now();
+  const seeded = await apiMlsConversation(b, {
+    members: n + spare,
+    domain: DOMAIN,
+    keepPrivate: rejoiners,
+    width: SETUP_WIDTH,
+  });
   const keys = (await (
     await fetch(`${b.publicUrl.origin}/v8/mls/public-keys`, { headers: mls(seeded.creatorToken) })
   ).json()) as { removal: Record<string, string> };
@@ -92,46 +124,132 @@ async function makeGroup(n: number, spare: number): Promise<Group> {
     seeded.mls[0]!,
     new Uint8Array(Buffer.from(keys.removal.ed25519!, 'base64')),
   );
-  const start = performance.now();
   let biggest = 0;
-  const commits = await group.addAll(seeded.mls.slice(1, n), BODY_LIMIT, (body) => {
-    biggest = Math.max(biggest, body.length);
-    return post(`${b.publicUrl.origin}/v8/mls/commit-bundles`, body, mls(seeded.creatorToken));
-  });
+  const commits = await stage(seeded.stages, 'group', () =>
+    group.addAll(seeded.mls.slice(1, n), BODY_LIMIT, (body) => {
+      biggest = Math.max(biggest, body.length);
+      return post(`${b.publicUrl.origin}/v8/mls/commit-bundles`, body, mls(seeded.creatorToken));
+    }),
+  );
+  const stages = seeded.stages.map(
+    (s) => `${s.stage} ${seconds(s.ms)}${s.cpuMs === undefined ? '' : ` (server CPU ${seconds(s.cpuMs)})`}`,
+  );
   console.log(
-    `${String(n).padStart(7)}  group made: ${n - 1} clients added by ${commits} commit(s) of up to ${kb(biggest)} KB in ${((performance.now() - start) / 1000).toFixed(1)} s (client time included)`,
+    `${String(n).padStart(7)}  set up in ${seconds(performance.now() - start)}: ${stages.join(', ')}; ${n + spare} users, ${n - 1} clients added by ${commits} commit(s) of up to ${kb(biggest)} KB (client time included); ${await quiet()}`,
   );
   return { ...seeded, n, group };
 }
 
-/** Posts `count` commits made by `next`, one at a time; prints server CPU and wall time per commit. */
-async function commits(
-  g: Group,
-  kind: string,
-  count: number,
-  next: (i: number) => Promise<{ body: Uint8Array; accept(): void }>,
-) {
+/** One measured request: how to send it, its body's size (if it has one), what follows it unmeasured. */
+interface Step {
+  send(): Promise<void>;
+  bytes?: number;
+  after?(): Promise<void>;
+}
+
+/** A commit bundle posted by the client of `token`: the creator's state moves on once it is taken. */
+const bundleStep = (bundle: Bundle, token: string): Step => ({
+  send: () => post(`${b.publicUrl.origin}/v8/mls/commit-bundles`, bundle.body, mls(token)),
+  bytes: bundle.body.length,
+  after: bundle.accept,
+});
+
+/** The user deletes their (only) client: the backend proposes the removal of its leaf. */
+const deleteClient = (u: SeededUser): Step => ({
+  send: () =>
+    call(b.publicUrl, `/v8/clients/${u.clients[0]}`, {
+      method: 'DELETE',
+      token: u.token,
+      body: { password: PASSWORD },
+    }),
+});
+
+/** The GroupInfo the backend serves member `i`, for an external commit. */
+async function groupInfo(g: Group, i: number): Promise<Uint8Array> {
+  const res = await request(`${b.publicUrl.origin}/v8/conversations/${DOMAIN}/${g.conv}/groupinfo`, {
+    headers: { authorization: `Bearer ${g.users[i]!.token}` },
+    dispatcher: pool,
+  });
+  const bytes = new Uint8Array(await res.body.arrayBuffer());
+  if (res.statusCode !== 200) throw new Error(`GET groupinfo: ${res.statusCode} ${Buffer.from(bytes).toString()}`);
+  return bytes;
+}
+
+/**
+ * `count` external commits, members rejoining in turn: the first from the GroupInfo the backend
+ * serves, each next from the one the commit before brings (what the backend serves once it took it).
+ */
+async function rejoins(g: Group, count: number): Promise<Step[]> {
+  const steps: Step[] = [];
+  let info = await groupInfo(g, 1);
+  for (let i = 0; i < count; i++) {
+    const member = 1 + (i % rejoinersAt(g.n));
+    const bundle = await g.group.rejoin(g.mls[member]!, info);
+    info = bundle.groupInfo;
+    steps.push(bundleStep(bundle, g.users[member]!.token));
+  }
+  return steps;
+}
+
+/**
+ * Sends the requests `build` makes (all built first: client time does not space them out), one at
+ * a time once workerd is quiet; prints server CPU and wall time per request. The first goes
+ * unmeasured: it wakes the objects workerd closed meanwhile.
+ */
+async function timed(g: Group, kind: string, build: () => Promise<Step[]>) {
+  const steps = await build();
+  const note = await quiet();
   const cpu = serverCpuReader();
   const cpuMs: number[] = [];
   const wallMs: number[] = [];
-  let bytes = 0;
-  await measured(async () => {
-    for (let i = 0; i < count; i++) {
-      const bundle = await next(i);
-      bytes += bundle.body.length;
-      const cpu0 = cpu?.();
-      const t0 = performance.now();
-      await post(`${b.publicUrl.origin}/v8/mls/commit-bundles`, bundle.body, mls(g.creatorToken));
-      wallMs.push(performance.now() - t0);
-      // What the server does after answering (a shard's storage, timers) is the commit's too.
-      await new Promise((r) => setTimeout(r, 20));
-      if (cpu0 !== undefined) cpuMs.push((cpu!() - cpu0) / 1e6);
-      bundle.accept();
-    }
-  });
+  const sent: Step[] = [];
+  try {
+    await steps[0]?.send();
+    sent.push(...steps.slice(0, 1));
+    await measured(async () => {
+      for (const step of steps.slice(1)) {
+        const cpu0 = cpu?.();
+        const t0 = performance.now();
+        await step.send();
+        sent.push(step);
+        wallMs.push(performance.now() - t0);
+        // What the server does after answering (a shard's storage, timers) is the request's too.
+        await new Promise((r) => setTimeout(r, 20));
+        if (cpu0 !== undefined) cpuMs.push((cpu!() - cpu0) / 1e6);
+      }
+    });
+  } finally {
+    for (const step of sent) await step.after?.();
+  }
   for (const xs of [cpuMs, wallMs]) xs.sort((x, y) => x - y);
   const p = (xs: number[], q: number) => (xs.length === 0 ? 'n/a' : percentile(xs, q).toFixed(1));
-  commitLine([g.n, kind, kb(bytes / count), count, p(cpuMs, 50), p(cpuMs, 99), p(wallMs, 50), p(wallMs, 99)]);
+  const bytes = steps.slice(1).reduce((sum, s) => sum + (s.bytes ?? Number.NaN), 0);
+  const size = Number.isNaN(bytes) ? '-' : kb(bytes / wallMs.length);
+  commitLine([g.n, kind, size, wallMs.length, p(cpuMs, 50), p(cpuMs, 99), p(wallMs, 50), p(wallMs, 99)], note);
+}
+
+/**
+ * Every kind of request that changes the group, at its size (`commitsAt(n)` of each and one to
+ * wake the objects); one kind's failure does not stop the others.
+ */
+async function commitKinds(g: Group): Promise<void> {
+  const { n } = g;
+  const count = commitsAt(n) + 1;
+  const spare = (i: number) => g.mls[n + i]!;
+  const byCreator = async (changes: Parameters<BenchGroup['commits']>[1]) =>
+    (await g.group.commits(count, changes)).map((bundle) => bundleStep(bundle, g.creatorToken));
+  const kinds: Array<[kind: string, build: () => Promise<Step[]>]> = [
+    ['update (empty, with path)', () => byCreator(() => ({}))],
+    ['add one client (no path)', () => byCreator((i) => ({ add: [spare(i).keyPackage] }))],
+    ['remove one member (path)', () => byCreator((i) => ({ remove: [spare(i)] }))],
+    ['external commit (rejoin)', () => rejoins(g, count)],
+    [
+      'backend remove proposal',
+      async () => Array.from({ length: Math.min(count, n - 1) }, (_, i) => deleteClient(g.users[n - 1 - i]!)),
+    ],
+  ];
+  await freshPool();
+  for (const [kind, build] of kinds) await timed(g, kind, build).catch((err) => failed(n, kind, err));
 }
 
 const fanOutRow = (n: number, what: string, r: RunResult, note = '') =>
@@ -148,15 +266,17 @@ const fanOutRow = (n: number, what: string, r: RunResult, note = '') =>
     note,
   );
 
-/** Application messages from the creator to everybody else, ours and the bare broadcast. */
+/** Application messages from the creator to everybody else (the first ONLINE on sockets), ours and the bare broadcast. */
 async function fanOut(g: Group): Promise<void> {
-  const receivers = g.users.slice(1, g.n);
+  const receivers = g.users.slice(1, 1 + Math.min(g.n - 1, ONLINE));
+  const online = `${receivers.length} of ${g.n - 1} online`;
   const count = Math.max(10, Math.min(2000, Math.ceil(DELIVERIES_PER_RUN / receivers.length)));
   const messages = await g.group.applicationMessages(count + 1);
   const data = messages.map((m) => Buffer.from(m).toString('base64'));
   const bareUrl = baseline.url.origin;
   await freshPool();
   const indexOf = mlsFrameIndex(data);
+  let waited = await quiet();
   const bare = await runFanOut(
     {
       socketUrls: receivers.map(() => `${bareUrl.replace(/^http/, 'ws')}/ws`),
@@ -167,8 +287,9 @@ async function fanOut(g: Group): Promise<void> {
     count,
     { closed: IN_FLIGHT },
   );
-  fanOutRow(g.n, 'bare DO broadcast, max', bare);
+  fanOutRow(g.n, 'bare DO broadcast, max', bare, `${receivers.length} sockets; ${waited}`);
   await freshPool();
+  waited = await quiet();
   const ws = b.publicUrl.origin.replace(/^http/, 'ws');
   const ours = await measured(() =>
     runFanOut(
@@ -185,61 +306,65 @@ async function fanOut(g: Group): Promise<void> {
     g.n,
     'ours, max',
     ours,
-    `${((ours.deliveriesPerSecond / bare.deliveriesPerSecond) * 100).toFixed(0)}% of bare`,
+    `${((ours.deliveriesPerSecond / bare.deliveriesPerSecond) * 100).toFixed(0)}% of bare; ${online}; ${waited}`,
   );
 }
 
+const sizes = [...new Set([...SIZES, ...FAN_OUT_SIZES])].sort((x, y) => x - y);
+/** Room for the largest group and its spare users (conversation size, the creator's connections). */
+const room = 2 * Math.max(1000, ...sizes);
 /**
- * A 1,000-member group is larger than the shipped configuration allows (500), and its creator,
- * connected to every member and to the spare users the add commits bring, passes the 1,000
- * connections a user may have.
+ * The shipped configuration with what a 10,000-member group made in one go needs: conversations
+ * and the creator's connections beyond 500 and 1,000; cheap password hashes, unthrottled (every
+ * member registers, logs in and adds a client with their password; scrypt N=2^14 made that the
+ * setup's cost) and no failed-login bookkeeping (an object per login); access tokens that outlive
+ * the setup (15 minutes by default).
  */
-const b = await npmStart(
+const edits: Edit[] = [
+  ['galley.yaml', ['settings', 'maxConvSize'], room],
+  ['brig.yaml', ['optSettings', 'setMaxConvSize'], room],
+  ['brig.yaml', ['optSettings', 'setUserMaxConnections'], room],
   [
-    ['galley.yaml', ['settings', 'maxConvSize'], 2000],
-    ['brig.yaml', ['optSettings', 'setMaxConvSize'], 2000],
-    ['brig.yaml', ['optSettings', 'setUserMaxConnections'], 2000],
+    'brig.yaml',
+    ['optSettings', 'setPasswordHashingOptions'],
+    { algorithm: 'argon2id', iterations: 1, memory: 64, parallelism: 1 },
   ],
-  INSPECTOR === undefined ? {} : { inspectorPort: Number(INSPECTOR) },
-);
+  ['brig.yaml', ['optSettings', 'setPasswordHashingRateLimit', 'ipAddrLimit', 'inverseRate'], 0],
+  ['brig.yaml', ['optSettings', 'setPasswordHashingRateLimit', 'userLimit', 'inverseRate'], 0],
+  ['brig.yaml', ['optSettings', 'setLimitFailedLogins'], DELETE],
+  ['brig.yaml', ['zauth', 'accessTokenTimeout'], 86_400],
+];
+const b = await npmStart(edits, INSPECTOR === undefined ? {} : { inspectorPort: Number(INSPECTOR) });
 const baseline = await baselineServer();
 try {
   console.log(pinServerToOneCore());
-  const sizes = [...new Set([...SIZES, ...FAN_OUT_SIZES])].sort((x, y) => x - y);
   const groups = new Map<number, Group>();
   console.log(
-    'setup (not measured): users, clients and the conversation through the API, ts-mls groups, suite 1 (X25519/AES-128-GCM/Ed25519), one client per member',
+    `setup (not measured): users, clients and the conversation through the API (${SETUP_WIDTH} requests in flight), ts-mls groups, suite 1 (X25519/AES-128-GCM/Ed25519), one client per member`,
   );
   for (const n of sizes) {
+    const measuredHere = SIZES.includes(n);
     try {
-      groups.set(n, await makeGroup(n, SIZES.includes(n) ? commitsAt(n) : 0));
+      groups.set(n, await makeGroup(n, measuredHere ? commitsAt(n) + 1 : 0, measuredHere ? rejoinersAt(n) : 0));
     } catch (err) {
-      failed(n, err);
+      failed(n, 'setup', err);
     }
   }
   console.log(
-    `\nMLS application messages: ${IN_FLIGHT} sends in flight, one ciphertext for every member; client CPU: the load client's share of one core (near 100%: the client is the limit)`,
+    `\nMLS application messages: ${IN_FLIGHT} sends in flight, one ciphertext for every member, at most ${ONLINE} online; client CPU: the load client's share of one core (near 100%: the client is the limit)`,
   );
   fanOutLine(['members', 'run', 'messages/s', 'deliveries/s', 'p50 ms', 'p99 ms', 'client CPU']);
   for (const n of FAN_OUT_SIZES) {
     const g = groups.get(n);
-    if (g !== undefined) await fanOut(g).catch((err) => failed(n, err));
+    if (g !== undefined) await fanOut(g).catch((err) => failed(n, 'fan-out', err));
   }
   console.log(
-    `\ncommit bundles, one at a time: server CPU = workerd's CPU time per commit (${serverCpuReader() === undefined ? 'not available here: n/a' : 'all threads, /proc schedstat'}), wall = request to response`,
+    `\nMLS commits and removals, one at a time: server CPU = workerd's CPU time per request (${serverCpuReader() === undefined ? 'not available here: n/a' : 'all threads, /proc schedstat'}), wall = request to response`,
   );
   commitLine(['members', 'commit', 'bundle KB', 'commits', 'CPU p50 ms', 'CPU p99 ms', 'wall p50 ms', 'wall p99 ms']);
   for (const n of SIZES) {
     const g = groups.get(n);
-    if (g === undefined) continue;
-    try {
-      const count = commitsAt(n);
-      await freshPool();
-      await commits(g, 'update (empty, with path)', count, () => g.group.commit());
-      await commits(g, 'add one client (no path)', count, (i) => g.group.commit([g.mls[n + i]!.keyPackage]));
-    } catch (err) {
-      failed(n, err);
-    }
+    if (g !== undefined) await commitKinds(g);
   }
 } finally {
   await baseline.dispose();

@@ -28,6 +28,8 @@ export interface Listening {
 export type ApiUser = SeededUser & { cookie: string };
 
 let counter = 0;
+/** Every API user's password (deleting a permanent client asks for it). */
+export const PASSWORD = 'bench-password';
 
 /**
  * A user as the web app makes one: registered with the code mailed to their address, logged in
@@ -36,7 +38,7 @@ let counter = 0;
  */
 export async function apiUser(backend: Listening, o: { teamOwner?: boolean } = {}): Promise<ApiUser> {
   const email = `bench-${Date.now().toString(36)}-${++counter}@example.com`;
-  const password = 'bench-password';
+  const password = PASSWORD;
   const pub = backend.publicUrl;
   await call(pub, '/v8/activate/send', { method: 'POST', body: { email } });
   const { code } = await call(backend.internalUrl, `/i/users/activation-code?email=${encodeURIComponent(email)}`, {
@@ -134,7 +136,7 @@ export async function inParallel<T>(n: number, width: number, work: (i: number) 
 }
 
 /** `count` users made through the API, the first connected to each other, who accepts. */
-export async function contactsOfFirst(backend: Listening, count: number, domain: string): Promise<ApiUser[]> {
+async function contactsOfFirst(backend: Listening, count: number, domain: string): Promise<ApiUser[]> {
   const users = await inParallel(count, 8, () => apiUser(backend));
   const [first, ...others] = users as [ApiUser, ...ApiUser[]];
   await inParallel(others.length, 8, (i) =>

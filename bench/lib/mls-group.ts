@@ -1,18 +1,23 @@
 import {
+  acceptAll,
   type ClientState,
   type CiphersuiteImpl,
   createApplicationMessage,
   createCommit,
   createGroup,
   createGroupInfoWithExternalPubAndRatchetTree,
+  decodeMlsMessage,
   defaultCapabilities,
+  emptyPskIndex,
   encodeExternalSender,
   encodeMlsMessage,
   generateKeyPackageWithKey,
   getCiphersuiteFromName,
   getCiphersuiteImpl,
+  joinGroupExternal,
   type KeyPackage,
   type MLSMessage,
+  processMessage,
   type Proposal,
 } from 'ts-mls';
 
@@ -27,7 +32,10 @@ export interface BenchMlsClient {
   /** The signature public key, base64: the client's registered `mls_public_keys[ed25519]`. */
   publicKey: string;
   keyPackage: KeyPackage;
-  /** Only the group's creator keeps its private keys: the others never read the group. */
+  /**
+   * Only the group's creator keeps its private keys, and the few members that rejoin by external
+   * commits (their signature key): the others never read the group.
+   */
   privatePackage?: Parameters<typeof createGroup>[2];
 }
 
@@ -37,7 +45,7 @@ const now = () => BigInt(Math.floor(Date.now() / 1000));
 
 /**
  * A client's signature key and one key package made with it, with the basic credential
- * `<user>:<client hex>@<domain>` Wire's clients use; `keepPrivate` for the one that will commit.
+ * `<user>:<client hex>@<domain>` Wire's clients use; `keepPrivate` for those that will commit.
  */
 export async function mlsClient(
   o: { user: string; client: string; domain: string },
@@ -64,6 +72,28 @@ export async function mlsClient(
 }
 
 const concat = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
+/** MLSMessage's header of a GroupInfo: version mls10 (1), wire format mls_group_info (4). */
+const GROUP_INFO_HEADER = new Uint8Array([0, 1, 0, 4]);
+
+/** A commit bundle, built ahead: `accept` moves the creator's state on once the backend took it. */
+export interface Bundle {
+  body: Uint8Array;
+  accept(): Promise<void>;
+}
+
+/** What a commit of the creator changes: clients added (their key packages), members' clients removed. */
+interface Changes {
+  add?: KeyPackage[];
+  remove?: BenchMlsClient[];
+}
+
+/** The leaf of a member's client in `state`, found by its signature key. */
+function leafOf(state: ClientState, c: BenchMlsClient): number {
+  const key = Buffer.from(c.publicKey, 'base64');
+  const node = state.ratchetTree.findIndex((n) => n?.nodeType === 'leaf' && key.equals(n.leaf.signaturePublicKey));
+  if (node < 0) throw new Error(`${c.user} is not in the group`);
+  return node / 2;
+}
 
 /**
  * The creator's side of a group: it creates the group, adds members and commits, each commit
@@ -99,23 +129,72 @@ export class BenchGroup {
 
   /**
    * The next commit as the bundle a client posts: the commit (a PublicMessage), the Welcome when it
-   * adds, and the GroupInfo of the new epoch with its ratchet tree. Without `adds` it is an empty
-   * commit with an update path (a client rotating its keys). `accept` moves the state on.
+   * adds, and the GroupInfo of the new epoch with its ratchet tree. Without proposals it is an
+   * empty commit with an update path (a client rotating its keys); a removal has a path too.
    */
-  async commit(adds: KeyPackage[] = []): Promise<{ body: Uint8Array; accept(): void }> {
-    const proposals: Proposal[] = adds.map((keyPackage) => ({ proposalType: 'add', add: { keyPackage } }));
-    const made = await createCommit(
-      { state: this.state, cipherSuite: this.cs },
-      { wireAsPublicMessage: true, extraProposals: proposals },
-    );
-    const groupInfo = await createGroupInfoWithExternalPubAndRatchetTree(made.newState, [], this.cs);
-    const parts: MLSMessage[] = [made.commit];
-    if (made.welcome !== undefined) parts.push({ version: 'mls10', wireformat: 'mls_welcome', welcome: made.welcome });
-    parts.push({ version: 'mls10', wireformat: 'mls_group_info', groupInfo });
+  async commit(o: Changes = {}): Promise<Bundle> {
+    return (await this.commits(1, () => o))[0]!;
+  }
+
+  /**
+   * `count` commits (see `commit`), each from the epoch the one before leads to: built ahead, to be
+   * posted back to back in their order; each `accept`, in order, moves the group on.
+   */
+  async commits(count: number, changes: (i: number) => Changes): Promise<Bundle[]> {
+    const out: Bundle[] = [];
+    let state = this.state;
+    for (let i = 0; i < count; i++) {
+      const o = changes(i);
+      const proposals: Proposal[] = [
+        ...(o.add ?? []).map((keyPackage): Proposal => ({ proposalType: 'add', add: { keyPackage } })),
+        ...(o.remove ?? []).map((c): Proposal => ({ proposalType: 'remove', remove: { removed: leafOf(state, c) } })),
+      ];
+      const made = await createCommit(
+        { state, cipherSuite: this.cs },
+        { wireAsPublicMessage: true, extraProposals: proposals },
+      );
+      const groupInfo = await createGroupInfoWithExternalPubAndRatchetTree(made.newState, [], this.cs);
+      const parts: MLSMessage[] = [made.commit];
+      if (made.welcome !== undefined)
+        parts.push({ version: 'mls10', wireformat: 'mls_welcome', welcome: made.welcome });
+      parts.push({ version: 'mls10', wireformat: 'mls_group_info', groupInfo });
+      state = made.newState;
+      out.push({
+        body: concat(parts.map((p) => encodeMlsMessage(p))),
+        accept: async () => {
+          this.state = made.newState;
+        },
+      });
+    }
+    return out;
+  }
+
+  /**
+   * `client` rejoins the group by an external commit, as a Wire client that lost its state: from
+   * a GroupInfo as `GET …/groupinfo` serves it (without the MLSMessage header), its old leaf
+   * removed. The bundle is the commit and the new epoch's GroupInfo, which the backend serves once
+   * it took the commit (`groupInfo`, for the next joiner); `accept` has the creator process it.
+   */
+  async rejoin(client: BenchMlsClient, groupInfo: Uint8Array): Promise<Bundle & { groupInfo: Uint8Array }> {
+    if (client.privatePackage === undefined) throw new Error(`${client.user} kept no private keys`);
+    const decoded = decodeMlsMessage(concat([GROUP_INFO_HEADER, groupInfo]), 0)?.[0];
+    if (decoded?.wireformat !== 'mls_group_info') throw new Error('not a GroupInfo');
+    const joined = await joinGroupExternal(decoded.groupInfo, client.keyPackage, client.privatePackage, true, this.cs);
+    const commit = {
+      version: 'mls10' as const,
+      wireformat: 'mls_public_message' as const,
+      publicMessage: joined.publicMessage,
+    };
+    const next = encodeMlsMessage({
+      version: 'mls10',
+      wireformat: 'mls_group_info',
+      groupInfo: await createGroupInfoWithExternalPubAndRatchetTree(joined.newState, [], this.cs),
+    });
     return {
-      body: concat(parts.map((p) => encodeMlsMessage(p))),
-      accept: () => {
-        this.state = made.newState;
+      body: concat([encodeMlsMessage(commit), next]),
+      groupInfo: next.subarray(GROUP_INFO_HEADER.length),
+      accept: async () => {
+        this.state = (await processMessage(commit, this.state, emptyPskIndex, acceptAll, this.cs)).newState;
       },
     };
   }
@@ -133,13 +212,13 @@ export class BenchGroup {
     let commits = 0;
     for (let at = 0; at < clients.length; ) {
       const next = clients.slice(at, at + chunk);
-      const bundle = await this.commit(next.map((c) => c.keyPackage));
+      const bundle = await this.commit({ add: next.map((c) => c.keyPackage) });
       if (bundle.body.length > maxBytes && chunk > 1) {
         chunk = Math.ceil(chunk / 2);
         continue;
       }
       await post(bundle.body);
-      bundle.accept();
+      await bundle.accept();
       at += next.length;
       commits += 1;
     }
