@@ -1,19 +1,8 @@
 import type { GroupClient, GroupLeaf } from '../../../shared/mls/delivery.js';
-import type { GroupRow } from './group-row.js';
+import type { GroupIndex, GroupRow } from './group-row.js';
 
 export const userKey = (c: { domain: string; user: string }) => `${c.domain}/${c.user}`;
 export const clientKey = (c: GroupClient) => `${c.domain}/${c.user}/${c.client}`;
-
-/**
- * Lookups into a group's leaves, so that a commit's checks cost what it touches, not the group's
- * size: each client's leaf, each user's leaves, and how many leaves are other backends' clients.
- * Built once per group (kept with it, see GroupRow.index) and moved on by each commit.
- */
-export interface GroupIndex {
-  leafOf: Map<string, number>;
-  leavesOf: Map<string, Set<number>>;
-  remote: number;
-}
 
 export function indexOf(group: GroupRow, localDomain: string): GroupIndex {
   if (group.index !== undefined) return group.index;

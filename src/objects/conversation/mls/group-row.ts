@@ -2,7 +2,18 @@
 // planning (commit-plan.ts) shares with the store that reads and writes them (group-store.ts).
 import type { GroupLeaf, ProposalEffect } from '../../../shared/mls/delivery.js';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
-import type { GroupIndex } from './group-index.js';
+
+/**
+ * Lookups into a group's leaves, so that a commit's checks cost what it touches, not the group's
+ * size: each client's leaf, each user's leaves, and how many leaves are other backends' clients.
+ * Built once per group (kept with it, see GroupRow.index; group-index.ts) and moved on by each
+ * commit.
+ */
+export interface GroupIndex {
+  leafOf: Map<string, number>;
+  leavesOf: Map<string, Set<number>>;
+  remote: number;
+}
 
 /** A proposal of the current epoch that the next commit must reference. */
 export interface PendingProposal {

@@ -4,6 +4,7 @@ import type { DeliveryResult, MessageRequest } from '../../../shared/mls/deliver
 import type { NotificationShards } from '../../notification-shards.js';
 import { mlsGroupMessage, mlsNotifications, remoteDelivery } from './fan-out.js';
 import { GroupRoster } from './group-roster.js';
+import { indexOf } from './group-index.js';
 import type { GroupRow } from './group-row.js';
 import { proposalStatement } from './group-store.js';
 
@@ -54,7 +55,9 @@ export async function postMessage(
   const time = new Date().toISOString();
   const fan = { conv: req.conv, subconv: req.subconv, sender: req.sender, localDomain: req.localDomain, time };
   const skip = new Set((req.skipUsers ?? []).map((u) => `${u.domain}/${u.user}`));
-  const to = [...group.leaves.values()].filter((l) => !skip.has(`${l.domain}/${l.user}`));
+  // Every client, for explicit deliveries and other backends; the group's own are reached through the rosters.
+  const listed = skip.size > 0 || indexOf(group, req.localDomain).remote > 0;
+  const to = listed ? [...group.leaves.values()].filter((l) => !skip.has(`${l.domain}/${l.user}`)) : [];
   if (skip.size > 0)
     await shards.append(mlsNotifications('conversation.mls-message-add', req.message, to, fan), req.ttlSeconds);
   else {

@@ -7,6 +7,7 @@ import { type ChangeSinks, commitWithDeliveries } from '../commit-with-deliverie
 import type { ConversationDb, Write } from '../../db/conversation-db.js';
 import { mlsGroupMessage, remoteDelivery } from './fan-out.js';
 import { GroupRoster } from './group-roster.js';
+import { indexOf, userKey } from './group-index.js';
 import type { GroupSend } from '../../notification-shards.js';
 import type { GroupRow, PendingProposal } from './group-row.js';
 import { proposalStatement, removalPendingStatement } from './group-store.js';
@@ -82,15 +83,16 @@ export async function proposeRemovals(
   left: Leaving,
 ): Promise<{ group: GroupRow; remote: RemoteMlsDelivery[] }> {
   if (group.epoch === 0 || group.suite === null || group.groupId === null) return { group, remote: [] };
-  const goes = [...group.leaves.values()].filter(
-    (l) =>
-      !l.removalPending &&
-      left.targets.some(
-        (t) => t.user === l.user && t.domain === l.domain && (t.client === undefined || t.client === l.client),
-      ),
+  const index = indexOf(group, left.localDomain);
+  const named = left.targets.flatMap((t) =>
+    [...(index.leavesOf.get(userKey(t)) ?? [])]
+      .map((i) => group.leaves.get(i)!)
+      .filter((l) => !l.removalPending && (t.client === undefined || t.client === l.client)),
   );
+  const goes = [...new Map(named.map((l) => [l.index, l])).values()];
   if (goes.length === 0) return { group, remote: [] };
-  const everyone = [...group.leaves.values()];
+  // Other backends' clients are told through theirs; the group's own through the rosters.
+  const everyone = index.remote === 0 ? [] : [...group.leaves.values()];
   const roster = new GroupRoster(db, sinks.shards, group, left.localDomain);
   const sent = await removalProposals(
     db,
