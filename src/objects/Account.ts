@@ -198,6 +198,23 @@ export class Account extends DurableObject<Env> {
     return this.connections.list(user, statuses);
   }
 
+  /** How many of the user's connections have one of these statuses. */
+  async connectionCount(user: string, statuses: readonly Relation[]): Promise<number> {
+    await this.open(user);
+    return this.connections.count(statuses);
+  }
+
+  /** The user's connections to these users of `domain` with one of these statuses. */
+  async connectionsAmong(
+    user: string,
+    domain: string,
+    others: readonly string[],
+    statuses: readonly Relation[],
+  ): Promise<ConnectionRecord[]> {
+    await this.open(user);
+    return this.connections.among(user, domain, others, statuses);
+  }
+
   async connectionPage(
     user: string,
     size: number,

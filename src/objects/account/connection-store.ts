@@ -53,6 +53,24 @@ export class ConnectionStore {
     return rows.map((r) => record(user, r)).filter((r) => statuses === undefined || statuses.includes(r.status));
   }
 
+  /** How many have one of these statuses. */
+  count(statuses: readonly Relation[]): number {
+    return this.sql
+      .exec<{ n: number }>(
+        'SELECT count(*) AS n FROM connections WHERE status IN (SELECT value FROM json_each(?))',
+        JSON.stringify(statuses),
+      )
+      .one().n;
+  }
+
+  /** Those to these users of `domain` with one of these statuses: a lookup each, whatever the user has. */
+  among(user: string, domain: string, others: readonly string[], statuses: readonly Relation[]): ConnectionRecord[] {
+    return others.flatMap((to) => {
+      const r = this.get(user, domain, to);
+      return r !== undefined && statuses.includes(r.status) ? [r] : [];
+    });
+  }
+
   /** At most `size`, ordered by (domain, user), after the given position. */
   page(user: string, size: number, after?: { domain: string; user: string }): ConnectionRecord[] {
     const rows =

@@ -24,14 +24,13 @@ export const connectionBook = {
     return accountObject(env, user).connectionPage(user, size, after);
   },
   /** Connections counting against `setUserMaxConnections`: accepted and sent. */
-  async countActive(env: Env, user: string): Promise<number> {
-    return (await this.withStatus(env, user, ['accepted', 'sent'])).length;
+  countActive(env: Env, user: string): Promise<number> {
+    return accountObject(env, user).connectionCount(user, ['accepted', 'sent']);
   },
-  /** Of these users of `domain`, those `user`'s own connection to is accepted. */
+  /** Of these users of `domain`, those `user`'s own connection to is accepted (a lookup each, not every connection). */
   async acceptedTo(env: Env, user: string, domain: string, others: readonly string[]): Promise<Set<string>> {
-    const wanted = new Set(others);
-    const accepted = await this.withStatus(env, user, ['accepted']);
-    return new Set(accepted.filter((r) => r.toDomain === domain && wanted.has(r.toUser)).map((r) => r.toUser));
+    const accepted = await accountObject(env, user).connectionsAmong(user, domain, [...new Set(others)], ['accepted']);
+    return new Set(accepted.map((r) => r.toUser));
   },
   /** Of these local users, those whose own connection to `domain/user` is accepted. */
   async acceptingOf(env: Env, users: readonly string[], domain: string, user: string): Promise<Set<string>> {
