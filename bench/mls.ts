@@ -47,8 +47,11 @@ const SIZES = list(process.env.BENCH_SIZES, '10,100,1000,10000');
 const FAN_OUT_SIZES = list(process.env.BENCH_FAN_OUT_SIZES, '100,1000,10000');
 /** Receivers of a fan-out with their client online (on a websocket); at 10,000 members, a tenth. */
 const ONLINE = Number(process.env.BENCH_ONLINE ?? 1000);
-/** Commits of each kind per size (fewer from 1,000: each update commit is stored once per member). */
-const commitsAt = (n: number) => Number(process.env.BENCH_COMMITS ?? (n >= 1000 ? 20 : 50));
+/**
+ * Commits of each kind per size: fewer from 1,000, and 5 at 10,000, where the creator's client
+ * takes tens of seconds to build each (a rejoin, minutes).
+ */
+const commitsAt = (n: number) => Number(process.env.BENCH_COMMITS ?? (n >= 10_000 ? 5 : n >= 1000 ? 20 : 50));
 /** Members who rejoin by external commits (their private keys kept), in turn. */
 const rejoinersAt = (n: number) => Math.min(commitsAt(n), n - 1);
 /** Requests of a setup stage in flight. */
