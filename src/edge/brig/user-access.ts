@@ -22,7 +22,7 @@ import {
   legalholdRequestAnnounced,
   removingLegalholdDevices,
 } from './legalhold/legalhold-devices.js';
-import { mlsClientKeys } from './mls/mls-clients.js';
+import { mlsClientKeys, mlsSignatureKey } from './mls/mls-clients.js';
 import { checkUserPassword } from './password/passwords.js';
 import { contactsOf } from './users/contacts.js';
 import type { UserRow } from './users/user-json.js';
@@ -74,6 +74,7 @@ export function userAccess(env: Env, db: Db, config: Config): UserAccess {
     },
     remoteClientIdsOf: (domain, users) => remoteClientIdsOf(config, domain, users),
     mlsClientKeys: (user, suite) => mlsClientKeys(env, config, db, user, suite),
+    mlsSignatureKey: (user, client, suite) => mlsSignatureKey(env, config, db, user, client, suite),
     touchClient: (user, client) => touchClient(db, user, client),
     checkPassword: async (user, password) => {
       const u = await row(user);

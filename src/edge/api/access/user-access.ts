@@ -89,6 +89,8 @@ export interface UserAccess {
   remoteClientIdsOf(domain: string, users: readonly string[]): Promise<Record<string, string[]>>;
   /** A user's clients with their MLS signature keys of a suite's scheme (a remote user's from their backend). */
   mlsClientKeys(user: QualifiedId, suite: number): Promise<MlsClientKey[]>;
+  /** One client's MLS signature key of a suite's scheme, if it has one (a remote user's from their backend). */
+  mlsSignatureKey(user: QualifiedId, client: string, suite: number): Promise<string | undefined>;
   /** Marks a client active (its user fetched notifications with its id); unknown clients are ignored. */
   touchClient(user: QualifiedId, client: string): Promise<void>;
 

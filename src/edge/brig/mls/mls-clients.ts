@@ -37,3 +37,17 @@ export async function mlsClientKeys(
   });
   return infos.map((i) => ({ client: i.id, signatureKey: i.mls_signature_key, hasKeyPackages: i.mls }));
 }
+
+/** One client's signature key of the suite's scheme: what a committer's leaf is checked against. */
+export async function mlsSignatureKey(
+  env: Env,
+  config: Config,
+  db: Db,
+  user: QualifiedId,
+  client: string,
+  suite: number,
+): Promise<string | undefined> {
+  if (user.domain === localDomain(config))
+    return (await clientStore.get(db, user.id, client))?.mlsPublicKeys[schemeOf(suite)];
+  return (await mlsClientKeys(env, config, db, user, suite)).find((c) => c.client === client)?.signatureKey;
+}

@@ -70,8 +70,12 @@ export async function commitRequest(
     // The path leaf's key is compared with the caller's registered key by the object, after it
     // checked that the sender leaf is the caller's (wire-server's order).
     let pathLeafOfSender = true;
-    const mine = await keysOf({ id: sender.user, domain: sender.domain });
-    const registered = mine.find((cl) => cl.client === sender.client)?.signatureKey;
+    // Only the sender's own key: its user's other clients and key packages matter for a first commit only.
+    const registered = await deps(c).users.mlsSignatureKey(
+      { id: sender.user, domain: sender.domain },
+      sender.client,
+      info.suite,
+    );
     // The committer signs the new epoch's GroupInfo from its leaf; an external commit's joiner, from the leaf it takes.
     const joinerLeaf = senderLeaf === 'external' ? info.signer : undefined;
     if (senderLeaf !== 'external' && info.signer !== senderLeaf)
