@@ -71,12 +71,25 @@ export async function groupStanding(c: Context<AppEnv>, at: GroupTarget, remote?
   }
   const me = standing.members[0];
   if (me === undefined) throw new ApiError(galleyErrors.noConversation);
-  const membersAmong = async (users: readonly QualifiedId[]) => {
-    if (users.length === 0) return new Set<string>();
-    const found = (await conversationBook.standing(c.env, id, users, local))?.members ?? [];
-    return new Set(found.map((m) => `${m.userDomain}/${m.userId}`));
+  // A commit's checks and its handler ask about the same added users: the object is asked once.
+  const asked = new Map<string, Promise<ReadonlySet<string>>>();
+  const membersAmong = (users: readonly QualifiedId[]) => {
+    const key = users.map(userKey).join(',');
+    let found = asked.get(key);
+    if (found === undefined) asked.set(key, (found = membersOf(c, id, users)));
+    return found;
   };
   return { id, subconv, unstored: false, conv: standing.row, me, elsewhere: standing.elsewhere, membersAmong };
+}
+
+async function membersOf(
+  c: Context<AppEnv>,
+  conv: { id: string; domain: string },
+  users: readonly QualifiedId[],
+): Promise<ReadonlySet<string>> {
+  if (users.length === 0) return new Set();
+  const found = (await conversationBook.standing(c.env, conv, users, deps(c).domain))?.members ?? [];
+  return new Set(found.map((m) => `${m.userDomain}/${m.userId}`));
 }
 
 export interface GroupTarget {
