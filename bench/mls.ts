@@ -84,8 +84,13 @@ async function post(url: string, body: Uint8Array | string, headers: Record<stri
 const mls = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'message/mls' });
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/** An error's message, with its cause's (fetch's own says only "fetch failed"). */
+const reason = (err: unknown): string => {
+  if (!(err instanceof Error)) return String(err);
+  return err.cause === undefined ? err.message : `${err.message} (${reason(err.cause)})`;
+};
 const failed = (n: number, what: string, err: unknown) =>
-  console.log(`${String(n).padStart(7)}  ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+  console.log(`${String(n).padStart(7)}  ${what} failed: ${reason(err)}`);
 
 /** A table line: the members, a left-aligned label, then right-aligned cells of these widths. */
 const line =

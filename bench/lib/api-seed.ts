@@ -4,8 +4,29 @@
 import { proteusKeys } from '../../test/helpers/prekeys.js';
 import type { SeededUser } from './seed.js';
 
+/** Attempts of a request that failed below HTTP (the connection closed or reset). */
+const ATTEMPTS = 3;
+
+/**
+ * fetch, sent again when the connection failed before an answer: a setup of 10,000 users sends
+ * hundreds of thousands of requests, and one pooled connection closed by the server just as a
+ * request went out would end it. Only the setup's requests come here, and each is safe to repeat
+ * (apiUser's registration is repeated whole, with a new address).
+ */
+async function send(url: URL, init: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !(err instanceof TypeError)) throw err;
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      console.error(`${init.method} ${url.pathname}: ${cause?.code ?? cause?.message ?? err.message}, sent again`);
+    }
+  }
+}
+
 export async function call(base: URL, path: string, init: { method: string; token?: string; body?: unknown }) {
-  const res = await fetch(new URL(path, base), {
+  const res = await send(new URL(path, base), {
     method: init.method,
     headers: {
       'content-type': 'application/json',
@@ -37,6 +58,17 @@ export const PASSWORD = 'bench-password';
  * client from `/access?client_id=`.
  */
 export async function apiUser(backend: Listening, o: { teamOwner?: boolean } = {}): Promise<ApiUser> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await registeredUser(backend, o);
+    } catch (err) {
+      // A registration sent again after a lost answer finds its address taken: a new user instead.
+      if (attempt >= ATTEMPTS) throw err;
+    }
+  }
+}
+
+async function registeredUser(backend: Listening, o: { teamOwner?: boolean }): Promise<ApiUser> {
   const email = `bench-${Date.now().toString(36)}-${++counter}@example.com`;
   const password = PASSWORD;
   const pub = backend.publicUrl;
@@ -54,7 +86,7 @@ export async function apiUser(backend: Listening, o: { teamOwner?: boolean } = {
       ...(o.teamOwner ? { team: { name: 'Bench', icon: 'default' } } : {}),
     },
   });
-  const login = await fetch(new URL('/v8/login?persist=true', pub), {
+  const login = await send(new URL('/v8/login?persist=true', pub), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password }),
@@ -67,7 +99,7 @@ export async function apiUser(backend: Listening, o: { teamOwner?: boolean } = {
     token: access_token,
     body: { type: 'permanent', password, ...(await proteusKeys(1)) },
   });
-  const access = await fetch(new URL(`/v8/access?client_id=${client.id}`, pub), {
+  const access = await send(new URL(`/v8/access?client_id=${client.id}`, pub), {
     method: 'POST',
     headers: { cookie: cookie ?? '', authorization: `Bearer ${access_token}` },
   });
@@ -81,7 +113,7 @@ export async function apiUser(backend: Listening, o: { teamOwner?: boolean } = {
  * connection, as a second device's would be, or a fresh one when the last has expired.
  */
 export async function anotherToken(backend: Listening, user: { cookie: string }): Promise<string> {
-  const access = await fetch(new URL('/v8/access', backend.publicUrl), {
+  const access = await send(new URL('/v8/access', backend.publicUrl), {
     method: 'POST',
     headers: { cookie: user.cookie },
   });
