@@ -4,6 +4,7 @@ import { type CiphersuiteName, ciphersuites } from 'ts-mls/crypto/ciphersuite.js
 import type { Hash } from 'ts-mls/crypto/hash.js';
 import { makeHashImpl } from 'ts-mls/crypto/implementation/default/makeHashImpl.js';
 import type { Signature } from 'ts-mls/crypto/signature.js';
+import { derToP1363 } from './ecdsa-der.js';
 
 /** The signature schemes of Wire's MLS keys, as `mls_public_keys` and `mlsPrivateKeyPaths` name them. */
 export type SignatureScheme =
@@ -80,23 +81,48 @@ const ed25519Signature: Signature = {
   },
 };
 
-/** ECDSA as MLS signs it: the message hashed by the curve's hash, DER signatures, high S allowed. */
-function ecdsaSignature(curve: typeof p256 | typeof p384 | typeof p521): Signature {
+interface EcdsaCurve {
+  noble: typeof p256 | typeof p384 | typeof p521;
+  namedCurve: 'P-256' | 'P-384' | 'P-521';
+  hash: 'SHA-256' | 'SHA-384' | 'SHA-512';
+  /** Bytes of a scalar: each half of a P1363 signature. */
+  size: number;
+}
+
+/**
+ * ECDSA as MLS signs it: the message hashed by the curve's hash, DER signatures, high S allowed.
+ * Verified by the runtime's WebCrypto; noble signs (a signing key stays bytes), and verifies only
+ * a key WebCrypto does not import (a compressed point), with the same answer for a bad one.
+ */
+function ecdsaSignature(curve: EcdsaCurve): Signature {
   const opts = { prehash: true, format: 'der', lowS: false } as const;
+  const byNoble = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) => {
+    try {
+      return curve.noble.verify(signature, message, publicKey, opts);
+    } catch {
+      return false; // a key or signature that is no point or no DER: not a valid signature
+    }
+  };
   return {
     async sign(signKey, message) {
-      return curve.sign(message, signKey, opts);
+      return curve.noble.sign(message, signKey, opts);
     },
     async verify(publicKey, message, signature) {
+      const p1363 = derToP1363(signature, curve.size);
+      if (p1363 === undefined) return false;
+      let key: CryptoKey;
       try {
-        return curve.verify(signature, message, publicKey, opts);
+        const algorithm = { name: 'ECDSA', namedCurve: curve.namedCurve };
+        key = await crypto.subtle.importKey('raw', publicKey as BufferSource, algorithm, false, ['verify']);
       } catch {
-        return false; // a key or signature that is no point or no DER: not a valid signature
+        return byNoble(publicKey, message, signature);
       }
+      const algorithm = { name: 'ECDSA', hash: curve.hash };
+      return crypto.subtle.verify(algorithm, key, p1363 as BufferSource, message as BufferSource);
     },
     async keygen() {
-      const signKey = curve.utils.randomSecretKey();
-      return { signKey, publicKey: curve.getPublicKey(signKey) };
+      const signKey = curve.noble.utils.randomSecretKey();
+      return { signKey, publicKey: curve.noble.getPublicKey(signKey) };
     },
   };
 }
@@ -107,9 +133,9 @@ function ecdsaSignature(curve: typeof p256 | typeof p384 | typeof p521): Signatu
  */
 const SIGNATURES: Record<SuiteFacts['signature'], Signature> = {
   Ed25519: ed25519Signature,
-  P256: ecdsaSignature(p256),
-  P384: ecdsaSignature(p384),
-  P521: ecdsaSignature(p521),
+  P256: ecdsaSignature({ noble: p256, namedCurve: 'P-256', hash: 'SHA-256', size: 32 }),
+  P384: ecdsaSignature({ noble: p384, namedCurve: 'P-384', hash: 'SHA-384', size: 48 }),
+  P521: ecdsaSignature({ noble: p521, namedCurve: 'P-521', hash: 'SHA-512', size: 66 }),
 };
 
 const impls = new Map<number, SuiteImpl>();
