@@ -211,16 +211,24 @@ export class Conversation extends DurableObject<Env> {
 
   /**
    * Whether any of these clients is in a group at `epoch` (the commit route refuses adding one
-   * again before its key checks; a commit of another epoch is the group's to answer).
+   * again before its key checks; a commit of another epoch is the group's to answer), and which
+   * of their users are the conversation's members (what the route asks next, in the same call).
    */
   async groupHolds(
     conv: QualifiedRef,
     subconv: string | undefined,
     epoch: number,
     clients: readonly GroupClient[],
-  ): Promise<boolean> {
+    local: string,
+  ): Promise<{ holds: boolean; members: MemberRow[] }> {
     await this.open(conv);
-    return this.ordered(() => this.mls.holds(conv, subconv, epoch, clients));
+    const users = [
+      ...new Map(clients.map((c) => [`${c.domain}/${c.user}`, { id: c.user, domain: c.domain }])).values(),
+    ];
+    return this.ordered(async () => ({
+      holds: await this.mls.holds(conv, subconv, epoch, clients),
+      members: readStanding(this.db, conv, users, local)?.members ?? [],
+    }));
   }
 
   /** Resets the conversation's or a subconversation's group, in order. */

@@ -106,8 +106,7 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
   const inGroup = {
     membersAmong: target.membersAmong,
     firstCommit: row.protocol === 'mls' && row.epoch === 0 && target.subconv === undefined,
-    holds: (epoch: number, clients: GroupClient[]) =>
-      conversationObject(c.env, conv).groupHolds(conv, target.subconv, epoch, clients),
+    holds: target.holds,
   };
   const db = database(c.env.DB);
   // Adds committed by reference are checked like inline ones (their packages were at proposal time).

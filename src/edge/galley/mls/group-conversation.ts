@@ -12,6 +12,8 @@ import { conversationBook } from '../conversations/conversation-book.js';
 import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
 import { unstoredOne2One } from './one2one-first-commit.js';
 import { deps } from '../../api/deps.js';
+import { conversationObject } from '../conversations/conversation-object.js';
+import type { GroupClient } from '../../../shared/mls/delivery.js';
 
 /**
  * The conversation an MLS group id names, and the membership of the caller (or of `remote`, a
@@ -52,6 +54,11 @@ export interface GroupStanding {
   elsewhere: boolean;
   /** Which of these users are members, as `domain/user`. */
   membersAmong(users: readonly QualifiedId[]): Promise<ReadonlySet<string>>;
+  /**
+   * Whether any of these clients is in the group at `epoch`; which of their users are members is
+   * asked in the same call, for membersAmong.
+   */
+  holds(epoch: number, clients: readonly GroupClient[]): Promise<boolean>;
 }
 
 const userKey = (u: QualifiedId) => `${u.domain}/${u.id}`;
@@ -67,7 +74,9 @@ export async function groupStanding(c: Context<AppEnv>, at: GroupTarget, remote?
     const { conv, me } = unstoredOne2One(id, who);
     const membersAmong = async (users: readonly QualifiedId[]) =>
       new Set(users.map(userKey).filter((k) => k === userKey(who)));
-    return { id, subconv, unstored: true, conv, me, elsewhere: who.domain !== local, membersAmong };
+    // Not stored: no group yet, whose clients an add could repeat.
+    const holds = async () => false;
+    return { id, subconv, unstored: true, conv, me, elsewhere: who.domain !== local, membersAmong, holds };
   }
   const me = standing.members[0];
   if (me === undefined) throw new ApiError(galleyErrors.noConversation);
@@ -79,7 +88,20 @@ export async function groupStanding(c: Context<AppEnv>, at: GroupTarget, remote?
     if (found === undefined) asked.set(key, (found = membersOf(c, id, users)));
     return found;
   };
-  return { id, subconv, unstored: false, conv: standing.row, me, elsewhere: standing.elsewhere, membersAmong };
+  const holds = async (epoch: number, clients: readonly GroupClient[]) => {
+    const users = [
+      ...new Map(clients.map((g) => [`${g.domain}/${g.user}`, { id: g.user, domain: g.domain }])).values(),
+    ];
+    const answer = conversationObject(c.env, id).groupHolds(id, subconv, epoch, clients, local);
+    const members = answer.then(
+      (a): ReadonlySet<string> => new Set(a.members.map((m) => `${m.userDomain}/${m.userId}`)),
+    );
+    members.catch(() => {}); // a failed call is answered below; nobody may ask for its members
+    asked.set(users.map(userKey).join(','), members);
+    return (await answer).holds;
+  };
+  const { row, elsewhere } = standing;
+  return { id, subconv, unstored: false, conv: row, me, elsewhere, membersAmong, holds };
 }
 
 async function membersOf(
