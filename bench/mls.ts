@@ -62,6 +62,13 @@ const INSPECTOR = process.env.BENCH_INSPECTOR;
 const DOMAIN = 'example.com';
 /** nginz's max_body_size for /mls/commit-bundles: the setup's adds are split into commits that fit. */
 const BODY_LIMIT = 16 * 1024 * 1024;
+/**
+ * Clients the setup adds per commit. Each added user costs the commit's request a few object
+ * calls (their keys and key packages, their list of conversations): 9,999 in one request opened
+ * as many Account objects at once (workerd's SQLite ran out of memory) and would pass the 10,000
+ * subrequests of one invocation on Cloudflare; 1,000 fit.
+ */
+const ADDS_PER_COMMIT = Number(process.env.BENCH_ADDS_PER_COMMIT ?? 1000);
 
 /** Each phase gets its own connection pool (an idle connection may be closed just as a POST is written to it). */
 let pool = new Agent();
@@ -134,7 +141,7 @@ async function makeGroup(n: number, spare: number, rejoiners: number): Promise<G
   );
   let biggest = 0;
   const commits = await stage(seeded.stages, 'group', () =>
-    group.addAll(seeded.mls.slice(1, n), BODY_LIMIT, (body) => {
+    group.addAll(seeded.mls.slice(1, n), { maxBytes: BODY_LIMIT, maxClients: ADDS_PER_COMMIT }, (body) => {
       biggest = Math.max(biggest, body.length);
       return post(`${b.publicUrl.origin}/v8/mls/commit-bundles`, body, mls(seeded.creatorToken));
     }),
@@ -356,6 +363,7 @@ try {
       groups.set(n, await makeGroup(n, measuredHere ? commitsAt(n) + 1 : 0, measuredHere ? rejoinersAt(n) : 0));
     } catch (err) {
       failed(n, 'setup', err);
+      for (const l of b.lastLines(40)) console.log(`         | ${l}`);
     }
   }
   console.log(

@@ -200,15 +200,16 @@ export class BenchGroup {
   }
 
   /**
-   * Adds every client, as few commits as fit `maxBytes` each (the ingress body limit): posts each
-   * with `post` and moves on when it is taken.
+   * Adds every client, at most `maxClients` and `maxBytes` (the ingress body limit) a commit: posts
+   * each with `post` and moves on when it is taken.
    */
   async addAll(
     clients: BenchMlsClient[],
-    maxBytes: number,
+    limits: { maxBytes: number; maxClients: number },
     post: (body: Uint8Array) => Promise<void>,
   ): Promise<number> {
-    let chunk = clients.length;
+    const { maxBytes } = limits;
+    let chunk = Math.min(clients.length, limits.maxClients);
     let commits = 0;
     for (let at = 0; at < clients.length; ) {
       const next = clients.slice(at, at + chunk);

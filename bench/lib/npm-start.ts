@@ -23,6 +23,8 @@ export interface StartedBackend {
   up(): Promise<void>;
   /** Stops it and removes its state. */
   stop(): Promise<void>;
+  /** The last lines it printed, stdout and stderr (a failure's log lines and stacks). */
+  lastLines(count: number): string[];
 }
 
 export interface StartOptions {
@@ -70,6 +72,7 @@ export async function npmStart(edits: Edit[] = [], o: StartOptions = {}): Promis
       await started.down();
       rmSync(root, { recursive: true, force: true });
     },
+    lastLines: (count) => running?.output.slice(-count) ?? [],
   };
   try {
     await started.up();
