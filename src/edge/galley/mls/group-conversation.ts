@@ -11,7 +11,7 @@ import { loadMembershipOf, type Membership, requireMember } from '../conversatio
 import { conversationBook } from '../conversations/conversation-book.js';
 import type { ConversationRow, MemberRow } from '../conversations/conversation-store.js';
 import { unstoredOne2One } from './one2one-first-commit.js';
-import { deps } from '../../api/deps.js';
+import { type Deps, deps } from '../../api/deps.js';
 import { conversationObject } from '../conversations/conversation-object.js';
 import type { GroupClient } from '../../../shared/mls/delivery.js';
 
@@ -85,7 +85,7 @@ export async function groupStanding(c: Context<AppEnv>, at: GroupTarget, remote?
   const membersAmong = (users: readonly QualifiedId[]) => {
     const key = users.map(userKey).join(',');
     let found = asked.get(key);
-    if (found === undefined) asked.set(key, (found = membersOf(c, id, users)));
+    if (found === undefined) asked.set(key, (found = membersOf(deps(c), id, users)));
     return found;
   };
   const holds = async (epoch: number, clients: readonly GroupClient[]) => {
@@ -105,12 +105,12 @@ export async function groupStanding(c: Context<AppEnv>, at: GroupTarget, remote?
 }
 
 async function membersOf(
-  c: Context<AppEnv>,
+  d: Deps,
   conv: { id: string; domain: string },
   users: readonly QualifiedId[],
 ): Promise<ReadonlySet<string>> {
   if (users.length === 0) return new Set();
-  const found = (await conversationBook.standing(c.env, conv, users, deps(c).domain))?.members ?? [];
+  const found = (await conversationBook.standing(d.env, conv, users, d.domain))?.members ?? [];
   return new Set(found.map((m) => `${m.userDomain}/${m.userId}`));
 }
 
