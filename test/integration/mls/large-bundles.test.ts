@@ -1,8 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedBackend } from '../../helpers/backend.js';
 import { wireError } from '../../helpers/http.js';
-import { bytesOf, TsMlsGroup, type TsMlsDevice, tsMlsDevice } from '../../helpers/ts-mls-crafted.js';
-import { connect, createUser } from '../../helpers/users.js';
+import {
+  bytesOf,
+  joiner,
+  TsMlsGroup,
+  type TsMlsDevice,
+  tsMlsDevice,
+  unregisteredKeys,
+} from '../../helpers/ts-mls-crafted.js';
+import { connect, createUser, type TestUser } from '../../helpers/users.js';
 import { postMLSCommitBundle } from '../../helpers/endpoints/galley.js';
 import { getNotifications } from '../../helpers/endpoints/gundeck.js';
 
@@ -65,4 +72,19 @@ describe('MLS commit bundles larger than a row', () => {
     const r = await postMLSCommitBundle(publicUrl, a1.token, noise(16 * MiB + 1));
     expect(r).toMatchObject({ status: 413, body: wireError(413, 'client-error') });
   });
+
+  it('refuses a commit adding clients of more than 2,000 users with 413, before asking for any user', async () => {
+    const group = await TsMlsGroup.create(publicUrl, a1);
+    // Users nobody registered: were any of them looked up, the commit would get 409 mls-client-mismatch.
+    const strangers = await Promise.all(
+      Array.from({ length: 2001 }, async (): Promise<TsMlsDevice> => {
+        const user = { id: crypto.randomUUID() } as TestUser;
+        return { user, client: 'c0ffee', token: '', keys: await unregisteredKeys() };
+      }),
+    );
+    const many = await group.prepare(a1, { add: await Promise.all(strangers.map((d) => joiner(d))) });
+    const r = await group.post(many);
+    expect(r).toMatchObject({ status: 413, body: wireError(413, 'client-error') });
+    expect(r.body.message).toContain('at most 2000 users');
+  }, 120_000);
 });

@@ -4,6 +4,7 @@ import { readKeyPackage } from '../../../shared/mls/key-package.js';
 import { protocolError } from '../../../shared/mls/mls-error.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
+import { requireFewUsers } from './added-users-limit.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
 import type { MlsClientKey, UserAccess } from '../../api/access/user-access.js';
 
@@ -47,6 +48,7 @@ export async function addedClients(
     read.push({ client: { user: identity.user, domain: identity.domain, client: identity.client }, signatureKey });
   }
   const added = read.map((r) => r.client);
+  requireFewUsers(added);
   if (added.length > 0 && (await alreadyIn(added))) throw protocolError('Client is already a member of the group');
   for (const { client, signatureKey } of read) {
     const known = (await keysOf({ id: client.user, domain: client.domain })).find((cl) => cl.client === client.client);

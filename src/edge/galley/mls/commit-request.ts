@@ -11,6 +11,7 @@ import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
 import { mlsErrors } from '../../api/errors/mls.js';
 import { addedClients, mlsKeyLookup, requireWholeUsers } from './added-clients.js';
+import { requireFewUsers } from './added-users-limit.js';
 import { parsed } from './mls-failure.js';
 import { deps } from '../../api/deps.js';
 import type { QualifiedId } from '../../api/schemas/common.js';
@@ -99,6 +100,7 @@ export async function commitRequest(
     const first = inGroup.firstCommit && commit.epoch === 0n && senderLeaf !== 'external';
     const committer = { user: sender.user, domain: sender.domain, client: sender.client };
     const whole = [...(first ? [committer] : []), ...adds, ...(await referenced(references))];
+    requireFewUsers(whole);
     const users = [...new Map(whole.map((a) => [`${a.domain}/${a.user}`, { id: a.user, domain: a.domain }])).values()];
     await requireWholeUsers(keysOf, whole, first ? new Set() : await inGroup.membersAmong(users));
 
