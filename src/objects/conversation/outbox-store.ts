@@ -1,5 +1,6 @@
 import type { Delivery } from '../../shared/notifications/types.js';
-import { splitText, TextParts } from '../db/text-parts.js';
+import { splitText } from '../../shared/db/split-text.js';
+import { TextParts } from '../db/text-parts.js';
 
 /** One message's deliveries still to be stored, by notification object. */
 export interface PendingSend {

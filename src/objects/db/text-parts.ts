@@ -1,19 +1,4 @@
 /**
- * A SQLite row of a Durable Object holds at most 2 MB. Texts that may be longer (a large MLS
- * group's commit in a notification, its GroupInfo) keep their first part in their own row and the
- * rest here, in parts of PART_CHARS: UTF-16 code units, each at most 3 bytes of UTF-8.
- */
-const PART_CHARS = 500_000;
-
-/** A text in parts of at most `size` characters (one part when it fits; an empty text is one empty part). */
-export function splitText(text: string, size = PART_CHARS): string[] {
-  if (text.length <= size) return [text];
-  const parts: string[] = [];
-  for (let at = 0; at < text.length; at += size) parts.push(text.slice(at, at + size));
-  return parts;
-}
-
-/**
  * Texts in parts, by the key of the row they belong to (`owner`): one table of `(owner, part,
  * text)`, in part order. A row may keep a text's first part itself and only the rest here.
  */

@@ -1,7 +1,8 @@
 import type { Delivery, ListQuery, ListResult, QueuedNotification } from '../../shared/notifications/types.js';
 import { timeSeq, uuidV1Seq } from '../../shared/uuid-v1.js';
 import { type Audience, clientsOf, entriesOf, type StoredEntry, TO_KEY, type View } from './row-entries.js';
-import { splitText, TextParts } from '../db/text-parts.js';
+import { splitText } from '../../shared/db/split-text.js';
+import { TextParts } from '../db/text-parts.js';
 
 interface LogRow extends Record<string, SqlStorageValue> {
   seq: number;

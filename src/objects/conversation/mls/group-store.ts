@@ -16,7 +16,8 @@ import {
   mlsSubconversations,
 } from '../../../shared/db/schema.js';
 import type { ConversationDb, Write } from '../../db/conversation-db.js';
-import { splitText, TextParts } from '../../db/text-parts.js';
+import { splitText } from '../../../shared/db/split-text.js';
+import { TextParts } from '../../db/text-parts.js';
 import type { LegacyConversation } from '../legacy-conversation-store.js';
 import type { CommitWrites, GroupRow, LastCommit, PendingProposal } from './group-row.js';
 import { rosterKeptStore } from './roster-kept-store.js';
