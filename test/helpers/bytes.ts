@@ -8,3 +8,10 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** Random bytes: what no compression or row holds in less (getRandomValues fills 64 KiB a call). */
+export function noise(size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  for (let at = 0; at < size; at += 65_536) crypto.getRandomValues(out.subarray(at, Math.min(size, at + 65_536)));
+  return out;
+}
