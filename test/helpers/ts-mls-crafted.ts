@@ -67,6 +67,8 @@ export interface TsMlsDevice {
   token: string;
   /** The key pair registered as the client's `mls_public_keys.ed25519`. */
   keys: SignatureKeys;
+  /** The user's backend, when not example.com. */
+  domain?: string;
 }
 
 /**
@@ -76,7 +78,7 @@ export interface TsMlsDevice {
 export async function tsMlsDevice(
   base: string,
   user: TestUser,
-  o: { consumable?: boolean } = {},
+  o: { consumable?: boolean; domain?: string } = {},
 ): Promise<TsMlsDevice> {
   const added = await postClient(base, user.token, {
     type: 'permanent',
@@ -91,7 +93,7 @@ export async function tsMlsDevice(
     mls_public_keys: { ed25519: b64(keys.publicKey) },
   });
   expect(put.status, put.text).toBe(200);
-  return { user, client, token: await tokenOf(base, user, client), keys };
+  return { user, client, token: await tokenOf(base, user, client), keys, ...(o.domain ? { domain: o.domain } : {}) };
 }
 
 /** A client about to be added: its KeyPackage and the private part it joins with. */
@@ -107,7 +109,7 @@ export interface Joiner {
  */
 export async function joiner(device: TsMlsDevice, keys = device.keys): Promise<Joiner> {
   const hex = BigInt(`0x${device.client}`).toString(16);
-  const identity = new TextEncoder().encode(`${device.user.id}:${hex}@${DOMAIN}`);
+  const identity = new TextEncoder().encode(`${device.user.id}:${hex}@${device.domain ?? DOMAIN}`);
   const now = BigInt(Math.floor(Date.now() / 1000));
   const lifetime = { notBefore: now - 3600n, notAfter: now + 7n * 86400n };
   const credential = { credentialType: 'basic' as const, identity };

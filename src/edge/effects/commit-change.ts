@@ -37,9 +37,11 @@ export async function commitChange(env: Env, config: Config, change: Change): Pr
   // A statement of another view of the same single database (raw or counted binding) is partition 0.
   const partition = directory.all.length === 1 ? 0 : directory.all.indexOf(db.$client);
   if (partition < 0) throw new Error('a change built for a database outside the directory');
-  const [inserted] = await runBatchWith(db, change.statements, [
+  const [inserted] = await runBatchWith(
+    db,
+    change.statements,
     pendingEffectsStore.insert(db.$client, change.effects, Date.now()),
-  ]);
+  );
   const id = pendingEffectsStore.idOf(inserted!);
   await faultPoint(env, 'change-committed');
   await settle(env, config, partition, id, change.effects);

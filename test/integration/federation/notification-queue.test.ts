@@ -6,6 +6,9 @@ import { createUser, type TestUser } from '../../helpers/users.js';
 import { openSocket } from '../../helpers/websocket.js';
 import { deleteSelf, getConnection } from '../../helpers/endpoints/brig.js';
 import { postConversation } from '../../helpers/endpoints/galley.js';
+import { getNotifications } from '../../helpers/endpoints/gundeck.js';
+import { noise } from '../../helpers/bytes.js';
+import { bytesOf, TsMlsGroup, tsMlsDevice } from '../../helpers/ts-mls-crafted.js';
 
 /**
  * Retries after a minute at the earliest: a restarted remote gets its notifications within seconds
@@ -127,6 +130,41 @@ describe('federation: queued notifications', () => {
     expect((await ws.next((m) => m?.payload?.[0]?.type === 'user.delete')).payload[0].id).toBe(alice.id);
     await ws.close();
   });
+
+  it("queues a large MLS group's commit to a remote member in parts, and delivers it whole", async () => {
+    const [alice, bob] = await Promise.all([
+      createUser(pair.a.publicUrl, pair.a.internalUrl),
+      createUser(pair.b.publicUrl, pair.b.internalUrl),
+    ]);
+    await connectAcross({ user: alice, backend: pair.a, domain: A }, { user: bob, backend: pair.b, domain: B });
+    const [a1, b1] = await Promise.all([
+      tsMlsDevice(pair.a.publicUrl, alice),
+      tsMlsDevice(pair.b.publicUrl, bob, { domain: B }),
+    ]);
+    const group = await TsMlsGroup.create(pair.a.publicUrl, a1);
+    await group.commit(a1, { add: [b1] });
+    // A commit of 2.5 MiB (a 10,000-member group's update commit is about 3.5 MB): told to
+    // b.example.com through rows of at most 2 MB (the object's record, D1's pending effects, the queue).
+    const big = await group.prepare(a1, { authenticatedData: noise(2.5 * 1024 * 1024) });
+    await group.send(big);
+
+    const commit = Buffer.from(bytesOf(big.commit)).toString('base64');
+    await waitFor(
+      async () => {
+        const r = await getNotifications(pair.b.publicUrl, b1.token, { client: b1.client, size: 100 });
+        const events = r.body.notifications.flatMap((n: { payload: Array<{ data?: unknown }> }) => n.payload);
+        return events.some((e: { data?: unknown }) => e.data === commit) ? true : undefined;
+      },
+      "the commit in bob's client's notifications at b.example.com",
+      60_000,
+    );
+    await waitFor(
+      async () => ((await pair.a.query('SELECT seq FROM federation_outbox')).length === 0 ? true : undefined),
+      'the queue for b.example.com emptied',
+    );
+    expect(await pair.a.query('SELECT seq FROM federation_outbox_parts')).toEqual([]);
+    expect(await pair.a.query('SELECT id FROM pending_effect_parts')).toEqual([]);
+  }, 120_000);
 
   it('keeps notifications while the remote is down and delivers them in order seconds after it answers again', async () => {
     const [alice, carol, bob] = await Promise.all([

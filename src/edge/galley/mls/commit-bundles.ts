@@ -38,9 +38,6 @@ import { legalholdErrors } from '../../api/errors/legalhold.js';
 import { refuseLegalholdInMls } from '../legalhold/join-guard.js';
 import { deps } from '../../api/deps.js';
 
-/** The commit, Welcome and application message a bundle tells other backends: within a 2 MB row as base64. */
-const MAX_FEDERATED_BYTES = 1024 * 1024;
-
 /**
  * `POST /mls/commit-bundles`: a commit, the GroupInfo after it and optionally a Welcome (and an
  * application message), as concatenated MLSMessages. The edge reads and checks what needs no group
@@ -153,13 +150,6 @@ export async function acceptCommitBundle(c: Context<AppEnv>, sender: MlsSender, 
   // Other backends are told by an effect the object records with the commit's writes: a 1:1 its first
   // commit stores had nobody before, so every other backend in it is new to it.
   const reachesOthers = target.elsewhere || allAdds.some((a) => a.domain !== local);
-  // What other backends are told is kept in single rows on its way (the object's record, D1's queue).
-  const toldBytes = req.commit.length + (req.welcome?.length ?? 0) + (req.application?.length ?? 0);
-  if (reachesOthers && toldBytes > MAX_FEDERATED_BYTES)
-    throw new ApiError(
-      commonErrors.payloadTooLarge,
-      'A commit bundle to other backends may hold at most 1 MiB of messages',
-    );
   const told = {
     conv: row,
     subconv: target.subconv,
