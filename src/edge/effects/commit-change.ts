@@ -84,14 +84,14 @@ export async function sweepPendingEffects(env: Env, config: Config, before: numb
   let done = 0;
   for (const [partition, d1] of directoryOf(env).all.entries()) {
     for (;;) {
-      const rows = await pendingEffectsStore.older(d1, before, SWEEP_BATCH);
+      const { rows, more } = await pendingEffectsStore.older(d1, before, SWEEP_BATCH);
       let progressed = false;
       for (const row of rows) {
         if (!(await settle(env, config, partition, row.id, row.effects))) continue;
         done++;
         progressed = true;
       }
-      if (rows.length < SWEEP_BATCH || !progressed) break;
+      if (!more || !progressed) break;
     }
   }
   return done;

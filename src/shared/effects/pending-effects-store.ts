@@ -64,20 +64,25 @@ export const pendingEffectsStore = {
   },
 
   /**
-   * Rows written before `before` (ms), oldest first: their changes' own requests are over. A row
-   * kept in parts comes alone (first, or not at all: the next call starts with it), so that a
-   * round holds at most one large text.
+   * Rows written before `before` (ms), oldest first: their changes' own requests are over; `more`
+   * when others may follow them. A row kept in parts comes alone (first, or not at all: the next
+   * call starts with it), so that a round holds at most one large text.
    */
-  async older(d1: Database<Statement>, before: number, limit: number): Promise<PendingRow[]> {
+  async older(
+    d1: Database<Statement>,
+    before: number,
+    limit: number,
+  ): Promise<{ rows: PendingRow[]; more: boolean }> {
     const { results } = await d1
       .prepare('SELECT id, effects, parts FROM pending_effects WHERE created_at < ? ORDER BY id LIMIT ?')
       .bind(before, limit)
       .all<{ id: number; effects: string; parts: number }>();
     const large = results.findIndex((r) => r.parts > 0);
-    const rows = large < 0 ? results : large === 0 ? results.slice(0, 1) : results.slice(0, large);
-    return Promise.all(
-      rows.map(async (r) => ({ id: r.id, effects: JSON.parse(await joined(d1, r)) as StoredEffect[] })),
+    const taken = large < 0 ? results : large === 0 ? results.slice(0, 1) : results.slice(0, large);
+    const rows = await Promise.all(
+      taken.map(async (r) => ({ id: r.id, effects: JSON.parse(await joined(d1, r)) as StoredEffect[] })),
     );
+    return { rows, more: taken.length < results.length || results.length === limit };
   },
 };
 

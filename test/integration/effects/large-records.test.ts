@@ -23,19 +23,20 @@ describe('effects longer than a row', () => {
   });
   afterAll(async () => b?.stop());
 
-  it('are carried out whole by the sweep, and their parts removed with them', async () => {
+  it('are carried out whole by the sweep, and their parts removed with them; the sweep goes on after them', async () => {
     const data = 'x'.repeat(2_500_000);
-    // A record as a change whose request died leaves it: a notification of 2.5 MB for the user.
-    const effects = JSON.stringify([
-      {
-        kind: 'deliveries',
-        args: {
-          deliveries: [{ head: '[{"type":"test.large-record","data":"', tail: '"}]', to: [[user.id, null, data]] }],
-          ttlSeconds: 3600,
+    // Records as changes whose requests died leave them: a notification for the user of 2.5 MB, then a small one.
+    const notifying = (type: string, middle: string) =>
+      JSON.stringify([
+        {
+          kind: 'deliveries',
+          args: {
+            deliveries: [{ head: `[{"type":"${type}","data":"`, tail: '"}]', to: [[user.id, null, middle]] }],
+            ttlSeconds: 3600,
+          },
         },
-      },
-    ]);
-    const [first, ...rest] = partsOf(effects);
+      ]);
+    const [first, ...rest] = partsOf(notifying('test.large-record', data));
     expect(rest.length).toBeGreaterThan(3);
     const [row] = await b.query<{ id: number }>(
       'INSERT INTO pending_effects (created_at, effects, parts) VALUES (0, ?, ?) RETURNING id',
@@ -44,6 +45,10 @@ describe('effects longer than a row', () => {
     );
     for (const [i, text] of rest.entries())
       await b.query('INSERT INTO pending_effect_parts (id, part, text) VALUES (?, ?, ?)', row!.id, i + 1, text);
+    const [after] = await b.query<{ id: number }>(
+      'INSERT INTO pending_effects (created_at, effects) VALUES (0, ?) RETURNING id',
+      notifying('test.after-large-record', 'small'),
+    );
 
     await b.runScheduled();
 
@@ -54,7 +59,12 @@ describe('effects longer than a row', () => {
       .filter((e: { type: string }) => e.type === 'test.large-record');
     expect(events).toHaveLength(1);
     expect(events[0].data === data).toBe(true);
-    expect(await b.query('SELECT id FROM pending_effects WHERE id = ?', row!.id)).toEqual([]);
+    // The sweep took the large record alone, and went on in the same run.
+    const later = seen.body.notifications
+      .flatMap((n: { payload: Array<{ type: string; data: string }> }) => n.payload)
+      .filter((e: { type: string }) => e.type === 'test.after-large-record');
+    expect(later).toEqual([{ type: 'test.after-large-record', data: 'small' }]);
+    expect(await b.query('SELECT id FROM pending_effects WHERE id IN (?, ?)', row!.id, after!.id)).toEqual([]);
     expect(await b.query('SELECT part FROM pending_effect_parts WHERE id = ?', row!.id)).toEqual([]);
   });
 });
