@@ -13,6 +13,8 @@
 //    lib/server-cpu.ts). In this order, on each group:
 //    - the creator's empty commits with an update path (a client rotating its keys; the path is
 //      encrypted to every other leaf, as in any group whose members have not committed yet);
+//    - at the smallest size only, the same commits padded to a 10,000-member group's bundle size
+//      (PADDED): what its bytes cost without its size;
 //    - the creator's commits adding one new client of a spare user (who joins the conversation);
 //    - the creator's commits removing one of those again (the user leaves), with a path;
 //    - external commits: a member's client rejoins from the GroupInfo the backend serves, its old
@@ -52,6 +54,15 @@ const ONLINE = Number(process.env.BENCH_ONLINE ?? 1000);
  * takes tens of seconds to build each (a rejoin, minutes).
  */
 const commitsAt = (n: number) => Number(process.env.BENCH_COMMITS ?? (n >= 10_000 ? 5 : n >= 1000 ? 20 : 50));
+/**
+ * The smallest group's update commits padded to a 10,000-member group's bundle (3,517 KB: the
+ * commit's update path about 0.8 MB, the GroupInfo's ratchet tree about 2.7 MB), as random bytes
+ * the backend carries without reading: what the bytes cost apart from the group's size.
+ */
+const PADDED = { commit: 820_000, groupInfo: 2_690_000 };
+/** The padded update commits' kind, at the smallest size measured only. */
+const padded = (n: number, build: () => Promise<Step[]>): Array<[string, () => Promise<Step[]>]> =>
+  n === Math.min(...SIZES) ? [[`update padded to ${kb(PADDED.commit + PADDED.groupInfo)} KB`, build]] : [];
 /** Members who rejoin by external commits (their private keys kept), in turn. */
 const rejoinersAt = (n: number) => Math.min(commitsAt(n), n - 1);
 /** Requests of a setup stage in flight. */
@@ -255,6 +266,7 @@ async function commitKinds(g: Group): Promise<void> {
     (await g.group.commits(count, changes)).map((bundle) => bundleStep(bundle, g.creatorToken));
   const kinds: Array<[kind: string, build: () => Promise<Step[]>]> = [
     ['update (empty, with path)', () => byCreator(() => ({}))],
+    ...padded(n, () => byCreator(() => ({ padding: PADDED }))),
     ['add one client (no path)', () => byCreator((i) => ({ add: [spare(i).keyPackage] }))],
     ['remove one member (path)', () => byCreator((i) => ({ remove: [spare(i)] }))],
     ['external commit (rejoin)', () => rejoins(g, count)],

@@ -85,6 +85,15 @@ export interface Bundle {
 interface Changes {
   add?: KeyPackage[];
   remove?: BenchMlsClient[];
+  /** Random bytes in the commit's authenticated data and in an unknown GroupInfo extension: a small group's bundle as large as a big one's. */
+  padding?: { commit: number; groupInfo: number };
+}
+
+/** Bytes no compression makes smaller. */
+function noise(size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  for (let at = 0; at < size; at += 65_536) crypto.getRandomValues(out.subarray(at, Math.min(size, at + 65_536)));
+  return out;
 }
 
 /** The leaf of a member's client in `state`, found by its signature key. */
@@ -151,9 +160,15 @@ export class BenchGroup {
       ];
       const made = await createCommit(
         { state, cipherSuite: this.cs },
-        { wireAsPublicMessage: true, extraProposals: proposals },
+        {
+          wireAsPublicMessage: true,
+          extraProposals: proposals,
+          ...(o.padding === undefined ? {} : { authenticatedData: noise(o.padding.commit) }),
+        },
       );
-      const groupInfo = await createGroupInfoWithExternalPubAndRatchetTree(made.newState, [], this.cs);
+      const padded =
+        o.padding === undefined ? [] : [{ extensionType: 0xf0a1, extensionData: noise(o.padding.groupInfo) }];
+      const groupInfo = await createGroupInfoWithExternalPubAndRatchetTree(made.newState, padded, this.cs);
       const parts: MLSMessage[] = [made.commit];
       if (made.welcome !== undefined)
         parts.push({ version: 'mls10', wireformat: 'mls_welcome', welcome: made.welcome });
