@@ -197,8 +197,8 @@ export class Conversation extends DurableObject<Env> {
     return this.ordered(() => this.mls.view(conv, subconv));
   }
 
-  /** The GroupInfo (base64) of a group's current epoch, after what was ordered before. */
-  async groupInfo(conv: QualifiedRef, subconv?: string): Promise<string | undefined> {
+  /** The GroupInfo of a group's current epoch, after what was ordered before. */
+  async groupInfo(conv: QualifiedRef, subconv?: string): Promise<Uint8Array | undefined> {
     await this.open(conv);
     return this.ordered(() => this.mls.groupInfo(conv, subconv));
   }

@@ -3,6 +3,7 @@
 // and answers `{value}` (what the scenario returned) or `{error}`.
 import { DurableObject } from 'cloudflare:workers';
 import { accountStoresScenarios } from './account-stores.scenarios.js';
+import { bytesPartsScenarios } from './bytes-parts.scenarios.js';
 import { logStoreScenarios } from './log-store.scenarios.js';
 import { queueStoreScenarios } from './queue-store.scenarios.js';
 import { rosterScenarios } from './rosters.scenarios.js';
@@ -12,6 +13,7 @@ export type Scenario = (sql: SqlStorage) => unknown;
 
 const SUITES: Record<string, Record<string, Scenario>> = {
   'account-stores': accountStoresScenarios,
+  'bytes-parts': bytesPartsScenarios,
   'log-store': logStoreScenarios,
   'queue-store': queueStoreScenarios,
   rosters: rosterScenarios,

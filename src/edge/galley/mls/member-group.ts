@@ -1,7 +1,6 @@
 // A member's view of a conversation's MLS groups (its own and its subconversations'), for a local
 // caller or a member of another backend asking through federation.
 import type { Context } from 'hono';
-import { fromBase64 } from '../../../shared/base64.js';
 import { isValidSubconvId } from '../../../shared/mls/group-id.js';
 import type { AppEnv } from '../../api/app-env.js';
 import { ApiError } from '../../api/errors/api-error.js';
@@ -47,9 +46,7 @@ export async function groupInfoOf(
     throw new ApiError(galleyErrors.noConversation);
   const stored = await conversationObject(c.env, conv).groupInfo(conv, subconv);
   if (stored === undefined) throw new ApiError(mlsErrors.mlsMissingGroupInfo);
-  const bytes = fromBase64(stored);
-  if (bytes === undefined) throw new Error(`the stored group info of ${conv.domain}/${conv.id} is not base64`);
-  return bytes;
+  return stored;
 }
 
 /** GroupInfo bytes as the client API answers them. */

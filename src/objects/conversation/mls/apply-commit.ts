@@ -104,7 +104,7 @@ export async function applyCommit(
   const result: DeliveryResult = { ok: true, eventsJson: JSON.stringify(events), time, remote };
   const lastCommit = { digest, result: JSON.stringify(result), context: toBase64(req.context) };
   const writes = [
-    ...commitStatements(db, { ...plan.writes, now, groupInfo: toBase64(req.groupInfo), lastCommit }),
+    ...commitStatements(db, { ...plan.writes, now, groupInfo: req.groupInfo, lastCommit }),
     ...again.statements,
     ...roster.writes,
   ];

@@ -74,7 +74,7 @@ export interface CommitWrites {
   now: number;
   removedLeaves: number[];
   addedLeaves: GroupLeaf[];
-  groupInfo: string;
+  groupInfo: Uint8Array;
   lastCommit: LastCommit;
   joined: Array<{ user: string; domain: string; role: string }>;
   left: Array<{ user: string; domain: string }>;

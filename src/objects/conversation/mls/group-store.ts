@@ -5,7 +5,7 @@
 // transaction with its outbox (commit-with-deliveries.ts).
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { QualifiedRef } from '../../../shared/proteus/types.js';
-import { toBase64 } from '../../../shared/base64.js';
+import { fromBase64, toBase64 } from '../../../shared/base64.js';
 import { subconversationGroupId } from '../../../shared/mls/group-id.js';
 import {
   conversationMembers,
@@ -16,7 +16,7 @@ import {
   mlsSubconversations,
 } from '../../../shared/db/schema.js';
 import type { ConversationDb, Write } from '../../db/conversation-db.js';
-import { splitText } from '../../../shared/db/split-text.js';
+import { BytesParts } from '../../db/bytes-parts.js';
 import { TextParts } from '../../db/text-parts.js';
 import type { LegacyConversation } from '../legacy-conversation-store.js';
 import type { CommitWrites, GroupRow, LastCommit, PendingProposal } from './group-row.js';
@@ -117,8 +117,8 @@ export function readGroup(db: ConversationDb, conv: QualifiedRef, subconv?: stri
 
 const infoParts = new WeakMap<ConversationDb, TextParts>();
 /**
- * The parts of GroupInfos longer than a row (a large group's tree, megabytes with x509
- * credentials): the row keeps the first, `mls_group_info_parts` the rest.
+ * The parts of GroupInfos kept as base64 text longer than a row: the row keeps the first,
+ * `mls_group_info_parts` the rest. Only GroupInfos stored before they were kept as bytes.
  */
 function groupInfoParts(db: ConversationDb): TextParts {
   let parts = infoParts.get(db);
@@ -126,24 +126,44 @@ function groupInfoParts(db: ConversationDb): TextParts {
   return parts;
 }
 
-/** Writes dropping the further parts of these groups' GroupInfos. */
-const dropInfoParts = (db: ConversationDb, groups: readonly string[]): Write[] =>
-  groups.map((g) => ({ run: () => groupInfoParts(db).drop(g) }));
+const infoBytes = new WeakMap<ConversationDb, BytesParts>();
+/**
+ * GroupInfos as the bytes the committer sent (a large group's tree is megabytes): the row keeps
+ * an empty text and its last commit.
+ */
+function groupInfoBytes(db: ConversationDb): BytesParts {
+  let bytes = infoBytes.get(db);
+  if (bytes === undefined) infoBytes.set(db, (bytes = new BytesParts(db.$client.sql, 'mls_group_info_bytes')));
+  return bytes;
+}
 
-/** The GroupInfo (base64) of a group's current epoch; undefined before its first commit. */
-export function groupInfoOf(db: ConversationDb, groupId: string): string | undefined {
+/** Writes dropping these groups' GroupInfos, as bytes or as further parts of base64 text. */
+const dropInfoParts = (db: ConversationDb, groups: readonly string[]): Write[] =>
+  groups.map((g) => ({
+    run: () => {
+      groupInfoParts(db).drop(g);
+      groupInfoBytes(db).drop(g);
+    },
+  }));
+
+/** The GroupInfo of a group's current epoch; undefined before its first commit. */
+export function groupInfoOf(db: ConversationDb, groupId: string): Uint8Array | undefined {
+  const bytes = groupInfoBytes(db).joined(groupId);
+  if (bytes !== undefined) return bytes;
   const [row] = db
     .select({ groupInfo: mlsGroupInfos.groupInfo })
     .from(mlsGroupInfos)
     .where(eq(mlsGroupInfos.groupId, groupId))
     .all();
-  return row === undefined ? undefined : row.groupInfo + groupInfoParts(db).joined(groupId);
+  if (row === undefined || row.groupInfo === '') return undefined;
+  const stored = fromBase64(row.groupInfo + groupInfoParts(db).joined(groupId));
+  if (stored === undefined) throw new Error(`the stored GroupInfo of ${groupId} is not base64`);
+  return stored;
 }
 
 /** The statements of a commit; the epoch moves only from the epoch the commit was made in. */
 export function commitStatements(db: ConversationDb, w: CommitWrites): Write[] {
   const next = { epochTimestamp: w.now, cipherSuite: w.suite };
-  const [info, ...moreInfo] = splitText(w.groupInfo);
   const statements = [
     w.subconv === undefined
       ? db
@@ -168,12 +188,17 @@ export function commitStatements(db: ConversationDb, w: CommitWrites): Write[] {
     db.delete(mlsProposals).where(eq(mlsProposals.groupId, w.groupId)),
     db
       .insert(mlsGroupInfos)
-      .values({ groupId: w.groupId, groupInfo: info!, lastCommit: JSON.stringify(w.lastCommit) })
+      .values({ groupId: w.groupId, groupInfo: '', lastCommit: JSON.stringify(w.lastCommit) })
       .onConflictDoUpdate({
         target: mlsGroupInfos.groupId,
-        set: { groupInfo: info!, lastCommit: JSON.stringify(w.lastCommit) },
+        set: { groupInfo: '', lastCommit: JSON.stringify(w.lastCommit) },
       }),
-    { run: () => groupInfoParts(db).replace(w.groupId, moreInfo) },
+    {
+      run: () => {
+        groupInfoParts(db).drop(w.groupId);
+        groupInfoBytes(db).replace(w.groupId, w.groupInfo);
+      },
+    },
     ...w.removedLeaves.map((index) =>
       db
         .delete(mlsGroupClients)

@@ -89,8 +89,8 @@ export class MlsGroups {
     };
   }
 
-  /** The GroupInfo (base64) of a group's current epoch; undefined before its first commit. */
-  async groupInfo(conv: QualifiedRef, subconv: string | undefined): Promise<string | undefined> {
+  /** The GroupInfo of a group's current epoch; undefined before its first commit. */
+  async groupInfo(conv: QualifiedRef, subconv: string | undefined): Promise<Uint8Array | undefined> {
     const groupId = (await this.current(conv, subconv))?.groupId;
     return groupId == null ? undefined : groupInfoOf(this.db, groupId);
   }
