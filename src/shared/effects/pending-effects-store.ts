@@ -68,11 +68,7 @@ export const pendingEffectsStore = {
    * when others may follow them. A row kept in parts comes alone (first, or not at all: the next
    * call starts with it), so that a round holds at most one large text.
    */
-  async older(
-    d1: Database<Statement>,
-    before: number,
-    limit: number,
-  ): Promise<{ rows: PendingRow[]; more: boolean }> {
+  async older(d1: Database<Statement>, before: number, limit: number): Promise<{ rows: PendingRow[]; more: boolean }> {
     const { results } = await d1
       .prepare('SELECT id, effects, parts FROM pending_effects WHERE created_at < ? ORDER BY id LIMIT ?')
       .bind(before, limit)
