@@ -20,8 +20,9 @@ import {
   processMessage,
   type Proposal,
 } from 'ts-mls';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Suite 1, the one Wire's clients use by default; its signature scheme is `ed25519`. */
+/** Suite 1, the one Wire's clients use by default: hash SHA-256, signature scheme `ed25519`. */
 const SUITE = 'MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519';
 export const SCHEME = 'ed25519';
 
@@ -39,8 +40,29 @@ export interface BenchMlsClient {
   privatePackage?: Parameters<typeof createGroup>[2];
 }
 
+/**
+ * The suite's hash and MAC done by node:crypto at once, not by WebCrypto's digest, whose every call
+ * waits for a thread-pool job: ts-mls hashes the whole ratchet tree, node by node, many times when
+ * a client joins by external commit, and at 10,000 members the waits took minutes per join.
+ */
+function withSyncHash(cs: CiphersuiteImpl): CiphersuiteImpl {
+  const mac = (key: Uint8Array, data: Uint8Array) => new Uint8Array(createHmac('sha256', key).update(data).digest());
+  return {
+    ...cs,
+    hash: {
+      ...cs.hash,
+      digest: async (data) => new Uint8Array(createHash('sha256').update(data).digest()),
+      mac: async (key, data) => mac(key, data),
+      verifyMac: async (key, tag, data) => {
+        const expected = mac(key, data);
+        return expected.length === tag.length && timingSafeEqual(expected, tag);
+      },
+    },
+  };
+}
+
 let impl: Promise<CiphersuiteImpl> | undefined;
-const suite = () => (impl ??= getCiphersuiteImpl(getCiphersuiteFromName(SUITE)));
+const suite = () => (impl ??= getCiphersuiteImpl(getCiphersuiteFromName(SUITE)).then(withSyncHash));
 const now = () => BigInt(Math.floor(Date.now() / 1000));
 
 /**
