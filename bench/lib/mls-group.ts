@@ -41,12 +41,22 @@ export interface BenchMlsClient {
 }
 
 /**
- * The suite's hash and MAC done by node:crypto at once, not by WebCrypto's digest, whose every call
- * waits for a thread-pool job: ts-mls hashes the whole ratchet tree, node by node, many times when
- * a client joins by external commit, and at 10,000 members the waits took minutes per join.
+ * The suite's hash, MAC and HKDF done by node:crypto at once, not by WebCrypto, whose every call
+ * waits for a thread-pool job: ts-mls hashes the whole ratchet tree, node by node, when a client
+ * joins by external commit, and derives a secret per node; at 10,000 members the waits took minutes.
  */
 function withSyncHash(cs: CiphersuiteImpl): CiphersuiteImpl {
   const mac = (key: Uint8Array, data: Uint8Array) => new Uint8Array(createHmac('sha256', key).update(data).digest());
+  /** RFC 5869's expand: T(i) = HMAC(prk, T(i-1) | info | i), as many blocks as `length` needs. */
+  const expand = (prk: Uint8Array, info: Uint8Array, length: number) => {
+    const out = new Uint8Array(length);
+    let block = new Uint8Array(0);
+    for (let i = 1, at = 0; at < length; i++, at += block.length) {
+      block = mac(prk, Buffer.concat([block, info, Uint8Array.of(i)]));
+      out.set(block.subarray(0, Math.min(block.length, length - at)), at);
+    }
+    return out;
+  };
   return {
     ...cs,
     hash: {
@@ -57,6 +67,11 @@ function withSyncHash(cs: CiphersuiteImpl): CiphersuiteImpl {
         const expected = mac(key, data);
         return expected.length === tag.length && timingSafeEqual(expected, tag);
       },
+    },
+    kdf: {
+      ...cs.kdf,
+      extract: async (salt, ikm) => mac(salt, ikm),
+      expand: async (prk, info, length) => expand(prk, info, length),
     },
   };
 }
