@@ -284,6 +284,8 @@ export class TsMlsGroup {
       authenticatedData?: Uint8Array;
       /** Extensions of the new epoch's GroupInfo besides its ratchet tree and external key. */
       groupInfoExtensions?: Extension[];
+      /** Extensions of the GroupInfo the Welcome carries to the added clients. */
+      welcomeExtensions?: Extension[];
     } = {},
   ): Promise<PreparedCommit> {
     const cs = await suite();
@@ -301,6 +303,7 @@ export class TsMlsGroup {
         ratchetTreeExtension: true,
         extraProposals,
         ...(o.authenticatedData === undefined ? {} : { authenticatedData: o.authenticatedData }),
+        ...(o.welcomeExtensions === undefined ? {} : { groupInfoExtensions: o.welcomeExtensions }),
       },
     );
     const groupInfo = await createGroupInfoWithExternalPubAndRatchetTree(

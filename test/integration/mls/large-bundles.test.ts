@@ -64,6 +64,29 @@ describe('MLS commit bundles larger than a row', () => {
     await group.commit(a1);
   });
 
+  it('delivers a Welcome larger than a row byte for byte, and the added client joins by it', async () => {
+    const carol = await createUser(publicUrl, internalUrl);
+    await connect(publicUrl, a1.user, carol);
+    const c1 = await tsMlsDevice(publicUrl, carol);
+    const group = await TsMlsGroup.create(publicUrl, a1);
+    const big = await group.prepare(a1, {
+      add: [c1],
+      welcomeExtensions: [{ extensionType: 0xf0a1, extensionData: noise(2.5 * MiB) }],
+    });
+    const welcome = bytesOf(big.welcome!);
+    expect(welcome.length).toBeGreaterThan(2.5 * MiB);
+    // Sent; the added client joins by the Welcome it was delivered (send checks the join).
+    await group.send(big);
+
+    const seen = await getNotifications(publicUrl, c1.token, { client: c1.client, size: 100 });
+    expect(seen.status, seen.text).toBe(200);
+    const welcomes = seen.body.notifications
+      .flatMap((n: { payload: Array<{ type: string; data: string }> }) => n.payload)
+      .filter((e: { type: string }) => e.type === 'conversation.mls-welcome');
+    expect(welcomes.at(-1).data).toBe(Buffer.from(welcome).toString('base64'));
+    await group.commit(c1);
+  });
+
   it('refuses a bundle past the ingress limit for commit bundles with 413 and Wire’s error', async () => {
     const r = await postMLSCommitBundle(publicUrl, a1.token, noise(16 * MiB + 1));
     expect(r).toMatchObject({ status: 413, body: wireError(413, 'client-error') });
