@@ -20,6 +20,16 @@ const { publicUrl, internalUrl } = sharedBackend();
 
 const MiB = 1024 * 1024;
 
+/** The `data` of the last event of this type in the device's notifications (the message, base64). */
+async function lastData(d: TsMlsDevice, type: string): Promise<string | undefined> {
+  const seen = await getNotifications(publicUrl, d.token, { client: d.client, size: 100 });
+  expect(seen.status, seen.text).toBe(200);
+  const events: Array<{ type: string; data: string }> = seen.body.notifications.flatMap(
+    (n: { payload: Array<{ type: string; data: string }> }) => n.payload,
+  );
+  return events.filter((e) => e.type === type).at(-1)?.data;
+}
+
 /**
  * Commit bundles past the 2 MB a stored row holds, as a large group's are (a 10,000-member
  * group's update commit is about 3.5 MB, its GroupInfo 0.8 MB, more with x509 credentials): taken,
@@ -47,12 +57,7 @@ describe('MLS commit bundles larger than a row', () => {
     // Sent, and taken by the other member: its client processes the commit it was delivered.
     await group.send(big);
 
-    const seen = await getNotifications(publicUrl, b1.token, { client: b1.client, size: 100 });
-    expect(seen.status, seen.text).toBe(200);
-    const commits = seen.body.notifications
-      .flatMap((n: { payload: Array<{ type: string; data: string }> }) => n.payload)
-      .filter((e: { type: string }) => e.type === 'conversation.mls-message-add');
-    expect(commits.at(-1).data).toBe(Buffer.from(commit).toString('base64'));
+    expect(await lastData(b1, 'conversation.mls-message-add')).toBe(Buffer.from(commit).toString('base64'));
 
     const served = await fetch(`${publicUrl}/v8/conversations/example.com/${group.conv.id}/groupinfo`, {
       headers: { authorization: `Bearer ${b1.token}` },
@@ -78,12 +83,7 @@ describe('MLS commit bundles larger than a row', () => {
     // Sent; the added client joins by the Welcome it was delivered (send checks the join).
     await group.send(big);
 
-    const seen = await getNotifications(publicUrl, c1.token, { client: c1.client, size: 100 });
-    expect(seen.status, seen.text).toBe(200);
-    const welcomes = seen.body.notifications
-      .flatMap((n: { payload: Array<{ type: string; data: string }> }) => n.payload)
-      .filter((e: { type: string }) => e.type === 'conversation.mls-welcome');
-    expect(welcomes.at(-1).data).toBe(Buffer.from(welcome).toString('base64'));
+    expect(await lastData(c1, 'conversation.mls-welcome')).toBe(Buffer.from(welcome).toString('base64'));
     await group.commit(c1);
   });
 
